@@ -1,0 +1,126 @@
+package venueapi
+
+import (
+	"strings"
+	"time"
+)
+
+// ContractKind tells the three shapes of a contract code apart.
+type ContractKind int
+
+const (
+	// KindSwap is a perpetual swap, <BASE>-<QUOTE>.
+	KindSwap ContractKind = iota + 1
+	// KindFuture is a dated future, <BASE>-<QUOTE>-<YYMMDD>.
+	KindFuture
+	// KindTypeCode names the current future of a contract type,
+	// <BASE>-<QUOTE>-CW, -NW, -CQ or -NQ.
+	KindTypeCode
+)
+
+// ContractType is a contract type as endpoint 2 names it.
+type ContractType string
+
+// The contract types of endpoint 2.
+const (
+	TypeSwap        ContractType = "swap"
+	TypeThisWeek    ContractType = "this_week"
+	TypeNextWeek    ContractType = "next_week"
+	TypeQuarter     ContractType = "quarter"
+	TypeNextQuarter ContractType = "next_quarter"
+)
+
+// Valid reports whether t is one of the five contract types.
+func (t ContractType) Valid() bool {
+	switch t {
+	case TypeSwap, TypeThisWeek, TypeNextWeek, TypeQuarter, TypeNextQuarter:
+		return true
+	}
+	return false
+}
+
+// typeCodes maps the suffixes of contract-type codes to their contract type.
+var typeCodes = map[string]ContractType{"CW": TypeThisWeek, "NW": TypeNextWeek, "CQ": TypeQuarter, "NQ": TypeNextQuarter}
+
+// TypeCodeSuffix returns the -CW/-NW/-CQ/-NQ suffix of a future contract type.
+func TypeCodeSuffix(t ContractType) string {
+	for s, ct := range typeCodes {
+		if ct == t {
+			return s
+		}
+	}
+	return ""
+}
+
+// Contract is a parsed contract code.
+type Contract struct {
+	Code     string       // the code as given, e.g. "BTC-USDT-CQ"
+	Base     string       // "BTC"
+	Quote    string       // "USDT"
+	Kind     ContractKind // swap, dated future or contract-type code
+	Delivery time.Time    // delivery date (00:00 UTC of that day) of a dated future
+	Type     ContractType // swap, or the type a contract-type code names; empty for a dated future
+}
+
+// Pair is the contract's pair, <BASE>-<QUOTE>.
+func (c Contract) Pair() string { return c.Base + "-" + c.Quote }
+
+// ParseContractCode parses a contract code of any of the three shapes. A code
+// that is not well-formed (upper-case letters and digits only, in one of the
+// shapes) is a *ParamError naming "contract_code".
+func ParseContractCode(code string) (Contract, error) {
+	bad := func(rule string) (Contract, error) {
+		return Contract{}, &ParamError{Param: "contract_code", Rule: rule, Value: code}
+	}
+	if code == "" {
+		return bad("is required")
+	}
+	if len(code) > 40 {
+		return bad("must be at most 40 characters")
+	}
+	parts := strings.Split(code, "-")
+	if len(parts) < 2 || len(parts) > 3 {
+		return bad("must be <BASE>-<QUOTE>, <BASE>-<QUOTE>-<YYMMDD> or <BASE>-<QUOTE>-CW/NW/CQ/NQ")
+	}
+	for _, p := range parts {
+		if p == "" || !upperAlnum(p) {
+			return bad("must be upper-case letters and digits separated by '-'")
+		}
+	}
+	c := Contract{Code: code, Base: parts[0], Quote: parts[1], Kind: KindSwap, Type: TypeSwap}
+	if len(parts) == 2 {
+		return c, nil
+	}
+	if t, ok := typeCodes[parts[2]]; ok {
+		c.Kind, c.Type = KindTypeCode, t
+		return c, nil
+	}
+	if len(parts[2]) != 6 {
+		return bad("delivery date must be YYMMDD, or the suffix CW, NW, CQ or NQ")
+	}
+	d, err := time.Parse("060102", parts[2])
+	if err != nil || d.Format("060102") != parts[2] {
+		return bad("delivery date must be a real date YYMMDD")
+	}
+	c.Kind, c.Type, c.Delivery = KindFuture, "", d.UTC()
+	return c, nil
+}
+
+// ParsePair parses a pair, <BASE>-<QUOTE>, for the parameter named param.
+func ParsePair(param, s string) (base, quote string, err error) {
+	b, q, ok := strings.Cut(s, "-")
+	if !ok || b == "" || q == "" || !upperAlnum(b) || !upperAlnum(q) || len(s) > 40 {
+		return "", "", &ParamError{Param: param, Rule: "must be <BASE>-<QUOTE> in upper-case letters and digits", Value: s}
+	}
+	return b, q, nil
+}
+
+func upperAlnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,262 @@
+package venueapi
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+)
+
+// ParamError is a request parameter that breaks a rule of the interface. The
+// venue answers it with CodeInvalidInput; every party reports it the same way.
+type ParamError struct {
+	Param string // the parameter's wire name, e.g. "size"
+	Rule  string // the rule it breaks, e.g. "must be an integer from 1 to 2000"
+	Value string // what was given, for the message (cut to 64 bytes)
+}
+
+func (e *ParamError) Error() string {
+	v := e.Value
+	if len(v) > 64 {
+		v = v[:64] + "…"
+	}
+	if v == "" {
+		return fmt.Sprintf("invalid %s: %s", e.Param, e.Rule)
+	}
+	return fmt.Sprintf("invalid %s: %s (got %q)", e.Param, e.Rule, v)
+}
+
+// KLineQuery is a request of endpoint 3. Either Size, or From and To
+// (Range set), select the candles; with neither, the latest 150.
+type KLineQuery struct {
+	ContractCode string
+	Period       Period
+	Size         int   // 0: not given
+	From, To     int64 // candle ids (UTC seconds), inclusive; used when Range is set
+	Range        bool  // From and To are given
+}
+
+// Validate checks q against the rules of endpoint 3 and DECISIONS.md.
+func (q KLineQuery) Validate() error {
+	if _, err := ParseContractCode(q.ContractCode); err != nil {
+		return err
+	}
+	if !q.Period.Valid() {
+		return &ParamError{Param: "period", Rule: "must be one of 1min, 5min, 15min, 30min, 60min, 1hour, 4hour, 1day, 1mon", Value: string(q.Period)}
+	}
+	if q.Size != 0 && (q.Size < KLineMinSize || q.Size > KLineMaxSize) {
+		return &ParamError{Param: "size", Rule: "must be an integer from 1 to 2000", Value: strconv.Itoa(q.Size)}
+	}
+	if q.Range && q.Size == 0 {
+		if q.From > q.To {
+			return &ParamError{Param: "from", Rule: "must not be after to", Value: strconv.FormatInt(q.From, 10)}
+		}
+		if n := q.Period.Count(q.From, q.To); n > KLineMaxSize {
+			return &ParamError{Param: "to", Rule: fmt.Sprintf("from..to must hold at most 2000 candles (holds %d): page in chunks", n), Value: strconv.FormatInt(q.To, 10)}
+		}
+	}
+	return nil
+}
+
+// Effective returns q as the venue reads it: size wins over from and to, and
+// with none of them the size is 150.
+func (q KLineQuery) Effective() KLineQuery {
+	switch {
+	case q.Size != 0:
+		q.Range, q.From, q.To = false, 0, 0
+	case !q.Range:
+		q.Size = KLineDefaultSize
+	}
+	return q
+}
+
+// Values encodes q as query parameters.
+func (q KLineQuery) Values() url.Values {
+	v := url.Values{"contract_code": {q.ContractCode}, "period": {string(q.Period)}}
+	if q.Size != 0 {
+		v.Set("size", strconv.Itoa(q.Size))
+	}
+	if q.Range {
+		v.Set("from", strconv.FormatInt(q.From, 10))
+		v.Set("to", strconv.FormatInt(q.To, 10))
+	}
+	return v
+}
+
+// ParseKLineQuery reads and validates endpoint 3's parameters.
+func ParseKLineQuery(v url.Values) (KLineQuery, error) {
+	if err := single(v, "contract_code", "period", "size", "from", "to"); err != nil {
+		return KLineQuery{}, err
+	}
+	q := KLineQuery{ContractCode: v.Get("contract_code"), Period: Period(v.Get("period"))}
+	if v.Get("period") == "" {
+		return q, &ParamError{Param: "period", Rule: "is required"}
+	}
+	if s, ok := v["size"]; ok {
+		n, err := strconv.Atoi(s[0])
+		if err != nil || n < KLineMinSize || n > KLineMaxSize {
+			return q, &ParamError{Param: "size", Rule: "must be an integer from 1 to 2000", Value: s[0]}
+		}
+		q.Size = n
+	}
+	_, hasFrom := v["from"]
+	_, hasTo := v["to"]
+	switch {
+	case hasFrom && !hasTo:
+		return q, &ParamError{Param: "to", Rule: "is required when from is given"}
+	case hasTo && !hasFrom:
+		return q, &ParamError{Param: "from", Rule: "is required when to is given"}
+	case hasFrom:
+		var err error
+		if q.From, err = parseSeconds("from", v.Get("from")); err != nil {
+			return q, err
+		}
+		if q.To, err = parseSeconds("to", v.Get("to")); err != nil {
+			return q, err
+		}
+		q.Range = true
+	}
+	return q, q.Validate()
+}
+
+func parseSeconds(param, s string) (int64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > 1<<40 {
+		return 0, &ParamError{Param: param, Rule: "must be a timestamp in whole seconds", Value: s}
+	}
+	return n, nil
+}
+
+// single rejects a parameter given more than once: the venue would read only
+// one of them, and which one is not said.
+func single(v url.Values, names ...string) error {
+	for _, n := range names {
+		if len(v[n]) > 1 {
+			return &ParamError{Param: n, Rule: "must be given at most once"}
+		}
+	}
+	return nil
+}
+
+// MarginCross is the only margin mode of endpoints 1 and 2.
+const MarginCross = "cross"
+
+// TierQuery is a request of endpoint 1.
+type TierQuery struct {
+	ContractCode string // a swap, <BASE>-<QUOTE>
+	MarginMode   string // "" or "cross"
+}
+
+// Validate checks q against the rules of endpoint 1.
+func (q TierQuery) Validate() error {
+	c, err := ParseContractCode(q.ContractCode)
+	if err != nil {
+		return err
+	}
+	if c.Kind != KindSwap {
+		return &ParamError{Param: "contract_code", Rule: "must be a swap, <BASE>-<QUOTE>", Value: q.ContractCode}
+	}
+	if q.MarginMode != "" && q.MarginMode != MarginCross {
+		return &ParamError{Param: "margin_mode", Rule: "must be cross", Value: q.MarginMode}
+	}
+	return nil
+}
+
+// Values encodes q as query parameters.
+func (q TierQuery) Values() url.Values {
+	v := url.Values{"contract_code": {q.ContractCode}}
+	if q.MarginMode != "" {
+		v.Set("margin_mode", q.MarginMode)
+	}
+	return v
+}
+
+// ParseTierQuery reads and validates endpoint 1's parameters.
+func ParseTierQuery(v url.Values) (TierQuery, error) {
+	if err := single(v, "contract_code", "margin_mode"); err != nil {
+		return TierQuery{}, err
+	}
+	q := TierQuery{ContractCode: v.Get("contract_code"), MarginMode: v.Get("margin_mode")}
+	return q, q.Validate()
+}
+
+// Business types of endpoint 2.
+const (
+	BusinessSwap    = "swap"
+	BusinessFutures = "futures"
+	BusinessAll     = "all"
+)
+
+// LimitQuery is a request of endpoint 2; every field is optional. It is the
+// JSON body the venue client sends.
+type LimitQuery struct {
+	ContractCode string       `json:"contract_code,omitempty"`
+	Pair         string       `json:"pair,omitempty"`
+	ContractType ContractType `json:"contract_type,omitempty"`
+	BusinessType string       `json:"business_type,omitempty"`
+}
+
+// Validate checks q against the rules of endpoint 2: a contract code is a swap
+// or a dated future; a futures query needs business_type futures or all.
+func (q LimitQuery) Validate() error {
+	future := false
+	if q.ContractCode != "" {
+		c, err := ParseContractCode(q.ContractCode)
+		if err != nil {
+			return err
+		}
+		if c.Kind == KindTypeCode {
+			return &ParamError{Param: "contract_code", Rule: "must be a swap <BASE>-<QUOTE> or a future <BASE>-<QUOTE>-<YYMMDD>", Value: q.ContractCode}
+		}
+		future = c.Kind == KindFuture
+	}
+	if q.Pair != "" {
+		if _, _, err := ParsePair("pair", q.Pair); err != nil {
+			return err
+		}
+	}
+	if q.ContractType != "" {
+		if !q.ContractType.Valid() {
+			return &ParamError{Param: "contract_type", Rule: "must be one of swap, this_week, next_week, quarter, next_quarter", Value: string(q.ContractType)}
+		}
+		if q.ContractCode == "" {
+			future = q.ContractType != TypeSwap
+		}
+	}
+	switch q.BusinessType {
+	case "", BusinessSwap, BusinessFutures, BusinessAll:
+	default:
+		return &ParamError{Param: "business_type", Rule: "must be one of futures, swap, all", Value: q.BusinessType}
+	}
+	if future && q.BusinessType != BusinessFutures && q.BusinessType != BusinessAll {
+		return &ParamError{Param: "business_type", Rule: "must be futures or all when querying a futures contract", Value: q.BusinessType}
+	}
+	return nil
+}
+
+// Business returns the business type the venue reads: swap when none is given.
+func (q LimitQuery) Business() string {
+	if q.BusinessType == "" {
+		return BusinessSwap
+	}
+	return q.BusinessType
+}
+
+// Values encodes q as query parameters (the spec's sample form).
+func (q LimitQuery) Values() url.Values {
+	v := url.Values{}
+	for _, kv := range [][2]string{{"contract_code", q.ContractCode}, {"pair", q.Pair}, {"contract_type", string(q.ContractType)}, {"business_type", q.BusinessType}} {
+		if kv[1] != "" {
+			v.Set(kv[0], kv[1])
+		}
+	}
+	return v
+}
+
+// ParseLimitQuery reads and validates endpoint 2's parameters from values.
+func ParseLimitQuery(v url.Values) (LimitQuery, error) {
+	if err := single(v, "contract_code", "pair", "contract_type", "business_type"); err != nil {
+		return LimitQuery{}, err
+	}
+	q := LimitQuery{ContractCode: v.Get("contract_code"), Pair: v.Get("pair"), ContractType: ContractType(v.Get("contract_type")), BusinessType: v.Get("business_type")}
+	return q, q.Validate()
+}

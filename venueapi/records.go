@@ -1,0 +1,276 @@
+package venueapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/shopspring/decimal"
+)
+
+// Candle is a KLine record. Id is the candle's start in UTC seconds.
+type Candle struct {
+	ID            int64
+	Vol           decimal.Decimal // volume in contracts, both sides
+	Count         decimal.Decimal // order quantity, both sides
+	Open          decimal.Decimal
+	Close         decimal.Decimal
+	Low           decimal.Decimal
+	High          decimal.Decimal
+	Amount        decimal.Decimal // volume in the base asset: vol × face value
+	TradeTurnover decimal.Decimal // Σ vol × face value × price, in the quote asset
+}
+
+type candleWire struct {
+	ID            *int64              `json:"id"`
+	Vol           decimal.NullDecimal `json:"vol"`
+	Count         decimal.NullDecimal `json:"count"`
+	Open          decimal.NullDecimal `json:"open"`
+	Close         decimal.NullDecimal `json:"close"`
+	Low           decimal.NullDecimal `json:"low"`
+	High          decimal.NullDecimal `json:"high"`
+	Amount        decimal.NullDecimal `json:"amount"`
+	TradeTurnover decimal.NullDecimal `json:"trade_turnover"`
+}
+
+// UnmarshalJSON decodes a KLine record whose numbers are JSON numbers or
+// strings, exactly. Every field is required; unknown ones are ignored.
+func (c *Candle) UnmarshalJSON(b []byte) error {
+	var w candleWire
+	if err := json.Unmarshal(b, &w); err != nil {
+		return fmt.Errorf("kline record: %w", err)
+	}
+	if w.ID == nil {
+		return &MissingFieldError{Record: "kline", Field: "id"}
+	}
+	fields := []struct {
+		name string
+		v    decimal.NullDecimal
+		dst  *decimal.Decimal
+	}{
+		{"vol", w.Vol, &c.Vol}, {"count", w.Count, &c.Count}, {"open", w.Open, &c.Open}, {"close", w.Close, &c.Close},
+		{"low", w.Low, &c.Low}, {"high", w.High, &c.High}, {"amount", w.Amount, &c.Amount}, {"trade_turnover", w.TradeTurnover, &c.TradeTurnover},
+	}
+	for _, f := range fields {
+		if !f.v.Valid {
+			return &MissingFieldError{Record: "kline", Field: f.name}
+		}
+		*f.dst = f.v.Decimal
+	}
+	c.ID = *w.ID
+	return nil
+}
+
+// MarshalJSON writes the record as the venue does, numbers as JSON numbers.
+func (c Candle) MarshalJSON() ([]byte, error) { return c.AppendJSON(nil), nil }
+
+// AppendJSON appends the record's JSON to b, without reflection.
+func (c Candle) AppendJSON(b []byte) []byte {
+	b = append(b, `{"id":`...)
+	b = strconv.AppendInt(b, c.ID, 10)
+	b = appendNum(b, `,"vol":`, c.Vol)
+	b = appendNum(b, `,"count":`, c.Count)
+	b = appendNum(b, `,"open":`, c.Open)
+	b = appendNum(b, `,"close":`, c.Close)
+	b = appendNum(b, `,"low":`, c.Low)
+	b = appendNum(b, `,"high":`, c.High)
+	b = appendNum(b, `,"amount":`, c.Amount)
+	b = appendNum(b, `,"trade_turnover":`, c.TradeTurnover)
+	return append(b, '}')
+}
+
+func appendNum(b []byte, key string, d decimal.Decimal) []byte {
+	return append(append(b, key...), d.String()...)
+}
+
+// MissingFieldError is a record without one of its required fields.
+type MissingFieldError struct {
+	Record, Field string
+}
+
+func (e *MissingFieldError) Error() string {
+	return fmt.Sprintf("%s record: required field %q is missing", e.Record, e.Field)
+}
+
+// TierNumber is a tier's number, which the venue writes as a JSON number or
+// as a string.
+type TierNumber int
+
+// UnmarshalJSON accepts 3 and "3".
+func (n *TierNumber) UnmarshalJSON(b []byte) error {
+	s := string(bytes.Trim(b, `"`))
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("tier %s is not an integer", b)
+	}
+	*n = TierNumber(v)
+	return nil
+}
+
+// Tier is a risk-limit tier record of endpoint 1. On the wire its numbers are
+// strings; Tier.MarshalJSON writes them so.
+type Tier struct {
+	ContractCode          string          `json:"contract_code"`
+	MarginMode            string          `json:"margin_mode"`
+	Tier                  TierNumber      `json:"tier"`
+	MaxLever              decimal.Decimal `json:"max_lever"`
+	MaintenanceMarginRate decimal.Decimal `json:"maintenance_margin_rate"`
+	MaxVolume             decimal.Decimal `json:"max_volume"`
+	MinVolume             decimal.Decimal `json:"min_volume"`
+	VolumeUnit            string          `json:"volume_unit"` // "contract" or "usdt"
+}
+
+// Volume units of a tier band.
+const (
+	UnitContract = "contract"
+	UnitUSDT     = "usdt"
+)
+
+// UnmarshalJSON decodes a tier record, requiring every field.
+func (t *Tier) UnmarshalJSON(b []byte) error {
+	type plain Tier
+	var w struct {
+		plain
+		Tier                  *TierNumber         `json:"tier"`
+		MaxLever              decimal.NullDecimal `json:"max_lever"`
+		MaintenanceMarginRate decimal.NullDecimal `json:"maintenance_margin_rate"`
+		MaxVolume             decimal.NullDecimal `json:"max_volume"`
+		MinVolume             decimal.NullDecimal `json:"min_volume"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return fmt.Errorf("tier record: %w", err)
+	}
+	*t = Tier(w.plain)
+	for _, f := range []struct {
+		name string
+		ok   bool
+	}{
+		{"contract_code", t.ContractCode != ""}, {"margin_mode", t.MarginMode != ""}, {"tier", w.Tier != nil},
+		{"max_lever", w.MaxLever.Valid}, {"maintenance_margin_rate", w.MaintenanceMarginRate.Valid},
+		{"max_volume", w.MaxVolume.Valid}, {"min_volume", w.MinVolume.Valid}, {"volume_unit", t.VolumeUnit != ""},
+	} {
+		if !f.ok {
+			return &MissingFieldError{Record: "tier", Field: f.name}
+		}
+	}
+	t.Tier = *w.Tier
+	t.MaxLever, t.MaintenanceMarginRate = w.MaxLever.Decimal, w.MaintenanceMarginRate.Decimal
+	t.MaxVolume, t.MinVolume = w.MaxVolume.Decimal, w.MinVolume.Decimal
+	return nil
+}
+
+// PositionLimit is a position-limit record of endpoint 2. On the wire its
+// decimals are JSON numbers.
+type PositionLimit struct {
+	Symbol         string
+	ContractCode   string
+	MarginMode     string
+	BuyLimit       decimal.Decimal // maximum long position, in contracts
+	SellLimit      decimal.Decimal // maximum short position, in contracts
+	ContractType   ContractType
+	Pair           string
+	BusinessType   string
+	LeverRate      int
+	BuyLimitValue  decimal.Decimal // maximum long position, in USDT
+	SellLimitValue decimal.Decimal // maximum short position, in USDT
+	MarkPrice      decimal.Decimal
+	TradePartition string // deprecated by the venue; carried, never shown
+}
+
+type limitWire struct {
+	Symbol         *string      `json:"symbol"`
+	ContractCode   *string      `json:"contract_code"`
+	MarginMode     *string      `json:"margin_mode"`
+	BuyLimit       *json.Number `json:"buy_limit"`
+	SellLimit      *json.Number `json:"sell_limit"`
+	ContractType   *string      `json:"contract_type"`
+	Pair           *string      `json:"pair"`
+	BusinessType   *string      `json:"business_type"`
+	LeverRate      *json.Number `json:"lever_rate"`
+	BuyLimitValue  *json.Number `json:"buy_limit_value"`
+	SellLimitValue *json.Number `json:"sell_limit_value"`
+	MarkPrice      *json.Number `json:"mark_price"`
+	TradePartition *string      `json:"trade_partition"`
+}
+
+// MarshalJSON writes the record as the venue does, decimals as JSON numbers.
+func (p PositionLimit) MarshalJSON() ([]byte, error) {
+	num := func(d decimal.Decimal) *json.Number { n := json.Number(d.String()); return &n }
+	str := func(s string) *string { return &s }
+	lever := json.Number(strconv.Itoa(p.LeverRate))
+	return json.Marshal(limitWire{
+		Symbol: str(p.Symbol), ContractCode: str(p.ContractCode), MarginMode: str(p.MarginMode),
+		BuyLimit: num(p.BuyLimit), SellLimit: num(p.SellLimit), ContractType: str(string(p.ContractType)),
+		Pair: str(p.Pair), BusinessType: str(p.BusinessType), LeverRate: &lever,
+		BuyLimitValue: num(p.BuyLimitValue), SellLimitValue: num(p.SellLimitValue), MarkPrice: num(p.MarkPrice),
+		TradePartition: str(p.TradePartition),
+	})
+}
+
+// UnmarshalJSON decodes a position-limit record exactly, numbers given as
+// JSON numbers or strings, requiring every field but the deprecated
+// trade_partition.
+func (p *PositionLimit) UnmarshalJSON(b []byte) error {
+	var w struct {
+		Symbol         *string             `json:"symbol"`
+		ContractCode   *string             `json:"contract_code"`
+		MarginMode     *string             `json:"margin_mode"`
+		BuyLimit       decimal.NullDecimal `json:"buy_limit"`
+		SellLimit      decimal.NullDecimal `json:"sell_limit"`
+		ContractType   *string             `json:"contract_type"`
+		Pair           *string             `json:"pair"`
+		BusinessType   *string             `json:"business_type"`
+		LeverRate      decimal.NullDecimal `json:"lever_rate"`
+		BuyLimitValue  decimal.NullDecimal `json:"buy_limit_value"`
+		SellLimitValue decimal.NullDecimal `json:"sell_limit_value"`
+		MarkPrice      decimal.NullDecimal `json:"mark_price"`
+		TradePartition *string             `json:"trade_partition"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return fmt.Errorf("position limit record: %w", err)
+	}
+	strs := []struct {
+		name string
+		v    *string
+		dst  *string
+	}{
+		{"symbol", w.Symbol, &p.Symbol}, {"contract_code", w.ContractCode, &p.ContractCode}, {"margin_mode", w.MarginMode, &p.MarginMode},
+		{"pair", w.Pair, &p.Pair}, {"business_type", w.BusinessType, &p.BusinessType},
+	}
+	for _, f := range strs {
+		if f.v == nil {
+			return &MissingFieldError{Record: "position limit", Field: f.name}
+		}
+		*f.dst = *f.v
+	}
+	if w.ContractType == nil {
+		return &MissingFieldError{Record: "position limit", Field: "contract_type"}
+	}
+	p.ContractType = ContractType(*w.ContractType)
+	decs := []struct {
+		name string
+		v    decimal.NullDecimal
+		dst  *decimal.Decimal
+	}{
+		{"buy_limit", w.BuyLimit, &p.BuyLimit}, {"sell_limit", w.SellLimit, &p.SellLimit}, {"buy_limit_value", w.BuyLimitValue, &p.BuyLimitValue},
+		{"sell_limit_value", w.SellLimitValue, &p.SellLimitValue}, {"mark_price", w.MarkPrice, &p.MarkPrice},
+	}
+	for _, f := range decs {
+		if !f.v.Valid {
+			return &MissingFieldError{Record: "position limit", Field: f.name}
+		}
+		*f.dst = f.v.Decimal
+	}
+	if !w.LeverRate.Valid {
+		return &MissingFieldError{Record: "position limit", Field: "lever_rate"}
+	}
+	if !w.LeverRate.Decimal.IsInteger() || w.LeverRate.Decimal.Sign() < 0 || w.LeverRate.Decimal.GreaterThan(decimal.NewFromInt(10000)) {
+		return fmt.Errorf("position limit record: lever_rate %s is not a leverage", w.LeverRate.Decimal)
+	}
+	p.LeverRate = int(w.LeverRate.Decimal.IntPart())
+	if w.TradePartition != nil {
+		p.TradePartition = *w.TradePartition
+	}
+	return nil
+}
