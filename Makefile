@@ -1,0 +1,65 @@
+# Riskchart. Two commands do everything on a fresh machine:
+#   make run    build, then serve on http://127.0.0.1:8080/ with the embedded sandbox venue
+#   make test   install what the tests need (Go modules, echarts, Debian's chromium), run them all
+# Also: make build, make bench, make clean.
+
+GO        ?= go
+GOROOT    := $(shell $(GO) env GOROOT)
+WASM_EXEC := $(GOROOT)/lib/wasm/wasm_exec.js
+BIN       := bin/riskchart
+GO_SRC    := $(shell find app server venueapi -name '*.go' -not -name '*_test.go') go.mod go.sum
+APP_SRC   := $(shell find app venueapi -name '*.go' -not -name '*_test.go') go.mod go.sum
+CHROMIUM  ?= /usr/bin/chromium
+
+.PHONY: all run build test bench deps chromium vet clean
+
+all: build
+
+run: build
+	./$(BIN)
+
+build: deps wasm_exec.js web/echarts.min.js web/app.wasm.gz $(BIN)
+
+deps: node_modules/.package-lock.json
+	$(GO) mod download
+
+# echarts is pinned in package.json/package-lock.json and served from web/, never from a CDN.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+
+web/echarts.min.js: node_modules/.package-lock.json
+	cp node_modules/echarts/dist/echarts.min.js $@
+
+# The glue must match the compiler that built app.wasm, not go-app's embedded copy.
+wasm_exec.js: $(WASM_EXEC)
+	cp $(WASM_EXEC) $@
+
+web/app.wasm: $(APP_SRC)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./app/wasm
+
+web/app.wasm.gz: web/app.wasm
+	gzip -9 -k -f web/app.wasm
+
+$(BIN): $(GO_SRC)
+	$(GO) build -trimpath -o $@ ./server
+
+# Browser tests drive Debian's chromium; install it when it is missing.
+chromium:
+	@if [ ! -x $(CHROMIUM) ]; then \
+		echo "installing Debian's chromium for the browser tests"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium; \
+	fi
+
+vet:
+	@test -z "$$(gofmt -l app server venueapi)" || { echo "gofmt needed:"; gofmt -l app server venueapi; exit 1; }
+	$(GO) vet ./...
+
+test: build chromium vet
+	RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 20m ./...
+
+bench: build chromium
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+
+clean:
+	rm -rf bin web/app.wasm web/app.wasm.gz web/echarts.min.js node_modules

@@ -1,0 +1,10 @@
+// Package ui holds Riskchart's go-app components and its routes. The server
+// registers the same routes (to prerender pages) as the WebAssembly build.
+package ui
+
+import "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+// Routes registers every page of the app with go-app.
+func Routes() {
+	app.Route("/", func() app.Composer { return &ChartPage{} })
+}

@@ -1,0 +1,139 @@
+// Package bundle serves the go-app front end: the page shell go-app
+// prerenders, web/ (app.wasm precompressed, the ECharts script, styles), and
+// the wasm_exec.js glue of the Go toolchain that built app.wasm.
+package bundle
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/ui"
+)
+
+// Config says where the built front end is.
+type Config struct {
+	// Root holds web/ (with the built app.wasm) and wasm_exec.js.
+	Root string
+}
+
+// New returns the handler of the front end. It fails when the front end
+// has not been built (make build), naming the missing file.
+func New(cfg Config) (http.Handler, error) {
+	web := filepath.Join(cfg.Root, "web")
+	wasmExec, err := os.ReadFile(filepath.Join(cfg.Root, "wasm_exec.js"))
+	if err != nil {
+		return nil, fmt.Errorf("reading the wasm_exec.js glue (run make build): %w", err)
+	}
+	version, wasmSize, err := versionOf(web)
+	if err != nil {
+		return nil, err
+	}
+	ui.Routes()
+	h := &app.Handler{
+		Name:            "Riskchart",
+		ShortName:       "Riskchart",
+		Title:           "Riskchart",
+		Description:     "Candlestick charts, risk-limit tiers and position limits of a USDT-margined derivatives venue.",
+		Lang:            "en",
+		BackgroundColor: "#0b1220",
+		ThemeColor:      "#0b1220",
+		LoadingLabel:    "Loading Riskchart {progress}%",
+		Icon:            app.Icon{Default: "/web/icon.svg", SVG: "/web/icon.svg"},
+		Styles:          []string{"/web/style.css"},
+		Scripts:         []string{"/web/echarts.min.js"},
+		Version:         version,
+		// app.wasm is served gzip-compressed: the progress bar needs the raw size.
+		WasmContentLength: strconv.FormatInt(wasmSize, 10),
+	}
+	return &handler{app: h, web: web, wasmExec: wasmExec, modTime: time.Now()}, nil
+}
+
+type handler struct {
+	app      *app.Handler
+	web      string
+	wasmExec []byte
+	modTime  time.Time
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.URL.Path == "/wasm_exec.js":
+		w.Header().Set("Content-Type", "application/javascript")
+		w.Header().Set("Cache-Control", "no-cache")
+		http.ServeContent(w, r, "wasm_exec.js", h.modTime, bytes.NewReader(h.wasmExec))
+	case strings.HasPrefix(r.URL.Path, "/web/"):
+		h.serveWeb(w, r)
+	default:
+		h.app.ServeHTTP(w, r)
+	}
+}
+
+// serveWeb serves a file of web/, its .gz sibling when the browser takes gzip.
+func (h *handler) serveWeb(w http.ResponseWriter, r *http.Request) {
+	name := path.Clean(r.URL.Path[len("/web/"):])
+	if name == "." || strings.HasPrefix(name, "..") {
+		http.NotFound(w, r)
+		return
+	}
+	file := filepath.Join(h.web, filepath.FromSlash(name))
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Add("Vary", "Accept-Encoding")
+	if ct := contentType(name); ct != "" {
+		w.Header().Set("Content-Type", ct)
+	}
+	if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+		if f, err := os.Open(file + ".gz"); err == nil {
+			defer f.Close()
+			if st, err := f.Stat(); err == nil {
+				w.Header().Set("Content-Encoding", "gzip")
+				http.ServeContent(w, r, name, st.ModTime(), f)
+				return
+			}
+		}
+	}
+	http.ServeFile(w, r, file)
+}
+
+func contentType(name string) string {
+	switch path.Ext(name) {
+	case ".wasm":
+		return "application/wasm"
+	case ".js":
+		return "application/javascript"
+	case ".css":
+		return "text/css; charset=utf-8"
+	case ".svg":
+		return "image/svg+xml"
+	case ".png":
+		return "image/png"
+	}
+	return ""
+}
+
+// versionOf names the build: a hash of app.wasm, so that a new build (and only
+// a new build) makes browsers and the service worker fetch it again.
+func versionOf(web string) (string, int64, error) {
+	b, err := os.ReadFile(filepath.Join(web, "app.wasm"))
+	if err != nil {
+		return "", 0, fmt.Errorf("reading the front end (run make build): %w", err)
+	}
+	sum := sha256.New()
+	sum.Write(b)
+	for _, f := range []string{"echarts.min.js", "style.css"} {
+		if extra, err := os.ReadFile(filepath.Join(web, f)); err == nil {
+			sum.Write(extra)
+		}
+	}
+	return hex.EncodeToString(sum.Sum(nil))[:16], int64(len(b)), nil
+}
