@@ -40,6 +40,7 @@ func Frame(s Style) ([]byte, error) {
 	}
 	k.SetGlobalOptions(
 		charts.WithAnimation(false),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}), // the page draws its own legend
 		charts.WithInitializationOpts(opts.Initialization{BackgroundColor: "transparent"}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis", TriggerOn: "mousemove|click", AxisPointer: &opts.AxisPointer{Type: "cross"}}),
 		charts.WithAxisPointerOpts(&opts.AxisPointer{Link: []opts.AxisPointerLink{{XAxisIndex: []int{0, 1}}}}),

@@ -1,0 +1,220 @@
+package gateway
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+type ctxKey int
+
+const requestIDKey ctxKey = iota
+
+var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+// logged gives every request an id (a sane X-Request-Id, or a new one) and
+// logs it with its outcome: method, path, status, duration. Never the query of
+// a private path, a token or a cookie.
+func (s *server) logged(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("X-Request-Id")
+		if !requestIDPattern.MatchString(id) {
+			var b [8]byte
+			rand.Read(b[:])
+			id = hex.EncodeToString(b[:])
+		}
+		w.Header().Set("X-Request-Id", id)
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		start := s.now()
+		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), requestIDKey, id)))
+		d := s.now().Sub(start)
+		route := routeOf(r.URL.Path)
+		s.metrics.requests.WithLabelValues(route, strconv.Itoa(rec.status)).Inc()
+		s.metrics.latency.WithLabelValues(route).Observe(d.Seconds())
+		level := slog.LevelDebug
+		if rec.status >= 500 {
+			level = slog.LevelWarn
+		} else if route != "app" {
+			level = slog.LevelInfo
+		}
+		s.log.Log(r.Context(), level, "request", "id", id, "method", r.Method, "path", r.URL.Path,
+			"status", rec.status, "duration_ms", float64(d.Microseconds())/1000)
+	})
+}
+
+// routeOf names a path for metrics without letting paths grow the label set.
+func routeOf(p string) string {
+	switch p {
+	case venueapi.PathKLine:
+		return "kline"
+	case venueapi.PathTiers:
+		return "tiers"
+	case venueapi.PathPositionLimit:
+		return "position_limit"
+	case "/api/v1/contracts", "/healthz", "/readyz", "/metrics", "/login":
+		return strings.TrimPrefix(p, "/")
+	}
+	return "app"
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	r.status = code
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// contentSecurityPolicy allows exactly what the app needs: its own scripts,
+// WebAssembly compilation, no inline script, framing by the allow-list only.
+func contentSecurityPolicy(frameAncestors []string) string {
+	ancestors := "'self'"
+	if len(frameAncestors) > 0 {
+		ancestors += " " + strings.Join(frameAncestors, " ")
+	}
+	return strings.Join([]string{
+		"default-src 'self'",
+		"script-src 'self' 'wasm-unsafe-eval'",
+		"style-src 'self' 'unsafe-inline'", // ECharts and go-app set element styles
+		"img-src 'self' data: blob:",
+		"connect-src 'self'",
+		"worker-src 'self'",
+		"manifest-src 'self'",
+		"object-src 'none'",
+		"base-uri 'self'",
+		"form-action 'self'",
+		"frame-ancestors " + ancestors,
+	}, "; ")
+}
+
+// secured sets the security headers on every answer.
+func (s *server) secured(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", s.csp)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// limited applies the per-client-IP request rate, so that one page cannot
+// spend the venue budget for everyone.
+func (s *server) limited(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ok, retry := s.perIP.allow(clientIP(r)); !ok {
+			s.metrics.throttled.WithLabelValues("client").Inc()
+			writeRateLimited(w, r.URL.Path, retry, s.now(), "too many requests from this client")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// private guards the signed paths: open to loopback listeners, otherwise a
+// viewer token (bearer header or the login cookie) is required.
+func (s *server) private(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "private, no-store")
+		if s.cfg.Public && !s.viewer(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="riskchart"`)
+			writeError(w, r.URL.Path, http.StatusUnauthorized, venueapi.CodeForbidden,
+				"private data needs a viewer token: sign in at /login or send Authorization: Bearer <token>", s.now())
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+const viewerCookie = "riskchart_viewer"
+
+// viewer reports whether r carries a configured viewer token, comparing in
+// constant time.
+func (s *server) viewer(r *http.Request) bool {
+	token := ""
+	if auth := r.Header.Get("Authorization"); strings.HasPrefix(auth, "Bearer ") {
+		token = strings.TrimPrefix(auth, "Bearer ")
+	} else if c, err := r.Cookie(viewerCookie); err == nil {
+		token = c.Value
+	}
+	return s.validToken(token)
+}
+
+func (s *server) validToken(token string) bool {
+	if token == "" {
+		return false
+	}
+	ok := 0
+	for _, t := range s.cfg.ViewerTokens {
+		ok |= subtle.ConstantTimeCompare([]byte(t), []byte(token))
+	}
+	return ok == 1
+}
+
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// ipLimiter holds a token bucket per client IP, forgetting idle ones.
+type ipLimiter struct {
+	rate  rate.Limit
+	burst int
+	now   func() time.Time
+	mu    sync.Mutex
+	m     map[string]*ipEntry
+}
+
+type ipEntry struct {
+	l    *rate.Limiter
+	seen time.Time
+}
+
+func newIPLimiter(perSecond float64, burst int, now func() time.Time) *ipLimiter {
+	return &ipLimiter{rate: rate.Limit(perSecond), burst: burst, now: now, m: map[string]*ipEntry{}}
+}
+
+func (l *ipLimiter) allow(ip string) (bool, time.Duration) {
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.m) > 10_000 {
+		for k, e := range l.m {
+			if now.Sub(e.seen) > time.Minute {
+				delete(l.m, k)
+			}
+		}
+	}
+	e := l.m[ip]
+	if e == nil {
+		e = &ipEntry{l: rate.NewLimiter(l.rate, l.burst)}
+		l.m[ip] = e
+	}
+	e.seen = now
+	if e.l.AllowN(now, 1) {
+		return true, 0
+	}
+	return false, time.Duration(math.Ceil(float64(time.Second) / float64(l.rate)))
+}

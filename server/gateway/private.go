@@ -1,0 +1,164 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// ttlCache keeps the private answers briefly (tiers: minutes, limits:
+// seconds) and shares identical concurrent calls, so that many browsers cost
+// the private quota one call per key per TTL. A failed refresh falls back to
+// the last answer, marked stale.
+type ttlCache struct {
+	ttl    time.Duration
+	now    func() time.Time
+	flight singleflight.Group
+	mu     sync.Mutex
+	m      map[string]ttlEntry
+}
+
+type ttlEntry struct {
+	v  any
+	at time.Time
+}
+
+func newTTLCache(ttl time.Duration, now func() time.Time) *ttlCache {
+	return &ttlCache{ttl: ttl, now: now, m: map[string]ttlEntry{}}
+}
+
+// get returns the value under key, fresh within the TTL, calling fetch when
+// it must. On a failure worth hiding it returns the last value and stale.
+func (c *ttlCache) get(ctx context.Context, key string, fetch func(context.Context) (any, error)) (v any, stale bool, err error) {
+	c.mu.Lock()
+	e, ok := c.m[key]
+	c.mu.Unlock()
+	if ok && c.now().Sub(e.at) < c.ttl {
+		return e.v, false, nil
+	}
+	v, err, _ = c.flight.Do(key, func() (any, error) {
+		ctx, cancel := upstream(ctx)
+		defer cancel()
+		v, err := fetch(ctx)
+		if err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if len(c.m) > 4096 { // bounded: forget what has expired
+			for k, e := range c.m {
+				if c.now().Sub(e.at) >= c.ttl {
+					delete(c.m, k)
+				}
+			}
+		}
+		c.m[key] = ttlEntry{v: v, at: c.now()}
+		return v, nil
+	})
+	if err != nil && ok && staleable(err) {
+		return e.v, true, err
+	}
+	return v, false, err
+}
+
+// handleTiers signs and forwards endpoint 1.
+func (s *server) handleTiers() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q, err := venueapi.ParseTierQuery(r.URL.Query())
+		if err != nil {
+			writeError(w, r.URL.Path, http.StatusBadRequest, venueapi.CodeInvalidInput, err.Error(), s.now())
+			return
+		}
+		v, stale, err := s.tiers.get(r.Context(), "tiers|"+q.ContractCode, func(ctx context.Context) (any, error) {
+			env, err := s.venue.Tiers(ctx, q)
+			s.metrics.venueCalls.WithLabelValues("tiers", outcome(err)).Inc()
+			return env, err
+		})
+		if err != nil && !stale {
+			s.writeVenueError(w, r, err)
+			return
+		}
+		env := *v.(*venueapi.TierEnvelope)
+		env.Stale = stale
+		s.writePrivate(w, env, stale)
+	})
+}
+
+// handleLimits signs and forwards endpoint 2, whose parameters come as a
+// JSON body, a form body or the query string.
+func (s *server) handleLimits() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		params, err := limitParams(r)
+		if err != nil {
+			writeError(w, r.URL.Path, http.StatusBadRequest, venueapi.CodeInvalidInput, err.Error(), s.now())
+			return
+		}
+		q, err := venueapi.ParseLimitQuery(params)
+		if err != nil {
+			writeError(w, r.URL.Path, http.StatusBadRequest, venueapi.CodeInvalidInput, err.Error(), s.now())
+			return
+		}
+		key := "limits|" + q.ContractCode + "|" + q.Pair + "|" + string(q.ContractType) + "|" + q.BusinessType
+		v, stale, err := s.limits.get(r.Context(), key, func(ctx context.Context) (any, error) {
+			env, err := s.venue.PositionLimits(ctx, q)
+			s.metrics.venueCalls.WithLabelValues("position_limit", outcome(err)).Inc()
+			return env, err
+		})
+		if err != nil && !stale {
+			s.writeVenueError(w, r, err)
+			return
+		}
+		env := *v.(*venueapi.LimitEnvelope)
+		env.Stale = stale
+		s.writePrivate(w, env, stale)
+	})
+}
+
+func (s *server) writePrivate(w http.ResponseWriter, v any, stale bool) {
+	if stale {
+		w.Header().Set("X-Riskchart-Stale", "true")
+	}
+	w.Header().Set("Cache-Control", "private, no-store")
+	writeJSON(w, http.StatusOK, v)
+}
+
+// limitParams reads endpoint 2's parameters: the query string, then a JSON
+// object of strings or a form body.
+func limitParams(r *http.Request) (url.Values, error) {
+	v := r.URL.Query()
+	if r.Method != http.MethodPost {
+		return v, nil
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<10))
+	if err != nil || len(body) == 0 {
+		return v, nil
+	}
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if ct == "application/x-www-form-urlencoded" {
+		form, err := url.ParseQuery(string(body))
+		if err != nil {
+			return nil, &venueapi.ParamError{Param: "body", Rule: "must be a valid form"}
+		}
+		for k, vs := range form {
+			v[k] = vs
+		}
+		return v, nil
+	}
+	var obj map[string]string
+	if err := json.Unmarshal(body, &obj); err != nil {
+		return nil, &venueapi.ParamError{Param: "body", Rule: "must be a JSON object of string parameters"}
+	}
+	for k, x := range obj {
+		v.Set(k, x)
+	}
+	return v, nil
+}

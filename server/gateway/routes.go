@@ -1,0 +1,30 @@
+package gateway
+
+import (
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// routes is the whole surface the server answers.
+func (s *server) routes() http.Handler {
+	mux := http.NewServeMux()
+	// The venue's three paths, for browsers and any client of the venue.
+	mux.Handle("GET "+venueapi.PathKLine, s.limited(s.handleKLine()))
+	mux.Handle("GET "+venueapi.PathTiers, s.limited(s.private(s.handleTiers())))
+	mux.Handle("GET "+venueapi.PathPositionLimit, s.limited(s.private(s.handleLimits())))
+	mux.Handle("POST "+venueapi.PathPositionLimit, s.limited(s.private(s.handleLimits())))
+	// Riskchart's own.
+	mux.Handle("GET /api/v1/contracts", s.handleContracts())
+	mux.Handle("GET /login", s.handleLoginPage())
+	mux.Handle("POST /login", s.handleLogin())
+	// Operations.
+	mux.Handle("GET /healthz", handleHealth())
+	mux.Handle("GET /readyz", s.handleReady())
+	mux.Handle("GET /metrics", promhttp.HandlerFor(s.cfg.Registry, promhttp.HandlerOpts{}))
+	// The front end: pages, app.wasm, scripts, styles.
+	mux.Handle("/", s.cfg.App)
+	return s.logged(s.secured(mux))
+}

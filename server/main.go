@@ -1,0 +1,212 @@
+// Command riskchart serves Riskchart: the front end, and the venue's three
+// paths for browsers (validated, cached, budgeted, and signed with the
+// server's own key). Without RISKCHART_VENUE_URL it starts an embedded
+// sandbox venue and uses it over loopback HTTP, exactly as a real venue.
+//
+//	riskchart            serve (see -h for flags; each has a RISKCHART_* variable)
+//	riskchart sandbox    run the sandbox venue alone, for other clients
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/riskchart/riskchart/server/bundle"
+	"github.com/riskchart/riskchart/server/gateway"
+	"github.com/riskchart/riskchart/server/sandbox"
+	"github.com/riskchart/riskchart/server/venue"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "riskchart:", err)
+		os.Exit(1)
+	}
+}
+
+// run is the whole program; main only hands it the process's environment, so
+// tests start the real server in-process.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 1 && args[1] == "sandbox" {
+		return runSandbox(ctx, args[2:], getenv, stdout, stderr)
+	}
+	cfg, err := parseConfig("riskchart", args[1:], getenv, stderr)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewJSONHandler(stderr, nil))
+	cfg.print(stdout)
+
+	venueCfg := venue.Config{BaseURL: cfg.VenueURL, AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey, Logger: log}
+	var contracts []gateway.Contract
+	if cfg.VenueURL == "" {
+		sb, url, key, err := startSandbox(ctx, cfg, log)
+		if err != nil {
+			return err
+		}
+		venueCfg.BaseURL = url
+		if cfg.AccessKey == "" {
+			venueCfg.AccessKey, venueCfg.SecretKey = key.Access, venue.Secret(key.Secret)
+		}
+		contracts = contractsOf(sb.Markets())
+	} else {
+		contracts = gateway.DefaultContracts()
+	}
+	if cfg.Contracts != "" {
+		if contracts, err = gateway.ParseContracts(cfg.Contracts); err != nil {
+			return err
+		}
+	}
+	client, err := venue.New(venueCfg)
+	if err != nil {
+		return fmt.Errorf("configuring the venue client: %w", err)
+	}
+	front, err := bundle.New(bundle.Config{Root: cfg.Root})
+	if err != nil {
+		return err
+	}
+	handler, err := gateway.New(gateway.Config{
+		Venue:           client,
+		App:             front,
+		Contracts:       contracts,
+		Public:          !loopbackOnly(cfg.Addr),
+		ViewerTokens:    splitSecrets(cfg.ViewerTokens),
+		FrameAncestors:  strings.Fields(cfg.FrameAncestors),
+		RefreshInterval: cfg.RefreshInterval,
+		Logger:          log,
+	})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listening on RISKCHART_ADDR %s: %w", cfg.Addr, err)
+	}
+	fmt.Fprintf(stdout, "Riskchart is serving on http://%s/\n", ln.Addr())
+	return serve(ctx, ln, handler, cfg.ShutdownTimeout, log)
+}
+
+// serve answers on ln until ctx ends, then lets in-flight requests finish.
+func serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration, log *slog.Logger) error {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serving on %s: %w", ln.Addr(), err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down", "grace", grace.String())
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutting down: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// startSandbox starts the embedded sandbox venue on its own loopback port and
+// returns its base URL and the key the server signs with.
+func startSandbox(ctx context.Context, cfg config, log *slog.Logger) (*sandbox.Sandbox, string, sandbox.Key, error) {
+	keys, err := sandboxKeys(cfg.SandboxKeys)
+	if err != nil {
+		return nil, "", sandbox.Key{}, err
+	}
+	sb, err := sandbox.New(sandbox.Config{Keys: keys, Logger: log.With("component", "sandbox")})
+	if err != nil {
+		return nil, "", sandbox.Key{}, fmt.Errorf("starting the sandbox venue: %w", err)
+	}
+	ln, err := net.Listen("tcp", cfg.SandboxAddr)
+	if err != nil {
+		return nil, "", sandbox.Key{}, fmt.Errorf("listening on RISKCHART_SANDBOX_ADDR %s: %w", cfg.SandboxAddr, err)
+	}
+	go func() {
+		if err := sb.Serve(ctx, ln); err != nil {
+			log.Error("sandbox venue stopped", "err", err)
+		}
+	}()
+	return sb, "http://" + ln.Addr().String(), keys[0], nil
+}
+
+// sandboxKeys parses RISKCHART_SANDBOX_KEYS, or generates one key.
+func sandboxKeys(s venue.Secret) ([]sandbox.Key, error) {
+	if s == "" {
+		k, err := sandbox.GenerateKey()
+		if err != nil {
+			return nil, fmt.Errorf("generating a sandbox key: %w", err)
+		}
+		return []sandbox.Key{k}, nil
+	}
+	return sandbox.ParseKeys(string(s))
+}
+
+// runSandbox runs the sandbox venue alone, so that other clients can be
+// tried against it. It needs RISKCHART_SANDBOX_KEYS: a generated secret
+// could not be told to anyone without printing it.
+func runSandbox(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseConfig("riskchart sandbox", args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	if cfg.SandboxKeys == "" {
+		return errors.New("riskchart sandbox: set RISKCHART_SANDBOX_KEYS (access:secret pairs, comma-separated) so that clients can sign")
+	}
+	if cfg.SandboxAddr == "127.0.0.1:0" {
+		cfg.SandboxAddr = "127.0.0.1:9000"
+	}
+	log := slog.New(slog.NewJSONHandler(stderr, nil))
+	keys, err := sandbox.ParseKeys(string(cfg.SandboxKeys))
+	if err != nil {
+		return err
+	}
+	sb, err := sandbox.New(sandbox.Config{Keys: keys, Logger: log})
+	if err != nil {
+		return fmt.Errorf("starting the sandbox venue: %w", err)
+	}
+	ln, err := net.Listen("tcp", cfg.SandboxAddr)
+	if err != nil {
+		return fmt.Errorf("listening on RISKCHART_SANDBOX_ADDR %s: %w", cfg.SandboxAddr, err)
+	}
+	fmt.Fprintf(stdout, "Sandbox venue is serving on http://%s/ with %d key(s)\n", ln.Addr(), len(keys))
+	return sb.Serve(ctx, ln)
+}
+
+// contractsOf lists the sandbox's markets as the contracts the UI offers.
+func contractsOf(markets []sandbox.Market) []gateway.Contract {
+	out := make([]gateway.Contract, 0, len(markets))
+	for _, m := range markets {
+		out = append(out, gateway.Contract{Code: m.Code, FaceValue: m.FaceValue, PriceDecimals: m.PriceDecimals})
+	}
+	return out
+}
+
+func splitSecrets(s venue.Secret) []venue.Secret {
+	var out []venue.Secret
+	for _, t := range strings.Split(string(s), ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, venue.Secret(t))
+		}
+	}
+	return out
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// The walking skeleton, end to end: curl's view of the KLine path, and a
+// browser drawing the chart from it.
+
+func TestKLinePathAnswersTheVenueEnvelopeWith150AlignedCandles(t *testing.T) {
+	s := startServer(t, nil)
+	res, err := http.Get(s.URL + "/sapi/v1/market/history/kline?contract_code=BTC-USDT&period=1min")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var env venueapi.KLineEnvelope
+	if err := json.NewDecoder(res.Body).Decode(&env); err != nil {
+		t.Fatalf("decoding the answer: %v", err)
+	}
+	if env.Status != "ok" || env.Ch != "market.BTC-USDT.kline.1min" {
+		t.Fatalf("status %q ch %q, want ok and market.BTC-USDT.kline.1min", env.Status, env.Ch)
+	}
+	if len(env.Data) != 150 {
+		t.Fatalf("got %d candles, want 150", len(env.Data))
+	}
+	for i, c := range env.Data {
+		if c.ID%60 != 0 {
+			t.Errorf("candle %d id %d is not minute-aligned", i, c.ID)
+		}
+		if i > 0 && c.ID != env.Data[i-1].ID+60 {
+			t.Errorf("candle %d id %d does not follow %d by one minute", i, c.ID, env.Data[i-1].ID)
+		}
+	}
+}
+
+func TestWasmExecGlueMatchesTheToolchain(t *testing.T) {
+	ours, err := os.ReadFile("../wasm_exec.js")
+	if err != nil {
+		t.Fatalf("reading ../wasm_exec.js (make build copies it): %v", err)
+	}
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env GOROOT: %v", err)
+	}
+	goroot := strings.TrimSpace(string(out))
+	theirs, err := os.ReadFile(filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"))
+	if err != nil {
+		t.Fatalf("reading the toolchain's wasm_exec.js: %v", err)
+	}
+	if string(ours) != string(theirs) {
+		t.Fatal("wasm_exec.js differs from the toolchain's: run make build")
+	}
+	s := startServer(t, nil)
+	res, err := http.Get(s.URL + "/wasm_exec.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	served, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(served) != string(ours) {
+		t.Fatal("the server does not serve the toolchain's wasm_exec.js")
+	}
+}
+
+func TestBrowserDrawsTheBTCChartFromTheKLinePath(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	start := time.Now()
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/")); err != nil {
+		t.Fatalf("opening %s: %v", s.URL, err)
+	}
+	n := waitForCandles(t, ctx, 60*time.Second)
+	drawn := time.Since(start)
+	t.Logf("navigation to drawn chart: %s (%d candles)", drawn.Round(time.Millisecond), n)
+	if n != 300 {
+		t.Errorf("chart holds %d candles, want the 300 the page asked for", n)
+	}
+	screenshot(t, ctx, "skeleton-chart")
+	line := fmt.Sprintf("skeleton navigation-to-drawn-chart %s candles %d\n", drawn.Round(time.Millisecond), n)
+	_ = os.WriteFile(filepath.Join(artifactDir(t), "skeleton-timing.txt"), []byte(line), 0o644)
+}
