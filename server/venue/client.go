@@ -42,7 +42,7 @@ type Client struct {
 	base    *url.URL
 	host    string // the canonical host that is signed
 	access  string
-	secret  []byte
+	signer  *venueapi.Signer
 	http    *http.Client
 	now     func() time.Time
 	timeout time.Duration
@@ -98,7 +98,7 @@ func New(cfg Config) (*Client, error) {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	return &Client{
-		base: u, host: venueapi.CanonicalHost(u.Scheme, u.Host), access: cfg.AccessKey, secret: []byte(cfg.SecretKey),
+		base: u, host: venueapi.CanonicalHost(u.Scheme, u.Host), access: cfg.AccessKey, signer: venueapi.NewSigner(cfg.AccessKey, []byte(cfg.SecretKey)),
 		http: cfg.HTTPClient, now: cfg.Now, timeout: cfg.Timeout, retries: cfg.Retries,
 		private: newQuota(cfg.PrivateQuota), public: newQuota(cfg.PublicQuota), log: cfg.Logger,
 	}, nil
@@ -186,7 +186,7 @@ func (c *Client) attempt(ctx context.Context, req request, op string, out any) (
 	u.Path += req.path
 	query := req.query
 	if req.signed {
-		u.RawQuery = venueapi.SignedQuery(req.method, c.host, u.Path, c.access, c.secret, query, c.now())
+		u.RawQuery = c.signer.Query(req.method, c.host, u.Path, query, c.now())
 	} else if len(query) > 0 {
 		u.RawQuery = venueapi.EncodeQuery(query)
 	}

@@ -1,0 +1,1 @@
+wHwg/GXjzdxUUCkbUbZBWZQwg47ny7G8iPKhkNd9l8Q=

@@ -1,0 +1,1 @@
+grNOtiVGG6e9lTJ5yLqYZqBgYQQskFePGU7haF+r968=
