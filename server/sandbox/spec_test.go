@@ -367,8 +367,12 @@ func benchKLine(b *testing.B, query string) {
 	}
 }
 
-func BenchmarkKLine2000x1min(b *testing.B) { benchKLine(b, "contract_code=BTC-USDT&period=1min&size=2000") }
-func BenchmarkKLine2000x1day(b *testing.B) { benchKLine(b, "contract_code=BTC-USDT&period=1day&size=2000") }
+func BenchmarkKLine2000x1min(b *testing.B) {
+	benchKLine(b, "contract_code=BTC-USDT&period=1min&size=2000")
+}
+func BenchmarkKLine2000x1day(b *testing.B) {
+	benchKLine(b, "contract_code=BTC-USDT&period=1day&size=2000")
+}
 func BenchmarkKLine2000x4hour(b *testing.B) {
 	benchKLine(b, "contract_code=ETH-USDT&period=4hour&size=2000")
 }
