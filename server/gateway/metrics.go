@@ -1,6 +1,8 @@
 package gateway
 
 import (
+	"errors"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/riskchart/riskchart/server/venue"
@@ -42,10 +44,14 @@ func newMetrics(reg *prometheus.Registry, v *venue.Client) *metrics {
 
 // outcome names a venue call's result for the venue_calls metric.
 func outcome(err error) string {
-	if err == nil {
-		return "ok"
-	}
+	var rl *venue.RateLimitedError
 	switch {
+	case err == nil:
+		return "ok"
+	case errors.As(err, &rl) && rl.Venue:
+		return "venue_rate_limited" // the venue refused: our budget let too much through
+	case errors.As(err, &rl):
+		return "budget_spent" // refused here, never sent
 	case staleable(err):
 		return "unavailable"
 	}

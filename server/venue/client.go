@@ -146,7 +146,7 @@ func (c *Client) call(ctx context.Context, req request, out any) error {
 	op := req.method + " " + req.path
 	var err error
 	for attempt := 0; ; attempt++ {
-		if err = q.wait(ctx, c.now()); err != nil {
+		if err = q.wait(ctx, c.now); err != nil {
 			return err
 		}
 		var retryAfter time.Duration

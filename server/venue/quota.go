@@ -2,12 +2,11 @@ package venue
 
 import (
 	"context"
+	"sync"
 	"time"
-
-	"golang.org/x/time/rate"
 )
 
-// Quota is a request budget: Requests per Per.
+// Quota is a request budget: at most Requests in any window of Per.
 type Quota struct {
 	Requests int
 	Per      time.Duration
@@ -19,43 +18,58 @@ type QuotaState struct {
 	Available float64
 }
 
-// quota is a token bucket that holds Requests tokens refilled over Per: never
-// more than Requests calls in any window of Per.
+// quota keeps the send times of the last Requests calls (a sliding-window
+// log), so that no window of Per ever holds more than Requests calls, however
+// the venue aligns its own windows. A token bucket cannot promise that: its
+// burst plus its refill overrun a window.
 type quota struct {
-	q Quota
-	l *rate.Limiter
+	q    Quota
+	mu   sync.Mutex
+	sent []time.Time // ring of the last q.Requests send times
+	next int
 }
 
 func newQuota(q Quota) *quota {
-	return &quota{q: q, l: rate.NewLimiter(rate.Every(q.Per/time.Duration(q.Requests)), q.Requests)}
+	return &quota{q: q, sent: make([]time.Time, q.Requests)}
 }
 
-// wait takes a token, waiting for it within ctx's deadline; when the wait
+// wait takes a slot, waiting for it within ctx's deadline; when the wait
 // would outlast the deadline it fails at once with *RateLimitedError.
-func (q *quota) wait(ctx context.Context, now time.Time) error {
-	r := q.l.ReserveN(now, 1)
-	if !r.OK() {
-		return &RateLimitedError{RetryAfter: q.q.Per}
-	}
-	delay := r.DelayFrom(now)
-	if delay == 0 {
-		return nil
-	}
-	if dl, ok := ctx.Deadline(); ok && now.Add(delay).After(dl) {
-		r.CancelAt(now)
-		return &RateLimitedError{RetryAfter: delay}
-	}
-	t := time.NewTimer(delay)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		r.Cancel()
-		return ctx.Err()
+func (q *quota) wait(ctx context.Context, now func() time.Time) error {
+	for {
+		q.mu.Lock()
+		t := now()
+		oldest := q.sent[q.next] // the slot to reuse: the call Requests calls ago
+		free := oldest.IsZero() || t.Sub(oldest) >= q.q.Per
+		if free {
+			q.sent[q.next] = t
+			q.next = (q.next + 1) % len(q.sent)
+			q.mu.Unlock()
+			return nil
+		}
+		delay := oldest.Add(q.q.Per).Sub(t)
+		q.mu.Unlock()
+		if dl, ok := ctx.Deadline(); ok && t.Add(delay).After(dl) {
+			return &RateLimitedError{RetryAfter: delay}
+		}
+		timer := time.NewTimer(delay)
+		select {
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			return ctx.Err()
+		}
 	}
 }
 
 func (q *quota) state(now time.Time) QuotaState {
-	return QuotaState{Quota: q.q, Available: q.l.TokensAt(now)}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	free := 0
+	for _, s := range q.sent {
+		if s.IsZero() || now.Sub(s) >= q.q.Per {
+			free++
+		}
+	}
+	return QuotaState{Quota: q.q, Available: float64(free)}
 }
