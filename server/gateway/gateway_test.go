@@ -414,7 +414,11 @@ type cookieJar struct {
 	c  []*http.Cookie
 }
 
-func (j *cookieJar) SetCookies(_ *url.URL, cs []*http.Cookie) { j.mu.Lock(); j.c = append(j.c, cs...); j.mu.Unlock() }
+func (j *cookieJar) SetCookies(_ *url.URL, cs []*http.Cookie) {
+	j.mu.Lock()
+	j.c = append(j.c, cs...)
+	j.mu.Unlock()
+}
 func (j *cookieJar) Cookies(*url.URL) []*http.Cookie {
 	j.mu.Lock()
 	defer j.mu.Unlock()
