@@ -58,8 +58,10 @@ vet:
 test: build chromium vet
 	RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 20m ./...
 
+# Speed and memory are checked here, never by timed tests.
 bench: build chromium
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+	$(GO) run ./server/loadtest -duration 5s -clients 64
 
 clean:
 	rm -rf bin web/app.wasm web/app.wasm.gz web/echarts.min.js node_modules

@@ -4,7 +4,7 @@ import (
 	"container/list"
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"sync"
 	"time"
 
@@ -40,16 +40,16 @@ type seriesKey struct {
 	period venueapi.Period
 }
 
-// series is a run of candles held for one key. cov is the span of ids the
-// venue was asked for and answered in full; held candles are sorted by id.
+// series holds candles for one key, sorted by id. spans are the id ranges
+// the venue was asked for and answered in full (sorted, disjoint): only they
+// vouch that no candle is missing.
 type series struct {
 	key  seriesKey
 	elem *list.Element
 
 	mu        sync.RWMutex
-	ids       []int64
-	recs      [][]byte // each candle's JSON, as AppendJSON writes it
-	cov       span     // ids asked for and held
+	recs      map[int64][]byte // by candle id: each candle's JSON, as AppendJSON writes it
+	spans     []span   // ids asked for and held
 	floor     int64    // ids below it have no candles (before the venue's horizon); 0: unknown
 	refreshed time.Time
 	version   uint64
@@ -57,12 +57,61 @@ type series struct {
 	answers   map[answerKey]*answer
 }
 
-type span struct {
-	lo, hi int64
-	ok     bool
+type span struct{ lo, hi int64 }
+
+// covered reports whether one span holds [lo, hi].
+func (s *series) covered(lo, hi int64) bool {
+	for _, sp := range s.spans {
+		if sp.lo <= lo && hi <= sp.hi {
+			return true
+		}
+	}
+	return false
 }
 
-func (s span) contains(lo, hi int64) bool { return s.ok && s.lo <= lo && hi <= s.hi }
+// gaps returns the parts of [lo, hi] no span holds, as candle-id ranges of p.
+func (s *series) gaps(p venueapi.Period, lo, hi int64) []span {
+	var out []span
+	at := lo
+	for _, sp := range s.spans {
+		if sp.hi < at || sp.lo > hi {
+			continue
+		}
+		if sp.lo > at {
+			out = append(out, span{at, p.Prev(sp.lo)})
+		}
+		at = p.Next(sp.hi)
+	}
+	if at <= hi {
+		out = append(out, span{at, hi})
+	}
+	return out
+}
+
+// addSpan records [lo, hi] as held, joining spans that overlap or touch.
+func (s *series) addSpan(p venueapi.Period, n span) {
+	out := make([]span, 0, len(s.spans)+1)
+	for _, sp := range s.spans {
+		switch {
+		case p.Next(sp.hi) < n.lo: // wholly before
+			out = append(out, sp)
+		case p.Next(n.hi) < sp.lo: // wholly after
+			out = append(out, n)
+			n = sp
+		default:
+			n = span{min(n.lo, sp.lo), max(n.hi, sp.hi)}
+		}
+	}
+	s.spans = append(out, n)
+}
+
+// lastSpan is the span holding the newest candles, if any.
+func (s *series) lastSpan() (span, bool) {
+	if len(s.spans) == 0 {
+		return span{}, false
+	}
+	return s.spans[len(s.spans)-1], true
+}
 
 func newCandleCache(v *venue.Client, refresh time.Duration, bound int64, now func() time.Time, m *metrics) *candleCache {
 	return &candleCache{venue: v, refresh: refresh, bound: bound, now: now, metrics: m, series: map[seriesKey]*series{}, lru: list.New()}
@@ -73,7 +122,7 @@ func (c *candleCache) get(k seriesKey) *series {
 	defer c.mu.Unlock()
 	s := c.series[k]
 	if s == nil {
-		s = &series{key: k, answers: map[answerKey]*answer{}}
+		s = &series{key: k, recs: map[int64][]byte{}, answers: map[answerKey]*answer{}}
 		s.elem = c.lru.PushFront(s)
 		c.series[k] = s
 		return s
@@ -101,34 +150,22 @@ func (c *candleCache) grew(s *series, delta int64) {
 	}
 }
 
-// merge stores candles (ascending) and extends the coverage by asked.
-func (c *candleCache) merge(s *series, candles []venueapi.Candle, asked span, at time.Time) {
+// merge stores candles and records asked as held.
+func (c *candleCache) merge(s *series, p venueapi.Period, candles []venueapi.Candle, asked span, at time.Time) {
+	recs := make([][]byte, len(candles))
+	for i, k := range candles {
+		recs[i] = k.AppendJSON(nil) // outside the lock: encoding is the costly part
+	}
 	s.mu.Lock()
 	before := s.bytes
-	for _, k := range candles {
-		rec := k.AppendJSON(nil)
-		i := sort.Search(len(s.ids), func(i int) bool { return s.ids[i] >= k.ID })
-		if i < len(s.ids) && s.ids[i] == k.ID {
-			s.bytes += int64(len(rec) - len(s.recs[i]))
-			s.recs[i] = rec
-			continue
+	for i, k := range candles {
+		if old, ok := s.recs[k.ID]; ok {
+			s.bytes -= int64(len(old)) + 48
 		}
-		s.ids = append(s.ids, 0)
-		s.recs = append(s.recs, nil)
-		copy(s.ids[i+1:], s.ids[i:])
-		copy(s.recs[i+1:], s.recs[i:])
-		s.ids[i], s.recs[i] = k.ID, rec
-		s.bytes += int64(len(rec)) + 8
+		s.recs[k.ID] = recs[i]
+		s.bytes += int64(len(recs[i])) + 48 // the record and its map entry
 	}
-	switch {
-	case !asked.ok:
-	case !s.cov.ok:
-		s.cov = asked
-	case asked.lo <= s.cov.hi && asked.hi >= s.cov.lo: // overlapping or adjacent (callers ask adjacent spans)
-		s.cov = span{lo: min(s.cov.lo, asked.lo), hi: max(s.cov.hi, asked.hi), ok: true}
-	default: // a span apart from what is held: keep the newer one
-		s.cov = asked
-	}
+	s.addSpan(p, asked)
 	if !at.IsZero() {
 		s.refreshed = at
 	}
@@ -150,19 +187,20 @@ func (c *candleCache) latest(ctx context.Context, s *series, p venueapi.Period, 
 			want = p.Prev(want)
 		}
 		s.mu.RLock()
-		cov, fresh := s.cov, now.Sub(s.refreshed) < c.refresh
-		s.mu.RUnlock()
 		want = max(want, s.floor)
-		if cov.contains(want, current) && fresh {
+		held := s.covered(want, current)
+		fresh := now.Sub(s.refreshed) < c.refresh
+		last, ok := s.lastSpan()
+		s.mu.RUnlock()
+		if held && fresh {
 			c.metrics.cache.WithLabelValues("candles", "hit").Inc()
 			return nil
 		}
 		c.metrics.cache.WithLabelValues("candles", "miss").Inc()
 		size := n
-		if cov.contains(want, cov.hi) && cov.hi >= want {
+		if ok && last.lo <= want && last.hi >= want && p.Count(last.hi, current) <= venueapi.KLineMaxSize {
 			// Held but stale: fetch only what closed since, and the current candle.
-			size = int(min(p.Count(cov.hi, current), venueapi.KLineMaxSize))
-			size = max(size, 2)
+			size = max(int(p.Count(last.hi, current)), 2)
 		}
 		key := fmt.Sprintf("latest|%s|%s|%d", s.key.code, s.key.period, size)
 		_, err, _ := c.flight.Do(key, func() (any, error) {
@@ -184,7 +222,7 @@ func (c *candleCache) latest(ctx context.Context, s *series, p venueapi.Period, 
 				s.floor = env.Data[0].ID // fewer than asked: the venue's history starts here
 				s.mu.Unlock()
 			}
-			c.merge(s, env.Data, span{lo: lo, hi: cur, ok: true}, at)
+			c.merge(s, p, env.Data, span{lo: lo, hi: cur}, at)
 			return nil, nil
 		})
 		if err != nil {
@@ -198,10 +236,9 @@ func (c *candleCache) latest(ctx context.Context, s *series, p venueapi.Period, 
 }
 
 // rangeOf makes sure s holds every candle with an id in [from, to], fetching
-// only the part it lacks.
+// only the parts it lacks.
 func (c *candleCache) rangeOf(ctx context.Context, s *series, p venueapi.Period, from, to int64) error {
-	now := c.now()
-	current := p.Start(now.Unix())
+	current := p.Start(c.now().Unix())
 	if to >= current {
 		if err := c.latest(ctx, s, p, 2); err != nil {
 			return err
@@ -212,51 +249,48 @@ func (c *candleCache) rangeOf(ctx context.Context, s *series, p venueapi.Period,
 	if first < from {
 		first = p.Next(first)
 	}
-	if first > to {
-		return nil
-	}
 	s.mu.RLock()
-	cov, floor := s.cov, s.floor
-	s.mu.RUnlock()
-	if floor != 0 && to < floor {
-		c.metrics.cache.WithLabelValues("candles", "hit").Inc()
-		return nil
+	first = max(first, s.floor)
+	var gaps []span
+	if first <= to {
+		gaps = s.gaps(p, first, to)
 	}
-	first = max(first, floor)
-	if cov.contains(first, to) {
+	s.mu.RUnlock()
+	if len(gaps) == 0 {
 		c.metrics.cache.WithLabelValues("candles", "hit").Inc()
 		return nil
 	}
 	c.metrics.cache.WithLabelValues("candles", "miss").Inc()
-	// Fetch the gap next to what is held when it is close; otherwise the range.
-	lo, hi := first, to
-	if cov.ok && to >= p.Prev(cov.lo) && first < cov.lo && p.Count(first, cov.lo) <= 4*venueapi.KLineMaxSize {
-		hi = p.Prev(cov.lo)
-	} else if cov.ok && first <= p.Next(cov.hi) && to > cov.hi && p.Count(cov.hi, to) <= 4*venueapi.KLineMaxSize {
-		lo = p.Next(cov.hi)
-	}
-	key := fmt.Sprintf("range|%s|%s|%d|%d", s.key.code, s.key.period, lo, hi)
-	_, err, _ := c.flight.Do(key, func() (any, error) {
-		ctx, cancel := upstream(ctx)
-		defer cancel()
-		candles, err := c.venue.KLineRange(ctx, s.key.code, p, lo, hi)
-		c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
-		if err != nil {
-			return nil, err
-		}
-		if len(candles) == 0 || candles[0].ID > lo {
-			s.mu.Lock()
-			if len(candles) == 0 {
-				s.floor = max(s.floor, p.Next(hi))
-			} else {
-				s.floor = max(s.floor, candles[0].ID)
+	for _, g := range gaps {
+		key := fmt.Sprintf("range|%s|%s|%d|%d", s.key.code, s.key.period, g.lo, g.hi)
+		_, err, _ := c.flight.Do(key, func() (any, error) {
+			ctx, cancel := upstream(ctx)
+			defer cancel()
+			candles, err := c.venue.KLineRange(ctx, s.key.code, p, g.lo, g.hi)
+			c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
+			if err != nil {
+				return nil, err
 			}
-			s.mu.Unlock()
+			if len(candles) == 0 || candles[0].ID > g.lo {
+				// Nothing before the first candle: the venue's history starts there.
+				s.mu.Lock()
+				if len(candles) == 0 {
+					if !s.heldBefore(g.hi) {
+						s.floor = max(s.floor, p.Next(g.hi))
+					}
+				} else {
+					s.floor = max(s.floor, candles[0].ID)
+				}
+				s.mu.Unlock()
+			}
+			c.merge(s, p, candles, g, time.Time{})
+			return nil, nil
+		})
+		if err != nil {
+			return err
 		}
-		c.merge(s, candles, span{lo: lo, hi: hi, ok: true}, time.Time{})
-		return nil, nil
-	})
-	return err
+	}
+	return nil
 }
 
 // upstreamTimeout bounds a shared venue call, the wait for budget included:
@@ -269,22 +303,45 @@ func upstream(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), upstreamTimeout)
 }
 
-// window returns the held records with ids in [from, to], and whether any of
-// them is the current (still open) candle.
-func (s *series) window(from, to, current int64) (recs [][]byte, open bool) {
-	i := sort.Search(len(s.ids), func(i int) bool { return s.ids[i] >= from })
-	j := sort.Search(len(s.ids), func(i int) bool { return s.ids[i] > to })
-	return s.recs[i:j], j > i && s.ids[j-1] >= current
+// window returns the held records with ids in [from, to] (at most 2000:
+// the query was validated), and whether one of them is the current candle.
+func (s *series) window(p venueapi.Period, from, to, current int64) (recs [][]byte, open bool) {
+	id := p.Start(from)
+	if id < from {
+		id = p.Next(id)
+	}
+	for ; id <= to; id = p.Next(id) {
+		if rec, ok := s.recs[id]; ok {
+			recs = append(recs, rec)
+			open = open || id >= current
+		}
+	}
+	return recs, open
 }
 
-// last returns the latest n held records up to current.
-func (s *series) last(n int, current int64) [][]byte {
-	j := sort.Search(len(s.ids), func(i int) bool { return s.ids[i] > current })
-	i := max(0, j-n)
-	if s.cov.ok {
-		// Only what the coverage vouches for: no gap between a stale old run and now.
-		k := sort.Search(len(s.ids), func(i int) bool { return s.ids[i] >= s.cov.lo })
-		i = max(i, k)
+// last returns the latest n held records up to current, within the newest
+// span: no gap between an old run and now.
+func (s *series) last(p venueapi.Period, n int, current int64) [][]byte {
+	sp, ok := s.lastSpan()
+	if !ok {
+		return nil
 	}
-	return s.recs[i:j]
+	out := make([][]byte, 0, n)
+	for id := min(current, sp.hi); id >= sp.lo && len(out) < n; id = p.Prev(id) {
+		if rec, ok := s.recs[id]; ok {
+			out = append(out, rec)
+		}
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// heldBefore reports whether any candle up to id is held.
+func (s *series) heldBefore(id int64) bool {
+	for k := range s.recs {
+		if k <= id {
+			return true
+		}
+	}
+	return false
 }

@@ -517,3 +517,34 @@ func TestParseContracts(t *testing.T) {
 		}
 	}
 }
+
+func benchCacheHit(b *testing.B, size int) {
+	base, _ := sandboxtest.Start(b, sandbox.Config{})
+	client, err := venue.New(venue.Config{BaseURL: base})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h, err := gateway.New(gateway.Config{Venue: client, RefreshInterval: time.Hour, PerIPRate: 1e9, PerIPBurst: 1 << 30})
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := httptest.NewRequest("GET", fmt.Sprintf("%s?contract_code=BTC-USDT&period=1min&size=%d", venueapi.PathKLine, size), nil)
+	req.RemoteAddr = "127.0.0.1:5000"
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req) // fill the cache
+	if w.Code != 200 {
+		b.Fatal(w.Code)
+	}
+	b.SetBytes(int64(w.Body.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != 200 {
+			b.Fatal(w.Code)
+		}
+	}
+}
+
+func BenchmarkKLineCacheHitSize300(b *testing.B)  { benchCacheHit(b, 300) }
+func BenchmarkKLineCacheHitSize2000(b *testing.B) { benchCacheHit(b, 2000) }

@@ -55,7 +55,7 @@ func (s *server) handleKLine() http.Handler {
 		sr.mu.RLock()
 		a := sr.answers[answerKey{q.Period, q.Size}]
 		if a == nil || stale {
-			a = s.encode(q, sr.last(q.Size, current), stale)
+			a = s.encode(q, sr.last(q.Period, q.Size, current), stale)
 		}
 		sr.mu.RUnlock()
 		if !stale {
@@ -71,7 +71,7 @@ func (s *server) handleKLine() http.Handler {
 func (s *server) hasAny(sr *series) bool {
 	sr.mu.RLock()
 	defer sr.mu.RUnlock()
-	return len(sr.ids) > 0
+	return len(sr.recs) > 0
 }
 
 // klineRange answers a from/to query: immutable when every candle is closed.
@@ -84,7 +84,7 @@ func (s *server) klineRange(w http.ResponseWriter, r *http.Request, sr *series, 
 	stale := err != nil
 	current := q.Period.Start(s.now().Unix())
 	sr.mu.RLock()
-	recs, open := sr.window(q.From, q.To, current)
+	recs, open := sr.window(q.Period, q.From, q.To, current)
 	a := s.encode(q, recs, stale)
 	sr.mu.RUnlock()
 	cache := "public, max-age=31536000, immutable"
