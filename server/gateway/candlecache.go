@@ -49,8 +49,8 @@ type series struct {
 
 	mu        sync.RWMutex
 	recs      map[int64][]byte // by candle id: each candle's JSON, as AppendJSON writes it
-	spans     []span   // ids asked for and held
-	floor     int64    // ids below it have no candles (before the venue's horizon); 0: unknown
+	spans     []span           // ids asked for and held
+	floor     int64            // ids below it have no candles (before the venue's horizon); 0: unknown
 	refreshed time.Time
 	version   uint64
 	bytes     int64

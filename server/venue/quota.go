@@ -26,9 +26,9 @@ type QuotaState struct {
 type quota struct {
 	q      Quota
 	window time.Duration // Per plus the margin
-	mu   sync.Mutex
-	sent []time.Time // ring of the last q.Requests send times
-	next int
+	mu     sync.Mutex
+	sent   []time.Time // ring of the last q.Requests send times
+	next   int
 }
 
 func newQuota(q Quota) *quota {
