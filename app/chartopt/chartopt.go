@@ -1,7 +1,11 @@
 // Package chartopt builds the ECharts options of Riskchart's candlestick
-// chart with go-echarts. The option's frame (grids, axes, series, zoom,
-// tooltip) is built once per style; candles travel separately as a compact
-// data patch, so that a live update or a prepend re-sends only data.
+// chart from go-echarts' option types. The frame (grids, axes, series, zoom,
+// crosshair) is built once per style; candles travel separately as compact
+// JSON arrays, so that a live update or a prepend re-sends only data.
+//
+// Only go-echarts' opts package is used: its charts package links the HTML
+// renderer (html/template), which would add megabytes to app.wasm and which a
+// page that draws with ECharts itself never calls.
 //
 // Numbers stay exact decimals until here: they are written into the JSON as
 // the venue wrote them, and become float64 only inside ECharts.
@@ -13,7 +17,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
 	"github.com/riskchart/riskchart/venueapi"
@@ -22,109 +25,162 @@ import (
 // Style is what the frame depends on.
 type Style struct {
 	Dark     bool
-	Up, Down string // candle colours for rising and falling candles
+	Up, Down string // colours of rising and falling candles and their volume
 }
 
-// DefaultStyle is green up, red down, light background.
+// DefaultStyle is green up, red down.
 func DefaultStyle(dark bool) Style {
 	return Style{Dark: dark, Up: "#16a34a", Down: "#dc2626"}
 }
 
+// Series indexes of the frame, for data patches.
+const (
+	SeriesPrice      = 0
+	SeriesVolumeUp   = 1
+	SeriesVolumeDown = 2
+)
+
+// option is an ECharts option made of go-echarts parts.
+type option struct {
+	Animation       bool              `json:"animation"`
+	BackgroundColor string            `json:"backgroundColor"`
+	Legend          opts.Legend       `json:"legend"`
+	Tooltip         opts.Tooltip      `json:"tooltip"`
+	AxisPointer     *opts.AxisPointer `json:"axisPointer"`
+	Grid            []opts.Grid       `json:"grid"`
+	XAxis           []opts.XAxis      `json:"xAxis"`
+	YAxis           []opts.YAxis      `json:"yAxis"`
+	DataZoom        []dataZoom        `json:"dataZoom"`
+	Series          []series          `json:"series"`
+}
+
+// dataZoom adds the placement go-echarts' DataZoom lacks.
+type dataZoom struct {
+	opts.DataZoom
+	Bottom string `json:"bottom,omitempty"`
+	Height string `json:"height,omitempty"`
+}
+
+type series struct {
+	Name       string          `json:"name"`
+	Type       string          `json:"type"`
+	XAxisIndex int             `json:"xAxisIndex"`
+	YAxisIndex int             `json:"yAxisIndex"`
+	Stack      string          `json:"stack,omitempty"`
+	ItemStyle  *opts.ItemStyle `json:"itemStyle,omitempty"`
+	Large      bool            `json:"large,omitempty"`
+	Data       []int           `json:"data"`
+}
+
 // Frame returns the option without data: a candlestick grid above a volume
-// grid sharing one zoom, with a crosshair.
+// grid sharing one time axis and one zoom, the price axis fitted to the
+// visible candles, and a crosshair linking both grids.
 func Frame(s Style) ([]byte, error) {
-	k := charts.NewKLine()
-	axisColor, splitColor := "#6b7280", "#e5e7eb"
+	axis, split := "#6b7280", "#e5e7eb"
 	if s.Dark {
-		splitColor = "#1f2937"
+		axis, split = "#9ca3af", "#1f2937"
 	}
-	k.SetGlobalOptions(
-		charts.WithAnimation(false),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}), // the page draws its own legend
-		charts.WithInitializationOpts(opts.Initialization{BackgroundColor: "transparent"}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis", TriggerOn: "mousemove|click", AxisPointer: &opts.AxisPointer{Type: "cross"}}),
-		charts.WithAxisPointerOpts(&opts.AxisPointer{Link: []opts.AxisPointerLink{{XAxisIndex: []int{0, 1}}}}),
-		charts.WithGridOpts(
-			opts.Grid{Left: "64", Right: "16", Top: "16", Height: "62%"},
-			opts.Grid{Left: "64", Right: "16", Top: "76%", Height: "14%"},
-		),
-		charts.WithXAxisOpts(opts.XAxis{Type: "category", Scale: opts.Bool(true), GridIndex: 0,
-			AxisLabel: &opts.AxisLabel{Show: opts.Bool(false)}, AxisLine: &opts.AxisLine{LineStyle: &opts.LineStyle{Color: axisColor}}}),
-		charts.WithYAxisOpts(opts.YAxis{Scale: opts.Bool(true), Position: "right",
-			SplitLine: &opts.SplitLine{Show: opts.Bool(true), LineStyle: &opts.LineStyle{Color: splitColor}}}),
-		charts.WithDataZoomOpts(
-			opts.DataZoom{Type: "inside", XAxisIndex: []int{0, 1}, Start: 80, End: 100},
-			opts.DataZoom{Type: "slider", XAxisIndex: []int{0, 1}, Start: 80, End: 100},
-		),
-	)
-	k.ExtendXAxis(opts.XAxis{Type: "category", GridIndex: 1, AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Color: axisColor}})
-	k.ExtendYAxis(opts.YAxis{GridIndex: 1, Position: "right", SplitNumber: 2, AxisLabel: &opts.AxisLabel{Show: opts.Bool(false)},
-		SplitLine: &opts.SplitLine{Show: opts.Bool(false)}})
-	k.AddSeries("price", nil, charts.WithItemStyleOpts(opts.ItemStyle{
-		Color: s.Up, Color0: s.Down, BorderColor: s.Up, BorderColor0: s.Down,
-	}))
-	// Volume is two stacked bar series, rising and falling, so that each bar
-	// takes its candle's colour without a style object per bar.
-	vol := charts.NewBar()
-	for _, v := range []struct{ name, color string }{{"volume up", s.Up}, {"volume down", s.Down}} {
-		vol.AddSeries(v.name, nil,
-			charts.WithBarChartOpts(opts.BarChart{XAxisIndex: 1, YAxisIndex: 1, Stack: "volume"}),
-			charts.WithItemStyleOpts(opts.ItemStyle{Color: v.color}))
+	hidden := &opts.AxisLabel{Show: opts.Bool(false)}
+	o := option{
+		BackgroundColor: "transparent",
+		Legend:          opts.Legend{Show: opts.Bool(false)}, // the page draws its own legend
+		Tooltip:         opts.Tooltip{Show: opts.Bool(false), Trigger: "axis", AxisPointer: &opts.AxisPointer{Type: "cross"}},
+		AxisPointer:     &opts.AxisPointer{Link: []opts.AxisPointerLink{{XAxisIndex: []int{0, 1}}}},
+		Grid: []opts.Grid{
+			{Left: "8", Right: "64", Top: "12", Height: "60%"},
+			{Left: "8", Right: "64", Top: "70%", Height: "13%"},
+		},
+		XAxis: []opts.XAxis{
+			{Type: "category", GridIndex: 0, AxisLabel: hidden, AxisLine: &opts.AxisLine{LineStyle: &opts.LineStyle{Color: axis}},
+				AxisPointer: &opts.AxisPointer{Label: &opts.Label{Show: opts.Bool(false)}}},
+			{Type: "category", GridIndex: 1, AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Color: axis, HideOverlap: opts.Bool(true)},
+				AxisLine: &opts.AxisLine{LineStyle: &opts.LineStyle{Color: axis}}},
+		},
+		YAxis: []opts.YAxis{
+			{Scale: opts.Bool(true), Position: "right", GridIndex: 0, AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Color: axis},
+				SplitLine: &opts.SplitLine{Show: opts.Bool(true), LineStyle: &opts.LineStyle{Color: split}}},
+			{Position: "right", GridIndex: 1, SplitNumber: 2, AxisLabel: hidden, SplitLine: &opts.SplitLine{Show: opts.Bool(false)}},
+		},
+		DataZoom: []dataZoom{
+			{DataZoom: opts.DataZoom{Type: "inside", XAxisIndex: []int{0, 1}, Start: 70, End: 100}},
+			{DataZoom: opts.DataZoom{Type: "slider", XAxisIndex: []int{0, 1}, Start: 70, End: 100}, Bottom: "6", Height: "22"},
+		},
+		Series: []series{
+			{Name: "price", Type: "candlestick", ItemStyle: &opts.ItemStyle{Color: s.Up, Color0: s.Down, BorderColor: s.Up, BorderColor0: s.Down}, Large: true},
+			// Volume is two stacked bar series, rising and falling, so that each bar
+			// takes its candle's colour without a style object per bar.
+			{Name: "volume up", Type: "bar", XAxisIndex: 1, YAxisIndex: 1, Stack: "volume", ItemStyle: &opts.ItemStyle{Color: s.Up}},
+			{Name: "volume down", Type: "bar", XAxisIndex: 1, YAxisIndex: 1, Stack: "volume", ItemStyle: &opts.ItemStyle{Color: s.Down}},
+		},
 	}
-	k.Overlap(vol)
-	k.Validate()
-	b, err := json.Marshal(k.JSON())
+	for i := range o.Series {
+		o.Series[i].Data = []int{}
+	}
+	b, err := json.Marshal(o)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the chart frame: %w", err)
 	}
 	return b, nil
 }
 
-// Data returns the option patch that puts candles (ascending) on the frame:
-// the time labels of both x axes, [open, close, low, high] per candle, and
-// the volume of each candle in the rising or the falling volume series ("-"
-// in the other). loc is the zone the labels are written in.
-func Data(candles []venueapi.Candle, p venueapi.Period, loc *time.Location) []byte {
-	labels := make([]byte, 0, 20*len(candles))
-	prices := make([]byte, 0, 48*len(candles))
-	ups := make([]byte, 0, 12*len(candles))
-	downs := make([]byte, 0, 12*len(candles))
-	layout := labelLayout(p)
+// Arrays are the chart's data as JSON arrays, one element per candle.
+type Arrays struct {
+	Labels, Prices, Ups, Downs []byte
+}
+
+// Data returns candles (ascending) as the chart's arrays: time labels in loc,
+// [open, close, low, high] per candle, and the volume of each candle in the
+// rising or the falling volume series ("-" in the other).
+func Data(candles []venueapi.Candle, p venueapi.Period, loc *time.Location) Arrays {
+	a := Arrays{
+		Labels: make([]byte, 0, 16*len(candles)+2),
+		Prices: make([]byte, 0, 40*len(candles)+2),
+		Ups:    make([]byte, 0, 10*len(candles)+2),
+		Downs:  make([]byte, 0, 10*len(candles)+2),
+	}
+	a.Labels, a.Prices, a.Ups, a.Downs = append(a.Labels, '['), append(a.Prices, '['), append(a.Ups, '['), append(a.Downs, '[')
 	for i, c := range candles {
 		if i > 0 {
-			labels, prices = append(labels, ','), append(prices, ',')
-			ups, downs = append(ups, ','), append(downs, ',')
+			a.Labels, a.Prices, a.Ups, a.Downs = append(a.Labels, ','), append(a.Prices, ','), append(a.Ups, ','), append(a.Downs, ',')
 		}
-		labels = strconv.AppendQuote(labels, time.Unix(c.ID, 0).In(loc).Format(layout))
-		prices = append(prices, '[')
-		prices = append(prices, c.Open.String()...)
-		prices = append(prices, ',')
-		prices = append(prices, c.Close.String()...)
-		prices = append(prices, ',')
-		prices = append(prices, c.Low.String()...)
-		prices = append(prices, ',')
-		prices = append(prices, c.High.String()...)
-		prices = append(prices, ']')
-		if c.Close.LessThan(c.Open) {
-			ups = append(ups, `"-"`...)
-			downs = append(downs, c.Vol.String()...)
-		} else {
-			ups = append(ups, c.Vol.String()...)
-			downs = append(downs, `"-"`...)
-		}
+		a.Labels = AppendLabel(a.Labels, c.ID, p, loc)
+		a.Prices = AppendPrice(a.Prices, c)
+		a.Ups, a.Downs = AppendVolume(a.Ups, a.Downs, c)
 	}
-	out := make([]byte, 0, len(labels)*2+len(prices)+len(ups)+len(downs)+96)
-	out = append(out, `{"xAxis":[{"data":[`...)
-	out = append(out, labels...)
-	out = append(out, `]},{"data":[`...)
-	out = append(out, labels...)
-	out = append(out, `]}],"series":[{"data":[`...)
-	out = append(out, prices...)
-	out = append(out, `]},{"data":[`...)
-	out = append(out, ups...)
-	out = append(out, `]},{"data":[`...)
-	out = append(out, downs...)
-	return append(out, `]}]}`...)
+	a.Labels, a.Prices, a.Ups, a.Downs = append(a.Labels, ']'), append(a.Prices, ']'), append(a.Ups, ']'), append(a.Downs, ']')
+	return a
+}
+
+// AppendLabel appends the quoted time label of candle id.
+func AppendLabel(b []byte, id int64, p venueapi.Period, loc *time.Location) []byte {
+	return strconv.AppendQuote(b, Label(id, p, loc))
+}
+
+// Label is how the time axis names candle id.
+func Label(id int64, p venueapi.Period, loc *time.Location) string {
+	return time.Unix(id, 0).In(loc).Format(labelLayout(p))
+}
+
+// AppendPrice appends [open, close, low, high], exactly as decoded.
+func AppendPrice(b []byte, c venueapi.Candle) []byte {
+	b = append(b, '[')
+	b = append(b, c.Open.String()...)
+	b = append(b, ',')
+	b = append(b, c.Close.String()...)
+	b = append(b, ',')
+	b = append(b, c.Low.String()...)
+	b = append(b, ',')
+	b = append(b, c.High.String()...)
+	return append(b, ']')
+}
+
+// AppendVolume appends the candle's volume to the series of its direction
+// and "-" (no bar) to the other.
+func AppendVolume(ups, downs []byte, c venueapi.Candle) ([]byte, []byte) {
+	if c.Close.LessThan(c.Open) {
+		return append(ups, `"-"`...), append(downs, c.Vol.String()...)
+	}
+	return append(ups, c.Vol.String()...), append(downs, `"-"`...)
 }
 
 func labelLayout(p venueapi.Period) string {

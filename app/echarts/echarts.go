@@ -1,16 +1,23 @@
 // Package echarts wraps the Apache ECharts instance behind a Go type, so that
-// the rest of the UI never touches JavaScript values. Options cross the bridge
-// as JSON text: go-app's ValueOf cannot convert Go slices or structs.
+// the rest of the UI never touches JavaScript values. Options and data cross
+// the bridge as JSON text (go-app's ValueOf cannot convert Go slices or
+// structs); the chart's data arrays stay on the JavaScript side, where a live
+// update changes one element and a prepend splices a chunk, without
+// re-sending what the chart already holds.
 package echarts
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// Chart is one ECharts instance drawn in a DOM element.
+// Chart is one ECharts instance drawn in a DOM element, with its data.
 type Chart struct {
 	v    app.Value
 	json app.Value
+	// The chart's arrays, shared with ECharts: labels of both x axes, then
+	// the price and the two volume series.
+	labels, prices, ups, downs app.Value
+	funcs                      []app.Func
 }
 
 // Init draws a new chart in el with the named theme ("" or "dark"). It
@@ -24,16 +31,136 @@ func Init(el app.Value, theme string) *Chart {
 	if theme != "" {
 		th = theme
 	}
-	return &Chart{v: ec.Call("init", el, th), json: app.Window().Get("JSON")}
+	w := app.Window()
+	return &Chart{v: ec.Call("init", el, th), json: w.Get("JSON"),
+		labels: w.Get("Array").New(), prices: w.Get("Array").New(), ups: w.Get("Array").New(), downs: w.Get("Array").New()}
 }
 
-// SetOption merges (or, with notMerge, replaces) the option given as JSON.
-func (c *Chart) SetOption(optionJSON []byte, notMerge bool) {
-	c.v.Call("setOption", c.json.Call("parse", string(optionJSON)), map[string]any{"notMerge": notMerge, "lazyUpdate": false})
+// SetOption replaces the option (the frame) given as JSON.
+func (c *Chart) SetOption(optionJSON []byte) {
+	c.v.Call("setOption", c.json.Call("parse", string(optionJSON)), map[string]any{"notMerge": true})
+}
+
+// Load replaces the chart's data with the arrays given as JSON.
+func (c *Chart) Load(labels, prices, ups, downs []byte) {
+	c.labels = c.json.Call("parse", string(labels))
+	c.prices = c.json.Call("parse", string(prices))
+	c.ups = c.json.Call("parse", string(ups))
+	c.downs = c.json.Call("parse", string(downs))
+}
+
+// Prepend puts older candles, given as JSON arrays, before the held ones.
+func (c *Chart) Prepend(labels, prices, ups, downs []byte) {
+	for _, p := range []struct {
+		dst app.Value
+		src []byte
+	}{{c.labels, labels}, {c.prices, prices}, {c.ups, ups}, {c.downs, downs}} {
+		p.dst.Get("unshift").Call("apply", p.dst, c.json.Call("parse", string(p.src)))
+	}
+}
+
+// SetLast replaces the newest candle (each value one JSON element), or
+// appends it when appendNew is set.
+func (c *Chart) SetLast(label, price, up, down string, appendNew bool) {
+	for _, p := range []struct {
+		dst app.Value
+		src string
+	}{{c.labels, label}, {c.prices, price}, {c.ups, up}, {c.downs, down}} {
+		v := c.json.Call("parse", p.src)
+		if appendNew || p.dst.Length() == 0 {
+			p.dst.Call("push", v)
+		} else {
+			p.dst.SetIndex(p.dst.Length()-1, v)
+		}
+	}
+}
+
+// Len is how many candles the chart holds.
+func (c *Chart) Len() int { return c.prices.Length() }
+
+// Draw hands the held arrays to ECharts and shows the candles from index
+// start to end (inclusive).
+func (c *Chart) Draw(start, end int) {
+	c.v.Call("setOption", map[string]any{
+		"xAxis":    []any{map[string]any{"data": c.labels}, map[string]any{"data": c.labels}},
+		"series":   []any{map[string]any{"data": c.prices}, map[string]any{"data": c.ups}, map[string]any{"data": c.downs}},
+		"dataZoom": []any{map[string]any{"startValue": start, "endValue": end}, map[string]any{"startValue": start, "endValue": end}},
+	}, map[string]any{"lazyUpdate": false})
+}
+
+// Redraw hands the held arrays to ECharts, keeping the view.
+func (c *Chart) Redraw() {
+	c.v.Call("setOption", map[string]any{
+		"xAxis":  []any{map[string]any{"data": c.labels}, map[string]any{"data": c.labels}},
+		"series": []any{map[string]any{"data": c.prices}, map[string]any{"data": c.ups}, map[string]any{"data": c.downs}},
+	})
+}
+
+// View returns the indexes of the first and last candles in view.
+func (c *Chart) View() (start, end int) {
+	dz := c.v.Call("getOption").Get("dataZoom")
+	if !dz.Truthy() || dz.Length() == 0 {
+		return 0, c.Len() - 1
+	}
+	z := dz.Index(0)
+	return z.Get("startValue").Int(), z.Get("endValue").Int()
+}
+
+// Zoom shows the candles from index start to end.
+func (c *Chart) Zoom(start, end int) {
+	c.v.Call("dispatchAction", map[string]any{"type": "dataZoom", "startValue": start, "endValue": end})
+}
+
+// OnZoom calls f after the user zooms or pans, with the view's indexes.
+func (c *Chart) OnZoom(f func(start, end int)) {
+	c.on("datazoom", func(app.Value) {
+		s, e := c.View()
+		f(s, e)
+	})
+}
+
+// OnPointer calls f with the index of the candle under the crosshair.
+func (c *Chart) OnPointer(f func(index int)) {
+	c.on("updateAxisPointer", func(ev app.Value) {
+		info := ev.Get("axesInfo")
+		if !info.Truthy() || info.Length() == 0 {
+			return
+		}
+		v := info.Index(0).Get("value")
+		if v.Type() == app.TypeNumber {
+			f(v.Int())
+		}
+	})
+}
+
+// OnClick calls f with the index of a clicked candle or volume bar.
+func (c *Chart) OnClick(f func(index int)) {
+	c.on("click", func(ev app.Value) {
+		if i := ev.Get("dataIndex"); i.Type() == app.TypeNumber {
+			f(i.Int())
+		}
+	})
+}
+
+func (c *Chart) on(event string, f func(app.Value)) {
+	fn := app.FuncOf(func(this app.Value, args []app.Value) any {
+		if len(args) > 0 {
+			f(args[0])
+		}
+		return nil
+	})
+	c.funcs = append(c.funcs, fn)
+	c.v.Call("on", event, fn)
 }
 
 // Resize fits the chart to its element's current size.
 func (c *Chart) Resize() { c.v.Call("resize") }
 
-// Dispose frees the chart; c must not be used afterwards.
-func (c *Chart) Dispose() { c.v.Call("dispose") }
+// Dispose frees the chart and its callbacks; c must not be used afterwards.
+func (c *Chart) Dispose() {
+	c.v.Call("dispose")
+	for _, f := range c.funcs {
+		f.Release()
+	}
+	c.funcs = nil
+}

@@ -3,56 +3,72 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/shopspring/decimal"
 
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// fetchKLine asks the server's KLine path (the venue's own path, unsigned)
-// for candles, and decodes them exactly.
-func fetchKLine(ctx context.Context, q venueapi.KLineQuery) (*venueapi.KLineEnvelope, error) {
-	if err := q.Validate(); err != nil {
-		return nil, err
-	}
-	u := origin() + venueapi.PathKLine + "?" + q.Values().Encode()
-	var env venueapi.KLineEnvelope
-	if err := getJSON(ctx, u, &env); err != nil {
-		return nil, fmt.Errorf("loading %s %s candles: %w", q.ContractCode, q.Period, err)
-	}
-	if env.Status != venueapi.StatusOK {
-		return &env, fmt.Errorf("loading %s %s candles: %s (code %d)", q.ContractCode, q.Period, env.ErrMsg, env.ErrCode)
-	}
-	return &env, nil
+// Contract is a contract the server offers (GET /api/v1/contracts).
+type Contract struct {
+	Code          string          `json:"contract_code"`
+	FaceValue     decimal.Decimal `json:"face_value"`
+	PriceDecimals int32           `json:"price_decimals"`
 }
 
-// origin is the page's scheme and host: Go's HTTP client needs absolute URLs.
+// errUnknownContract is the venue saying it does not list a contract.
+var errUnknownContract = errors.New("the venue does not list this contract")
+
+// kline is an answer of the KLine path.
+type kline struct {
+	candles []venueapi.Candle
+	stale   bool
+}
+
+// fetchKLine asks the server's KLine path (the venue's own path, unsigned)
+// for candles, decoded exactly.
+func fetchKLine(ctx context.Context, q venueapi.KLineQuery) (kline, error) {
+	if err := q.Validate(); err != nil {
+		return kline{}, err
+	}
+	a, err := fetchText(ctx, "GET", origin()+venueapi.PathKLine+"?"+q.Values().Encode(), "")
+	if err != nil {
+		return kline{}, fmt.Errorf("loading %s candles: %w", q.ContractCode, err)
+	}
+	var env venueapi.KLineEnvelope
+	if err := json.Unmarshal([]byte(a.body), &env); err != nil {
+		return kline{}, fmt.Errorf("loading %s candles: the server answered HTTP %d with something unreadable", q.ContractCode, a.status)
+	}
+	if env.Status != venueapi.StatusOK {
+		if env.ErrCode == venueapi.CodeNoSuchContract {
+			return kline{}, errUnknownContract
+		}
+		return kline{}, fmt.Errorf("loading %s candles: %s", q.ContractCode, env.ErrMsg)
+	}
+	return kline{candles: env.Data, stale: env.Stale}, nil
+}
+
+// fetchContracts lists the contracts the server offers.
+func fetchContracts(ctx context.Context) ([]Contract, error) {
+	a, err := fetchText(ctx, "GET", origin()+"/api/v1/contracts", "")
+	if err != nil {
+		return nil, err
+	}
+	var v struct {
+		Data []Contract `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(a.body), &v); err != nil {
+		return nil, fmt.Errorf("reading the contract list: %w", err)
+	}
+	return v.Data, nil
+}
+
+// origin is the page's scheme and host.
 func origin() string {
 	u := app.Window().URL()
 	return (&url.URL{Scheme: u.Scheme, Host: u.Host}).String()
-}
-
-func getJSON(ctx context.Context, u string, v any) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return err
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, 16<<20))
-	if err != nil {
-		return err
-	}
-	// Error answers carry the venue's envelope too: decode them either way.
-	if err := json.Unmarshal(body, v); err != nil {
-		return fmt.Errorf("HTTP %d: unreadable answer: %w", res.StatusCode, err)
-	}
-	return nil
 }

@@ -1,0 +1,69 @@
+package chartopt
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+func TestFrameIsAValidOptionWithTheThreeSeries(t *testing.T) {
+	b, err := Frame(DefaultStyle(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o struct {
+		Series []struct {
+			Type       string `json:"type"`
+			XAxisIndex int    `json:"xAxisIndex"`
+		} `json:"series"`
+		XAxis    []json.RawMessage `json:"xAxis"`
+		DataZoom []json.RawMessage `json:"dataZoom"`
+	}
+	if err := json.Unmarshal(b, &o); err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Series) != 3 || o.Series[SeriesPrice].Type != "candlestick" || o.Series[SeriesVolumeUp].XAxisIndex != 1 || len(o.XAxis) != 2 || len(o.DataZoom) != 2 {
+		t.Fatalf("frame %s", b)
+	}
+}
+
+func TestDataWritesTheVenuesDigitsAndSplitsVolumeByDirection(t *testing.T) {
+	d := decimal.RequireFromString
+	candles := []venueapi.Candle{
+		{ID: 1700000040, Open: d("100.10"), Close: d("100.25"), Low: d("99.9"), High: d("100.3"), Vol: d("12")},
+		{ID: 1700000100, Open: d("100.25"), Close: d("100.2"), Low: d("100.1"), High: d("100.30000000000001"), Vol: d("7")},
+	}
+	a := Data(candles, venueapi.Period1Min, time.UTC)
+	if got := string(a.Prices); got != `[[100.1,100.25,99.9,100.3],[100.25,100.2,100.1,100.30000000000001]]` {
+		t.Errorf("prices %s", got)
+	}
+	if got := string(a.Ups) + string(a.Downs); got != `[12,"-"]["-",7]` {
+		t.Errorf("volumes %s", got)
+	}
+	if got := string(a.Labels); got != `["11-14 22:14","11-14 22:15"]` {
+		t.Errorf("labels %s", got)
+	}
+	for _, arr := range [][]byte{a.Labels, a.Prices, a.Ups, a.Downs} {
+		if !json.Valid(arr) {
+			t.Errorf("invalid JSON %s", arr)
+		}
+	}
+}
+
+func BenchmarkData2000(b *testing.B) {
+	c := venueapi.Candle{Open: decimal.RequireFromString("98803.8"), Close: decimal.RequireFromString("98761.2"),
+		Low: decimal.RequireFromString("98759"), High: decimal.RequireFromString("98827.7"), Vol: decimal.NewFromInt(4146)}
+	candles := make([]venueapi.Candle, 2000)
+	for i := range candles {
+		c.ID = int64(i) * 60
+		candles[i] = c
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Data(candles, venueapi.Period1Min, time.UTC)
+	}
+}

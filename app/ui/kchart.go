@@ -1,0 +1,426 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/chartopt"
+	"github.com/riskchart/riskchart/app/echarts"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// KLineChart draws a contract's candles and volume, keeps the newest candle
+// live, loads older candles as the user pans back, and shows the legend of
+// the candle under the crosshair. Its parent sets the fields.
+type KLineChart struct {
+	app.Compo
+
+	Contract string
+	Period   venueapi.Period
+	UTC      bool  // time in UTC rather than the browser's zone
+	Dark     bool  // dark theme
+	Decimals int32 // price precision of the contract; -1 keeps the venue's digits
+	// OnCandle, when set, is told the candle the user clicked or hovered.
+	OnCandle func(ctx app.Context, c venueapi.Candle, clicked bool)
+	// OnError, when set, is told what the chart says went wrong.
+	OnError func(ctx app.Context, msg string)
+
+	shown    string // contract|period the chart holds
+	candles  []venueapi.Candle
+	chart    *echarts.Chart
+	hover    int // index of the candle under the crosshair; -1: the latest
+	loading  bool
+	older    bool // an older chunk is being loaded
+	horizon  bool // the venue has nothing older
+	stale    bool
+	status   string // what the chart area says instead of a chart
+	failed   bool
+	gen      int // bumps on every reload: late answers of older loads are dropped
+	live     bool
+	darkDrew bool
+	utcDrew  bool
+}
+
+// OnMount starts the chart and its live updates; it runs only in the browser.
+func (k *KLineChart) OnMount(ctx app.Context) {
+	k.hover = -1
+	ctx.Handle(actionJumpToLatest, func(ctx app.Context, a app.Action) { k.JumpToLatest() })
+	k.reload(ctx)
+	k.live = true
+	ctx.Async(func() { k.poll(ctx) })
+}
+
+// OnUpdate follows the parent's changes of contract, period, zone or theme.
+func (k *KLineChart) OnUpdate(ctx app.Context) {
+	switch {
+	case k.shown != k.Contract+"|"+string(k.Period):
+		k.reload(ctx)
+	case k.chart != nil && (k.Dark != k.darkDrew || k.UTC != k.utcDrew):
+		k.redrawAll()
+	}
+}
+
+// OnDismount stops live updates and frees the chart.
+func (k *KLineChart) OnDismount() {
+	k.live = false
+	if k.chart != nil {
+		k.chart.Dispose()
+		k.chart = nil
+	}
+}
+
+// OnResize fits the chart to the window.
+func (k *KLineChart) OnResize(ctx app.Context) {
+	if k.chart != nil {
+		k.chart.Resize()
+	}
+}
+
+func (k *KLineChart) loc() *time.Location {
+	if k.UTC {
+		return time.UTC
+	}
+	return time.Local // in the browser: the browser's zone
+}
+
+// Retry loads the chart again after an error.
+func (k *KLineChart) Retry(ctx app.Context) { k.reload(ctx) }
+
+// reload fetches the latest candles of the contract and period.
+func (k *KLineChart) reload(ctx app.Context) {
+	k.gen++
+	gen := k.gen
+	k.shown = k.Contract + "|" + string(k.Period)
+	k.candles, k.hover, k.horizon, k.stale, k.failed = nil, -1, false, false, false
+	k.loading, k.status = true, "Loading "+k.Contract+" "+string(k.Period)+"…"
+	if k.chart != nil {
+		k.chart.Load([]byte("[]"), []byte("[]"), []byte("[]"), []byte("[]"))
+		k.chart.Redraw()
+	}
+	q := venueapi.KLineQuery{ContractCode: k.Contract, Period: k.Period, Size: 300}
+	ctx.Async(func() {
+		res, err := fetchKLine(ctx, q)
+		ctx.Dispatch(func(ctx app.Context) {
+			if gen != k.gen {
+				return
+			}
+			k.loading = false
+			if err != nil {
+				k.fail(ctx, err)
+				return
+			}
+			k.stale = res.stale
+			if len(res.candles) == 0 {
+				k.status = "No candles for " + k.Contract + " " + string(k.Period) + "."
+				return
+			}
+			k.candles = res.candles
+			k.draw(ctx)
+		})
+	})
+}
+
+func (k *KLineChart) fail(ctx app.Context, err error) {
+	k.failed = true
+	switch {
+	case errors.Is(err, errUnknownContract):
+		k.status = "The venue does not know the contract " + k.Contract + "."
+	default:
+		k.status = "Could not load the chart: " + err.Error()
+	}
+	if k.OnError != nil {
+		k.OnError(ctx, k.status)
+	}
+}
+
+// draw puts the loaded candles on the chart, showing the latest 120.
+func (k *KLineChart) draw(ctx app.Context) {
+	if k.chart == nil {
+		k.chart = echarts.Init(app.Window().GetElementByID("chart"), "")
+		if k.chart == nil {
+			k.failed, k.status = true, "The chart library did not load."
+			return
+		}
+		k.chart.OnPointer(func(i int) { ctx.Dispatch(func(ctx app.Context) { k.pointTo(ctx, i, false) }) })
+		k.chart.OnClick(func(i int) { ctx.Dispatch(func(ctx app.Context) { k.pointTo(ctx, i, true) }) })
+		k.chart.OnZoom(func(start, _ int) {
+			if start == 0 {
+				ctx.Dispatch(func(ctx app.Context) { k.loadOlder(ctx) })
+			}
+		})
+		k.darkDrew = !k.Dark // force the frame below
+	}
+	if k.darkDrew != k.Dark {
+		frame, err := chartopt.Frame(chartopt.DefaultStyle(k.Dark))
+		if err != nil {
+			k.failed, k.status = true, err.Error()
+			return
+		}
+		k.chart.SetOption(frame)
+		k.darkDrew = k.Dark
+	}
+	a := chartopt.Data(k.candles, k.Period, k.loc())
+	k.utcDrew = k.UTC
+	k.chart.Load(a.Labels, a.Prices, a.Ups, a.Downs)
+	n := len(k.candles)
+	k.chart.Draw(max(0, n-120), n-1)
+	k.status, k.failed = "", false
+}
+
+// redrawAll redraws after a theme or zone change, keeping the view.
+func (k *KLineChart) redrawAll() {
+	start, end := k.chart.View()
+	if k.darkDrew != k.Dark {
+		if frame, err := chartopt.Frame(chartopt.DefaultStyle(k.Dark)); err == nil {
+			k.chart.SetOption(frame)
+			k.darkDrew = k.Dark
+		}
+	}
+	a := chartopt.Data(k.candles, k.Period, k.loc())
+	k.utcDrew = k.UTC
+	k.chart.Load(a.Labels, a.Prices, a.Ups, a.Downs)
+	k.chart.Draw(start, end)
+}
+
+func (k *KLineChart) pointTo(ctx app.Context, i int, clicked bool) {
+	if i < 0 || i >= len(k.candles) {
+		return
+	}
+	k.hover = i
+	if k.OnCandle != nil {
+		k.OnCandle(ctx, k.candles[i], clicked)
+	}
+}
+
+// loadOlder prepends the chunk of up to 2000 candles before the oldest held,
+// keeping the view where it was.
+func (k *KLineChart) loadOlder(ctx app.Context) {
+	if k.older || k.horizon || len(k.candles) == 0 {
+		return
+	}
+	k.older = true
+	gen := k.gen
+	to := k.Period.Prev(k.candles[0].ID)
+	from := to
+	for i := 1; i < venueapi.KLineMaxSize; i++ {
+		from = k.Period.Prev(from)
+	}
+	q := venueapi.KLineQuery{ContractCode: k.Contract, Period: k.Period, From: from, To: to, Range: true}
+	ctx.Async(func() {
+		res, err := fetchKLine(ctx, q)
+		ctx.Dispatch(func(ctx app.Context) {
+			if gen != k.gen {
+				return
+			}
+			k.older = false
+			if err != nil {
+				k.stale = true // the older chunk failed: say so, keep what is drawn
+				return
+			}
+			var older []venueapi.Candle
+			for _, c := range res.candles {
+				if c.ID < k.candles[0].ID { // never a duplicate at the seam
+					older = append(older, c)
+				}
+			}
+			if len(older) == 0 {
+				k.horizon = true
+				return
+			}
+			start, end := k.chart.View()
+			a := chartopt.Data(older, k.Period, k.loc())
+			k.candles = append(older, k.candles...)
+			k.chart.Prepend(a.Labels, a.Prices, a.Ups, a.Downs)
+			k.chart.Draw(start+len(older), end+len(older))
+			if k.hover >= 0 {
+				k.hover += len(older)
+			}
+		})
+	})
+}
+
+// poll keeps the newest candle live: once a second for minute and hour
+// periods, every five seconds for longer ones.
+func (k *KLineChart) poll(ctx app.Context) {
+	for k.live {
+		pace := time.Second
+		if k.Period.Seconds() == 0 || k.Period.Seconds() >= 4*3600 {
+			pace = 5 * time.Second
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(pace):
+		}
+		var gen int
+		var q venueapi.KLineQuery
+		ready := make(chan bool, 1)
+		ctx.Dispatch(func(ctx app.Context) {
+			gen = k.gen
+			q = venueapi.KLineQuery{ContractCode: k.Contract, Period: k.Period, Size: 2}
+			ready <- len(k.candles) > 0 && !k.loading && k.chart != nil
+		})
+		if !<-ready {
+			continue
+		}
+		res, err := fetchKLine(ctx, q)
+		ctx.Dispatch(func(ctx app.Context) {
+			if gen != k.gen {
+				return
+			}
+			if err != nil {
+				k.stale = true
+				return
+			}
+			k.stale = res.stale
+			k.applyLive(res.candles)
+		})
+	}
+}
+
+// applyLive updates the newest candle and appends the ones that began since,
+// following the newest candle only when the user's view ends on it.
+func (k *KLineChart) applyLive(fresh []venueapi.Candle) {
+	start, end := k.chart.View()
+	following := end >= len(k.candles)-1
+	appended := 0
+	for _, c := range fresh {
+		last := k.candles[len(k.candles)-1]
+		switch {
+		case c.ID == last.ID:
+			k.candles[len(k.candles)-1] = c
+		case c.ID > last.ID:
+			k.candles = append(k.candles, c)
+			appended++
+		default:
+			continue
+		}
+		var up, down []byte
+		up, down = chartopt.AppendVolume(nil, nil, c)
+		k.chart.SetLast(string(chartopt.AppendLabel(nil, c.ID, k.Period, k.loc())), string(chartopt.AppendPrice(nil, c)), string(up), string(down), c.ID > last.ID)
+	}
+	if following && appended > 0 {
+		k.chart.Draw(start+appended, end+appended)
+		return
+	}
+	k.chart.Redraw()
+}
+
+// JumpToLatest shows the newest candles at the current zoom width.
+func (k *KLineChart) JumpToLatest() {
+	if k.chart == nil || len(k.candles) == 0 {
+		return
+	}
+	start, end := k.chart.View()
+	width := max(end-start, 20)
+	n := len(k.candles)
+	k.chart.Zoom(max(0, n-1-width), n-1)
+}
+
+// onKey zooms and pans from the keyboard: arrows pan, + and - zoom, Home
+// and End go to the oldest and the newest candles.
+func (k *KLineChart) onKey(ctx app.Context, e app.Event) {
+	if k.chart == nil || len(k.candles) == 0 {
+		return
+	}
+	start, end := k.chart.View()
+	width := end - start
+	step := max(width/10, 1)
+	n := len(k.candles)
+	switch e.Get("key").String() {
+	case "ArrowLeft":
+		start, end = max(0, start-step), max(width, end-step)
+	case "ArrowRight":
+		start, end = min(n-1-width, start+step), min(n-1, end+step)
+	case "+", "=":
+		start, end = min(start+step, end-5), max(end-step, start+5)
+	case "-", "_":
+		start, end = max(0, start-step), min(n-1, end+step)
+	case "Home":
+		start, end = 0, width
+	case "End":
+		start, end = n-1-width, n-1
+	default:
+		return
+	}
+	e.PreventDefault()
+	k.chart.Zoom(max(start, 0), min(end, n-1))
+	if start <= 0 {
+		k.loadOlder(ctx)
+	}
+}
+
+// Render draws the legend, the chart area and its states.
+func (k *KLineChart) Render() app.UI {
+	var legend app.UI = app.Div().ID("legend").Class("legend").Aria("live", "off")
+	if n := len(k.candles); n > 0 {
+		i := k.hover
+		if i < 0 || i >= n {
+			i = n - 1
+		}
+		c := k.candles[i]
+		v := legendOf(c, k.Decimals)
+		dir := "down"
+		if v.Up {
+			dir = "up"
+		}
+		item := func(id, name, value string) app.UI {
+			return app.Div().Class("legend-item").Body(app.Dt().Text(name), app.Dd().ID("legend-"+id).Text(value))
+		}
+		legend = app.Dl().ID("legend").Class("legend "+dir).DataSet("id", fmt.Sprint(c.ID)).Aria("label", "Candle under the crosshair").Body(
+			app.Div().Class("legend-item").Body(app.Dt().Text("Time"), app.Dd().ID("legend-time").Text(chartopt.Label(c.ID, k.Period, k.loc())+k.zoneName())),
+			item("open", "O", v.Open), item("high", "H", v.High), item("low", "L", v.Low), item("close", "C", v.Close),
+			item("change", "Chg", v.Change), item("change-pct", "Chg%", v.ChangePct), item("vol", "Vol", v.Vol),
+			item("amount", "Amount", v.Amount), item("turnover", "Turnover", v.Turnover), item("count", "Count", v.Count),
+		)
+	}
+	var notes []app.UI
+	if k.stale {
+		notes = append(notes, app.Span().ID("stale-mark").Class("badge warn").Text("Stale: the venue is not answering; these are the last candles the server holds"))
+	}
+	if k.older {
+		notes = append(notes, app.Span().Class("badge").Text("Loading older candles…"))
+	}
+	if k.horizon {
+		notes = append(notes, app.Span().ID("horizon-mark").Class("badge").Text("Start of history: the venue keeps about two years of candles"))
+	}
+	return app.Section().Class("kchart").Aria("label", "Chart of "+k.Contract).Body(
+		legend,
+		app.Div().Class("chart-area").Body(
+			app.Div().ID("chart").Class("chart").TabIndex(0).Attr("role", "application").
+				Aria("label", "Candlestick chart of "+k.Contract+", "+string(k.Period)+". Arrows pan, plus and minus zoom, Home and End jump.").
+				OnKeyDown(k.onKey),
+			app.If(k.status != "", func() app.UI {
+				return app.Div().ID("chart-status").Class("chart-status").Attr("role", "status").Body(
+					app.P().Text(k.status),
+					app.If(k.failed, func() app.UI {
+						return app.Button().ID("retry").Class("button").Text("Retry").OnClick(func(ctx app.Context, e app.Event) { k.Retry(ctx) })
+					}),
+				)
+			}),
+		),
+		app.Div().Class("chart-notes").Attr("role", "status").Body(notes...),
+	)
+}
+
+func (k *KLineChart) zoneName() string {
+	if k.UTC {
+		return " UTC"
+	}
+	name, off := time.Now().In(k.loc()).Zone()
+	if name == "" || strings.HasPrefix(name, "-") || strings.HasPrefix(name, "+") {
+		return fmt.Sprintf(" UTC%+03d:%02d", off/3600, abs(off%3600)/60)
+	}
+	return " " + name
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
