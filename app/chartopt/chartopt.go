@@ -45,13 +45,20 @@ type option struct {
 	Animation       bool              `json:"animation"`
 	BackgroundColor string            `json:"backgroundColor"`
 	Legend          opts.Legend       `json:"legend"`
-	Tooltip         opts.Tooltip      `json:"tooltip"`
+	Tooltip         tooltip           `json:"tooltip"`
 	AxisPointer     *opts.AxisPointer `json:"axisPointer"`
 	Grid            []opts.Grid       `json:"grid"`
 	XAxis           []opts.XAxis      `json:"xAxis"`
 	YAxis           []opts.YAxis      `json:"yAxis"`
 	DataZoom        []dataZoom        `json:"dataZoom"`
 	Series          []series          `json:"series"`
+}
+
+// tooltip drives the crosshair but shows no box: the page's legend says
+// what a box would (go-echarts' Tooltip lacks showContent).
+type tooltip struct {
+	opts.Tooltip
+	ShowContent bool `json:"showContent"`
 }
 
 // dataZoom adds the placement go-echarts' DataZoom lacks.
@@ -84,7 +91,7 @@ func Frame(s Style) ([]byte, error) {
 	o := option{
 		BackgroundColor: "transparent",
 		Legend:          opts.Legend{Show: opts.Bool(false)}, // the page draws its own legend
-		Tooltip:         opts.Tooltip{Show: opts.Bool(false), Trigger: "axis", AxisPointer: &opts.AxisPointer{Type: "cross"}},
+		Tooltip:         tooltip{Tooltip: opts.Tooltip{Show: opts.Bool(true), Trigger: "axis", TriggerOn: "mousemove|click", AxisPointer: &opts.AxisPointer{Type: "cross"}}},
 		AxisPointer:     &opts.AxisPointer{Link: []opts.AxisPointerLink{{XAxisIndex: []int{0, 1}}}},
 		Grid: []opts.Grid{
 			{Left: "8", Right: "64", Top: "12", Height: "60%"},

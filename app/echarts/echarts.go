@@ -70,7 +70,7 @@ func (c *Chart) SetLast(label, price, up, down string, appendNew bool) {
 		if appendNew || p.dst.Length() == 0 {
 			p.dst.Call("push", v)
 		} else {
-			p.dst.SetIndex(p.dst.Length()-1, v)
+			p.dst.Call("splice", p.dst.Length()-1, 1, v) // SetIndex cannot take a JS value here
 		}
 	}
 }
@@ -113,39 +113,50 @@ func (c *Chart) Zoom(start, end int) {
 
 // OnZoom calls f after the user zooms or pans, with the view's indexes.
 func (c *Chart) OnZoom(f func(start, end int)) {
-	c.on("datazoom", func(app.Value) {
+	c.on("datazoom", func(app.Value) func() {
 		s, e := c.View()
-		f(s, e)
+		return func() { f(s, e) }
 	})
 }
 
 // OnPointer calls f with the index of the candle under the crosshair.
 func (c *Chart) OnPointer(f func(index int)) {
-	c.on("updateAxisPointer", func(ev app.Value) {
+	c.on("updateAxisPointer", func(ev app.Value) func() {
 		info := ev.Get("axesInfo")
 		if !info.Truthy() || info.Length() == 0 {
-			return
+			return nil
 		}
 		v := info.Index(0).Get("value")
-		if v.Type() == app.TypeNumber {
-			f(v.Int())
+		if v.Type() != app.TypeNumber {
+			return nil
 		}
+		i := v.Int()
+		return func() { f(i) }
 	})
 }
 
 // OnClick calls f with the index of a clicked candle or volume bar.
 func (c *Chart) OnClick(f func(index int)) {
-	c.on("click", func(ev app.Value) {
+	c.on("click", func(ev app.Value) func() {
 		if i := ev.Get("dataIndex"); i.Type() == app.TypeNumber {
-			f(i.Int())
+			n := i.Int()
+			return func() { f(n) }
 		}
+		return nil
 	})
 }
 
-func (c *Chart) on(event string, f func(app.Value)) {
+// on listens to an ECharts event. read runs inside the JavaScript callback
+// and reads what it needs of the event; the function it returns runs on a
+// goroutine of its own. ECharts fires some events while Go is calling it
+// (setOption), and a callback that blocked there would deadlock the page.
+func (c *Chart) on(event string, read func(app.Value) func()) {
 	fn := app.FuncOf(func(this app.Value, args []app.Value) any {
-		if len(args) > 0 {
-			f(args[0])
+		if len(args) == 0 {
+			return nil
+		}
+		if then := read(args[0]); then != nil {
+			go then()
 		}
 		return nil
 	})

@@ -371,7 +371,7 @@ func (k *KLineChart) Render() app.UI {
 		item := func(id, name, value string) app.UI {
 			return app.Div().Class("legend-item").Body(app.Dt().Text(name), app.Dd().ID("legend-"+id).Text(value))
 		}
-		legend = app.Dl().ID("legend").Class("legend "+dir).DataSet("id", fmt.Sprint(c.ID)).Aria("label", "Candle under the crosshair").Body(
+		legend = app.Dl().ID("legend").Class("legend "+dir).DataSet("id", fmt.Sprint(c.ID)).DataSet("hover", k.hover >= 0 && k.hover < n-1).Aria("label", "Candle under the crosshair").Body(
 			app.Div().Class("legend-item").Body(app.Dt().Text("Time"), app.Dd().ID("legend-time").Text(chartopt.Label(c.ID, k.Period, k.loc())+k.zoneName())),
 			item("open", "O", v.Open), item("high", "H", v.High), item("low", "L", v.Low), item("close", "C", v.Close),
 			item("change", "Chg", v.Change), item("change-pct", "Chg%", v.ChangePct), item("vol", "Vol", v.Vol),
@@ -388,7 +388,11 @@ func (k *KLineChart) Render() app.UI {
 	if k.horizon {
 		notes = append(notes, app.Span().ID("horizon-mark").Class("badge").Text("Start of history: the venue keeps about two years of candles"))
 	}
-	return app.Section().Class("kchart").Aria("label", "Chart of "+k.Contract).Body(
+	drawn := "" // what the chart shows, for tests and embedding pages
+	if k.status == "" && len(k.candles) > 0 {
+		drawn = k.shown
+	}
+	return app.Section().Class("kchart").DataSet("drawn", drawn).Aria("label", "Chart of "+k.Contract).Body(
 		legend,
 		app.Div().Class("chart-area").Body(
 			app.Div().ID("chart").Class("chart").TabIndex(0).Attr("role", "application").

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// The chart page in a real browser against the whole server and its sandbox.
+
+const jsChart = `echarts.getInstanceByDom(document.getElementById("chart"))`
+
+// waitDrawn waits until the chart shows contract|period.
+func waitDrawn(t *testing.T, ctx context.Context, shown string) {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	js := fmt.Sprintf(`(() => { const s = document.querySelector(".kchart"); return !!s && s.dataset.drawn === %q })()`, shown)
+	if err := chromedp.Run(tctx, chromedp.Poll(js, nil, chromedp.WithPollingInterval(25*time.Millisecond))); err != nil {
+		var status string
+		chromedp.Run(ctx, chromedp.Evaluate(`document.body.innerText`, &status))
+		t.Fatalf("chart did not show %s: %v; page says %q", shown, err, status)
+	}
+}
+
+func evalJS[T any](t *testing.T, ctx context.Context, js string) T {
+	t.Helper()
+	var v T
+	if err := chromedp.Run(ctx, chromedp.Evaluate(js, &v)); err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+func apiCandles(t *testing.T, base, query string) []venueapi.Candle {
+	t.Helper()
+	res, err := http.Get(base + venueapi.PathKLine + "?" + query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var env venueapi.KLineEnvelope
+	if err := json.NewDecoder(res.Body).Decode(&env); err != nil || env.Status != "ok" {
+		t.Fatalf("%s: %v %+v", query, err, env)
+	}
+	return env.Data
+}
+
+func TestChartInTheBrowser(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+
+	t.Run("every period draws its candles and goes into the URL", func(t *testing.T) {
+		for _, p := range venueapi.Periods() {
+			if err := chromedp.Run(ctx, chromedp.Click(fmt.Sprintf(`[data-period=%q]`, p), chromedp.ByQuery)); err != nil {
+				t.Fatal(err)
+			}
+			waitDrawn(t, ctx, "BTC-USDT|"+string(p))
+			n := evalJS[int](t, ctx, jsChart+`.getOption().series[0].data.length`)
+			want := len(apiCandles(t, s.URL, "contract_code=BTC-USDT&period="+string(p)+"&size=300"))
+			if n != want {
+				t.Errorf("%s: chart holds %d candles, the API has %d", p, n, want)
+			}
+			if u := evalJS[string](t, ctx, `location.search`); !strings.Contains(u, "period="+string(p)) {
+				t.Errorf("%s: URL %q", p, u)
+			}
+		}
+		screenshot(t, ctx, "chart-periods-1mon")
+		chromedp.Run(ctx, chromedp.Click(`[data-period="1min"]`, chromedp.ByQuery))
+		waitDrawn(t, ctx, "BTC-USDT|1min")
+	})
+
+	t.Run("the legend shows the API's numbers of the candle under the pointer", func(t *testing.T) {
+		// Point at a candle in the middle of the view.
+		var x, y float64
+		box := evalJS[map[string]float64](t, ctx, `(() => { const r = document.getElementById("chart").getBoundingClientRect(); return {x: r.left + r.width * 0.5, y: r.top + r.height * 0.3}; })()`)
+		x, y = box["x"], box["y"]
+		if err := chromedp.Run(ctx, chromedp.MouseEvent(input.MouseMoved, x, y)); err != nil {
+			t.Fatal(err)
+		}
+		tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		latest := evalJS[int](t, ctx, jsChart+`.getOption().xAxis[0].data.length`)
+		if err := chromedp.Run(tctx, chromedp.Poll(`document.getElementById("legend").dataset.hover === "true"`, nil)); err != nil {
+			t.Fatalf("the legend does not follow the pointer (%d candles): %v", latest, err)
+		}
+		id := evalJS[string](t, ctx, `document.getElementById("legend").dataset.id`)
+		want := apiCandles(t, s.URL, "contract_code=BTC-USDT&period=1min&from="+id+"&to="+id)
+		if len(want) != 1 {
+			t.Fatalf("no API candle %s", id)
+		}
+		c := want[0]
+		for field, value := range map[string]string{
+			"open": c.Open.StringFixed(1), "high": c.High.StringFixed(1), "low": c.Low.StringFixed(1), "close": c.Close.StringFixed(1),
+			"vol": c.Vol.String(), "amount": c.Amount.String(), "count": c.Count.String(), "turnover": c.TradeTurnover.StringFixed(2),
+		} {
+			if got := evalJS[string](t, ctx, `document.getElementById("legend-`+field+`").textContent`); got != value {
+				t.Errorf("legend %s = %q, the API says %q", field, got, value)
+			}
+		}
+		screenshot(t, ctx, "chart-legend")
+	})
+
+	t.Run("the current candle updates live", func(t *testing.T) {
+		js := jsChart + `.getOption().series[0].data.slice(-1)[0].join(",") + "|" + ` + jsChart + `.getOption().series[0].data.length`
+		before := evalJS[string](t, ctx, js)
+		tctx, cancel := context.WithTimeout(ctx, 8*time.Second)
+		defer cancel()
+		if err := chromedp.Run(tctx, chromedp.Poll(fmt.Sprintf(`(%s) !== %q`, js, before), nil, chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
+			t.Fatalf("the last candle stayed %s: %v", before, err)
+		}
+	})
+
+	t.Run("panning past the oldest candle loads older ones without gaps or duplicates", func(t *testing.T) {
+		n := evalJS[int](t, ctx, jsChart+`.getOption().series[0].data.length`)
+		chromedp.Run(ctx, chromedp.Evaluate(jsChart+`.dispatchAction({type: "dataZoom", startValue: 0, endValue: 60})`, nil))
+		tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		defer cancel()
+		if err := chromedp.Run(tctx, chromedp.Poll(fmt.Sprintf(`%s.getOption().series[0].data.length >= %d`, jsChart, n+2000), nil)); err != nil {
+			t.Fatalf("older candles did not load: %v", err)
+		}
+		labels := evalJS[[]string](t, ctx, jsChart+`.getOption().xAxis[0].data`)
+		for i := 1; i < len(labels); i++ {
+			a, _ := time.Parse("01-02 15:04", labels[i-1])
+			b, _ := time.Parse("01-02 15:04", labels[i])
+			if b.Sub(a) != time.Minute {
+				t.Fatalf("labels %d and %d: %q then %q, not one minute apart", i-1, i, labels[i-1], labels[i])
+			}
+		}
+		start := evalJS[int](t, ctx, jsChart+`.getOption().dataZoom[0].startValue`)
+		if start < 1900 {
+			t.Errorf("the view jumped: it starts at %d after prepending 2000", start)
+		}
+		screenshot(t, ctx, "chart-back-scroll")
+		chromedp.Run(ctx, chromedp.Click(`#jump-latest`, chromedp.ByQuery))
+	})
+
+	t.Run("another listed contract, and an unknown one, and a malformed one", func(t *testing.T) {
+		chromedp.Run(ctx, chromedp.Evaluate(`(() => { const s = document.getElementById("contract-select"); s.value = "ETH-USDT"; s.dispatchEvent(new Event("change", {bubbles: true})); })()`, nil))
+		waitDrawn(t, ctx, "ETH-USDT|1min")
+		close := evalJS[string](t, ctx, `document.getElementById("legend-close").textContent`)
+		if i := strings.IndexByte(close, '.'); i < 0 || len(close)-i-1 != 2 {
+			t.Errorf("ETH close %q is not at the contract's precision of 2", close)
+		}
+		enter := func(code string) {
+			chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const i = document.getElementById("contract-input"); i.value = %q; i.dispatchEvent(new Event("input", {bubbles: true})); })()`, code), nil),
+				chromedp.Click(`#contract-form button`, chromedp.ByQuery))
+		}
+		enter("ABC-USDT")
+		tctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		if err := chromedp.Run(tctx, chromedp.Poll(`(document.getElementById("chart-status") || {}).textContent?.includes("does not know the contract ABC-USDT")`, nil)); err != nil {
+			t.Fatalf("no message for an unknown contract: %v", err)
+		}
+		screenshot(t, ctx, "chart-unknown-contract")
+		enter("btc usdt")
+		if err := chromedp.Run(tctx, chromedp.Poll(`!!document.getElementById("contract-error")`, nil)); err != nil {
+			t.Fatalf("no message for a malformed code: %v", err)
+		}
+		enter("BTC-USDT-CQ")
+		waitDrawn(t, ctx, "BTC-USDT-CQ|1min")
+	})
+
+	t.Run("zone and theme toggles, and the URL restores the view after a reload", func(t *testing.T) {
+		chromedp.Run(ctx, chromedp.Click(`[data-period="5min"]`, chromedp.ByQuery))
+		waitDrawn(t, ctx, "BTC-USDT-CQ|5min")
+		chromedp.Run(ctx, chromedp.Click(`#tz-toggle`, chromedp.ByQuery))
+		tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		if err := chromedp.Run(tctx, chromedp.Poll(`document.getElementById("legend-time").textContent.endsWith("UTC")`, nil)); err != nil {
+			t.Fatalf("times are not in UTC: %v", err)
+		}
+		chromedp.Run(ctx, chromedp.Click(`#theme-toggle`, chromedp.ByQuery))
+		if theme := evalJS[string](t, ctx, `document.documentElement.dataset.theme || ""`); theme != "dark" {
+			t.Fatalf("theme %q after one toggle, want dark", theme)
+		}
+		screenshot(t, ctx, "chart-dark-utc")
+		u := evalJS[string](t, ctx, `location.search`)
+		for _, want := range []string{"contract_code=BTC-USDT-CQ", "period=5min", "tz=utc", "theme=dark"} {
+			if !strings.Contains(u, want) {
+				t.Errorf("URL %q lacks %s", u, want)
+			}
+		}
+		if err := chromedp.Run(ctx, chromedp.Reload()); err != nil {
+			t.Fatal(err)
+		}
+		waitDrawn(t, ctx, "BTC-USDT-CQ|5min")
+		if evalJS[string](t, ctx, `document.documentElement.dataset.theme || ""`) != "dark" ||
+			!evalJS[bool](t, ctx, `document.getElementById("legend-time").textContent.endsWith("UTC")`) ||
+			evalJS[string](t, ctx, `document.querySelector('[data-period="5min"]').getAttribute("aria-pressed")`) != "true" {
+			t.Fatal("the reload did not restore contract, period, zone and theme")
+		}
+	})
+
+	t.Run("the keyboard pans and zooms the chart", func(t *testing.T) {
+		chromedp.Run(ctx, chromedp.Focus(`#chart`, chromedp.ByQuery))
+		before := evalJS[float64](t, ctx, jsChart+`.getOption().dataZoom[0].startValue`)
+		chromedp.Run(ctx, chromedp.KeyEvent("\u2190")) // ArrowLeft... sent as key
+		chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById("chart").dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowLeft", bubbles: true}))`, nil))
+		tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		if err := chromedp.Run(tctx, chromedp.Poll(fmt.Sprintf(`%s.getOption().dataZoom[0].startValue < %v`, jsChart, before), nil)); err != nil {
+			t.Fatalf("ArrowLeft did not pan: %v", err)
+		}
+	})
+}
