@@ -18,6 +18,9 @@ type Chart struct {
 	// the price and the two volume series.
 	labels, prices, ups, downs app.Value
 	funcs                      []app.Func
+	// The view, as indexes of the first and last candles shown: kept here
+	// because reading it back (getOption) copies the whole option.
+	start, end int
 }
 
 // Init draws a new chart in el with the named theme ("" or "dark"). It
@@ -86,6 +89,7 @@ func (c *Chart) Draw(start, end int) {
 		"series":   []any{map[string]any{"data": c.prices}, map[string]any{"data": c.ups}, map[string]any{"data": c.downs}},
 		"dataZoom": []any{map[string]any{"startValue": start, "endValue": end}, map[string]any{"startValue": start, "endValue": end}},
 	}, map[string]any{"lazyUpdate": false})
+	c.start, c.end = start, end
 }
 
 // Redraw hands the held arrays to ECharts, keeping the view.
@@ -97,26 +101,38 @@ func (c *Chart) Redraw() {
 }
 
 // View returns the indexes of the first and last candles in view.
-func (c *Chart) View() (start, end int) {
-	dz := c.v.Call("getOption").Get("dataZoom")
-	if !dz.Truthy() || dz.Length() == 0 {
-		return 0, c.Len() - 1
-	}
-	z := dz.Index(0)
-	return z.Get("startValue").Int(), z.Get("endValue").Int()
-}
+func (c *Chart) View() (start, end int) { return c.start, c.end }
 
 // Zoom shows the candles from index start to end.
 func (c *Chart) Zoom(start, end int) {
 	c.v.Call("dispatchAction", map[string]any{"type": "dataZoom", "startValue": start, "endValue": end})
+	c.start, c.end = start, end
 }
 
 // OnZoom calls f after the user zooms or pans, with the view's indexes.
 func (c *Chart) OnZoom(f func(start, end int)) {
-	c.on("datazoom", func(app.Value) func() {
-		s, e := c.View()
+	c.on("datazoom", func(ev app.Value) func() {
+		c.readZoom(ev)
+		s, e := c.start, c.end
 		return func() { f(s, e) }
 	})
+}
+
+// readZoom keeps the view from a datazoom event: indexes when the action
+// gave them, otherwise percentages of the axis.
+func (c *Chart) readZoom(ev app.Value) {
+	if b := ev.Get("batch"); b.Truthy() && b.Length() > 0 {
+		ev = b.Index(0)
+	}
+	last := max(c.Len()-1, 0)
+	if sv, ev2 := ev.Get("startValue"), ev.Get("endValue"); sv.Type() == app.TypeNumber && ev2.Type() == app.TypeNumber {
+		c.start, c.end = sv.Int(), ev2.Int()
+		return
+	}
+	if sp, ep := ev.Get("start"), ev.Get("end"); sp.Type() == app.TypeNumber && ep.Type() == app.TypeNumber {
+		c.start = int(sp.Float()/100*float64(last) + 0.5)
+		c.end = int(ep.Float()/100*float64(last) + 0.5)
+	}
 }
 
 // OnPointer calls f with the index of the candle under the crosshair.

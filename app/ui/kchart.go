@@ -169,6 +169,7 @@ func (k *KLineChart) draw(ctx app.Context) {
 	n := len(k.candles)
 	k.chart.Draw(max(0, n-120), n-1)
 	k.status, k.failed = "", false
+	app.Window().Get("performance").Call("mark", "riskchart:drawn")
 }
 
 // redrawAll redraws after a theme or zone change, keeping the view.
@@ -231,11 +232,13 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 				k.horizon = true
 				return
 			}
+			began := perfNow()
 			start, end := k.chart.View()
 			a := chartopt.Data(older, k.Period, k.loc())
 			k.candles = append(older, k.candles...)
 			k.chart.Prepend(a.Labels, a.Prices, a.Ups, a.Downs)
 			k.chart.Draw(start+len(older), end+len(older))
+			measure("riskchart:prepend", began)
 			if k.hover >= 0 {
 				k.hover += len(older)
 			}
@@ -285,6 +288,7 @@ func (k *KLineChart) poll(ctx app.Context) {
 // applyLive updates the newest candle and appends the ones that began since,
 // following the newest candle only when the user's view ends on it.
 func (k *KLineChart) applyLive(fresh []venueapi.Candle) {
+	defer measure("riskchart:live", perfNow())
 	start, end := k.chart.View()
 	following := end >= len(k.candles)-1
 	appended := 0
@@ -420,6 +424,15 @@ func (k *KLineChart) zoneName() string {
 		return fmt.Sprintf(" UTC%+03d:%02d", off/3600, abs(off%3600)/60)
 	}
 	return " " + name
+}
+
+// perfNow is the page's clock in milliseconds since navigation.
+func perfNow() float64 { return app.Window().Get("performance").Call("now").Float() }
+
+// measure records a User Timing entry, so that benchmarks (and the browser's
+// performance tools) see how long a chart operation took.
+func measure(name string, start float64) {
+	app.Window().Get("performance").Call("measure", name, map[string]any{"start": start, "end": perfNow()})
 }
 
 func abs(v int) int {

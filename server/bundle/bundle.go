@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path"
 	"path/filepath"
@@ -56,13 +57,29 @@ func New(cfg Config) (http.Handler, error) {
 		// app.wasm is served gzip-compressed: the progress bar needs the raw size.
 		WasmContentLength: strconv.FormatInt(wasmSize, 10),
 	}
-	return &handler{app: h, web: web, wasmExec: wasmExec, modTime: time.Now()}, nil
+	return &handler{app: h, web: web, wasmExec: wasmExec, modTime: time.Now(), appJS: streamingAppJS(h)}, nil
+}
+
+// streamingAppJS is go-app's app.js with app.wasm fetched directly. go-app
+// wraps the download in a new Response to report progress, which hides its
+// URL from the browser: the compiled module is then never cached, and every
+// visit compiles app.wasm again. Nil when go-app's script has changed shape.
+func streamingAppJS(h *app.Handler) []byte {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
+	js := rec.Body.String()
+	const wrapped = `fetchWithProgress("/web/app.wasm", showProgress)`
+	if rec.Code != http.StatusOK || !strings.Contains(js, wrapped) {
+		return nil
+	}
+	return []byte(strings.Replace(js, wrapped, `fetch("/web/app.wasm")`, 1))
 }
 
 type handler struct {
 	app      *app.Handler
 	web      string
 	wasmExec []byte
+	appJS    []byte
 	modTime  time.Time
 }
 
@@ -72,6 +89,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/javascript")
 		w.Header().Set("Cache-Control", "no-cache")
 		http.ServeContent(w, r, "wasm_exec.js", h.modTime, bytes.NewReader(h.wasmExec))
+	case r.URL.Path == "/app.js" && h.appJS != nil:
+		w.Header().Set("Content-Type", "application/javascript")
+		w.Header().Set("Cache-Control", "no-cache")
+		http.ServeContent(w, r, "app.js", h.modTime, bytes.NewReader(h.appJS))
 	case strings.HasPrefix(r.URL.Path, "/web/"):
 		h.serveWeb(w, r)
 	default:
