@@ -7,4 +7,6 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 // Routes registers every page of the app with go-app.
 func Routes() {
 	app.Route("/", func() app.Composer { return &ChartPage{} })
+	app.Route("/tiers", func() app.Composer { return &RiskPage{show: "tiers"} })
+	app.Route("/limits", func() app.Composer { return &RiskPage{show: "limits"} })
 }
