@@ -316,7 +316,9 @@ func (r *RiskPanel) renderLimits() app.UI {
 			field("filter-type", "Type", string(f.ContractType), func(s string) { r.filter.ContractType = venueapi.ContractType(s) }),
 			field("filter-business", "Business", f.BusinessType, func(s string) { r.filter.BusinessType = s }),
 			app.Button().Type("submit").Class("button").Text("Filter"),
-			app.If(r.filterErr != "", func() app.UI { return app.P().ID("filter-error").Class("field-error").Attr("role", "alert").Text(r.filterErr) }),
+			app.If(r.filterErr != "", func() app.UI {
+				return app.P().ID("filter-error").Class("field-error").Attr("role", "alert").Text(r.filterErr)
+			}),
 		),
 		app.Button().ID("risk-refresh").Class("button").Text("Refresh now").OnClick(func(ctx app.Context, e app.Event) { r.load(ctx, true, true) }),
 	)
