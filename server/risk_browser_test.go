@@ -125,6 +125,8 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 		waitFor(t, ctx, `!!document.getElementById("calc-error-size") && !document.getElementById("calc-margin")`)
 		typeInto(ctx, "calc-size", "lots")
 		waitFor(t, ctx, `document.getElementById("calc-error-size").textContent.includes("number")`)
+		typeInto(ctx, "calc-size", "")
+		waitFor(t, ctx, `document.getElementById("calc-error-size").textContent.includes("enter a number")`)
 		screenshot(t, ctx, "risk-panels")
 	})
 

@@ -50,6 +50,7 @@ type RiskPanel struct {
 	filterErr   string
 
 	size, leverage string
+	touched        bool // the user has typed a size: an empty one is then an error
 	unit           risk.Unit
 	live           bool
 }
@@ -345,7 +346,7 @@ func (r *RiskPanel) renderCalculator() app.UI {
 	res, err := r.calculate()
 	var fe *risk.FieldError
 	fieldErr := func(field string) app.UI {
-		if errors.As(err, &fe) && fe.Field == field && r.size != "" {
+		if errors.As(err, &fe) && fe.Field == field && r.touched {
 			return app.Span().ID("calc-error-"+field).Class("field-error").Attr("role", "alert").Text(fe.Error())
 		}
 		return nil
@@ -368,7 +369,7 @@ func (r *RiskPanel) renderCalculator() app.UI {
 		app.Div().Class("calc-fields").Body(
 			app.Label().For("calc-size").Text("Size"),
 			app.Input().ID("calc-size").Class("control").Attr("inputmode", "decimal").Value(r.size).
-				OnInput(func(ctx app.Context, e app.Event) { r.size = ctx.JSSrc().Get("value").String() }),
+				OnInput(func(ctx app.Context, e app.Event) { r.size, r.touched = ctx.JSSrc().Get("value").String(), true }),
 			app.Select().ID("calc-unit").Class("control").Aria("label", "Size unit").Body(
 				app.Option().Value(string(risk.Contracts)).Selected(r.unit == risk.Contracts).Text("contracts"),
 				app.Option().Value(string(risk.USDT)).Selected(r.unit == risk.USDT).Text("USDT at mark"),

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+func TestSecretsAppearInNoAnswerLogLineOrBundleFile(t *testing.T) {
+	const secret = "sandbox-secret-that-must-not-leak"
+	s := startServer(t, map[string]string{"RISKCHART_SANDBOX_KEYS": "lead:" + secret})
+	paths := []string{"/", "/tiers", "/app.js", "/app-worker.js", "/manifest.webmanifest", "/wasm_exec.js", "/web/app.wasm",
+		"/api/v1/contracts", "/metrics", "/readyz", venueapi.PathTiers + "?contract_code=BTC-USDT",
+		venueapi.PathPositionLimit, venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=5",
+		venueapi.PathTiers + "?contract_code=NOPE-USDT"}
+	for _, p := range paths {
+		res, err := http.Get(s.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if strings.Contains(string(body), secret) || strings.Contains(res.Header.Get("Set-Cookie"), secret) {
+			t.Errorf("%s shows the secret", p)
+		}
+	}
+	if strings.Contains(s.Log.String(), secret) || strings.Contains(s.Out.String(), secret) {
+		t.Fatalf("the secret is in the logs or the printed configuration")
+	}
+	if !strings.Contains(s.Out.String(), "RISKCHART_SANDBOX_KEYS") {
+		t.Fatalf("the configuration was not printed:\n%s", s.Out.String())
+	}
+}
+
+func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
+	vars := map[string]string{"RISKCHART_ADDR": "127.0.0.1:0", "RISKCHART_ROOT": ".."}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"riskchart"}, func(k string) string { return vars[k] }, pw, io.Discard)
+		pw.Close()
+	}()
+	base := ""
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		if m := regexp.MustCompile(`serving on (http://\S+)/`).FindStringSubmatch(sc.Text()); m != nil {
+			base = m[1]
+			break
+		}
+	}
+	go io.Copy(io.Discard, pr)
+	waitHealthy(t, base+"/healthz")
+	// A slow request is in flight (a cold two-year range) when the signal comes.
+	var wg sync.WaitGroup
+	var status int
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		to := venueapi.Period1Min.Start(time.Now().Unix()) - 86400*300
+		res, err := http.Get(base + venueapi.PathKLine + "?contract_code=DOGE-USDT&period=1min&from=" + itoa(to-1999*60) + "&to=" + itoa(to))
+		if err == nil {
+			status = res.StatusCode
+			res.Body.Close()
+		}
+	}()
+	time.Sleep(5 * time.Millisecond)
+	cancel()
+	wg.Wait()
+	if err := <-done; err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if status != http.StatusOK {
+		t.Fatalf("the in-flight request got %d, want 200", status)
+	}
+	if _, err := http.Get(base + "/healthz"); err == nil {
+		t.Fatal("the server still answers after shutdown")
+	}
+}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+func TestTheSandboxRunsOnItsOwn(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	env := map[string]string{"RISKCHART_SANDBOX_KEYS": "a:b", "RISKCHART_SANDBOX_ADDR": "127.0.0.1:0"}
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"riskchart", "sandbox"}, func(k string) string { return env[k] }, pw, io.Discard)
+		pw.Close()
+	}()
+	sc := bufio.NewScanner(pr)
+	base := ""
+	for sc.Scan() {
+		if m := regexp.MustCompile(`serving on (http://\S+)/`).FindStringSubmatch(sc.Text()); m != nil {
+			base = m[1]
+			break
+		}
+	}
+	go io.Copy(io.Discard, pr)
+	res, err := http.Get(base + venueapi.PathKLine + "?contract_code=ETH-USDT&period=1day&size=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(body), `"ch":"market.ETH-USDT.kline.1day"`) {
+		t.Fatalf("standalone sandbox answered %s", body)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := run(context.Background(), []string{"riskchart", "sandbox"}, func(string) string { return "" }, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "RISKCHART_SANDBOX_KEYS") {
+		t.Fatalf("without keys: %v", err)
+	}
+}
