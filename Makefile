@@ -18,7 +18,13 @@ all: build
 run: build
 	./$(BIN)
 
-build: deps wasm_exec.js web/echarts.min.js web/app.wasm.gz $(BIN)
+ICONS     := web/icon-192.png web/icon-512.png web/icon-maskable-512.png
+
+build: deps wasm_exec.js web/echarts.min.js web/app.wasm.gz $(ICONS) $(BIN)
+
+# The app icons are drawn by the build, not committed as binaries.
+$(ICONS) &: server/cmd/icons/main.go
+	$(GO) run ./server/cmd/icons web
 
 deps: node_modules/.package-lock.json
 	$(GO) mod download
@@ -64,4 +70,4 @@ bench: build chromium
 	$(GO) run ./server/loadtest -duration 5s -clients 64
 
 clean:
-	rm -rf bin web/app.wasm web/app.wasm.gz web/echarts.min.js node_modules
+	rm -rf bin web/app.wasm web/app.wasm.gz web/echarts.min.js $(ICONS) node_modules

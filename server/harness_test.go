@@ -23,10 +23,14 @@ import (
 
 // testServer is a running Riskchart.
 type testServer struct {
-	URL string // http://127.0.0.1:port
-	Log *syncBuffer
-	Out *syncBuffer
+	URL  string // http://127.0.0.1:port
+	Log  *syncBuffer
+	Out  *syncBuffer
+	stop func(t testing.TB)
 }
+
+// Stop shuts the server down now (tests of what happens without it).
+func (s *testServer) Stop(t testing.TB) { s.stop(t) }
 
 // startServer runs the whole server in-process on a free loopback port, with
 // env added to a minimal environment, and stops it at the end of the test.
@@ -45,17 +49,21 @@ func startServer(t testing.TB, env map[string]string) *testServer {
 		pw.CloseWithError(fmt.Errorf("server stopped: %v", err))
 		done <- err
 	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("server stopped with an error: %v", err)
+	var once sync.Once
+	s.stop = func(t testing.TB) {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("server stopped with an error: %v", err)
+				}
+			case <-time.After(15 * time.Second):
+				t.Errorf("server did not stop within 15s of its context ending")
 			}
-		case <-time.After(15 * time.Second):
-			t.Errorf("server did not stop within 15s of its context ending")
-		}
-	})
+		})
+	}
+	t.Cleanup(func() { s.stop(t) })
 	urlRE := regexp.MustCompile(`serving on (http://\S+)/`)
 	sc := bufio.NewScanner(pr)
 	for sc.Scan() {

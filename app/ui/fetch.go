@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -63,7 +62,7 @@ func fetchText(ctx context.Context, method, url, jsonBody string) (httpAnswer, e
 	case r := <-done:
 		release()
 		if r.err != nil {
-			return httpAnswer{}, fmt.Errorf("%s %s: %w", method, url, r.err)
+			return httpAnswer{}, &networkError{r.err}
 		}
 		return r.a, nil
 	case <-ctx.Done():
@@ -73,3 +72,10 @@ func fetchText(ctx context.Context, method, url, jsonBody string) (httpAnswer, e
 		return httpAnswer{}, ctx.Err()
 	}
 }
+
+// networkError is a request that got no answer at all: the browser is
+// offline or the server is down.
+type networkError struct{ err error }
+
+func (e *networkError) Error() string { return "no answer from the server (" + e.err.Error() + ")" }
+func (e *networkError) Unwrap() error { return e.err }

@@ -43,7 +43,20 @@ type KLineChart struct {
 	live     bool
 	darkDrew bool
 	utcDrew  bool
+	// savedAt is when the candles on show were fetched, when they come from
+	// browser storage (a second visit, or no network); zero for live data.
+	savedAt time.Time
+	offline bool
 }
+
+// savedChart is the last chart seen, kept in browser storage so that a
+// visit draws it before the network answers, or without a network.
+type savedChart struct {
+	At      time.Time         `json:"at"`
+	Candles []venueapi.Candle `json:"candles"`
+}
+
+func (k *KLineChart) storageKey() string { return "riskchart/chart/" + k.Contract + "/" + string(k.Period) }
 
 // OnMount starts the chart and its live updates; it runs only in the browser.
 func (k *KLineChart) OnMount(ctx app.Context) {
@@ -101,6 +114,12 @@ func (k *KLineChart) reload(ctx app.Context) {
 		k.chart.Load([]byte("[]"), []byte("[]"), []byte("[]"), []byte("[]"))
 		k.chart.Redraw()
 	}
+	var saved savedChart
+	k.savedAt, k.offline = time.Time{}, false
+	if err := ctx.LocalStorage().Get(k.storageKey(), &saved); err == nil && len(saved.Candles) > 0 {
+		k.candles, k.savedAt = saved.Candles, saved.At
+		k.draw(ctx) // the last chart seen, until the network answers
+	}
 	q := venueapi.KLineQuery{ContractCode: k.Contract, Period: k.Period, Size: 300}
 	ctx.Async(func() {
 		res, err := fetchKLine(ctx, q)
@@ -109,17 +128,25 @@ func (k *KLineChart) reload(ctx app.Context) {
 				return
 			}
 			k.loading = false
+			var netErr *networkError
+			if errors.As(err, &netErr) && !k.savedAt.IsZero() {
+				k.offline = true // keep the saved chart, marked
+				return
+			}
 			if err != nil {
+				k.candles, k.savedAt = nil, time.Time{}
 				k.fail(ctx, err)
 				return
 			}
-			k.stale = res.stale
+			k.stale, k.savedAt = res.stale, time.Time{}
 			if len(res.candles) == 0 {
+				k.candles = nil
 				k.status = "No candles for " + k.Contract + " " + string(k.Period) + "."
 				return
 			}
 			k.candles = res.candles
 			k.draw(ctx)
+			ctx.LocalStorage().Set(k.storageKey(), savedChart{At: time.Now(), Candles: res.candles})
 		})
 	})
 }
@@ -275,11 +302,17 @@ func (k *KLineChart) poll(ctx app.Context) {
 			if gen != k.gen {
 				return
 			}
+			var netErr *networkError
+			k.offline = errors.As(err, &netErr)
 			if err != nil {
 				k.stale = true
 				return
 			}
 			k.stale = res.stale
+			if !k.savedAt.IsZero() {
+				k.reload(ctx) // the network is back: the saved chart gives way
+				return
+			}
 			k.applyLive(res.candles)
 		})
 	}
@@ -383,7 +416,12 @@ func (k *KLineChart) Render() app.UI {
 		)
 	}
 	var notes []app.UI
-	if k.stale {
+	if k.offline && !k.savedAt.IsZero() {
+		notes = append(notes, app.Span().ID("offline-mark").Class("badge warn").Text("Offline, as of "+k.savedAt.In(k.loc()).Format("2006-01-02 15:04:05")))
+	} else if k.offline {
+		notes = append(notes, app.Span().ID("offline-mark").Class("badge warn").Text("Offline: the server cannot be reached"))
+	}
+	if k.stale && !k.offline {
 		notes = append(notes, app.Span().ID("stale-mark").Class("badge warn").Text("Stale: the venue is not answering; these are the last candles the server holds"))
 	}
 	if k.older {

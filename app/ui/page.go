@@ -63,12 +63,22 @@ type ChartPage struct {
 	entry     string // the free-entry field
 	entryErr  string
 	dark      bool // resolved theme
+
+	updateReady bool // a new deployment is downloaded: offer a reload
+	installable bool // the browser offers installation
 }
+
+// OnAppUpdate is go-app's signal that a new deployment is ready.
+func (p *ChartPage) OnAppUpdate(ctx app.Context) { p.updateReady = ctx.AppUpdateAvailable() }
+
+// OnAppInstallChange follows whether the browser offers installation.
+func (p *ChartPage) OnAppInstallChange(ctx app.Context) { p.installable = ctx.IsAppInstallable() }
 
 // OnMount reads the view from the URL and loads the contract list.
 func (p *ChartPage) OnMount(ctx app.Context) {
 	p.v = viewFromURL(app.Window().URL())
 	p.entry = p.v.Contract
+	p.updateReady, p.installable = ctx.AppUpdateAvailable(), ctx.IsAppInstallable()
 	p.applyTheme()
 	ctx.Async(func() {
 		cctx, cancel := context.WithCancel(ctx)
@@ -184,7 +194,17 @@ func (p *ChartPage) Render() app.UI {
 				}),
 				app.Button().ID("jump-latest").Class("button").Text("Latest ⇥").Title("Jump to the latest candle").
 					OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionJumpToLatest) }),
+				app.If(p.installable, func() app.UI {
+					return app.Button().ID("install").Class("button").Text("Install app").
+						OnClick(func(ctx app.Context, e app.Event) { ctx.ShowAppInstallPrompt() })
+				}),
 			),
+			app.If(p.updateReady, func() app.UI {
+				return app.P().ID("update-banner").Class("notice").Attr("role", "status").Body(
+					app.Text("A new version of Riskchart is ready. "),
+					app.Button().Class("button").Text("Reload").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
+				)
+			}),
 			app.If(p.entryErr != "", func() app.UI {
 				return app.P().ID("contract-error").Class("field-error").Attr("role", "alert").Text(p.entryErr)
 			}),

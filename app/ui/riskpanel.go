@@ -49,6 +49,8 @@ type RiskPanel struct {
 	filter      venueapi.LimitQuery // the limits form; empty: the selected contract
 	filterErr   string
 
+	offlineAt time.Time // when the tiers and limits on show were saved, when offline
+
 	size, leverage string
 	touched        bool // the user has typed a size: an empty one is then an error
 	unit           risk.Unit
@@ -113,9 +115,11 @@ func (r *RiskPanel) load(ctx app.Context, tiers, limits bool) {
 				r.noAccess = errors.Is(err, errNoAccess)
 				if err != nil {
 					r.tiersErr, r.tiersStale = "Refresh failed: "+err.Error(), len(r.tiers) > 0
+					r.fromStorage(ctx, err)
 					return
 				}
-				r.tiers, r.tiersErr, r.tiersStale = env.Data, "", env.Stale
+				r.tiers, r.tiersErr, r.tiersStale, r.offlineAt = env.Data, "", env.Stale, time.Time{}
+				r.save(ctx)
 			})
 		})
 	}
@@ -132,12 +136,49 @@ func (r *RiskPanel) load(ctx app.Context, tiers, limits bool) {
 				r.noAccess = errors.Is(err, errNoAccess)
 				if err != nil {
 					r.limitsErr, r.limitsStale = "Refresh failed: "+err.Error(), len(r.limits) > 0
+					r.fromStorage(ctx, err)
 					return
 				}
-				r.limits, r.limitsErr, r.limitsStale = env.Data, "", env.Stale
+				r.limits, r.limitsErr, r.limitsStale, r.offlineAt = env.Data, "", env.Stale, time.Time{}
+				r.save(ctx)
 			})
 		})
 	}
+}
+
+// savedRisk is the last tiers and limits seen for a contract, kept in
+// browser storage for when the server cannot be reached.
+type savedRisk struct {
+	At     time.Time                `json:"at"`
+	Tiers  []venueapi.Tier          `json:"tiers"`
+	Limits []venueapi.PositionLimit `json:"limits"`
+}
+
+func (r *RiskPanel) storageKey() string { return "riskchart/risk/" + r.Contract }
+
+func (r *RiskPanel) save(ctx app.Context) {
+	if r.filter == (venueapi.LimitQuery{}) && (len(r.tiers) > 0 || len(r.limits) > 0) {
+		ctx.LocalStorage().Set(r.storageKey(), savedRisk{At: time.Now(), Tiers: r.tiers, Limits: r.limits})
+	}
+}
+
+// fromStorage shows the last data seen when the server gave no answer.
+func (r *RiskPanel) fromStorage(ctx app.Context, err error) {
+	var netErr *networkError
+	if !errors.As(err, &netErr) {
+		return
+	}
+	var saved savedRisk
+	if ctx.LocalStorage().Get(r.storageKey(), &saved) != nil || saved.At.IsZero() {
+		return
+	}
+	if len(r.tiers) == 0 {
+		r.tiers = saved.Tiers
+	}
+	if len(r.limits) == 0 {
+		r.limits = saved.Limits
+	}
+	r.offlineAt = saved.At
 }
 
 // limitQuery is the form's filter, or the selected contract (a future needs
@@ -183,6 +224,10 @@ func age(t time.Time) string {
 // Render draws the panels.
 func (r *RiskPanel) Render() app.UI {
 	body := []app.UI{}
+	if !r.offlineAt.IsZero() {
+		body = append(body, app.P().ID("risk-offline").Class("notice").Attr("role", "status").
+			Text("Offline, as of "+r.offlineAt.Format("2006-01-02 15:04:05")+": the last tiers and limits seen."))
+	}
 	if r.noAccess {
 		body = append(body, app.P().ID("risk-noaccess").Class("notice").Attr("role", "status").
 			Text("No access to private data on this server: it has no venue key, or you need a viewer token (sign in at /login). The chart works without it."))

@@ -50,12 +50,13 @@ func New(cfg Config) (http.Handler, error) {
 		BackgroundColor: "#0b1220",
 		ThemeColor:      "#0b1220",
 		LoadingLabel:    "Loading Riskchart {progress}%",
-		Icon:            app.Icon{Default: "/web/icon.svg", SVG: "/web/icon.svg"},
+		Icon:            app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", Maskable: "/web/icon-maskable-512.png", SVG: "/web/icon.svg"},
 		Styles:          []string{"/web/style.css"},
 		Scripts:         []string{"/web/echarts.min.js"},
 		Version:         version,
 		// app.wasm is served gzip-compressed: the progress bar needs the raw size.
-		WasmContentLength: strconv.FormatInt(wasmSize, 10),
+		WasmContentLength:     strconv.FormatInt(wasmSize, 10),
+		ServiceWorkerTemplate: serviceWorker,
 	}
 	return &handler{app: h, web: web, wasmExec: wasmExec, modTime: time.Now(), appJS: streamingAppJS(h)}, nil
 }
