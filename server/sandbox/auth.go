@@ -8,64 +8,69 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// signed verifies a private request's signature (DECISIONS.md, Signing),
-// counts it against its key's quota, and sets the ratelimit-* headers.
-// Each failure has its own message.
-func (s *Sandbox) signed(path string, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		params, err := url.ParseQuery(r.URL.RawQuery)
-		if err != nil {
-			s.writeError(w, path, http.StatusOK, venueapi.CodeBadSignature, "signature verification failed: the query string is malformed")
-			return
+// signatureParams are the query parameters of a signed request.
+var signatureParams = [...]string{venueapi.ParamAccessKeyID, venueapi.ParamSignatureMethod, venueapi.ParamSignatureVersion, venueapi.ParamTimestamp, venueapi.ParamSignature}
+
+// authError is why a signed request is refused: 403 or 1253, and a message
+// that says which check failed and never repeats a secret or a signature.
+type authError struct {
+	code int
+	msg  string
+}
+
+func badSignature(why string) *authError {
+	return &authError{code: venueapi.CodeBadSignature, msg: "signature verification failed: " + why}
+}
+
+// authenticate checks a signed request as DECISIONS.md, Signing says, in
+// this order: every signature parameter present once; a known, enabled key
+// with read permission (403); method and version; a well-formed Timestamp
+// within 5 minutes of now; the signature over the canonical string rebuilt
+// from the request as received, compared in constant time.
+func (s *Sandbox) authenticate(r *http.Request, params url.Values, parseErr error, now time.Time) *authError {
+	if parseErr != nil {
+		return badSignature("the query string is not valid percent-encoding")
+	}
+	for _, p := range signatureParams {
+		switch vs := params[p]; {
+		case len(vs) == 0 || vs[0] == "":
+			return badSignature("missing parameter " + p)
+		case len(vs) > 1:
+			return badSignature("parameter " + p + " is given more than once")
 		}
-		for _, p := range []string{venueapi.ParamAccessKeyID, venueapi.ParamSignatureMethod, venueapi.ParamSignatureVersion, venueapi.ParamTimestamp, venueapi.ParamSignature} {
-			switch len(params[p]) {
-			case 0:
-				s.writeError(w, path, http.StatusOK, venueapi.CodeBadSignature, "signature verification failed: missing parameter "+p)
-				return
-			case 1:
-			default:
-				s.writeError(w, path, http.StatusOK, venueapi.CodeBadSignature, "signature verification failed: parameter "+p+" is given more than once")
-				return
-			}
-		}
-		access := params.Get(venueapi.ParamAccessKeyID)
-		now := s.now()
-		// Counted on arrival, valid or not (DECISIONS.md, Limits).
-		ok, remaining, reset := s.private.take("key:"+access, now)
-		s.private.headers(w.Header(), remaining, reset)
-		if !ok {
-			w.Header().Set("Retry-After", "1")
-			s.writeError(w, path, http.StatusTooManyRequests, venueapi.CodeRateLimited, "request rate over the limit")
-			return
-		}
-		key, known := s.keys[access]
-		switch {
-		case !known || key.Disabled:
-			s.writeError(w, path, http.StatusOK, venueapi.CodeForbidden, "unknown or disabled access key")
-			return
-		case !key.Read:
-			s.writeError(w, path, http.StatusOK, venueapi.CodeForbidden, "the access key has no read permission")
-			return
-		}
-		if params.Get(venueapi.ParamSignatureMethod) != venueapi.SignatureMethod || params.Get(venueapi.ParamSignatureVersion) != venueapi.SignatureVersion {
-			s.writeError(w, path, http.StatusOK, venueapi.CodeBadSignature, "signature verification failed: SignatureMethod must be HmacSHA256 and SignatureVersion 2")
-			return
-		}
-		ts, err := time.Parse(venueapi.TimestampLayout, params.Get(venueapi.ParamTimestamp))
-		if err != nil {
-			s.writeError(w, path, http.StatusOK, venueapi.CodeBadSignature, "signature verification failed: Timestamp must be YYYY-MM-DDThh:mm:ss in UTC")
-			return
-		}
-		if d := now.Sub(ts); d > venueapi.TimestampWindow || d < -venueapi.TimestampWindow {
-			s.writeError(w, path, http.StatusOK, venueapi.CodeBadSignature, "signature verification failed: timestamp outside the 5-minute window")
-			return
-		}
-		canonical := venueapi.Canonical(r.Method, venueapi.CanonicalHost("http", r.Host), r.URL.Path, params)
-		if !venueapi.Verify([]byte(key.Secret), canonical, params.Get(venueapi.ParamSignature)) {
-			s.writeError(w, path, http.StatusOK, venueapi.CodeBadSignature, "signature verification failed: the signature does not match")
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
+	}
+	key, known := s.keys[params.Get(venueapi.ParamAccessKeyID)]
+	switch {
+	case !known || key.Disabled:
+		return &authError{code: venueapi.CodeForbidden, msg: "unknown or disabled access key"}
+	case !key.Read:
+		return &authError{code: venueapi.CodeForbidden, msg: "the access key has no read permission"}
+	}
+	if params.Get(venueapi.ParamSignatureMethod) != venueapi.SignatureMethod {
+		return badSignature("SignatureMethod must be " + venueapi.SignatureMethod)
+	}
+	if params.Get(venueapi.ParamSignatureVersion) != venueapi.SignatureVersion {
+		return badSignature("SignatureVersion must be " + venueapi.SignatureVersion)
+	}
+	ts, err := time.Parse(venueapi.TimestampLayout, params.Get(venueapi.ParamTimestamp))
+	if err != nil {
+		return badSignature("Timestamp must be YYYY-MM-DDThh:mm:ss in UTC, without a zone")
+	}
+	if d := now.Sub(ts); d > venueapi.TimestampWindow || d < -venueapi.TimestampWindow {
+		return badSignature("timestamp outside the 5-minute window")
+	}
+	canonical := venueapi.Canonical(r.Method, venueapi.CanonicalHost("http", r.Host), r.URL.Path, params)
+	if !venueapi.Verify([]byte(key.Secret), canonical, params.Get(venueapi.ParamSignature)) {
+		return badSignature("the signature does not match the request")
+	}
+	return nil
+}
+
+// privateClient is who a private request counts against: its access key
+// when it names one, else its IP, so that unsigned floods count too.
+func privateClient(r *http.Request, params url.Values) string {
+	if ak := params[venueapi.ParamAccessKeyID]; len(ak) == 1 && ak[0] != "" {
+		return "key:" + ak[0]
+	}
+	return "ip:" + clientIP(r)
 }

@@ -14,12 +14,13 @@ type Faults struct {
 	PerPath map[string]Fault
 }
 
-// Fault is what can go wrong on a path. Rates are shares of requests, 0 to 1.
+// Fault is what goes wrong on a path. The rates are shares of requests, 0 to
+// 1, drawn one after the other: 5xx, then malformed, then 429, then hang-up.
 type Fault struct {
 	Latency       time.Duration // added before answering
 	Rate5xx       float64       // answered 503 with the venue's error body (1004 busy)
-	RateMalformed float64       // answered 200 with a body that is not the envelope
-	Rate429       float64       // answered 429 with code 1032
+	RateMalformed float64       // answered 200 with a body cut short, not JSON
+	Rate429       float64       // answered 429 with code 1032, as if over the limit
 	RateHangup    float64       // connection closed mid-answer
 }
 
@@ -30,11 +31,11 @@ func (s *Sandbox) SetFaults(f Faults) {
 	s.faults = f
 }
 
-// injectFault applies the fault of r's path, if any, and reports whether it
+// injectFault applies the fault of path, if any, and reports whether it
 // answered the request itself.
-func (s *Sandbox) injectFault(w http.ResponseWriter, r *http.Request) bool {
+func (s *Sandbox) injectFault(w http.ResponseWriter, r *http.Request, path string) bool {
 	s.faultsMu.Lock()
-	f, ok := s.faults.PerPath[r.URL.Path]
+	f, ok := s.faults.PerPath[path]
 	if !ok {
 		f, ok = s.faults.PerPath[""]
 	}
@@ -47,36 +48,39 @@ func (s *Sandbox) injectFault(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	if f.Latency > 0 {
+		t := time.NewTimer(f.Latency)
+		defer t.Stop()
 		select {
-		case <-time.After(f.Latency):
-		case <-r.Context().Done():
+		case <-t.C:
+		case <-r.Context().Done(): // the client left, or the sandbox is shutting down
 			return true
 		}
 	}
 	p := float64(roll>>11) / (1 << 53) // uniform in [0, 1)
 	switch {
 	case p < f.Rate5xx:
-		s.writeError(w, r.URL.Path, http.StatusServiceUnavailable, venueapi.CodeBusy, "venue busy")
+		s.writeError(w, path, http.StatusServiceUnavailable, venueapi.CodeBusy, "venue busy (injected fault)")
 	case p < f.Rate5xx+f.RateMalformed:
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`{"status":"ok","data":[{"id":`))
 	case p < f.Rate5xx+f.RateMalformed+f.Rate429:
 		w.Header().Set("Retry-After", "1")
-		s.writeError(w, r.URL.Path, http.StatusTooManyRequests, venueapi.CodeRateLimited, "request rate over the limit")
+		s.writeError(w, path, http.StatusTooManyRequests, venueapi.CodeRateLimited, "request rate over the limit (injected fault)")
 	case p < f.Rate5xx+f.RateMalformed+f.Rate429+f.RateHangup:
-		hangup(w)
+		hangUp(w)
 	default:
 		return false
 	}
+	s.log.Debug("injected a fault", "path", path, "roll", p)
 	return true
 }
 
-// hangup writes the head of an answer promising more than it sends, and
+// hangUp writes the head of an answer promising more than it sends, and
 // closes the connection.
-func hangup(w http.ResponseWriter) {
+func hangUp(w http.ResponseWriter) {
 	conn, buf, err := http.NewResponseController(w).Hijack()
-	if err != nil {
-		w.WriteHeader(http.StatusServiceUnavailable)
+	if err != nil { // a recorder in a test: a 502 is the nearest answer
+		w.WriteHeader(http.StatusBadGateway)
 		return
 	}
 	defer conn.Close()

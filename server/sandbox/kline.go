@@ -1,22 +1,15 @@
 package sandbox
 
 import (
-	"time"
-
 	"net/http"
 	"strconv"
 
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// futureBasisPPM lifts each future over its swap, further for later deliveries.
-var futureBasisPPM = map[venueapi.ContractType]int64{
-	venueapi.TypeSwap: 0, venueapi.TypeThisWeek: 300, venueapi.TypeNextWeek: 700,
-	venueapi.TypeQuarter: 2500, venueapi.TypeNextQuarter: 5500,
-}
-
-// serveKLine answers endpoint 3 (public): the rules of venueapi.ParseKLineQuery
-// (DECISIONS.md, KLine), candles from the market as it stands now.
+// serveKLine answers endpoint 3 (public): the rules of
+// venueapi.ParseKLineQuery (DECISIONS.md, KLine), candles of the market as it
+// stands now, ch echoing the code as requested.
 func (s *Sandbox) serveKLine(w http.ResponseWriter, r *http.Request) {
 	q, err := venueapi.ParseKLineQuery(r.URL.Query())
 	if err != nil {
@@ -30,20 +23,14 @@ func (s *Sandbox) serveKLine(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	env := venueapi.KLineEnvelope{Ch: venueapi.Channel(q.ContractCode, q.Period), Status: venueapi.StatusOK, Ts: now.UnixMilli()}
-	env.Data = s.candles(m, q, now)
-	b := env.AppendJSON(make([]byte, 0, 64+200*len(env.Data)))
+	win := s.window(m, now)
+	if q = q.Effective(); q.Range {
+		env.Data = win.candles(q.Period, q.From, q.To)
+	} else {
+		env.Data = win.latest(q.Period, q.Size)
+	}
+	b := env.AppendJSON(make([]byte, 0, 128+256*len(env.Data)))
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.Write(b)
-}
-
-// candles answers a validated query for market m.
-func (s *Sandbox) candles(m Market, q venueapi.KLineQuery, now time.Time) []venueapi.Candle {
-	sr := s.series[m.Base]
-	scale := 1_000_000 + futureBasisPPM[m.Type]
-	q = q.Effective()
-	if q.Range {
-		return sr.candles(q.Period, q.From, q.To, now, scale)
-	}
-	return sr.latest(q.Period, q.Size, now, scale)
 }

@@ -1,7 +1,9 @@
 package sandbox
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -13,58 +15,76 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
+// defaultLeverRate is every account's lever_rate on a contract
+// Config.LeverRates does not name.
 const defaultLeverRate = 10
 
-// businessParams gathers a request's business parameters: from the query
-// string less the signature parameters, then (for a POST) from a JSON or form
-// body (DECISIONS.md, Signing: POST payload).
-func businessParams(r *http.Request) url.Values {
-	v := url.Values{}
-	for k, vs := range r.URL.Query() {
-		switch k {
-		case venueapi.ParamAccessKeyID, venueapi.ParamSignatureMethod, venueapi.ParamSignatureVersion, venueapi.ParamTimestamp, venueapi.ParamSignature:
-			continue
-		}
-		v[k] = vs
-	}
-	if r.Method != http.MethodPost || r.Body == nil {
-		return v
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<10))
-	if err != nil || len(body) == 0 {
-		return v
-	}
-	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	switch ct {
-	case "application/x-www-form-urlencoded":
-		if form, err := url.ParseQuery(string(body)); err == nil {
-			for k, vs := range form {
-				v[k] = vs
-			}
-		}
-	default: // JSON, the decided encoding
-		var q map[string]any
-		if err := json.Unmarshal(body, &q); err == nil {
-			for k, x := range q {
-				if s, ok := x.(string); ok {
-					v.Set(k, s)
-				} else {
-					v.Set(k, "\x00not-a-string") // fails the rules with a message naming k
-				}
-			}
-		} else {
-			v.Set("body", "\x00malformed")
-		}
+// maxBody bounds endpoint 2's body: its four parameters fit in far less.
+const maxBody = 16 << 10
+
+// businessQuery is the query string less the signature parameters.
+func businessQuery(r *http.Request) url.Values {
+	v := r.URL.Query()
+	for _, p := range signatureParams {
+		delete(v, p)
 	}
 	return v
 }
 
-// serveLimits answers endpoint 2 (signed): every parameter rule of the
-// endpoint, contract_code over pair + contract_type, business type swap by default.
+// limitParams gathers endpoint 2's business parameters wherever the client
+// put them (DECISIONS.md, POST payload): the query string, and for a POST a
+// JSON object of strings or a form. A parameter given in two places is given
+// twice, which venueapi.ParseLimitQuery refuses.
+func limitParams(w http.ResponseWriter, r *http.Request) (url.Values, error) {
+	v := businessQuery(r)
+	if r.Method != http.MethodPost {
+		return v, nil
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		return nil, &venueapi.ParamError{Param: "body", Rule: fmt.Sprintf("must be at most %d bytes", maxBody)}
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return v, nil
+	}
+	media, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch media {
+	case "", "application/json":
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(body, &fields); err != nil {
+			return nil, &venueapi.ParamError{Param: "body", Rule: "must be a JSON object"}
+		}
+		for k, raw := range fields {
+			var s string
+			if string(raw) == "null" {
+				continue
+			}
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return nil, &venueapi.ParamError{Param: k, Rule: "must be a JSON string", Value: string(raw)}
+			}
+			v[k] = append(v[k], s)
+		}
+	case "application/x-www-form-urlencoded":
+		form, err := url.ParseQuery(string(body))
+		if err != nil {
+			return nil, &venueapi.ParamError{Param: "body", Rule: "must be a URL-encoded form"}
+		}
+		for k, vs := range form {
+			v[k] = append(v[k], vs...)
+		}
+	default:
+		return nil, &venueapi.ParamError{Param: "Content-Type", Rule: "must be application/json or application/x-www-form-urlencoded", Value: media}
+	}
+	return v, nil
+}
+
+// serveLimits answers endpoint 2 (signed): contract_code wins over pair and
+// contract_type; without it, the listed contracts of the business type (swap
+// by default) that match pair and contract_type.
 func (s *Sandbox) serveLimits(w http.ResponseWriter, r *http.Request) {
-	params := businessParams(r)
-	if params.Get("body") != "" {
-		s.writeError(w, venueapi.PathPositionLimit, http.StatusOK, venueapi.CodeInvalidInput, "invalid body: must be a JSON object of string parameters")
+	params, err := limitParams(w, r)
+	if err != nil {
+		s.writeParamError(w, venueapi.PathPositionLimit, err)
 		return
 	}
 	q, err := venueapi.ParseLimitQuery(params)
@@ -84,14 +104,12 @@ func (s *Sandbox) serveLimits(w http.ResponseWriter, r *http.Request) {
 	} else {
 		business := q.Business()
 		for _, m := range markets(now) {
-			if q.Pair != "" && m.Base+"-"+m.Quote != q.Pair {
-				continue
-			}
-			if q.ContractType != "" && m.Type != q.ContractType {
-				continue
-			}
-			isSwap := m.Kind == venueapi.KindSwap
-			if (business == venueapi.BusinessSwap && !isSwap) || (business == venueapi.BusinessFutures && isSwap) {
+			swap := m.Kind == venueapi.KindSwap
+			switch {
+			case q.Pair != "" && m.Pair() != q.Pair,
+				q.ContractType != "" && m.Type != q.ContractType,
+				business == venueapi.BusinessSwap && !swap,
+				business == venueapi.BusinessFutures && swap:
 				continue
 			}
 			selected = append(selected, m)
@@ -101,19 +119,32 @@ func (s *Sandbox) serveLimits(w http.ResponseWriter, r *http.Request) {
 	for _, m := range selected {
 		data = append(data, s.limit(m, now))
 	}
-	s.writeJSON(w, venueapi.LimitEnvelope{Status: venueapi.StatusOK, Data: data, Ts: now.UnixMilli()})
+	s.writeJSON(w, venueapi.PathPositionLimit, venueapi.LimitEnvelope{Status: venueapi.StatusOK, Data: data, Ts: now.UnixMilli()})
 }
 
-// limit computes an account's limits on m: the largest position its
-// lever_rate allows by the tier ladder, in USDT at the mark price, and in
-// contracts as floor(value / (mark price × face value)) (DECISIONS.md).
+// leverRate is the accounts' lever_rate on m: Config.LeverRates by the
+// contract's code, or by its -CW/-NW/-CQ/-NQ code for a future, else the default.
+func (s *Sandbox) leverRate(m Market) int {
+	if l, ok := s.levers[m.Code]; ok {
+		return l
+	}
+	if m.Kind == venueapi.KindFuture {
+		if l, ok := s.levers[m.Pair()+"-"+venueapi.TypeCodeSuffix(m.Type)]; ok {
+			return l
+		}
+	}
+	return defaultLeverRate
+}
+
+// limit is an account's position limit on m (DECISIONS.md, Position
+// limits): the upper bound of the last tier whose maximum leverage still
+// allows the account's lever_rate, in USDT at the mark price, and in
+// contracts floor(value / (mark price × face value)).
 func (s *Sandbox) limit(m Market, now time.Time) venueapi.PositionLimit {
 	a, _ := assetOf(m.Base)
-	lever := defaultLeverRate
-	if l, ok := s.levers[m.Code]; ok && l > 0 {
-		lever = l
-	}
-	mark := s.markPrice(m, now)
+	lever := s.leverRate(m)
+	mark := s.window(m, now).markPrice()
+	perContract := mark.Mul(a.face)
 	value := decimal.Zero
 	for _, t := range tiers(m, a) {
 		if t.MaxLever.LessThan(decimal.NewFromInt(int64(lever))) {
@@ -121,12 +152,12 @@ func (s *Sandbox) limit(m Market, now time.Time) venueapi.PositionLimit {
 		}
 		value = t.MaxVolume
 		if t.VolumeUnit == venueapi.UnitContract {
-			value = t.MaxVolume.Mul(a.face).Mul(mark)
+			value = t.MaxVolume.Mul(perContract)
 		}
 	}
 	contracts := decimal.Zero
-	if per := mark.Mul(a.face); per.IsPositive() {
-		contracts = value.Div(per).Floor()
+	if perContract.IsPositive() {
+		contracts = value.Div(perContract).Floor()
 	}
 	business := venueapi.BusinessFutures
 	if m.Kind == venueapi.KindSwap {
@@ -134,8 +165,28 @@ func (s *Sandbox) limit(m Market, now time.Time) venueapi.PositionLimit {
 	}
 	return venueapi.PositionLimit{
 		Symbol: m.Base, ContractCode: m.Code, MarginMode: venueapi.MarginCross,
-		BuyLimit: contracts, SellLimit: contracts, ContractType: m.Type, Pair: m.Base + "-" + m.Quote,
+		BuyLimit: contracts, SellLimit: contracts, ContractType: m.Type, Pair: m.Pair(),
 		BusinessType: business, LeverRate: lever, BuyLimitValue: value, SellLimitValue: value,
 		MarkPrice: mark, TradePartition: quote,
 	}
+}
+
+// checkLeverRates validates Config.LeverRates: codes of listed assets (a
+// swap, a dated future or a -CW/-NW/-CQ/-NQ code), rates from 1 to the
+// contract's highest leverage.
+func checkLeverRates(levers map[string]int) error {
+	for code, l := range levers {
+		c, err := venueapi.ParseContractCode(code)
+		if err != nil {
+			return fmt.Errorf("LeverRates: %w", err)
+		}
+		a, ok := assetOf(c.Base)
+		if !ok || c.Quote != quote || (c.Kind != venueapi.KindSwap && !a.futures) {
+			return fmt.Errorf("LeverRates: contract %s is not one the sandbox lists", code)
+		}
+		if top := a.ladder[0].lever; l < 1 || int64(l) > top {
+			return fmt.Errorf("LeverRates: lever rate %d of %s must be from 1 to %d", l, code, top)
+		}
+	}
+	return nil
 }

@@ -17,32 +17,44 @@ type Market struct {
 	Kind          venueapi.ContractKind // swap or dated future
 	FaceValue     decimal.Decimal       // in the base asset
 	PriceDecimals int32                 // tick precision
-	Delivery      time.Time             // delivery instant of a future (08:00 UTC on a Friday)
+	Delivery      time.Time             // delivery instant of a future (08:00 UTC on a Friday); zero for a swap
 }
 
-// asset is what the sandbox knows of a base asset: its price level, tick,
-// face value and daily volatility, and whether futures are listed on it.
+// Pair is the market's pair, <BASE>-<QUOTE>.
+func (m Market) Pair() string { return m.Base + "-" + m.Quote }
+
+// asset is what the sandbox knows of a base asset.
 type asset struct {
 	base          string
-	refPrice      int64 // price in ticks on the reference day
-	priceDecimals int32
+	refPrice      int64 // price in ticks on refDay
+	priceDecimals int32 // a tick is 10^-priceDecimals USDT
 	face          decimal.Decimal
 	dailyVolPPM   int64 // typical daily volatility, parts per million
-	baseVolume    int64 // typical contracts traded per minute
-	futures       bool
-	usdtTiers     bool // tier bands in USDT rather than contracts
+	perMinute     int64 // typical contracts traded a minute
+	basisPPM      int64 // annual premium of its futures over the swap, ppm
+	futures       bool  // dated futures are listed
+	tierUnit      string
+	ladder        []rung
 }
 
-// assets is the sandbox's market, prices near real levels (late 2026).
+// assets is the sandbox's market: prices near real levels (late 2026), the
+// venue family's face values, and turnovers of a mid-sized venue.
 var assets = []asset{
-	{base: "BTC", refPrice: 950000, priceDecimals: 1, face: decimal.New(1, -3), dailyVolPPM: 28000, baseVolume: 4000, futures: true},
-	{base: "ETH", refPrice: 330000, priceDecimals: 2, face: decimal.New(1, -2), dailyVolPPM: 36000, baseVolume: 5000, futures: true},
-	{base: "SOL", refPrice: 180000, priceDecimals: 3, face: decimal.New(1, 0), dailyVolPPM: 48000, baseVolume: 900, usdtTiers: true},
-	{base: "XRP", refPrice: 23000, priceDecimals: 4, face: decimal.New(10, 0), dailyVolPPM: 45000, baseVolume: 2500, usdtTiers: true},
-	{base: "DOGE", refPrice: 250000, priceDecimals: 6, face: decimal.New(100, 0), dailyVolPPM: 55000, baseVolume: 3000, usdtTiers: true},
-	{base: "LTC", refPrice: 9500, priceDecimals: 2, face: decimal.New(1, -1), dailyVolPPM: 42000, baseVolume: 700},
+	{base: "BTC", refPrice: 950000, priceDecimals: 1, face: decimal.New(1, -3), dailyVolPPM: 28000, perMinute: 20000,
+		basisPPM: 60000, futures: true, tierUnit: venueapi.UnitContract, ladder: majorLadder},
+	{base: "ETH", refPrice: 330000, priceDecimals: 2, face: decimal.New(1, -2), dailyVolPPM: 36000, perMinute: 30000,
+		basisPPM: 70000, futures: true, tierUnit: venueapi.UnitContract, ladder: majorLadder},
+	{base: "SOL", refPrice: 180000, priceDecimals: 3, face: decimal.New(1, 0), dailyVolPPM: 48000, perMinute: 1500,
+		tierUnit: venueapi.UnitUSDT, ladder: altLadder},
+	{base: "XRP", refPrice: 23000, priceDecimals: 4, face: decimal.New(10, 0), dailyVolPPM: 45000, perMinute: 9000,
+		tierUnit: venueapi.UnitUSDT, ladder: altLadder},
+	{base: "DOGE", refPrice: 250000, priceDecimals: 6, face: decimal.New(100, 0), dailyVolPPM: 55000, perMinute: 5500,
+		tierUnit: venueapi.UnitUSDT, ladder: altLadder},
+	{base: "LTC", refPrice: 9500, priceDecimals: 2, face: decimal.New(1, -1), dailyVolPPM: 42000, perMinute: 3600,
+		tierUnit: venueapi.UnitContract, ladder: altLadder},
 }
 
+// quote is the quote asset of every contract: the venue is USDT-margined.
 const quote = "USDT"
 
 func assetOf(base string) (asset, bool) {
@@ -54,54 +66,21 @@ func assetOf(base string) (asset, bool) {
 	return asset{}, false
 }
 
-// deliveries returns the delivery instants of the four listed futures at
-// now: this_week and next_week are the nearest Friday deliveries at 08:00
-// UTC, quarter and next_quarter the last Fridays of the next quarter months
-// not already taken by the weeklies (the venue family's calendar).
-func deliveries(now time.Time) map[venueapi.ContractType]time.Time {
-	now = now.UTC()
-	d := time.Date(now.Year(), now.Month(), now.Day(), 8, 0, 0, 0, time.UTC)
-	for d.Weekday() != time.Friday || !d.After(now) {
-		d = d.AddDate(0, 0, 1)
-	}
-	out := map[venueapi.ContractType]time.Time{venueapi.TypeThisWeek: d, venueapi.TypeNextWeek: d.AddDate(0, 0, 7)}
-	var quarters []time.Time
-	for m := time.Date(now.Year(), now.Month(), 1, 8, 0, 0, 0, time.UTC); len(quarters) < 2; m = m.AddDate(0, 1, 0) {
-		if m.Month()%3 != 0 {
-			continue
-		}
-		q := lastFriday(m)
-		if q.After(out[venueapi.TypeNextWeek]) {
-			quarters = append(quarters, q)
-		}
-	}
-	out[venueapi.TypeQuarter], out[venueapi.TypeNextQuarter] = quarters[0], quarters[1]
-	return out
-}
-
-func lastFriday(month time.Time) time.Time {
-	d := time.Date(month.Year(), month.Month()+1, 1, 8, 0, 0, 0, time.UTC).AddDate(0, 0, -1)
-	for d.Weekday() != time.Friday {
-		d = d.AddDate(0, 0, -1)
-	}
-	return d
-}
-
 // markets lists every contract at now: a swap per asset, and the four dated
 // futures of the assets that have them.
 func markets(now time.Time) []Market {
-	var out []Market
+	out := make([]Market, 0, 14)
 	del := deliveries(now)
 	for _, a := range assets {
-		out = append(out, Market{Code: a.base + "-" + quote, Base: a.base, Quote: quote, Type: venueapi.TypeSwap,
-			Kind: venueapi.KindSwap, FaceValue: a.face, PriceDecimals: a.priceDecimals})
+		m := Market{Code: a.base + "-" + quote, Base: a.base, Quote: quote, Type: venueapi.TypeSwap,
+			Kind: venueapi.KindSwap, FaceValue: a.face, PriceDecimals: a.priceDecimals}
+		out = append(out, m)
 		if !a.futures {
 			continue
 		}
-		types := []venueapi.ContractType{venueapi.TypeThisWeek, venueapi.TypeNextWeek, venueapi.TypeQuarter, venueapi.TypeNextQuarter}
-		for _, t := range types {
-			out = append(out, Market{Code: fmt.Sprintf("%s-%s-%s", a.base, quote, del[t].Format("060102")), Base: a.base, Quote: quote,
-				Type: t, Kind: venueapi.KindFuture, FaceValue: a.face, PriceDecimals: a.priceDecimals, Delivery: del[t]})
+		for i, t := range futureTypes {
+			m.Code, m.Type, m.Kind, m.Delivery = m.Pair()+"-"+del[i].Format("060102"), t, venueapi.KindFuture, del[i]
+			out = append(out, m)
 		}
 	}
 	return out
@@ -109,23 +88,22 @@ func markets(now time.Time) []Market {
 
 // resolve finds the market a contract code names at now: a swap, a listed
 // dated future, or the future a -CW/-NW/-CQ/-NQ code stands for. A
-// well-formed code that is not listed is venueapi.CodeNoSuchContract.
+// malformed code is a *venueapi.ParamError; a well-formed one that is not
+// listed is an errNoSuchContract.
 func resolve(code string, now time.Time) (Market, error) {
 	c, err := venueapi.ParseContractCode(code)
 	if err != nil {
 		return Market{}, err
 	}
 	for _, m := range markets(now) {
-		switch {
-		case c.Kind == venueapi.KindTypeCode && m.Base == c.Base && m.Quote == c.Quote && m.Type == c.Type:
-			return m, nil
-		case m.Code == code:
+		if m.Code == code || (c.Kind == venueapi.KindTypeCode && m.Pair() == c.Pair() && m.Type == c.Type) {
 			return m, nil
 		}
 	}
 	return Market{}, errNoSuchContract{code}
 }
 
+// errNoSuchContract is a well-formed contract code that is not listed (1013).
 type errNoSuchContract struct{ code string }
 
 func (e errNoSuchContract) Error() string {

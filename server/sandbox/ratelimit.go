@@ -5,67 +5,64 @@ import (
 	"strconv"
 	"sync"
 	"time"
-
-	"github.com/riskchart/riskchart/venueapi"
 )
 
-// windows counts requests per key (an access key, or a client IP) in fixed
+// limiter counts requests per client (an access key, or an IP) in fixed
 // windows, as the venue does: a request counts when it arrives, whether it
-// succeeds or not, and the ratelimit-* headers tell where the window stands.
-type windows struct {
+// succeeds or not (DECISIONS.md, Limits), and the ratelimit-* headers tell
+// where the window stands.
+type limiter struct {
 	limit Limit
 	mu    sync.Mutex
-	w     map[string]*window
+	used  map[string]*usage
 }
 
-type window struct {
-	start time.Time
-	used  int
+type usage struct {
+	start time.Time // the window began with the client's first request in it
+	n     int
 }
 
-func newWindows(l Limit) *windows { return &windows{limit: l, w: map[string]*window{}} }
+// verdict is what one request learns from the limiter.
+type verdict struct {
+	ok        bool
+	remaining int
+	reset     time.Duration // until the window ends
+}
 
-// take counts one request of key at now and reports whether it is within the
-// limit, with what is left and the time until the window resets.
-func (ws *windows) take(key string, now time.Time) (ok bool, remaining int, reset time.Duration) {
-	ws.mu.Lock()
-	defer ws.mu.Unlock()
-	if len(ws.w) > 10_000 { // forget windows long over, so the map stays bounded
-		for k, w := range ws.w {
-			if now.Sub(w.start) >= ws.limit.Per {
-				delete(ws.w, k)
+// forgetAbove bounds the clients remembered: past it, windows long over are dropped.
+const forgetAbove = 10_000
+
+func newLimiter(l Limit) *limiter { return &limiter{limit: l, used: map[string]*usage{}} }
+
+// take counts one request of client at now.
+func (l *limiter) take(client string, now time.Time) verdict {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.used) > forgetAbove {
+		for k, u := range l.used {
+			if now.Sub(u.start) >= l.limit.Per {
+				delete(l.used, k)
 			}
 		}
 	}
-	w := ws.w[key]
-	if w == nil || now.Sub(w.start) >= ws.limit.Per {
-		w = &window{start: now}
-		ws.w[key] = w
+	u := l.used[client]
+	if u == nil || now.Sub(u.start) >= l.limit.Per || now.Before(u.start) {
+		u = &usage{start: now}
+		l.used[client] = u
 	}
-	w.used++
-	reset = w.start.Add(ws.limit.Per).Sub(now)
-	return w.used <= ws.limit.Requests, max(ws.limit.Requests-w.used, 0), reset
+	u.n++
+	return verdict{ok: u.n <= l.limit.Requests, remaining: max(l.limit.Requests-u.n, 0), reset: u.start.Add(l.limit.Per).Sub(now)}
 }
 
-func (ws *windows) headers(h http.Header, remaining int, reset time.Duration) {
-	h.Set("ratelimit-limit", strconv.Itoa(ws.limit.Requests))
-	h.Set("ratelimit-interval", strconv.FormatInt(ws.limit.Per.Milliseconds(), 10))
-	h.Set("ratelimit-remaining", strconv.Itoa(remaining))
-	h.Set("ratelimit-reset", strconv.FormatInt(reset.Milliseconds(), 10))
+// setHeaders writes the ratelimit-* headers of DECISIONS.md, Errors.
+func (l *limiter) setHeaders(h http.Header, v verdict) {
+	h.Set("ratelimit-limit", strconv.Itoa(l.limit.Requests))
+	h.Set("ratelimit-interval", strconv.FormatInt(l.limit.Per.Milliseconds(), 10))
+	h.Set("ratelimit-remaining", strconv.Itoa(v.remaining))
+	h.Set("ratelimit-reset", strconv.FormatInt(v.reset.Milliseconds(), 10))
 }
 
-// guard limits next by the key keyOf derives from the request, answering
-// 429 with code 1032 when over.
-func (ws *windows) guard(now func() time.Time, keyOf func(*http.Request) string, path string, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ok, _, reset := ws.take(keyOf(r), now())
-		if !ok {
-			w.Header().Set("Retry-After", strconv.FormatInt(int64((reset+time.Second-1)/time.Second), 10))
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusTooManyRequests)
-			w.Write(venueapi.ErrorBody(path, venueapi.CodeRateLimited, "request rate over the limit", now().UnixMilli()))
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
+// retryAfter is the Retry-After header of a 429: whole seconds, at least one.
+func (v verdict) retryAfter() string {
+	return strconv.FormatInt(max(int64((v.reset+time.Second-1)/time.Second), 1), 10)
 }

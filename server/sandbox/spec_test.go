@@ -2,13 +2,10 @@ package sandbox_test
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -16,33 +13,95 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-func TestSpec_TierLadderIsContiguousWithFallingLeverageAndRisingRates(t *testing.T) {
+// One test per rule of venue-api.md, over real HTTP; the name cites the section.
+
+func TestSpec_Endpoints_TheThreePathsAndNothingElse(t *testing.T) {
+	v := start(t, sandbox.Config{})
+	tests := []struct {
+		method, path string
+		status       int
+	}{
+		{"GET", "/sapi/v1/market/history/kline?contract_code=BTC-USDT&period=1min", 200},
+		{"GET", "/sapi/v1/position/risk/limit_tier", 200}, // an error body: unsigned
+		{"POST", "/sapi/v1/position/position_limit", 200},
+		{"GET", "/sapi/v1/position/position_limit", 200},
+		{"GET", "/sapi/v2/market/history/kline", http.StatusNotFound},
+		{"GET", "/", http.StatusNotFound},
+		{"POST", "/sapi/v1/market/history/kline", http.StatusMethodNotAllowed},
+		{"DELETE", "/sapi/v1/position/risk/limit_tier", http.StatusMethodNotAllowed},
+	}
+	for _, tt := range tests {
+		if a := do(t, mustRequest(t, tt.method, v.url+tt.path)); a.status != tt.status {
+			t.Errorf("%s %s: HTTP %d, want %d", tt.method, tt.path, a.status, tt.status)
+		}
+	}
+	if n := v.sb.Received(venueapi.PathKLine); n != 2 {
+		t.Errorf("Received counts %d KLine requests, want 2 (a refused method counts too)", n)
+	}
+}
+
+func TestSpec_Authentication_PrivateEndpointsRefuseUnsignedRequests(t *testing.T) {
+	v := start(t, sandbox.Config{})
+	for _, path := range []string{venueapi.PathTiers, venueapi.PathPositionLimit} {
+		a := do(t, mustRequest(t, "GET", v.url+path+"?contract_code=BTC-USDT"))
+		if code, msg := a.errCode(t); code != 1253 || !strings.Contains(msg, "missing parameter AccessKeyId") {
+			t.Errorf("%s unsigned: code %d %q", path, code, msg)
+		}
+	}
+}
+
+// --- Endpoint 1: risk-limit tiers ---
+
+func TestSpec_Tiers_Parameters(t *testing.T) {
+	v := start(t, sandbox.Config{})
+	tests := []struct {
+		name   string
+		params url.Values
+		code   int
+		names  string // what the error message names
+	}{
+		{"contract_code alone", url.Values{"contract_code": {"BTC-USDT"}}, 200, ""},
+		{"margin_mode cross", url.Values{"contract_code": {"ETH-USDT"}, "margin_mode": {"cross"}}, 200, ""},
+		{"no contract_code", url.Values{}, 1030, "contract_code"},
+		{"a future", url.Values{"contract_code": {"BTC-USDT-CQ"}}, 1030, "swap"},
+		{"isolated margin", url.Values{"contract_code": {"BTC-USDT"}, "margin_mode": {"isolated"}}, 1030, "margin_mode"},
+		{"contract_code twice", url.Values{"contract_code": {"BTC-USDT", "ETH-USDT"}}, 1030, "at most once"},
+		{"an unlisted swap", url.Values{"contract_code": {"ABC-USDT"}}, 1013, "ABC-USDT"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := v.signed(t, "GET", venueapi.PathTiers, tt.params, "", nil)
+			if code, msg := a.errCode(t); code != tt.code || !strings.Contains(msg, tt.names) || a.status != 200 {
+				t.Fatalf("HTTP %d code %d %q, want code %d naming %q", a.status, code, msg, tt.code, tt.names)
+			}
+		})
+	}
+}
+
+func TestSpec_Tiers_ARealisticLadderPerContract(t *testing.T) {
 	v := start(t, sandbox.Config{})
 	units := map[string]bool{}
 	for _, code := range []string{"BTC-USDT", "ETH-USDT", "SOL-USDT", "XRP-USDT", "DOGE-USDT", "LTC-USDT"} {
-		a := v.signed(t, "GET", venueapi.PathTiers, url.Values{"contract_code": {code}}, "", nil)
-		if !strings.Contains(string(a.body), `"max_lever":"`) || !strings.Contains(string(a.body), `"min_volume":"0"`) {
-			t.Errorf("%s: numbers are not strings, or tier 1 does not start at 0: %s", code, a.body)
+		ladder := v.tiersOf(t, code)
+		if len(ladder) < 5 || !ladder[0].MinVolume.IsZero() {
+			t.Fatalf("%s: %d tiers, the first from %s", code, len(ladder), ladder[0].MinVolume)
 		}
-		var env venueapi.TierEnvelope
-		a.json(t, &env)
-		if env.Code != 200 || len(env.Data) < 3 {
-			t.Fatalf("%s: %s", code, a.body)
-		}
-		for i, tr := range env.Data {
+		for i, tr := range ladder {
 			units[tr.VolumeUnit] = true
-			if int(tr.Tier) != i+1 || tr.ContractCode != code || tr.MarginMode != "cross" {
+			im := decimal.NewFromInt(1).Div(tr.MaxLever)
+			if int(tr.Tier) != i+1 || tr.ContractCode != code || tr.MarginMode != "cross" || (tr.VolumeUnit != "contract" && tr.VolumeUnit != "usdt") ||
+				!tr.MaxVolume.GreaterThan(tr.MinVolume) || !tr.MaintenanceMarginRate.IsPositive() || !tr.MaintenanceMarginRate.LessThan(im) {
 				t.Errorf("%s tier %d: %+v", code, i+1, tr)
 			}
 			if i == 0 {
 				continue
 			}
-			prev := env.Data[i-1]
-			if !tr.MinVolume.Equal(prev.MaxVolume) || !tr.MaxVolume.GreaterThan(tr.MinVolume) {
-				t.Errorf("%s tier %d band %s..%s does not follow %s", code, i+1, tr.MinVolume, tr.MaxVolume, prev.MaxVolume)
+			prev := ladder[i-1]
+			if !tr.MinVolume.Equal(prev.MaxVolume) || tr.VolumeUnit != prev.VolumeUnit {
+				t.Errorf("%s tier %d band %s..%s %s does not follow %s %s", code, i+1, tr.MinVolume, tr.MaxVolume, tr.VolumeUnit, prev.MaxVolume, prev.VolumeUnit)
 			}
-			if tr.MaxLever.GreaterThan(prev.MaxLever) || !tr.MaintenanceMarginRate.GreaterThan(prev.MaintenanceMarginRate) {
-				t.Errorf("%s tier %d: lever %s rate %s after %s %s", code, i+1, tr.MaxLever, tr.MaintenanceMarginRate, prev.MaxLever, prev.MaintenanceMarginRate)
+			if !tr.MaxLever.LessThan(prev.MaxLever) || !tr.MaintenanceMarginRate.GreaterThan(prev.MaintenanceMarginRate) {
+				t.Errorf("%s tier %d: leverage %s and rate %s after %s and %s", code, i+1, tr.MaxLever, tr.MaintenanceMarginRate, prev.MaxLever, prev.MaintenanceMarginRate)
 			}
 		}
 	}
@@ -51,346 +110,148 @@ func TestSpec_TierLadderIsContiguousWithFallingLeverageAndRisingRates(t *testing
 	}
 }
 
-func TestSpec_PositionLimitsFollowTheMarkPriceAndFaceValue(t *testing.T) {
-	v := start(t, sandbox.Config{LeverRates: map[string]int{"ETH-USDT": 20}})
-	face := map[string]decimal.Decimal{}
-	for _, m := range v.sb.Markets() {
-		face[m.Code] = m.FaceValue
-	}
-	a := v.signed(t, "POST", venueapi.PathPositionLimit, nil, `{}`, nil)
-	var env venueapi.LimitEnvelope
-	a.json(t, &env)
-	if env.Status != "ok" || len(env.Data) != 6 {
-		t.Fatalf("no parameters should list the six swaps: %s", a.body)
-	}
-	if !strings.Contains(string(a.body), `"trade_partition":`) {
-		t.Error("trade_partition is missing")
-	}
-	for _, p := range env.Data {
-		want := p.BuyLimitValue.Div(p.MarkPrice.Mul(face[p.ContractCode])).Floor()
-		if !p.BuyLimit.Equal(want) || !p.SellLimit.Equal(p.SellLimitValue.Div(p.MarkPrice.Mul(face[p.ContractCode])).Floor()) {
-			t.Errorf("%s: buy_limit %s, want floor(%s / (%s × %s)) = %s", p.ContractCode, p.BuyLimit, p.BuyLimitValue, p.MarkPrice, face[p.ContractCode], want)
-		}
-		last := v.candles(t, "contract_code="+p.ContractCode+"&period=1min&size=1")
-		if !p.MarkPrice.Equal(last[0].Close) {
-			t.Errorf("%s: mark price %s, latest close %s", p.ContractCode, p.MarkPrice, last[0].Close)
-		}
-		wantLever := 10
-		if p.ContractCode == "ETH-USDT" {
-			wantLever = 20
-		}
-		if p.LeverRate != wantLever || p.BusinessType != "swap" || p.Pair != p.Symbol+"-USDT" {
-			t.Errorf("%s: %+v", p.ContractCode, p)
-		}
-	}
-}
+// --- Endpoint 2: position limits ---
 
-func TestSpec_PositionLimitRules(t *testing.T) {
+func TestSpec_PositionLimits_Rules(t *testing.T) {
 	v := start(t, sandbox.Config{})
-	var future string
+	quarter := v.marketOf(t, "BTC-USDT", venueapi.TypeQuarter).Code
+	var btcFutures, allQuarters []string
 	for _, m := range v.sb.Markets() {
-		if m.Base == "BTC" && m.Type == venueapi.TypeQuarter {
-			future = m.Code
+		if m.Base == "BTC" && m.Kind == venueapi.KindFuture {
+			btcFutures = append(btcFutures, m.Code)
+		}
+		if m.Type == venueapi.TypeQuarter {
+			allQuarters = append(allQuarters, m.Code)
 		}
 	}
 	tests := []struct {
-		name      string
-		body      string
-		wantCode  int
-		wantCodes []string // contract codes answered
+		name  string
+		body  string
+		code  int
+		names string   // what the error message names
+		want  []string // the contract codes answered, in order
 	}{
-		{"a future without business_type is refused", `{"contract_code":"` + future + `"}`, 1030, nil},
-		{"a future with business_type futures", `{"contract_code":"` + future + `","business_type":"futures"}`, 200, []string{future}},
-		{"contract_code wins over pair and contract_type", `{"contract_code":"ETH-USDT","pair":"BTC-USDT","contract_type":"quarter","business_type":"all"}`, 200, []string{"ETH-USDT"}},
-		{"pair and type select one future", `{"pair":"BTC-USDT","contract_type":"quarter","business_type":"futures"}`, 200, []string{future}},
-		{"pair alone lists its swap (business type swap by default)", `{"pair":"ETH-USDT"}`, 200, []string{"ETH-USDT"}},
-		{"business type all lists swaps and futures of a pair", `{"pair":"ETH-USDT","business_type":"all"}`, 200, nil},
-		{"an unlisted contract is 1013", `{"contract_code":"ABC-USDT"}`, 1013, nil},
-		{"a malformed pair is 1030", `{"pair":"ETHUSDT"}`, 1030, nil},
-		{"a non-string parameter is 1030", `{"contract_code":5}`, 1030, nil},
+		{"no parameters list the six swaps (business type swap by default)", `{}`, 200, "",
+			[]string{"BTC-USDT", "ETH-USDT", "SOL-USDT", "XRP-USDT", "DOGE-USDT", "LTC-USDT"}},
+		{"rule 2: contract_code wins over pair and contract_type", `{"contract_code":"ETH-USDT","pair":"BTC-USDT","contract_type":"quarter","business_type":"all"}`, 200, "", []string{"ETH-USDT"}},
+		{"rule 3: a future without business_type is refused", `{"contract_code":"` + quarter + `"}`, 1030, "business_type", nil},
+		{"rule 3: a future with business_type swap is refused", `{"contract_code":"` + quarter + `","business_type":"swap"}`, 1030, "business_type", nil},
+		{"rule 3: a future with business_type futures", `{"contract_code":"` + quarter + `","business_type":"futures"}`, 200, "", []string{quarter}},
+		{"rule 3: a future with business_type all", `{"contract_code":"` + quarter + `","business_type":"all"}`, 200, "", []string{quarter}},
+		{"rule 3: a futures contract_type needs futures or all", `{"contract_type":"quarter"}`, 1030, "business_type", nil},
+		{"pair and contract_type select one future", `{"pair":"BTC-USDT","contract_type":"quarter","business_type":"futures"}`, 200, "", []string{quarter}},
+		{"contract_type alone selects that type of every pair", `{"contract_type":"quarter","business_type":"futures"}`, 200, "", allQuarters},
+		{"pair with business type futures lists its futures", `{"pair":"BTC-USDT","business_type":"futures"}`, 200, "", btcFutures},
+		{"pair with business type all lists its swap and futures", `{"pair":"BTC-USDT","business_type":"all"}`, 200, "", append([]string{"BTC-USDT"}, btcFutures...)},
+		{"a pair without futures lists none of them", `{"pair":"SOL-USDT","business_type":"futures"}`, 200, "", []string{}},
+		{"a contract-type code is not a contract_code here", `{"contract_code":"BTC-USDT-CQ","business_type":"futures"}`, 1030, "contract_code", nil},
+		{"an unlisted contract is 1013", `{"contract_code":"ABC-USDT"}`, 1013, "ABC-USDT", nil},
+		{"a malformed pair", `{"pair":"BTCUSDT"}`, 1030, "pair", nil},
+		{"an unknown contract_type", `{"contract_type":"monthly","business_type":"futures"}`, 1030, "contract_type", nil},
+		{"an unknown business_type", `{"business_type":"spot"}`, 1030, "business_type", nil},
+		{"a parameter that is not a string", `{"contract_code":5}`, 1030, "contract_code", nil},
+		{"a body that is not a JSON object", `{"contract_code":`, 1030, "body", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := v.signed(t, "POST", venueapi.PathPositionLimit, nil, tt.body, nil)
 			code, msg := a.errCode(t)
-			if code != tt.wantCode {
-				t.Fatalf("code %d %q, want %d", code, msg, tt.wantCode)
+			if code != tt.code || !strings.Contains(msg, tt.names) || a.status != 200 {
+				t.Fatalf("HTTP %d code %d %q, want code %d naming %q", a.status, code, msg, tt.code, tt.names)
 			}
-			if tt.wantCodes == nil {
-				if tt.name == "business type all lists swaps and futures of a pair" {
-					var env venueapi.LimitEnvelope
-					a.json(t, &env)
-					if len(env.Data) != 5 {
-						t.Fatalf("got %d records, want the swap and four futures", len(env.Data))
-					}
-				}
+			if tt.want == nil {
 				return
 			}
 			var env venueapi.LimitEnvelope
 			a.json(t, &env)
-			var got []string
+			got := []string{}
 			for _, p := range env.Data {
 				got = append(got, p.ContractCode)
+				if p.MarginMode != "cross" || p.TradePartition == "" || p.Symbol+"-USDT" != p.Pair {
+					t.Errorf("rule 1 and the record: %+v", p)
+				}
+				if wantBusiness := map[bool]string{true: "swap", false: "futures"}[p.ContractType == venueapi.TypeSwap]; p.BusinessType != wantBusiness {
+					t.Errorf("%s: business_type %s", p.ContractCode, p.BusinessType)
+				}
 			}
-			if fmt.Sprint(got) != fmt.Sprint(tt.wantCodes) {
-				t.Fatalf("got %v, want %v", got, tt.wantCodes)
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Fatalf("got %v, want %v", got, tt.want)
 			}
 		})
 	}
 }
 
-func TestFaultsAreInjectedPerPathAndOffByDefault(t *testing.T) {
+func TestSpec_PositionLimits_PayloadEdges(t *testing.T) {
 	v := start(t, sandbox.Config{})
-	all := func(f sandbox.Fault) sandbox.Faults {
-		return sandbox.Faults{PerPath: map[string]sandbox.Fault{venueapi.PathKLine: f}}
-	}
 	tests := []struct {
-		name  string
-		fault sandbox.Fault
-		check func(t *testing.T, res *http.Response, err error)
+		name        string
+		contentType string
+		body        string
+		query       url.Values
+		code        int
+		names       string
 	}{
-		{"5xx", sandbox.Fault{Rate5xx: 1}, func(t *testing.T, res *http.Response, err error) {
-			if err != nil || res.StatusCode != http.StatusServiceUnavailable {
-				t.Fatalf("%v %v", res, err)
-			}
-		}},
-		{"429", sandbox.Fault{Rate429: 1}, func(t *testing.T, res *http.Response, err error) {
-			if err != nil || res.StatusCode != http.StatusTooManyRequests {
-				t.Fatalf("%v %v", res, err)
-			}
-		}},
-		{"malformed", sandbox.Fault{RateMalformed: 1}, func(t *testing.T, res *http.Response, err error) {
-			if err != nil || res.StatusCode != 200 {
-				t.Fatalf("%v %v", res, err)
-			}
-			b := make([]byte, 100)
-			n, _ := res.Body.Read(b)
-			if strings.HasSuffix(string(b[:n]), "}") {
-				t.Fatalf("body %q is complete JSON", b[:n])
-			}
-		}},
-		{"hang-up", sandbox.Fault{RateHangup: 1}, func(t *testing.T, res *http.Response, err error) {
-			if err == nil {
-				_, err = readAll(res)
-			}
-			if err == nil {
-				t.Fatal("the connection was not cut")
-			}
-		}},
-		{"latency", sandbox.Fault{Latency: 150 * time.Millisecond}, func(t *testing.T, res *http.Response, err error) {
-			if err != nil || res.StatusCode != 200 {
-				t.Fatalf("%v %v", res, err)
-			}
-		}},
+		{"a parameter in the query and the body is given twice", "application/json", `{"contract_code":"BTC-USDT"}`, url.Values{"contract_code": {"BTC-USDT"}}, 1030, "at most once"},
+		{"a body of another type", "text/plain", `contract_code=BTC-USDT`, nil, 1030, "Content-Type"},
+		{"a JSON body with a charset", "application/json; charset=utf-8", `{"contract_code":"BTC-USDT"}`, nil, 200, ""},
+		{"a null parameter is no parameter", "application/json", `{"contract_code":null,"pair":"LTC-USDT"}`, nil, 200, ""},
+		{"an empty body", "application/json", ` `, url.Values{"pair": {"LTC-USDT"}}, 200, ""},
+		{"a body over 16 KiB", "application/json", `{"pair":"` + strings.Repeat("A", 17<<10) + `"}`, nil, 1030, "body"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v.sb.SetFaults(all(tt.fault))
-			t.Cleanup(func() { v.sb.SetFaults(sandbox.Faults{}) })
-			began := time.Now()
-			res, err := http.Get(v.url + venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=2")
-			tt.check(t, res, err)
-			if res != nil {
-				res.Body.Close()
+			req := v.signedRequest(t, "POST", venueapi.PathPositionLimit, tt.query, testAccess, testSecret, v.clock.Now(), nil)
+			req.Body = http.NoBody
+			if tt.body != "" {
+				req.Body, req.ContentLength = readCloser(tt.body), int64(len(tt.body))
 			}
-			if tt.fault.Latency > 0 && time.Since(began) < tt.fault.Latency {
-				t.Fatalf("answered in %s, before the added latency", time.Since(began))
-			}
-			// Another path is untouched.
-			if a := v.signed(t, "GET", venueapi.PathTiers, url.Values{"contract_code": {"BTC-USDT"}}, "", nil); a.status != 200 {
-				t.Fatalf("tiers HTTP %d under a KLine fault", a.status)
+			req.Header.Set("Content-Type", tt.contentType)
+			a := do(t, req)
+			if code, msg := a.errCode(t); code != tt.code || !strings.Contains(msg, tt.names) {
+				t.Fatalf("HTTP %d code %d %q, want code %d naming %q", a.status, code, msg, tt.code, tt.names)
 			}
 		})
 	}
-	if a := v.kline(t, "contract_code=BTC-USDT&period=1min&size=2"); a.status != 200 {
-		t.Fatalf("after faults are off: HTTP %d", a.status)
-	}
 }
 
-func readAll(res *http.Response) ([]byte, error) {
-	defer res.Body.Close()
-	var b strings.Builder
-	buf := make([]byte, 4096)
-	for {
-		n, err := res.Body.Read(buf)
-		b.Write(buf[:n])
-		if err != nil {
-			if err.Error() == "EOF" {
-				return []byte(b.String()), nil
-			}
-			return nil, err
-		}
-	}
-}
+// --- Endpoint 3: KLine ---
 
-// Property tests of the candle invariants over random windows and periods.
-
-func TestCandleInvariantsOverRandomWindows(t *testing.T) {
+func TestSpec_KLine_Parameters(t *testing.T) {
 	v := start(t, sandbox.Config{})
-	r := rand.New(rand.NewPCG(1, 2))
-	codes := []string{"BTC-USDT", "ETH-USDT", "SOL-USDT", "XRP-USDT", "DOGE-USDT", "LTC-USDT", "BTC-USDT-NQ", "ETH-USDT-CW"}
-	periods := venueapi.Periods()
-	for i := 0; i < 60; i++ {
-		code, p := codes[r.IntN(len(codes))], periods[r.IntN(len(periods))]
-		back := time.Duration(r.Int64N(int64(700 * 24 * time.Hour)))
-		from := p.Start(testNow.Add(-back).Unix())
-		to := from
-		for j := 0; j < 1+r.IntN(300); j++ {
-			to = p.Next(to)
-		}
-		got := v.candles(t, fmt.Sprintf("contract_code=%s&period=%s&from=%d&to=%d", code, p, from, to))
-		for k, c := range got {
-			if c.Low.GreaterThan(c.Open) || c.Low.GreaterThan(c.Close) || c.High.LessThan(c.Open) || c.High.LessThan(c.Close) || !c.Low.IsPositive() {
-				t.Fatalf("%s %s candle %d: open %s close %s low %s high %s", code, p, c.ID, c.Open, c.Close, c.Low, c.High)
-			}
-			if k > 0 && c.ID != p.Next(got[k-1].ID) {
-				t.Fatalf("%s %s: gap or duplicate at %d after %d", code, p, c.ID, got[k-1].ID)
-			}
-			if k > 0 && !c.Open.Equal(got[k-1].Close) {
-				t.Fatalf("%s %s: candle %d opens at %s, the previous closed at %s", code, p, c.ID, c.Open, got[k-1].Close)
-			}
-			if p != venueapi.Period1Mon && c.ID%p.Seconds() != 0 {
-				t.Fatalf("%s %s: candle %d is not aligned", code, p, c.ID)
-			}
+	tests := []struct {
+		query string
+		code  int
+		names string
+	}{
+		{"period=1min", 1030, "contract_code"},
+		{"contract_code=BTC-USDT", 1030, "period"},
+		{"contract_code=BTC-USDT&period=2min", 1030, "period"},
+		{"contract_code=BTC-USDT&period=1min&size=0", 1030, "size"},
+		{"contract_code=BTC-USDT&period=1min&size=2001", 1030, "size"},
+		{"contract_code=BTC-USDT&period=1min&size=ten", 1030, "size"},
+		{"contract_code=BTC-USDT&period=1min&from=yesterday&to=1795000000", 1030, "from"},
+		{"contract_code=BTC-USDT&period=1min&period=5min", 1030, "period"},
+		{"contract_code=BTC-USDT&period=1min&size=1", 200, ""},
+		{"contract_code=BTC-USDT&period=1min&size=2000", 200, ""},
+		{"contract_code=BTC-USDT-CW&period=1mon&size=3", 200, ""},
+	}
+	for _, tt := range tests {
+		a := v.kline(t, tt.query)
+		if code, msg := a.errCode(t); code != tt.code || !strings.Contains(msg, tt.names) {
+			t.Errorf("%s: code %d %q, want %d naming %q", tt.query, code, msg, tt.code, tt.names)
 		}
 	}
 }
 
-// A longer period's candle is the aggregate of the shorter ones it covers.
-func TestCandlesAggregateAcrossPeriods(t *testing.T) {
+func TestSpec_KLine_Envelope_ChStatusTsData(t *testing.T) {
 	v := start(t, sandbox.Config{})
-	r := rand.New(rand.NewPCG(3, 4))
-	pairs := [][2]venueapi.Period{
-		{venueapi.Period1Min, venueapi.Period5Min}, {venueapi.Period5Min, venueapi.Period15Min}, {venueapi.Period15Min, venueapi.Period30Min},
-		{venueapi.Period30Min, venueapi.Period60Min}, {venueapi.Period60Min, venueapi.Period4Hour}, {venueapi.Period4Hour, venueapi.Period1Day},
-		{venueapi.Period1Day, venueapi.Period1Mon}, {venueapi.Period1Min, venueapi.Period1Day},
+	a := v.kline(t, "contract_code=DOGE-USDT&period=4hour&size=5")
+	var env venueapi.KLineEnvelope
+	a.json(t, &env)
+	if env.Ch != "market.DOGE-USDT.kline.4hour" || env.Status != "ok" || env.Ts != testNow.UnixMilli() || len(env.Data) != 5 {
+		t.Fatalf("envelope %s", a.body)
 	}
-	for i := 0; i < 24; i++ {
-		pr := pairs[i%len(pairs)]
-		short, long := pr[0], pr[1]
-		code := []string{"BTC-USDT", "DOGE-USDT", "ETH-USDT-CQ"}[r.IntN(3)]
-		// A closed long candle somewhere in the last two years (a month back at most for 1mon).
-		back := time.Duration(r.Int64N(int64(600*24*time.Hour))) + 40*24*time.Hour
-		id := long.Start(testNow.Add(-back).Unix())
-		longs := v.candles(t, fmt.Sprintf("contract_code=%s&period=%s&from=%d&to=%d", code, long, id, id))
-		end := long.Next(id) - 1
-		if short == venueapi.Period1Min && long == venueapi.Period1Day {
-			end = id + 1999*60 // one page of minutes covers 1999 of the day's 1440: all of it
-		}
-		shorts := v.candles(t, fmt.Sprintf("contract_code=%s&period=%s&from=%d&to=%d", code, short, id, end))
-		if len(longs) != 1 || len(shorts) == 0 {
-			t.Fatalf("%s %s at %d: %d long, %d short", code, long, id, len(longs), len(shorts))
-		}
-		var in []venueapi.Candle
-		for _, c := range shorts {
-			if c.ID < long.Next(id) {
-				in = append(in, c)
-			}
-		}
-		want := aggregate(in)
-		got := longs[0]
-		if !got.Open.Equal(want.Open) || !got.Close.Equal(want.Close) || !got.High.Equal(want.High) || !got.Low.Equal(want.Low) ||
-			!got.Vol.Equal(want.Vol) || !got.Count.Equal(want.Count) || !got.Amount.Equal(want.Amount) || !got.TradeTurnover.Equal(want.TradeTurnover) {
-			t.Fatalf("%s %s at %s is not the aggregate of its %d %s candles:\n got %+v\nwant %+v", code, long, time.Unix(id, 0).UTC(), len(in), short, got, want)
-		}
-	}
-}
-
-func aggregate(cs []venueapi.Candle) venueapi.Candle {
-	a := cs[0]
-	for _, c := range cs[1:] {
-		a.Close = c.Close
-		a.High = decimal.Max(a.High, c.High)
-		a.Low = decimal.Min(a.Low, c.Low)
-		a.Vol = a.Vol.Add(c.Vol)
-		a.Count = a.Count.Add(c.Count)
-		a.Amount = a.Amount.Add(c.Amount)
-		a.TradeTurnover = a.TradeTurnover.Add(c.TradeTurnover)
-	}
-	return a
-}
-
-func TestCandlesAreDeterministicPerSeed(t *testing.T) {
-	a := start(t, sandbox.Config{})
-	b := start(t, sandbox.Config{})
-	c := start(t, sandbox.Config{Seed: 99})
-	q := "contract_code=BTC-USDT&period=4hour&size=500"
-	if string(a.kline(t, q).body) != string(b.kline(t, q).body) {
-		t.Fatal("two sandboxes with the default seed draw different candles")
-	}
-	if string(a.kline(t, q).body) == string(c.kline(t, q).body) {
-		t.Fatal("another seed draws the same candles")
-	}
-}
-
-func TestTheCurrentCandleMovesWithTheClockAndClosesOnItsBoundary(t *testing.T) {
-	v := start(t, sandbox.Config{})
-	minute := venueapi.Period1Min.Start(testNow.Unix())
-	v.clock.Set(time.Unix(minute, 0).Add(5 * time.Second))
-	early := v.candles(t, "contract_code=BTC-USDT&period=1min&size=1")[0]
-	v.clock.Set(time.Unix(minute, 0).Add(50 * time.Second))
-	late := v.candles(t, "contract_code=BTC-USDT&period=1min&size=1")[0]
-	v.clock.Set(time.Unix(minute, 0).Add(61 * time.Second))
-	closed := v.candles(t, fmt.Sprintf("contract_code=BTC-USDT&period=1min&from=%d&to=%d", minute, minute))[0]
-	if early.ID != minute || late.ID != minute {
-		t.Fatalf("ids %d %d, want %d", early.ID, late.ID, minute)
-	}
-	if !late.Vol.GreaterThan(early.Vol) {
-		t.Errorf("volume did not grow within the minute: %s then %s", early.Vol, late.Vol)
-	}
-	if early.Close.Equal(closed.Close) && late.Close.Equal(closed.Close) && !early.Open.Equal(closed.Close) {
-		t.Errorf("the close did not move toward the final close")
-	}
-	if !closed.Open.Equal(early.Open) || closed.High.LessThan(late.High) || closed.Low.GreaterThan(late.Low) {
-		t.Errorf("closed minute %+v does not extend the partial %+v", closed, late)
-	}
-	next := v.candles(t, "contract_code=BTC-USDT&period=1min&size=2")
-	if next[0].ID != minute || !next[0].Close.Equal(closed.Close) || next[1].ID != minute+60 {
-		t.Errorf("after the boundary: %+v", next)
-	}
-}
-
-func benchKLine(b *testing.B, query string) {
-	sb, err := sandbox.New(sandbox.Config{Now: func() time.Time { return testNow }, PublicLimit: sandbox.Limit{Requests: 1 << 30, Per: time.Second}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	req := httptest.NewRequest("GET", venueapi.PathKLine+"?"+query, nil)
-	sb.ServeHTTP(httptest.NewRecorder(), req) // draw the caches once: steady state is what serves
-	b.ReportAllocs()
-	for b.Loop() {
-		w := httptest.NewRecorder()
-		sb.ServeHTTP(w, req)
-		if w.Code != 200 {
-			b.Fatal(w.Code)
-		}
-	}
-}
-
-func BenchmarkKLine2000x1min(b *testing.B) {
-	benchKLine(b, "contract_code=BTC-USDT&period=1min&size=2000")
-}
-func BenchmarkKLine2000x1day(b *testing.B) {
-	benchKLine(b, "contract_code=BTC-USDT&period=1day&size=2000")
-}
-func BenchmarkKLine2000x4hour(b *testing.B) {
-	benchKLine(b, "contract_code=ETH-USDT&period=4hour&size=2000")
-}
-
-func BenchmarkSignedTiers(b *testing.B) {
-	sb, err := sandbox.New(sandbox.Config{Now: func() time.Time { return testNow },
-		Keys: []sandbox.Key{{Access: testAccess, Secret: testSecret, Read: true}}, PrivateLimit: sandbox.Limit{Requests: 1 << 30, Per: time.Second}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	q := venueapi.SignedQuery("GET", "venue.test", venueapi.PathTiers, testAccess, []byte(testSecret), url.Values{"contract_code": {"BTC-USDT"}}, testNow)
-	req := httptest.NewRequest("GET", "http://venue.test"+venueapi.PathTiers+"?"+q, nil)
-	b.ReportAllocs()
-	for b.Loop() {
-		w := httptest.NewRecorder()
-		sb.ServeHTTP(w, req)
-		if w.Code != 200 || !strings.Contains(w.Body.String(), `"code":200`) {
-			b.Fatal(w.Body.String())
-		}
+	if a.header.Get("Content-Type") != "application/json" || a.header.Get("ratelimit-limit") != "" {
+		t.Fatalf("headers %v: JSON, and no private rate-limit headers on the public endpoint", a.header)
 	}
 }

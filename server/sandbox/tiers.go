@@ -1,64 +1,70 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"net/http"
-	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// ladder is the venue family's tier shape: position value bands in USDT,
-// each with its maximum leverage and maintenance margin rate.
-var ladder = []struct {
-	upToUSDT int64  // upper bound of the band's position value
-	lever    int64  // maximum leverage
-	mmr      string // maintenance margin rate
-}{
-	{500_000, 100, "0.005"},
-	{2_000_000, 50, "0.01"},
-	{10_000_000, 25, "0.02"},
-	{30_000_000, 10, "0.05"},
-	{80_000_000, 5, "0.1"},
-	{150_000_000, 3, "0.15"},
-	{300_000_000, 2, "0.25"},
-	{1_000_000_000, 1, "0.5"},
+// rung is one tier of a ladder: up to a position value, a maximum leverage
+// and a maintenance margin rate. The rate stays below half the initial
+// margin (1 / leverage), as on the venue family's ladders.
+type rung struct {
+	upToUSDT int64 // upper bound of the band's position value
+	lever    int64 // maximum leverage
+	mmrBP    int64 // maintenance margin rate, basis points
 }
 
-// tiers is the ladder of a swap: bands contiguous from 0, max leverage
-// falling and the margin rate rising tier by tier. Assets with usdtTiers
-// write bands in USDT; the others in contracts at the reference price. The
-// last band is finite, as the venue writes it: nothing beyond it can be held.
+// The two ladders: majors from 200x, the others from 75x.
+var (
+	majorLadder = []rung{
+		{500_000, 200, 40}, {2_000_000, 100, 50}, {8_000_000, 50, 100}, {20_000_000, 20, 250},
+		{50_000_000, 10, 500}, {100_000_000, 8, 600}, {200_000_000, 6, 800}, {400_000_000, 5, 1000},
+	}
+	altLadder = []rung{
+		{100_000, 75, 65}, {500_000, 50, 100}, {2_000_000, 25, 200}, {5_000_000, 20, 250},
+		{10_000_000, 10, 500}, {25_000_000, 5, 1000}, {50_000_000, 4, 1250}, {100_000_000, 3, 1600},
+	}
+)
+
+// tiers is the ladder of market m: bands contiguous from 0, leverage falling
+// and the margin rate rising tier by tier, in contracts (at the reference
+// price, rounded down to two significant digits, as a venue writes them) or
+// in USDT. The last band is finite: it is the largest position an account
+// may hold, which is what the venue's last max_volume means.
 func tiers(m Market, a asset) []venueapi.Tier {
-	out := make([]venueapi.Tier, 0, len(ladder))
-	contractValue := decimal.New(a.refPrice, -a.priceDecimals).Mul(a.face) // USDT per contract
+	out := make([]venueapi.Tier, 0, len(a.ladder))
+	perContract := decimal.New(a.refPrice, -a.priceDecimals).Mul(a.face) // USDT
 	lower := decimal.Zero
-	for i, t := range ladder {
+	for i, t := range a.ladder {
 		upper := decimal.NewFromInt(t.upToUSDT)
-		unit := venueapi.UnitUSDT
-		if !a.usdtTiers {
-			unit = venueapi.UnitContract
-			upper = upper.Div(contractValue).Floor()
-		}
-		lever := t.lever
-		if a.dailyVolPPM > 40_000 { // wilder assets get half the leverage, at least 1
-			lever = max(lever/2, 1)
+		if a.tierUnit == venueapi.UnitContract {
+			upper = decimal.NewFromInt(twoDigits(upper.Div(perContract).IntPart()))
 		}
 		out = append(out, venueapi.Tier{
 			ContractCode: m.Code, MarginMode: venueapi.MarginCross, Tier: venueapi.TierNumber(i + 1),
-			MaxLever: decimal.NewFromInt(lever), MaintenanceMarginRate: decimal.RequireFromString(t.mmr),
-			MinVolume: lower, MaxVolume: upper, VolumeUnit: unit,
+			MaxLever: decimal.NewFromInt(t.lever), MaintenanceMarginRate: decimal.New(t.mmrBP, -4),
+			MinVolume: lower, MaxVolume: upper, VolumeUnit: a.tierUnit,
 		})
 		lower = upper
 	}
 	return out
 }
 
-// serveTiers answers endpoint 1 (signed).
+// twoDigits rounds n down to two significant digits: 5263 → 5200.
+func twoDigits(n int64) int64 {
+	p := int64(1)
+	for n/p >= 100 {
+		p *= 10
+	}
+	return n / p * p
+}
+
+// serveTiers answers endpoint 1 (signed): the ladder of a listed swap.
 func (s *Sandbox) serveTiers(w http.ResponseWriter, r *http.Request) {
-	q, err := venueapi.ParseTierQuery(businessParams(r))
+	q, err := venueapi.ParseTierQuery(businessQuery(r))
 	if err != nil {
 		s.writeParamError(w, venueapi.PathTiers, err)
 		return
@@ -70,25 +76,5 @@ func (s *Sandbox) serveTiers(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a, _ := assetOf(m.Base)
-	s.writeJSON(w, venueapi.TierEnvelope{Code: venueapi.CodeOK, Message: "success", Data: tiers(m, a), Ts: now.UnixMilli()})
-}
-
-func (s *Sandbox) writeJSON(w http.ResponseWriter, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		s.log.Error("encoding an answer", "err", err)
-		s.writeError(w, "", http.StatusInternalServerError, venueapi.CodeBusy, "venue busy")
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Write(b)
-}
-
-// markPrice is the latest 1min close of m: the price limits are computed with.
-func (s *Sandbox) markPrice(m Market, now time.Time) decimal.Decimal {
-	c := s.series[m.Base].latest(venueapi.Period1Min, 1, now, 1_000_000+futureBasisPPM[m.Type])
-	if len(c) == 0 {
-		return decimal.Zero
-	}
-	return c[len(c)-1].Close
+	s.writeJSON(w, venueapi.PathTiers, venueapi.TierEnvelope{Code: venueapi.CodeOK, Message: "success", Data: tiers(m, a), Ts: now.UnixMilli()})
 }
