@@ -19,7 +19,7 @@ func TestTheManifestIsValidAndItsIconsLoad(t *testing.T) {
 	}
 	var m struct {
 		Name, ShortName, Description, StartURL, Display, ThemeColor, BackgroundColor string
-		Icons                                                                       []struct{ Src, Type, Sizes, Purpose string }
+		Icons                                                                        []struct{ Src, Type, Sizes, Purpose string }
 	}
 	var raw map[string]json.RawMessage
 	json.NewDecoder(res.Body).Decode(&raw)

@@ -56,7 +56,9 @@ type savedChart struct {
 	Candles []venueapi.Candle `json:"candles"`
 }
 
-func (k *KLineChart) storageKey() string { return "riskchart/chart/" + k.Contract + "/" + string(k.Period) }
+func (k *KLineChart) storageKey() string {
+	return "riskchart/chart/" + k.Contract + "/" + string(k.Period)
+}
 
 // OnMount starts the chart and its live updates; it runs only in the browser.
 func (k *KLineChart) OnMount(ctx app.Context) {
