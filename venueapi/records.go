@@ -81,7 +81,7 @@ func (c Candle) AppendJSON(b []byte) []byte {
 }
 
 func appendNum(b []byte, key string, d decimal.Decimal) []byte {
-	return append(append(b, key...), d.String()...)
+	return appendDecimal(append(b, key...), d)
 }
 
 // MissingFieldError is a record without one of its required fields.
