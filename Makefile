@@ -67,7 +67,7 @@ test: build chromium vet
 # Speed and memory are checked here, never by timed tests.
 bench: build chromium
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
-	$(GO) run ./server/loadtest -duration 5s -clients 64
+	$(GO) run ./server/loadtest -duration 5s -clients 32
 
 clean:
 	rm -rf bin web/app.wasm web/app.wasm.gz web/echarts.min.js $(ICONS) node_modules
