@@ -182,13 +182,20 @@ func (w *window) markPrice() decimal.Decimal {
 
 // candle is b as the venue writes it: ticks as prices at the asset's
 // precision, amount = vol × face value, trade_turnover = Σ vol × face × price
-// (DECISIONS.md, Face value).
+// (DECISIONS.md, Face value), each built as one coefficient and exponent.
 func (w *window) candle(id int64, b bar) venueapi.Candle {
 	exp, face := -w.s.asset.priceDecimals, w.s.asset.face
-	vol := decimal.NewFromInt(b.vol)
 	return venueapi.Candle{
-		ID: id, Vol: vol, Count: decimal.NewFromInt(b.count),
+		ID: id, Vol: decimal.NewFromInt(b.vol), Count: decimal.NewFromInt(b.count),
 		Open: decimal.New(b.open, exp), Close: decimal.New(b.close, exp), Low: decimal.New(b.low, exp), High: decimal.New(b.high, exp),
-		Amount: vol.Mul(face), TradeTurnover: decimal.New(b.turn, exp).Mul(face),
+		Amount: timesFace(b.vol, 0, face), TradeTurnover: timesFace(b.turn, exp, face),
 	}
+}
+
+// timesFace is n×10^exp × face, computed in integers when the product fits.
+func timesFace(n int64, exp int32, face decimal.Decimal) decimal.Decimal {
+	if c := face.CoefficientInt64(); c > 0 && face.NumDigits() <= 18 && abs64(n) <= (1<<63-1)/c {
+		return decimal.New(n*c, exp+face.Exponent())
+	}
+	return decimal.New(n, exp).Mul(face)
 }
