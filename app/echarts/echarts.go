@@ -100,6 +100,15 @@ func (c *Chart) Redraw() {
 	})
 }
 
+// RedrawSeries hands ECharts the held series only: the time axis is
+// unchanged when just the newest candle moved, and re-laying it out is most
+// of a redraw's cost.
+func (c *Chart) RedrawSeries() {
+	c.v.Call("setOption", map[string]any{
+		"series": []any{map[string]any{"data": c.prices}, map[string]any{"data": c.ups}, map[string]any{"data": c.downs}},
+	})
+}
+
 // View returns the indexes of the first and last candles in view.
 func (c *Chart) View() (start, end int) { return c.start, c.end }
 

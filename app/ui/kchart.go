@@ -342,11 +342,14 @@ func (k *KLineChart) applyLive(fresh []venueapi.Candle) {
 		up, down = chartopt.AppendVolume(nil, nil, c)
 		k.chart.SetLast(string(chartopt.AppendLabel(nil, c.ID, k.Period, k.loc())), string(chartopt.AppendPrice(nil, c)), string(up), string(down), c.ID > last.ID)
 	}
-	if following && appended > 0 {
+	switch {
+	case following && appended > 0:
 		k.chart.Draw(start+appended, end+appended)
-		return
+	case appended > 0:
+		k.chart.Redraw()
+	default:
+		k.chart.RedrawSeries()
 	}
-	k.chart.Redraw()
 }
 
 // JumpToLatest shows the newest candles at the current zoom width.
