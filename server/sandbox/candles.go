@@ -13,7 +13,8 @@ import (
 // seconds that are revealed up to now. A candle of any period is the
 // aggregate of the largest whole pieces it covers, so every period agrees
 // with every other exactly, and a window of 2000 candles draws at most a few
-// hundred splits, whatever its period, with nothing cached between requests.
+// hundred splits, whatever its period. Nothing is kept between requests but
+// each day's turnover (see series.dayBar).
 
 // maxBasisDays caps the days to delivery that a future's premium grows with:
 // a future listed long before delivery trades like one half a year out.
@@ -26,14 +27,13 @@ type window struct {
 	now         int64 // Unix seconds: nothing after it exists
 	deliveryDay int64 // a future's delivery day, days since the epoch; 0 for a swap
 
-	day     int64 // the day whose bar (and halves, when hasHalf) are below
+	day     int64 // the day whose bar (and halves, when halfOK) are below
 	dayBar  bar
 	dayOK   bool
 	halves  [48]bar
 	halfOK  bool
-	half    int64 // day*48 + half-hour of the minutes below
+	half    int64 // day*48 + half-hour of the minutes below; -1 before any
 	mins    [30]bar
-	minsOK  bool
 	seconds [60]bar
 }
 
@@ -75,9 +75,9 @@ func (w *window) halfHour(d, h int64) bar {
 }
 
 func (w *window) minute(d, m int64) bar {
-	if k := d*48 + m/30; k != w.half || !w.minsOK {
+	if k := d*48 + m/30; k != w.half {
 		w.s.minutes(d, m/30, w.halfHour(d, m/30), &w.mins)
-		w.half, w.minsOK = k, true
+		w.half = k
 	}
 	return w.mins[m%30]
 }

@@ -38,8 +38,9 @@ func (s *Sandbox) public(path string, serve http.HandlerFunc) http.Handler {
 }
 
 // private guards endpoints 1 and 2: counted on arrival against the access
-// key, the ratelimit-* headers on every answer, then the signature.
-func (s *Sandbox) private(path string, serve http.HandlerFunc) http.Handler {
+// key, the ratelimit-* headers on every answer, then the signature. serve
+// gets the query's business parameters, the signature's taken out.
+func (s *Sandbox) private(path string, serve func(http.ResponseWriter, *http.Request, url.Values)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		params, parseErr := url.ParseQuery(r.URL.RawQuery)
 		now := s.now()
@@ -57,7 +58,10 @@ func (s *Sandbox) private(path string, serve http.HandlerFunc) http.Handler {
 			s.writeError(w, path, http.StatusOK, err.code, err.msg)
 			return
 		}
-		serve(w, r)
+		for _, p := range signatureParams {
+			delete(params, p)
+		}
+		serve(w, r, params)
 	})
 }
 

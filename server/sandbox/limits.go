@@ -22,21 +22,11 @@ const defaultLeverRate = 10
 // maxBody bounds endpoint 2's body: its four parameters fit in far less.
 const maxBody = 16 << 10
 
-// businessQuery is the query string less the signature parameters.
-func businessQuery(r *http.Request) url.Values {
-	v := r.URL.Query()
-	for _, p := range signatureParams {
-		delete(v, p)
-	}
-	return v
-}
-
 // limitParams gathers endpoint 2's business parameters wherever the client
-// put them (DECISIONS.md, POST payload): the query string, and for a POST a
-// JSON object of strings or a form. A parameter given in two places is given
-// twice, which venueapi.ParseLimitQuery refuses.
-func limitParams(w http.ResponseWriter, r *http.Request) (url.Values, error) {
-	v := businessQuery(r)
+// put them (DECISIONS.md, POST payload): the query string (v), and for a
+// POST a JSON object of strings or a form. A parameter given in two places is
+// given twice, which venueapi.ParseLimitQuery refuses.
+func limitParams(w http.ResponseWriter, r *http.Request, v url.Values) (url.Values, error) {
 	if r.Method != http.MethodPost {
 		return v, nil
 	}
@@ -81,8 +71,8 @@ func limitParams(w http.ResponseWriter, r *http.Request) (url.Values, error) {
 // serveLimits answers endpoint 2 (signed): contract_code wins over pair and
 // contract_type; without it, the listed contracts of the business type (swap
 // by default) that match pair and contract_type.
-func (s *Sandbox) serveLimits(w http.ResponseWriter, r *http.Request) {
-	params, err := limitParams(w, r)
+func (s *Sandbox) serveLimits(w http.ResponseWriter, r *http.Request, query url.Values) {
+	params, err := limitParams(w, r, query)
 	if err != nil {
 		s.writeParamError(w, venueapi.PathPositionLimit, err)
 		return

@@ -63,6 +63,14 @@ func mulDiv(a, b, c int64) int64 {
 	return int64(q)
 }
 
+// mulDivSigned is mulDiv for signed a and b, rounded toward zero.
+func mulDivSigned(a, b, c int64) int64 {
+	if (a < 0) != (b < 0) {
+		return -mulDiv(abs64(a), abs64(b), c)
+	}
+	return mulDiv(abs64(a), abs64(b), c)
+}
+
 // isqrt is the integer square root of n ≥ 0, rounded down.
 func isqrt(n int64) int64 {
 	if n < 2 {

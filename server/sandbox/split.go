@@ -77,29 +77,21 @@ func split(p bar, kids []bar, weight []int64, exact bool, r *rng) {
 	path[0] = p.open
 	// The kids holding the high and the low: two different ones, not the
 	// last, whose close is p's, so that the path itself goes near each
-	// extreme rather than a lone wick reaching it.
+	// extreme rather than a lone wick reaching it. The path's anchors are
+	// the open, near the high, near the low and the close, in time order.
 	iH, iL := 0, 0
+	anchors := [4]anchor{{0, p.open}, {n, p.close}}
+	na := 2
 	if n > 2 {
 		iH = int(r.between(0, int64(n-2)))
 		iL = (iH + int(r.between(1, int64(n-2)))) % (n - 1)
+		first, second := anchor{iH + 1, p.high - min(wick(iH), span/3)}, anchor{iL + 1, p.low + min(wick(iL), span/3)}
+		if second.at < first.at {
+			first, second = second, first
+		}
+		anchors = [4]anchor{{0, p.open}, first, second, {n, p.close}}
+		na = 4
 	}
-	anchors := [4]anchor{{0, p.open}}
-	na := 1
-	if iH != iL {
-		if iH < n-1 {
-			anchors[na] = anchor{iH + 1, p.high - min(wick(iH), span/3)}
-			na++
-		}
-		if iL < n-1 {
-			anchors[na] = anchor{iL + 1, p.low + min(wick(iL), span/3)}
-			na++
-		}
-		if na == 3 && anchors[1].at > anchors[2].at {
-			anchors[1], anchors[2] = anchors[2], anchors[1]
-		}
-	}
-	anchors[na] = anchor{n, p.close}
-	na++
 	for i := 0; i+1 < na; i++ {
 		bridge(path[:], sig[:], anchors[i], anchors[i+1], r)
 	}
@@ -160,7 +152,7 @@ func split(p bar, kids []bar, weight []int64, exact bool, r *rng) {
 // side of p's VWAP, so that the weighted mean of typical prices is the VWAP:
 // then each kid's turnover stays near its typical price, and the next split
 // down starts from a VWAP in the middle of its range, not pushed to an edge.
-// Prices are compared in 1/1024 ticks: cheap assets move a few ticks a minute.
+// Prices are compared in 1/256 ticks: cheap assets move a few ticks a minute.
 func tilt(weights []int64, kids []bar, p bar) {
 	if p.vol == 0 {
 		return
@@ -254,12 +246,15 @@ func reachTurnover(p bar, kids []bar) {
 				heldBound += share[k] * b
 			}
 		}
+		if held == 0 { // p's VWAP is outside its own range: nothing reaches it
+			return
+		}
 		now, target := top, mulDiv(heldBound, p.vol, held) // the bound now, and with all volume past the VWAP
 		if !up {
 			now = bottom
 		}
 		num, den := 2*abs64(p.turn-now), abs64(target-now)
-		if held == 0 || den == 0 { // p's VWAP is outside its own range: nothing reaches it
+		if den == 0 {
 			return
 		}
 		num = min(num, den)

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"net/http"
+	"net/url"
 
 	"github.com/shopspring/decimal"
 
@@ -63,8 +64,8 @@ func twoDigits(n int64) int64 {
 }
 
 // serveTiers answers endpoint 1 (signed): the ladder of a listed swap.
-func (s *Sandbox) serveTiers(w http.ResponseWriter, r *http.Request) {
-	q, err := venueapi.ParseTierQuery(businessQuery(r))
+func (s *Sandbox) serveTiers(w http.ResponseWriter, _ *http.Request, query url.Values) {
+	q, err := venueapi.ParseTierQuery(query)
 	if err != nil {
 		s.writeParamError(w, venueapi.PathTiers, err)
 		return
