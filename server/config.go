@@ -27,6 +27,7 @@ type config struct {
 	ViewerTokens    venue.Secret // RISKCHART_VIEWER_TOKENS: comma-separated tokens for private paths off loopback
 	Contracts       string       // RISKCHART_CONTRACTS: code:face_value:price_decimals, comma-separated
 	FrameAncestors  string       // RISKCHART_FRAME_ANCESTORS: origins allowed to embed the pages
+	EmbedKey        venue.Secret // RISKCHART_EMBED_KEY: signs embed links; unset: a key made at start
 	Root            string       // RISKCHART_ROOT: the folder holding web/ and wasm_exec.js
 	RefreshInterval time.Duration
 	ShutdownTimeout time.Duration
@@ -44,6 +45,7 @@ var envNames = map[string]string{
 	"viewer-tokens":    "RISKCHART_VIEWER_TOKENS",
 	"contracts":        "RISKCHART_CONTRACTS",
 	"frame-ancestors":  "RISKCHART_FRAME_ANCESTORS",
+	"embed-key":        "RISKCHART_EMBED_KEY",
 	"root":             "RISKCHART_ROOT",
 	"refresh-interval": "RISKCHART_REFRESH_INTERVAL",
 	"shutdown-timeout": "RISKCHART_SHUTDOWN_TIMEOUT",
@@ -55,7 +57,7 @@ func parseConfig(name string, args []string, getenv func(string) string, stderr 
 	var c config
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var secretKey, sandboxKeys, viewerTokens string
+	var secretKey, sandboxKeys, viewerTokens, embedKey string
 	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8080", "address browsers connect to")
 	fs.StringVar(&c.VenueURL, "venue-url", "", "base URL of the venue; empty starts the embedded sandbox venue")
 	fs.StringVar(&c.AccessKey, "access-key", "", "access key of the venue account")
@@ -66,6 +68,7 @@ func parseConfig(name string, args []string, getenv func(string) string, stderr 
 	fs.StringVar(&viewerTokens, "viewer-tokens", "", "tokens that grant browsers the private paths, comma-separated")
 	fs.StringVar(&c.Contracts, "contracts", "", "contracts offered, code:face_value:price_decimals, comma-separated")
 	fs.StringVar(&c.FrameAncestors, "frame-ancestors", "", "origins allowed to embed the pages, space-separated")
+	fs.StringVar(&embedKey, "embed-key", "", "key (32+ characters) that signs embed links; empty: one made at start")
 	fs.StringVar(&c.Root, "root", ".", "folder holding web/ and wasm_exec.js")
 	fs.DurationVar(&c.RefreshInterval, "refresh-interval", time.Second, "how often the current candle of a series is refreshed")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 10*time.Second, "how long in-flight requests get at shutdown")
@@ -88,6 +91,7 @@ func parseConfig(name string, args []string, getenv func(string) string, stderr 
 		return c, err
 	}
 	c.SecretKey, c.SandboxKeys, c.ViewerTokens = venue.Secret(secretKey), venue.Secret(sandboxKeys), venue.Secret(viewerTokens)
+	c.EmbedKey = venue.Secret(embedKey)
 	if c.SecretKeyFile != "" {
 		if c.SecretKey != "" {
 			return c, errors.New("RISKCHART_SECRET_KEY and RISKCHART_SECRET_KEY_FILE: give one, not both")
@@ -136,6 +140,7 @@ func (c config) print(w io.Writer) {
 		{"RISKCHART_VIEWER_TOKENS", c.ViewerTokens.String()},
 		{"RISKCHART_CONTRACTS", c.Contracts},
 		{"RISKCHART_FRAME_ANCESTORS", c.FrameAncestors},
+		{"RISKCHART_EMBED_KEY", c.EmbedKey.String()},
 		{"RISKCHART_ROOT", c.Root},
 		{"RISKCHART_REFRESH_INTERVAL", c.RefreshInterval.String()},
 	}

@@ -5,11 +5,15 @@
 //
 //	riskchart            serve (see -h for flags; each has a RISKCHART_* variable)
 //	riskchart sandbox    run the sandbox venue alone, for other clients
+//	riskchart embed-link -contracts BTC-USDT -panels tiers,limits -ttl 24h
+//	                     print a signed embed link (needs RISKCHART_EMBED_KEY)
 package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -22,6 +26,7 @@ import (
 	"time"
 
 	"github.com/riskchart/riskchart/server/bundle"
+	"github.com/riskchart/riskchart/server/embedlink"
 	"github.com/riskchart/riskchart/server/gateway"
 	"github.com/riskchart/riskchart/server/sandbox"
 	"github.com/riskchart/riskchart/server/venue"
@@ -41,6 +46,9 @@ func main() {
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) > 1 && args[1] == "sandbox" {
 		return runSandbox(ctx, args[2:], getenv, stdout, stderr)
+	}
+	if len(args) > 1 && args[1] == "embed-link" {
+		return runEmbedLink(args[2:], getenv, stdout, stderr)
 	}
 	cfg, err := parseConfig("riskchart", args[1:], getenv, stderr)
 	if err != nil {
@@ -73,6 +81,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return fmt.Errorf("configuring the venue client: %w", err)
 	}
+	links, err := embedSigner(cfg.EmbedKey)
+	if err != nil {
+		return err
+	}
 	front, err := bundle.New(bundle.Config{Root: cfg.Root})
 	if err != nil {
 		return err
@@ -84,6 +96,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Public:          !loopbackOnly(cfg.Addr),
 		ViewerTokens:    splitSecrets(cfg.ViewerTokens),
 		FrameAncestors:  strings.Fields(cfg.FrameAncestors),
+		EmbedLinks:      links,
 		RefreshInterval: cfg.RefreshInterval,
 		Logger:          log,
 	})
@@ -206,6 +219,58 @@ func splitSecrets(s venue.Secret) []venue.Secret {
 	for _, t := range strings.Split(string(s), ",") {
 		if t = strings.TrimSpace(t); t != "" {
 			out = append(out, venue.Secret(t))
+		}
+	}
+	return out
+}
+
+// embedSigner signs embed links with RISKCHART_EMBED_KEY, or with a key made
+// now (links then die with the process).
+func embedSigner(key venue.Secret) (*embedlink.Signer, error) {
+	if key == "" {
+		b := make([]byte, 32)
+		if _, err := rand.Read(b); err != nil {
+			return nil, fmt.Errorf("making an embed key: %w", err)
+		}
+		return embedlink.NewSigner(b)
+	}
+	return embedlink.NewSigner([]byte(key))
+}
+
+// runEmbedLink prints a signed embed link for the operator to hand out.
+func runEmbedLink(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("riskchart embed-link", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	contracts := fs.String("contracts", "", "contract codes the link grants, comma-separated")
+	panels := fs.String("panels", "tiers,limits", "panels the link grants: tiers, limits")
+	ttl := fs.Duration("ttl", 24*time.Hour, "how long the link lasts")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	key := getenv("RISKCHART_EMBED_KEY")
+	if key == "" {
+		return errors.New("riskchart embed-link: set RISKCHART_EMBED_KEY to the key the server signs with")
+	}
+	if *ttl <= 0 {
+		return errors.New("riskchart embed-link: -ttl must be positive")
+	}
+	s, err := embedlink.NewSigner([]byte(key))
+	if err != nil {
+		return err
+	}
+	tok, err := s.Issue(embedlink.Scope{Contracts: splitList(*contracts), Panels: splitList(*panels), Expires: time.Now().Add(*ttl)})
+	if err != nil {
+		return fmt.Errorf("riskchart embed-link: %w", err)
+	}
+	fmt.Fprintln(stdout, tok)
+	return nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
 		}
 	}
 	return out

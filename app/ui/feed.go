@@ -35,7 +35,7 @@ func fetchKLine(ctx context.Context, q venueapi.KLineQuery) (kline, error) {
 	if err := q.Validate(); err != nil {
 		return kline{}, err
 	}
-	a, err := fetchText(ctx, "GET", origin()+venueapi.PathKLine+"?"+q.Values().Encode(), "")
+	a, err := fetchText(ctx, "GET", origin()+venueapi.PathKLine+"?"+q.Values().Encode(), "", nil)
 	if err != nil {
 		return kline{}, fmt.Errorf("loading %s candles: %w", q.ContractCode, err)
 	}
@@ -54,7 +54,7 @@ func fetchKLine(ctx context.Context, q venueapi.KLineQuery) (kline, error) {
 
 // fetchContracts lists the contracts the server offers.
 func fetchContracts(ctx context.Context) ([]Contract, error) {
-	a, err := fetchText(ctx, "GET", origin()+"/api/v1/contracts", "")
+	a, err := fetchText(ctx, "GET", origin()+"/api/v1/contracts", "", nil)
 	if err != nil {
 		return nil, err
 	}

@@ -17,13 +17,18 @@ type httpAnswer struct {
 // fetchText calls the browser's fetch (not Go's net/http, which would link
 // an HTTP stack into app.wasm that the browser already has), and waits for
 // the whole body or ctx's end, which aborts the request.
-func fetchText(ctx context.Context, method, url, jsonBody string) (httpAnswer, error) {
+func fetchText(ctx context.Context, method, url, jsonBody string, header map[string]string) (httpAnswer, error) {
 	abort := app.Window().Get("AbortController").New()
 	init := map[string]any{"method": method, "signal": abort.Get("signal"), "credentials": "same-origin"}
+	headers := map[string]any{}
+	for k, v := range header {
+		headers[k] = v
+	}
 	if jsonBody != "" {
 		init["body"] = jsonBody
-		init["headers"] = map[string]any{"Content-Type": "application/json"}
+		headers["Content-Type"] = "application/json"
 	}
+	init["headers"] = headers
 	type result struct {
 		a   httpAnswer
 		err error

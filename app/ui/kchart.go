@@ -28,6 +28,8 @@ type KLineChart struct {
 	OnCandle func(ctx app.Context, c venueapi.Candle, clicked bool)
 	// OnError, when set, is told what the chart says went wrong.
 	OnError func(ctx app.Context, msg string)
+	// OnDrawn, when set, is told each time the chart draws a contract's candles.
+	OnDrawn func(ctx app.Context)
 
 	shown    string // contract|period the chart holds
 	candles  []venueapi.Candle
@@ -199,6 +201,9 @@ func (k *KLineChart) draw(ctx app.Context) {
 	k.chart.Draw(max(0, n-120), n-1)
 	k.status, k.failed = "", false
 	app.Window().Get("performance").Call("mark", "riskchart:drawn")
+	if k.OnDrawn != nil {
+		k.OnDrawn(ctx)
+	}
 }
 
 // redrawAll redraws after a theme or zone change, keeping the view.

@@ -64,6 +64,7 @@ type ChartPage struct {
 	entryErr  string
 	dark      bool // resolved theme
 
+	embedOpen   bool // the Embed dialog is shown
 	updateReady bool // a new deployment is downloaded: offer a reload
 	installable bool // the browser offers installation
 }
@@ -194,11 +195,14 @@ func (p *ChartPage) Render() app.UI {
 				}),
 				app.Button().ID("jump-latest").Class("button").Text("Latest ⇥").Title("Jump to the latest candle").
 					OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionJumpToLatest) }),
+				app.Button().ID("embed-open").Class("button").Aria("expanded", p.embedOpen).Aria("controls", "embed-dialog").Text("Embed").
+					OnClick(func(ctx app.Context, e app.Event) { p.embedOpen = !p.embedOpen }),
 				app.If(p.installable, func() app.UI {
 					return app.Button().ID("install").Class("button").Text("Install app").
 						OnClick(func(ctx app.Context, e app.Event) { ctx.ShowAppInstallPrompt() })
 				}),
 			),
+			app.If(p.embedOpen, func() app.UI { return p.renderEmbedDialog(v) }),
 			app.If(p.updateReady, func() app.UI {
 				return app.P().ID("update-banner").Class("notice").Attr("role", "status").Body(
 					app.Text("A new version of Riskchart is ready. "),
@@ -215,5 +219,22 @@ func (p *ChartPage) Render() app.UI {
 			),
 			&RiskPanel{Contract: v.Contract},
 		),
+	)
+}
+
+// renderEmbedDialog writes the iframe snippets for the current view.
+func (p *ChartPage) renderEmbedDialog(v view) app.UI {
+	base := origin()
+	item := func(route, label string) app.UI {
+		return app.Div().Class("embed-snippet").Body(
+			app.Label().For("embed-"+route).Text(label),
+			app.Textarea().ID("embed-"+route).Class("control").ReadOnly(true).Rows(3).Text(embedSnippet(base, route, v)),
+		)
+	}
+	return app.Section().ID("embed-dialog").Class("dialog").Attr("role", "dialog").Aria("label", "Embed this view").Body(
+		app.P().Text("Paste into your page. Your origin must be in the server's RISKCHART_FRAME_ANCESTORS; "+
+			"private panels need a signed embed link (riskchart embed-link) added as &embed=…"),
+		item("chart", "Chart"), item("tiers", "Risk-limit tiers"), item("limits", "Position limits"),
+		app.Button().Class("button").Text("Close").OnClick(func(ctx app.Context, e app.Event) { p.embedOpen = false }),
 	)
 }

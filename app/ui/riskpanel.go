@@ -30,6 +30,10 @@ type RiskPanel struct {
 	Contract string
 	// Show is "tiers", "limits" or "" for both and the calculator.
 	Show string
+	// Embedded marks a panel inside another site's iframe; EmbedToken is its
+	// signed embed link (empty: none), the only access it has.
+	Embedded   bool
+	EmbedToken string
 
 	shown     string
 	contracts []Contract
@@ -106,7 +110,7 @@ func (r *RiskPanel) load(ctx app.Context, tiers, limits bool) {
 	if tiers && r.isSwap() && r.Show != "limits" {
 		r.tiersAt = time.Now() // no second fetch while this one runs
 		ctx.Async(func() {
-			env, err := fetchTiers(ctx, code)
+			env, err := fetchTiers(ctx, code, headersOf(r.Embedded, r.EmbedToken))
 			ctx.Dispatch(func(ctx app.Context) {
 				if code != r.Contract {
 					return
@@ -127,7 +131,7 @@ func (r *RiskPanel) load(ctx app.Context, tiers, limits bool) {
 		r.limitsAt = time.Now()
 		q := r.limitQuery()
 		ctx.Async(func() {
-			env, err := fetchLimits(ctx, q)
+			env, err := fetchLimits(ctx, q, headersOf(r.Embedded, r.EmbedToken))
 			ctx.Dispatch(func(ctx app.Context) {
 				if code != r.Contract || q != r.limitQuery() {
 					return
@@ -230,7 +234,7 @@ func (r *RiskPanel) Render() app.UI {
 	}
 	if r.noAccess {
 		body = append(body, app.P().ID("risk-noaccess").Class("notice").Attr("role", "status").
-			Text("No access to private data on this server: it has no venue key, or you need a viewer token (sign in at /login). The chart works without it."))
+			Text(r.noAccessText()))
 	}
 	if r.Show != "limits" {
 		body = append(body, r.renderTiers())
@@ -431,4 +435,11 @@ func (r *RiskPanel) renderCalculator() app.UI {
 		}),
 		app.Dl().ID("calc-result").Class("calc-result").Aria("live", "polite").Body(out...),
 	)
+}
+
+func (r *RiskPanel) noAccessText() string {
+	if r.Embedded {
+		return "No access: this embed has no valid link for the private data of " + r.Contract + "."
+	}
+	return "No access to private data on this server: it has no venue key, or you need a viewer token (sign in at /login). The chart works without it."
 }

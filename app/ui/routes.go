@@ -9,4 +9,7 @@ func Routes() {
 	app.Route("/", func() app.Composer { return &ChartPage{} })
 	app.Route("/tiers", func() app.Composer { return &RiskPage{show: "tiers"} })
 	app.Route("/limits", func() app.Composer { return &RiskPage{show: "limits"} })
+	app.Route("/embed/chart", func() app.Composer { return &EmbedPage{kind: "chart"} })
+	app.Route("/embed/tiers", func() app.Composer { return &EmbedPage{kind: "tiers"} })
+	app.Route("/embed/limits", func() app.Composer { return &EmbedPage{kind: "limits"} })
 }

@@ -96,6 +96,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.ServeContent(w, r, "app.js", h.modTime, bytes.NewReader(h.appJS))
 	case strings.HasPrefix(r.URL.Path, "/web/"):
 		h.serveWeb(w, r)
+	case r.URL.Path == "/embed/demo":
+		// The demo embeds Riskchart as a customer's page would: plain HTML.
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache")
+		http.ServeFile(w, r, filepath.Join(h.web, "embed-demo.html"))
 	default:
 		h.app.ServeHTTP(w, r)
 	}

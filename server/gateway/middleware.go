@@ -131,10 +131,16 @@ func (s *server) limited(next http.Handler) http.Handler {
 }
 
 // private guards the signed paths: open to loopback listeners, otherwise a
-// viewer token (bearer header or the login cookie) is required.
+// viewer token (bearer header or the login cookie) is required. A request
+// from an embed (it carries the embed header) is judged by its signed embed
+// link instead, in the handler, once the contract is known.
 func (s *server) private(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "private, no-store")
+		if _, embed := r.Header[embedHeader]; embed {
+			next.ServeHTTP(w, r)
+			return
+		}
 		if s.cfg.Public && !s.viewer(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="riskchart"`)
 			writeError(w, r.URL.Path, http.StatusUnauthorized, venueapi.CodeForbidden,
@@ -217,4 +223,23 @@ func (l *ipLimiter) allow(ip string) (bool, time.Duration) {
 		return true, 0
 	}
 	return false, time.Duration(math.Ceil(float64(time.Second) / float64(l.rate)))
+}
+
+// embedHeader carries an embed's signed link (possibly empty) on its calls.
+const embedHeader = "X-Riskchart-Embed"
+
+// embedDenied reports, and answers, an embed call its link does not cover.
+func (s *server) embedDenied(w http.ResponseWriter, r *http.Request, panel, contract string) bool {
+	if _, embed := r.Header[embedHeader]; !embed {
+		return false
+	}
+	token := r.Header.Get(embedHeader)
+	if s.cfg.EmbedLinks != nil && token != "" {
+		if scope, err := s.cfg.EmbedLinks.Check(token); err == nil && scope.Allows(panel, contract, s.now()) {
+			return false
+		}
+	}
+	writeError(w, r.URL.Path, http.StatusForbidden, venueapi.CodeForbidden,
+		"this embed has no valid link for the "+panel+" of "+contract+" (missing, expired, tampered or out of scope)", s.now())
+	return true
 }

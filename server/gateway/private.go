@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
+	"github.com/riskchart/riskchart/server/embedlink"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -78,6 +79,9 @@ func (s *server) handleTiers() http.Handler {
 			writeError(w, r.URL.Path, http.StatusBadRequest, venueapi.CodeInvalidInput, err.Error(), s.now())
 			return
 		}
+		if s.embedDenied(w, r, embedlink.PanelTiers, q.ContractCode) {
+			return
+		}
 		v, stale, err := s.tiers.get(r.Context(), "tiers|"+q.ContractCode, func(ctx context.Context) (any, error) {
 			env, err := s.venue.Tiers(ctx, q)
 			s.metrics.venueCalls.WithLabelValues("tiers", outcome(err)).Inc()
@@ -105,6 +109,9 @@ func (s *server) handleLimits() http.Handler {
 		q, err := venueapi.ParseLimitQuery(params)
 		if err != nil {
 			writeError(w, r.URL.Path, http.StatusBadRequest, venueapi.CodeInvalidInput, err.Error(), s.now())
+			return
+		}
+		if s.embedDenied(w, r, embedlink.PanelLimits, q.ContractCode) {
 			return
 		}
 		key := "limits|" + q.ContractCode + "|" + q.Pair + "|" + string(q.ContractType) + "|" + q.BusinessType

@@ -99,6 +99,18 @@ func (s *server) handleContracts() http.Handler {
 	})
 }
 
+// handleEmbedConfig tells embeds which parent origins they may talk to.
+func (s *server) handleEmbedConfig() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache")
+		origins := s.cfg.FrameAncestors
+		if origins == nil {
+			origins = []string{}
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"origins": origins})
+	})
+}
+
 func handleHealth() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")

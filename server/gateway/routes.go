@@ -18,6 +18,7 @@ func (s *server) routes() http.Handler {
 	mux.Handle("POST "+venueapi.PathPositionLimit, s.limited(s.private(s.handleLimits())))
 	// Riskchart's own.
 	mux.Handle("GET /api/v1/contracts", s.handleContracts())
+	mux.Handle("GET /api/v1/embed", s.handleEmbedConfig())
 	mux.Handle("GET /login", s.handleLoginPage())
 	mux.Handle("POST /login", s.handleLogin())
 	// Operations.
