@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"github.com/riskchart/riskchart/server/embedlink"
@@ -60,7 +61,25 @@ func TestEmbedChartInAnIframeOfAnotherOrigin(t *testing.T) {
 	// The parent changes the period without a reload.
 	chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`document.getElementById("embed").contentWindow.postMessage({type: "riskchart:set", period: "5min", contract_code: "ETH-USDT"}, %q)`, s.URL), nil))
 	waitFor(t, ctx, `window.msgs.some(m => m.data.type === "riskchart:ready" && m.data.period === "5min" && m.data.contract_code === "ETH-USDT")`)
+	// The candle under the pointer reaches the parent, with the venue's digits.
+	if err := chromedp.Run(ctx, chromedp.MouseEvent(input.MouseMoved, 450, 200)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `window.msgs.some(m => m.data.type === "riskchart:candle" && m.data.candle.id > 0 && typeof m.data.candle.close === "string")`)
 	screenshot(t, ctx, "embed-chart-cross-origin")
+}
+
+func TestEmbedPanelsInAnIframeOfAnotherOrigin(t *testing.T) {
+	parent := newParentPage(t)
+	s := startServer(t, map[string]string{"RISKCHART_FRAME_ANCESTORS": parent.srv.URL})
+	ctx := newBrowser(t)
+	for _, route := range []string{"tiers", "limits"} {
+		parent.frame(s.URL + "/embed/" + route + "?contract_code=BTC-USDT&parent=" + parent.srv.URL)
+		if err := chromedp.Run(ctx, chromedp.Navigate(parent.srv.URL+"/")); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, fmt.Sprintf(`window.msgs.some(m => m.data.type === "riskchart:ready" && m.data.route === %q) && window.msgs.some(m => m.data.type === "riskchart:height")`, route))
+	}
 }
 
 func TestEmbedRefusesADisallowedParent(t *testing.T) {
