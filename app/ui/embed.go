@@ -34,6 +34,7 @@ type EmbedPage struct {
 	parent   string   // the parent's origin, once allowed
 	allowed  []string // origins allowed to frame and to message
 	dark     bool
+	drawn    bool // the chart has drawn: ready is owed once the parent is known
 	listener app.Func
 }
 
@@ -71,9 +72,7 @@ func (e *EmbedPage) OnMount(ctx app.Context) {
 		ctx.Dispatch(func(ctx app.Context) {
 			e.allowed = cfg.Origins
 			e.parent = e.parentOrigin(ctx)
-			if e.kind != "chart" {
-				e.post(msgReady, map[string]any{"route": e.kind, "contract_code": e.v.Contract})
-			}
+			e.postReady() // a chart drawn before the allow-list came owes it now
 			e.postHeight()
 		})
 	})
@@ -123,6 +122,17 @@ func (e *EmbedPage) post(kind string, fields map[string]any) {
 		msg[k] = v
 	}
 	app.Window().Get("parent").Call("postMessage", msg, e.parent)
+}
+
+// postReady tells the parent what is drawn: a panel at once, a chart once
+// it has drawn.
+func (e *EmbedPage) postReady() {
+	switch {
+	case e.kind != "chart":
+		e.post(msgReady, map[string]any{"route": e.kind, "contract_code": e.v.Contract})
+	case e.drawn:
+		e.post(msgReady, map[string]any{"route": "chart", "contract_code": e.v.Contract, "period": string(e.v.Period)})
+	}
 }
 
 func (e *EmbedPage) postHeight() {
@@ -181,7 +191,8 @@ func (e *EmbedPage) Render() app.UI {
 	case "chart":
 		body = &KLineChart{Contract: e.v.Contract, Period: e.v.Period, UTC: e.v.UTC, Dark: e.dark, Decimals: -1,
 			OnDrawn: func(ctx app.Context) {
-				e.post(msgReady, map[string]any{"route": "chart", "contract_code": e.v.Contract, "period": string(e.v.Period)})
+				e.drawn = true
+				e.postReady()
 				e.postHeight()
 			},
 			OnError: func(ctx app.Context, msg string) { e.post(msgError, map[string]any{"message": msg}) },
