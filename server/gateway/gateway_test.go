@@ -37,6 +37,9 @@ type stack struct {
 func newStack(t testing.TB, mutate func(*gateway.Config), venueCfg func(*venue.Config)) *stack {
 	t.Helper()
 	base, sb := sandboxtest.Start(t, sandbox.Config{Keys: []sandbox.Key{{Access: testAccess, Secret: testSecret, Read: true}}})
+	// Shared venue calls outlive the browser requests that started them (up
+	// to the upstream timeout): let them land before the sandbox stops.
+	t.Cleanup(func() { quiet(sb, 5*time.Second) })
 	vc := venue.Config{BaseURL: base, AccessKey: testAccess, SecretKey: testSecret, Retries: -1, Timeout: time.Second}
 	if venueCfg != nil {
 		venueCfg(&vc)
@@ -548,3 +551,19 @@ func benchCacheHit(b *testing.B, size int) {
 
 func BenchmarkKLineCacheHitSize300(b *testing.B)  { benchCacheHit(b, 300) }
 func BenchmarkKLineCacheHitSize2000(b *testing.B) { benchCacheHit(b, 2000) }
+
+// quiet waits until the sandbox has received nothing for 300 ms, or max.
+func quiet(sb *sandbox.Sandbox, max time.Duration) {
+	total := func() int64 {
+		return sb.Received(venueapi.PathKLine) + sb.Received(venueapi.PathTiers) + sb.Received(venueapi.PathPositionLimit)
+	}
+	deadline := time.Now().Add(max)
+	for last := total(); time.Now().Before(deadline); {
+		time.Sleep(300 * time.Millisecond)
+		now := total()
+		if now == last {
+			return
+		}
+		last = now
+	}
+}
