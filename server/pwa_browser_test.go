@@ -4,7 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"image/png"
+	"io/fs"
+	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -86,4 +90,59 @@ func TestOfflineReloadDrawsTheLastChartMarked(t *testing.T) {
 	waitFor(t, ctx, `(document.getElementById("offline-mark") || {}).textContent?.startsWith("Offline, as of")`)
 	waitFor(t, ctx, `(document.getElementById("risk-offline") || {}).textContent?.startsWith("Offline, as of") && document.querySelectorAll("#tier-table tbody tr").length > 0 && !!document.querySelector('#limits-table tr[data-contract="ETH-USDT"]')`)
 	screenshot(t, ctx, "pwa-offline")
+}
+
+func TestANewDeploymentIsOfferedAsAReload(t *testing.T) {
+	// Two deployments on the same origin: the second differs in style.css,
+	// which is part of the version the service worker is keyed by.
+	root := t.TempDir()
+	copyTree(t, "..", root, "wasm_exec.js", "web")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	env := map[string]string{"RISKCHART_ADDR": addr, "RISKCHART_ROOT": root}
+	first := startServer(t, env)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(first.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	waitFor(t, ctx, `!!navigator.serviceWorker.controller`)
+	first.Stop(t)
+	css := filepath.Join(root, "web", "style.css")
+	b, _ := os.ReadFile(css)
+	os.WriteFile(css, append(b, []byte("\n/* deployment 2 */\n")...), 0o644)
+	startServer(t, env)
+	if err := chromedp.Run(ctx, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `!!document.getElementById("update-banner")`)
+	screenshot(t, ctx, "pwa-update")
+}
+
+// copyTree copies the named files and folders of src into dst.
+func copyTree(t *testing.T, src, dst string, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		err := filepath.WalkDir(filepath.Join(src, n), func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(src, p)
+			if d.IsDir() {
+				return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+		})
+		if err != nil {
+			t.Fatalf("copying %s: %v", n, err)
+		}
+	}
 }
