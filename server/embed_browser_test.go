@@ -74,12 +74,17 @@ func TestEmbedPanelsInAnIframeOfAnotherOrigin(t *testing.T) {
 	s := startServer(t, map[string]string{"RISKCHART_FRAME_ANCESTORS": parent.srv.URL})
 	ctx := newBrowser(t)
 	for _, route := range []string{"tiers", "limits"} {
-		parent.frame(s.URL + "/embed/" + route + "?contract_code=BTC-USDT&parent=" + parent.srv.URL)
+		parent.frame(s.URL + "/embed/" + route + "?contract_code=BTC-USDT&locale=de&parent=" + parent.srv.URL)
 		if err := chromedp.Run(ctx, chromedp.Navigate(parent.srv.URL+"/")); err != nil {
 			t.Fatal(err)
 		}
 		waitFor(t, ctx, fmt.Sprintf(`window.msgs.some(m => m.data.type === "riskchart:ready" && m.data.route === %q) && window.msgs.some(m => m.data.type === "riskchart:height")`, route))
 	}
+	// The locale sets the embed's language (read from the iframe's own origin).
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/embed/tiers?contract_code=BTC-USDT&locale=pt-BR")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `document.documentElement.lang === "pt-BR"`)
 }
 
 func TestEmbedRefusesADisallowedParent(t *testing.T) {

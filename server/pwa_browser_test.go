@@ -146,3 +146,23 @@ func copyTree(t *testing.T, src, dst string, names ...string) {
 		}
 	}
 }
+
+func TestTheInstallButtonAppearsWhenTheBrowserOffersInstallation(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	// Offer installation as the browser does (headless Chromium may or may
+	// not offer it itself); the button must then prompt with this offer.
+	chromedp.Run(ctx, chromedp.Evaluate(`(() => {
+		const e = new Event("beforeinstallprompt");
+		e.prompt = () => { window.prompted = true; };
+		e.userChoice = Promise.resolve({outcome: "dismissed"});
+		window.dispatchEvent(e);
+	})()`, nil))
+	waitFor(t, ctx, `!!document.getElementById("install")`)
+	chromedp.Run(ctx, chromedp.Click("#install", chromedp.ByQuery))
+	waitFor(t, ctx, `window.prompted === true`)
+}

@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -20,6 +21,9 @@ const (
 	msgError  = "riskchart:error"  // embed → parent: what went wrong
 	msgSet    = "riskchart:set"    // parent → embed: contract_code, period, theme
 )
+
+// localePattern is a BCP 47 language tag, loosely: "de", "pt-BR", "zh-Hant-TW".
+var localePattern = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$`)
 
 // EmbedPage is a route made for iframes (/embed/chart, /embed/tiers,
 // /embed/limits): no page chrome, its state from the query string, and a
@@ -46,6 +50,11 @@ func (e *EmbedPage) OnNav(ctx app.Context) {
 	e.controls = q.Get("controls") != "0"
 	e.token = q.Get("embed")
 	e.applyTheme()
+	// The locale applies to the document's language (screen readers, the
+	// browser's own controls); numbers stay exactly as the venue wrote them.
+	if l := q.Get("locale"); localePattern.MatchString(l) {
+		app.Window().Get("document").Get("documentElement").Set("lang", l)
+	}
 }
 
 // OnMount learns the allowed origins, then greets the parent and listens.
