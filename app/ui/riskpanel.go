@@ -40,16 +40,12 @@ type RiskPanel struct {
 	noAccess  bool
 
 	tiers      []venueapi.Tier
-	tiersAt    time.Time
-	tiersErr   string
-	tiersStale bool
+	tiersState fetchState
 	sortBy     string // column of the tier table
 	sortDesc   bool
 
 	limits      []venueapi.PositionLimit
-	limitsAt    time.Time
-	limitsErr   string
-	limitsStale bool
+	limitsState fetchState
 	filter      venueapi.LimitQuery // the limits form; empty: the selected contract
 	filterErr   string
 
@@ -59,6 +55,23 @@ type RiskPanel struct {
 	touched        bool // the user has typed a size: an empty one is then an error
 	unit           risk.Unit
 	live           bool
+}
+
+// fetchState is what a panel shows of its last fetch: when, and how it went.
+type fetchState struct {
+	at    time.Time
+	err   string
+	stale bool
+}
+
+// done records a fetch's outcome; have says whether older data is on show.
+func (f *fetchState) done(err error, stale, have bool) {
+	f.at = time.Now()
+	if err != nil {
+		f.err, f.stale = "Refresh failed: "+err.Error(), have
+		return
+	}
+	f.err, f.stale = "", stale
 }
 
 // OnMount loads the data and starts refreshing it.
@@ -81,7 +94,7 @@ func (r *RiskPanel) OnMount(ctx app.Context) {
 			}
 			ctx.Dispatch(func(ctx app.Context) {
 				now := time.Now()
-				r.load(ctx, now.Sub(r.tiersAt) >= tiersEvery, now.Sub(r.limitsAt) >= limitsEvery)
+				r.load(ctx, now.Sub(r.tiersState.at) >= tiersEvery, now.Sub(r.limitsState.at) >= limitsEvery)
 			})
 		}
 	})
@@ -93,7 +106,7 @@ func (r *RiskPanel) OnDismount() { r.live = false }
 // OnUpdate follows the page's contract.
 func (r *RiskPanel) OnUpdate(ctx app.Context) {
 	if r.shown != r.Contract {
-		r.tiers, r.limits, r.tiersErr, r.limitsErr = nil, nil, "", ""
+		r.tiers, r.limits, r.tiersState.err, r.limitsState.err = nil, nil, "", ""
 		r.load(ctx, true, true)
 	}
 }
@@ -108,27 +121,19 @@ func (r *RiskPanel) load(ctx app.Context, tiers, limits bool) {
 	r.shown = r.Contract
 	code := r.Contract
 	if tiers && r.isSwap() && r.Show != "limits" {
-		r.tiersAt = time.Now() // no second fetch while this one runs
+		r.tiersState.at = time.Now() // no second fetch while this one runs
 		ctx.Async(func() {
 			env, err := fetchTiers(ctx, code, headersOf(r.Embedded, r.EmbedToken))
 			ctx.Dispatch(func(ctx app.Context) {
 				if code != r.Contract {
 					return
 				}
-				r.tiersAt = time.Now()
-				r.noAccess = errors.Is(err, errNoAccess)
-				if err != nil {
-					r.tiersErr, r.tiersStale = "Refresh failed: "+err.Error(), len(r.tiers) > 0
-					r.fromStorage(ctx, err)
-					return
-				}
-				r.tiers, r.tiersErr, r.tiersStale, r.offlineAt = env.Data, "", env.Stale, time.Time{}
-				r.save(ctx)
+				r.landed(ctx, &r.tiersState, err, err == nil && env.Stale, len(r.tiers) > 0, func() { r.tiers = env.Data })
 			})
 		})
 	}
 	if limits {
-		r.limitsAt = time.Now()
+		r.limitsState.at = time.Now()
 		q := r.limitQuery()
 		ctx.Async(func() {
 			env, err := fetchLimits(ctx, q, headersOf(r.Embedded, r.EmbedToken))
@@ -136,18 +141,24 @@ func (r *RiskPanel) load(ctx app.Context, tiers, limits bool) {
 				if code != r.Contract || q != r.limitQuery() {
 					return
 				}
-				r.limitsAt = time.Now()
-				r.noAccess = errors.Is(err, errNoAccess)
-				if err != nil {
-					r.limitsErr, r.limitsStale = "Refresh failed: "+err.Error(), len(r.limits) > 0
-					r.fromStorage(ctx, err)
-					return
-				}
-				r.limits, r.limitsErr, r.limitsStale, r.offlineAt = env.Data, "", env.Stale, time.Time{}
-				r.save(ctx)
+				r.landed(ctx, &r.limitsState, err, err == nil && env.Stale, len(r.limits) > 0, func() { r.limits = env.Data })
 			})
 		})
 	}
+}
+
+// landed applies a fetch's outcome: keep its data (set) and save it, or
+// fall back to what browser storage holds when the server gave no answer.
+func (r *RiskPanel) landed(ctx app.Context, st *fetchState, err error, stale, have bool, set func()) {
+	st.done(err, stale, have)
+	r.noAccess = errors.Is(err, errNoAccess)
+	if err != nil {
+		r.fromStorage(ctx, err)
+		return
+	}
+	set()
+	r.offlineAt = time.Time{}
+	r.save(ctx)
 }
 
 // savedRisk is the last tiers and limits seen for a contract, kept in
@@ -308,7 +319,7 @@ func (r *RiskPanel) renderTiers() app.UI {
 	}
 	return app.Section().ID("tiers").Body(
 		head,
-		r.dataState(r.tiersAt, r.tiersErr, r.tiersStale, len(r.tiers) > 0),
+		r.dataState(r.tiersState, len(r.tiers) > 0),
 		app.Table().ID("tier-table").Class("grid").Body(
 			app.Caption().Class("sr-only").Text("Risk-limit tiers of "+r.Contract),
 			app.THead().Body(app.Tr().Body(th("tier", "Tier"), th("band", "Position band"), th("lever", "Max leverage"), th("rate", "Maint. margin"))),
@@ -317,7 +328,8 @@ func (r *RiskPanel) renderTiers() app.UI {
 	)
 }
 
-func (r *RiskPanel) dataState(at time.Time, errMsg string, stale, have bool) app.UI {
+func (r *RiskPanel) dataState(st fetchState, have bool) app.UI {
+	at, errMsg, stale := st.at, st.err, st.stale
 	return app.Div().Class("data-state").Attr("role", "status").Body(
 		app.Span().Class("age").Text(age(at)),
 		app.If(stale, func() app.UI { return app.Span().Class("badge warn").Text("stale") }),
@@ -344,7 +356,7 @@ func (r *RiskPanel) renderLimits() app.UI {
 	var f venueapi.LimitQuery = r.filter
 	return app.Section().ID("limits").Body(
 		app.H2().Text("Position limits"),
-		r.dataState(r.limitsAt, r.limitsErr, r.limitsStale, len(r.limits) > 0),
+		r.dataState(r.limitsState, len(r.limits) > 0),
 		app.Table().ID("limits-table").Class("grid").Body(
 			app.Caption().Class("sr-only").Text("Your position limits"),
 			app.THead().Body(app.Tr().Body(app.Th().Scope("col").Text("Contract"), app.Th().Scope("col").Text("Long"),

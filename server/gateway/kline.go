@@ -45,12 +45,10 @@ func (s *server) handleKLine() http.Handler {
 			s.klineRange(w, r, sr, q)
 			return
 		}
-		err = s.candles.latest(r.Context(), sr, q.Period, q.Size)
-		if err != nil && !(staleable(err) && s.hasAny(sr)) {
-			s.writeVenueError(w, r, err)
+		stale, ok := s.servable(w, r, sr, s.candles.latest(r.Context(), sr, q.Period, q.Size))
+		if !ok {
 			return
 		}
-		stale := err != nil
 		current := q.Period.Start(s.now().Unix())
 		sr.mu.RLock()
 		a := sr.answers[answerKey{q.Period, q.Size}]
@@ -63,25 +61,39 @@ func (s *server) handleKLine() http.Handler {
 			sr.answers[answerKey{q.Period, q.Size}] = a
 			sr.mu.Unlock()
 		}
-		cache := "public, max-age=" + strconv.Itoa(max(1, int(s.cfg.RefreshInterval/time.Second)))
-		s.writeAnswer(w, r, a, cache, stale)
+		s.writeAnswer(w, r, a, s.liveCacheControl(), stale)
 	})
 }
 
-func (s *server) hasAny(sr *series) bool {
+// servable says what filling the cache left to answer with: fresh candles,
+// the held ones marked stale (the venue failed), or nothing, in which case
+// it has answered the error itself.
+func (s *server) servable(w http.ResponseWriter, r *http.Request, sr *series, err error) (stale, ok bool) {
+	if err == nil {
+		return false, true
+	}
 	sr.mu.RLock()
-	defer sr.mu.RUnlock()
-	return len(sr.recs) > 0
+	held := len(sr.recs) > 0
+	sr.mu.RUnlock()
+	if staleable(err) && held {
+		return true, true
+	}
+	s.writeVenueError(w, r, err)
+	return false, false
+}
+
+// liveCacheControl lets browsers keep an answer holding the open candle for
+// one refresh interval.
+func (s *server) liveCacheControl() string {
+	return "public, max-age=" + strconv.Itoa(max(1, int(s.cfg.RefreshInterval/time.Second)))
 }
 
 // klineRange answers a from/to query: immutable when every candle is closed.
 func (s *server) klineRange(w http.ResponseWriter, r *http.Request, sr *series, q venueapi.KLineQuery) {
-	err := s.candles.rangeOf(r.Context(), sr, q.Period, q.From, q.To)
-	if err != nil && !(staleable(err) && s.hasAny(sr)) {
-		s.writeVenueError(w, r, err)
+	stale, ok := s.servable(w, r, sr, s.candles.rangeOf(r.Context(), sr, q.Period, q.From, q.To))
+	if !ok {
 		return
 	}
-	stale := err != nil
 	current := q.Period.Start(s.now().Unix())
 	sr.mu.RLock()
 	recs, open := sr.window(q.Period, q.From, q.To, current)
@@ -89,7 +101,7 @@ func (s *server) klineRange(w http.ResponseWriter, r *http.Request, sr *series, 
 	sr.mu.RUnlock()
 	cache := "public, max-age=31536000, immutable"
 	if open || q.To >= current {
-		cache = "public, max-age=" + strconv.Itoa(max(1, int(s.cfg.RefreshInterval/time.Second)))
+		cache = s.liveCacheControl()
 	}
 	s.writeAnswer(w, r, a, cache, stale)
 }
