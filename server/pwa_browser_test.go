@@ -74,6 +74,15 @@ func TestOfflineReloadDrawsTheLastChartMarked(t *testing.T) {
 	}
 	waitDrawn(t, ctx, "ETH-USDT|5min")
 	waitFor(t, ctx, `document.querySelectorAll("#tier-table tbody tr").length > 0 && !!document.querySelector('#limits-table tr[data-contract="ETH-USDT"]')`)
+	if evalJS[bool](t, ctx, `!!document.getElementById("update-banner")`) {
+		t.Fatal("a first visit offers an update")
+	}
+	// The worker installed on the first visit controls the second.
+	waitFor(t, ctx, `navigator.serviceWorker.getRegistration().then(r => !!r && !!r.active)`)
+	if err := chromedp.Run(ctx, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "ETH-USDT|5min")
 	waitFor(t, ctx, `!!navigator.serviceWorker.controller`)
 	// The app shell is precached once the worker is active.
 	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
@@ -110,7 +119,14 @@ func TestANewDeploymentIsOfferedAsAReload(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitDrawn(t, ctx, "BTC-USDT|1min")
+	waitFor(t, ctx, `navigator.serviceWorker.getRegistration().then(r => !!r && !!r.active)`)
+	if err := chromedp.Run(ctx, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
 	waitFor(t, ctx, `!!navigator.serviceWorker.controller`)
+	if evalJS[bool](t, ctx, `!!document.getElementById("update-banner")`) {
+		t.Fatal("an update is offered before any new deployment")
+	}
 	first.Stop(t)
 	css := filepath.Join(root, "web", "style.css")
 	b, _ := os.ReadFile(css)

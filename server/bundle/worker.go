@@ -4,6 +4,10 @@ package bundle
 // {{.ResourcesToCache}} are filled in by go-app). What differs:
 //   - install waits for the precache (go-app's does not, so a first visit
 //     could be left with half a cache) and activation waits for the cleanup;
+//   - it does not claim the page that installed it: go-app reads a worker
+//     that activates while one already controls the page as a new
+//     deployment, so claiming on a first visit offered a pointless reload.
+//     The next visit is controlled, cached and works offline;
 //   - a page navigation goes to the network first and, offline, falls back to
 //     the cached app shell whatever its path or query, so a reload with no
 //     server still starts the app (which then draws what browser storage holds);
@@ -18,9 +22,7 @@ self.addEventListener("install", (event) => {
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(
-    caches.keys()
-      .then((keys) => Promise.all(keys.filter((k) => k !== cacheName).map((k) => caches.delete(k))))
-      .then(() => self.clients.claim())
+    caches.keys().then((keys) => Promise.all(keys.filter((k) => k !== cacheName).map((k) => caches.delete(k))))
   );
 });
 
