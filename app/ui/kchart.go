@@ -331,6 +331,7 @@ func (k *KLineChart) applyLive(fresh []venueapi.Candle) {
 	defer measure("riskchart:live", perfNow())
 	start, end := k.chart.View()
 	following := end >= len(k.candles)-1
+	wasUp := !k.candles[len(k.candles)-1].Close.LessThan(k.candles[len(k.candles)-1].Open)
 	appended := 0
 	for _, c := range fresh {
 		last := k.candles[len(k.candles)-1]
@@ -353,7 +354,11 @@ func (k *KLineChart) applyLive(fresh []venueapi.Candle) {
 	case appended > 0:
 		k.chart.Redraw()
 	default:
-		k.chart.RedrawSeries()
+		// Only the newest candle moved: its volume is in the series of its
+		// direction, and in both when the direction flipped.
+		last := k.candles[len(k.candles)-1]
+		isUp := !last.Close.LessThan(last.Open)
+		k.chart.RedrawSeries(isUp || wasUp, !isUp || !wasUp)
 	}
 }
 
