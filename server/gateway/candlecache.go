@@ -3,11 +3,12 @@ package gateway
 import (
 	"container/list"
 	"context"
-	"fmt"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/singleflight"
 
 	"github.com/riskchart/riskchart/server/venue"
@@ -25,7 +26,8 @@ type candleCache struct {
 	bound   int64
 	now     func() time.Time
 	metrics *metrics
-	flight  singleflight.Group
+	hits    prometheus.Counter // resolved once: the hit path is hot
+	misses  prometheus.Counter
 
 	mu     sync.Mutex
 	series map[seriesKey]*series
@@ -40,20 +42,30 @@ type seriesKey struct {
 	period venueapi.Period
 }
 
+// seriesOverhead is what a series costs before it holds a candle, so that
+// many empty series (unknown codes, say) still count against the bound.
+const seriesOverhead = 1024
+
+// maxAnswers bounds the encoded answers kept per series: a client walking
+// through every size must not multiply a series' memory by 2000.
+const maxAnswers = 16
+
 // series holds candles for one key, sorted by id. spans are the id ranges
 // the venue was asked for and answered in full (sorted, disjoint): only they
 // vouch that no candle is missing.
 type series struct {
-	key  seriesKey
-	elem *list.Element
+	key    seriesKey
+	elem   *list.Element // nil once evicted; guarded by candleCache.mu
+	flight singleflight.Group
 
 	mu        sync.RWMutex
 	recs      map[int64][]byte // by candle id: each candle's JSON, as AppendJSON writes it
 	spans     []span           // ids asked for and held
-	floor     int64            // ids below it have no candles (before the venue's horizon); 0: unknown
-	refreshed time.Time
-	version   uint64
-	bytes     int64
+	floor     int64            // ids below it have no candles (before the venue's history); 0: unknown
+	open      int64            // id of a candle held while it was open: not final once it closes; 0: none
+	refreshed time.Time        // when the current candle was last asked for
+	version   uint64           // bumped by every merge: encoded answers are of one version
+	bytes     int64            // records, answers and overhead, as counted in candleCache.size
 	answers   map[answerKey]*answer
 }
 
@@ -105,6 +117,42 @@ func (s *series) addSpan(p venueapi.Period, n span) {
 	s.spans = append(out, n)
 }
 
+// dropSpan records the one candle id as no longer held, splitting its span.
+func (s *series) dropSpan(p venueapi.Period, id int64) {
+	out := make([]span, 0, len(s.spans)+1)
+	for _, sp := range s.spans {
+		if id < sp.lo || id > sp.hi {
+			out = append(out, sp)
+			continue
+		}
+		if sp.lo < id {
+			out = append(out, span{sp.lo, p.Prev(id)})
+		}
+		if id < sp.hi {
+			out = append(out, span{p.Next(id), sp.hi})
+		}
+	}
+	s.spans = out
+}
+
+// settle forgets the candle held while it was open once it has closed: what
+// is held of it is a snapshot, and a range ending there must fetch it again
+// rather than call a partial candle final (and immutable).
+func (s *series) settle(current int64) {
+	s.mu.RLock()
+	due := s.open != 0 && s.open < current
+	s.mu.RUnlock()
+	if !due {
+		return
+	}
+	s.mu.Lock()
+	if s.open != 0 && s.open < current {
+		s.dropSpan(s.key.period, s.open)
+		s.open = 0
+	}
+	s.mu.Unlock()
+}
+
 // lastSpan is the span holding the newest candles, if any.
 func (s *series) lastSpan() (span, bool) {
 	if len(s.spans) == 0 {
@@ -114,28 +162,38 @@ func (s *series) lastSpan() (span, bool) {
 }
 
 func newCandleCache(v *venue.Client, refresh time.Duration, bound int64, now func() time.Time, m *metrics) *candleCache {
-	return &candleCache{venue: v, refresh: refresh, bound: bound, now: now, metrics: m, series: map[seriesKey]*series{}, lru: list.New()}
+	return &candleCache{venue: v, refresh: refresh, bound: bound, now: now, metrics: m,
+		hits:   m.cache.WithLabelValues("candles", "hit"),
+		misses: m.cache.WithLabelValues("candles", "miss"),
+		series: map[seriesKey]*series{}, lru: list.New()}
 }
 
+// get returns the series of k, creating it, and marks it recently used.
 func (c *candleCache) get(k seriesKey) *series {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	s := c.series[k]
-	if s == nil {
-		s = &series{key: k, recs: map[int64][]byte{}, answers: map[answerKey]*answer{}}
-		s.elem = c.lru.PushFront(s)
-		c.series[k] = s
+	if s != nil {
+		c.lru.MoveToFront(s.elem)
+		c.mu.Unlock()
 		return s
 	}
-	c.lru.MoveToFront(s.elem)
+	s = &series{key: k, recs: map[int64][]byte{}, answers: map[answerKey]*answer{}, bytes: seriesOverhead}
+	s.elem = c.lru.PushFront(s)
+	c.series[k] = s
+	c.mu.Unlock()
+	c.grew(s, seriesOverhead)
 	return s
 }
 
 // grew accounts for a series' new size and evicts the least recently used
-// series while the cache is over its bound.
+// series while the cache is over its bound. A series evicted meanwhile no
+// longer counts: its sharers finish with it and let it go.
 func (c *candleCache) grew(s *series, delta int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if s.elem == nil {
+		return
+	}
 	c.size += delta
 	for c.size > c.bound && c.lru.Len() > 1 {
 		old := c.lru.Back().Value.(*series)
@@ -143,6 +201,7 @@ func (c *candleCache) grew(s *series, delta int64) {
 			break
 		}
 		c.lru.Remove(old.elem)
+		old.elem = nil
 		delete(c.series, old.key)
 		old.mu.RLock()
 		c.size -= old.bytes
@@ -150,8 +209,11 @@ func (c *candleCache) grew(s *series, delta int64) {
 	}
 }
 
-// merge stores candles and records asked as held.
-func (c *candleCache) merge(s *series, p venueapi.Period, candles []venueapi.Candle, asked span, at time.Time) {
+// merge stores candles fetched at `at` and records asked as held; a fetch
+// that reached the open candle marks it, and one of the latest candles
+// counts as a refresh.
+func (c *candleCache) merge(s *series, candles []venueapi.Candle, asked span, at time.Time, refresh bool) {
+	p := s.key.period
 	recs := make([][]byte, len(candles))
 	for i, k := range candles {
 		recs[i] = k.AppendJSON(nil) // outside the lock: encoding is the costly part
@@ -160,87 +222,129 @@ func (c *candleCache) merge(s *series, p venueapi.Period, candles []venueapi.Can
 	before := s.bytes
 	for i, k := range candles {
 		if old, ok := s.recs[k.ID]; ok {
-			s.bytes -= int64(len(old)) + 48
+			s.bytes -= int64(len(old)) + recordOverhead
 		}
 		s.recs[k.ID] = recs[i]
-		s.bytes += int64(len(recs[i])) + 48 // the record and its map entry
+		s.bytes += int64(len(recs[i])) + recordOverhead
 	}
 	s.addSpan(p, asked)
-	if !at.IsZero() {
+	if cur := p.Start(at.Unix()); asked.hi >= cur {
+		s.open = cur
+	}
+	if refresh {
 		s.refreshed = at
 	}
 	s.version++
-	s.answers = map[answerKey]*answer{}
+	for _, a := range s.answers {
+		s.bytes -= a.cost()
+	}
+	clear(s.answers)
 	delta := s.bytes - before
 	s.mu.Unlock()
 	c.grew(s, delta)
 }
 
+// recordOverhead is a held candle's cost beyond its JSON: its map entry.
+const recordOverhead = 48
+
+// keep stores an answer encoded from version, unless the series has moved on
+// or holds enough answers already.
+func (c *candleCache) keep(s *series, k answerKey, a *answer, version uint64) {
+	s.mu.Lock()
+	if s.version != version || len(s.answers) >= maxAnswers || s.answers[k] != nil {
+		s.mu.Unlock()
+		return
+	}
+	s.answers[k] = a
+	s.bytes += a.cost()
+	s.mu.Unlock()
+	c.grew(s, a.cost())
+}
+
+// back returns the id k candles of p before id.
+func back(p venueapi.Period, id int64, k int) int64 {
+	if sec := p.Seconds(); sec > 0 {
+		return id - int64(k)*sec
+	}
+	for range k {
+		id = p.Prev(id)
+	}
+	return id
+}
+
 // latest makes sure s holds its latest n candles, fresh within the refresh
 // interval, calling the venue only when it must.
-func (c *candleCache) latest(ctx context.Context, s *series, p venueapi.Period, n int) error {
-	for range 2 { // a shared refresh may have asked for fewer than n: then once more
-		now := c.now()
-		current := p.Start(now.Unix())
-		want := current
-		for i := 1; i < n; i++ {
-			want = p.Prev(want)
-		}
-		s.mu.RLock()
-		want = max(want, s.floor)
-		held := s.covered(want, current)
-		fresh := now.Sub(s.refreshed) < c.refresh
-		last, ok := s.lastSpan()
-		s.mu.RUnlock()
-		if held && fresh {
-			c.metrics.cache.WithLabelValues("candles", "hit").Inc()
-			return nil
-		}
-		c.metrics.cache.WithLabelValues("candles", "miss").Inc()
-		size := n
-		if ok && last.lo <= want && last.hi >= want && p.Count(last.hi, current) <= venueapi.KLineMaxSize {
-			// Held but stale: fetch only what closed since, and the current candle.
-			size = max(int(p.Count(last.hi, current)), 2)
-		}
-		key := fmt.Sprintf("latest|%s|%s|%d", s.key.code, s.key.period, size)
-		_, err, _ := c.flight.Do(key, func() (any, error) {
-			ctx, cancel := upstream(ctx)
-			defer cancel()
-			at := c.now()
-			env, err := c.venue.KLine(ctx, venueapi.KLineQuery{ContractCode: s.key.code, Period: p, Size: size})
-			c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
-			if err != nil {
-				return nil, err
-			}
-			cur := p.Start(at.Unix())
-			lo := cur
-			for i := 1; i < size; i++ {
-				lo = p.Prev(lo)
-			}
-			if len(env.Data) > 0 && env.Data[0].ID > lo && len(env.Data) < size {
-				s.mu.Lock()
-				s.floor = env.Data[0].ID // fewer than asked: the venue's history starts here
-				s.mu.Unlock()
-			}
-			c.merge(s, p, env.Data, span{lo: lo, hi: cur}, at)
-			return nil, nil
-		})
-		if err != nil {
-			return err
-		}
-		if size == n {
-			return nil
-		}
+func (c *candleCache) latest(ctx context.Context, s *series, n int) error {
+	size := c.need(s, n)
+	if size == 0 {
+		c.hits.Inc()
+		return nil
+	}
+	c.misses.Inc()
+	if err := c.fetchLatest(ctx, s, size); err != nil {
+		return err
+	}
+	if size < n && c.need(s, n) != 0 {
+		// The incremental refresh did not join the held run (a shared call
+		// of another view, or the run was evicted): ask for all n.
+		return c.fetchLatest(ctx, s, n)
 	}
 	return nil
 }
 
+// need returns how many of the latest candles to ask the venue for so that
+// s holds its latest n fresh: 0 when it does; only the candles since the
+// held run when that run reaches back far enough.
+func (c *candleCache) need(s *series, n int) int {
+	p := s.key.period
+	now := c.now()
+	current := p.Start(now.Unix())
+	s.settle(current)
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	want := max(back(p, current, n-1), s.floor)
+	if s.covered(want, current) && now.Sub(s.refreshed) < c.refresh {
+		return 0
+	}
+	if last, ok := s.lastSpan(); ok && last.lo <= want && want <= last.hi {
+		if k := p.Count(last.hi, current); k <= venueapi.KLineMaxSize {
+			return max(int(k), 2) // the last held candle (it may have been open) and what came since
+		}
+	}
+	return n
+}
+
+// fetchLatest asks the venue for the latest size candles of s, once for all
+// concurrent askers.
+func (c *candleCache) fetchLatest(ctx context.Context, s *series, size int) error {
+	return c.shared(ctx, s, "latest|"+strconv.Itoa(size), func(ctx context.Context) error {
+		p := s.key.period
+		at := c.now()
+		env, err := c.venue.KLine(ctx, venueapi.KLineQuery{ContractCode: s.key.code, Period: p, Size: size})
+		c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
+		if err != nil {
+			return err
+		}
+		cur := p.Start(at.Unix())
+		lo := back(p, cur, size-1)
+		if len(env.Data) > 0 && len(env.Data) < size && env.Data[0].ID > lo {
+			s.mu.Lock()
+			s.floor = max(s.floor, env.Data[0].ID) // fewer than asked: the venue's history starts here
+			s.mu.Unlock()
+		}
+		c.merge(s, env.Data, span{lo: lo, hi: cur}, at, true)
+		return nil
+	})
+}
+
 // rangeOf makes sure s holds every candle with an id in [from, to], fetching
-// only the parts it lacks.
-func (c *candleCache) rangeOf(ctx context.Context, s *series, p venueapi.Period, from, to int64) error {
+// only the parts it lacks. A range that the venue answered empty (before its
+// history) is held as such.
+func (c *candleCache) rangeOf(ctx context.Context, s *series, from, to int64) error {
+	p := s.key.period
 	current := p.Start(c.now().Unix())
 	if to >= current {
-		if err := c.latest(ctx, s, p, 2); err != nil {
+		if err := c.latest(ctx, s, 2); err != nil {
 			return err
 		}
 		to = current
@@ -249,6 +353,7 @@ func (c *candleCache) rangeOf(ctx context.Context, s *series, p venueapi.Period,
 	if first < from {
 		first = p.Next(first)
 	}
+	s.settle(current)
 	s.mu.RLock()
 	first = max(first, s.floor)
 	var gaps []span
@@ -257,34 +362,21 @@ func (c *candleCache) rangeOf(ctx context.Context, s *series, p venueapi.Period,
 	}
 	s.mu.RUnlock()
 	if len(gaps) == 0 {
-		c.metrics.cache.WithLabelValues("candles", "hit").Inc()
+		c.hits.Inc()
 		return nil
 	}
-	c.metrics.cache.WithLabelValues("candles", "miss").Inc()
+	c.misses.Inc()
 	for _, g := range gaps {
-		key := fmt.Sprintf("range|%s|%s|%d|%d", s.key.code, s.key.period, g.lo, g.hi)
-		_, err, _ := c.flight.Do(key, func() (any, error) {
-			ctx, cancel := upstream(ctx)
-			defer cancel()
+		key := "range|" + strconv.FormatInt(g.lo, 10) + "|" + strconv.FormatInt(g.hi, 10)
+		err := c.shared(ctx, s, key, func(ctx context.Context) error {
+			at := c.now()
 			candles, err := c.venue.KLineRange(ctx, s.key.code, p, g.lo, g.hi)
 			c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
 			if err != nil {
-				return nil, err
+				return err
 			}
-			if len(candles) == 0 || candles[0].ID > g.lo {
-				// Nothing before the first candle: the venue's history starts there.
-				s.mu.Lock()
-				if len(candles) == 0 {
-					if !s.heldBefore(g.hi) {
-						s.floor = max(s.floor, p.Next(g.hi))
-					}
-				} else {
-					s.floor = max(s.floor, candles[0].ID)
-				}
-				s.mu.Unlock()
-			}
-			c.merge(s, p, candles, g, time.Time{})
-			return nil, nil
+			c.merge(s, candles, g, at, false)
+			return nil
 		})
 		if err != nil {
 			return err
@@ -293,19 +385,46 @@ func (c *candleCache) rangeOf(ctx context.Context, s *series, p venueapi.Period,
 	return nil
 }
 
+// shared runs fetch once for all concurrent callers with the same key on s.
+// The call is detached from the request that started it (its sharers must
+// not fail because that one browser left) and bounded; each caller still
+// stops waiting when its own request ends.
+func (c *candleCache) shared(ctx context.Context, s *series, key string, fetch func(context.Context) error) error {
+	_, err := shared(ctx, &s.flight, key, func(ctx context.Context) (any, error) { return nil, fetch(ctx) })
+	return err
+}
+
+// shared runs fetch once for all concurrent callers with the same key in g,
+// detached from the request that started it and bounded by upstreamTimeout;
+// each caller stops waiting when its own request ends.
+func shared(ctx context.Context, g *singleflight.Group, key string, fetch func(context.Context) (any, error)) (any, error) {
+	ch := g.DoChan(key, func() (any, error) {
+		ctx, cancel := upstream(ctx)
+		defer cancel()
+		return fetch(ctx)
+	})
+	select {
+	case r := <-ch:
+		return r.Val, r.Err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
 // upstreamTimeout bounds a shared venue call, the wait for budget included:
 // past it the browser gets a 429 or a 504 rather than a hung request.
 const upstreamTimeout = 4 * time.Second
 
-// upstream detaches a shared call from the request that started it (its
-// sharers must not fail because that one browser left) and bounds it.
+// upstream detaches a shared call from the request that started it and
+// bounds it.
 func upstream(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), upstreamTimeout)
 }
 
 // window returns the held records with ids in [from, to] (at most 2000:
 // the query was validated), and whether one of them is the current candle.
-func (s *series) window(p venueapi.Period, from, to, current int64) (recs [][]byte, open bool) {
+func (s *series) window(from, to, current int64) (recs [][]byte, open bool) {
+	p := s.key.period
 	id := p.Start(from)
 	if id < from {
 		id = p.Next(id)
@@ -321,11 +440,12 @@ func (s *series) window(p venueapi.Period, from, to, current int64) (recs [][]by
 
 // last returns the latest n held records up to current, within the newest
 // span: no gap between an old run and now.
-func (s *series) last(p venueapi.Period, n int, current int64) [][]byte {
+func (s *series) last(n int, current int64) [][]byte {
 	sp, ok := s.lastSpan()
 	if !ok {
 		return nil
 	}
+	p := s.key.period
 	out := make([][]byte, 0, n)
 	for id := min(current, sp.hi); id >= sp.lo && len(out) < n; id = p.Prev(id) {
 		if rec, ok := s.recs[id]; ok {
@@ -334,14 +454,4 @@ func (s *series) last(p venueapi.Period, n int, current int64) [][]byte {
 	}
 	slices.Reverse(out)
 	return out
-}
-
-// heldBefore reports whether any candle up to id is held.
-func (s *series) heldBefore(id int64) bool {
-	for k := range s.recs {
-		if k <= id {
-			return true
-		}
-	}
-	return false
 }

@@ -29,6 +29,10 @@ type answer struct {
 	gz     []byte
 }
 
+// cost is what a kept answer counts against the cache bound: its body and
+// room for its gzip (candle JSON compresses to well under half).
+func (a *answer) cost() int64 { return int64(len(a.body)) * 3 / 2 }
+
 // handleKLine answers endpoint 3 from the candle cache: validated with the
 // venue's rules (a bad request never reaches the venue), closed candles held
 // forever, the current one refreshed at most once per interval.
@@ -45,65 +49,74 @@ func (s *server) handleKLine() http.Handler {
 			s.klineRange(w, r, sr, q)
 			return
 		}
-		stale, ok := s.servable(w, r, sr, s.candles.latest(r.Context(), sr, q.Period, q.Size))
-		if !ok {
+		err = s.candles.latest(r.Context(), sr, q.Size)
+		current := q.Period.Start(s.now().Unix())
+		if err != nil {
+			s.staleOrError(w, r, sr, q, err, func() [][]byte { return sr.last(q.Size, current) })
 			return
 		}
-		current := q.Period.Start(s.now().Unix())
+		k := answerKey{q.Period, q.Size}
 		sr.mu.RLock()
-		a := sr.answers[answerKey{q.Period, q.Size}]
-		if a == nil || stale {
-			a = s.encode(q, sr.last(q.Period, q.Size, current), stale)
+		a, version, fresh := sr.answers[k], sr.version, false
+		if a == nil {
+			a, fresh = s.encode(q, sr.last(q.Size, current), false), true
 		}
 		sr.mu.RUnlock()
-		if !stale {
-			sr.mu.Lock()
-			sr.answers[answerKey{q.Period, q.Size}] = a
-			sr.mu.Unlock()
+		if fresh {
+			s.candles.keep(sr, k, a, version)
 		}
-		s.writeAnswer(w, r, a, s.liveCacheControl(), stale)
+		s.writeAnswer(w, r, a, s.liveCacheControl())
 	})
-}
-
-// servable says what filling the cache left to answer with: fresh candles,
-// the held ones marked stale (the venue failed), or nothing, in which case
-// it has answered the error itself.
-func (s *server) servable(w http.ResponseWriter, r *http.Request, sr *series, err error) (stale, ok bool) {
-	if err == nil {
-		return false, true
-	}
-	sr.mu.RLock()
-	held := len(sr.recs) > 0
-	sr.mu.RUnlock()
-	if staleable(err) && held {
-		return true, true
-	}
-	s.writeVenueError(w, r, err)
-	return false, false
-}
-
-// liveCacheControl lets browsers keep an answer holding the open candle for
-// one refresh interval.
-func (s *server) liveCacheControl() string {
-	return "public, max-age=" + strconv.Itoa(max(1, int(s.cfg.RefreshInterval/time.Second)))
 }
 
 // klineRange answers a from/to query: immutable when every candle is closed.
 func (s *server) klineRange(w http.ResponseWriter, r *http.Request, sr *series, q venueapi.KLineQuery) {
-	stale, ok := s.servable(w, r, sr, s.candles.rangeOf(r.Context(), sr, q.Period, q.From, q.To))
-	if !ok {
+	err := s.candles.rangeOf(r.Context(), sr, q.From, q.To)
+	current := q.Period.Start(s.now().Unix())
+	if err != nil {
+		s.staleOrError(w, r, sr, q, err, func() [][]byte { recs, _ := sr.window(q.From, q.To, current); return recs })
 		return
 	}
-	current := q.Period.Start(s.now().Unix())
 	sr.mu.RLock()
-	recs, open := sr.window(q.Period, q.From, q.To, current)
-	a := s.encode(q, recs, stale)
+	recs, open := sr.window(q.From, q.To, current)
+	a := s.encode(q, recs, false)
 	sr.mu.RUnlock()
 	cache := "public, max-age=31536000, immutable"
 	if open || q.To >= current {
 		cache = s.liveCacheControl()
 	}
-	s.writeAnswer(w, r, a, cache, stale)
+	s.writeAnswer(w, r, a, cache)
+}
+
+// staleOrError answers a failed refresh: with the held candles marked stale
+// when the venue failed and some are held, else with the error.
+func (s *server) staleOrError(w http.ResponseWriter, r *http.Request, sr *series, q venueapi.KLineQuery, err error, held func() [][]byte) {
+	if staleable(err) {
+		sr.mu.RLock()
+		recs := held()
+		var a *answer
+		if len(recs) > 0 {
+			a = s.encode(q, recs, true)
+		}
+		sr.mu.RUnlock()
+		if a != nil {
+			s.metrics.cache.WithLabelValues("candles", "stale").Inc()
+			s.logFor(r).Warn("serving stale candles", "contract_code", q.ContractCode, "period", string(q.Period), "err", err)
+			w.Header().Set(staleHeader, "true")
+			s.writeAnswer(w, r, a, "no-store")
+			return
+		}
+	}
+	s.writeVenueError(w, r, err)
+}
+
+// staleHeader marks an answer served from the cache because the venue failed.
+const staleHeader = "X-Riskchart-Stale"
+
+// liveCacheControl lets browsers keep an answer holding the open candle for
+// one refresh interval.
+func (s *server) liveCacheControl() string {
+	return "public, max-age=" + strconv.Itoa(max(1, int(s.cfg.RefreshInterval/time.Second)))
 }
 
 // encode writes the venue's envelope around held candle records.
@@ -114,9 +127,10 @@ func (s *server) encode(q venueapi.KLineQuery, recs [][]byte, stale bool) *answe
 	}
 	b := make([]byte, 0, n)
 	b = append(b, `{"ch":"`...)
-	b = append(b, venueapi.Channel(q.ContractCode, q.Period)...)
+	b = append(b, venueapi.Channel(q.ContractCode, q.Period)...) // upper-case letters, digits, '-', '.': nothing to escape
 	b = append(b, `","status":"ok","ts":`...)
 	b = strconv.AppendInt(b, s.now().UnixMilli(), 10)
+	data := len(b)
 	b = append(b, `,"data":[`...)
 	for i, rec := range recs {
 		if i > 0 {
@@ -130,32 +144,29 @@ func (s *server) encode(q venueapi.KLineQuery, recs [][]byte, stale bool) *answe
 	}
 	b = append(b, '}')
 	h := fnv.New64a()
-	h.Write(b[bytes.IndexByte(b, '['):]) // the data, not ts: same candles, same tag
+	h.Write(b[data:]) // the data, not ts: same candles, same tag
+	h.Write([]byte(q.Period))
 	return &answer{body: b, etag: `"` + strconv.FormatUint(h.Sum64(), 36) + `"`}
 }
 
 // writeAnswer sends a, gzip-compressed when the browser takes it, or 304
 // when the browser holds it already.
-func (s *server) writeAnswer(w http.ResponseWriter, r *http.Request, a *answer, cacheControl string, stale bool) {
+func (s *server) writeAnswer(w http.ResponseWriter, r *http.Request, a *answer, cacheControl string) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Vary", "Accept-Encoding")
 	h.Set("ETag", a.etag)
-	if stale {
-		h.Set("X-Riskchart-Stale", "true")
-		cacheControl = "no-store"
-	}
 	h.Set("Cache-Control", cacheControl)
-	if inm := r.Header.Get("If-None-Match"); inm != "" && strings.Contains(inm, a.etag) {
+	if etagMatch(r.Header.Get("If-None-Match"), a.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
 	body := a.body
-	if len(body) > 1024 && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+	if len(body) > 1024 && acceptsGzip(r.Header.Get("Accept-Encoding")) {
 		a.gzOnce.Do(func() {
 			var buf bytes.Buffer
-			zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed) // a valid level
-			zw.Write(a.body)
+			zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed) // a valid level: no error
+			zw.Write(a.body)                                   // a bytes.Buffer does not fail
 			zw.Close()
 			a.gz = buf.Bytes()
 		})
@@ -164,4 +175,33 @@ func (s *server) writeAnswer(w http.ResponseWriter, r *http.Request, a *answer, 
 	}
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.Write(body)
+}
+
+// etagMatch reports whether an If-None-Match list names etag (or is "*").
+func etagMatch(header, etag string) bool {
+	for header != "" {
+		var tag string
+		tag, header, _ = strings.Cut(header, ",")
+		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
+		if tag == etag || tag == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// acceptsGzip reports whether an Accept-Encoding header takes gzip (and does
+// not refuse it with q=0).
+func acceptsGzip(header string) bool {
+	for header != "" {
+		var item string
+		item, header, _ = strings.Cut(header, ",")
+		coding, params, _ := strings.Cut(strings.TrimSpace(item), ";")
+		if !strings.EqualFold(strings.TrimSpace(coding), "gzip") {
+			continue
+		}
+		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+		return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+	}
+	return false
 }

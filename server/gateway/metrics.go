@@ -52,6 +52,8 @@ func outcome(err error) string {
 		return "venue_rate_limited" // the venue refused: our budget let too much through
 	case errors.As(err, &rl):
 		return "budget_spent" // refused here, never sent
+	case timedOut(err):
+		return "timeout"
 	case staleable(err):
 		return "unavailable"
 	}

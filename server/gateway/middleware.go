@@ -56,6 +56,13 @@ func (s *server) logged(next http.Handler) http.Handler {
 	})
 }
 
+// logFor returns the logger for what r's handling has to say: with its id,
+// so that a warning joins the request's own line.
+func (s *server) logFor(r *http.Request) *slog.Logger {
+	id, _ := r.Context().Value(requestIDKey).(string)
+	return s.log.With("id", id)
+}
+
 // routeOf names a path for metrics without letting paths grow the label set.
 func routeOf(p string) string {
 	switch p {
@@ -184,13 +191,17 @@ func clientIP(r *http.Request) string {
 	return host
 }
 
-// ipLimiter holds a token bucket per client IP, forgetting idle ones.
+// ipLimiter holds a token bucket per client IP, in a bounded map: idle
+// entries go first, then arbitrary ones (a bucket forgotten starts full,
+// which costs at most one burst).
 type ipLimiter struct {
 	rate  rate.Limit
 	burst int
 	now   func() time.Time
+	max   int
 	mu    sync.Mutex
 	m     map[string]*ipEntry
+	swept time.Time
 }
 
 type ipEntry struct {
@@ -198,23 +209,23 @@ type ipEntry struct {
 	seen time.Time
 }
 
+// ipLimiterMax bounds the clients remembered at once.
+const ipLimiterMax = 10_000
+
 func newIPLimiter(perSecond float64, burst int, now func() time.Time) *ipLimiter {
-	return &ipLimiter{rate: rate.Limit(perSecond), burst: burst, now: now, m: map[string]*ipEntry{}}
+	return &ipLimiter{rate: rate.Limit(perSecond), burst: burst, now: now, max: ipLimiterMax, m: map[string]*ipEntry{}}
 }
 
+// allow takes one request of ip's rate, or says when to retry.
 func (l *ipLimiter) allow(ip string) (bool, time.Duration) {
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if len(l.m) > 10_000 {
-		for k, e := range l.m {
-			if now.Sub(e.seen) > time.Minute {
-				delete(l.m, k)
-			}
-		}
-	}
 	e := l.m[ip]
 	if e == nil {
+		if len(l.m) >= l.max {
+			l.evict(now)
+		}
 		e = &ipEntry{l: rate.NewLimiter(l.rate, l.burst)}
 		l.m[ip] = e
 	}
@@ -223,6 +234,25 @@ func (l *ipLimiter) allow(ip string) (bool, time.Duration) {
 		return true, 0
 	}
 	return false, time.Duration(math.Ceil(float64(time.Second) / float64(l.rate)))
+}
+
+// evict makes room for a tenth of the bound: idle clients first (at most a
+// sweep a second, so that a full map of active ones is not swept per request).
+func (l *ipLimiter) evict(now time.Time) {
+	if now.Sub(l.swept) >= time.Second {
+		l.swept = now
+		for k, e := range l.m {
+			if now.Sub(e.seen) > time.Minute {
+				delete(l.m, k)
+			}
+		}
+	}
+	for k := range l.m {
+		if len(l.m) < l.max*9/10 {
+			break
+		}
+		delete(l.m, k)
+	}
 }
 
 // embedHeader carries an embed's signed link (possibly empty) on its calls.

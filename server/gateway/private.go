@@ -37,8 +37,13 @@ func newTTLCache(ttl time.Duration, now func() time.Time) *ttlCache {
 	return &ttlCache{ttl: ttl, now: now, m: map[string]ttlEntry{}}
 }
 
+// ttlCacheMax bounds the answers kept; past it, expired ones are forgotten
+// and new ones served without being kept.
+const ttlCacheMax = 4096
+
 // get returns the value under key, fresh within the TTL, calling fetch when
-// it must. On a failure worth hiding it returns the last value and stale.
+// it must. When the venue fails or the budget is spent it returns the last
+// value, stale, with the error.
 func (c *ttlCache) get(ctx context.Context, key string, fetch func(context.Context) (any, error)) (v any, stale bool, err error) {
 	c.mu.Lock()
 	e, ok := c.m[key]
@@ -46,29 +51,34 @@ func (c *ttlCache) get(ctx context.Context, key string, fetch func(context.Conte
 	if ok && c.now().Sub(e.at) < c.ttl {
 		return e.v, false, nil
 	}
-	v, err, _ = c.flight.Do(key, func() (any, error) {
-		ctx, cancel := upstream(ctx)
-		defer cancel()
+	v, err = shared(ctx, &c.flight, key, func(ctx context.Context) (any, error) {
 		v, err := fetch(ctx)
 		if err != nil {
 			return nil, err
 		}
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if len(c.m) > 4096 { // bounded: forget what has expired
-			for k, e := range c.m {
-				if c.now().Sub(e.at) >= c.ttl {
-					delete(c.m, k)
-				}
-			}
-		}
-		c.m[key] = ttlEntry{v: v, at: c.now()}
+		c.keep(key, v)
 		return v, nil
 	})
 	if err != nil && ok && staleable(err) {
 		return e.v, true, err
 	}
 	return v, false, err
+}
+
+func (c *ttlCache) keep(key string, v any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.now()
+	if len(c.m) >= ttlCacheMax {
+		for k, e := range c.m {
+			if now.Sub(e.at) >= c.ttl {
+				delete(c.m, k)
+			}
+		}
+	}
+	if _, held := c.m[key]; held || len(c.m) < ttlCacheMax {
+		c.m[key] = ttlEntry{v: v, at: now}
+	}
 }
 
 // handleTiers signs and forwards endpoint 1.
@@ -91,8 +101,11 @@ func (s *server) handleTiers() http.Handler {
 			s.writeVenueError(w, r, err)
 			return
 		}
-		env := *v.(*venueapi.TierEnvelope)
-		env.Stale = stale
+		if stale {
+			s.logFor(r).Warn("serving stale tiers", "contract_code", q.ContractCode, "err", err)
+		}
+		env := *v.(*venueapi.TierEnvelope) // a copy: the cached one is shared
+		env.Stale, env.Ts = stale, s.now().UnixMilli()
 		s.writePrivate(w, env, stale)
 	})
 }
@@ -124,15 +137,19 @@ func (s *server) handleLimits() http.Handler {
 			s.writeVenueError(w, r, err)
 			return
 		}
-		env := *v.(*venueapi.LimitEnvelope)
-		env.Stale = stale
+		if stale {
+			s.logFor(r).Warn("serving stale position limits", "err", err)
+		}
+		env := *v.(*venueapi.LimitEnvelope) // a copy: the cached one is shared
+		env.Stale, env.Ts = stale, s.now().UnixMilli()
 		s.writePrivate(w, env, stale)
 	})
 }
 
+// writePrivate answers a private path: never kept by a browser or proxy.
 func (s *server) writePrivate(w http.ResponseWriter, v any, stale bool) {
 	if stale {
-		w.Header().Set("X-Riskchart-Stale", "true")
+		w.Header().Set(staleHeader, "true")
 	}
 	w.Header().Set("Cache-Control", "private, no-store")
 	writeJSON(w, http.StatusOK, v)

@@ -28,9 +28,13 @@ func writeRateLimited(w http.ResponseWriter, path string, retry time.Duration, n
 }
 
 // writeVenueError maps what the venue client returned to an answer a browser
-// (or a person) can act on. Nothing of the server's key is ever in it.
+// (or a person) can act on. Nothing of the server's key, and nothing of where
+// the venue lives, is ever in it; the log line with the request id has the
+// detail. An unknown contract is a 404 with the venue's code 1013 (the venue
+// itself answers HTTP 200): the envelope still says "no such contract", and
+// caches and tools see that the resource does not exist.
 func (s *server) writeVenueError(w http.ResponseWriter, r *http.Request, err error) {
-	path, now := r.URL.Path, s.now()
+	path, now, log := r.URL.Path, s.now(), s.logFor(r)
 	var (
 		inv *venue.InvalidRequestError
 		rej *venue.RejectedError
@@ -43,42 +47,66 @@ func (s *server) writeVenueError(w http.ResponseWriter, r *http.Request, err err
 	case errors.As(err, &inv):
 		writeError(w, path, http.StatusBadRequest, venueapi.CodeInvalidInput, inv.Error(), now)
 	case errors.As(err, &nf):
-		writeError(w, path, http.StatusNotFound, venueapi.CodeNoSuchContract, "unknown contract: the venue does not list it ("+nf.Message+")", now)
+		writeError(w, path, http.StatusNotFound, venueapi.CodeNoSuchContract, "unknown contract: the venue does not list it", now)
 	case errors.As(err, &rl):
-		s.metrics.throttled.WithLabelValues("venue_budget").Inc()
+		budget := "venue_budget"
+		if rl.Venue {
+			budget = "venue_refused"
+		}
+		s.metrics.throttled.WithLabelValues(budget).Inc()
+		log.Warn("venue budget spent", "err", err)
 		writeRateLimited(w, path, rl.RetryAfter, now, "the venue's request budget is spent")
 	case errors.As(err, &au):
 		if !s.venue.HasKey() {
 			writeError(w, path, http.StatusForbidden, venueapi.CodeForbidden, "this server has no venue key for private data", now)
 			return
 		}
-		s.log.Error("the venue refused the server's key", "code", au.Code, "message", au.Message)
-		writeError(w, path, http.StatusBadGateway, venueapi.CodeForbidden, "the venue refused this server's key: the operator must check RISKCHART_ACCESS_KEY and the secret", now)
+		log.Error("the venue refused the server's key", "code", au.Code, "message", au.Message)
+		writeError(w, path, http.StatusBadGateway, venueapi.CodeForbidden,
+			"the venue refused this server's key: the operator must check RISKCHART_ACCESS_KEY and the secret key", now)
 	case errors.As(err, &rej):
 		status := http.StatusBadRequest
 		if rej.Code == venueapi.CodeBusy {
 			status = http.StatusServiceUnavailable
 		}
 		writeError(w, path, status, rej.Code, "the venue rejected the request: "+rej.Message, now)
-	case errors.As(err, &un) && errors.Is(un.Err, context.DeadlineExceeded):
-		writeError(w, path, http.StatusGatewayTimeout, venueapi.CodeBusy, "the venue did not answer in time; try again shortly", now)
+	case timedOut(err):
+		log.Warn("the venue did not answer in time", "err", err)
+		writeError(w, path, http.StatusGatewayTimeout, venueapi.CodeBusy, "the venue did not answer in time; try again in a moment", now)
 	case errors.As(err, &un):
-		writeError(w, path, http.StatusBadGateway, venueapi.CodeBusy, "the venue is unavailable ("+un.Error()+"); try again shortly", now)
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		writeError(w, path, http.StatusGatewayTimeout, venueapi.CodeBusy, "the venue did not answer in time; try again shortly", now)
+		log.Warn("the venue is unavailable", "err", err)
+		what := "could not be reached"
+		switch {
+		case un.HTTPStatus >= 500:
+			what = "answered HTTP " + strconv.Itoa(un.HTTPStatus)
+		case un.HTTPStatus != 0:
+			what = "sent an answer this server cannot read"
+		}
+		writeError(w, path, http.StatusBadGateway, venueapi.CodeBusy,
+			"the venue "+what+"; try again in a moment (if it lasts, the operator should check RISKCHART_VENUE_URL)", now)
+	case errors.Is(err, context.Canceled):
+		// The browser left: nobody reads this answer.
+		writeError(w, path, http.StatusGatewayTimeout, venueapi.CodeBusy, "the request was cancelled", now)
 	default:
-		s.log.Error("unclassified venue error", "err", err)
-		writeError(w, path, http.StatusBadGateway, venueapi.CodeBusy, "the venue call failed; try again shortly", now)
+		log.Error("unclassified venue error", "err", err)
+		writeError(w, path, http.StatusBadGateway, venueapi.CodeBusy, "the venue call failed; try again in a moment", now)
 	}
 }
 
-// staleable reports whether err is the venue failing, when a cached answer
-// is better than none.
+// timedOut reports whether err is a deadline passing (ours or the transport's).
+func timedOut(err error) bool {
+	var ne interface{ Timeout() bool }
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
+}
+
+// staleable reports whether err is the venue failing or the budget spent,
+// when a cached answer is better than none.
 func staleable(err error) bool {
 	var un *venue.UnavailableError
 	var rej *venue.RejectedError
 	var rl *venue.RateLimitedError
-	return errors.As(err, &un) || (errors.As(err, &rej) && rej.Code == venueapi.CodeBusy) || (errors.As(err, &rl) && rl.Venue)
+	return errors.As(err, &un) || (errors.As(err, &rej) && rej.Code == venueapi.CodeBusy) || errors.As(err, &rl) ||
+		(errors.Is(err, context.DeadlineExceeded))
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -130,8 +158,9 @@ func (s *server) handleReady() http.Handler {
 		}
 		if _, err := s.venue.KLine(ctx, venueapi.KLineQuery{ContractCode: code, Period: venueapi.Period1Min, Size: 1}); err != nil {
 			var nf *venue.NotFoundError
-			if !errors.As(err, &nf) {
-				writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "venue unavailable", "error": err.Error()})
+			if !errors.As(err, &nf) { // an unknown contract is the venue answering
+				s.logFor(r).Warn("not ready: the venue does not answer", "err", err)
+				writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "venue unavailable"})
 				return
 			}
 		}

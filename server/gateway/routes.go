@@ -20,7 +20,7 @@ func (s *server) routes() http.Handler {
 	mux.Handle("GET /api/v1/contracts", s.handleContracts())
 	mux.Handle("GET /api/v1/embed", s.handleEmbedConfig())
 	mux.Handle("GET /login", s.handleLoginPage())
-	mux.Handle("POST /login", s.handleLogin())
+	mux.Handle("POST /login", s.limited(s.handleLogin())) // limited: no token guessing at wire speed
 	// Operations.
 	mux.Handle("GET /healthz", handleHealth())
 	mux.Handle("GET /readyz", s.handleReady())
