@@ -228,13 +228,17 @@ func splitSecrets(s venue.Secret) []venue.Secret {
 // now (links then die with the process).
 func embedSigner(key venue.Secret) (*embedlink.Signer, error) {
 	if key == "" {
-		b := make([]byte, 32)
+		b := make([]byte, embedlink.MinKeyLen)
 		if _, err := rand.Read(b); err != nil {
 			return nil, fmt.Errorf("making an embed key: %w", err)
 		}
 		return embedlink.NewSigner(b)
 	}
-	return embedlink.NewSigner([]byte(key))
+	s, err := embedlink.NewSigner([]byte(key))
+	if err != nil {
+		return nil, fmt.Errorf("RISKCHART_EMBED_KEY: %w", err)
+	}
+	return s, nil
 }
 
 // runEmbedLink prints a signed embed link for the operator to hand out.
@@ -254,7 +258,7 @@ func runEmbedLink(args []string, getenv func(string) string, stdout, stderr io.W
 	if *ttl <= 0 {
 		return errors.New("riskchart embed-link: -ttl must be positive")
 	}
-	s, err := embedlink.NewSigner([]byte(key))
+	s, err := embedSigner(venue.Secret(key))
 	if err != nil {
 		return err
 	}

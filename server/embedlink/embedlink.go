@@ -1,8 +1,9 @@
 // Package embedlink issues and checks signed embed links: a token that
 // grants an iframe read access to some private panels of some contracts
-// until it expires, so that the embedding page never holds a key.
+// until it expires, so that the page that embeds Riskchart never holds a key.
 //
-// A token is base64url(JSON scope) "." base64url(HMAC-SHA256(key, JSON)).
+// A token is base64url(JSON scope) "." base64url(HMAC-SHA256(key, JSON)),
+// URL-safe as it is, so that it rides in an iframe's address (?embed=).
 package embedlink
 
 import (
@@ -15,6 +16,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/riskchart/riskchart/venueapi"
 )
 
 // Panels an embed link can grant.
@@ -23,11 +26,18 @@ const (
 	PanelLimits = "limits"
 )
 
+// MinKeyLen is the shortest signing key accepted, in bytes.
+const MinKeyLen = 32
+
+// maxToken bounds what Check reads: a link for every contract on offer is
+// well under it.
+const maxToken = 4096
+
 // Scope is what a link grants.
 type Scope struct {
-	Contracts []string  `json:"c"` // contract codes
-	Panels    []string  `json:"p"` // "tiers", "limits"
-	Expires   time.Time `json:"e"`
+	Contracts []string  // contract codes, as the panels ask for them
+	Panels    []string  // PanelTiers, PanelLimits
+	Expires   time.Time // the link grants nothing from this instant on
 }
 
 // Allows reports whether the scope grants panel for contract at now.
@@ -35,29 +45,53 @@ func (s Scope) Allows(panel, contract string, now time.Time) bool {
 	return now.Before(s.Expires) && slices.Contains(s.Panels, panel) && slices.Contains(s.Contracts, contract)
 }
 
+// validate checks a scope's contents, naming the field and the rule.
+func (s Scope) validate() error {
+	if len(s.Contracts) == 0 {
+		return errors.New("contracts: an embed link needs at least one contract")
+	}
+	for _, c := range s.Contracts {
+		if _, err := venueapi.ParseContractCode(c); err != nil {
+			return fmt.Errorf("contracts: %w", err)
+		}
+	}
+	if len(s.Panels) == 0 {
+		return errors.New("panels: an embed link needs at least one panel")
+	}
+	for _, p := range s.Panels {
+		if p != PanelTiers && p != PanelLimits {
+			return fmt.Errorf("panels: %q must be %s or %s", p, PanelTiers, PanelLimits)
+		}
+	}
+	return nil
+}
+
+// wire is a scope as signed: short names and Unix seconds keep links short.
+type wire struct {
+	Contracts []string `json:"c"`
+	Panels    []string `json:"p"`
+	Expires   int64    `json:"e"`
+}
+
 // Signer issues and checks links with one key.
 type Signer struct{ key []byte }
 
-// NewSigner returns a signer; the key must hold at least 32 bytes.
+// NewSigner returns a signer; the key must hold at least MinKeyLen bytes.
 func NewSigner(key []byte) (*Signer, error) {
-	if len(key) < 32 {
-		return nil, errors.New("RISKCHART_EMBED_KEY must hold at least 32 characters")
+	if len(key) < MinKeyLen {
+		return nil, fmt.Errorf("an embed key must hold at least %d bytes, this one holds %d", MinKeyLen, len(key))
 	}
-	return &Signer{key: append([]byte(nil), key...)}, nil
+	return &Signer{key: slices.Clone(key)}, nil
 }
 
-// Issue returns a token for scope.
+// Issue returns a token for scope. Contracts and panels are checked, and
+// kept once each in a fixed order; the expiry is kept to the second.
 func (s *Signer) Issue(scope Scope) (string, error) {
-	if len(scope.Contracts) == 0 || len(scope.Panels) == 0 {
-		return "", errors.New("an embed link needs at least one contract and one panel")
+	if err := scope.validate(); err != nil {
+		return "", err
 	}
-	for _, p := range scope.Panels {
-		if p != PanelTiers && p != PanelLimits {
-			return "", fmt.Errorf("panel %q: must be tiers or limits", p)
-		}
-	}
-	scope.Expires = scope.Expires.UTC().Truncate(time.Second)
-	payload, err := json.Marshal(scope)
+	w := wire{Contracts: sortedSet(scope.Contracts), Panels: sortedSet(scope.Panels), Expires: scope.Expires.Unix()}
+	payload, err := json.Marshal(w)
 	if err != nil {
 		return "", fmt.Errorf("encoding the scope: %w", err)
 	}
@@ -65,12 +99,16 @@ func (s *Signer) Issue(scope Scope) (string, error) {
 	return enc.EncodeToString(payload) + "." + enc.EncodeToString(s.mac(payload)), nil
 }
 
-// Check verifies a token (in constant time) and returns its scope; expiry
-// is the caller's to test with Scope.Allows.
+// Check verifies a token and returns its scope. The signature is compared
+// in constant time before anything in the payload is read. Expiry is the
+// caller's to test, with Scope.Allows at the time of the request.
 func (s *Signer) Check(token string) (Scope, error) {
+	if len(token) > maxToken {
+		return Scope{}, errors.New("malformed embed link: too long")
+	}
 	body, sig, ok := strings.Cut(token, ".")
-	if !ok || len(token) > 4096 {
-		return Scope{}, errors.New("malformed embed link")
+	if !ok {
+		return Scope{}, errors.New("malformed embed link: no signature")
 	}
 	enc := base64.RawURLEncoding
 	payload, err1 := enc.DecodeString(body)
@@ -78,9 +116,13 @@ func (s *Signer) Check(token string) (Scope, error) {
 	if err1 != nil || err2 != nil || !hmac.Equal(mac, s.mac(payload)) {
 		return Scope{}, errors.New("embed link signature does not match")
 	}
-	var scope Scope
-	if err := json.Unmarshal(payload, &scope); err != nil {
+	var w wire
+	if err := json.Unmarshal(payload, &w); err != nil {
 		return Scope{}, errors.New("malformed embed link scope")
+	}
+	scope := Scope{Contracts: w.Contracts, Panels: w.Panels, Expires: time.Unix(w.Expires, 0).UTC()}
+	if err := scope.validate(); err != nil { // signed, so only an older or buggy issuer
+		return Scope{}, fmt.Errorf("embed link scope: %w", err)
 	}
 	return scope, nil
 }
@@ -89,4 +131,10 @@ func (s *Signer) mac(payload []byte) []byte {
 	m := hmac.New(sha256.New, s.key)
 	m.Write(payload)
 	return m.Sum(nil)
+}
+
+func sortedSet(v []string) []string {
+	out := slices.Clone(v)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
