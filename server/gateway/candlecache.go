@@ -23,6 +23,7 @@ import (
 type candleCache struct {
 	venue   *venue.Client
 	refresh time.Duration
+	timeout time.Duration // of a shared venue call
 	bound   int64
 	now     func() time.Time
 	metrics *metrics
@@ -161,8 +162,8 @@ func (s *series) lastSpan() (span, bool) {
 	return s.spans[len(s.spans)-1], true
 }
 
-func newCandleCache(v *venue.Client, refresh time.Duration, bound int64, now func() time.Time, m *metrics) *candleCache {
-	return &candleCache{venue: v, refresh: refresh, bound: bound, now: now, metrics: m,
+func newCandleCache(v *venue.Client, refresh, timeout time.Duration, bound int64, now func() time.Time, m *metrics) *candleCache {
+	return &candleCache{venue: v, refresh: refresh, timeout: timeout, bound: bound, now: now, metrics: m,
 		hits:   m.cache.WithLabelValues("candles", "hit"),
 		misses: m.cache.WithLabelValues("candles", "miss"),
 		series: map[seriesKey]*series{}, lru: list.New()}
@@ -386,20 +387,19 @@ func (c *candleCache) rangeOf(ctx context.Context, s *series, from, to int64) er
 }
 
 // shared runs fetch once for all concurrent callers with the same key on s.
-// The call is detached from the request that started it (its sharers must
-// not fail because that one browser left) and bounded; each caller still
-// stops waiting when its own request ends.
 func (c *candleCache) shared(ctx context.Context, s *series, key string, fetch func(context.Context) error) error {
-	_, err := shared(ctx, &s.flight, key, func(ctx context.Context) (any, error) { return nil, fetch(ctx) })
+	_, err := shared(ctx, &s.flight, key, c.timeout, func(ctx context.Context) (any, error) { return nil, fetch(ctx) })
 	return err
 }
 
-// shared runs fetch once for all concurrent callers with the same key in g,
-// detached from the request that started it and bounded by upstreamTimeout;
-// each caller stops waiting when its own request ends.
-func shared(ctx context.Context, g *singleflight.Group, key string, fetch func(context.Context) (any, error)) (any, error) {
+// shared runs fetch once for all concurrent callers with the same key in g.
+// The call is detached from the request that started it (its sharers must
+// not fail because that one browser left) and bounded by timeout, the wait
+// for budget included: past it the browser gets a 429 or a 504 rather than
+// a hung request. Each caller stops waiting when its own request ends.
+func shared(ctx context.Context, g *singleflight.Group, key string, timeout time.Duration, fetch func(context.Context) (any, error)) (any, error) {
 	ch := g.DoChan(key, func() (any, error) {
-		ctx, cancel := upstream(ctx)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 		defer cancel()
 		return fetch(ctx)
 	})
@@ -409,16 +409,6 @@ func shared(ctx context.Context, g *singleflight.Group, key string, fetch func(c
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-}
-
-// upstreamTimeout bounds a shared venue call, the wait for budget included:
-// past it the browser gets a 429 or a 504 rather than a hung request.
-const upstreamTimeout = 4 * time.Second
-
-// upstream detaches a shared call from the request that started it and
-// bounds it.
-func upstream(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), upstreamTimeout)
 }
 
 // window returns the held records with ids in [from, to] (at most 2000:

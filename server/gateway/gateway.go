@@ -8,7 +8,6 @@ package gateway
 import (
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -38,6 +37,7 @@ type Config struct {
 	LimitTTL        time.Duration     // 0: 5 s
 	PerIPRate       float64           // requests per second per client IP; 0: 50
 	PerIPBurst      int               // 0: 100
+	UpstreamTimeout time.Duration     // a venue call, waiting for budget included; 0: 4 s
 	Registry        *prometheus.Registry
 	Logger          *slog.Logger
 	Now             func() time.Time
@@ -51,9 +51,14 @@ type Contract struct {
 }
 
 // ParseContracts reads RISKCHART_CONTRACTS: code:face_value:price_decimals,
-// comma-separated, e.g. "BTC-USDT:0.001:1,ETH-USDT:0.01:2".
+// comma-separated, e.g. "BTC-USDT:0.001:1,ETH-USDT:0.01:2". Errors name the
+// variable, the item and the rule.
 func ParseContracts(s string) ([]Contract, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, errors.New("RISKCHART_CONTRACTS must list at least one contract as code:face_value:price_decimals")
+	}
 	var out []Contract
+	seen := map[string]bool{}
 	for i, item := range strings.Split(s, ",") {
 		parts := strings.Split(strings.TrimSpace(item), ":")
 		bad := func(rule string) error {
@@ -65,6 +70,10 @@ func ParseContracts(s string) ([]Contract, error) {
 		if _, err := venueapi.ParseContractCode(parts[0]); err != nil {
 			return nil, bad(err.Error())
 		}
+		if seen[parts[0]] {
+			return nil, bad("lists " + parts[0] + " more than once")
+		}
+		seen[parts[0]] = true
 		face, err := decimal.NewFromString(parts[1])
 		if err != nil || !face.IsPositive() {
 			return nil, bad("face value must be a positive decimal")
@@ -129,20 +138,23 @@ func New(cfg Config) (http.Handler, error) {
 	if cfg.PerIPBurst <= 0 {
 		cfg.PerIPBurst = 100
 	}
+	if cfg.UpstreamTimeout <= 0 {
+		cfg.UpstreamTimeout = 4 * time.Second
+	}
 	if cfg.Registry == nil {
 		cfg.Registry = prometheus.NewRegistry()
 	}
 	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
 	s := &server{cfg: cfg, venue: cfg.Venue, log: cfg.Logger, now: cfg.Now}
 	s.metrics = newMetrics(cfg.Registry, cfg.Venue)
-	s.candles = newCandleCache(cfg.Venue, cfg.RefreshInterval, cfg.CacheBytes, cfg.Now, s.metrics)
-	s.tiers = newTTLCache(cfg.TierTTL, cfg.Now)
-	s.limits = newTTLCache(cfg.LimitTTL, cfg.Now)
+	s.candles = newCandleCache(cfg.Venue, cfg.RefreshInterval, cfg.UpstreamTimeout, cfg.CacheBytes, cfg.Now, s.metrics)
+	s.tiers = newTTLCache(cfg.TierTTL, cfg.UpstreamTimeout, cfg.Now)
+	s.limits = newTTLCache(cfg.LimitTTL, cfg.UpstreamTimeout, cfg.Now)
 	s.perIP = newIPLimiter(cfg.PerIPRate, cfg.PerIPBurst, cfg.Now)
 	s.csp = contentSecurityPolicy(cfg.FrameAncestors)
 	return s.routes(), nil

@@ -2,8 +2,11 @@ package gateway
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base64"
 	"encoding/hex"
 	"log/slog"
 	"math"
@@ -17,6 +20,7 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"github.com/riskchart/riskchart/server/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -160,16 +164,16 @@ func (s *server) private(next http.Handler) http.Handler {
 
 const viewerCookie = "riskchart_viewer"
 
-// viewer reports whether r carries a configured viewer token, comparing in
-// constant time.
+// viewer reports whether r carries a configured viewer token (bearer header)
+// or the login cookie of one, comparing in constant time.
 func (s *server) viewer(r *http.Request) bool {
-	token := ""
-	if auth := r.Header.Get("Authorization"); strings.HasPrefix(auth, "Bearer ") {
-		token = strings.TrimPrefix(auth, "Bearer ")
-	} else if c, err := r.Cookie(viewerCookie); err == nil {
-		token = c.Value
+	if auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+		return s.validToken(auth)
 	}
-	return s.validToken(token)
+	if c, err := r.Cookie(viewerCookie); err == nil {
+		return s.validCookie(c.Value)
+	}
+	return false
 }
 
 func (s *server) validToken(token string) bool {
@@ -179,6 +183,26 @@ func (s *server) validToken(token string) bool {
 	ok := 0
 	for _, t := range s.cfg.ViewerTokens {
 		ok |= subtle.ConstantTimeCompare([]byte(t), []byte(token))
+	}
+	return ok == 1
+}
+
+// cookieOf is the login cookie's value for a token: a MAC keyed by the token,
+// so that the token itself is never in an answer or a browser's storage, the
+// cookie outlives restarts, and removing the token revokes its cookie.
+func cookieOf(token venue.Secret) string {
+	m := hmac.New(sha256.New, []byte(token))
+	m.Write([]byte("riskchart viewer cookie v1"))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+func (s *server) validCookie(value string) bool {
+	if value == "" {
+		return false
+	}
+	ok := 0
+	for _, t := range s.cfg.ViewerTokens {
+		ok |= subtle.ConstantTimeCompare([]byte(cookieOf(t)), []byte(value))
 	}
 	return ok == 1
 }

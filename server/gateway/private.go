@@ -21,11 +21,12 @@ import (
 // the private quota one call per key per TTL. A failed refresh falls back to
 // the last answer, marked stale.
 type ttlCache struct {
-	ttl    time.Duration
-	now    func() time.Time
-	flight singleflight.Group
-	mu     sync.Mutex
-	m      map[string]ttlEntry
+	ttl     time.Duration
+	timeout time.Duration // of a shared venue call
+	now     func() time.Time
+	flight  singleflight.Group
+	mu      sync.Mutex
+	m       map[string]ttlEntry
 }
 
 type ttlEntry struct {
@@ -33,8 +34,8 @@ type ttlEntry struct {
 	at time.Time
 }
 
-func newTTLCache(ttl time.Duration, now func() time.Time) *ttlCache {
-	return &ttlCache{ttl: ttl, now: now, m: map[string]ttlEntry{}}
+func newTTLCache(ttl, timeout time.Duration, now func() time.Time) *ttlCache {
+	return &ttlCache{ttl: ttl, timeout: timeout, now: now, m: map[string]ttlEntry{}}
 }
 
 // ttlCacheMax bounds the answers kept; past it, expired ones are forgotten
@@ -51,7 +52,7 @@ func (c *ttlCache) get(ctx context.Context, key string, fetch func(context.Conte
 	if ok && c.now().Sub(e.at) < c.ttl {
 		return e.v, false, nil
 	}
-	v, err = shared(ctx, &c.flight, key, func(ctx context.Context) (any, error) {
+	v, err = shared(ctx, &c.flight, key, c.timeout, func(ctx context.Context) (any, error) {
 		v, err := fetch(ctx)
 		if err != nil {
 			return nil, err
@@ -127,7 +128,7 @@ func (s *server) handleLimits() http.Handler {
 		if s.embedDenied(w, r, embedlink.PanelLimits, q.ContractCode) {
 			return
 		}
-		key := "limits|" + q.ContractCode + "|" + q.Pair + "|" + string(q.ContractType) + "|" + q.BusinessType
+		key := "limits|" + q.ContractCode + "|" + q.Pair + "|" + string(q.ContractType) + "|" + q.Business()
 		v, stale, err := s.limits.get(r.Context(), key, func(ctx context.Context) (any, error) {
 			env, err := s.venue.PositionLimits(ctx, q)
 			s.metrics.venueCalls.WithLabelValues("position_limit", outcome(err)).Inc()

@@ -16,7 +16,9 @@ import (
 // writeError answers with the venue's error envelope for path.
 func writeError(w http.ResponseWriter, path string, status, code int, msg string, now time.Time) {
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
+	if w.Header().Get("Cache-Control") == "" { // a private path said "private, no-store" already
+		w.Header().Set("Cache-Control", "no-store")
+	}
 	w.WriteHeader(status)
 	w.Write(venueapi.ErrorBody(path, code, msg, now.UnixMilli()))
 }
@@ -197,7 +199,7 @@ func (s *server) handleLogin() http.Handler {
 			loginPage.Execute(w, "That token is not valid.")
 			return
 		}
-		http.SetCookie(w, &http.Cookie{Name: viewerCookie, Value: token, Path: "/", HttpOnly: true,
+		http.SetCookie(w, &http.Cookie{Name: viewerCookie, Value: cookieOf(venue.Secret(token)), Path: "/", HttpOnly: true,
 			Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode, MaxAge: 30 * 24 * 3600})
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 	})

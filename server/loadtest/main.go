@@ -1,15 +1,21 @@
-// Command loadtest measures the gateway on loopback: it starts the sandbox
-// venue and the gateway in-process, plus a plain httputil.ReverseProxy to
-// the same sandbox for comparison, and drives each with concurrent clients
-// for a fixed time. It prints requests per second, p50/p99 latency and venue
-// calls per 1000 browser requests for each scenario, and the ratio to the
-// plain proxy. Only 127.0.0.1 is ever addressed; every run is bounded.
+// Command loadtest measures the gateway on loopback. By default it starts the
+// sandbox venue and the gateway in-process, plus a plain httputil.ReverseProxy
+// to the same sandbox for comparison; -gateway and -venue point it at servers
+// already running instead (loopback only). Each scenario drives closed-loop
+// clients (each sends its next request as soon as the last answer is read:
+// the worst case of browsers polling every second) for -duration or
+// -requests, whichever ends first, and prints requests per second, p50/p99
+// latency, venue calls per 1000 browser requests and per series per refresh
+// interval, the ratio to the plain proxy, and whether the targets are met.
 //
-//	go run ./server/loadtest -duration 5s -clients 64
+//	go run ./server/loadtest -duration 10s
+//	go run ./server/loadtest -gateway http://127.0.0.1:8080 -venue http://127.0.0.1:9000
 package main
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -20,7 +26,11 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
+	"os/signal"
+	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,49 +42,99 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		os.Exit(1)
 	}
 }
 
-func run(args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
-	duration := fs.Duration("duration", 5*time.Second, "how long each scenario runs")
-	nClients := fs.Int("clients", 64, "concurrent clients (browsers)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if *duration <= 0 || *duration > 2*time.Minute || *nClients < 1 || *nClients > 4096 {
-		return fmt.Errorf("-duration must be in (0, 2m] and -clients in [1, 4096]")
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+// flags are the command line.
+type flags struct {
+	duration   time.Duration
+	requests   int64
+	clients    int
+	gatewayURL string
+	venueURL   string
+	refresh    time.Duration
+}
 
-	// The venue, with its limits lifted so that the plain proxy is measured,
-	// not the venue's 429s; the gateway keeps its own budget to the venue.
-	sb, err := sandbox.New(sandbox.Config{PublicLimit: sandbox.Limit{Requests: 1 << 30, Per: time.Second}})
+func parseFlags(args []string) (flags, error) {
+	var f flags
+	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
+	fs.DurationVar(&f.duration, "duration", 5*time.Second, "how long each run lasts at most (each scenario runs twice: gateway and proxy)")
+	fs.Int64Var(&f.requests, "requests", 2_000_000, "how many requests each run sends at most")
+	fs.IntVar(&f.clients, "clients", 32, "concurrent clients (browsers); on 2 cores, more starve the server of CPU")
+	fs.StringVar(&f.gatewayURL, "gateway", "", "a running gateway to measure (loopback only); empty: start one in-process")
+	fs.StringVar(&f.venueURL, "venue", "", "the venue the plain proxy forwards to (loopback only); empty: the in-process sandbox")
+	fs.DurationVar(&f.refresh, "refresh", time.Second, "the gateway's refresh interval (set for the in-process one, assumed for -gateway)")
+	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	switch {
+	case f.duration <= 0 || f.duration > 2*time.Minute:
+		return f, errors.New("-duration must be more than 0 and at most 2m")
+	case f.requests < 1:
+		return f, errors.New("-requests must be at least 1")
+	case f.clients < 1 || f.clients > 4096:
+		return f, errors.New("-clients must be from 1 to 4096")
+	case f.refresh <= 0:
+		return f, errors.New("-refresh must be more than 0")
+	case (f.gatewayURL == "") != (f.venueURL == ""):
+		return f, errors.New("-gateway and -venue go together: the proxy needs the venue the gateway uses")
+	}
+	for name, u := range map[string]string{"-gateway": f.gatewayURL, "-venue": f.venueURL} {
+		if u != "" && !loopback(u) {
+			return f, fmt.Errorf("%s must be an http URL on a loopback address, not %q", name, u)
+		}
+	}
+	return f, nil
+}
+
+func loopback(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "http" {
+		return false
+	}
+	ip := net.ParseIP(u.Hostname())
+	return (ip != nil && ip.IsLoopback()) || u.Hostname() == "localhost"
+}
+
+// scenario is a load shape: the path each client asks for next.
+type scenario struct {
+	name   string
+	series int // distinct series asked for, each warmed before the run; 0: a scan, cold
+	path   func(client, i int) string
+}
+
+// counter reports how many KLine calls the venue has received so far.
+type counter func() (int64, error)
+
+func run(ctx context.Context, args []string, out io.Writer) error {
+	f, err := parseFlags(args)
 	if err != nil {
 		return err
 	}
-	venueURL, err := serve(ctx, sb)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	gwURL, venueURL := f.gatewayURL, f.venueURL
+	var gwCalls, proxyCalls counter
+	if gwURL == "" {
+		var sb *sandbox.Sandbox
+		if gwURL, venueURL, sb, err = startInProcess(ctx, f.refresh); err != nil {
+			return err
+		}
+		received := func() (int64, error) { return sb.Received(venueapi.PathKLine), nil }
+		gwCalls, proxyCalls = received, received
+	} else {
+		gwCalls = func() (int64, error) { return scrapeVenueCalls(ctx, gwURL) }
+	}
+	target, err := url.Parse(venueURL)
 	if err != nil {
 		return err
 	}
-	client, err := venue.New(venue.Config{BaseURL: venueURL, Logger: quiet})
-	if err != nil {
-		return err
-	}
-	gw, err := gateway.New(gateway.Config{Venue: client, Logger: quiet, PerIPRate: 1e9, PerIPBurst: 1 << 30})
-	if err != nil {
-		return err
-	}
-	gwURL, err := serve(ctx, gw)
-	if err != nil {
-		return err
-	}
-	target, _ := url.Parse(venueURL)
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	proxy.ErrorLog = log.New(io.Discard, "", 0) // clients leaving at the end of a run are not news
 	proxyURL, err := serve(ctx, proxy)
@@ -82,45 +142,170 @@ func run(args []string, out io.Writer) error {
 		return err
 	}
 
-	type scenario struct {
-		name  string
-		paths func(worker, i int) string
-	}
-	clients := *nClients
 	codes := []string{"BTC-USDT", "ETH-USDT", "SOL-USDT", "XRP-USDT", "DOGE-USDT", "LTC-USDT"}
-	periods := venueapi.Periods()
+	periods := slices.DeleteFunc(venueapi.Periods(), func(p venueapi.Period) bool { return p == venueapi.Period1Hour }) // 60min's series
 	now := venueapi.Period1Min.Start(time.Now().Unix())
+	const chunks = 520 // two years of minutes in chunks of 2000
 	scenarios := []scenario{
-		{"one series, size=300 (many browsers polling)", func(int, int) string {
+		{"one series, size=300", 1, func(int, int) string {
 			return venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=300"
 		}},
-		{"many series, size=300", func(w, i int) string {
-			return fmt.Sprintf("%s?contract_code=%s&period=%s&size=300", venueapi.PathKLine, codes[(w+i)%len(codes)], periods[(w*7+i)%len(periods)])
+		{fmt.Sprintf("%d series, size=300", len(codes)*len(periods)), len(codes) * len(periods), func(c, i int) string {
+			k := c + i
+			return fmt.Sprintf("%s?contract_code=%s&period=%s&size=300", venueapi.PathKLine, codes[k%len(codes)], periods[(k/len(codes))%len(periods)])
 		}},
-		{"cold range scan, 2000 x 1min chunks back in time", func(w, i int) string {
-			// Two years hold about 520 chunks of 2000 minutes per contract:
-			// clients share out the chunks of the six contracts, each asked once.
-			k := w + i*clients
-			to := now - int64(k%520+1)*2000*60
-			return fmt.Sprintf("%s?contract_code=%s&period=1min&from=%d&to=%d", venueapi.PathKLine, codes[(k/520)%len(codes)], to-1999*60, to)
+		{"cold range scan, 2000 x 1min back in time", 0, func(c, i int) string {
+			// Clients share out the chunks of six contracts, each asked once.
+			k := c + i*f.clients
+			to := now - int64(k%chunks+1)*2000*60
+			return fmt.Sprintf("%s?contract_code=%s&period=1min&from=%d&to=%d", venueapi.PathKLine, codes[(k/chunks)%len(codes)], to-1999*60, to)
 		}},
 	}
-	fmt.Fprintf(out, "loopback, %d clients, %s per run, GOMAXPROCS-bound machine\n", *nClients, *duration)
-	fmt.Fprintf(out, "%-48s %-8s %10s %9s %9s %14s\n", "scenario", "server", "req/s", "p50", "p99", "venue/1000req")
-	for _, sc := range scenarios {
-		var results [2]result
-		for k, base := range []string{gwURL, proxyURL} {
-			before := sb.Received(venueapi.PathKLine)
-			results[k] = load(ctx, base, *nClients, *duration, sc.paths)
-			results[k].venueCalls = sb.Received(venueapi.PathKLine) - before
-			name := []string{"gateway", "proxy"}[k]
-			r := results[k]
-			fmt.Fprintf(out, "%-48s %-8s %10.0f %9s %9s %14.1f  (%d errors)\n", sc.name, name, r.rps(), r.pct(50), r.pct(99),
-				1000*float64(r.venueCalls)/float64(max(r.n, 1)), r.errors)
+
+	fmt.Fprintf(out, "loopback, %d clients, runs of at most %s or %d requests, GOMAXPROCS %d, refresh interval %s\n",
+		f.clients, f.duration, f.requests, runtime.GOMAXPROCS(0), f.refresh)
+	fmt.Fprintf(out, "%-44s %-8s %9s %9s %9s %14s %18s\n", "scenario", "server", "req/s", "p50", "p99", "venue/1000req", "venue/series/intv")
+	var verdicts []string
+	for si, sc := range scenarios {
+		var res [2]result
+		for k, srv := range []struct {
+			name  string
+			base  string
+			calls counter
+		}{{"gateway", gwURL, gwCalls}, {"proxy", proxyURL, proxyCalls}} {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if err := warm(ctx, srv.base, sc); err != nil {
+				return err
+			}
+			before, err := count(srv.calls)
+			if err != nil {
+				return err
+			}
+			r := load(ctx, srv.base, f, sc.path)
+			settle(srv.calls) // calls shared by requests cut off at the end still land
+			after, err := count(srv.calls)
+			if err != nil {
+				return err
+			}
+			r.venueCalls = after - before
+			res[k] = r
+			perSeries := "-"
+			if sc.series > 0 && after >= 0 {
+				intervals := max(r.elapsed.Seconds()/f.refresh.Seconds(), 1)
+				perSeries = strconv.FormatFloat(float64(r.venueCalls)/float64(sc.series)/intervals, 'f', 2, 64)
+			}
+			per1000 := "-"
+			if after >= 0 {
+				per1000 = strconv.FormatFloat(1000*float64(r.venueCalls)/float64(max(r.sent, 1)), 'f', 1, 64)
+			}
+			fmt.Fprintf(out, "%-44s %-8s %9.0f %9s %9s %14s %18s  (%d errors)\n", sc.name, srv.name, r.rps(), r.pct(50), r.pct(99), per1000, perSeries, r.errors)
+			if k == 0 && sc.series > 0 && after >= 0 {
+				// A run of 3.5 intervals may see 4 refreshes of each series.
+				bound := int64(sc.series) * (int64(r.elapsed/f.refresh) + 1)
+				verdicts = append(verdicts, verdict(fmt.Sprintf("%s: at most 1 venue call per series per refresh interval (%d calls, at most %d)", sc.name, r.venueCalls, bound),
+					r.venueCalls <= bound))
+			}
+			if k == 0 && si == 0 {
+				verdicts = append(verdicts, verdict(fmt.Sprintf("%s: >= 20000 req/s with p99 <= 5ms (%.0f req/s, p99 %s)", sc.name, r.rps(), r.pct(99)),
+					r.rps() >= 20000 && r.quantile(99) <= 5*time.Millisecond))
+			}
 		}
-		fmt.Fprintf(out, "%-48s ratio gateway/proxy throughput: %.1fx\n", "", results[0].rps()/max(results[1].rps(), 1))
+		fmt.Fprintf(out, "%-44s ratio gateway/proxy: throughput %.1fx, p99 %.2fx\n", "", res[0].rps()/max(res[1].rps(), 1e-9),
+			float64(res[0].quantile(99))/float64(max(res[1].quantile(99), 1)))
+	}
+	fmt.Fprintln(out)
+	for _, v := range verdicts {
+		fmt.Fprintln(out, v)
 	}
 	return nil
+}
+
+func verdict(target string, met bool) string {
+	if met {
+		return "target met:    " + target
+	}
+	return "target missed: " + target
+}
+
+// warm asks once for each series of sc, so that a polling run measures the
+// steady state rather than the first fill.
+func warm(ctx context.Context, base string, sc scenario) error {
+	seen := map[string]bool{}
+	for i := 0; len(seen) < sc.series && i < 100*sc.series; i++ {
+		p := sc.path(0, i)
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+p, nil)
+		if err != nil {
+			return err
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return fmt.Errorf("warming %s: %w", p, err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+	}
+	return nil
+}
+
+// count reads c; -1 when there is nothing to count with.
+func count(c counter) (int64, error) {
+	if c == nil {
+		return -1, nil
+	}
+	return c()
+}
+
+// settle waits until the venue has received nothing new for 200 ms (at most
+// 5 s), so that a run is charged with the calls it caused.
+func settle(c counter) {
+	if c == nil {
+		return
+	}
+	last, _ := c()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+		time.Sleep(200 * time.Millisecond)
+		n, _ := c()
+		if n == last {
+			return
+		}
+		last = n
+	}
+}
+
+// startInProcess serves a sandbox and a gateway in front of it on loopback
+// until ctx ends. The sandbox's per-IP limit is lifted so that the plain
+// proxy is measured rather than the venue's 429s; the gateway keeps its own
+// budget to the venue.
+func startInProcess(ctx context.Context, refresh time.Duration) (gwURL, venueURL string, sb *sandbox.Sandbox, err error) {
+	quiet := slog.New(slog.DiscardHandler)
+	sb, err = sandbox.New(sandbox.Config{PublicLimit: sandbox.Limit{Requests: 1 << 30, Per: time.Second}})
+	if err != nil {
+		return "", "", nil, err
+	}
+	if venueURL, err = serve(ctx, sb); err != nil {
+		return "", "", nil, err
+	}
+	client, err := venue.New(venue.Config{BaseURL: venueURL, Logger: quiet})
+	if err != nil {
+		return "", "", nil, err
+	}
+	// As main runs it: JSON request logs at Info (to nowhere), the per-client
+	// rate lifted since every client here is one IP.
+	gw, err := gateway.New(gateway.Config{Venue: client, RefreshInterval: refresh, PerIPRate: 1e9, PerIPBurst: 1 << 30,
+		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
+	if err != nil {
+		return "", "", nil, err
+	}
+	if gwURL, err = serve(ctx, gw); err != nil {
+		return "", "", nil, err
+	}
+	return gwURL, venueURL, sb, nil
 }
 
 func serve(ctx context.Context, h http.Handler) (string, error) {
@@ -128,51 +313,92 @@ func serve(ctx context.Context, h http.Handler) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	srv := &http.Server{Handler: h}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 	go func() { <-ctx.Done(); srv.Close() }()
 	return "http://" + ln.Addr().String(), nil
 }
 
-type result struct {
-	n, errors  int64
-	elapsed    time.Duration
-	lat        []time.Duration
-	venueCalls int64
+// scrapeVenueCalls sums the gateway's riskchart_venue_calls_total of KLine.
+func scrapeVenueCalls(ctx context.Context, gwURL string) (int64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, gwURL+"/metrics", nil)
+	if err != nil {
+		return 0, err
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, fmt.Errorf("reading the gateway's metrics: %w", err)
+	}
+	defer res.Body.Close()
+	var total float64
+	sc := bufio.NewScanner(res.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, `riskchart_venue_calls_total{endpoint="kline"`) {
+			continue
+		}
+		if i := strings.LastIndexByte(line, ' '); i > 0 {
+			v, err := strconv.ParseFloat(line[i+1:], 64)
+			if err != nil {
+				return 0, fmt.Errorf("reading the gateway's metrics: %q: %w", line, err)
+			}
+			total += v
+		}
+	}
+	return int64(total), sc.Err()
 }
 
-func (r result) rps() float64 { return float64(r.n) / r.elapsed.Seconds() }
+type result struct {
+	sent, done, errors int64
+	elapsed            time.Duration
+	lat                []time.Duration // sorted
+	venueCalls         int64
+}
+
+func (r result) rps() float64 { return float64(r.done) / r.elapsed.Seconds() }
+
+func (r result) quantile(p int) time.Duration {
+	if len(r.lat) == 0 {
+		return 0
+	}
+	return r.lat[min(len(r.lat)-1, len(r.lat)*p/100)]
+}
 
 func (r result) pct(p int) string {
 	if len(r.lat) == 0 {
 		return "-"
 	}
-	return r.lat[min(len(r.lat)-1, len(r.lat)*p/100)].Round(10 * time.Microsecond).String()
+	return r.quantile(p).Round(10 * time.Microsecond).String()
 }
 
-// load runs clients closed-loop for d, each sending the next path as soon as
-// the last answer is read.
-func load(ctx context.Context, base string, clients int, d time.Duration, paths func(worker, i int) string) result {
-	tr := &http.Transport{MaxIdleConnsPerHost: clients, MaxConnsPerHost: clients, DisableCompression: true}
+// load runs f.clients closed-loop for at most f.duration and f.requests.
+func load(ctx context.Context, base string, f flags, path func(client, i int) string) result {
+	tr := &http.Transport{MaxIdleConnsPerHost: f.clients, MaxConnsPerHost: f.clients, DisableCompression: true}
 	defer tr.CloseIdleConnections()
 	hc := &http.Client{Transport: tr, Timeout: 10 * time.Second}
-	ctx, cancel := context.WithTimeout(ctx, d)
+	ctx, cancel := context.WithTimeout(ctx, f.duration)
 	defer cancel()
 	var (
-		mu     sync.Mutex
-		lat    []time.Duration
-		n, bad atomic.Int64
-		wg     sync.WaitGroup
+		mu         sync.Mutex
+		lat        []time.Duration
+		sent, done atomic.Int64
+		bad        atomic.Int64
+		wg         sync.WaitGroup
 	)
 	start := time.Now()
-	for w := 0; w < clients; w++ {
+	for c := range f.clients {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			local := make([]time.Duration, 0, 4096)
 			for i := 0; ctx.Err() == nil; i++ {
+				if sent.Add(1) > f.requests {
+					sent.Add(-1)
+					cancel()
+					break
+				}
 				t0 := time.Now()
-				req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+paths(w, i), nil)
+				req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+path(c, i), nil) // a valid URL: base parsed, path built here
 				res, err := hc.Do(req)
 				if err != nil {
 					if ctx.Err() == nil {
@@ -180,13 +406,16 @@ func load(ctx context.Context, base string, clients int, d time.Duration, paths 
 					}
 					continue
 				}
-				io.Copy(io.Discard, res.Body)
+				_, err = io.Copy(io.Discard, res.Body)
 				res.Body.Close()
-				if res.StatusCode != http.StatusOK {
+				if err != nil && ctx.Err() != nil {
+					continue // cut off at the end of the run
+				}
+				if err != nil || res.StatusCode != http.StatusOK {
 					bad.Add(1)
 				}
 				local = append(local, time.Since(t0))
-				n.Add(1)
+				done.Add(1)
 			}
 			mu.Lock()
 			lat = append(lat, local...)
@@ -194,6 +423,7 @@ func load(ctx context.Context, base string, clients int, d time.Duration, paths 
 		}()
 	}
 	wg.Wait()
+	elapsed := time.Since(start)
 	slices.Sort(lat)
-	return result{n: n.Load(), errors: bad.Load(), elapsed: time.Since(start), lat: lat}
+	return result{sent: sent.Load(), done: done.Load(), errors: bad.Load(), elapsed: elapsed, lat: lat}
 }
