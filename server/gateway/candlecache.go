@@ -3,6 +3,7 @@ package gateway
 import (
 	"container/list"
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 	"sync"
@@ -68,6 +69,8 @@ type series struct {
 	version   uint64           // bumped by every merge: encoded answers are of one version
 	bytes     int64            // records, answers and overhead, as counted in candleCache.size
 	answers   map[answerKey]*answer
+	unknown   error     // the venue's "no such contract", remembered for a refresh interval
+	unknownAt time.Time // when it said so
 }
 
 type span struct{ lo, hi int64 }
@@ -276,6 +279,9 @@ func back(p venueapi.Period, id int64, k int) int64 {
 // latest makes sure s holds its latest n candles, fresh within the refresh
 // interval, calling the venue only when it must.
 func (c *candleCache) latest(ctx context.Context, s *series, n int) error {
+	if err := c.known(s); err != nil {
+		return err
+	}
 	size := c.need(s, n)
 	if size == 0 {
 		c.hits.Inc()
@@ -291,6 +297,31 @@ func (c *candleCache) latest(ctx context.Context, s *series, n int) error {
 		return c.fetchLatest(ctx, s, n)
 	}
 	return nil
+}
+
+// known returns the venue's "no such contract" for s if it said so within
+// the refresh interval: a page asking for a typo every second costs the
+// shared budget one call per interval, like any other series.
+func (c *candleCache) known(s *series) error {
+	s.mu.RLock()
+	err, at := s.unknown, s.unknownAt
+	s.mu.RUnlock()
+	if err != nil && c.now().Sub(at) < c.refresh {
+		c.hits.Inc()
+		return err
+	}
+	return nil
+}
+
+// remember keeps the venue's "no such contract" for s.
+func (c *candleCache) remember(s *series, err error, at time.Time) {
+	var nf *venue.NotFoundError
+	if !errors.As(err, &nf) {
+		return
+	}
+	s.mu.Lock()
+	s.unknown, s.unknownAt = err, at
+	s.mu.Unlock()
 }
 
 // need returns how many of the latest candles to ask the venue for so that
@@ -324,6 +355,7 @@ func (c *candleCache) fetchLatest(ctx context.Context, s *series, size int) erro
 		env, err := c.venue.KLine(ctx, venueapi.KLineQuery{ContractCode: s.key.code, Period: p, Size: size})
 		c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
 		if err != nil {
+			c.remember(s, err, at)
 			return err
 		}
 		cur := p.Start(at.Unix())
@@ -342,6 +374,9 @@ func (c *candleCache) fetchLatest(ctx context.Context, s *series, size int) erro
 // only the parts it lacks. A range that the venue answered empty (before its
 // history) is held as such.
 func (c *candleCache) rangeOf(ctx context.Context, s *series, from, to int64) error {
+	if err := c.known(s); err != nil {
+		return err
+	}
 	p := s.key.period
 	current := p.Start(c.now().Unix())
 	if to >= current {
@@ -374,6 +409,7 @@ func (c *candleCache) rangeOf(ctx context.Context, s *series, from, to int64) er
 			candles, err := c.venue.KLineRange(ctx, s.key.code, p, g.lo, g.hi)
 			c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
 			if err != nil {
+				c.remember(s, err, at)
 				return err
 			}
 			c.merge(s, candles, g, at, false)

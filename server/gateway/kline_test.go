@@ -280,24 +280,33 @@ func TestTheCacheStaysWithinItsMemoryBound(t *testing.T) {
 	}
 }
 
-func TestUnknownContractsStillReachTheVenue(t *testing.T) {
-	s := newStack(t, options{clock: newClock(30)})
-	now := time.Now().Unix()
-	for _, tc := range []struct{ name, query string }{
-		{"the latest candles", "contract_code=ZZZ-USDT&period=1min&size=10"},
-		{"a range", fmt.Sprintf("contract_code=ZZZ-USDT&period=1min&from=%d&to=%d", now-7200, now-3600)},
+func TestUnknownContractsStillReachTheVenueOncePerInterval(t *testing.T) {
+	clk := newClock(10)
+	s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) { c.RefreshInterval, c.TierTTL = time.Second, time.Minute }})
+	now := clk.Now().Unix()
+	calls := func() int64 { return s.klineCalls() + s.sb.Received(venueapi.PathTiers) }
+	for _, tc := range []struct {
+		name, path string
+		advance    time.Duration
+		wantCalls  int64 // in all
+	}{
+		{"the latest candles", venueapi.PathKLine + "?contract_code=ZZZ-USDT&period=1min&size=10", 0, 1},
+		{"the same at once", venueapi.PathKLine + "?contract_code=ZZZ-USDT&period=1min&size=10", 0, 1},
+		{"a range of the series", venueapi.PathKLine + fmt.Sprintf("?contract_code=ZZZ-USDT&period=1min&from=%d&to=%d", now-7200, now-3600), 0, 1},
+		{"another period: another series", venueapi.PathKLine + "?contract_code=ZZZ-USDT&period=5min&size=10", 0, 2},
+		{"a refresh interval later", venueapi.PathKLine + "?contract_code=ZZZ-USDT&period=1min&size=10", time.Second, 3},
+		{"tiers", venueapi.PathTiers + "?contract_code=ZZZ-USDT", 0, 4},
+		{"tiers again", venueapi.PathTiers + "?contract_code=ZZZ-USDT", 0, 4},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			before := s.klineCalls()
-			a := s.get(t, venueapi.PathKLine+"?"+tc.query)
-			code, msg := a.errCode(t)
-			if a.status != http.StatusNotFound || code != venueapi.CodeNoSuchContract || !strings.Contains(msg, "unknown contract") {
-				t.Fatalf("HTTP %d code %d %q, want 404 1013 unknown contract", a.status, code, msg)
-			}
-			if s.klineCalls() == before {
-				t.Fatal("the venue was not asked")
-			}
-		})
+		clk.Advance(tc.advance)
+		a := s.get(t, tc.path)
+		code, msg := a.errCode(t)
+		if a.status != http.StatusNotFound || code != venueapi.CodeNoSuchContract || !strings.Contains(msg, "unknown contract") {
+			t.Fatalf("%s: HTTP %d code %d %q, want 404 1013 unknown contract", tc.name, a.status, code, msg)
+		}
+		if n := calls(); n != tc.wantCalls {
+			t.Fatalf("%s: %d venue calls in all, want %d", tc.name, n, tc.wantCalls)
+		}
 	}
 }
 

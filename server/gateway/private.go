@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"mime"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/riskchart/riskchart/server/embedlink"
+	"github.com/riskchart/riskchart/server/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -30,8 +32,9 @@ type ttlCache struct {
 }
 
 type ttlEntry struct {
-	v  any
-	at time.Time
+	v   any
+	err error // the venue's "no such contract": kept like an answer
+	at  time.Time
 }
 
 func newTTLCache(ttl, timeout time.Duration, now func() time.Time) *ttlCache {
@@ -50,23 +53,27 @@ func (c *ttlCache) get(ctx context.Context, key string, fetch func(context.Conte
 	e, ok := c.m[key]
 	c.mu.Unlock()
 	if ok && c.now().Sub(e.at) < c.ttl {
-		return e.v, false, nil
+		return e.v, false, e.err
 	}
 	v, err = shared(ctx, &c.flight, key, c.timeout, func(ctx context.Context) (any, error) {
 		v, err := fetch(ctx)
-		if err != nil {
-			return nil, err
+		var nf *venue.NotFoundError
+		switch {
+		case errors.As(err, &nf):
+			c.keep(key, ttlEntry{err: err})
+		case err == nil:
+			c.keep(key, ttlEntry{v: v})
 		}
-		c.keep(key, v)
-		return v, nil
+		return v, err
 	})
-	if err != nil && ok && staleable(err) {
+	if err != nil && ok && e.v != nil && staleable(err) {
 		return e.v, true, err
 	}
 	return v, false, err
 }
 
-func (c *ttlCache) keep(key string, v any) {
+// keep stores e under key, as of now.
+func (c *ttlCache) keep(key string, e ttlEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.now()
@@ -78,7 +85,8 @@ func (c *ttlCache) keep(key string, v any) {
 		}
 	}
 	if _, held := c.m[key]; held || len(c.m) < ttlCacheMax {
-		c.m[key] = ttlEntry{v: v, at: now}
+		e.at = now
+		c.m[key] = e
 	}
 }
 
