@@ -51,13 +51,6 @@ type KLineChart struct {
 	offline bool
 }
 
-// savedChart is the last chart seen, kept in browser storage so that a
-// visit draws it before the network answers, or without a network.
-type savedChart struct {
-	At      time.Time         `json:"at"`
-	Candles []venueapi.Candle `json:"candles"`
-}
-
 func (k *KLineChart) storageKey() string {
 	return "riskchart/chart/" + k.Contract + "/" + string(k.Period)
 }
@@ -118,11 +111,10 @@ func (k *KLineChart) reload(ctx app.Context) {
 		k.chart.Load([]byte("[]"), []byte("[]"), []byte("[]"), []byte("[]"))
 		k.chart.Redraw()
 	}
-	var saved savedChart
 	k.savedAt, k.offline = time.Time{}, false
-	if err := ctx.LocalStorage().Get(k.storageKey(), &saved); err == nil && len(saved.Candles) > 0 {
-		k.candles, k.savedAt = saved.Candles, saved.At
-		k.draw(ctx) // the last chart seen, until the network answers
+	if saved, at, ok := readLastSeen[[]venueapi.Candle](ctx.LocalStorage(), k.storageKey()); ok && len(saved) > 0 {
+		k.candles, k.savedAt = saved, at
+		k.draw(ctx) // the last chart seen (offline.go), until the network answers
 	}
 	q := venueapi.KLineQuery{ContractCode: k.Contract, Period: k.Period, Size: 300}
 	ctx.Async(func() {
@@ -150,7 +142,7 @@ func (k *KLineChart) reload(ctx app.Context) {
 			}
 			k.candles = res.candles
 			k.draw(ctx)
-			ctx.LocalStorage().Set(k.storageKey(), savedChart{At: time.Now(), Candles: res.candles})
+			keepLastSeen(ctx.LocalStorage(), k.storageKey(), res.candles, time.Now())
 		})
 	})
 }
@@ -431,10 +423,8 @@ func (k *KLineChart) Render() app.UI {
 		)
 	}
 	var notes []app.UI
-	if k.offline && !k.savedAt.IsZero() {
-		notes = append(notes, app.Span().ID("offline-mark").Class("badge warn").Text("Offline, as of "+k.savedAt.In(k.loc()).Format("2006-01-02 15:04:05")))
-	} else if k.offline {
-		notes = append(notes, app.Span().ID("offline-mark").Class("badge warn").Text("Offline: the server cannot be reached"))
+	if k.offline {
+		notes = append(notes, offlineMark("offline-mark", k.savedAt, k.loc()))
 	}
 	if k.stale && !k.offline {
 		notes = append(notes, app.Span().ID("stale-mark").Class("badge warn").Text("Stale: the venue is not answering; these are the last candles the server holds"))

@@ -34,10 +34,12 @@ type RiskPanel struct {
 	// signed embed link (empty: none), the only access it has.
 	Embedded   bool
 	EmbedToken string
+	// OnLoaded, when set, is told each time the data of a shown panel lands:
+	// err is nil, errNoAccess when the server refused it, or what failed.
+	OnLoaded func(ctx app.Context, err error)
 
 	shown     string
 	contracts []Contract
-	noAccess  bool
 
 	tiers      []venueapi.Tier
 	tiersState fetchState
@@ -59,14 +61,16 @@ type RiskPanel struct {
 
 // fetchState is what a panel shows of its last fetch: when, and how it went.
 type fetchState struct {
-	at    time.Time
-	err   string
-	stale bool
+	at       time.Time
+	err      string
+	stale    bool
+	noAccess bool // the server refused the private data
 }
 
 // done records a fetch's outcome; have says whether older data is on show.
 func (f *fetchState) done(err error, stale, have bool) {
 	f.at = time.Now()
+	f.noAccess = errors.Is(err, errNoAccess)
 	if err != nil {
 		f.err, f.stale = "Refresh failed: "+err.Error(), have
 		return
@@ -151,7 +155,9 @@ func (r *RiskPanel) load(ctx app.Context, tiers, limits bool) {
 // fall back to what browser storage holds when the server gave no answer.
 func (r *RiskPanel) landed(ctx app.Context, st *fetchState, err error, stale, have bool, set func()) {
 	st.done(err, stale, have)
-	r.noAccess = errors.Is(err, errNoAccess)
+	if r.OnLoaded != nil && (r.Show == "" || (r.Show == "tiers") == (st == &r.tiersState)) {
+		defer r.OnLoaded(ctx, err)
+	}
 	if err != nil {
 		r.fromStorage(ctx, err)
 		return
@@ -161,10 +167,14 @@ func (r *RiskPanel) landed(ctx app.Context, st *fetchState, err error, stale, ha
 	r.save(ctx)
 }
 
+// denied reports whether the server refused the data of a panel on show.
+func (r *RiskPanel) denied() bool {
+	return r.tiersState.noAccess && r.Show != "limits" || r.limitsState.noAccess && r.Show != "tiers"
+}
+
 // savedRisk is the last tiers and limits seen for a contract, kept in
-// browser storage for when the server cannot be reached.
+// browser storage (offline.go) for when the server cannot be reached.
 type savedRisk struct {
-	At     time.Time                `json:"at"`
 	Tiers  []venueapi.Tier          `json:"tiers"`
 	Limits []venueapi.PositionLimit `json:"limits"`
 }
@@ -173,7 +183,7 @@ func (r *RiskPanel) storageKey() string { return "riskchart/risk/" + r.Contract 
 
 func (r *RiskPanel) save(ctx app.Context) {
 	if r.filter == (venueapi.LimitQuery{}) && (len(r.tiers) > 0 || len(r.limits) > 0) {
-		ctx.LocalStorage().Set(r.storageKey(), savedRisk{At: time.Now(), Tiers: r.tiers, Limits: r.limits})
+		keepLastSeen(ctx.LocalStorage(), r.storageKey(), savedRisk{Tiers: r.tiers, Limits: r.limits}, time.Now())
 	}
 }
 
@@ -183,8 +193,8 @@ func (r *RiskPanel) fromStorage(ctx app.Context, err error) {
 	if !errors.As(err, &netErr) {
 		return
 	}
-	var saved savedRisk
-	if ctx.LocalStorage().Get(r.storageKey(), &saved) != nil || saved.At.IsZero() {
+	saved, at, ok := readLastSeen[savedRisk](ctx.LocalStorage(), r.storageKey())
+	if !ok {
 		return
 	}
 	if len(r.tiers) == 0 {
@@ -193,7 +203,7 @@ func (r *RiskPanel) fromStorage(ctx app.Context, err error) {
 	if len(r.limits) == 0 {
 		r.limits = saved.Limits
 	}
-	r.offlineAt = saved.At
+	r.offlineAt = at
 }
 
 // limitQuery is the form's filter, or the selected contract (a future needs
@@ -243,7 +253,7 @@ func (r *RiskPanel) Render() app.UI {
 		body = append(body, app.P().ID("risk-offline").Class("notice").Attr("role", "status").
 			Text("Offline, as of "+r.offlineAt.Format("2006-01-02 15:04:05")+": the last tiers and limits seen."))
 	}
-	if r.noAccess {
+	if r.denied() {
 		body = append(body, app.P().ID("risk-noaccess").Class("notice").Attr("role", "status").
 			Text(r.noAccessText()))
 	}
@@ -333,8 +343,8 @@ func (r *RiskPanel) dataState(st fetchState, have bool) app.UI {
 	return app.Div().Class("data-state").Attr("role", "status").Body(
 		app.Span().Class("age").Text(age(at)),
 		app.If(stale, func() app.UI { return app.Span().Class("badge warn").Text("stale") }),
-		app.If(errMsg != "" && !r.noAccess, func() app.UI { return app.Span().Class("field-error").Text(errMsg) }),
-		app.If(!have && errMsg == "" && !r.noAccess, func() app.UI { return app.Span().Class("muted").Text("Loading…") }),
+		app.If(errMsg != "" && !st.noAccess, func() app.UI { return app.Span().Class("field-error").Text(errMsg) }),
+		app.If(!have && errMsg == "" && !st.noAccess, func() app.UI { return app.Span().Class("muted").Text("Loading…") }),
 	)
 }
 
