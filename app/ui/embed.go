@@ -1,45 +1,40 @@
 package ui
 
 import (
+	"context"
 	"encoding/json"
-	"net/url"
-	"regexp"
-	"slices"
+	"errors"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/riskchart/riskchart/app/embedmsg"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// The postMessage protocol between an embed and the page that frames it
-// (documented in the README). Every message is an object with a "type".
-const (
-	msgReady  = "riskchart:ready"  // embed → parent: drawn; carries the view
-	msgHeight = "riskchart:height" // embed → parent: preferred height in px
-	msgCandle = "riskchart:candle" // embed → parent: the candle hovered or clicked
-	msgError  = "riskchart:error"  // embed → parent: what went wrong
-	msgSet    = "riskchart:set"    // parent → embed: contract_code, period, theme
-)
-
-// localePattern is a BCP 47 language tag, loosely: "de", "pt-BR", "zh-Hant-TW".
-var localePattern = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$`)
-
 // EmbedPage is a route made for iframes (/embed/chart, /embed/tiers,
 // /embed/limits): no page chrome, its state from the query string, and a
-// postMessage channel to the parent page, whose origin must be allowed.
+// postMessage channel (app/embedmsg) to the framing page, whose origin must
+// be on the server's allow-list.
 type EmbedPage struct {
 	app.Compo
 
-	kind     string // "chart", "tiers" or "limits"
+	kind     string // embedmsg.RouteChart, RouteTiers or RouteLimits
 	v        view
-	controls bool
-	token    string   // signed embed link, for private panels
-	parent   string   // the parent's origin, once allowed
-	allowed  []string // origins allowed to frame and to message
+	controls bool   // show the pickers (controls=0 hides them)
+	token    string // signed embed link (?embed=), the private panels' only access
 	dark     bool
-	drawn    bool // the chart has drawn: ready is owed once the parent is known
+
+	allow   embedmsg.AllowList
+	parent  string // the framing page's origin once known and allowed; empty: talk to nobody
+	ready   string // the ready message owed or last sent
+	readyOK bool   // ready has been sent
+	height  int    // the height last sent
+	candle  string // the candle message last sent: the pointer moves a lot
+
 	listener app.Func
+	resized  app.Func
+	observer app.Value
 }
 
 // OnNav reads the view from the query string.
@@ -49,172 +44,207 @@ func (e *EmbedPage) OnNav(ctx app.Context) {
 	q := u.Query()
 	e.controls = q.Get("controls") != "0"
 	e.token = q.Get("embed")
-	e.applyTheme()
-	// The locale applies to the document's language (screen readers, the
-	// browser's own controls); numbers stay exactly as the venue wrote them.
-	if l := q.Get("locale"); localePattern.MatchString(l) {
+	e.dark = setDocumentTheme(e.v.Theme)
+	// The locale is the document's language (screen readers, the browser's
+	// own controls); numbers stay exactly as the venue wrote them.
+	if l := q.Get("locale"); validLocale(l) {
 		app.Window().Get("document").Get("documentElement").Set("lang", l)
 	}
 }
 
-// OnMount learns the allowed origins, then greets the parent and listens.
+// OnMount listens to the parent, watches the content's size, and learns
+// the allowed origins; ready and height go out once the parent is known.
 func (e *EmbedPage) OnMount(ctx app.Context) {
+	e.allow = embedmsg.NewAllowList(origin(), nil)
 	e.listener = app.FuncOf(func(_ app.Value, args []app.Value) any {
 		if len(args) == 0 {
 			return nil
 		}
 		ev := args[0]
-		origin := ev.Get("origin").String()
+		// Only the framing page commands the embed, not another frame or window.
+		if !ev.Get("source").Equal(app.Window().Get("parent")) {
+			return nil
+		}
+		from := ev.Get("origin").String()
 		data := app.Window().Get("JSON").Call("stringify", ev.Get("data")).String()
-		go ctx.Dispatch(func(ctx app.Context) { e.onMessage(ctx, origin, data) })
+		ctx.Dispatch(func(ctx app.Context) { e.onMessage(ctx, from, data) })
 		return nil
 	})
 	app.Window().Call("addEventListener", "message", e.listener)
+	e.resized = app.FuncOf(func(app.Value, []app.Value) any {
+		ctx.Dispatch(func(app.Context) { e.postHeight() })
+		return nil
+	})
+	if ro := app.Window().Get("ResizeObserver"); ro.Truthy() {
+		if root := app.Window().GetElementByID("embed-root"); root.Truthy() {
+			e.observer = ro.New(e.resized)
+			e.observer.Call("observe", root)
+		}
+	}
 	ctx.Async(func() {
-		a, err := fetchText(ctx, "GET", origin()+"/api/v1/embed", "", nil)
-		var cfg struct {
-			Origins []string `json:"origins"`
-		}
-		if err == nil {
-			json.Unmarshal([]byte(a.body), &cfg)
-		}
+		origins := fetchEmbedOrigins(ctx)
 		ctx.Dispatch(func(ctx app.Context) {
-			e.allowed = cfg.Origins
-			e.parent = e.parentOrigin(ctx)
-			e.postReady() // a chart drawn before the allow-list came owes it now
+			e.allow = embedmsg.NewAllowList(origin(), origins)
+			e.parent = e.allow.Parent(parentCandidates(ctx.Page().URL().Query().Get("parent"))...)
+			e.flushReady() // content drawn before the allow-list came owes it now
+			e.announceWithoutData()
 			e.postHeight()
 		})
 	})
 }
 
-// OnDismount stops listening.
+// OnDismount stops listening and watching.
 func (e *EmbedPage) OnDismount() {
 	app.Window().Call("removeEventListener", "message", e.listener)
 	e.listener.Release()
+	if e.observer != nil && e.observer.Truthy() {
+		e.observer.Call("disconnect")
+	}
+	e.resized.Release()
 }
 
-// OnResize tells the parent the new preferred height.
+// OnResize tells the parent the new preferred height (for browsers without
+// ResizeObserver).
 func (e *EmbedPage) OnResize(ctx app.Context) { e.postHeight() }
 
-// allows reports whether origin may frame and message this embed: this
-// server's own origin, or one of the configured frame ancestors.
-func (e *EmbedPage) allows(o string) bool {
-	return o != "" && (o == origin() || slices.Contains(e.allowed, o))
+// fetchEmbedOrigins asks the server which origins may frame its embeds.
+func fetchEmbedOrigins(ctx context.Context) []string {
+	a, err := fetchText(ctx, "GET", origin()+"/api/v1/embed", "", nil)
+	var cfg struct {
+		Origins []string `json:"origins"`
+	}
+	if err != nil || json.Unmarshal([]byte(a.body), &cfg) != nil {
+		return nil // only this server's own pages then
+	}
+	return cfg.Origins
 }
 
-// parentOrigin is the framing page's origin when it is allowed: from
-// ?parent=, else from the referrer. Empty: the embed talks to nobody.
-func (e *EmbedPage) parentOrigin(ctx app.Context) string {
-	if app.Window().Get("parent").Equal(app.Window().JSValue()) {
-		return "" // not framed
+// parentCandidates lists, in order of trust, where the framing page's origin
+// can be read: the browser's own record, the page's ?parent=, the referrer.
+// None when the embed is not framed.
+func parentCandidates(claimed string) []string {
+	w := app.Window()
+	if w.Get("parent").Equal(w.JSValue()) {
+		return nil
 	}
-	cands := []string{ctx.Page().URL().Query().Get("parent")}
-	if ref := app.Window().Get("document").Get("referrer").String(); ref != "" {
-		if u, err := url.Parse(ref); err == nil {
-			cands = append(cands, u.Scheme+"://"+u.Host)
-		}
+	var out []string
+	if ao := w.Get("location").Get("ancestorOrigins"); ao.Truthy() && ao.Get("length").Int() > 0 {
+		out = append(out, ao.Call("item", 0).String())
 	}
-	for _, c := range cands {
-		if e.allows(c) {
-			return c
-		}
-	}
-	return ""
+	return append(out, claimed, w.Get("document").Get("referrer").String())
 }
 
-func (e *EmbedPage) post(kind string, fields map[string]any) {
+// post sends one message to the parent, when there is an allowed one.
+func (e *EmbedPage) post(msg any) {
 	if e.parent == "" {
 		return
 	}
-	msg := map[string]any{"type": kind}
-	for k, v := range fields {
-		msg[k] = v
-	}
-	app.Window().Get("parent").Call("postMessage", msg, e.parent)
+	w := app.Window()
+	w.Get("parent").Call("postMessage", w.Get("JSON").Call("parse", embedmsg.Encode(msg)), e.parent)
 }
 
-// postReady tells the parent what is drawn: a panel at once, a chart once
-// it has drawn.
-func (e *EmbedPage) postReady() {
-	switch {
-	case e.kind != "chart":
-		e.post(msgReady, map[string]any{"route": e.kind, "contract_code": e.v.Contract})
-	case e.drawn:
-		e.post(msgReady, map[string]any{"route": "chart", "contract_code": e.v.Contract, "period": string(e.v.Period)})
+// announce owes the parent a ready message, sent at once when it is known
+// and when it says something new.
+func (e *EmbedPage) announce(msg embedmsg.Ready) {
+	s := embedmsg.Encode(msg)
+	if s == e.ready && e.readyOK {
+		return
+	}
+	e.ready, e.readyOK = s, false
+	e.flushReady()
+}
+
+func (e *EmbedPage) flushReady() {
+	if e.ready == "" || e.readyOK || e.parent == "" {
+		return
+	}
+	w := app.Window()
+	w.Get("parent").Call("postMessage", w.Get("JSON").Call("parse", e.ready), e.parent)
+	e.readyOK = true
+}
+
+// announceWithoutData announces a tiers embed of a future at once: the
+// venue publishes tiers for swaps alone, so there is nothing to load.
+func (e *EmbedPage) announceWithoutData() {
+	if c, err := venueapi.ParseContractCode(e.v.Contract); e.kind == embedmsg.RouteTiers && err == nil && c.Kind != venueapi.KindSwap {
+		e.announce(embedmsg.PanelReady(e.kind, e.v.Contract, true))
 	}
 }
 
+// postHeight sends the content's preferred height when it has changed.
 func (e *EmbedPage) postHeight() {
-	h := app.Window().Get("document").Get("documentElement").Get("scrollHeight").Int()
-	e.post(msgHeight, map[string]any{"height": h})
+	root := app.Window().GetElementByID("embed-root")
+	if !root.Truthy() {
+		return
+	}
+	h := root.Get("scrollHeight").Int()
+	if h == e.height || e.parent == "" {
+		return
+	}
+	e.height = h
+	e.post(embedmsg.NewHeight(h))
 }
 
 // onMessage obeys an allowed parent: another contract, period or theme.
 func (e *EmbedPage) onMessage(ctx app.Context, from, data string) {
-	if !e.allows(from) {
+	if !e.allow.Allows(from) {
 		return
 	}
-	var m struct {
-		Type         string `json:"type"`
-		ContractCode string `json:"contract_code"`
-		Period       string `json:"period"`
-		Theme        string `json:"theme"`
-	}
-	if json.Unmarshal([]byte(data), &m) != nil || m.Type != msgSet {
+	set, err := embedmsg.ParseSet(data)
+	switch {
+	case errors.Is(err, embedmsg.ErrNotACommand):
+		return
+	case err != nil:
+		e.post(embedmsg.NewError(err.Error()))
 		return
 	}
-	if m.ContractCode != "" {
-		if _, err := venueapi.ParseContractCode(m.ContractCode); err != nil {
-			e.post(msgError, map[string]any{"message": err.Error()})
-			return
-		}
-		e.v.Contract = m.ContractCode
+	if set.ContractCode != "" {
+		e.v.Contract = set.ContractCode
+		e.announceWithoutData()
 	}
-	if m.Period != "" {
-		p, err := venueapi.ParsePeriod(m.Period)
-		if err != nil {
-			e.post(msgError, map[string]any{"message": err.Error()})
-			return
-		}
-		e.v.Period = p
+	if set.Period != "" {
+		e.v.Period = set.Period
 	}
-	if m.Theme == "light" || m.Theme == "dark" || m.Theme == "auto" {
-		e.v.Theme = m.Theme
-		e.applyTheme()
+	if set.Theme != "" {
+		e.v.Theme = set.Theme
+		e.dark = setDocumentTheme(e.v.Theme)
 	}
-}
-
-func (e *EmbedPage) applyTheme() {
-	p := ChartPage{v: e.v}
-	p.applyTheme()
-	e.dark = p.dark
 }
 
 // Render fills the iframe with the chart or a panel.
 func (e *EmbedPage) Render() app.UI {
 	if e.v.Contract == "" {
-		return app.Div().Class("embed")
+		return app.Div().ID("embed-root").Class("embed")
 	}
 	var body app.UI
 	switch e.kind {
-	case "chart":
+	case embedmsg.RouteChart:
 		body = &KLineChart{Contract: e.v.Contract, Period: e.v.Period, UTC: e.v.UTC, Dark: e.dark, Decimals: -1,
 			OnDrawn: func(ctx app.Context) {
-				e.drawn = true
-				e.postReady()
+				e.announce(embedmsg.ChartReady(e.v.Contract, e.v.Period))
 				e.postHeight()
 			},
-			OnError: func(ctx app.Context, msg string) { e.post(msgError, map[string]any{"message": msg}) },
+			OnError: func(ctx app.Context, msg string) { e.post(embedmsg.NewError(msg)) },
 			OnCandle: func(ctx app.Context, c venueapi.Candle, clicked bool) {
-				e.post(msgCandle, map[string]any{"clicked": clicked, "candle": map[string]any{
-					"id": c.ID, "open": c.Open.String(), "high": c.High.String(), "low": c.Low.String(), "close": c.Close.String(),
-					"vol": c.Vol.String(), "amount": c.Amount.String(), "trade_turnover": c.TradeTurnover.String(), "count": c.Count.String()}})
+				if s := embedmsg.Encode(embedmsg.NewCandle(c, clicked)); s != e.candle {
+					e.candle = s
+					e.post(embedmsg.NewCandle(c, clicked))
+				}
 			}}
 	default:
-		body = &RiskPanel{Contract: e.v.Contract, Show: e.kind, Embedded: true, EmbedToken: e.token}
+		body = &RiskPanel{Contract: e.v.Contract, Show: e.kind, Embedded: true, EmbedToken: e.token,
+			OnLoaded: func(ctx app.Context, err error) {
+				switch {
+				case err == nil || errors.Is(err, errNoAccess):
+					e.announce(embedmsg.PanelReady(e.kind, e.v.Contract, err == nil))
+				default:
+					e.post(embedmsg.NewError(err.Error()))
+				}
+				e.postHeight()
+			}}
 	}
 	var controls app.UI
-	if e.controls && e.kind == "chart" {
+	if e.controls && e.kind == embedmsg.RouteChart {
 		chips := make([]app.UI, 0, 9)
 		for _, pr := range venueapi.Periods() {
 			chips = append(chips, app.Button().Class("chip").DataSet("period", string(pr)).Aria("pressed", pr == e.v.Period).Text(string(pr)).
@@ -222,22 +252,35 @@ func (e *EmbedPage) Render() app.UI {
 		}
 		controls = app.Div().Class("chips embed-controls").Attr("role", "group").Aria("label", "Period").Body(chips...)
 	}
-	return app.Div().Class("embed embed-"+e.kind).Body(controls, body)
+	class := "embed embed-" + e.kind
+	if !e.controls {
+		class += " no-controls"
+	}
+	return app.Div().ID("embed-root").Class(class).Body(controls, body)
 }
 
-// embedSnippet is the iframe a customer pastes to embed route with view v.
-func embedSnippet(base, route string, v view) string {
-	q := url.Values{"contract_code": {v.Contract}}
-	if route == "chart" {
-		q.Set("period", string(v.Period))
+// validLocale reports whether s is a BCP 47 language tag, loosely: a
+// language of 2 or 3 letters, then up to three subtags of 2 to 8 letters or
+// digits ("de", "pt-BR", "zh-Hant-TW").
+func validLocale(s string) bool {
+	parts := strings.Split(s, "-")
+	if len(parts) > 4 {
+		return false
 	}
-	if v.Theme != "auto" {
-		q.Set("theme", v.Theme)
+	for i, p := range parts {
+		lo, hi := 2, 8
+		if i == 0 {
+			hi = 3
+		}
+		if len(p) < lo || len(p) > hi {
+			return false
+		}
+		for _, r := range p {
+			letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+			if !letter && (i == 0 || r < '0' || r > '9') {
+				return false
+			}
+		}
 	}
-	if v.UTC {
-		q.Set("tz", "utc")
-	}
-	src := base + "/embed/" + route + "?" + q.Encode()
-	return `<iframe src="` + strings.ReplaceAll(src, "&", "&amp;") + `" title="Riskchart ` + route + ` of ` + v.Contract +
-		`" style="width:100%;height:480px;border:0" loading="lazy"></iframe>`
+	return true
 }

@@ -63,23 +63,12 @@ type ChartPage struct {
 	entry     string // the free-entry field
 	entryErr  string
 	dark      bool // resolved theme
-
-	embedOpen   bool // the Embed dialog is shown
-	updateReady bool // a new deployment is downloaded: offer a reload
-	installable bool // the browser offers installation
 }
-
-// OnAppUpdate is go-app's signal that a new deployment is ready.
-func (p *ChartPage) OnAppUpdate(ctx app.Context) { p.updateReady = ctx.AppUpdateAvailable() }
-
-// OnAppInstallChange follows whether the browser offers installation.
-func (p *ChartPage) OnAppInstallChange(ctx app.Context) { p.installable = ctx.IsAppInstallable() }
 
 // OnMount reads the view from the URL and loads the contract list.
 func (p *ChartPage) OnMount(ctx app.Context) {
 	p.v = viewFromURL(app.Window().URL())
 	p.entry = p.v.Contract
-	p.updateReady, p.installable = ctx.AppUpdateAvailable(), ctx.IsAppInstallable()
 	p.applyTheme()
 	ctx.Async(func() {
 		cctx, cancel := context.WithCancel(ctx)
@@ -102,16 +91,20 @@ func (p *ChartPage) setView(ctx app.Context, v view) {
 }
 
 // applyTheme sets the document's theme: the user's choice, or the system's.
-func (p *ChartPage) applyTheme() {
+func (p *ChartPage) applyTheme() { p.dark = setDocumentTheme(p.v.Theme) }
+
+// setDocumentTheme applies theme ("light", "dark", or "auto": the system's)
+// to the document and reports whether it is dark.
+func setDocumentTheme(theme string) bool {
 	root := app.Window().Get("document").Get("documentElement")
-	switch p.v.Theme {
+	switch theme {
 	case "light", "dark":
-		root.Call("setAttribute", "data-theme", p.v.Theme)
-		p.dark = p.v.Theme == "dark"
+		root.Call("setAttribute", "data-theme", theme)
+		return theme == "dark"
 	default:
 		root.Call("removeAttribute", "data-theme")
 		mq := app.Window().Call("matchMedia", "(prefers-color-scheme: dark)")
-		p.dark = mq.Truthy() && mq.Get("matches").Bool()
+		return mq.Truthy() && mq.Get("matches").Bool()
 	}
 }
 
@@ -195,20 +188,9 @@ func (p *ChartPage) Render() app.UI {
 				}),
 				app.Button().ID("jump-latest").Class("button").Text("Latest ⇥").Title("Jump to the latest candle").
 					OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionJumpToLatest) }),
-				app.Button().ID("embed-open").Class("button").Aria("expanded", p.embedOpen).Aria("controls", "embed-dialog").Text("Embed").
-					OnClick(func(ctx app.Context, e app.Event) { p.embedOpen = !p.embedOpen }),
-				app.If(p.installable, func() app.UI {
-					return app.Button().ID("install").Class("button").Text("Install app").
-						OnClick(func(ctx app.Context, e app.Event) { ctx.ShowAppInstallPrompt() })
-				}),
+				&EmbedTool{View: v},
+				&AppStatus{},
 			),
-			app.If(p.embedOpen, func() app.UI { return p.renderEmbedDialog(v) }),
-			app.If(p.updateReady, func() app.UI {
-				return app.P().ID("update-banner").Class("notice").Attr("role", "status").Body(
-					app.Text("A new version of Riskchart is ready. "),
-					app.Button().Class("button").Text("Reload").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
-				)
-			}),
 			app.If(p.entryErr != "", func() app.UI {
 				return app.P().ID("contract-error").Class("field-error").Attr("role", "alert").Text(p.entryErr)
 			}),
@@ -219,22 +201,5 @@ func (p *ChartPage) Render() app.UI {
 			),
 			&RiskPanel{Contract: v.Contract},
 		),
-	)
-}
-
-// renderEmbedDialog writes the iframe snippets for the current view.
-func (p *ChartPage) renderEmbedDialog(v view) app.UI {
-	base := origin()
-	item := func(route, label string) app.UI {
-		return app.Div().Class("embed-snippet").Body(
-			app.Label().For("embed-"+route).Text(label),
-			app.Textarea().ID("embed-"+route).Class("control").ReadOnly(true).Rows(3).Text(embedSnippet(base, route, v)),
-		)
-	}
-	return app.Section().ID("embed-dialog").Class("dialog").Attr("role", "dialog").Aria("label", "Embed this view").Body(
-		app.P().Text("Paste into your page. Your origin must be in the server's RISKCHART_FRAME_ANCESTORS; "+
-			"private panels need a signed embed link (riskchart embed-link) added as &embed=…"),
-		item("chart", "Chart"), item("tiers", "Risk-limit tiers"), item("limits", "Position limits"),
-		app.Button().Class("button").Text("Close").OnClick(func(ctx app.Context, e app.Event) { p.embedOpen = false }),
 	)
 }

@@ -51,7 +51,7 @@ func New(cfg Config) (http.Handler, error) {
 		ThemeColor:      "#0b1220",
 		LoadingLabel:    "Loading Riskchart {progress}%",
 		Icon:            app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", Maskable: "/web/icon-maskable-512.png", SVG: "/web/icon.svg"},
-		Styles:          []string{"/web/style.css"},
+		Styles:          []string{"/web/style.css", "/web/embed.css"},
 		Scripts:         []string{"/web/echarts.min.js"},
 		Version:         version,
 		// app.wasm is served gzip-compressed: the progress bar needs the raw size.
@@ -157,7 +157,7 @@ func versionOf(web string) (string, int64, error) {
 	}
 	sum := sha256.New()
 	sum.Write(b)
-	for _, f := range []string{"echarts.min.js", "style.css"} {
+	for _, f := range []string{"echarts.min.js", "style.css", "embed.css"} {
 		if extra, err := os.ReadFile(filepath.Join(web, f)); err == nil {
 			sum.Write(extra)
 		}

@@ -1,0 +1,78 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// updateCheckEvery is how often an open page asks for a new deployment: an
+// installed app may stay open for days.
+const updateCheckEvery = 30 * time.Minute
+
+// AppStatus is the installed-app side of the page: an Install button while
+// the browser offers installation, and a notice with a Reload button once a
+// new deployment has been downloaded by the service worker (go-app's update
+// hook). It also asks for updates while the page stays open, and when it
+// comes back into view.
+type AppStatus struct {
+	app.Compo
+
+	installable bool
+	updateReady bool
+	visible     app.Func
+}
+
+// OnMount reads the current state and starts checking for updates.
+func (s *AppStatus) OnMount(ctx app.Context) {
+	s.installable, s.updateReady = ctx.IsAppInstallable(), ctx.AppUpdateAvailable()
+	var last time.Time
+	s.visible = app.FuncOf(func(app.Value, []app.Value) any {
+		if app.Window().Get("document").Get("visibilityState").String() == "visible" && time.Since(last) > time.Minute {
+			last = time.Now()
+			app.TryUpdate()
+		}
+		return nil
+	})
+	app.Window().Get("document").Call("addEventListener", "visibilitychange", s.visible)
+	ctx.Async(func() {
+		t := time.NewTicker(updateCheckEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				app.TryUpdate()
+			}
+		}
+	})
+}
+
+// OnDismount stops listening.
+func (s *AppStatus) OnDismount() {
+	app.Window().Get("document").Call("removeEventListener", "visibilitychange", s.visible)
+	s.visible.Release()
+}
+
+// OnAppUpdate is go-app's signal that a new deployment is ready.
+func (s *AppStatus) OnAppUpdate(ctx app.Context) { s.updateReady = ctx.AppUpdateAvailable() }
+
+// OnAppInstallChange follows whether the browser offers installation.
+func (s *AppStatus) OnAppInstallChange(ctx app.Context) { s.installable = ctx.IsAppInstallable() }
+
+// Render draws the button and the notice when they apply.
+func (s *AppStatus) Render() app.UI {
+	return app.Div().Class("app-status").Body(
+		app.If(s.installable, func() app.UI {
+			return app.Button().ID("install").Class("button").Text("Install app").Title("Install Riskchart as an app").
+				OnClick(func(ctx app.Context, e app.Event) { ctx.ShowAppInstallPrompt() })
+		}),
+		app.If(s.updateReady, func() app.UI {
+			return app.P().ID("update-banner").Class("notice update-notice").Attr("role", "status").Body(
+				app.Text("A new version of Riskchart is ready. "),
+				app.Button().ID("update-reload").Class("button").Text("Reload").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
+			)
+		}),
+	)
+}
