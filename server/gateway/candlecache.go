@@ -4,6 +4,8 @@ import (
 	"container/list"
 	"context"
 	"errors"
+	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"sync"
@@ -185,20 +187,24 @@ func (c *candleCache) get(k seriesKey) *series {
 	s.elem = c.lru.PushFront(s)
 	c.series[k] = s
 	c.mu.Unlock()
-	c.grew(s, seriesOverhead)
+	c.grew(s, seriesOverhead, none())
 	return s
 }
 
-// grew accounts for a series' new size and evicts the least recently used
-// series while the cache is over its bound. A series evicted meanwhile no
-// longer counts: its sharers finish with it and let it go.
-func (c *candleCache) grew(s *series, delta int64) {
+// grew accounts for a series' new size and keeps the cache within its
+// bound: a series grown past half of it (a long back-scroll) loses its
+// oldest candles, then the least recently used series go. The candles of
+// protect (just fetched for a request) and the newest run stay, so the bound
+// may be passed by at most those. A series evicted meanwhile no longer
+// counts: its sharers finish with it and let it go.
+func (c *candleCache) grew(s *series, delta int64, protect span) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if s.elem == nil {
 		return
 	}
 	c.size += delta
+	c.size -= s.trim(c.bound/2, c.bound/4, protect)
 	for c.size > c.bound && c.lru.Len() > 1 {
 		old := c.lru.Back().Value.(*series)
 		if old == s {
@@ -211,6 +217,67 @@ func (c *candleCache) grew(s *series, delta int64) {
 		c.size -= old.bytes
 		old.mu.RUnlock()
 	}
+	if c.size > c.bound { // s alone is over
+		c.size -= s.trim(0, c.bound/2, protect)
+	}
+}
+
+// none is the empty span: nothing to protect.
+func none() span { return span{lo: 1, hi: 0} }
+
+// trim drops s's encoded answers and its oldest candles, except those of
+// protect and the newest 2000 (what a size query can ask for), down to keep
+// bytes when it holds more than over; the spans then vouch only for what is
+// left. It returns the bytes freed.
+func (s *series) trim(over, keep int64, protect span) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.bytes <= over {
+		return 0
+	}
+	before := s.bytes
+	for _, a := range s.answers {
+		s.bytes -= a.cost()
+	}
+	clear(s.answers)
+	s.version++
+	newest, ok := s.lastSpan()
+	if ok {
+		newest.lo = max(newest.lo, back(s.key.period, newest.hi, venueapi.KLineMaxSize-1))
+	} else {
+		newest = none()
+	}
+	within := func(id int64, sp span) bool { return sp.lo <= id && id <= sp.hi }
+	cut := int64(math.MinInt64)
+	for _, id := range slices.Sorted(maps.Keys(s.recs)) {
+		if s.bytes <= keep {
+			break
+		}
+		if within(id, protect) || within(id, newest) {
+			continue
+		}
+		s.bytes -= int64(len(s.recs[id])) + recordOverhead
+		delete(s.recs, id)
+		cut = id
+	}
+	if cut == math.MinInt64 {
+		return before - s.bytes
+	}
+	// Held now: what is above the cut, and what of protect and newest is below it.
+	p, old := s.key.period, s.spans
+	s.spans = nil
+	for _, sp := range old {
+		for _, piece := range []span{
+			{max(sp.lo, p.Next(cut)), sp.hi},
+			{max(sp.lo, protect.lo), min(sp.hi, protect.hi, cut)},
+			{max(sp.lo, newest.lo), min(sp.hi, newest.hi, cut)},
+		} {
+			if piece.lo <= piece.hi {
+				s.addSpan(p, piece)
+			}
+		}
+	}
+	return before - s.bytes
 }
 
 // merge stores candles fetched at `at` and records asked as held; a fetch
@@ -245,7 +312,7 @@ func (c *candleCache) merge(s *series, candles []venueapi.Candle, asked span, at
 	clear(s.answers)
 	delta := s.bytes - before
 	s.mu.Unlock()
-	c.grew(s, delta)
+	c.grew(s, delta, asked)
 }
 
 // recordOverhead is a held candle's cost beyond its JSON: its map entry.
@@ -262,7 +329,7 @@ func (c *candleCache) keep(s *series, k answerKey, a *answer, version uint64) {
 	s.answers[k] = a
 	s.bytes += a.cost()
 	s.mu.Unlock()
-	c.grew(s, a.cost())
+	c.grew(s, a.cost(), none())
 }
 
 // back returns the id k candles of p before id.
@@ -445,6 +512,25 @@ func shared(ctx context.Context, g *singleflight.Group, key string, timeout time
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// holds reports whether s holds every candle with an id in [from, to], up
+// to current: a concurrent trim may have taken some since they were fetched.
+func (s *series) holds(from, to, current int64) bool {
+	p := s.key.period
+	first := p.Start(from)
+	if first < from {
+		first = p.Next(first)
+	}
+	first, to = max(first, s.floor), min(to, current)
+	return first > to || len(s.gaps(p, first, to)) == 0
+}
+
+// bytesHeld is the cache's size now, for the metric.
+func (c *candleCache) bytesHeld() float64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return float64(c.size)
 }
 
 // window returns the held records with ids in [from, to] (at most 2000:

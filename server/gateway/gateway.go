@@ -153,6 +153,8 @@ func New(cfg Config) (http.Handler, error) {
 	s := &server{cfg: cfg, venue: cfg.Venue, log: cfg.Logger, now: cfg.Now}
 	s.metrics = newMetrics(cfg.Registry, cfg.Venue)
 	s.candles = newCandleCache(cfg.Venue, cfg.RefreshInterval, cfg.UpstreamTimeout, cfg.CacheBytes, cfg.Now, s.metrics)
+	cfg.Registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "riskchart_cache_bytes",
+		Help: "Bytes the candle cache holds: candles and encoded answers."}, s.candles.bytesHeld))
 	s.tiers = newTTLCache(cfg.TierTTL, cfg.UpstreamTimeout, cfg.Now)
 	s.limits = newTTLCache(cfg.LimitTTL, cfg.UpstreamTimeout, cfg.Now)
 	s.perIP = newIPLimiter(cfg.PerIPRate, cfg.PerIPBurst, cfg.Now)

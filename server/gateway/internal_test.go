@@ -161,3 +161,60 @@ func FuzzLimitParams(f *testing.F) {
 		}
 	})
 }
+
+func TestTrimDropsTheOldestCandlesButKeepsTheAskedAndTheNewest(t *testing.T) {
+	p := venueapi.Period1Min
+	const rec = 100 + recordOverhead // each record below is 100 bytes of JSON
+	build := func(spans ...span) *series {
+		s := &series{key: seriesKey{"BTC-USDT", p}, recs: map[int64][]byte{}, answers: map[answerKey]*answer{}}
+		for _, sp := range spans {
+			for id := sp.lo; id <= sp.hi; id += m {
+				s.recs[id] = bytes.Repeat([]byte{'x'}, 100)
+				s.bytes += rec
+			}
+			s.addSpan(p, sp)
+		}
+		return s
+	}
+	newest := span{10_000 * m, 12_500 * m} // 2501 candles: the newest 2000 stay
+	for _, tc := range []struct {
+		name      string
+		held      []span
+		over      int64
+		keep      int64
+		protect   span
+		wantSpans []span
+	}{
+		{"under the limit: nothing goes", []span{{0, 99 * m}, newest}, 3000 * rec, 0, none(), []span{{0, 99 * m}, newest}},
+		{"the oldest go first, down to keep", []span{{0, 99 * m}, newest}, 0, (2501 + 40) * rec, none(), []span{{60 * m, 99 * m}, newest}},
+		{"the asked span stays though oldest", []span{{0, 99 * m}, {200 * m, 299 * m}, newest}, 0, 0, span{0, 99 * m}, []span{{0, 99 * m}, {10_501 * m, 12_500 * m}}},
+		{"the newest 2000 stay", []span{{0, 99 * m}, newest}, 0, 0, none(), []span{{10_501 * m, 12_500 * m}}},
+		{"both stay, the rest goes", []span{{0, 99 * m}, {200 * m, 299 * m}, newest}, 0, 0, span{200 * m, 299 * m}, []span{{200 * m, 299 * m}, {10_501 * m, 12_500 * m}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := build(tc.held...)
+			before := s.bytes
+			freed := s.trim(tc.over, tc.keep, tc.protect)
+			if !slices.Equal(s.spans, tc.wantSpans) {
+				t.Fatalf("spans %v, want %v", s.spans, tc.wantSpans)
+			}
+			held := int64(0)
+			for id := range s.recs {
+				if !s.covered(id, id) {
+					t.Fatalf("candle %d is held outside the spans", id)
+				}
+				held += rec
+			}
+			for _, sp := range s.spans {
+				for id := sp.lo; id <= sp.hi; id += m {
+					if _, ok := s.recs[id]; !ok {
+						t.Fatalf("the spans vouch for candle %d, which is gone", id)
+					}
+				}
+			}
+			if s.bytes != held || before-freed != s.bytes {
+				t.Fatalf("bytes %d, held %d, freed %d of %d", s.bytes, held, freed, before)
+			}
+		})
+	}
+}

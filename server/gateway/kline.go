@@ -71,16 +71,31 @@ func (s *server) handleKLine() http.Handler {
 
 // klineRange answers a from/to query: immutable when every candle is closed.
 func (s *server) klineRange(w http.ResponseWriter, r *http.Request, sr *series, q venueapi.KLineQuery) {
-	err := s.candles.rangeOf(r.Context(), sr, q.From, q.To)
-	current := q.Period.Start(s.now().Unix())
-	if err != nil {
-		s.staleOrError(w, r, sr, q, err, func() [][]byte { recs, _ := sr.window(q.From, q.To, current); return recs })
+	var a *answer
+	var open bool
+	var current int64
+	for range 3 { // a long back-scroll elsewhere may trim what was fetched before it is read
+		err := s.candles.rangeOf(r.Context(), sr, q.From, q.To)
+		current = q.Period.Start(s.now().Unix())
+		if err != nil {
+			s.staleOrError(w, r, sr, q, err, func() [][]byte { recs, _ := sr.window(q.From, q.To, current); return recs })
+			return
+		}
+		sr.mu.RLock()
+		if sr.holds(q.From, q.To, current) {
+			var recs [][]byte
+			recs, open = sr.window(q.From, q.To, current)
+			a = s.encode(q, recs, false)
+		}
+		sr.mu.RUnlock()
+		if a != nil {
+			break
+		}
+	}
+	if a == nil {
+		writeError(w, r.URL.Path, http.StatusServiceUnavailable, venueapi.CodeBusy, "the server's candle cache is too small for this range now; try again in a moment", s.now())
 		return
 	}
-	sr.mu.RLock()
-	recs, open := sr.window(q.From, q.To, current)
-	a := s.encode(q, recs, false)
-	sr.mu.RUnlock()
 	cache := "public, max-age=31536000, immutable"
 	if open || q.To >= current {
 		cache = s.liveCacheControl()

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -256,12 +257,36 @@ func TestAnswersAreCompressedWhenTheBrowserTakesIt(t *testing.T) {
 	}
 }
 
-func TestTheCacheStaysWithinItsMemoryBound(t *testing.T) {
-	s := newStack(t, options{clock: newClock(30), gateway: func(c *gateway.Config) { c.CacheBytes = 600 << 10 }})
+// cacheBytes reads the candle cache's size from the metrics.
+func (s *stack) cacheBytes(t testing.TB) int64 {
+	t.Helper()
+	for _, line := range strings.Split(string(s.get(t, "/metrics").body), "\n") {
+		if v, ok := strings.CutPrefix(line, "riskchart_cache_bytes "); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return int64(f)
+		}
+	}
+	t.Fatal("no riskchart_cache_bytes in the metrics")
+	return 0
+}
+
+func TestTheLeastRecentlyUsedSeriesGoFirstWhenTheCacheIsFull(t *testing.T) {
+	const bound = 600 << 10
+	s := newStack(t, options{clock: newClock(30), gateway: func(c *gateway.Config) { c.CacheBytes = bound }})
 	codes := []string{"BTC-USDT", "ETH-USDT", "SOL-USDT", "XRP-USDT", "DOGE-USDT", "LTC-USDT"}
-	ask := func(code string) { s.get(t, venueapi.PathKLine+"?contract_code="+code+"&period=1min&size=1000") }
-	for _, c := range codes { // 1000 candles and their answer are ~300 KB: two series fit
+	ask := func(code string) { s.get(t, venueapi.PathKLine+"?contract_code="+code+"&period=1min&size=300") }
+	ask(codes[0])
+	if one := s.cacheBytes(t); one*int64(len(codes)) <= bound {
+		t.Fatalf("precondition: %d series of %d bytes should not fit in %d", len(codes), one, bound)
+	}
+	for _, c := range codes[1:] {
 		ask(c)
+		if n := s.cacheBytes(t); n > bound {
+			t.Fatalf("the cache holds %d bytes, bound %d", n, bound)
+		}
 	}
 	calls := s.klineCalls()
 	ask(codes[len(codes)-1])
@@ -277,6 +302,29 @@ func TestTheCacheStaysWithinItsMemoryBound(t *testing.T) {
 		if !strings.Contains(m, want) {
 			t.Errorf("metrics lack %s", want)
 		}
+	}
+}
+
+func TestALongBackScrollStaysWithinTheBoundAndAnswersRightly(t *testing.T) {
+	const bound = 2 << 20
+	clk := newClock(30)
+	s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) { c.CacheBytes = bound }})
+	latest := s.get(t, venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=300")
+	to := venueapi.Period1Min.Start(clk.Now().Unix()) - 300*60
+	for i := range 12 { // 24000 candles: about 5 MB held, were nothing dropped
+		query := fmt.Sprintf("contract_code=BTC-USDT&period=1min&from=%d&to=%d", to-1999*60, to)
+		a := s.get(t, venueapi.PathKLine+"?"+query)
+		if want := dataOf(t, mustJSON(t, s.direct(t, query))); a.status != 200 || !bytes.Equal(dataOf(t, a.body), want) {
+			t.Fatalf("chunk %d: HTTP %d, candles differ from the venue's", i, a.status)
+		}
+		if n := s.cacheBytes(t); n > bound {
+			t.Fatalf("chunk %d: the cache holds %d bytes, bound %d", i, n, bound)
+		}
+		to -= 2000 * 60
+	}
+	calls := s.klineCalls()
+	if again := s.get(t, venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=300"); !bytes.Equal(again.body, latest.body) || s.klineCalls() != calls {
+		t.Fatal("the newest candles were not kept while the oldest went")
 	}
 }
 
