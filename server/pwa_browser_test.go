@@ -7,12 +7,20 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/riskchart/riskchart/venueapi"
 )
 
 func TestTheManifestIsValidAndItsIconsLoad(t *testing.T) {
@@ -84,13 +92,10 @@ func TestOfflineReloadDrawsTheLastChartMarked(t *testing.T) {
 	}
 	waitDrawn(t, ctx, "ETH-USDT|5min")
 	waitFor(t, ctx, `!!navigator.serviceWorker.controller`)
-	// The app shell is precached once the worker is active.
-	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-	defer cancel()
-	if err := chromedp.Run(tctx, chromedp.Poll(`caches.keys().then(k => k.length > 0)`, nil, chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
-		t.Fatal(err)
+	// The worker activates only once its install has precached the shell.
+	if !evalAwait[bool](t, ctx, `Promise.all(["/", "/app.js", "/wasm_exec.js", "/web/app.wasm", "/web/echarts.min.js", "/manifest.webmanifest"].map(u => caches.match(u))).then(r => r.every(Boolean))`) {
+		t.Fatal("the active worker's cache lacks part of the app shell")
 	}
-	time.Sleep(time.Second) // let the precache finish writing
 	s.Stop(t)
 	if err := chromedp.Run(ctx, chromedp.Reload()); err != nil {
 		t.Fatalf("reload with the server stopped: %v", err)
@@ -181,4 +186,115 @@ func TestTheInstallButtonAppearsWhenTheBrowserOffersInstallation(t *testing.T) {
 	waitFor(t, ctx, `!!document.getElementById("install")`)
 	chromedp.Run(ctx, chromedp.Click("#install", chromedp.ByQuery))
 	waitFor(t, ctx, `window.prompted === true`)
+}
+
+// gatedProxy stands between the browser and the server: it counts the
+// downloads of app.wasm and, while held, keeps KLine answers back, so that a
+// test can see what the page draws before the network answers.
+type gatedProxy struct {
+	*httptest.Server
+	wasmAll, wasmFull atomic.Int32 // app.wasm requests; answers with a body
+	waiting           atomic.Int32 // KLine requests held
+	mu                sync.Mutex
+	gate              chan struct{} // nil: open
+}
+
+func newGatedProxy(t *testing.T, target string) *gatedProxy {
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &gatedProxy{}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	rp.ModifyResponse = func(r *http.Response) error {
+		if r.Request.URL.Path == "/web/app.wasm" && r.StatusCode == http.StatusOK {
+			p.wasmFull.Add(1)
+		}
+		return nil
+	}
+	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/web/app.wasm":
+			p.wasmAll.Add(1)
+		case venueapi.PathKLine:
+			p.mu.Lock()
+			gate := p.gate
+			p.mu.Unlock()
+			if gate != nil {
+				p.waiting.Add(1)
+				select {
+				case <-gate:
+				case <-r.Context().Done():
+					return
+				}
+			}
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(p.Close)
+	return p
+}
+
+func (p *gatedProxy) hold() {
+	p.mu.Lock()
+	p.gate = make(chan struct{})
+	p.mu.Unlock()
+}
+
+func (p *gatedProxy) release() {
+	p.mu.Lock()
+	if p.gate != nil {
+		close(p.gate)
+		p.gate = nil
+	}
+	p.mu.Unlock()
+}
+
+func TestASecondVisitDrawsTheLastChartBeforeTheNetworkAnswers(t *testing.T) {
+	s := startServer(t, nil)
+	p := newGatedProxy(t, s.URL)
+	t.Cleanup(p.release)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(p.URL+"/?contract_code=ETH-USDT&period=15min")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "ETH-USDT|15min")
+	waitFor(t, ctx, `navigator.serviceWorker.getRegistration().then(r => !!r && !!r.active && r.scope === location.origin + "/")`)
+	// The page and the worker's precache both ask for app.wasm on a first
+	// visit; only one of them downloads it (the other revalidates).
+	if full := p.wasmFull.Load(); full != 1 {
+		t.Fatalf("a first visit downloaded app.wasm %d times", full)
+	}
+	asked := p.wasmAll.Load()
+	p.hold()
+	if err := chromedp.Run(ctx, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "ETH-USDT|15min")
+	for deadline := time.Now().Add(10 * time.Second); p.waiting.Load() == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the page never asked for its candles")
+		}
+	}
+	// The request is held, and the chart is on show.
+	waitDrawn(t, ctx, "ETH-USDT|15min")
+	if evalJS[bool](t, ctx, `!!document.getElementById("offline-mark")`) {
+		t.Fatal("the last chart is marked offline while the server is still answering")
+	}
+	if got := p.wasmAll.Load(); got != asked {
+		t.Fatalf("the second visit asked the network for app.wasm (%d requests, %d before)", got, asked)
+	}
+	screenshot(t, ctx, "pwa-before-network")
+	p.release()
+	waitFor(t, ctx, `!document.getElementById("offline-mark") && !document.getElementById("chart-status")`)
+}
+
+// evalAwait evaluates js, waiting for the promise it returns.
+func evalAwait[T any](t *testing.T, ctx context.Context, js string) T {
+	t.Helper()
+	var v T
+	if err := chromedp.Run(ctx, chromedp.Evaluate(js, &v, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) })); err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	return v
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -48,6 +49,7 @@ type KLineChart struct {
 	// savedAt is when the candles on show were fetched, when they come from
 	// browser storage (a second visit, or no network); zero for live data.
 	savedAt time.Time
+	seenAt  time.Time // when the server last answered with candles
 	offline bool
 }
 
@@ -134,7 +136,7 @@ func (k *KLineChart) reload(ctx app.Context) {
 				k.fail(ctx, err)
 				return
 			}
-			k.stale, k.savedAt = res.stale, time.Time{}
+			k.stale, k.savedAt, k.seenAt = res.stale, time.Time{}, time.Now()
 			if len(res.candles) == 0 {
 				k.candles = nil
 				k.status = "No candles for " + k.Contract + " " + string(k.Period) + "."
@@ -307,7 +309,7 @@ func (k *KLineChart) poll(ctx app.Context) {
 				k.stale = true
 				return
 			}
-			k.stale = res.stale
+			k.stale, k.seenAt = res.stale, time.Now()
 			if !k.savedAt.IsZero() {
 				k.reload(ctx) // the network is back: the saved chart gives way
 				return
@@ -424,7 +426,7 @@ func (k *KLineChart) Render() app.UI {
 	}
 	var notes []app.UI
 	if k.offline {
-		notes = append(notes, offlineMark("offline-mark", k.savedAt, k.loc()))
+		notes = append(notes, offlineMark("offline-mark", cmp.Or(k.savedAt, k.seenAt), k.loc()))
 	}
 	if k.stale && !k.offline {
 		notes = append(notes, app.Span().ID("stale-mark").Class("badge warn").Text("Stale: the venue is not answering; these are the last candles the server holds"))
