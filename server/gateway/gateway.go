@@ -24,23 +24,23 @@ import (
 
 // Config is everything the gateway depends on. Zero values are defaults.
 type Config struct {
-	Venue           *venue.Client
-	App             http.Handler      // the front end: every path routes.go does not list
-	Contracts       []Contract        // offered at GET /api/v1/contracts
-	Public          bool              // the listener is not loopback-only: private paths need a viewer token
-	ViewerTokens    []venue.Secret    // tokens that grant the private paths when Public
-	FrameAncestors  []string          // origins allowed to frame the pages and talk to embeds; default 'self'
-	EmbedLinks      *embedlink.Signer // checks signed embed links; nil: embeds get no private data
-	RefreshInterval time.Duration     // current-candle refresh per series; 0: 1 s
-	CacheBytes      int64             // candle cache bound; 0: 64 MiB
-	TierTTL         time.Duration     // 0: 5 min
-	LimitTTL        time.Duration     // 0: 5 s
-	PerIPRate       float64           // requests per second per client IP; 0: 50
-	PerIPBurst      int               // 0: 100
-	UpstreamTimeout time.Duration     // a venue call, waiting for budget included; 0: 4 s
-	Registry        *prometheus.Registry
-	Logger          *slog.Logger
-	Now             func() time.Time
+	Venue           *venue.Client        // the only way to the venue: its base URL and three paths, its quotas
+	App             http.Handler         // the front end: every path routes.go does not list
+	Contracts       []Contract           // offered at GET /api/v1/contracts
+	Public          bool                 // the listener is not loopback-only: private paths need a viewer token
+	ViewerTokens    []venue.Secret       // tokens that grant the private paths when Public
+	FrameAncestors  []string             // origins allowed to frame the pages and talk to embeds; default 'self'
+	EmbedLinks      *embedlink.Signer    // checks signed embed links; nil: embeds get no private data
+	RefreshInterval time.Duration        // current-candle refresh per series; 0: 1 s
+	CacheBytes      int64                // candle cache bound; 0: 64 MiB
+	TierTTL         time.Duration        // 0: 5 min
+	LimitTTL        time.Duration        // 0: 5 s
+	PerIPRate       float64              // requests per second per client IP; 0: 50
+	PerIPBurst      int                  // 0: 100
+	UpstreamTimeout time.Duration        // a venue call, waiting for budget included; 0: 4 s
+	Registry        *prometheus.Registry // served at /metrics; nil: a new one
+	Logger          *slog.Logger         // nil: discard
+	Now             func() time.Time     // the clock of refreshes, TTLs, rates and envelopes' ts; nil: time.Now
 }
 
 // Contract is a contract the UI offers, with what the venue does not list.

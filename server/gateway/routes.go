@@ -23,7 +23,7 @@ func (s *server) routes() http.Handler {
 	mux.Handle("POST /login", s.limited(s.handleLogin())) // limited: no token guessing at wire speed
 	// Operations.
 	mux.Handle("GET /healthz", handleHealth())
-	mux.Handle("GET /readyz", s.handleReady())
+	mux.Handle("GET /readyz", s.limited(s.handleReady())) // limited: each probe is a venue call
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.cfg.Registry, promhttp.HandlerOpts{}))
 	// The front end: pages, app.wasm, scripts, styles.
 	mux.Handle("/", s.cfg.App)
