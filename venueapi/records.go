@@ -23,7 +23,7 @@ type Candle struct {
 }
 
 type candleWire struct {
-	ID            *int64              `json:"id"`
+	ID            *longNumber         `json:"id"`
 	Vol           decimal.NullDecimal `json:"vol"`
 	Count         decimal.NullDecimal `json:"count"`
 	Open          decimal.NullDecimal `json:"open"`
@@ -58,7 +58,27 @@ func (c *Candle) UnmarshalJSON(b []byte) error {
 		}
 		*f.dst = f.v.Decimal
 	}
-	c.ID = *w.ID
+	c.ID = int64(*w.ID)
+	return nil
+}
+
+// longNumber is a long the venue may write as a JSON number or a string.
+type longNumber int64
+
+// UnmarshalJSON accepts 1700000040 and "1700000040"; null leaves n as it is.
+func (n *longNumber) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	s := b
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		s = s[1 : len(s)-1]
+	}
+	v, err := strconv.ParseInt(string(s), 10, 64)
+	if err != nil {
+		return fmt.Errorf("%s is not an integer", b)
+	}
+	*n = longNumber(v)
 	return nil
 }
 
