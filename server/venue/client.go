@@ -16,7 +16,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -29,7 +28,7 @@ type Config struct {
 	AccessKey    string           // empty: signed calls fail with *AuthError, sending nothing
 	SecretKey    Secret           //
 	HTTPClient   *http.Client     // nil: a client with transport timeouts
-	Now          func() time.Time // nil: time.Now
+	Now          func() time.Time // signs the Timestamp; nil: time.Now (quotas and deadlines run on the real clock)
 	Timeout      time.Duration    // per attempt; 0: 10 s
 	Retries      int              // extra attempts for retryable failures; 0: 2; negative: none
 	PrivateQuota Quota            // zero: 72 per 3 s, shared by both signed calls
@@ -44,7 +43,7 @@ type Client struct {
 	access  string
 	signer  *venueapi.Signer
 	http    *http.Client
-	now     func() time.Time
+	now     func() time.Time // the signing clock
 	timeout time.Duration
 	retries int
 	private *quota
@@ -63,13 +62,18 @@ func New(cfg Config) (*Client, error) {
 		return nil, errors.New("venue access key and secret key: give both or neither")
 	}
 	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{Transport: &http.Transport{
-			Proxy:               http.ProxyFromEnvironment,
-			DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-			TLSHandshakeTimeout: 5 * time.Second,
-			MaxIdleConnsPerHost: 64,
-			IdleConnTimeout:     90 * time.Second,
-		}}
+		cfg.HTTPClient = &http.Client{
+			Transport: &http.Transport{
+				Proxy:                 http.ProxyFromEnvironment,
+				DialContext:           (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+				TLSHandshakeTimeout:   5 * time.Second,
+				ResponseHeaderTimeout: 30 * time.Second,
+				MaxIdleConnsPerHost:   64,
+				IdleConnTimeout:       90 * time.Second,
+			},
+			// A redirect would take a signed query to another place.
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		}
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -95,7 +99,7 @@ func New(cfg Config) (*Client, error) {
 		}
 	}
 	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Client{
 		base: u, host: venueapi.CanonicalHost(u.Scheme, u.Host), access: cfg.AccessKey, signer: venueapi.NewSigner(cfg.AccessKey, []byte(cfg.SecretKey)),
@@ -109,8 +113,7 @@ func (c *Client) HasKey() bool { return c.access != "" }
 
 // QuotaStatus reports the quotas and what is available of them now.
 func (c *Client) QuotaStatus() (private, public QuotaState) {
-	now := c.now()
-	return c.private.state(now), c.public.state(now)
+	return c.private.state(), c.public.state()
 }
 
 // request is what an endpoint file says of a call; call does the rest.
@@ -120,22 +123,30 @@ type request struct {
 	query  url.Values // business parameters in the query string
 	body   any        // business parameters as a JSON body (POST), or nil
 	signed bool
+	// decode reads the body into the endpoint's answer and reports the
+	// status it carries; its error is a success whose records are broken.
+	decode func(raw []byte) (status, error)
 }
 
-// envelope is what call needs of an answer to classify it: both envelopes'
-// status fields.
-type envelope struct {
-	Code    *int    `json:"code"`
-	Message string  `json:"message"`
-	Status  *string `json:"status"`
-	ErrCode int     `json:"err_code"`
-	ErrMsg  string  `json:"err_msg"`
+// Backoff between attempts: full jitter over an exponential ceiling.
+const (
+	backoffBase = 100 * time.Millisecond
+	backoffMax  = 5 * time.Second
+)
+
+// backoff returns a random wait before retry number attempt+1.
+func backoff(attempt int) time.Duration {
+	ceiling := backoffMax
+	if attempt < 16 && backoffBase<<attempt < backoffMax {
+		ceiling = backoffBase << attempt
+	}
+	return rand.N(ceiling) + 1
 }
 
 // call sends req within the quota, retrying what is safe to retry (every call
-// here is a read) with backoff and full jitter while the context allows, and
-// decodes a successful answer into out.
-func (c *Client) call(ctx context.Context, req request, out any) error {
+// here is a read: the venue failing, busy or limiting us) with backoff and
+// full jitter while the context's deadline and the retry budget allow.
+func (c *Client) call(ctx context.Context, req request) error {
 	if req.signed && !c.HasKey() {
 		return &AuthError{Code: venueapi.CodeForbidden, Message: "this server has no venue key for private data"}
 	}
@@ -144,23 +155,23 @@ func (c *Client) call(ctx context.Context, req request, out any) error {
 		q = c.private
 	}
 	op := req.method + " " + req.path
-	var err error
 	for attempt := 0; ; attempt++ {
-		if err = q.wait(ctx, c.now); err != nil {
+		if err := q.wait(ctx); err != nil {
 			return err
 		}
-		var retryAfter time.Duration
-		retryAfter, err = c.attempt(ctx, req, op, out)
+		err := c.attempt(ctx, req, op, q)
 		if err == nil || !retryable(err) || attempt >= c.retries {
 			return err
 		}
-		backoff := time.Duration(rand.Int64N(int64(100*time.Millisecond) << attempt)) // full jitter
-		backoff = max(backoff, retryAfter)
-		if dl, ok := ctx.Deadline(); ok && c.now().Add(backoff).After(dl) {
+		wait := backoff(attempt)
+		if rl := (*RateLimitedError)(nil); errors.As(err, &rl) {
+			wait = max(wait, rl.RetryAfter)
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(dl) {
 			return err
 		}
-		c.log.Debug("retrying a venue call", "op", op, "attempt", attempt+1, "err", err)
-		t := time.NewTimer(backoff)
+		c.log.DebugContext(ctx, "retrying a venue call", "op", op, "attempt", attempt+1, "wait", wait, "err", err)
+		t := time.NewTimer(wait)
 		select {
 		case <-t.C:
 		case <-ctx.Done():
@@ -170,37 +181,43 @@ func (c *Client) call(ctx context.Context, req request, out any) error {
 	}
 }
 
-// retryable: the venue failing or busy, never a rule or a key.
+// retryable: the venue failing, busy or limiting us; never a rule, a key or
+// an answer that would come back as broken.
 func retryable(err error) bool {
 	var u *UnavailableError
 	var rl *RateLimitedError
 	var rj *RejectedError
-	return errors.As(err, &u) || (errors.As(err, &rl) && rl.Venue) || (errors.As(err, &rj) && rj.Code == venueapi.CodeBusy)
+	var broken *brokenAnswerError
+	return (errors.As(err, &u) && !errors.As(err, &broken)) || (errors.As(err, &rl) && rl.Venue) || (errors.As(err, &rj) && rj.Code == venueapi.CodeBusy)
 }
 
-// attempt makes one HTTP exchange and classifies its outcome.
-func (c *Client) attempt(ctx context.Context, req request, op string, out any) (retryAfter time.Duration, err error) {
+// maxAnswer bounds the body read: a 2000-candle answer is about 300 KiB.
+const maxAnswer = 32 << 20
+
+// attempt makes one HTTP exchange within the per-attempt timeout and
+// classifies its outcome. When the venue says its window is spent, q sends
+// nothing more until it resets.
+func (c *Client) attempt(ctx context.Context, req request, op string, q *quota) error {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	u := *c.base
 	u.Path += req.path
-	query := req.query
 	if req.signed {
-		u.RawQuery = c.signer.Query(req.method, c.host, u.Path, query, c.now())
-	} else if len(query) > 0 {
-		u.RawQuery = venueapi.EncodeQuery(query)
+		u.RawQuery = c.signer.Query(req.method, c.host, u.EscapedPath(), req.query, c.now())
+	} else if len(req.query) > 0 {
+		u.RawQuery = venueapi.EncodeQuery(req.query)
 	}
 	var body io.Reader
 	if req.body != nil {
 		b, err := json.Marshal(req.body)
 		if err != nil {
-			return 0, &InvalidRequestError{Err: fmt.Errorf("encoding the body: %w", err)}
+			return &InvalidRequestError{Err: fmt.Errorf("encoding the body: %w", err)}
 		}
 		body = bytes.NewReader(b)
 	}
 	hr, err := http.NewRequestWithContext(ctx, req.method, u.String(), body)
 	if err != nil {
-		return 0, &UnavailableError{Op: op, Err: errors.New("building the request failed")}
+		return &UnavailableError{Op: op, Err: errors.New("building the request failed")}
 	}
 	hr.Header.Set("Accept", "application/json")
 	if body != nil {
@@ -209,57 +226,23 @@ func (c *Client) attempt(ctx context.Context, req request, op string, out any) (
 	res, err := c.http.Do(hr)
 	if err != nil {
 		// The URL of a signed call holds its signature: say what failed, not where.
-		return 0, &UnavailableError{Op: op, Err: errors.Unwrap(err)}
+		return &UnavailableError{Op: op, Err: errors.Unwrap(err)}
 	}
 	defer res.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(res.Body, 32<<20))
-	if err != nil {
-		return 0, &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: fmt.Errorf("reading the answer: %w", err)}
-	}
-	retryAfter = retryAfterOf(res.Header)
-	var env envelope
-	if jerr := json.Unmarshal(raw, &env); jerr != nil || (env.Code == nil && env.Status == nil) {
-		if res.StatusCode == http.StatusTooManyRequests {
-			return retryAfter, &RateLimitedError{RetryAfter: retryAfter, Venue: true}
-		}
-		return 0, &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: errors.New("the answer is not the venue's envelope")}
-	}
-	code, msg := venueapi.CodeOK, ""
+	raw, err := io.ReadAll(io.LimitReader(res.Body, maxAnswer+1))
 	switch {
-	case env.Code != nil && *env.Code != venueapi.CodeOK:
-		code, msg = *env.Code, env.Message
-	case env.Status != nil && *env.Status != venueapi.StatusOK:
-		code, msg = env.ErrCode, env.ErrMsg
+	case err != nil:
+		return &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: fmt.Errorf("reading the answer: %w", err)}
+	case len(raw) > maxAnswer:
+		return &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: fmt.Errorf("the answer is larger than %d bytes", maxAnswer)}
 	}
-	if code == venueapi.CodeOK && res.StatusCode == http.StatusOK {
-		if err := json.Unmarshal(raw, out); err != nil {
-			return 0, &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: fmt.Errorf("decoding the answer: %w", err)}
-		}
-		return 0, nil
+	if d, ok := spentFor(res.Header); ok {
+		q.pause(d)
 	}
-	switch {
-	case code == venueapi.CodeRateLimited || res.StatusCode == http.StatusTooManyRequests:
-		return retryAfter, &RateLimitedError{RetryAfter: retryAfter, Venue: true}
-	case res.StatusCode >= 500:
-		return 0, &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: fmt.Errorf("%s (code %d)", msg, code)}
-	case code == venueapi.CodeForbidden || code == venueapi.CodeBadSignature:
-		return 0, &AuthError{Code: code, Message: msg}
-	case code == venueapi.CodeNoSuchContract:
-		return 0, &NotFoundError{Code: code, Message: msg}
-	case code == venueapi.CodeOK:
-		return 0, &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: errors.New("a success envelope with an error status")}
+	st, decodeErr := req.decode(raw)
+	err = classify(op, res.StatusCode, res.Header, st, decodeErr)
+	if rl := (*RateLimitedError)(nil); errors.As(err, &rl) {
+		q.pause(rl.RetryAfter)
 	}
-	return 0, &RejectedError{Code: code, Message: msg, HTTPStatus: res.StatusCode}
-}
-
-// retryAfterOf reads when to retry: ratelimit-reset (ms), else Retry-After
-// (seconds), else one second.
-func retryAfterOf(h http.Header) time.Duration {
-	if ms, err := strconv.ParseInt(h.Get("ratelimit-reset"), 10, 64); err == nil && ms >= 0 {
-		return time.Duration(ms) * time.Millisecond
-	}
-	if s, err := strconv.ParseInt(h.Get("Retry-After"), 10, 64); err == nil && s >= 0 {
-		return time.Duration(s) * time.Second
-	}
-	return time.Second
+	return err
 }

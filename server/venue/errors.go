@@ -5,43 +5,54 @@ import (
 	"time"
 )
 
+// The errors below are what a caller tells apart with errors.As. Their
+// messages are fit to show a person: they never hold the secret, the
+// signature or the signed query string.
+
 // InvalidRequestError is a request that breaks a rule of the interface. It
 // was caught before anything was sent; Err is a *venueapi.ParamError.
 type InvalidRequestError struct{ Err error }
 
+// Error names the parameter and the rule it breaks.
 func (e *InvalidRequestError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the *venueapi.ParamError.
 func (e *InvalidRequestError) Unwrap() error { return e.Err }
 
 // RejectedError is the venue refusing a request for a business reason (its
-// code and message, from either envelope).
+// code and message, from either envelope), e.g. 1030 invalid input.
 type RejectedError struct {
 	Code       int
 	Message    string
 	HTTPStatus int
 }
 
+// Error gives the venue's message and code.
 func (e *RejectedError) Error() string {
 	return fmt.Sprintf("the venue rejected the request: %s (code %d)", e.Message, e.Code)
 }
 
-// AuthError is a refused signature or key (codes 403 and 1253), or a signed
-// call made without a key.
+// AuthError is a refused key or signature (codes 403 and 1253), or a signed
+// call made without a key, which sends nothing.
 type AuthError struct {
 	Code    int
 	Message string
 }
 
+// Error gives the venue's message and code.
 func (e *AuthError) Error() string {
 	return fmt.Sprintf("the venue refused the server's key: %s (code %d)", e.Message, e.Code)
 }
 
-// RateLimitedError is a call that would exceed a quota: ours (Venue false,
-// nothing was sent) or the venue's (code 1032, HTTP 429).
+// RateLimitedError is a call over a quota: ours (Venue false: nothing was
+// sent, the turn would come after the context's deadline) or the venue's
+// (Venue true: code 1032 or HTTP 429). RetryAfter says when to try again.
 type RateLimitedError struct {
 	RetryAfter time.Duration
 	Venue      bool
 }
 
+// Error says whose quota and when to retry.
 func (e *RateLimitedError) Error() string {
 	who := "the client's quota"
 	if e.Venue {
@@ -56,6 +67,7 @@ type NotFoundError struct {
 	Message string
 }
 
+// Error gives the venue's message and code.
 func (e *NotFoundError) Error() string {
 	return fmt.Sprintf("no such contract: %s (code %d)", e.Message, e.Code)
 }
@@ -68,6 +80,7 @@ type UnavailableError struct {
 	Err        error
 }
 
+// Error says what failed, never where to (the URL holds the signature).
 func (e *UnavailableError) Error() string {
 	if e.HTTPStatus != 0 {
 		return fmt.Sprintf("venue unavailable (%s, HTTP %d): %v", e.Op, e.HTTPStatus, e.Err)
@@ -75,4 +88,5 @@ func (e *UnavailableError) Error() string {
 	return fmt.Sprintf("venue unavailable (%s): %v", e.Op, e.Err)
 }
 
+// Unwrap returns the cause, e.g. context.DeadlineExceeded.
 func (e *UnavailableError) Unwrap() error { return e.Err }

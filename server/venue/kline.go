@@ -4,53 +4,68 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// KLine fetches candles (endpoint 3, public): the latest Size, or the range
-// From..To. A query that breaks a rule is an *InvalidRequestError and costs
-// no request.
+// KLine fetches candles (endpoint 3, public, unsigned): the latest Size, or
+// the range From..To. A query that breaks a rule is an *InvalidRequestError
+// and costs no request. Data is never nil on success (the venue may leave it
+// out: it is optional).
 func (c *Client) KLine(ctx context.Context, q venueapi.KLineQuery) (*venueapi.KLineEnvelope, error) {
 	if err := q.Validate(); err != nil {
 		return nil, &InvalidRequestError{Err: err}
 	}
-	var env venueapi.KLineEnvelope
-	if err := c.call(ctx, request{method: http.MethodGet, path: venueapi.PathKLine, query: q.Values()}, &env); err != nil {
+	var a answer[venueapi.Candle]
+	req := request{method: http.MethodGet, path: venueapi.PathKLine, query: q.Values(),
+		decode: func(raw []byte) (status, error) {
+			var err error
+			a, err = decodeKLine(raw)
+			return a.status, err
+		}}
+	if err := c.call(ctx, req); err != nil {
 		return nil, fmt.Errorf("fetching %s %s candles: %w", q.ContractCode, q.Period, err)
 	}
-	if env.Data == nil {
-		env.Data = []venueapi.Candle{}
+	if a.Data == nil {
+		a.Data = []venueapi.Candle{}
 	}
-	return &env, nil
+	return &venueapi.KLineEnvelope{Ch: a.Ch, Status: venueapi.StatusOK, Ts: int64(a.Ts), Data: a.Data}, nil
 }
 
 // KLineRange fetches every candle of period p with an id in [from, to],
-// paging in chunks of at most 2000 candles, ascending, without duplicates or
-// gaps at chunk edges (each chunk starts after the last id of the one before).
+// ascending, paging in chunks of at most 2000 candles. Chunks meet without
+// gaps or overlap (each starts at the candle after the last one asked for),
+// and a candle outside its chunk or already held is dropped, so the result
+// has no duplicates whatever the venue sends. On an error it returns the
+// candles fetched so far with the error.
 func (c *Client) KLineRange(ctx context.Context, contractCode string, p venueapi.Period, from, to int64) ([]venueapi.Candle, error) {
 	probe := venueapi.KLineQuery{ContractCode: contractCode, Period: p, From: from, To: from, Range: true}
 	if err := probe.Validate(); err != nil {
 		return nil, &InvalidRequestError{Err: err}
 	}
-	if from > to {
-		return nil, &InvalidRequestError{Err: &venueapi.ParamError{Param: "from", Rule: "must not be after to"}}
+	switch {
+	case from < 0:
+		return nil, &InvalidRequestError{Err: &venueapi.ParamError{Param: "from", Rule: "must be a timestamp in whole seconds, not negative", Value: fmt.Sprint(from)}}
+	case from > to:
+		return nil, &InvalidRequestError{Err: &venueapi.ParamError{Param: "from", Rule: "must not be after to", Value: fmt.Sprint(from)}}
 	}
-	var out []venueapi.Candle
-	for start := p.Start(from); start <= to; {
-		if start < from {
-			start = p.Next(start)
-			continue
-		}
-		end := start
-		for i := 1; i < venueapi.KLineMaxSize && p.Next(end) <= to; i++ {
-			end = p.Next(end)
-		}
+	start := p.Start(from)
+	if start < from {
+		start = p.Next(start)
+	}
+	out := make([]venueapi.Candle, 0, min(p.Count(from, to), 1<<16))
+	for start <= to {
+		end := chunkEnd(p, start, to)
 		env, err := c.KLine(ctx, venueapi.KLineQuery{ContractCode: contractCode, Period: p, From: start, To: end, Range: true})
 		if err != nil {
 			return out, err
 		}
-		for _, k := range env.Data {
+		data := env.Data
+		if !slices.IsSortedFunc(data, byID) {
+			data = slices.SortedStableFunc(slices.Values(data), byID)
+		}
+		for _, k := range data {
 			if k.ID < start || k.ID > end || (len(out) > 0 && k.ID <= out[len(out)-1].ID) {
 				continue // outside the chunk asked for, or already held
 			}
@@ -59,4 +74,27 @@ func (c *Client) KLineRange(ctx context.Context, contractCode string, p venueapi
 		start = p.Next(end)
 	}
 	return out, nil
+}
+
+// chunkEnd returns the start of the last candle of the chunk beginning at
+// start: at most 2000 candles, none after to.
+func chunkEnd(p venueapi.Period, start, to int64) int64 {
+	if n := p.Seconds(); n > 0 {
+		return min(start+(venueapi.KLineMaxSize-1)*n, start+(to-start)/n*n)
+	}
+	end := start // 1mon: months differ in length, so walk the calendar
+	for i := 1; i < venueapi.KLineMaxSize && p.Next(end) <= to; i++ {
+		end = p.Next(end)
+	}
+	return end
+}
+
+func byID(a, b venueapi.Candle) int {
+	switch {
+	case a.ID < b.ID:
+		return -1
+	case a.ID > b.ID:
+		return 1
+	}
+	return 0
 }

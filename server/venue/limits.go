@@ -2,28 +2,31 @@ package venue
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-var errMissingData = errors.New("the answer has no data")
-
 // PositionLimits fetches the account's position limits (endpoint 2, signed):
-// POST with the signature in the query string and the business parameters
-// as a JSON body (DECISIONS.md, Signing).
+// a POST with the signature in the query string and the business parameters
+// as a JSON body, which is not signed (DECISIONS.md, Signing). A query that
+// breaks a rule is an *InvalidRequestError and costs no request.
 func (c *Client) PositionLimits(ctx context.Context, q venueapi.LimitQuery) (*venueapi.LimitEnvelope, error) {
 	if err := q.Validate(); err != nil {
 		return nil, &InvalidRequestError{Err: err}
 	}
-	var env venueapi.LimitEnvelope
-	if err := c.call(ctx, request{method: http.MethodPost, path: venueapi.PathPositionLimit, body: q, signed: true}, &env); err != nil {
+	var a answer[venueapi.PositionLimit]
+	req := request{method: http.MethodPost, path: venueapi.PathPositionLimit, body: q, signed: true,
+		decode: func(raw []byte) (status, error) {
+			var err error
+			if a, err = decodeAnswer[venueapi.PositionLimit](raw); err == nil && a.Data == nil {
+				err = errNoData
+			}
+			return a.status, err
+		}}
+	if err := c.call(ctx, req); err != nil {
 		return nil, fmt.Errorf("fetching position limits: %w", err)
 	}
-	if env.Data == nil {
-		return nil, fmt.Errorf("fetching position limits: %w", &UnavailableError{Op: "POST " + venueapi.PathPositionLimit, HTTPStatus: http.StatusOK, Err: errMissingData})
-	}
-	return &env, nil
+	return &venueapi.LimitEnvelope{Status: venueapi.StatusOK, Data: a.Data, Ts: int64(a.Ts)}, nil
 }

@@ -1,9 +1,13 @@
 package venue
 
-import "log/slog"
+import (
+	"fmt"
+	"log/slog"
+)
 
 // Secret holds a secret (a key, a token). It prints, logs and marshals
-// masked, so that it cannot leak through a %v, a log line or a JSON answer.
+// masked, so that it cannot leak through a format verb, a log line or a JSON
+// answer; convert it to a string only where the secret is used.
 type Secret string
 
 const masked = "****"
@@ -18,6 +22,15 @@ func (s Secret) String() string {
 
 // GoString masks the secret under %#v.
 func (s Secret) GoString() string { return s.String() }
+
+// Format masks the secret under every verb, %x and %q included.
+func (s Secret) Format(f fmt.State, verb rune) {
+	if verb == 'q' {
+		fmt.Fprintf(f, "%q", s.String())
+		return
+	}
+	fmt.Fprint(f, s.String())
+}
 
 // LogValue masks the secret in slog.
 func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
