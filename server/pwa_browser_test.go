@@ -189,12 +189,12 @@ func TestTheInstallButtonAppearsWhenTheBrowserOffersInstallation(t *testing.T) {
 }
 
 // gatedProxy stands between the browser and the server: it counts the
-// downloads of app.wasm and, while held, keeps KLine answers back, so that a
+// downloads of app.wasm and, while held, keeps every answer back, so that a
 // test can see what the page draws before the network answers.
 type gatedProxy struct {
 	*httptest.Server
 	wasmAll, wasmFull atomic.Int32 // app.wasm requests; answers with a body
-	waiting           atomic.Int32 // KLine requests held
+	klineHeld         atomic.Int32 // KLine requests held
 	mu                sync.Mutex
 	gate              chan struct{} // nil: open
 }
@@ -213,20 +213,20 @@ func newGatedProxy(t *testing.T, target string) *gatedProxy {
 		return nil
 	}
 	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/web/app.wasm":
+		if r.URL.Path == "/web/app.wasm" {
 			p.wasmAll.Add(1)
-		case venueapi.PathKLine:
-			p.mu.Lock()
-			gate := p.gate
-			p.mu.Unlock()
-			if gate != nil {
-				p.waiting.Add(1)
-				select {
-				case <-gate:
-				case <-r.Context().Done():
-					return
-				}
+		}
+		p.mu.Lock()
+		gate := p.gate
+		p.mu.Unlock()
+		if gate != nil {
+			if r.URL.Path == venueapi.PathKLine {
+				p.klineHeld.Add(1)
+			}
+			select {
+			case <-gate:
+			case <-r.Context().Done():
+				return
 			}
 		}
 		rp.ServeHTTP(w, r)
@@ -271,12 +271,12 @@ func TestASecondVisitDrawsTheLastChartBeforeTheNetworkAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitDrawn(t, ctx, "ETH-USDT|15min")
-	for deadline := time.Now().Add(10 * time.Second); p.waiting.Load() == 0; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); p.klineHeld.Load() == 0; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the page never asked for its candles")
 		}
 	}
-	// The request is held, and the chart is on show.
+	// Nothing has come from the network, and the chart is on show.
 	waitDrawn(t, ctx, "ETH-USDT|15min")
 	if evalJS[bool](t, ctx, `!!document.getElementById("offline-mark")`) {
 		t.Fatal("the last chart is marked offline while the server is still answering")
