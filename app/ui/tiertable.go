@@ -1,0 +1,151 @@
+package ui
+
+import (
+	"slices"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/shopspring/decimal"
+
+	"github.com/riskchart/riskchart/app/risk"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// Columns the tier table sorts by.
+const (
+	sortTier  = "tier"
+	sortBand  = "band"
+	sortLever = "lever"
+	sortRate  = "rate"
+)
+
+var hundred = decimal.NewFromInt(100)
+
+// openTop reports whether t is the open-ended last tier of tiers (see
+// risk.Ladder): the highest tier number, with no max_volume above its min.
+func openTop(tiers []venueapi.Tier, t venueapi.Tier) bool {
+	for _, o := range tiers {
+		if o.Tier > t.Tier {
+			return false
+		}
+	}
+	return !t.MaxVolume.GreaterThan(t.MinVolume)
+}
+
+// sortTiers returns the tiers ordered by a column, ties by tier number; an
+// open-ended band sorts above every closed one.
+func sortTiers(tiers []venueapi.Tier, by string, desc bool) []venueapi.Tier {
+	rows := slices.Clone(tiers)
+	cmp := func(a, b venueapi.Tier) int {
+		switch by {
+		case sortBand:
+			oa, ob := openTop(tiers, a), openTop(tiers, b)
+			switch {
+			case oa != ob && oa:
+				return 1
+			case oa != ob:
+				return -1
+			}
+			return a.MaxVolume.Cmp(b.MaxVolume)
+		case sortLever:
+			return a.MaxLever.Cmp(b.MaxLever)
+		case sortRate:
+			return a.MaintenanceMarginRate.Cmp(b.MaintenanceMarginRate)
+		}
+		return 0
+	}
+	slices.SortStableFunc(rows, func(a, b venueapi.Tier) int {
+		c := cmp(a, b)
+		if c == 0 {
+			c = int(a.Tier) - int(b.Tier)
+		}
+		if desc {
+			return -c
+		}
+		return c
+	})
+	return rows
+}
+
+// unitShort is a band's unit as the table writes it: the venue's "cont", or USDT.
+func unitShort(volumeUnit string) string {
+	if volumeUnit == venueapi.UnitUSDT {
+		return "USDT"
+	}
+	return "cont"
+}
+
+// bandText is a tier's position band with its unit: "0 – 5200 cont",
+// "5000 – ∞ cont" for an open-ended last tier.
+func bandText(tiers []venueapi.Tier, t venueapi.Tier) string {
+	top := t.MaxVolume.String()
+	if openTop(tiers, t) {
+		top = "∞"
+	}
+	return t.MinVolume.String() + " – " + top + " " + unitShort(t.VolumeUnit)
+}
+
+// rateText is a maintenance margin rate as a percentage, exact: 0.005 is 0.5%.
+func rateText(rate decimal.Decimal) string { return rate.Mul(hundred).String() + "%" }
+
+// renderTiers is the tier ladder: sortable, the calculator's tier marked.
+func (r *RiskPanel) renderTiers() app.UI {
+	head := app.H2().ID("tiers-title").Text("Risk-limit tiers")
+	if !r.isSwap() {
+		return app.Section().ID("tiers").Aria("labelledby", "tiers-title").Body(head,
+			app.P().Class("muted").Text("The venue publishes risk-limit tiers for swaps; "+r.Contract+" is not one."))
+	}
+	current := venueapi.TierNumber(0)
+	if res, err := r.calculate(); err == nil {
+		current = res.Tier.Tier
+	}
+	th := func(col, label string) app.UI {
+		sortState := "none"
+		if r.sortBy == col {
+			sortState = map[bool]string{false: "ascending", true: "descending"}[r.sortDesc]
+		}
+		return app.Th().Scope("col").Aria("sort", sortState).Body(
+			app.Button().Class("sort").DataSet("sort", col).Text(label).OnClick(func(ctx app.Context, e app.Event) {
+				if r.sortBy == col {
+					r.sortDesc = !r.sortDesc
+				} else {
+					r.sortBy, r.sortDesc = col, false
+				}
+			}))
+	}
+	rows := sortTiers(r.tiers, r.sortBy, r.sortDesc)
+	trs := make([]app.UI, 0, len(rows))
+	for _, t := range rows {
+		tr := app.Tr().DataSet("tier", int(t.Tier)).Body(
+			app.Td().Class("num tier").Text(int(t.Tier)),
+			app.Td().Class("num band").Text(bandText(r.tiers, t)),
+			app.Td().Class("num lever").Text(t.MaxLever.String()+"×"),
+			app.Td().Class("num rate").Text(rateText(t.MaintenanceMarginRate)),
+		)
+		if t.Tier == current {
+			tr = tr.Class("current").Aria("current", "true").Title("The calculator's position is in this tier")
+		}
+		trs = append(trs, tr)
+	}
+	unit := ""
+	if len(r.tiers) > 0 {
+		unit = risk.UnitName(r.tiers[0].VolumeUnit)
+	}
+	return app.Section().ID("tiers").Aria("labelledby", "tiers-title").Body(
+		head,
+		stateLine("tiers-state", r.tiersState, tiersEvery, r.now),
+		app.Div().Class("table-scroll").Body(
+			app.Table().ID("tier-table").Class("grid").Body(
+				app.Caption().Class("sr-only").Text("Risk-limit tiers of "+r.Contract),
+				app.THead().Body(app.Tr().Body(th(sortTier, "Tier"), th(sortBand, "Position band"), th(sortLever, "Max leverage"), th(sortRate, "Maint. margin rate"))),
+				app.TBody().Body(trs...),
+			),
+		),
+		app.If(unit != "", func() app.UI {
+			return app.P().ID("tiers-note").Class("muted note").Text("Bands in " + unit + " (position value = contracts × face value × mark price for USDT). " +
+				"A size on a band's top belongs to that tier. Highlighted: the tier of the calculator's position.")
+		}),
+		app.If(r.ladderErr != "", func() app.UI {
+			return app.P().ID("tiers-invalid").Class("field-error").Text("The venue's tiers do not form a ladder, so the calculator will not use them: " + r.ladderErr)
+		}),
+	)
+}
