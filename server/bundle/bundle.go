@@ -51,7 +51,7 @@ func New(cfg Config) (http.Handler, error) {
 		ThemeColor:      "#0b1220",
 		LoadingLabel:    "Loading Riskchart {progress}%",
 		Icon:            app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", Maskable: "/web/icon-maskable-512.png", SVG: "/web/icon.svg"},
-		Styles:          []string{"/web/style.css", "/web/embed.css"},
+		Styles:          []string{"/web/style.css", "/web/embed.css", "/web/risk.css"},
 		Scripts:         []string{"/web/echarts.min.js"},
 		Version:         version,
 		// app.wasm is served gzip-compressed: the progress bar needs the raw size.
