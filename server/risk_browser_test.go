@@ -1,10 +1,17 @@
 package main
 
+// The risk panels in a real browser against the whole server and its
+// sandbox. Every expected figure is computed here, with decimal arithmetic,
+// from what the server's own API answers: not with app/risk's code.
+
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -40,132 +47,544 @@ func waitFor(t *testing.T, ctx context.Context, js string) {
 	}
 }
 
+// typeInto sets an input's value as typing does (an input event).
 func typeInto(ctx context.Context, id, value string) error {
 	return chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const i = document.getElementById(%q); i.value = %q; i.dispatchEvent(new Event("input", {bubbles: true})); })()`, id, value), nil))
+}
+
+// choose picks a select's option as a person does (a change event).
+func choose(t *testing.T, ctx context.Context, id, value string) {
+	t.Helper()
+	js := fmt.Sprintf(`(() => { const s = document.getElementById(%q); s.value = %q; s.dispatchEvent(new Event("change", {bubbles: true})); return s.value === %q })()`, id, value, value)
+	if !evalJS[bool](t, ctx, js) {
+		t.Fatalf("%s has no option %q", id, value)
+	}
+}
+
+func click(t *testing.T, ctx context.Context, selector string) {
+	t.Helper()
+	if err := chromedp.Run(ctx, chromedp.Click(selector, chromedp.ByQuery)); err != nil {
+		t.Fatalf("clicking %s: %v", selector, err)
+	}
+}
+
+// apiLimits asks the server's position-limit path, as the panel does.
+func apiLimits(t *testing.T, base string, q venueapi.LimitQuery) []venueapi.PositionLimit {
+	t.Helper()
+	body, _ := json.Marshal(q)
+	res, err := http.Post(base+venueapi.PathPositionLimit, "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var env venueapi.LimitEnvelope
+	if err := json.NewDecoder(res.Body).Decode(&env); err != nil || env.Status != venueapi.StatusOK {
+		t.Fatalf("limits %+v: %v %+v", q, err, env)
+	}
+	return env.Data
+}
+
+func apiTiers(t *testing.T, base, code string) []venueapi.Tier {
+	t.Helper()
+	var env venueapi.TierEnvelope
+	getJSON(t, base+venueapi.PathTiers+"?contract_code="+url.QueryEscape(code), &env)
+	if env.Code != venueapi.CodeOK || len(env.Data) == 0 {
+		t.Fatalf("tiers of %s: %+v", code, env)
+	}
+	return env.Data
+}
+
+func faceValue(t *testing.T, base, code string) decimal.Decimal {
+	t.Helper()
+	var list struct {
+		Data []struct {
+			Code      string          `json:"contract_code"`
+			FaceValue decimal.Decimal `json:"face_value"`
+		} `json:"data"`
+	}
+	getJSON(t, base+"/api/v1/contracts", &list)
+	for _, c := range list.Data {
+		if c.Code == code {
+			return c.FaceValue
+		}
+	}
+	t.Fatalf("the server lists no %s", code)
+	return decimal.Zero
+}
+
+// limitRow is how the limits table should write a record.
+func limitRow(l venueapi.PositionLimit) []string {
+	return []string{l.ContractCode, l.BuyLimit.String() + " cont · " + l.BuyLimitValue.String() + " USDT",
+		l.SellLimit.String() + " cont · " + l.SellLimitValue.String() + " USDT", fmt.Sprint(l.LeverRate) + "×", l.MarkPrice.String()}
+}
+
+const jsLimitRows = `[...document.querySelectorAll("#limits-table tbody tr[data-contract]")].map(r => [...r.cells].map(c => c.textContent))`
+
+// limitsMatch waits until the limits table shows what the API answers to q
+// at that moment: mark prices move, so it asks again while they differ.
+func limitsMatch(t *testing.T, ctx context.Context, base string, q venueapi.LimitQuery) []venueapi.PositionLimit {
+	t.Helper()
+	var want [][]string
+	var got [][]string
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		api := apiLimits(t, base, q)
+		want = want[:0]
+		for _, l := range api {
+			want = append(want, limitRow(l))
+		}
+		got = evalJS[[][]string](t, ctx, jsLimitRows)
+		slices.SortFunc(want, func(a, b []string) int { return strings.Compare(a[0], b[0]) })
+		slices.SortFunc(got, func(a, b []string) int { return strings.Compare(a[0], b[0]) })
+		if fmt.Sprint(got) == fmt.Sprint(want) {
+			return api
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("limits table\n%q\nwant (as the API answers %+v)\n%q", got, q, want)
+	return nil
+}
+
+// tierOf is the venue family's reading of a ladder: min < size ≤ max, tier 1 from 0.
+func tierOf(tiers []venueapi.Tier, size decimal.Decimal) (venueapi.Tier, bool) {
+	for _, tr := range tiers {
+		if !size.GreaterThan(tr.MaxVolume) {
+			return tr, true
+		}
+	}
+	return venueapi.Tier{}, false
+}
+
+// numberIn is the first number in a text such as "475.0025 USDT".
+func numberIn(t *testing.T, text string) decimal.Decimal {
+	t.Helper()
+	d, err := decimal.NewFromString(strings.Fields(text)[0])
+	if err != nil {
+		t.Fatalf("no number at the start of %q", text)
+	}
+	return d
 }
 
 func TestRiskPanelsInTheBrowser(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
-	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT")); err != nil {
+	const code = "BTC-USDT"
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code="+code)); err != nil {
 		t.Fatal(err)
 	}
-	var tiers venueapi.TierEnvelope
-	getJSON(t, s.URL+venueapi.PathTiers+"?contract_code=BTC-USDT", &tiers)
-	waitFor(t, ctx, fmt.Sprintf(`document.querySelectorAll("#tier-table tbody tr").length === %d`, len(tiers.Data)))
+	tiers := apiTiers(t, s.URL, code)
+	face := faceValue(t, s.URL, code)
+	waitFor(t, ctx, fmt.Sprintf(`document.querySelectorAll("#tier-table tbody tr").length === %d`, len(tiers)))
 
 	t.Run("the tier table matches the venue's tiers row for row", func(t *testing.T) {
 		rows := evalJS[[][]string](t, ctx, `[...document.querySelectorAll("#tier-table tbody tr")].map(r => [...r.cells].map(c => c.textContent))`)
-		for i, tr := range tiers.Data {
+		for i, tr := range tiers {
 			want := []string{fmt.Sprint(tr.Tier), tr.MinVolume.String() + " – " + tr.MaxVolume.String() + " cont", tr.MaxLever.String() + "×",
 				tr.MaintenanceMarginRate.Mul(decimal.NewFromInt(100)).String() + "%"}
 			if fmt.Sprint(rows[i]) != fmt.Sprint(want) {
 				t.Errorf("row %d: %q, want %q", i+1, rows[i], want)
 			}
 		}
-		chromedp.Run(ctx, chromedp.Click(`[data-sort="lever"]`, chromedp.ByQuery))
-		// Sorted by leverage, ascending: the last tier (the lowest leverage) first.
-		waitFor(t, ctx, fmt.Sprintf(`document.querySelector("#tier-table tbody tr").dataset.tier === "%d"`, tiers.Data[len(tiers.Data)-1].Tier))
-		chromedp.Run(ctx, chromedp.Click(`[data-sort="tier"]`, chromedp.ByQuery))
-		waitFor(t, ctx, `document.querySelector("#tier-table tbody tr").dataset.tier === "1"`)
+		if note := evalJS[string](t, ctx, `document.getElementById("tiers-note").textContent`); !strings.Contains(note, "contracts") {
+			t.Errorf("the table does not say its unit: %q", note)
+		}
 	})
 
-	var limits venueapi.LimitEnvelope
+	t.Run("the tier table sorts by each column both ways", func(t *testing.T) {
+		order := func(less func(a, b venueapi.Tier) int, desc bool) string {
+			s := slices.Clone(tiers)
+			slices.SortStableFunc(s, func(a, b venueapi.Tier) int {
+				c := less(a, b)
+				if c == 0 {
+					c = int(a.Tier) - int(b.Tier)
+				}
+				if desc {
+					return -c
+				}
+				return c
+			})
+			var out []string
+			for _, tr := range s {
+				out = append(out, fmt.Sprint(tr.Tier))
+			}
+			return strings.Join(out, ",")
+		}
+		byLever := func(a, b venueapi.Tier) int { return a.MaxLever.Cmp(b.MaxLever) }
+		byRate := func(a, b venueapi.Tier) int { return a.MaintenanceMarginRate.Cmp(b.MaintenanceMarginRate) }
+		byTier := func(a, b venueapi.Tier) int { return 0 }
+		for _, tc := range []struct {
+			col, aria string
+			want      string
+		}{
+			{"lever", "ascending", order(byLever, false)},
+			{"lever", "descending", order(byLever, true)},
+			{"rate", "ascending", order(byRate, false)},
+			{"tier", "ascending", order(byTier, false)},
+		} {
+			click(t, ctx, fmt.Sprintf(`[data-sort=%q]`, tc.col))
+			js := fmt.Sprintf(`[...document.querySelectorAll("#tier-table tbody tr")].map(r => r.dataset.tier).join(",") === %q && document.querySelector('[data-sort=%q]').parentElement.getAttribute("aria-sort") === %q`, tc.want, tc.col, tc.aria)
+			waitFor(t, ctx, js)
+		}
+	})
+
+	var limit venueapi.PositionLimit
 	t.Run("the limits panel shows the venue's numbers", func(t *testing.T) {
 		waitFor(t, ctx, `!!document.querySelector('#limits-table tr[data-contract="BTC-USDT"]')`)
-		getJSON(t, s.URL+venueapi.PathPositionLimit+"?contract_code=BTC-USDT", &limits)
-		l := limits.Data[0]
-		cells := evalJS[[]string](t, ctx, `[...document.querySelector('#limits-table tr[data-contract="BTC-USDT"]').cells].map(c => c.textContent)`)
-		want := []string{"BTC-USDT", l.BuyLimit.String() + " cont · " + l.BuyLimitValue.String() + " USDT", l.SellLimit.String() + " cont · " + l.SellLimitValue.String() + " USDT",
-			fmt.Sprint(l.LeverRate) + "×", l.MarkPrice.String()}
-		if fmt.Sprint(cells) != fmt.Sprint(want) {
-			// The mark price moves each minute: fetch once more before failing.
-			getJSON(t, s.URL+venueapi.PathPositionLimit+"?contract_code=BTC-USDT", &limits)
-			l = limits.Data[0]
-			if cells[4] != l.MarkPrice.String() {
-				t.Errorf("limits row %q, want %q", cells, want)
-			}
-		}
-		if strings.Contains(evalJS[string](t, ctx, `document.getElementById("limits").textContent`), "trade_partition") {
+		limit = limitsMatch(t, ctx, s.URL, venueapi.LimitQuery{ContractCode: code})[0]
+		text := evalJS[string](t, ctx, `document.getElementById("limits").textContent`)
+		if strings.Contains(text, "partition") {
 			t.Error("the deprecated trade_partition is shown")
 		}
+		at := evalJS[string](t, ctx, `document.querySelector("#limits-state .age").dataset.at`)
+		fetched, err := time.Parse(time.RFC3339Nano, at)
+		if err != nil || time.Since(fetched) > time.Minute || time.Since(fetched) < 0 {
+			t.Errorf("the limits' fetch time %q (%v) is not the time they were fetched", at, err)
+		}
+		if got := evalJS[string](t, ctx, `document.querySelector("#limits-state .age").textContent`); !strings.HasPrefix(got, "Fetched ") {
+			t.Errorf("the limits' age reads %q", got)
+		}
+	})
+
+	t.Run("refresh now fetches again and moves the data's time", func(t *testing.T) {
+		before := evalJS[string](t, ctx, `document.querySelector("#limits-state .age").dataset.at`)
+		time.Sleep(10 * time.Millisecond) // a later fetch has a later time
+		click(t, ctx, "#risk-refresh")
+		waitFor(t, ctx, fmt.Sprintf(`document.querySelector("#limits-state .age").dataset.at > %q && document.querySelector("#tiers-state .age").dataset.at > %q`, before, before))
 	})
 
 	t.Run("the calculator answers with exact decimals", func(t *testing.T) {
-		mark := decimal.RequireFromString(evalJS[string](t, ctx, `document.querySelector('#limits-table tr[data-contract="BTC-USDT"] .mark').textContent`))
-		face := decimal.RequireFromString("0.001")
+		last := tiers[len(tiers)-1]
 		for _, tc := range []struct {
-			size, lev string
-			warn      bool
-		}{{"10", "20", false}, {tiers.Data[0].MaxVolume.String(), "20", false}, {tiers.Data[2].MaxVolume.Add(decimal.NewFromInt(1)).String(), "100", true}} {
-			typeInto(ctx, "calc-size", tc.size)
-			typeInto(ctx, "calc-leverage", tc.lev)
-			waitFor(t, ctx, `!!document.getElementById("calc-margin")`)
-			size := decimal.RequireFromString(tc.size)
-			var tier venueapi.Tier
-			for _, tr := range tiers.Data {
-				if !size.GreaterThan(tr.MaxVolume) {
-					tier = tr
-					break
+			name      string
+			size      string
+			unit      string
+			leverage  string
+			wantError string // in the size field's message
+		}{
+			{"a small position", "10", "contracts", "20", ""},
+			{"a size on tier 1's top stays in tier 1", tiers[0].MaxVolume.String(), "contracts", tiers[0].MaxLever.String(), ""},
+			{"one contract more is tier 2, and its leverage warns", tiers[0].MaxVolume.Add(decimal.NewFromInt(1)).String(), "contracts", tiers[0].MaxLever.String(), ""},
+			{"a USDT size buys whole contracts", "123456.78", "usdt", "10", ""},
+			{"the last tier's top", last.MaxVolume.String(), "contracts", "1", ""},
+			{"beyond the last tier", last.MaxVolume.Add(decimal.NewFromInt(1)).String(), "contracts", "1", "beyond the last tier"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				choose(t, ctx, "calc-unit", tc.unit)
+				typeInto(ctx, "calc-leverage", tc.leverage)
+				typeInto(ctx, "calc-size", tc.size)
+				if tc.wantError != "" {
+					waitFor(t, ctx, fmt.Sprintf(`(document.getElementById("calc-error-size") || {}).textContent?.includes(%q) && !document.getElementById("calc-margin") && !document.querySelector("#tier-table tr.current")`, tc.wantError))
+					return
 				}
-			}
-			wantMargin := size.Mul(mark).Mul(face).Mul(tier.MaintenanceMarginRate).String() + " USDT"
-			waitFor(t, ctx, fmt.Sprintf(`document.getElementById("calc-margin").textContent === %q`, wantMargin))
-			if got := evalJS[string](t, ctx, `document.getElementById("calc-tier").textContent`); got != fmt.Sprint(tier.Tier) {
-				t.Errorf("size %s: tier %s, want %d", tc.size, got, tier.Tier)
-			}
-			if warn := evalJS[bool](t, ctx, `!!document.getElementById("calc-warning")`); warn != tc.warn {
-				t.Errorf("size %s leverage %s: warning %v, want %v", tc.size, tc.lev, warn, tc.warn)
-			}
-			if got := evalJS[string](t, ctx, `document.querySelector("#tier-table tr.current").dataset.tier`); got != fmt.Sprint(tier.Tier) {
-				t.Errorf("highlighted tier %s, want %d", got, tier.Tier)
-			}
+				waitFor(t, ctx, `!!document.getElementById("calc-margin")`)
+				// The calculator's mark price is the limits' (checked against the API above).
+				mark := numberIn(t, evalJS[string](t, ctx, `document.querySelector('#limits-table tr[data-contract="BTC-USDT"] .mark').textContent`))
+				value := mark.Mul(face)
+				size := decimal.RequireFromString(tc.size)
+				contracts := size
+				if tc.unit == "usdt" {
+					contracts = size.Div(value).Floor()
+				}
+				tier, ok := tierOf(tiers, contracts)
+				if !ok {
+					t.Fatalf("test case %s is beyond the ladder", tc.name)
+				}
+				lev := decimal.RequireFromString(tc.leverage)
+				var maxTop decimal.Decimal
+				for _, tr := range tiers {
+					if tr.MaxLever.LessThan(lev) {
+						break
+					}
+					maxTop = tr.MaxVolume
+				}
+				want := map[string]string{
+					"calc-tier":       fmt.Sprint(tier.Tier),
+					"calc-position":   contracts.String(),
+					"calc-margin":     contracts.Mul(mark).Mul(face).Mul(tier.MaintenanceMarginRate).String(),
+					"calc-tier-lever": tier.MaxLever.String() + "×",
+					"calc-max":        maxTop.String(),
+				}
+				waitFor(t, ctx, fmt.Sprintf(`document.getElementById("calc-position").textContent.startsWith(%q)`, contracts.String()+" cont"))
+				for id, w := range want {
+					got := evalJS[string](t, ctx, fmt.Sprintf(`document.getElementById(%q).textContent`, id))
+					switch id {
+					case "calc-margin", "calc-position", "calc-max":
+						if !numberIn(t, got).Equal(decimal.RequireFromString(w)) {
+							t.Errorf("%s reads %q, want %s", id, got, w)
+						}
+					default:
+						if !strings.HasPrefix(got, w) {
+							t.Errorf("%s reads %q, want %s", id, got, w)
+						}
+					}
+				}
+				if got := evalJS[string](t, ctx, `document.getElementById("calc-position").textContent`); !strings.Contains(got, contracts.Mul(value).String()+" USDT") {
+					t.Errorf("position %q does not give its value %s USDT", got, contracts.Mul(value))
+				}
+				wantWarn := lev.GreaterThan(tier.MaxLever)
+				if warn := evalJS[bool](t, ctx, `!!document.getElementById("calc-warning")`); warn != wantWarn {
+					t.Errorf("leverage warning shown: %v, want %v", warn, wantWarn)
+				}
+				fits := map[bool]string{true: "fits", false: "exceeds"}
+				for id, lim := range map[string]decimal.Decimal{"calc-fits-long": limit.BuyLimit, "calc-fits-short": limit.SellLimit} {
+					if got := evalJS[string](t, ctx, fmt.Sprintf(`document.getElementById(%q).textContent`, id)); !strings.HasPrefix(got, fits[!contracts.GreaterThan(lim)]) {
+						t.Errorf("%s reads %q against a limit of %s contracts", id, got, lim)
+					}
+				}
+				if got := evalJS[string](t, ctx, `document.querySelector("#tier-table tr.current").dataset.tier`); got != fmt.Sprint(tier.Tier) {
+					t.Errorf("highlighted tier %s, want %d", got, tier.Tier)
+				}
+			})
 		}
-		typeInto(ctx, "calc-size", "-5")
-		waitFor(t, ctx, `!!document.getElementById("calc-error-size") && !document.getElementById("calc-margin")`)
-		typeInto(ctx, "calc-size", "lots")
-		waitFor(t, ctx, `document.getElementById("calc-error-size").textContent.includes("number")`)
-		typeInto(ctx, "calc-size", "")
-		waitFor(t, ctx, `document.getElementById("calc-error-size").textContent.includes("enter a number")`)
-		screenshot(t, ctx, "risk-panels")
+	})
+
+	t.Run("bad input gets a message next to its field, never a number", func(t *testing.T) {
+		choose(t, ctx, "calc-unit", "contracts")
+		typeInto(ctx, "calc-leverage", "10")
+		for _, tc := range []struct{ field, value, want string }{
+			{"size", "-5", "more than zero"},
+			{"size", "lots", "must be a number"},
+			{"size", "", "enter a number"},
+			{"size", "2.5", "whole number of contracts"},
+			{"leverage", "2.5", "whole number"},
+			{"leverage", "0", "more than zero"},
+		} {
+			typeInto(ctx, "calc-size", "10")
+			if tc.field == "leverage" {
+				typeInto(ctx, "calc-leverage", tc.value)
+			} else {
+				typeInto(ctx, "calc-size", tc.value)
+			}
+			waitFor(t, ctx, fmt.Sprintf(`(() => { const e = document.getElementById("calc-error-%s"); return !!e && e.textContent.startsWith(%q) && e.textContent.includes(%q) && !document.getElementById("calc-margin") && document.getElementById("calc-%s").getAttribute("aria-invalid") === "true" })()`,
+				tc.field, tc.field+":", tc.want, tc.field))
+			typeInto(ctx, "calc-leverage", "10")
+		}
+		screenshot(t, ctx, "risk-calculator-error")
 	})
 
 	t.Run("the limits filter follows the endpoint's rules", func(t *testing.T) {
+		// A future needs business type futures or all: refused before sending.
 		typeInto(ctx, "filter-pair", "BTC-USDT")
-		typeInto(ctx, "filter-type", "quarter")
-		chromedp.Run(ctx, chromedp.Click(`#limit-filter button`, chromedp.ByQuery))
-		waitFor(t, ctx, `(document.getElementById("filter-error") || {}).textContent?.includes("business_type")`)
-		typeInto(ctx, "filter-business", "futures")
-		chromedp.Run(ctx, chromedp.Click(`#limit-filter button`, chromedp.ByQuery))
-		waitFor(t, ctx, `document.querySelectorAll("#limits-table tbody tr").length === 1 && !document.querySelector('#limits-table tr[data-contract="BTC-USDT"]')`)
-		code := evalJS[string](t, ctx, `document.querySelector("#limits-table tbody tr").dataset.contract`)
-		if !strings.HasPrefix(code, "BTC-USDT-") {
-			t.Errorf("the quarter future is %q", code)
+		choose(t, ctx, "filter-type", "quarter")
+		click(t, ctx, "#filter-apply")
+		waitFor(t, ctx, `(document.getElementById("filter-error") || {}).textContent?.startsWith("invalid business_type") && document.getElementById("filter-business").getAttribute("aria-invalid") === "true"`)
+		choose(t, ctx, "filter-business", "futures")
+		click(t, ctx, "#filter-apply")
+		waitFor(t, ctx, `!document.getElementById("filter-error") && !document.querySelector('#limits-table tr[data-contract="BTC-USDT"]') && document.querySelectorAll("#limits-table tbody tr[data-contract]").length > 0`)
+		got := limitsMatch(t, ctx, s.URL, venueapi.LimitQuery{Pair: "BTC-USDT", ContractType: venueapi.TypeQuarter, BusinessType: venueapi.BusinessFutures})
+		if len(got) != 1 || got[0].ContractType != venueapi.TypeQuarter {
+			t.Errorf("the quarter future: %+v", got)
 		}
+		// All of a pair's contracts.
+		choose(t, ctx, "filter-type", "")
+		choose(t, ctx, "filter-business", "all")
+		click(t, ctx, "#filter-apply")
+		waitFor(t, ctx, `document.querySelectorAll("#limits-table tbody tr[data-contract]").length > 1`)
+		if all := limitsMatch(t, ctx, s.URL, venueapi.LimitQuery{Pair: "BTC-USDT", BusinessType: venueapi.BusinessAll}); len(all) < 2 {
+			t.Errorf("pair BTC-USDT, business all: %d contracts", len(all))
+		}
+		// A contract code wins over pair and type: the form says so.
 		typeInto(ctx, "filter-code", "ETH-USDT")
-		chromedp.Run(ctx, chromedp.Click(`#limit-filter button`, chromedp.ByQuery))
-		waitFor(t, ctx, `!!document.querySelector('#limits-table tr[data-contract="ETH-USDT"]') && document.querySelectorAll("#limits-table tbody tr").length === 1`)
+		choose(t, ctx, "filter-business", "")
+		waitFor(t, ctx, `(document.getElementById("filter-note") || {}).textContent?.includes("wins over pair")`)
+		click(t, ctx, "#filter-apply")
+		waitFor(t, ctx, `!!document.querySelector('#limits-table tr[data-contract="ETH-USDT"]') && document.querySelectorAll("#limits-table tbody tr[data-contract]").length === 1`)
+		limitsMatch(t, ctx, s.URL, venueapi.LimitQuery{ContractCode: "ETH-USDT", Pair: "BTC-USDT"})
+		// A malformed code is refused, naming the parameter.
+		typeInto(ctx, "filter-code", "eth/usdt")
+		click(t, ctx, "#filter-apply")
+		waitFor(t, ctx, `(document.getElementById("filter-error") || {}).textContent?.startsWith("invalid contract_code") && document.getElementById("filter-code").getAttribute("aria-invalid") === "true"`)
+		// Back to the page's contract; the calculator kept its mark price throughout.
+		click(t, ctx, "#filter-reset")
+		waitFor(t, ctx, `!!document.querySelector('#limits-table tr[data-contract="BTC-USDT"]') && document.querySelectorAll("#limits-table tbody tr[data-contract]").length === 1`)
+		screenshot(t, ctx, "risk-panels")
 	})
 
 	t.Run("each panel has its own route", func(t *testing.T) {
+		ethTiers := apiTiers(t, s.URL, "ETH-USDT")
 		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/tiers?contract_code=ETH-USDT"))
-		waitFor(t, ctx, `document.querySelectorAll("#tier-table tbody tr").length > 0 && !document.getElementById("limits")`)
+		waitFor(t, ctx, fmt.Sprintf(`document.querySelectorAll("#tier-table tbody tr").length === %d && !!document.getElementById("calculator") && !document.getElementById("limits")`, len(ethTiers)))
+		if title := evalJS[string](t, ctx, `document.title`); !strings.Contains(title, "ETH-USDT") {
+			t.Errorf("title %q", title)
+		}
 		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/limits?contract_code=ETH-USDT"))
 		waitFor(t, ctx, `!!document.querySelector('#limits-table tr[data-contract="ETH-USDT"]') && !document.getElementById("tiers")`)
+		limitsMatch(t, ctx, s.URL, venueapi.LimitQuery{ContractCode: "ETH-USDT"})
+		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/limits?contract_code=BTC-USDT-CQ"))
+		waitFor(t, ctx, `!!document.querySelector('#limits-table tr[data-contract^="BTC-USDT-"]')`)
+		limitsMatch(t, ctx, s.URL, venueapi.LimitQuery{Pair: "BTC-USDT", ContractType: venueapi.TypeQuarter, BusinessType: venueapi.BusinessFutures})
+		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/tiers?contract_code=btc"))
+		waitFor(t, ctx, `(document.getElementById("risk-page-error") || {}).textContent?.startsWith("invalid contract_code")`)
+	})
+
+	t.Run("a USDT-denominated ladder", func(t *testing.T) {
+		const sol = "SOL-USDT"
+		solTiers := apiTiers(t, s.URL, sol)
+		if solTiers[0].VolumeUnit != venueapi.UnitUSDT {
+			t.Skipf("the sandbox's %s ladder is in %s", sol, solTiers[0].VolumeUnit)
+		}
+		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/tiers?contract_code="+sol))
+		waitFor(t, ctx, fmt.Sprintf(`document.querySelectorAll("#tier-table tbody tr").length === %d`, len(solTiers)))
+		first := evalJS[string](t, ctx, `document.querySelector("#tier-table tbody tr .band").textContent`)
+		if want := "0 – " + solTiers[0].MaxVolume.String() + " USDT"; first != want {
+			t.Errorf("band %q, want %q", first, want)
+		}
+		// Exactly tier 1's top in USDT buys floor(top / value) contracts, in tier 1.
+		solFace := faceValue(t, s.URL, sol)
+		choose(t, ctx, "calc-unit", "usdt")
+		typeInto(ctx, "calc-leverage", "1")
+		typeInto(ctx, "calc-size", solTiers[0].MaxVolume.String())
+		waitFor(t, ctx, `!!document.getElementById("calc-margin")`)
+		pos := evalJS[string](t, ctx, `document.getElementById("calc-position").textContent`)
+		mark := numberIn(t, pos[strings.Index(pos, "at mark ")+len("at mark "):])
+		contracts := solTiers[0].MaxVolume.Div(mark.Mul(solFace)).Floor()
+		tier, _ := tierOf(solTiers, contracts.Mul(mark).Mul(solFace))
+		if !numberIn(t, pos).Equal(contracts) {
+			t.Errorf("position %q, want %s contracts", pos, contracts)
+		}
+		if got := evalJS[string](t, ctx, `document.getElementById("calc-tier").textContent`); !strings.HasPrefix(got, fmt.Sprint(tier.Tier)+" ") {
+			t.Errorf("tier %q, want %d", got, tier.Tier)
+		}
+		margin := contracts.Mul(mark).Mul(solFace).Mul(tier.MaintenanceMarginRate)
+		if got := numberIn(t, evalJS[string](t, ctx, `document.getElementById("calc-margin").textContent`)); !got.Equal(margin) {
+			t.Errorf("margin %s, want %s", got, margin)
+		}
+		last := solTiers[len(solTiers)-1].MaxVolume
+		if got := evalJS[string](t, ctx, `document.getElementById("calc-max").textContent`); !strings.HasPrefix(got, last.String()+" USDT (") {
+			t.Errorf("largest position at 1× %q, want %s USDT first", got, last)
+		}
+	})
+
+	t.Run("on a phone the page is one column without sideways scrolling", func(t *testing.T) {
+		if err := chromedp.Run(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile),
+			chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT")); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { chromedp.Run(ctx, chromedp.EmulateReset()) })
+		waitDrawn(t, ctx, "BTC-USDT|1min")
+		waitFor(t, ctx, `document.querySelectorAll("#tier-table tbody tr").length > 0 && !!document.querySelector('#limits-table tr[data-contract]')`)
+		layout := evalJS[map[string]float64](t, ctx, `(() => {
+			const r = id => document.getElementById(id).getBoundingClientRect();
+			return {pageWidth: document.documentElement.scrollWidth, viewport: window.innerWidth,
+				chartBottom: r("chart").bottom, tiersTop: r("tiers").top, tiersRight: r("tiers").right, calcRight: r("calculator").right};
+		})()`)
+		if layout["pageWidth"] > layout["viewport"] {
+			t.Errorf("the page is %v px wide in a %v px viewport", layout["pageWidth"], layout["viewport"])
+		}
+		if layout["tiersTop"] < layout["chartBottom"] {
+			t.Errorf("the tiers (top %v) are not below the chart (bottom %v)", layout["tiersTop"], layout["chartBottom"])
+		}
+		if layout["tiersRight"] > layout["viewport"] || layout["calcRight"] > layout["viewport"] {
+			t.Errorf("a panel overflows the viewport: %v", layout)
+		}
+		chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById("tiers").scrollIntoView()`, nil))
+		screenshot(t, ctx, "risk-phone")
 	})
 }
 
 func TestRiskPanelsSayNoAccessAndTheChartStillWorks(t *testing.T) {
 	venueURL, _ := sandboxtest.Start(t, sandbox.Config{})
-	s := startServer(t, map[string]string{"RISKCHART_VENUE_URL": venueURL})
 	ctx := newBrowser(t)
-	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/")); err != nil {
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+	}{
+		{"a server without a venue key", map[string]string{"RISKCHART_VENUE_URL": venueURL}},
+		{"a server whose key the venue refuses", map[string]string{"RISKCHART_VENUE_URL": venueURL,
+			"RISKCHART_ACCESS_KEY": "unknown-key", "RISKCHART_SECRET_KEY": "not-the-secret"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startServer(t, tc.env)
+			if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT")); err != nil {
+				t.Fatal(err)
+			}
+			waitDrawn(t, ctx, "BTC-USDT|1min")
+			waitFor(t, ctx, `!!document.getElementById("risk-noaccess") && document.getElementById("calc-status")?.textContent.includes("no access")`)
+			for _, sel := range []string{"#tier-table tbody tr", "#limits-table tbody tr", "#calc-margin", ".refresh-error"} {
+				if n := evalJS[int](t, ctx, fmt.Sprintf(`document.querySelectorAll(%q).length`, sel)); n != 0 {
+					t.Errorf("%d of %s shown without access", n, sel)
+				}
+			}
+			if text := evalJS[string](t, ctx, `document.getElementById("risk-noaccess").textContent`); !strings.Contains(text, "No access to private data on this server") {
+				t.Errorf("the notice reads %q", text)
+			}
+			chromedp.Run(ctx, chromedp.Navigate(s.URL+"/limits?contract_code=ETH-USDT"))
+			waitFor(t, ctx, `!!document.getElementById("risk-noaccess") && !document.querySelector("#limits-table tbody tr")`)
+			screenshot(t, ctx, "risk-no-access")
+		})
+	}
+}
+
+// refreshUntil clicks "Refresh now" about twice a second until cond holds:
+// the server's own cache decides when the venue is asked again.
+func refreshUntil(t *testing.T, ctx context.Context, cond string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if evalJS[bool](t, ctx, cond) {
+			return
+		}
+		click(t, ctx, "#risk-refresh")
+		time.Sleep(500 * time.Millisecond)
+	}
+	t.Fatalf("after 30 s of refreshing, still not %s; page says %q", cond, evalJS[string](t, ctx, `document.getElementById("limits").innerText`))
+}
+
+func TestRiskPanelsShowStaleAndFailedRefreshes(t *testing.T) {
+	key := sandbox.Key{Access: "risk-test", Secret: "risk-test-secret", Read: true}
+	venueURL, sb := sandboxtest.Start(t, sandbox.Config{Keys: []sandbox.Key{key}})
+	s := startServer(t, map[string]string{"RISKCHART_VENUE_URL": venueURL, "RISKCHART_ACCESS_KEY": key.Access, "RISKCHART_SECRET_KEY": key.Secret})
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/limits?contract_code=BTC-USDT")); err != nil {
 		t.Fatal(err)
 	}
-	waitDrawn(t, ctx, "BTC-USDT|1min")
-	waitFor(t, ctx, `!!document.getElementById("risk-noaccess")`)
-	if n := evalJS[int](t, ctx, `document.querySelectorAll("#tier-table tbody tr").length`); n != 0 {
-		t.Errorf("%d tier rows shown without access", n)
-	}
-	screenshot(t, ctx, "risk-no-access")
+	waitFor(t, ctx, `!!document.querySelector('#limits-table tr[data-contract="BTC-USDT"]')`)
+	const (
+		jsAt    = `document.querySelector("#limits-state .age").dataset.at`
+		jsTried = `document.getElementById("limits-state").dataset.tried`
+		jsRows  = `document.querySelectorAll('#limits-table tr[data-contract="BTC-USDT"]').length === 1`
+		jsStale = `!!document.querySelector("#limits-state .stale")`
+		jsError = `!!document.querySelector("#limits-state .refresh-error")`
+	)
+	fresh := evalJS[string](t, ctx, jsAt)
+
+	t.Run("the venue failing is shown as stale, with the server's last numbers and their age", func(t *testing.T) {
+		sb.SetFaults(sandbox.Faults{PerPath: map[string]sandbox.Fault{venueapi.PathPositionLimit: {Rate5xx: 1}}})
+		refreshUntil(t, ctx, jsStale)
+		if !evalJS[bool](t, ctx, jsRows) || evalJS[bool](t, ctx, jsError) {
+			t.Error("a stale answer hid the numbers or was called a failure")
+		}
+		if text := evalJS[string](t, ctx, `document.querySelector("#limits-state .stale").textContent`); !strings.Contains(text, "venue did not answer") {
+			t.Errorf("the stale mark reads %q", text)
+		}
+		// Another stale answer leaves the data's time where it was.
+		at, tried := evalJS[string](t, ctx, jsAt), evalJS[string](t, ctx, jsTried)
+		refreshUntil(t, ctx, fmt.Sprintf(`%s > %q`, jsTried, tried))
+		if now := evalJS[string](t, ctx, jsAt); now != at || !evalJS[bool](t, ctx, jsStale) {
+			t.Errorf("a stale answer moved the data's time from %s to %s", at, now)
+		}
+	})
+
+	var back string
+	t.Run("the venue back, the mark goes and the time moves on", func(t *testing.T) {
+		sb.SetFaults(sandbox.Faults{})
+		refreshUntil(t, ctx, fmt.Sprintf(`!(%s) && %s > %q`, jsStale, jsAt, fresh))
+		limitsMatch(t, ctx, s.URL, venueapi.LimitQuery{ContractCode: "BTC-USDT"})
+		back = evalJS[string](t, ctx, jsAt)
+	})
+
+	t.Run("a failed refresh is shown, and the numbers keep their age", func(t *testing.T) {
+		s.Stop(t)
+		refreshUntil(t, ctx, jsError)
+		if !evalJS[bool](t, ctx, jsRows) {
+			t.Error("a failed refresh hid the last numbers")
+		}
+		if at := evalJS[string](t, ctx, jsAt); at != back {
+			t.Errorf("a failed refresh moved the data's time from %s to %s", back, at)
+		}
+		if text := evalJS[string](t, ctx, `document.querySelector("#limits-state .refresh-error").textContent`); !strings.HasPrefix(text, "Refresh failed at ") || !strings.Contains(text, "no answer from the server") {
+			t.Errorf("the failure reads %q", text)
+		}
+		screenshot(t, ctx, "risk-refresh-failed")
+	})
 }
