@@ -73,6 +73,29 @@ type series struct {
 	answers   map[answerKey]*answer
 	unknown   error     // the venue's "no such contract", remembered for a refresh interval
 	unknownAt time.Time // when it said so
+	pins      []span    // ranges requests in flight are about to read: trim leaves them
+}
+
+// pin keeps [from, to] from being trimmed until unpin: a range fetched for a
+// request stays until the request has read it, whatever others fetch.
+func (s *series) pin(from, to int64) span {
+	p := s.key.period
+	sp := span{p.Start(from), p.Start(to)} // candle ids, as spans hold
+	if sp.lo < from {
+		sp.lo = p.Next(sp.lo)
+	}
+	s.mu.Lock()
+	s.pins = append(s.pins, sp)
+	s.mu.Unlock()
+	return sp
+}
+
+func (s *series) unpin(sp span) {
+	s.mu.Lock()
+	if i := slices.Index(s.pins, sp); i >= 0 {
+		s.pins = slices.Delete(s.pins, i, i+1)
+	}
+	s.mu.Unlock()
 }
 
 type span struct{ lo, hi int64 }
@@ -226,9 +249,9 @@ func (c *candleCache) grew(s *series, delta int64, protect span) {
 func none() span { return span{lo: 1, hi: 0} }
 
 // trim drops s's encoded answers and its oldest candles, except those of
-// protect and the newest 2000 (what a size query can ask for), down to keep
-// bytes when it holds more than over; the spans then vouch only for what is
-// left. It returns the bytes freed.
+// protect, of the pinned ranges and the newest 2000 (what a size query can
+// ask for), down to keep bytes when it holds more than over; the spans then
+// vouch only for what is left. It returns the bytes freed.
 func (s *series) trim(over, keep int64, protect span) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -247,13 +270,13 @@ func (s *series) trim(over, keep int64, protect span) int64 {
 	} else {
 		newest = none()
 	}
-	within := func(id int64, sp span) bool { return sp.lo <= id && id <= sp.hi }
+	kept := append([]span{protect, newest}, s.pins...)
 	cut := int64(math.MinInt64)
 	for _, id := range slices.Sorted(maps.Keys(s.recs)) {
 		if s.bytes <= keep {
 			break
 		}
-		if within(id, protect) || within(id, newest) {
+		if slices.ContainsFunc(kept, func(sp span) bool { return sp.lo <= id && id <= sp.hi }) {
 			continue
 		}
 		s.bytes -= int64(len(s.recs[id])) + recordOverhead
@@ -263,17 +286,16 @@ func (s *series) trim(over, keep int64, protect span) int64 {
 	if cut == math.MinInt64 {
 		return before - s.bytes
 	}
-	// Held now: what is above the cut, and what of protect and newest is below it.
+	// Held now: what is above the cut, and what of the kept ranges is below it.
 	p, old := s.key.period, s.spans
 	s.spans = nil
 	for _, sp := range old {
-		for _, piece := range []span{
-			{max(sp.lo, p.Next(cut)), sp.hi},
-			{max(sp.lo, protect.lo), min(sp.hi, protect.hi, cut)},
-			{max(sp.lo, newest.lo), min(sp.hi, newest.hi, cut)},
-		} {
-			if piece.lo <= piece.hi {
-				s.addSpan(p, piece)
+		if above := (span{max(sp.lo, p.Next(cut)), sp.hi}); above.lo <= above.hi {
+			s.addSpan(p, above)
+		}
+		for _, k := range kept {
+			if below := (span{max(sp.lo, k.lo), min(sp.hi, k.hi, cut)}); below.lo <= below.hi {
+				s.addSpan(p, below)
 			}
 		}
 	}

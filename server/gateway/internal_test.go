@@ -162,7 +162,7 @@ func FuzzLimitParams(f *testing.F) {
 	})
 }
 
-func TestTrimDropsTheOldestCandlesButKeepsTheAskedAndTheNewest(t *testing.T) {
+func TestTrimDropsTheOldestCandlesButKeepsTheAskedThePinnedAndTheNewest(t *testing.T) {
 	p := venueapi.Period1Min
 	const rec = 100 + recordOverhead // each record below is 100 bytes of JSON
 	build := func(spans ...span) *series {
@@ -180,19 +180,25 @@ func TestTrimDropsTheOldestCandlesButKeepsTheAskedAndTheNewest(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		held      []span
+		pins      [][2]int64
 		over      int64
 		keep      int64
 		protect   span
 		wantSpans []span
 	}{
-		{"under the limit: nothing goes", []span{{0, 99 * m}, newest}, 3000 * rec, 0, none(), []span{{0, 99 * m}, newest}},
-		{"the oldest go first, down to keep", []span{{0, 99 * m}, newest}, 0, (2501 + 40) * rec, none(), []span{{60 * m, 99 * m}, newest}},
-		{"the asked span stays though oldest", []span{{0, 99 * m}, {200 * m, 299 * m}, newest}, 0, 0, span{0, 99 * m}, []span{{0, 99 * m}, {10_501 * m, 12_500 * m}}},
-		{"the newest 2000 stay", []span{{0, 99 * m}, newest}, 0, 0, none(), []span{{10_501 * m, 12_500 * m}}},
-		{"both stay, the rest goes", []span{{0, 99 * m}, {200 * m, 299 * m}, newest}, 0, 0, span{200 * m, 299 * m}, []span{{200 * m, 299 * m}, {10_501 * m, 12_500 * m}}},
+		{"under the limit: nothing goes", []span{{0, 99 * m}, newest}, nil, 3000 * rec, 0, none(), []span{{0, 99 * m}, newest}},
+		{"the oldest go first, down to keep", []span{{0, 99 * m}, newest}, nil, 0, (2501 + 40) * rec, none(), []span{{60 * m, 99 * m}, newest}},
+		{"the asked span stays though oldest", []span{{0, 99 * m}, {200 * m, 299 * m}, newest}, nil, 0, 0, span{0, 99 * m}, []span{{0, 99 * m}, {10_501 * m, 12_500 * m}}},
+		{"the newest 2000 stay", []span{{0, 99 * m}, newest}, nil, 0, 0, none(), []span{{10_501 * m, 12_500 * m}}},
+		{"both stay, the rest goes", []span{{0, 99 * m}, {200 * m, 299 * m}, newest}, nil, 0, 0, span{200 * m, 299 * m}, []span{{200 * m, 299 * m}, {10_501 * m, 12_500 * m}}},
+		{"ranges requests are reading stay, pinned unaligned", []span{{0, 99 * m}, {200 * m, 299 * m}, newest}, [][2]int64{{10*m + 1, 20*m - 1}, {250 * m, 400 * m}}, 0, 0, none(),
+			[]span{{11 * m, 19 * m}, {250 * m, 299 * m}, {10_501 * m, 12_500 * m}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := build(tc.held...)
+			for _, pin := range tc.pins {
+				s.pin(pin[0], pin[1])
+			}
 			before := s.bytes
 			freed := s.trim(tc.over, tc.keep, tc.protect)
 			if !slices.Equal(s.spans, tc.wantSpans) {

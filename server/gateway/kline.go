@@ -71,10 +71,11 @@ func (s *server) handleKLine() http.Handler {
 
 // klineRange answers a from/to query: immutable when every candle is closed.
 func (s *server) klineRange(w http.ResponseWriter, r *http.Request, sr *series, q venueapi.KLineQuery) {
+	defer sr.unpin(sr.pin(q.From, q.To))
 	var a *answer
 	var open bool
 	var current int64
-	for range 3 { // a long back-scroll elsewhere may trim what was fetched before it is read
+	for range 3 { // a trim may have taken what was held before rangeOf pinned it
 		err := s.candles.rangeOf(r.Context(), sr, q.From, q.To)
 		current = q.Period.Start(s.now().Unix())
 		if err != nil {
