@@ -135,12 +135,15 @@ func parentCandidates(claimed string) []string {
 }
 
 // post sends one message to the parent, when there is an allowed one.
-func (e *EmbedPage) post(msg any) {
+func (e *EmbedPage) post(msg any) { e.postJSON(embedmsg.Encode(msg)) }
+
+// postJSON sends a message encoded already.
+func (e *EmbedPage) postJSON(msg string) {
 	if e.parent == "" {
 		return
 	}
 	w := app.Window()
-	w.Get("parent").Call("postMessage", w.Get("JSON").Call("parse", embedmsg.Encode(msg)), e.parent)
+	w.Get("parent").Call("postMessage", w.Get("JSON").Call("parse", msg), e.parent)
 }
 
 // announce owes the parent a ready message, sent at once when it is known
@@ -158,8 +161,7 @@ func (e *EmbedPage) flushReady() {
 	if e.ready == "" || e.readyOK || e.parent == "" {
 		return
 	}
-	w := app.Window()
-	w.Get("parent").Call("postMessage", w.Get("JSON").Call("parse", e.ready), e.parent)
+	e.postJSON(e.ready)
 	e.readyOK = true
 }
 
@@ -228,7 +230,7 @@ func (e *EmbedPage) Render() app.UI {
 			OnCandle: func(ctx app.Context, c venueapi.Candle, clicked bool) {
 				if s := embedmsg.Encode(embedmsg.NewCandle(c, clicked)); s != e.candle {
 					e.candle = s
-					e.post(embedmsg.NewCandle(c, clicked))
+					e.postJSON(s)
 				}
 			}}
 	default:
