@@ -85,7 +85,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	front, err := bundle.New(bundle.Config{Root: cfg.Root})
+	front, err := bundle.New(bundle.Config{Root: cfg.Root, ShellSalt: cfg.FrameAncestors})
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -26,6 +27,10 @@ import (
 type Config struct {
 	// Root holds web/ (with the built app.wasm) and wasm_exec.js.
 	Root string
+	// ShellSalt is anything else the app shell kept by browsers depends on,
+	// such as the frame-ancestors of its Content-Security-Policy: a change
+	// makes a new version, so that browsers replace the shell they keep.
+	ShellSalt string
 }
 
 // New returns the handler of the front end. It fails when the front end
@@ -36,28 +41,29 @@ func New(cfg Config) (http.Handler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the wasm_exec.js glue (run make build): %w", err)
 	}
-	version, wasmSize, err := versionOf(web)
+	ui.Routes()
+	h := &app.Handler{
+		Name:                  "Riskchart",
+		ShortName:             "Riskchart",
+		Title:                 "Riskchart",
+		Description:           "Candlestick charts, risk-limit tiers and position limits of a USDT-margined derivatives venue.",
+		Lang:                  "en",
+		BackgroundColor:       "#0b1220",
+		ThemeColor:            "#0b1220",
+		LoadingLabel:          "Loading Riskchart {progress}%",
+		Icon:                  app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", Maskable: "/web/icon-maskable-512.png", SVG: "/web/icon.svg"},
+		Styles:                []string{"/web/style.css", "/web/embed.css", "/web/risk.css"},
+		Scripts:               []string{"/web/echarts.min.js"},
+		ServiceWorkerTemplate: serviceWorker,
+	}
+	precached := append(slices.Concat(h.Styles, h.Scripts), h.Icon.Default, h.Icon.Large, h.Icon.Maskable, h.Icon.SVG)
+	version, wasmSize, err := versionOf(web, precached, wasmExec, cfg.ShellSalt)
 	if err != nil {
 		return nil, err
 	}
-	ui.Routes()
-	h := &app.Handler{
-		Name:            "Riskchart",
-		ShortName:       "Riskchart",
-		Title:           "Riskchart",
-		Description:     "Candlestick charts, risk-limit tiers and position limits of a USDT-margined derivatives venue.",
-		Lang:            "en",
-		BackgroundColor: "#0b1220",
-		ThemeColor:      "#0b1220",
-		LoadingLabel:    "Loading Riskchart {progress}%",
-		Icon:            app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", Maskable: "/web/icon-maskable-512.png", SVG: "/web/icon.svg"},
-		Styles:          []string{"/web/style.css", "/web/embed.css", "/web/risk.css"},
-		Scripts:         []string{"/web/echarts.min.js"},
-		Version:         version,
-		// app.wasm is served gzip-compressed: the progress bar needs the raw size.
-		WasmContentLength:     strconv.FormatInt(wasmSize, 10),
-		ServiceWorkerTemplate: serviceWorker,
-	}
+	h.Version = version
+	// app.wasm is served gzip-compressed: the progress bar needs the raw size.
+	h.WasmContentLength = strconv.FormatInt(wasmSize, 10)
 	return &handler{app: h, web: web, wasmExec: wasmExec, modTime: time.Now(), appJS: streamingAppJS(h)}, nil
 }
 
@@ -148,19 +154,33 @@ func contentType(name string) string {
 	return ""
 }
 
-// versionOf names the build: a hash of app.wasm, so that a new build (and only
-// a new build) makes browsers and the service worker fetch it again.
-func versionOf(web string) (string, int64, error) {
-	b, err := os.ReadFile(filepath.Join(web, "app.wasm"))
+// versionOf names what the service worker keeps: a hash of app.wasm, the
+// glue, every other file of web/ it precaches (files, as /web/ paths) and
+// salt, so that a change of any of them (and only that) makes browsers and
+// the worker fetch the shell again. It returns app.wasm's size too.
+func versionOf(web string, files []string, wasmExec []byte, salt string) (string, int64, error) {
+	wasm, err := os.ReadFile(filepath.Join(web, "app.wasm"))
 	if err != nil {
 		return "", 0, fmt.Errorf("reading the front end (run make build): %w", err)
 	}
 	sum := sha256.New()
-	sum.Write(b)
-	for _, f := range []string{"echarts.min.js", "style.css", "embed.css"} {
-		if extra, err := os.ReadFile(filepath.Join(web, f)); err == nil {
-			sum.Write(extra)
-		}
+	part := func(name string, b []byte) { // length-prefixed: no two inputs hash alike
+		fmt.Fprintf(sum, "%s %d\n", name, len(b))
+		sum.Write(b)
 	}
-	return hex.EncodeToString(sum.Sum(nil))[:16], int64(len(b)), nil
+	part("app.wasm", wasm)
+	part("wasm_exec.js", wasmExec)
+	part("salt", []byte(salt))
+	for _, f := range files {
+		name, ok := strings.CutPrefix(f, "/web/")
+		if !ok {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(web, filepath.FromSlash(name)))
+		if err != nil {
+			return "", 0, fmt.Errorf("reading %s, which the service worker keeps (run make build): %w", f, err)
+		}
+		part(f, b)
+	}
+	return hex.EncodeToString(sum.Sum(nil))[:16], int64(len(wasm)), nil
 }

@@ -1,0 +1,171 @@
+package bundle
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// builtRoot writes a minimal built front end into a temporary root: every
+// file the handler precaches, with content of their names.
+func builtRoot(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	web := filepath.Join(root, "web")
+	if err := os.MkdirAll(web, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, content string) {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("wasm_exec.js", "// glue")
+	for _, f := range []string{"app.wasm", "style.css", "embed.css", "risk.css", "echarts.min.js", "icon-192.png", "icon-512.png", "icon-maskable-512.png", "icon.svg", "embed-demo.html"} {
+		write(filepath.Join("web", f), f)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("app.wasm"))
+	zw.Close()
+	write(filepath.Join("web", "app.wasm.gz"), gz.String())
+	return root
+}
+
+var versionRE = regexp.MustCompile(`const cacheName = "app-" \+ "([0-9a-f]+)"`)
+
+func versionServed(t *testing.T, cfg Config) string {
+	t.Helper()
+	h, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app-worker.js", nil))
+	m := versionRE.FindStringSubmatch(rec.Body.String())
+	if rec.Code != http.StatusOK || m == nil {
+		t.Fatalf("app-worker.js: HTTP %d, no version in %.200q", rec.Code, rec.Body.String())
+	}
+	return m[1]
+}
+
+func TestTheVersionChangesWithWhatTheWorkerKeepsAndOnlyThen(t *testing.T) {
+	root := builtRoot(t)
+	base := versionServed(t, Config{Root: root, ShellSalt: "https://a.example"})
+	if again := versionServed(t, Config{Root: root, ShellSalt: "https://a.example"}); again != base {
+		t.Fatalf("the same build has two versions: %s, %s", base, again)
+	}
+	tests := []struct {
+		name   string
+		change func(t *testing.T, root string) Config
+	}{
+		{"another frame-ancestors list", func(t *testing.T, root string) Config {
+			return Config{Root: root, ShellSalt: "https://a.example https://b.example"}
+		}},
+		{"a new app.wasm", func(t *testing.T, root string) Config {
+			os.WriteFile(filepath.Join(root, "web", "app.wasm"), []byte("app.wasm v2"), 0o644)
+			return Config{Root: root, ShellSalt: "https://a.example"}
+		}},
+		{"a new embed.css", func(t *testing.T, root string) Config {
+			os.WriteFile(filepath.Join(root, "web", "embed.css"), []byte("/* v2 */"), 0o644)
+			return Config{Root: root, ShellSalt: "https://a.example"}
+		}},
+		{"a new icon", func(t *testing.T, root string) Config {
+			os.WriteFile(filepath.Join(root, "web", "icon-maskable-512.png"), []byte("v2"), 0o644)
+			return Config{Root: root, ShellSalt: "https://a.example"}
+		}},
+		{"new glue", func(t *testing.T, root string) Config {
+			os.WriteFile(filepath.Join(root, "wasm_exec.js"), []byte("// glue v2"), 0o644)
+			return Config{Root: root, ShellSalt: "https://a.example"}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := builtRoot(t)
+			if v := versionServed(t, tt.change(t, root)); v == base {
+				t.Fatalf("version %s did not change", v)
+			}
+		})
+	}
+}
+
+func TestNewNamesAMissingFileTheWorkerWouldKeep(t *testing.T) {
+	root := builtRoot(t)
+	os.Remove(filepath.Join(root, "web", "icon-512.png"))
+	if _, err := New(Config{Root: root}); err == nil || !strings.Contains(err.Error(), "/web/icon-512.png") {
+		t.Fatalf("error %v, want one naming /web/icon-512.png", err)
+	}
+}
+
+func TestTheWorkerPrecachesTheShellAndLeavesDataLive(t *testing.T) {
+	h, err := New(Config{Root: builtRoot(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app-worker.js", nil))
+	js := rec.Body.String()
+	for _, want := range []string{`"/web/app.wasm"`, `"/app.js"`, `"/wasm_exec.js"`, `"/web/embed.css"`, `"/web/icon-maskable-512.png"`, `"/"`,
+		"event.waitUntil(caches.open(cacheName)", `url.pathname.startsWith("/sapi/")`, `url.pathname.startsWith("/api/")`} {
+		if !strings.Contains(js, want) {
+			t.Errorf("the worker lacks %s", want)
+		}
+	}
+	if strings.Contains(js, "clients.claim") {
+		t.Error("the worker claims the page that installs it: go-app would offer a pointless reload")
+	}
+}
+
+func TestWebFilesComeCompressedWhenTheBrowserTakesIt(t *testing.T) {
+	h, err := New(Config{Root: builtRoot(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, path, encoding string
+		status               int
+		wantEncoding, body   string
+	}{
+		{"app.wasm to a browser taking gzip", "/web/app.wasm", "gzip, br", 200, "gzip", "app.wasm"},
+		{"app.wasm to one that does not", "/web/app.wasm", "", 200, "", "app.wasm"},
+		{"a style sheet", "/web/embed.css", "gzip", 200, "", "embed.css"},
+		{"the demo page", "/embed/demo", "", 200, "", "embed-demo.html"},
+		{"a path out of web/", "/web/../wasm_exec.js", "", 404, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodGet, "/", nil)
+			req.URL.Path = tt.path
+			if tt.encoding != "" {
+				req.Header.Set("Accept-Encoding", tt.encoding)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != tt.status {
+				t.Fatalf("HTTP %d, want %d", rec.Code, tt.status)
+			}
+			if tt.status != 200 {
+				return
+			}
+			if got := rec.Header().Get("Content-Encoding"); got != tt.wantEncoding {
+				t.Fatalf("Content-Encoding %q, want %q", got, tt.wantEncoding)
+			}
+			var body io.Reader = rec.Body
+			if tt.wantEncoding == "gzip" {
+				if body, err = gzip.NewReader(rec.Body); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if b, _ := io.ReadAll(body); string(b) != tt.body {
+				t.Fatalf("body %q, want %q", b, tt.body)
+			}
+		})
+	}
+}
