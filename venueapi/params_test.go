@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestParseKLineQuery(t *testing.T) {
@@ -120,66 +119,91 @@ func TestTierQueryRules(t *testing.T) {
 	}
 }
 
-func TestParseContractCode(t *testing.T) {
-	for _, tt := range []struct {
-		code string
-		kind ContractKind
-		typ  ContractType
-		ok   bool
+func TestParseTierAndLimitQueriesFromValues(t *testing.T) {
+	tests := []struct {
+		name      string
+		parse     func(url.Values) error
+		query     string
+		wantParam string
 	}{
-		{"BTC-USDT", KindSwap, TypeSwap, true},
-		{"1000PEPE-USDT", KindSwap, TypeSwap, true},
-		{"BTC-USDT-261225", KindFuture, "", true},
-		{"BTC-USDT-CW", KindTypeCode, TypeThisWeek, true},
-		{"BTC-USDT-NW", KindTypeCode, TypeNextWeek, true},
-		{"BTC-USDT-CQ", KindTypeCode, TypeQuarter, true},
-		{"BTC-USDT-NQ", KindTypeCode, TypeNextQuarter, true},
-		{"BTC-USDT-261332", 0, "", false}, // no 32nd of a 13th month
-		{"BTC-USDT-XX", 0, "", false},
-		{"btc-usdt", 0, "", false},
-		{"BTC_USDT", 0, "", false},
-		{"BTC--USDT", 0, "", false},
-		{"BTC-USDT-CQ-1", 0, "", false},
-		{"", 0, "", false},
-	} {
-		c, err := ParseContractCode(tt.code)
-		if (err == nil) != tt.ok || (tt.ok && (c.Kind != tt.kind || c.Type != tt.typ)) {
-			t.Errorf("ParseContractCode(%q) = %+v, %v", tt.code, c, err)
-		}
+		{"tiers of a swap", func(v url.Values) error { _, err := ParseTierQuery(v); return err }, "contract_code=BTC-USDT", ""},
+		{"tiers in cross margin", func(v url.Values) error { _, err := ParseTierQuery(v); return err }, "contract_code=BTC-USDT&margin_mode=cross", ""},
+		{"tiers with a repeated contract", func(v url.Values) error { _, err := ParseTierQuery(v); return err }, "contract_code=BTC-USDT&contract_code=ETH-USDT", "contract_code"},
+		{"tiers without a contract", func(v url.Values) error { _, err := ParseTierQuery(v); return err }, "margin_mode=cross", "contract_code"},
+		{"limits with nothing", func(v url.Values) error { _, err := ParseLimitQuery(v); return err }, "", ""},
+		{"limits of a future contract type for all businesses", func(v url.Values) error { _, err := ParseLimitQuery(v); return err }, "pair=BTC-USDT&contract_type=this_week&business_type=all", ""},
+		{"limits with a repeated business type", func(v url.Values) error { _, err := ParseLimitQuery(v); return err }, "business_type=swap&business_type=all", "business_type"},
+		{"limits of a future without a business type", func(v url.Values) error { _, err := ParseLimitQuery(v); return err }, "contract_code=BTC-USDT-261225", "business_type"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := url.ParseQuery(tt.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = tt.parse(v)
+			var pe *ParamError
+			switch {
+			case tt.wantParam == "" && err != nil:
+				t.Fatalf("unexpected error %v", err)
+			case tt.wantParam != "" && (!errors.As(err, &pe) || pe.Param != tt.wantParam):
+				t.Fatalf("error %v, want one naming %q", err, tt.wantParam)
+			}
+		})
 	}
 }
 
-func TestPeriodAlignment(t *testing.T) {
-	ts := time.Date(2026, 11, 22, 13, 47, 31, 0, time.UTC).Unix()
-	for _, tt := range []struct {
-		p          Period
-		start, nxt time.Time
-	}{
-		{Period1Min, time.Date(2026, 11, 22, 13, 47, 0, 0, time.UTC), time.Date(2026, 11, 22, 13, 48, 0, 0, time.UTC)},
-		{Period15Min, time.Date(2026, 11, 22, 13, 45, 0, 0, time.UTC), time.Date(2026, 11, 22, 14, 0, 0, 0, time.UTC)},
-		{Period1Hour, time.Date(2026, 11, 22, 13, 0, 0, 0, time.UTC), time.Date(2026, 11, 22, 14, 0, 0, 0, time.UTC)},
-		{Period4Hour, time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), time.Date(2026, 11, 22, 16, 0, 0, 0, time.UTC)},
-		{Period1Day, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)},
-		{Period1Mon, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)},
-	} {
-		if got := tt.p.Start(ts); got != tt.start.Unix() {
-			t.Errorf("%s Start = %s, want %s", tt.p, time.Unix(got, 0).UTC(), tt.start)
+func TestQueriesSurviveTheirOwnEncoding(t *testing.T) {
+	k := KLineQuery{ContractCode: "BTC-USDT-CQ", Period: Period4Hour, From: 1767225600, To: 1767240000, Range: true}
+	if got, err := ParseKLineQuery(k.Values()); err != nil || got != k {
+		t.Fatalf("kline query %+v came back as %+v, %v", k, got, err)
+	}
+	tq := TierQuery{ContractCode: "BTC-USDT", MarginMode: MarginCross}
+	if got, err := ParseTierQuery(tq.Values()); err != nil || got != tq {
+		t.Fatalf("tier query %+v came back as %+v, %v", tq, got, err)
+	}
+	lq := LimitQuery{Pair: "BTC-USDT", ContractType: TypeQuarter, BusinessType: BusinessFutures}
+	if got, err := ParseLimitQuery(lq.Values()); err != nil || got != lq {
+		t.Fatalf("limit query %+v came back as %+v, %v", lq, got, err)
+	}
+}
+
+func TestParamErrorsNameTheParameterTheRuleAndAShortValue(t *testing.T) {
+	err := &ParamError{Param: "size", Rule: "must be an integer from 1 to 2000", Value: strings.Repeat("9", 100)}
+	msg := err.Error()
+	if !strings.Contains(msg, "size") || !strings.Contains(msg, "1 to 2000") || strings.Contains(msg, strings.Repeat("9", 65)) {
+		t.Fatalf("message %q", msg)
+	}
+	if msg := (&ParamError{Param: "period", Rule: "is required"}).Error(); msg != "invalid period: is required" {
+		t.Fatalf("message %q", msg)
+	}
+}
+
+// FuzzParseKLineQuery reads any query string: nothing panics, and what is
+// accepted obeys the rules and reads back the same from its own encoding.
+func FuzzParseKLineQuery(f *testing.F) {
+	f.Add("contract_code=BTC-USDT&period=1min&size=150")
+	f.Add("contract_code=ETH-USDT-CQ&period=1mon&from=0&to=1767225600")
+	f.Add("contract_code=BTC-USDT-261225&period=60min&from=60&to=60&size=2")
+	f.Fuzz(func(t *testing.T, query string) {
+		v, err := url.ParseQuery(query)
+		if err != nil {
+			return
 		}
-		if got := tt.p.Next(tt.start.Unix()); got != tt.nxt.Unix() {
-			t.Errorf("%s Next = %s, want %s", tt.p, time.Unix(got, 0).UTC(), tt.nxt)
+		q, err := ParseKLineQuery(v)
+		if err != nil {
+			var pe *ParamError
+			if !errors.As(err, &pe) || pe.Param == "" || pe.Rule == "" {
+				t.Fatalf("%q: error %v does not name a parameter and a rule", query, err)
+			}
+			return
 		}
-		if got := tt.p.Prev(tt.nxt.Unix()); got != tt.start.Unix() {
-			t.Errorf("%s Prev = %s, want %s", tt.p, time.Unix(got, 0).UTC(), tt.start)
+		if err := q.Validate(); err != nil {
+			t.Fatalf("%q: accepted, yet %+v breaks a rule: %v", query, q, err)
 		}
-	}
-	dec := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC).Unix()
-	if n := Period1Mon.Count(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Unix(), dec); n != 12 {
-		t.Errorf("1mon Count Jan..Dec = %d, want 12", n)
-	}
-	if n := Period1Min.Count(0, 119940); n != 2000 {
-		t.Errorf("1min Count = %d, want 2000", n)
-	}
-	if Period60Min.Canonical() != Period1Hour.Canonical() {
-		t.Error("60min and 1hour are not one series")
-	}
+		back, err := ParseKLineQuery(q.Values())
+		if err != nil || back.Effective() != q.Effective() {
+			t.Fatalf("%q: %+v reads back as %+v, %v", query, q, back, err)
+		}
+	})
 }

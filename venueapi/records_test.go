@@ -112,3 +112,65 @@ func BenchmarkDecodeKLine2000(b *testing.B) {
 		}
 	}
 }
+
+func TestCandleIDsComeAsNumbersOrStrings(t *testing.T) {
+	for _, tt := range []struct {
+		id   string
+		want int64
+		ok   bool
+	}{
+		{`1700000040`, 1700000040, true},
+		{`"1700000040"`, 1700000040, true},
+		{`1.5`, 0, false},
+		{`"x"`, 0, false},
+		{`null`, 0, false},
+	} {
+		var c Candle
+		err := json.Unmarshal([]byte(`{"id":`+tt.id+`,"vol":1,"count":1,"open":1,"close":1,"low":1,"high":1,"amount":1,"trade_turnover":1}`), &c)
+		if (err == nil) != tt.ok || c.ID != tt.want {
+			t.Errorf("id %s: decoded %d, %v", tt.id, c.ID, err)
+		}
+	}
+}
+
+func TestRecordsRefuseValuesOfTheWrongKind(t *testing.T) {
+	tier := `{"contract_code":"BTC-USDT","margin_mode":"cross","tier":%s,"max_lever":"20","maintenance_margin_rate":"0.025","max_volume":"30000","min_volume":"10000","volume_unit":"contract"}`
+	limit := `{"symbol":"BTC","contract_code":"BTC-USDT","margin_mode":"cross","buy_limit":1,"sell_limit":1,"contract_type":"swap","pair":"BTC-USDT","business_type":"swap","lever_rate":%s,"buy_limit_value":1,"sell_limit_value":1,"mark_price":1}`
+	for _, tt := range []struct {
+		name string
+		into any
+		body string
+	}{
+		{"a tier number that is no number", new(Tier), strings.Replace(tier, "%s", `"first"`, 1)},
+		{"a fractional leverage", new(PositionLimit), strings.Replace(limit, "%s", `2.5`, 1)},
+		{"a negative leverage", new(PositionLimit), strings.Replace(limit, "%s", `-1`, 1)},
+		{"a price that is a boolean", new(Candle), `{"id":1,"vol":1,"count":1,"open":true,"close":1,"low":1,"high":1,"amount":1,"trade_turnover":1}`},
+	} {
+		if err := json.Unmarshal([]byte(tt.body), tt.into); err == nil {
+			t.Errorf("%s: decoded without an error", tt.name)
+		}
+	}
+	var p PositionLimit
+	if err := json.Unmarshal([]byte(strings.Replace(limit, "%s", `"125"`, 1)), &p); err != nil || p.LeverRate != 125 || p.TradePartition != "" {
+		t.Errorf("a record without the deprecated trade_partition: %+v, %v", p, err)
+	}
+}
+
+func FuzzTierDecoder(f *testing.F) {
+	f.Add([]byte(`{"contract_code":"BTC-USDT","margin_mode":"cross","tier":"1","max_lever":"125","maintenance_margin_rate":"0.004","max_volume":"50000","min_volume":"0","volume_unit":"contract"}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var tr Tier
+		if err := json.Unmarshal(b, &tr); err != nil {
+			return
+		}
+		// Whatever decodes re-encodes to what decodes to the same tier.
+		out, err := json.Marshal(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Tier
+		if err := json.Unmarshal(out, &back); err != nil || back.Tier != tr.Tier || !back.MaxLever.Equal(tr.MaxLever) || !back.MinVolume.Equal(tr.MinVolume) {
+			t.Fatalf("%s came back as %+v, %v", out, back, err)
+		}
+	})
+}

@@ -49,8 +49,8 @@ func CanonicalHost(scheme, host string) string {
 
 // Canonical returns the string that is signed:
 // METHOD "\n" host "\n" path "\n" query, where query is every parameter but
-// Signature, sorted by name in byte order (then by value), each name=value
-// percent-encoded as RFC 3986 says, joined by '&'.
+// Signature, sorted by name in byte order (the values of one name in the
+// order given), each name=value percent-encoded as RFC 3986 says, joined by '&'.
 func Canonical(method, host, path string, params url.Values) string {
 	var b strings.Builder
 	b.Grow(len(method) + len(host) + len(path) + 3 + 32*len(params))

@@ -23,62 +23,98 @@ func readGolden(t *testing.T, name string) string {
 	return strings.TrimRight(string(b), "\n")
 }
 
+// goldenVectors are the signed requests of the golden files: who signs, when,
+// and the business parameters.
+var goldenVectors = []struct {
+	name                 string
+	method, host, path   string
+	access               string
+	at                   time.Time
+	params               url.Values
+	canonical, signature string // golden file names
+}{
+	{
+		name:   "tiers with spaces, plus, slash, equals, tilde, non-ASCII and an empty value",
+		method: "GET", host: "127.0.0.1:9000", path: PathTiers,
+		access: "e2xxxxxx-99xxxxxx-84xxxxxx-7xxxx", at: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC),
+		params:    url.Values{"contract_code": {"BTC-USDT"}, "empty": {""}, "note": {"a b+c/d=e~f€"}},
+		canonical: "canonical-tiers.golden", signature: "tiers.sig",
+	},
+	{
+		name:   "position limits sign only the signature parameters (the JSON body is not signed)",
+		method: "POST", host: "api.example.com", path: PathPositionLimit,
+		access: "key-1", at: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		canonical: "canonical-limits.golden", signature: "limits.sig",
+	},
+	{
+		name:   "names sort in byte order (upper case, then '_', then lower case), values of one name as given, a time in another zone in UTC",
+		method: "GET", host: "api.example.com", path: PathTiers,
+		access: "key/1", at: time.Date(2026, 2, 28, 18, 59, 59, 0, time.FixedZone("UTC-5", -5*3600)),
+		params:    url.Values{"contract_code": {"ETH-USDT"}, "alpha": {"2", "1"}, "a_b": {""}, "aB": {"~"}, "Zeta": {"z"}},
+		canonical: "canonical-order.golden", signature: "order.sig",
+	},
+}
+
 func TestCanonicalStringAndSignatureMatchTheGoldenFiles(t *testing.T) {
-	tests := []struct {
-		name                 string
-		method, host, path   string
-		params               url.Values
-		canonical, signature string
-	}{
-		{
-			name:   "tiers with spaces, plus, slash, equals, tilde, non-ASCII and an empty value",
-			method: "GET", host: "127.0.0.1:9000", path: PathTiers,
-			params: url.Values{
-				"AccessKeyId": {"e2xxxxxx-99xxxxxx-84xxxxxx-7xxxx"}, "SignatureMethod": {"HmacSHA256"}, "SignatureVersion": {"2"},
-				"Timestamp": {"2026-11-22T10:00:00"}, "contract_code": {"BTC-USDT"}, "empty": {""}, "note": {"a b+c/d=e~f€"},
-				"Signature": {"ignored: never part of what is signed"},
-			},
-			canonical: "canonical-tiers.golden", signature: "tiers.sig",
-		},
-		{
-			name:   "position limits signs only the signature parameters (the JSON body is not signed)",
-			method: "POST", host: "api.example.com", path: PathPositionLimit,
-			params:    url.Values{"AccessKeyId": {"key-1"}, "SignatureMethod": {"HmacSHA256"}, "SignatureVersion": {"2"}, "Timestamp": {"2026-01-02T03:04:05"}},
-			canonical: "canonical-limits.golden", signature: "limits.sig",
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			canonical := Canonical(tt.method, tt.host, tt.path, tt.params)
-			if want := readGolden(t, tt.canonical); canonical != want {
+	for _, v := range goldenVectors {
+		t.Run(v.name, func(t *testing.T) {
+			all := url.Values{
+				"AccessKeyId": {v.access}, "SignatureMethod": {"HmacSHA256"}, "SignatureVersion": {"2"},
+				"Timestamp": {v.at.UTC().Format("2006-01-02T15:04:05")}, "Signature": {"never part of what is signed"},
+			}
+			for k, vs := range v.params {
+				all[k] = vs
+			}
+			canonical := Canonical(v.method, v.host, v.path, all)
+			if want := readGolden(t, v.canonical); canonical != want {
 				t.Fatalf("canonical string:\n got %q\nwant %q", canonical, want)
 			}
-			if got, want := Sign([]byte(goldenSecret), canonical), readGolden(t, tt.signature); got != want {
-				t.Fatalf("signature %s, want %s", got, want)
+			sig := readGolden(t, v.signature)
+			if got := Sign([]byte(goldenSecret), canonical); got != sig {
+				t.Fatalf("signature %s, want %s", got, sig)
 			}
-			if !Verify([]byte(goldenSecret), canonical, readGolden(t, tt.signature)) {
+			if !Verify([]byte(goldenSecret), canonical, sig) {
 				t.Fatal("Verify refuses the golden signature")
 			}
-			if Verify([]byte("another secret"), canonical, readGolden(t, tt.signature)) {
-				t.Fatal("Verify accepts the signature under another secret")
+			if Verify([]byte("another secret"), canonical, sig) || Verify([]byte(goldenSecret), canonical+"&x=1", sig) {
+				t.Fatal("Verify accepts the signature under another secret or of another string")
 			}
 		})
 	}
 }
 
-func TestSignedQueryCarriesTheGoldenSignaturePercentEncoded(t *testing.T) {
-	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	q := SignedQuery("POST", "api.example.com", PathPositionLimit, "key-1", []byte(goldenSecret), nil, at)
-	wantSig := string(AppendEscaped(nil, readGolden(t, "limits.sig")))
-	if !strings.HasSuffix(q, "&Signature="+wantSig) {
-		t.Fatalf("query %q does not end with the golden signature %q", q, wantSig)
+// percentSignature encodes a Base64 signature by hand: of its alphabet only
+// + / = are reserved in RFC 3986.
+var percentSignature = strings.NewReplacer("+", "%2B", "/", "%2F", "=", "%3D")
+
+func TestSignedQueryIsTheGoldenQueryAndTheGoldenSignaturePercentEncoded(t *testing.T) {
+	for _, v := range goldenVectors {
+		t.Run(v.name, func(t *testing.T) {
+			canonical := readGolden(t, v.canonical)
+			query := canonical[strings.LastIndexByte(canonical, '\n')+1:]
+			want := query + "&Signature=" + percentSignature.Replace(readGolden(t, v.signature))
+			if got := SignedQuery(v.method, v.host, v.path, v.access, []byte(goldenSecret), v.params, v.at); got != want {
+				t.Fatalf("signed query:\n got %s\nwant %s", got, want)
+			}
+			s := NewSigner(v.access, []byte(goldenSecret))
+			for range 3 { // a reused signer signs the same
+				if got := s.Query(v.method, v.host, v.path, v.params, v.at); got != want {
+					t.Fatalf("a reused signer's query:\n got %s\nwant %s", got, want)
+				}
+			}
+		})
 	}
-	parsed, err := url.ParseQuery(q)
-	if err != nil {
-		t.Fatal(err)
+}
+
+func TestSignedQueryIgnoresSignatureParametersAmongTheBusinessOnes(t *testing.T) {
+	v := goldenVectors[1]
+	forged := url.Values{"AccessKeyId": {"someone-else"}, "Timestamp": {"2000-01-01T00:00:00"}, "SignatureVersion": {"1"}, "Signature": {"forged"}}
+	want := SignedQuery(v.method, v.host, v.path, v.access, []byte(goldenSecret), nil, v.at)
+	if got := SignedQuery(v.method, v.host, v.path, v.access, []byte(goldenSecret), forged, v.at); got != want {
+		t.Fatalf("business parameters changed the signature parameters:\n got %s\nwant %s", got, want)
 	}
-	if parsed.Get("Timestamp") != "2026-01-02T03:04:05" || parsed.Get("AccessKeyId") != "key-1" {
-		t.Fatalf("signed query lacks its parameters: %v", parsed)
+	if len(forged) != 4 || forged.Get("Signature") != "forged" {
+		t.Fatalf("SignedQuery changed its parameters: %v", forged)
 	}
 }
 
@@ -87,9 +123,11 @@ func TestCanonicalHost(t *testing.T) {
 		{"http", "127.0.0.1:9000", "127.0.0.1:9000"},
 		{"https", "API.Example.com:443", "api.example.com"},
 		{"http", "api.example.com:80", "api.example.com"},
+		{"https", "api.example.com:80", "api.example.com:80"},
 		{"https", "api.example.com:8443", "api.example.com:8443"},
-		{"https", "api.example.com", "api.example.com"},
+		{"https", "Api.Example.COM", "api.example.com"},
 		{"http", "[::1]:80", "[::1]"},
+		{"http", "[::1]:9000", "[::1]:9000"},
 	} {
 		if got := CanonicalHost(tt.scheme, tt.host); got != tt.want {
 			t.Errorf("CanonicalHost(%q, %q) = %q, want %q", tt.scheme, tt.host, got, tt.want)
@@ -100,6 +138,7 @@ func TestCanonicalHost(t *testing.T) {
 func TestAppendEscapedKeepsOnlyUnreservedCharacters(t *testing.T) {
 	for in, want := range map[string]string{
 		"AZaz09-_.~": "AZaz09-_.~", " ": "%20", "+": "%2B", "/": "%2F", "=": "%3D", ":": "%3A", "€": "%E2%82%AC", "": "",
+		"%": "%25", "&": "%26", "\x00\xff": "%00%FF", "*": "%2A",
 	} {
 		if got := string(AppendEscaped(nil, in)); got != want {
 			t.Errorf("AppendEscaped(%q) = %q, want %q", in, got, want)
@@ -115,23 +154,55 @@ func FuzzEncodeQueryRoundTrips(f *testing.F) {
 		if k1 == k2 {
 			in = url.Values{k1: {v1, v2}}
 		}
-		out, err := url.ParseQuery(EncodeQuery(in))
+		enc := EncodeQuery(in)
+		out, err := url.ParseQuery(enc)
 		if err != nil {
-			t.Fatalf("EncodeQuery(%v) does not parse: %v", in, err)
+			t.Fatalf("EncodeQuery(%v) = %q does not parse: %v", in, enc, err)
 		}
 		for k, vs := range in {
 			if strings.Join(out[k], "\x00") != strings.Join(vs, "\x00") {
 				t.Fatalf("round trip of %q: got %q want %q", k, out[k], vs)
 			}
 		}
+		for i := 0; i < len(enc); i++ {
+			if c := enc[i]; !unreserved(c) && c != '%' && c != '=' && c != '&' {
+				t.Fatalf("%q holds the reserved %q unescaped", enc, c)
+			}
+		}
+	})
+}
+
+// FuzzSignerAgreesWithCanonical checks the signer's one-pass query against
+// Canonical and Sign: what the venue rebuilds from the query it receives
+// verifies under the secret.
+func FuzzSignerAgreesWithCanonical(f *testing.F) {
+	f.Add("GET", "127.0.0.1:9000", "contract_code", "BTC-USDT", "note", "a b+c/d=e~f€", int64(1763805600))
+	f.Add("POST", "api.example.com", "Z", "", "a", "=&%", int64(0))
+	f.Fuzz(func(t *testing.T, method, host, k1, v1, k2, v2 string, unix int64) {
+		at := time.Unix(unix%(1<<36), 0)
+		params := url.Values{k1: {v1}, k2: {v2}}
+		if k1 == k2 {
+			params = url.Values{k1: {v1, v2}}
+		}
+		q := NewSigner("key", []byte(goldenSecret)).Query(method, host, PathTiers, params, at)
+		got, err := url.ParseQuery(q)
+		if err != nil {
+			t.Fatalf("query %q does not parse: %v", q, err)
+		}
+		sig := got.Get(ParamSignature)
+		if !Verify([]byte(goldenSecret), Canonical(method, host, PathTiers, got), sig) {
+			t.Fatalf("query %q: its signature does not verify against the canonical string of what it carries", q)
+		}
+		if got.Get(ParamTimestamp) != at.UTC().Format(TimestampLayout) || got.Get(ParamAccessKeyID) != "key" {
+			t.Fatalf("query %q does not carry the key and the time", q)
+		}
 	})
 }
 
 func BenchmarkSignedQuery(b *testing.B) {
 	params := url.Values{"contract_code": {"BTC-USDT"}, "margin_mode": {"cross"}}
-	secret := []byte(goldenSecret)
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	s := NewSigner("key-1", secret)
+	s := NewSigner("e2xxxxxx-99xxxxxx-84xxxxxx-7xxxx", []byte(goldenSecret))
 	b.ReportAllocs()
 	for b.Loop() {
 		s.Query("GET", "api.example.com", PathTiers, params, at)

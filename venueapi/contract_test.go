@@ -1,0 +1,92 @@
+package venueapi
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseContractCodeTellsTheThreeShapesApart(t *testing.T) {
+	for _, tt := range []struct {
+		code string
+		kind ContractKind
+		typ  ContractType
+		ok   bool
+	}{
+		{"BTC-USDT", KindSwap, TypeSwap, true},
+		{"1000PEPE-USDT", KindSwap, TypeSwap, true},
+		{"BTC-USDT-261225", KindFuture, "", true},
+		{"BTC-USDT-CW", KindTypeCode, TypeThisWeek, true},
+		{"BTC-USDT-NW", KindTypeCode, TypeNextWeek, true},
+		{"BTC-USDT-CQ", KindTypeCode, TypeQuarter, true},
+		{"BTC-USDT-NQ", KindTypeCode, TypeNextQuarter, true},
+		{"BTC-USDT-261332", 0, "", false}, // no 32nd of a 13th month
+		{"BTC-USDT-XX", 0, "", false},
+		{"btc-usdt", 0, "", false},
+		{"BTC_USDT", 0, "", false},
+		{"BTC--USDT", 0, "", false},
+		{"BTC-USDT-CQ-1", 0, "", false},
+		{"", 0, "", false},
+	} {
+		c, err := ParseContractCode(tt.code)
+		if (err == nil) != tt.ok || (tt.ok && (c.Kind != tt.kind || c.Type != tt.typ)) {
+			t.Errorf("ParseContractCode(%q) = %+v, %v", tt.code, c, err)
+		}
+	}
+}
+
+func TestAContractCodeCarriesItsParts(t *testing.T) {
+	c, err := ParseContractCode("ETH-USDT-260327")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Pair() != "ETH-USDT" || c.Base != "ETH" || !c.Delivery.Equal(time.Date(2026, 3, 27, 0, 0, 0, 0, time.UTC)) {
+		t.Fatalf("parsed %+v", c)
+	}
+	for _, typ := range []ContractType{TypeThisWeek, TypeNextWeek, TypeQuarter, TypeNextQuarter} {
+		c, err := ParseContractCode("BTC-USDT-" + TypeCodeSuffix(typ))
+		if err != nil || c.Type != typ {
+			t.Errorf("the suffix of %s parses as %+v, %v", typ, c, err)
+		}
+	}
+	if TypeCodeSuffix(TypeSwap) != "" {
+		t.Error("a swap has a contract-type suffix")
+	}
+}
+
+func TestMalformedContractCodesNameTheParameterAndTheRule(t *testing.T) {
+	for _, code := range []string{"", "BTC", strings.Repeat("A", 20) + "-" + strings.Repeat("B", 20), "BTC-USDT-2612251", "BTC-USDT-261131", "BTC-usdt", "BTC-USDT "} {
+		_, err := ParseContractCode(code)
+		var pe *ParamError
+		if !errors.As(err, &pe) || pe.Param != "contract_code" || pe.Rule == "" {
+			t.Errorf("%q: error %v", code, err)
+		}
+	}
+	for _, pair := range []string{"BTC", "BTC-", "-USDT", "BTC-USDT-X", "btc-usdt"} {
+		if _, _, err := ParsePair("pair", pair); err == nil {
+			t.Errorf("the pair %q parses", pair)
+		}
+	}
+}
+
+// FuzzParseContractCode: nothing panics, and an accepted code is upper-case
+// letters and digits in one of the three shapes.
+func FuzzParseContractCode(f *testing.F) {
+	for _, s := range []string{"BTC-USDT", "BTC-USDT-261225", "ETH-USDT-CW", "a-b", "--"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, code string) {
+		c, err := ParseContractCode(code)
+		if err != nil {
+			return
+		}
+		parts := strings.Split(code, "-")
+		if len(parts) < 2 || len(parts) > 3 || c.Code != code || c.Pair() != parts[0]+"-"+parts[1] || !upperAlnum(strings.ReplaceAll(code, "-", "")) {
+			t.Fatalf("%q accepted as %+v", code, c)
+		}
+		if (c.Kind == KindFuture) != (len(parts) == 3 && c.Type == "") || (c.Kind == KindFuture && c.Delivery.Format("060102") != parts[2]) {
+			t.Fatalf("%q accepted as %+v", code, c)
+		}
+	})
+}
