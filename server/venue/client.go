@@ -36,6 +36,10 @@ type Config struct {
 	Logger       *slog.Logger     // nil: discard
 }
 
+// maxQuotaRequests bounds a quota's window: the quota remembers a send time
+// per request in it.
+const maxQuotaRequests = 1 << 16
+
 // Client calls the venue. It is safe for concurrent use.
 type Client struct {
 	base    *url.URL
@@ -94,8 +98,8 @@ func New(cfg Config) (*Client, error) {
 		cfg.PublicQuota = Quota{Requests: 800, Per: time.Second}
 	}
 	for _, q := range []Quota{cfg.PrivateQuota, cfg.PublicQuota} {
-		if q.Requests <= 0 || q.Per <= 0 {
-			return nil, errors.New("venue quotas must allow at least one request per positive interval")
+		if q.Requests <= 0 || q.Per <= 0 || q.Requests > maxQuotaRequests {
+			return nil, fmt.Errorf("venue quota %d per %s: must allow 1 to %d requests per positive interval", q.Requests, q.Per, maxQuotaRequests)
 		}
 	}
 	if cfg.Logger == nil {
