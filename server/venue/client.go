@@ -26,7 +26,7 @@ import (
 type Config struct {
 	BaseURL      string           // e.g. "https://api.example.com"; requests go only there
 	AccessKey    string           // empty: signed calls fail with *AuthError, sending nothing
-	SecretKey    Secret           //
+	SecretKey    Secret           // the access key's secret; prints masked
 	HTTPClient   *http.Client     // nil: a client with transport timeouts
 	Now          func() time.Time // signs the Timestamp; nil: time.Now (quotas and deadlines run on the real clock)
 	Timeout      time.Duration    // per attempt; 0: 10 s
@@ -58,8 +58,11 @@ type Client struct {
 // New checks cfg and returns a client.
 func New(cfg Config) (*Client, error) {
 	u, err := url.Parse(cfg.BaseURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("venue base URL %q must be an absolute http or https URL without query", cfg.BaseURL)
+	if err != nil {
+		return nil, errors.New("venue base URL: must be an absolute http or https URL") // the URL may hold a password: not repeated
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("venue base URL %q: must be an absolute http or https URL without a query or fragment", u.Redacted())
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	if (cfg.AccessKey == "") != (cfg.SecretKey == "") {
@@ -159,28 +162,32 @@ func (c *Client) call(ctx context.Context, req request) error {
 		q = c.private
 	}
 	op := req.method + " " + req.path
+	var last error
 	for attempt := 0; ; attempt++ {
 		if err := q.wait(ctx); err != nil {
+			if last != nil {
+				return last // a retry without a turn in time: the venue's error says more
+			}
 			return err
 		}
-		err := c.attempt(ctx, req, op, q)
-		if err == nil || !retryable(err) || attempt >= c.retries {
-			return err
+		last = c.attempt(ctx, req, op, q)
+		if last == nil || !retryable(last) || attempt >= c.retries || ctx.Err() != nil {
+			return last
 		}
 		wait := backoff(attempt)
-		if rl := (*RateLimitedError)(nil); errors.As(err, &rl) {
+		if rl := (*RateLimitedError)(nil); errors.As(last, &rl) {
 			wait = max(wait, rl.RetryAfter)
 		}
 		if dl, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(dl) {
-			return err
+			return last
 		}
-		c.log.DebugContext(ctx, "retrying a venue call", "op", op, "attempt", attempt+1, "wait", wait, "err", err)
+		c.log.DebugContext(ctx, "retrying a venue call", "op", op, "attempt", attempt+1, "wait", wait, "err", last)
 		t := time.NewTimer(wait)
 		select {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return err
+			return last
 		}
 	}
 }

@@ -38,6 +38,11 @@ func TestNewRefusesAConfigurationItCannotUse(t *testing.T) {
 			}
 		})
 	}
+	for _, base := range []string{"https://user:pw-secret@venue.example/?x=1", "https://user:pw-secret@venue.example:port/"} {
+		if _, err := venue.New(venue.Config{BaseURL: base}); err == nil || strings.Contains(err.Error(), "pw-secret") {
+			t.Fatalf("refusing %s: %v: want an error that does not repeat the password", base, err)
+		}
+	}
 	c, err := venue.New(venue.Config{BaseURL: "https://venue.example/api/"})
 	if err != nil || c.HasKey() {
 		t.Fatalf("a keyless client of a base with a path: %v, has a key: %t", err, c != nil && c.HasKey())

@@ -106,3 +106,18 @@ func TestRetriesNeverWaitPastTheDeadline(t *testing.T) {
 		}
 	})
 }
+
+func TestARetryWithoutATurnInTimeGivesTheVenuesError(t *testing.T) {
+	srv := canned(t, 503, nil, ``)
+	c := newClient(t, srv.URL, func(c *venue.Config) {
+		c.Retries = 3
+		c.PublicQuota = venue.Quota{Requests: 1, Per: time.Minute}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := endpoints[0].call(ctx, c)
+	assertErrorLike(t, err, &venue.UnavailableError{Op: "GET " + venueapi.PathKLine, HTTPStatus: 503})
+	if srv.n.Load() != 1 || ctx.Err() != nil {
+		t.Fatalf("%d requests, deadline %v: the retry's turn comes after the deadline, so it must not wait", srv.n.Load(), ctx.Err())
+	}
+}
