@@ -62,7 +62,18 @@ func fastKLine(raw []byte) (a answer[venueapi.Candle], ok bool) {
 	return a, s.i == len(s.b)
 }
 
-// The top-level keys fastKLine reads, by field number.
+// The top-level fields fastKLine reads, numbered as in topKeys.
+const (
+	fieldCode = iota
+	fieldMessage
+	fieldStatus
+	fieldErrCode
+	fieldErrMsg
+	fieldCh
+	fieldTs
+	fieldData
+)
+
 var topKeys = [...]string{"code", "message", "status", "err_code", "err_msg", "ch", "ts", "data"}
 
 func topField(key []byte) int {
@@ -74,54 +85,54 @@ func topField(key []byte) int {
 	return -1
 }
 
-// topValue reads the value of top-level field number f into a.
+// topValue reads the value of top-level field f into a.
 func (s *scanner) topValue(a *answer[venueapi.Candle], f int) bool {
 	if s.null() {
-		switch f {
-		case 0: // a null pointer
+		switch f { // null sets a pointer or a slice to nil and leaves the rest
+		case fieldCode:
 			a.Code = nil
-		case 2:
+		case fieldStatus:
 			a.Status = nil
-		case 7:
+		case fieldData:
 			a.Data = nil
 		}
-		return true // null leaves the others as they are
+		return true
 	}
 	switch f {
-	case 0, 3, 6:
+	case fieldCode, fieldErrCode, fieldTs:
 		n, ok := s.integer()
 		if !ok {
 			return false
 		}
 		w := wireInt(n)
 		switch f {
-		case 0:
+		case fieldCode:
 			a.Code = &w
-		case 3:
+		case fieldErrCode:
 			a.ErrCode = w
-		case 6:
+		default:
 			a.Ts = w
 		}
 		return true
-	case 1, 2, 4, 5:
-		v, ok := s.plainString()
-		if !ok || !utf8.Valid(v) {
-			return false
-		}
-		str := string(v)
-		switch f {
-		case 1:
-			a.Message = str
-		case 2:
-			a.Status = &str
-		case 4:
-			a.ErrMsg = str
-		case 5:
-			a.Ch = str
-		}
-		return true
+	case fieldData:
+		return s.candles(a)
 	}
-	return s.candles(a)
+	v, ok := s.plainString()
+	if !ok || !utf8.Valid(v) {
+		return false
+	}
+	str := string(v)
+	switch f {
+	case fieldMessage:
+		a.Message = str
+	case fieldStatus:
+		a.Status = &str
+	case fieldErrMsg:
+		a.ErrMsg = str
+	case fieldCh:
+		a.Ch = str
+	}
+	return true
 }
 
 // candles reads the data array.
@@ -146,7 +157,7 @@ func (s *scanner) candles(a *answer[venueapi.Candle]) bool {
 	}
 }
 
-// The keys of a KLine record, by field number; all are required.
+// The keys of a KLine record; all are required. The id is field 0.
 var candleKeys = [...]string{"id", "vol", "count", "open", "close", "low", "high", "amount", "trade_turnover"}
 
 func candleField(key []byte) int {
@@ -194,24 +205,7 @@ func (s *scanner) candle(c *venueapi.Candle) bool {
 		if !ok {
 			return false
 		}
-		switch f {
-		case 1:
-			c.Vol = d
-		case 2:
-			c.Count = d
-		case 3:
-			c.Open = d
-		case 4:
-			c.Close = d
-		case 5:
-			c.Low = d
-		case 6:
-			c.High = d
-		case 7:
-			c.Amount = d
-		case 8:
-			c.TradeTurnover = d
-		}
+		*[...]*decimal.Decimal{nil, &c.Vol, &c.Count, &c.Open, &c.Close, &c.Low, &c.High, &c.Amount, &c.TradeTurnover}[f] = d
 	}
 	return seen&(1<<len(candleKeys)-1) == 1<<len(candleKeys)-1
 }
