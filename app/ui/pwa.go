@@ -19,13 +19,15 @@ type AppStatus struct {
 	app.Compo
 
 	installable bool
+	apple       bool // Safari installs through its Share menu, with no prompt to show
+	hint        bool // the Share-menu hint is shown
 	updateReady bool
 	visible     app.Func
 }
 
 // OnMount reads the current state and starts checking for updates.
 func (s *AppStatus) OnMount(ctx app.Context) {
-	s.installable, s.updateReady = ctx.IsAppInstallable(), ctx.AppUpdateAvailable()
+	s.installable, s.updateReady, s.apple = ctx.IsAppInstallable(), ctx.AppUpdateAvailable(), ctx.IsAppleBrowser()
 	var last time.Time
 	s.visible = app.FuncOf(func(app.Value, []app.Value) any {
 		if app.Window().Get("document").Get("visibilityState").String() == "visible" && time.Since(last) > time.Minute {
@@ -66,7 +68,17 @@ func (s *AppStatus) Render() app.UI {
 	return app.Div().Class("app-status").Body(
 		app.If(s.installable, func() app.UI {
 			return app.Button().ID("install").Class("button").Text("Install app").Title("Install Riskchart as an app").
-				OnClick(func(ctx app.Context, e app.Event) { ctx.ShowAppInstallPrompt() })
+				OnClick(func(ctx app.Context, e app.Event) {
+					if s.apple {
+						s.hint = !s.hint
+						return
+					}
+					ctx.ShowAppInstallPrompt()
+				})
+		}),
+		app.If(s.installable && s.hint, func() app.UI {
+			return app.P().ID("install-hint").Class("notice update-notice").Attr("role", "status").
+				Text("To install Riskchart, open the Share menu and choose “Add to Home Screen” (or “Add to Dock”).")
 		}),
 		app.If(s.updateReady, func() app.UI {
 			return app.P().ID("update-banner").Class("notice update-notice").Attr("role", "status").Body(
