@@ -105,7 +105,7 @@ type server struct {
 	limits  *ttlCache
 	perIP   *ipLimiter
 	metrics *metrics
-	csp     string
+	headers headers
 }
 
 // New builds the gateway's handler. It refuses to serve private data off
@@ -158,6 +158,6 @@ func New(cfg Config) (http.Handler, error) {
 	s.tiers = newTTLCache(cfg.TierTTL, cfg.UpstreamTimeout, cfg.Now)
 	s.limits = newTTLCache(cfg.LimitTTL, cfg.UpstreamTimeout, cfg.Now)
 	s.perIP = newIPLimiter(cfg.PerIPRate, cfg.PerIPBurst, cfg.Now)
-	s.csp = contentSecurityPolicy(cfg.FrameAncestors)
+	s.headers = newHeaders(contentSecurityPolicy(cfg.FrameAncestors), cfg.RefreshInterval)
 	return s.routes(), nil
 }

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -20,13 +19,17 @@ type answerKey struct {
 	size   int
 }
 
-// answer is an encoded KLine answer, kept until the series changes.
+// answer is an encoded KLine answer, kept until the series changes, with
+// its header values ready (see headers).
 type answer struct {
-	body []byte
-	etag string
+	body   []byte
+	etag   string
+	etagH  []string
+	length []string
 
-	gzOnce sync.Once
-	gz     []byte
+	gzOnce   sync.Once
+	gz       []byte
+	gzLength []string
 }
 
 // cost is what a kept answer counts against the cache bound: its body and
@@ -65,7 +68,7 @@ func (s *server) handleKLine() http.Handler {
 		if fresh {
 			s.candles.keep(sr, k, a, version)
 		}
-		s.writeAnswer(w, r, a, s.liveCacheControl())
+		s.writeAnswer(w, r, a, s.headers.live)
 	})
 }
 
@@ -97,9 +100,9 @@ func (s *server) klineRange(w http.ResponseWriter, r *http.Request, sr *series, 
 		writeError(w, r.URL.Path, http.StatusServiceUnavailable, venueapi.CodeBusy, "the server's candle cache is too small for this range now; try again in a moment", s.now())
 		return
 	}
-	cache := "public, max-age=31536000, immutable"
+	cache := s.headers.immutable
 	if open || q.To >= current {
-		cache = s.liveCacheControl()
+		cache = s.headers.live
 	}
 	s.writeAnswer(w, r, a, cache)
 }
@@ -118,8 +121,8 @@ func (s *server) staleOrError(w http.ResponseWriter, r *http.Request, sr *series
 		if a != nil {
 			s.metrics.cache.WithLabelValues("candles", "stale").Inc()
 			s.logFor(r).Warn("serving stale candles", "contract_code", q.ContractCode, "period", string(q.Period), "err", err)
-			w.Header().Set(staleHeader, "true")
-			s.writeAnswer(w, r, a, "no-store")
+			w.Header()[staleHeader] = s.headers.stale
+			s.writeAnswer(w, r, a, s.headers.noStore)
 			return
 		}
 	}
@@ -128,12 +131,6 @@ func (s *server) staleOrError(w http.ResponseWriter, r *http.Request, sr *series
 
 // staleHeader marks an answer served from the cache because the venue failed.
 const staleHeader = "X-Riskchart-Stale"
-
-// liveCacheControl lets browsers keep an answer holding the open candle for
-// one refresh interval.
-func (s *server) liveCacheControl() string {
-	return "public, max-age=" + strconv.Itoa(max(1, int(s.cfg.RefreshInterval/time.Second)))
-}
 
 // encode writes the venue's envelope around held candle records.
 func (s *server) encode(q venueapi.KLineQuery, recs [][]byte, stale bool) *answer {
@@ -162,34 +159,35 @@ func (s *server) encode(q venueapi.KLineQuery, recs [][]byte, stale bool) *answe
 	h := fnv.New64a()
 	h.Write(b[data:]) // the data, not ts: same candles, same tag
 	h.Write([]byte(q.Period))
-	return &answer{body: b, etag: `"` + strconv.FormatUint(h.Sum64(), 36) + `"`}
+	etag := `"` + strconv.FormatUint(h.Sum64(), 36) + `"`
+	return &answer{body: b, etag: etag, etagH: []string{etag}, length: []string{strconv.Itoa(len(b))}}
 }
 
 // writeAnswer sends a, gzip-compressed when the browser takes it, or 304
 // when the browser holds it already.
-func (s *server) writeAnswer(w http.ResponseWriter, r *http.Request, a *answer, cacheControl string) {
+func (s *server) writeAnswer(w http.ResponseWriter, r *http.Request, a *answer, cacheControl []string) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Vary", "Accept-Encoding")
-	h.Set("ETag", a.etag)
-	h.Set("Cache-Control", cacheControl)
+	h["Content-Type"] = s.headers.json
+	h["Vary"] = s.headers.vary
+	h["Etag"] = a.etagH // the canonical form of "ETag", as Header.Set would write it
+	h["Cache-Control"] = cacheControl
 	if etagMatch(r.Header.Get("If-None-Match"), a.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	body := a.body
+	body, length := a.body, a.length
 	if len(body) > 1024 && acceptsGzip(r.Header.Get("Accept-Encoding")) {
 		a.gzOnce.Do(func() {
 			var buf bytes.Buffer
 			zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed) // a valid level: no error
 			zw.Write(a.body)                                   // a bytes.Buffer does not fail
 			zw.Close()
-			a.gz = buf.Bytes()
+			a.gz, a.gzLength = buf.Bytes(), []string{strconv.Itoa(buf.Len())}
 		})
-		body = a.gz
-		h.Set("Content-Encoding", "gzip")
+		body, length = a.gz, a.gzLength
+		h["Content-Encoding"] = s.headers.gzip
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h["Content-Length"] = length
 	w.Write(body)
 }
 
