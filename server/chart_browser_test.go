@@ -206,7 +206,7 @@ func TestChartInTheBrowser(t *testing.T) {
 	})
 
 	t.Run("the keyboard pans and zooms the chart", func(t *testing.T) {
-		chromedp.Run(ctx, chromedp.Focus(`#chart`, chromedp.ByQuery))
+		chromedp.Run(ctx, chromedp.Focus(`#chart-area`, chromedp.ByQuery))
 		before := evalJS[float64](t, ctx, jsChart+`.getOption().dataZoom[0].startValue`)
 		chromedp.Run(ctx, chromedp.KeyEvent("\u2190")) // ArrowLeft... sent as key
 		chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById("chart").dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowLeft", bubbles: true}))`, nil))

@@ -190,11 +190,24 @@ func AppendVolume(ups, downs []byte, c venueapi.Candle) ([]byte, []byte) {
 	return append(ups, c.Vol.String()...), append(downs, `"-"`...)
 }
 
-func labelLayout(p venueapi.Period) string {
+// LabelStyle names how Label writes the times of period p: "minute"
+// (01-02 15:04), "day" (2006-01-02) or "month" (2006-01). The page's
+// first-paint script (web/chart-boot.js) writes the same.
+func LabelStyle(p venueapi.Period) string {
 	switch p {
 	case venueapi.Period1Day:
-		return "2006-01-02"
+		return "day"
 	case venueapi.Period1Mon:
+		return "month"
+	}
+	return "minute"
+}
+
+func labelLayout(p venueapi.Period) string {
+	switch LabelStyle(p) {
+	case "day":
+		return "2006-01-02"
+	case "month":
 		return "2006-01"
 	}
 	return "01-02 15:04"

@@ -23,19 +23,48 @@ type Chart struct {
 	start, end int
 }
 
-// Init draws a new chart in el with the named theme ("" or "dark"). It
-// returns nil when ECharts is not loaded (the page's script failed).
-func Init(el app.Value, theme string) *Chart {
+// Init draws a new chart with the named theme ("" or "dark") in an element
+// of its own, div#chart.chart, put first into host. It returns nil when
+// ECharts is not loaded (the page's script failed).
+func Init(host app.Value, theme string) *Chart {
 	ec := app.Window().Get("echarts")
-	if !ec.Truthy() || !el.Truthy() {
+	if !ec.Truthy() || !host.Truthy() {
 		return nil
 	}
 	var th any
 	if theme != "" {
 		th = theme
 	}
+	el := app.Window().Get("document").Call("createElement", "div")
+	el.Set("id", "chart")
+	el.Set("className", "chart")
+	host.Call("prepend", el)
+	return newChart(ec.Call("init", el, th))
+}
+
+// Adopt takes over the chart that the page's first-paint script
+// (web/chart-boot.js) drew before the app ran in the prerendered #chart,
+// when it shows view ("contract|period"): the element moves into host,
+// first, and its drawing stays.
+// It returns nil when there is no such chart, whether its frame is dark,
+// and whether it shows candles.
+func Adopt(host app.Value, view string) (c *Chart, dark, drawn bool) {
+	b := app.Window().Get("riskchartBoot")
+	if !b.Truthy() || b.Get("adopted").Bool() || b.Get("view").String() != view || !host.Truthy() {
+		return nil, false, false
+	}
+	b.Set("adopted", true) // the script draws nothing after this
+	host.Call("prepend", b.Get("el"))
+	c = newChart(b.Get("chart"))
+	if dz := c.v.Call("getOption").Get("dataZoom"); dz.Truthy() && dz.Length() > 0 {
+		c.readZoom(dz.Index(0)) // where the user may have moved it already
+	}
+	return c, b.Get("dark").Bool(), b.Get("drawn").Bool()
+}
+
+func newChart(v app.Value) *Chart {
 	w := app.Window()
-	return &Chart{v: ec.Call("init", el, th), json: w.Get("JSON"),
+	return &Chart{v: v, json: w.Get("JSON"),
 		labels: w.Get("Array").New(), prices: w.Get("Array").New(), ups: w.Get("Array").New(), downs: w.Get("Array").New()}
 }
 

@@ -39,9 +39,30 @@ func fetchKLine(ctx context.Context, q venueapi.KLineQuery) (kline, error) {
 	if err != nil {
 		return kline{}, fmt.Errorf("loading %s candles: %w", q.ContractCode, err)
 	}
+	return readKLine(q, a.status, a.body)
+}
+
+// errNoFirstPaint: the first paint holds no answer for the view.
+var errNoFirstPaint = errors.New("no first-paint answer")
+
+// firstPaintKLine decodes the answer that the page's first-paint script
+// (web/chart-boot.js) fetched for view ("contract|period"), once, so that
+// the app does not ask the server again for what it has just sent.
+func firstPaintKLine(q venueapi.KLineQuery, view string) (kline, error) {
+	b := app.Window().Get("riskchartBoot")
+	if !b.Truthy() || b.Get("view").String() != view || b.Get("answer").Type() != app.TypeString {
+		return kline{}, errNoFirstPaint
+	}
+	body := b.Get("answer").String()
+	b.Set("answer", nil)
+	return readKLine(q, 200, body)
+}
+
+// readKLine decodes an answer of the KLine path.
+func readKLine(q venueapi.KLineQuery, status int, body string) (kline, error) {
 	var env venueapi.KLineEnvelope
-	if err := json.Unmarshal([]byte(a.body), &env); err != nil {
-		return kline{}, fmt.Errorf("loading %s candles: the server answered HTTP %d with something unreadable", q.ContractCode, a.status)
+	if err := json.Unmarshal([]byte(body), &env); err != nil {
+		return kline{}, fmt.Errorf("loading %s candles: the server answered HTTP %d with something unreadable", q.ContractCode, status)
 	}
 	if env.Status != venueapi.StatusOK {
 		if env.ErrCode == venueapi.CodeNoSuchContract {

@@ -18,6 +18,9 @@ type httpAnswer struct {
 // an HTTP stack into app.wasm that the browser already has), and waits for
 // the whole body or ctx's end, which aborts the request.
 func fetchText(ctx context.Context, method, url, jsonBody string, header map[string]string) (httpAnswer, error) {
+	if !app.IsClient {
+		return httpAnswer{}, errors.New("fetching " + url + ": only the browser fetches")
+	}
 	abort := app.Window().Get("AbortController").New()
 	init := map[string]any{"method": method, "signal": abort.Get("signal"), "credentials": "same-origin"}
 	headers := map[string]any{}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -51,7 +52,13 @@ type KLineChart struct {
 	savedAt time.Time
 	seenAt  time.Time // when the server last answered with candles
 	offline bool
+	// keepView: the chart was adopted from the first paint, whose view the
+	// app's first draw keeps.
+	keepView bool
 }
+
+// latestSize is how many of the latest candles a chart loads first.
+const latestSize = 300
 
 func (k *KLineChart) storageKey() string {
 	return "riskchart/chart/" + k.Contract + "/" + string(k.Period)
@@ -61,13 +68,19 @@ func (k *KLineChart) storageKey() string {
 func (k *KLineChart) OnMount(ctx app.Context) {
 	k.hover = -1
 	ctx.Handle(actionJumpToLatest, func(ctx app.Context, a app.Action) { k.JumpToLatest() })
-	k.reload(ctx)
 	k.live = true
+	k.reload(ctx) // first: the request goes out while the chart starts
+	if !k.adoptChart(ctx) {
+		k.initChart(ctx)
+	}
 	ctx.Async(func() { k.poll(ctx) })
 }
 
 // OnUpdate follows the parent's changes of contract, period, zone or theme.
 func (k *KLineChart) OnUpdate(ctx app.Context) {
+	if !app.IsClient {
+		return // a prerender on the server: no chart, no requests
+	}
 	switch {
 	case k.shown != k.Contract+"|"+string(k.Period):
 		k.reload(ctx)
@@ -118,9 +131,13 @@ func (k *KLineChart) reload(ctx app.Context) {
 		k.candles, k.savedAt = saved, at
 		k.draw(ctx) // the last chart seen (offline.go), until the network answers
 	}
-	q := venueapi.KLineQuery{ContractCode: k.Contract, Period: k.Period, Size: 300}
+	q := venueapi.KLineQuery{ContractCode: k.Contract, Period: k.Period, Size: latestSize}
+	shown := k.shown
 	ctx.Async(func() {
-		res, err := fetchKLine(ctx, q)
+		res, err := firstPaintKLine(q, shown)
+		if errors.Is(err, errNoFirstPaint) {
+			res, err = fetchKLine(ctx, q)
+		}
 		ctx.Dispatch(func(ctx app.Context) {
 			if gen != k.gen {
 				return
@@ -165,49 +182,90 @@ func (k *KLineChart) fail(ctx app.Context, err error) {
 // draw puts the loaded candles on the chart, showing the latest 120.
 func (k *KLineChart) draw(ctx app.Context) {
 	if k.chart == nil {
-		k.chart = echarts.Init(app.Window().GetElementByID("chart"), "")
-		if k.chart == nil {
-			k.failed, k.status = true, "The chart library did not load."
-			return
-		}
-		k.chart.OnPointer(func(i int) { ctx.Dispatch(func(ctx app.Context) { k.pointTo(ctx, i, false) }) })
-		k.chart.OnClick(func(i int) { ctx.Dispatch(func(ctx app.Context) { k.pointTo(ctx, i, true) }) })
-		k.chart.OnZoom(func(start, _ int) {
-			if start == 0 {
-				ctx.Dispatch(func(ctx app.Context) { k.loadOlder(ctx) })
-			}
-		})
-		k.darkDrew = !k.Dark // force the frame below
+		return // no chart library: the status says so
 	}
-	if k.darkDrew != k.Dark {
-		frame, err := chartopt.Frame(chartopt.DefaultStyle(k.Dark))
-		if err != nil {
-			k.failed, k.status = true, err.Error()
-			return
-		}
-		k.chart.SetOption(frame)
-		k.darkDrew = k.Dark
+	if k.darkDrew != k.Dark && !k.setFrame() {
+		return
 	}
 	a := chartopt.Data(k.candles, k.Period, k.loc())
 	k.utcDrew = k.UTC
 	k.chart.Load(a.Labels, a.Prices, a.Ups, a.Downs)
 	n := len(k.candles)
-	k.chart.Draw(max(0, n-120), n-1)
+	if start, end := k.chart.View(); k.keepView && end > start && end < n {
+		k.chart.Draw(start, end) // where the user has moved the first paint
+	} else {
+		k.chart.Draw(max(0, n-shownFirst), n-1)
+	}
+	k.keepView = false
 	k.status, k.failed = "", false
 	app.Window().Get("performance").Call("mark", "riskchart:drawn")
+	app.Window().Get("performance").Call("mark", "riskchart:app-drawn")
 	if k.OnDrawn != nil {
 		k.OnDrawn(ctx)
 	}
+}
+
+// adoptChart takes over the first paint's chart (web/chart-boot.js), at
+// once: go-app has just replaced the prerendered page, and the browser must
+// not paint it without its chart.
+func (k *KLineChart) adoptChart(ctx app.Context) bool {
+	c, dark, drawn := echarts.Adopt(app.Window().GetElementByID("chart-area"), k.shown)
+	if c == nil {
+		return false
+	}
+	k.chart, k.darkDrew = c, dark
+	k.listen(ctx)
+	switch {
+	case drawn:
+		k.status = "" // the latest candles are on show; the app's own follow
+		k.keepView = true
+	case len(k.candles) > 0:
+		k.draw(ctx) // the first paint found no candles: the last seen, then
+	}
+	return true
+}
+
+// listen follows the pointer and the zoom of the chart.
+func (k *KLineChart) listen(ctx app.Context) {
+	k.chart.OnPointer(func(i int) { ctx.Dispatch(func(ctx app.Context) { k.pointTo(ctx, i, false) }) })
+	k.chart.OnClick(func(i int) { ctx.Dispatch(func(ctx app.Context) { k.pointTo(ctx, i, true) }) })
+	k.chart.OnZoom(func(start, _ int) {
+		if start == 0 {
+			ctx.Dispatch(func(ctx app.Context) { k.loadOlder(ctx) })
+		}
+	})
+}
+
+// initChart starts ECharts with the frame, before the candles arrive.
+func (k *KLineChart) initChart(ctx app.Context) {
+	k.chart = echarts.Init(app.Window().GetElementByID("chart-area"), "")
+	if k.chart == nil {
+		k.failed, k.status = true, "The chart library did not load."
+		return
+	}
+	k.listen(ctx)
+	if k.setFrame() && len(k.candles) > 0 {
+		k.draw(ctx)
+	}
+}
+
+// setFrame gives the chart the frame of the theme, reporting success.
+func (k *KLineChart) setFrame() bool {
+	frame, err := chartopt.Frame(chartopt.DefaultStyle(k.Dark))
+	if err != nil {
+		k.failed, k.status = true, err.Error()
+		return false
+	}
+	k.chart.SetOption(frame)
+	k.darkDrew = k.Dark
+	return true
 }
 
 // redrawAll redraws after a theme or zone change, keeping the view.
 func (k *KLineChart) redrawAll() {
 	start, end := k.chart.View()
 	if k.darkDrew != k.Dark {
-		if frame, err := chartopt.Frame(chartopt.DefaultStyle(k.Dark)); err == nil {
-			k.chart.SetOption(frame)
-			k.darkDrew = k.Dark
-		}
+		k.setFrame()
 	}
 	a := chartopt.Data(k.candles, k.Period, k.loc())
 	k.utcDrew = k.UTC
@@ -437,16 +495,23 @@ func (k *KLineChart) Render() app.UI {
 	if k.horizon {
 		notes = append(notes, app.Span().ID("horizon-mark").Class("badge").Text("Start of history: the venue keeps about two years of candles"))
 	}
+	var boot app.UI
+	if app.IsServer {
+		boot = renderFirstPaint()
+	}
 	drawn := "" // what the chart shows, for tests and embedding pages
 	if k.status == "" && len(k.candles) > 0 {
 		drawn = k.shown
 	}
 	return app.Section().Class("kchart").DataSet("drawn", drawn).Aria("label", "Chart of "+k.Contract).Body(
 		legend,
-		app.Div().Class("chart-area").Body(
-			app.Div().ID("chart").Class("chart").TabIndex(0).Attr("role", "application").
-				Aria("label", "Candlestick chart of "+k.Contract+", "+string(k.Period)+". Arrows pan, plus and minus zoom, Home and End jump.").
-				OnKeyDown(k.onKey),
+		// The chart's own element (#chart) is ECharts', outside go-app's tree:
+		// prerendered for the first paint to draw in, then adopted or made by
+		// app/echarts. The area around it takes the keyboard.
+		app.Div().ID("chart-area").Class("chart-area").TabIndex(0).Attr("role", "application").
+			Aria("label", "Candlestick chart of "+k.Contract+", "+string(k.Period)+". Arrows pan, plus and minus zoom, Home and End jump.").
+			OnKeyDown(k.onKey).Body(
+			app.If(app.IsServer, func() app.UI { return app.Div().ID("chart").Class("chart") }),
 			app.If(k.status != "", func() app.UI {
 				return app.Div().ID("chart-status").Class("chart-status").Attr("role", "status").Body(
 					app.P().Text(k.status),
@@ -457,6 +522,52 @@ func (k *KLineChart) Render() app.UI {
 			}),
 		),
 		app.Div().Class("chart-notes").Attr("role", "status").Body(notes...),
+		boot,
+	)
+}
+
+// shownFirst is how many of the latest candles a chart shows at first.
+const shownFirst = 120
+
+// firstPaintConfig is what the server hands the first-paint script
+// (web/chart-boot.js). The view is not in it: the service worker may answer
+// a navigation with a page prerendered for another, so the script reads the
+// view from the URL as viewFromURL does.
+type firstPaintConfig struct {
+	Path     string                     `json:"path"`     // the KLine path
+	Size     int                        `json:"size"`     // candles to load
+	Shown    int                        `json:"shown"`    // candles to show
+	Contract string                     `json:"contract"` // the default view
+	Period   venueapi.Period            `json:"period"`
+	Periods  map[string]string          `json:"periods"` // period → chartopt.LabelStyle
+	Frames   map[string]json.RawMessage `json:"frames"`  // "light" and "dark", built here with go-echarts
+}
+
+// renderFirstPaint writes, on the server, the first-paint script and its
+// configuration.
+func renderFirstPaint() app.UI {
+	light, err := chartopt.Frame(chartopt.DefaultStyle(false))
+	if err != nil {
+		return nil
+	}
+	dark, err := chartopt.Frame(chartopt.DefaultStyle(true))
+	if err != nil {
+		return nil
+	}
+	def := defaultView()
+	c := firstPaintConfig{Path: venueapi.PathKLine, Size: latestSize, Shown: shownFirst, Contract: def.Contract, Period: def.Period,
+		Periods: map[string]string{}, Frames: map[string]json.RawMessage{"light": light, "dark": dark}}
+	for _, p := range venueapi.Periods() {
+		c.Periods[string(p)] = chartopt.LabelStyle(p)
+	}
+	conf, err := json.Marshal(c)
+	if err != nil {
+		return nil
+	}
+	// json.Marshal escapes <, > and &: the text cannot end the script element.
+	return app.Div().Class("chart-boot").Body(
+		app.Raw(`<script type="application/json" id="chart-boot">`+string(conf)+`</script>`),
+		app.Script().Src("/web/chart-boot.js").Defer(true),
 	)
 }
 

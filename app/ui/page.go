@@ -20,11 +20,16 @@ type view struct {
 	Theme    string // "auto", "light" or "dark"
 }
 
+// defaultView is the view of a URL that names none.
+func defaultView() view {
+	return view{Contract: "BTC-USDT", Period: venueapi.Period1Min, Theme: "auto"}
+}
+
 // viewFromURL reads ?contract_code=&period=&tz=&theme=, falling back to
 // BTC-USDT, 1min, the browser's zone and its colour scheme.
 func viewFromURL(u *url.URL) view {
 	q := u.Query()
-	v := view{Contract: "BTC-USDT", Period: venueapi.Period1Min, Theme: "auto"}
+	v := defaultView()
 	if c := q.Get("contract_code"); c != "" {
 		if _, err := venueapi.ParseContractCode(c); err == nil {
 			v.Contract = c
@@ -65,11 +70,29 @@ type ChartPage struct {
 	dark      bool // resolved theme
 }
 
-// OnMount reads the view from the URL and loads the contract list.
+// OnPreRender names, on the server, what the page will fetch first, so that
+// the browser loads it while app.wasm downloads and compiles.
+func (p *ChartPage) OnPreRender(ctx app.Context) {
+	p.v = viewFromURL(ctx.Page().URL())
+	q := venueapi.KLineQuery{ContractCode: p.v.Contract, Period: p.v.Period, Size: latestSize}
+	ctx.Page().SetPreloads(
+		app.Preload{As: "fetch", Href: venueapi.PathKLine + "?" + q.Values().Encode() + " crossorigin=anonymous"},
+		app.Preload{As: "fetch", Href: "/api/v1/contracts crossorigin=anonymous"},
+	)
+}
+
+// OnInit reads the view from the URL in the browser before the first
+// render, so that the chart mounts with it and can adopt the first paint.
+func (p *ChartPage) OnInit() {
+	if app.IsClient {
+		p.v = viewFromURL(app.Window().URL())
+		p.entry = p.v.Contract
+		p.applyTheme()
+	}
+}
+
+// OnMount loads the contract list.
 func (p *ChartPage) OnMount(ctx app.Context) {
-	p.v = viewFromURL(app.Window().URL())
-	p.entry = p.v.Contract
-	p.applyTheme()
 	ctx.Async(func() {
 		cctx, cancel := context.WithCancel(ctx)
 		defer cancel()
@@ -134,7 +157,7 @@ func (p *ChartPage) submitContract(ctx app.Context, e app.Event) {
 func (p *ChartPage) Render() app.UI {
 	v := p.v
 	if v.Contract == "" {
-		v = view{Contract: "BTC-USDT", Period: venueapi.Period1Min, Theme: "auto"}
+		v = defaultView()
 	}
 	periods := make([]app.UI, 0, 9)
 	for _, pr := range venueapi.Periods() {

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/riskchart/riskchart/app/chartopt"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// The first paint (web/chart-boot.js) draws the prerendered chart before
+// app.wasm runs; the app then adopts it. What it draws must be what the app
+// draws: the same labels, prices and volumes, element by element.
+
+// jsChartArrays is the chart's labels, prices, rising and falling volumes.
+const jsChartArrays = `(() => {
+  const o = echarts.getInstanceByDom(document.getElementById("chart")).getOption();
+  return JSON.stringify([o.xAxis[0].data, o.series[0].data, o.series[1].data, o.series[2].data]);
+})()`
+
+// chartArrays reads the chart's arrays as plain values (numbers as float64,
+// which is what ECharts holds).
+func chartArrays(t *testing.T, ctx context.Context) [4][]any {
+	t.Helper()
+	var out [4][]any
+	if err := json.Unmarshal([]byte(evalJS[string](t, ctx, jsChartArrays)), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// appArrays is what chartopt.Data makes of candles, as plain values.
+func appArrays(t *testing.T, candles []venueapi.Candle, p venueapi.Period, loc *time.Location) [4][]any {
+	t.Helper()
+	a := chartopt.Data(candles, p, loc)
+	var out [4][]any
+	for i, b := range [][]byte{a.Labels, a.Prices, a.Ups, a.Downs} {
+		if err := json.Unmarshal(b, &out[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// sameButLatest compares two draws of the same series but for the newest
+// candle, which the venue may have moved between the two answers.
+func sameButLatest(t *testing.T, what string, got, want [4][]any) {
+	t.Helper()
+	names := []string{"labels", "prices", "rising volumes", "falling volumes"}
+	for i := range got {
+		if len(got[i]) != len(want[i]) || len(got[i]) == 0 {
+			t.Fatalf("%s: %s hold %d elements, want %d", what, names[i], len(got[i]), len(want[i]))
+		}
+		n := len(got[i]) - 1
+		for j := 0; j < n; j++ {
+			if !reflect.DeepEqual(got[i][j], want[i][j]) {
+				t.Fatalf("%s: %s[%d] = %v, want %v", what, names[i], j, got[i][j], want[i][j])
+			}
+		}
+	}
+}
+
+func TestChartFirstPaint(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+
+	for _, tc := range []struct {
+		query string
+		loc   *time.Location
+	}{
+		{"contract_code=ETH-USDT&period=1day&tz=utc", time.UTC},
+		{"contract_code=BTC-USDT&period=15min&tz=local", time.Local},
+		{"contract_code=BTC-USDT-CQ&period=1mon&tz=utc", time.UTC},
+	} {
+		t.Run("without the app, the page draws "+tc.query+" as the app would", func(t *testing.T) {
+			// ?wasm=false: go-app's loader leaves app.wasm alone, so the first paint is all there is.
+			if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?"+tc.query+"&wasm=false")); err != nil {
+				t.Fatal(err)
+			}
+			tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+			defer cancel()
+			if err := chromedp.Run(tctx, chromedp.Poll(`!!(window.riskchartBoot && riskchartBoot.drawn)`, nil)); err != nil {
+				t.Fatalf("no first paint: %v", err)
+			}
+			v, err := url.ParseQuery(tc.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := venueapi.Period(v.Get("period"))
+			want := appArrays(t, apiCandles(t, s.URL, "contract_code="+v.Get("contract_code")+"&period="+string(p)+"&size=300"), p, tc.loc)
+			sameButLatest(t, "first paint", chartArrays(t, ctx), want)
+			if evalJS[bool](t, ctx, `!!document.querySelector(".kchart[data-drawn]:not([data-drawn=''])")`) {
+				t.Error("the page claims the app drew without the app")
+			}
+		})
+	}
+
+	t.Run("the app adopts the first paint and draws the same candles into it", func(t *testing.T) {
+		if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=ETH-USDT&period=5min&tz=utc&theme=dark")); err != nil {
+			t.Fatal(err)
+		}
+		waitDrawn(t, ctx, "ETH-USDT|5min")
+		if !evalJS[bool](t, ctx, `riskchartBoot.adopted && document.getElementById("chart") === riskchartBoot.el && riskchartBoot.dark`) {
+			t.Fatalf("the app drew a chart of its own instead of adopting the dark first paint: %s",
+				evalJS[string](t, ctx, `JSON.stringify({adopted: riskchartBoot.adopted, view: riskchartBoot.view, dark: riskchartBoot.dark})`))
+		}
+		want := appArrays(t, apiCandles(t, s.URL, "contract_code=ETH-USDT&period=5min&size=300"), venueapi.Period5Min, time.UTC)
+		sameButLatest(t, "adopted chart", chartArrays(t, ctx), want)
+		if n := evalJS[int](t, ctx, `document.querySelectorAll("#chart").length`); n != 1 {
+			t.Errorf("%d chart elements on the page", n)
+		}
+		screenshot(t, ctx, "chart-first-paint-adopted")
+	})
+}

@@ -1,0 +1,84 @@
+// Riskchart's first paint. The server prerenders the chart page with the
+// chart's frames, built in Go with go-echarts (KLineChart, renderFirstPaint);
+// this script draws the latest candles into them as soon as ECharts has run,
+// while app.wasm is still downloading and compiling. The app then adopts this
+// ECharts instance (app/echarts.Adopt), decodes the same answer exactly and
+// draws its own arrays into it; from then on the app alone drives the chart.
+//
+// The view is read from the URL as the app's viewFromURL reads it, and the
+// candles are mapped as chartopt.Data maps them: the browser test
+// TestChartFirstPaint compares the two draws element by element. A view the
+// app reads otherwise is merely not adopted.
+(() => {
+  "use strict";
+  const conf = document.getElementById("chart-boot");
+  const host = document.getElementById("chart");
+  if (!conf || !host || !window.echarts) {
+    return;
+  }
+  const boot = JSON.parse(conf.textContent);
+  const q = new URLSearchParams(location.search);
+  const code = q.get("contract_code") || "";
+  const contract = code.length <= 40 && /^[A-Z0-9]+-[A-Z0-9]+(-(CW|NW|CQ|NQ|[0-9]{6}))?$/.test(code) ? code : boot.contract;
+  const period = Object.hasOwn(boot.periods, q.get("period")) ? q.get("period") : boot.period;
+  const utc = q.get("tz") === "utc";
+  const asked = q.get("theme");
+  const theme = asked === "light" || asked === "dark" ? asked : "auto";
+
+  // The request first (the page preloads it), so that it lands while the frame is set.
+  const url = boot.path + "?" + new URLSearchParams({ contract_code: contract, period, size: boot.size });
+  const answer = fetch(url, { credentials: "same-origin" }).then((res) => (res.ok ? res.text() : Promise.reject()));
+  if (theme !== "auto") {
+    document.documentElement.setAttribute("data-theme", theme); // as the app will
+  }
+  const dark = theme === "dark" || (theme === "auto" && matchMedia("(prefers-color-scheme: dark)").matches);
+  const chart = echarts.init(host);
+  chart.setOption(dark ? boot.frames.dark : boot.frames.light, { notMerge: true });
+  // What the app reads when it adopts the chart.
+  const state = { chart, el: host, view: contract + "|" + period, dark, adopted: false, drawn: false, answer: null };
+  window.riskchartBoot = state;
+
+  const pad = (n) => (n < 10 ? "0" : "") + n;
+  const label = (id) => {
+    const d = new Date(id * 1000);
+    const [y, mo, day, h, mi] = utc
+      ? [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes()]
+      : [d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes()];
+    switch (boot.periods[period]) {
+      case "day":
+        return y + "-" + pad(mo) + "-" + pad(day);
+      case "month":
+        return y + "-" + pad(mo);
+    }
+    return pad(mo) + "-" + pad(day) + " " + pad(h) + ":" + pad(mi);
+  };
+
+  answer
+    .then((text) => {
+      const env = JSON.parse(text);
+      if (env.status !== "ok" || !Array.isArray(env.data)) {
+        return; // the app asks again and says what is wrong
+      }
+      state.answer = text;
+      if (state.adopted || env.data.length === 0) {
+        return;
+      }
+      const labels = [], prices = [], ups = [], downs = [];
+      for (const c of env.data) {
+        labels.push(label(c.id));
+        prices.push([c.open, c.close, c.low, c.high]);
+        const down = c.close < c.open;
+        ups.push(down ? "-" : c.vol);
+        downs.push(down ? c.vol : "-");
+      }
+      const n = labels.length, start = Math.max(0, n - boot.shown);
+      chart.setOption({
+        xAxis: [{ data: labels }, { data: labels }],
+        series: [{ data: prices }, { data: ups }, { data: downs }],
+        dataZoom: [{ startValue: start, endValue: n - 1 }, { startValue: start, endValue: n - 1 }],
+      });
+      state.drawn = true;
+      performance.mark("riskchart:drawn");
+    })
+    .catch(() => {}); // no answer: the app loads and reports it
+})();
