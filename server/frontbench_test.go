@@ -22,46 +22,55 @@ import (
 )
 
 // BenchmarkFrontEnd is make bench's front-end section, in headless Chromium:
-// navigation to the first drawn chart (cold cache and warm) of the go-app
-// page and of a plain JavaScript page drawing the same candles with the same
-// frame, interleaved in one run; the time to prepend 2000 older candles and
-// to apply one live update; and the size of app.wasm. Times come from the
-// pages' own User Timing marks, not from polling.
+// navigation to the first drawn chart of the go-app page and of a plain
+// JavaScript page drawing the same candles with the same frame, interleaved
+// in one run, on a cold cache (the origin's storage and service worker
+// cleared), on the next visit (warm) and on the one after (steady: the
+// browser has by then cached compiled code of both pages); the time to the
+// app's own draw (the first draw may be the page's first paint, before
+// app.wasm runs); the time to prepend 2000 older candles and to apply one
+// live update; and the size of app.wasm. Times come from the pages' own User
+// Timing marks, not from polling.
 func BenchmarkFrontEnd(b *testing.B) {
 	s := startServer(b, nil)
 	plain := plainOrigin(b, s.URL)
 	alloc := newAllocator(b)
-	const rounds = 5
-	var goCold, goWarm, appCold, appWarm, jsCold, jsWarm, prepend, live []float64
+	const rounds = 7
+	// [page][visit] first draws; app[visit] the app's own draws.
+	var drawn [2][visits][]float64
+	var app [visits][]float64
+	var prepend, live []float64
 	for range b.N {
 		for r := 0; r < rounds; r++ {
-			c, w := loadTwice(b, alloc, s.URL+"/")
-			goCold, goWarm = append(goCold, c[0]), append(goWarm, w[0])
-			appCold, appWarm = append(appCold, c[1]), append(appWarm, w[1])
-			c, w = loadTwice(b, alloc, plain+"/web/bench/plain.html")
-			jsCold, jsWarm = append(jsCold, c[0]), append(jsWarm, w[0])
+			for i, u := range []string{s.URL + "/", plain + "/web/bench/plain.html"} {
+				for v, at := range loadVisits(b, alloc, u) {
+					drawn[i][v] = append(drawn[i][v], at[0])
+					if i == 0 {
+						app[v] = append(app[v], at[1])
+					}
+				}
+			}
 		}
 		p, l := prependAndLive(b, alloc, s.URL+"/")
 		prepend, live = append(prepend, p), append(live, l...)
 	}
 	raw, gz := fileSize(b, "../web/app.wasm"), fileSize(b, "../web/app.wasm.gz")
-	report := []struct {
+	type metric struct {
 		name  string
 		value float64
-	}{
-		{"go-app-cold-ms", median(goCold)}, {"plain-js-cold-ms", median(jsCold)}, {"cold-ratio", median(goCold) / median(jsCold)},
-		{"go-app-warm-ms", median(goWarm)}, {"plain-js-warm-ms", median(jsWarm)}, {"warm-ratio", median(goWarm) / median(jsWarm)},
-		{"app-drawn-cold-ms", median(appCold)}, {"app-drawn-warm-ms", median(appWarm)},
-		{"app-cold-ratio", median(appCold) / median(jsCold)}, {"app-warm-ratio", median(appWarm) / median(jsWarm)},
-		{"prepend-2000-ms", median(prepend)}, {"live-update-ms", median(live)},
-		{"app.wasm-MB", float64(raw) / 1e6}, {"app.wasm.gz-MB", float64(gz) / 1e6},
 	}
-	for _, m := range report {
-		b.ReportMetric(m.value, m.name)
+	var report []metric
+	for v, visit := range []string{"cold", "warm", "steady"} {
+		goApp, js, own := median(drawn[0][v]), median(drawn[1][v]), median(app[v])
+		report = append(report, metric{"go-app-" + visit + "-ms", goApp}, metric{"plain-js-" + visit + "-ms", js},
+			metric{visit + "-ratio", goApp / js}, metric{"app-drawn-" + visit + "-ms", own}, metric{"app-drawn-" + visit + "-ratio", own / js})
 	}
+	report = append(report, metric{"prepend-2000-ms", median(prepend)}, metric{"live-update-ms", median(live)},
+		metric{"app.wasm-MB", float64(raw) / 1e6}, metric{"app.wasm.gz-MB", float64(gz) / 1e6})
 	var out string
 	for _, m := range report {
-		out += fmt.Sprintf("%-18s %10.3f\n", m.name, m.value)
+		b.ReportMetric(m.value, m.name)
+		out += fmt.Sprintf("%-24s %10.3f\n", m.name, m.value)
 	}
 	os.WriteFile(filepath.Join(artifactDir(b), "frontbench.txt"), []byte(out), 0o644)
 }
@@ -108,19 +117,23 @@ func newAllocator(b *testing.B) context.Context {
 	return bctx
 }
 
-// loadTwice opens u in a new tab after clearing the HTTP cache and all of
-// the origin's storage, service worker included (cold), then again (warm),
-// and returns both times to the drawn mark.
-func loadTwice(b *testing.B, browser context.Context, u string) (cold, warm [2]float64) {
+// visits is how many times loadVisits opens a page: cold, warm, steady.
+const visits = 3
+
+// loadVisits opens u in a new tab after clearing the HTTP cache and all of
+// the origin's storage, service worker included (cold), then twice again,
+// and returns the times to the page's marks (jsMarks) of each visit.
+func loadVisits(b *testing.B, browser context.Context, u string) (at [visits][2]float64) {
 	ctx, cancel := chromedp.NewContext(browser)
 	defer cancel()
 	pu, _ := url.Parse(u)
 	if err := chromedp.Run(ctx, network.ClearBrowserCache(), storage.ClearDataForOrigin(pu.Scheme+"://"+pu.Host, "all")); err != nil {
 		b.Fatalf("clearing the cache: %v", err)
 	}
-	cold = drawnAfterNavigation(b, ctx, u)
-	warm = drawnAfterNavigation(b, ctx, u)
-	return cold, warm
+	for v := range at {
+		at[v] = drawnAfterNavigation(b, ctx, u)
+	}
+	return at
 }
 
 // jsMarks are the first riskchart:drawn (candles on screen, whoever drew
@@ -148,10 +161,11 @@ func drawnAfterNavigation(b *testing.B, ctx context.Context, u string) [2]float6
 }
 
 // prependAndLive scrolls the go-app chart back once and waits for live
-// updates, returning the page's own measures.
+// updates (ten: the first few run before the browser has optimised the
+// code), returning the page's own measures.
 func prependAndLive(b *testing.B, ctx context.Context, u string) (prepend float64, live []float64) {
 	drawnAfterNavigation(b, ctx, u)
-	tctx, cancelT := context.WithTimeout(ctx, 30*time.Second)
+	tctx, cancelT := context.WithTimeout(ctx, 45*time.Second)
 	defer cancelT()
 	measures := func(name string) string {
 		return fmt.Sprintf(`performance.getEntriesByName(%q).map(e => e.duration)`, name)
@@ -160,7 +174,7 @@ func prependAndLive(b *testing.B, ctx context.Context, u string) (prepend float6
 	if err := chromedp.Run(tctx,
 		chromedp.Evaluate(jsChart+`.dispatchAction({type: "dataZoom", startValue: 0, endValue: 60})`, nil),
 		chromedp.Poll(measures("riskchart:prepend")+".length > 0", nil),
-		chromedp.Poll(measures("riskchart:live")+".length >= 3", nil),
+		chromedp.Poll(measures("riskchart:live")+".length >= 10", nil),
 		chromedp.Evaluate(measures("riskchart:prepend"), &prep),
 		chromedp.Evaluate(measures("riskchart:live"), &lives)); err != nil {
 		b.Fatalf("prepend and live: %v", err)
