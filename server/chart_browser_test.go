@@ -105,7 +105,7 @@ func TestChartInTheBrowser(t *testing.T) {
 		c := want[0]
 		for field, value := range map[string]string{
 			"open": c.Open.StringFixed(1), "high": c.High.StringFixed(1), "low": c.Low.StringFixed(1), "close": c.Close.StringFixed(1),
-			"vol": c.Vol.String(), "amount": c.Amount.String(), "count": c.Count.String(), "turnover": c.TradeTurnover.StringFixed(2),
+			"vol": c.Vol.String(), "amount": c.Amount.String(), "count": c.Count.String(), "turnover": c.TradeTurnover.String(),
 		} {
 			if got := evalJS[string](t, ctx, `document.getElementById("legend-`+field+`").textContent`); got != value {
 				t.Errorf("legend %s = %q, the API says %q", field, got, value)

@@ -36,7 +36,7 @@ func legendOf(c venueapi.Candle, decimals int32) legendValues {
 	}
 	return legendValues{
 		Open: px(c.Open), High: px(c.High), Low: px(c.Low), Close: px(c.Close), Change: ch, ChangePct: pct,
-		Vol: c.Vol.String(), Amount: c.Amount.String(), Turnover: c.TradeTurnover.StringFixed(2), Count: c.Count.String(),
+		Vol: c.Vol.String(), Amount: c.Amount.String(), Turnover: c.TradeTurnover.String(), Count: c.Count.String(),
 		Up: !c.Close.LessThan(c.Open),
 	}
 }

@@ -14,7 +14,7 @@ func TestLegendFormatsWithTheContractsPrecisionAndExactChange(t *testing.T) {
 		Vol: d("4146"), Amount: d("4.146"), TradeTurnover: d("409574.6334"), Count: d("692")}
 	got := legendOf(c, 1)
 	want := legendValues{Open: "98803.8", High: "98827.7", Low: "98759.0", Close: "98761.2", Change: "-42.6", ChangePct: "-0.04%",
-		Vol: "4146", Amount: "4.146", Turnover: "409574.63", Count: "692", Up: false}
+		Vol: "4146", Amount: "4.146", Turnover: "409574.6334", Count: "692", Up: false}
 	if got != want {
 		t.Fatalf("got %+v\nwant %+v", got, want)
 	}

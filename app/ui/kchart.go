@@ -38,8 +38,9 @@ type KLineChart struct {
 	chart    *echarts.Chart
 	hover    int // index of the candle under the crosshair; -1: the latest
 	loading  bool
-	older    bool // an older chunk is being loaded
-	horizon  bool // the venue has nothing older
+	older    bool   // an older chunk is being loaded
+	olderErr string // why the last older chunk did not load
+	horizon  bool   // the venue has nothing older
 	stale    bool
 	status   string // what the chart area says instead of a chart
 	failed   bool
@@ -68,6 +69,9 @@ func (k *KLineChart) storageKey() string {
 func (k *KLineChart) OnMount(ctx app.Context) {
 	k.hover = -1
 	ctx.Handle(actionJumpToLatest, func(ctx app.Context, a app.Action) { k.JumpToLatest() })
+	// The chart's own context: the Retry button's goes with the button, and
+	// with it the answer of the request it started.
+	ctx.Handle(actionRetryChart, func(ctx app.Context, a app.Action) { k.reload(ctx) })
 	k.live = true
 	k.reload(ctx) // first: the request goes out while the chart starts
 	if !k.adoptChart(ctx) {
@@ -112,15 +116,12 @@ func (k *KLineChart) loc() *time.Location {
 	return time.Local // in the browser: the browser's zone
 }
 
-// Retry loads the chart again after an error.
-func (k *KLineChart) Retry(ctx app.Context) { k.reload(ctx) }
-
 // reload fetches the latest candles of the contract and period.
 func (k *KLineChart) reload(ctx app.Context) {
 	k.gen++
 	gen := k.gen
 	k.shown = k.Contract + "|" + string(k.Period)
-	k.candles, k.hover, k.horizon, k.stale, k.failed = nil, -1, false, false, false
+	k.candles, k.hover, k.horizon, k.stale, k.failed, k.olderErr = nil, -1, false, false, false, ""
 	k.loading, k.status = true, "Loading "+k.Contract+" "+string(k.Period)+"…"
 	if k.chart != nil {
 		k.chart.Load([]byte("[]"), []byte("[]"), []byte("[]"), []byte("[]"))
@@ -289,13 +290,18 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 	if k.older || k.horizon || len(k.candles) == 0 {
 		return
 	}
-	k.older = true
-	gen := k.gen
 	to := k.Period.Prev(k.candles[0].ID)
+	if to < 0 {
+		k.horizon = true
+		return
+	}
 	from := to
-	for i := 1; i < venueapi.KLineMaxSize; i++ {
+	for i := 1; i < venueapi.KLineMaxSize && from > 0; i++ {
 		from = k.Period.Prev(from)
 	}
+	from = max(from, 0) // long periods: the chunk reaches back past 1970, the venue's history does not
+	k.older, k.olderErr = true, ""
+	gen := k.gen
 	q := venueapi.KLineQuery{ContractCode: k.Contract, Period: k.Period, From: from, To: to, Range: true}
 	ctx.Async(func() {
 		res, err := fetchKLine(ctx, q)
@@ -305,7 +311,7 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 			}
 			k.older = false
 			if err != nil {
-				k.stale = true // the older chunk failed: say so, keep what is drawn
+				k.olderErr = err.Error() // keep what is drawn; panning back again retries
 				return
 			}
 			var older []venueapi.Candle
@@ -492,6 +498,9 @@ func (k *KLineChart) Render() app.UI {
 	if k.older {
 		notes = append(notes, app.Span().Class("badge").Text("Loading older candles…"))
 	}
+	if k.olderErr != "" {
+		notes = append(notes, app.Span().ID("older-error").Class("badge warn").Text("Older candles did not load ("+k.olderErr+"): pan back again to retry"))
+	}
 	if k.horizon {
 		notes = append(notes, app.Span().ID("horizon-mark").Class("badge").Text("Start of history: the venue keeps about two years of candles"))
 	}
@@ -516,7 +525,7 @@ func (k *KLineChart) Render() app.UI {
 				return app.Div().ID("chart-status").Class("chart-status").Attr("role", "status").Body(
 					app.P().Text(k.status),
 					app.If(k.failed, func() app.UI {
-						return app.Button().ID("retry").Class("button").Text("Retry").OnClick(func(ctx app.Context, e app.Event) { k.Retry(ctx) })
+						return app.Button().ID("retry").Class("button").Text("Retry").OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionRetryChart) })
 					}),
 				)
 			}),

@@ -10,7 +10,10 @@ import (
 )
 
 // Actions between the page's controls and its chart.
-const actionJumpToLatest = "chart/jump-to-latest"
+const (
+	actionJumpToLatest = "chart/jump-to-latest"
+	actionRetryChart   = "chart/retry"
+)
 
 // view is what the URL holds: reload or share restores it.
 type view struct {

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/device"
+
+	"github.com/riskchart/riskchart/server/sandbox"
+	"github.com/riskchart/riskchart/server/sandbox/sandboxtest"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// The chart's states against a sandbox venue the test can make fail, its
+// history's start, its view under live updates, and its layout on a phone.
+
+// jsView is the chart's zoom as [first, last] candle indexes and the count.
+const jsView = `(() => { const o = ` + jsChart + `.getOption(); return [o.dataZoom[0].startValue, o.dataZoom[0].endValue, o.series[0].data.length]; })()`
+
+func chartView(t *testing.T, ctx context.Context) (start, end, n int) {
+	t.Helper()
+	v := evalJS[[]int](t, ctx, jsView)
+	return v[0], v[1], v[2]
+}
+
+func TestChartStates(t *testing.T) {
+	venueURL, sb := sandboxtest.Start(t, sandbox.Config{})
+	s := startServer(t, map[string]string{"RISKCHART_VENUE_URL": venueURL})
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&tz=utc")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+
+	t.Run("a live update leaves a view the user moved where it is, and Latest jumps back", func(t *testing.T) {
+		chromedp.Run(ctx, chromedp.Evaluate(jsChart+`.dispatchAction({type: "dataZoom", startValue: 100, endValue: 160})`, nil))
+		waitFor(t, ctx, `performance.getEntriesByName("riskchart:live").length > 0`)
+		lives := evalJS[int](t, ctx, `performance.getEntriesByName("riskchart:live").length`)
+		waitFor(t, ctx, fmt.Sprintf(`performance.getEntriesByName("riskchart:live").length >= %d`, lives+2))
+		if start, end, _ := chartView(t, ctx); start != 100 || end != 160 {
+			t.Errorf("after two live updates the view is %d–%d, not 100–160", start, end)
+		}
+		click(t, ctx, "#jump-latest")
+		waitFor(t, ctx, `(() => { const o = `+jsChart+`.getOption(); return o.dataZoom[0].endValue === o.series[0].data.length - 1; })()`)
+		if start, end, _ := chartView(t, ctx); end-start != 60 {
+			t.Errorf("Latest changed the zoom width: %d–%d", start, end)
+		}
+	})
+
+	t.Run("a slow venue shows the chart loading", func(t *testing.T) {
+		sb.SetFaults(sandbox.Faults{PerPath: map[string]sandbox.Fault{venueapi.PathKLine: {Latency: 1500 * time.Millisecond}}})
+		click(t, ctx, `[data-period="30min"]`)
+		waitFor(t, ctx, `(document.getElementById("chart-status") || {}).textContent?.includes("Loading BTC-USDT 30min")`)
+		screenshot(t, ctx, "chart-loading")
+		waitDrawn(t, ctx, "BTC-USDT|30min")
+		sb.SetFaults(sandbox.Faults{})
+	})
+
+	t.Run("a failing venue marks the candles stale and keeps them", func(t *testing.T) {
+		sb.SetFaults(sandbox.Faults{PerPath: map[string]sandbox.Fault{venueapi.PathKLine: {Rate5xx: 1}}})
+		waitFor(t, ctx, `!!document.getElementById("stale-mark")`)
+		if _, _, n := chartView(t, ctx); n == 0 {
+			t.Error("the stale chart lost its candles")
+		}
+		screenshot(t, ctx, "chart-stale")
+	})
+
+	t.Run("a chart the venue cannot serve says so, and Retry loads it once it can", func(t *testing.T) {
+		sb.SetFaults(sandbox.Faults{PerPath: map[string]sandbox.Fault{venueapi.PathKLine: {Rate5xx: 1}}})
+		click(t, ctx, `[data-period="4hour"]`) // never loaded: nothing to fall back on
+		waitFor(t, ctx, `!!document.getElementById("retry") && document.getElementById("chart-status").textContent.includes("Could not load the chart")`)
+		screenshot(t, ctx, "chart-error")
+		sb.SetFaults(sandbox.Faults{})
+		click(t, ctx, "#retry")
+		waitDrawn(t, ctx, "BTC-USDT|4hour")
+		waitFor(t, ctx, `!document.getElementById("stale-mark") && !document.getElementById("chart-status")`)
+	})
+
+	t.Run("panning to the start of history says the venue keeps about two years", func(t *testing.T) {
+		click(t, ctx, `[data-period="1mon"]`)
+		waitDrawn(t, ctx, "BTC-USDT|1mon")
+		_, _, n := chartView(t, ctx)
+		chromedp.Run(ctx, chromedp.Evaluate(jsChart+`.dispatchAction({type: "dataZoom", startValue: 0, endValue: 10})`, nil))
+		waitFor(t, ctx, `!!document.getElementById("horizon-mark")`)
+		if _, _, after := chartView(t, ctx); after != n {
+			t.Errorf("%d candles before the horizon, %d after", n, after)
+		}
+		if n > 26 {
+			t.Errorf("%d monthly candles: more than two years", n)
+		}
+		screenshot(t, ctx, "chart-horizon")
+	})
+}
+
+func TestChartOnAPhone(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Emulate(device.IPhone12), chromedp.Navigate(s.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	if w := evalJS[int](t, ctx, `document.documentElement.scrollWidth - window.innerWidth`); w > 0 {
+		t.Errorf("the page is %d px wider than the phone", w)
+	}
+	if !evalJS[bool](t, ctx, `document.querySelector(".risk").getBoundingClientRect().top >= document.getElementById("chart").getBoundingClientRect().bottom`) {
+		t.Error("the risk panels are not below the chart")
+	}
+	if h := evalJS[float64](t, ctx, `document.getElementById("chart").getBoundingClientRect().height`); h < 300 {
+		t.Errorf("the chart is %.0f px high", h)
+	}
+	screenshot(t, ctx, "chart-phone")
+}
