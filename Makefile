@@ -66,8 +66,10 @@ test: build chromium vet
 
 # Speed and memory are checked here, never by timed tests.
 bench: build chromium
-	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+	RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
 	$(GO) run ./server/loadtest -duration 5s -clients 32
+	@echo "Front end in headless Chromium (BenchmarkFrontEnd; ratios are go-app page / plain ECharts page, same run):"
+	@cat artifacts/frontbench.txt
 
 clean:
 	rm -rf bin web/app.wasm web/app.wasm.gz web/echarts.min.js $(ICONS) node_modules
