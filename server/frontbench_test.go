@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
 
@@ -132,8 +133,36 @@ func loadVisits(b *testing.B, browser context.Context, u string) (at [visits][2]
 	}
 	for v := range at {
 		at[v] = drawnAfterNavigation(b, ctx, u)
+		settle(b, ctx)
 	}
 	return at
+}
+
+// settle waits until the page has filled the caches of the next visit (its
+// service worker, if it registers one, installed and active), then a second
+// more, so that every visit starts from an idle browser as a person's next
+// visit would: without it the warm visit overlapped the cold one's
+// precaching, and the steady one the warm page's loading of its risk panels.
+func settle(b *testing.B, ctx context.Context) {
+	defer time.Sleep(time.Second)
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	const installed = `(async () => {
+  if (!navigator.serviceWorker || !document.querySelector('script[src="/app.js"]')) return true;
+  const r = await navigator.serviceWorker.getRegistration();
+  return !!r && !!r.active && !r.installing && !r.waiting;
+})()`
+	for {
+		var ok bool
+		err := chromedp.Run(tctx, chromedp.Evaluate(installed, &ok, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+		if err != nil {
+			b.Fatalf("waiting for the service worker: %v", err)
+		}
+		if ok {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // jsMarks are the first riskchart:drawn (candles on screen, whoever drew

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -292,6 +293,26 @@ func TestASecondVisitDrawsTheLastChartBeforeTheNetworkAnswers(t *testing.T) {
 	screenshot(t, ctx, "pwa-before-network")
 	p.release()
 	waitFor(t, ctx, `!document.getElementById("offline-mark") && !document.getElementById("chart-status")`)
+	// The worker's static routes answered the app's files from its cache
+	// without running its script, and sent live data to the network.
+	routes := evalJS[[][2]string](t, ctx, `performance.getEntriesByType("resource").map((r) => [new URL(r.name).pathname, r.workerFinalSourceType])`)
+	want := map[string]string{"/app.js": "cache", "/web/echarts.min.js": "cache", "/web/app.wasm": "cache", "/web/chart-boot.js": "cache", "/api/v1/contracts": "network"}
+	for _, r := range routes {
+		if strings.HasPrefix(r[0], "/sapi/") || strings.HasPrefix(r[0], "/api/") {
+			if r[1] != "network" {
+				t.Errorf("%s came from %q, want the network", r[0], r[1])
+			}
+		}
+		if w, ok := want[r[0]]; ok {
+			if r[1] != w {
+				t.Errorf("%s came from %q, want %q", r[0], r[1], w)
+			}
+			delete(want, r[0])
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("the second visit did not load %v", want)
+	}
 }
 
 // evalAwait evaluates js, waiting for the promise it returns.

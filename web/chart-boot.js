@@ -25,17 +25,18 @@
   const asked = q.get("theme");
   const theme = asked === "light" || asked === "dark" ? asked : "auto";
 
-  // The request first (the page preloads it), so that it lands while the frame is set.
+  // The page preloads this request. ECharts starts only once it has
+  // landed, and draws the frame and the candles in one task: drawing the
+  // empty frame first cost a second render, on code not yet compiled.
   const url = boot.path + "?" + new URLSearchParams({ contract_code: contract, period, size: boot.size });
   const answer = fetch(url, { credentials: "same-origin" }).then((res) => (res.ok ? res.text() : Promise.reject()));
   if (theme !== "auto") {
     document.documentElement.setAttribute("data-theme", theme); // as the app will
   }
   const dark = theme === "dark" || (theme === "auto" && matchMedia("(prefers-color-scheme: dark)").matches);
-  const chart = echarts.init(host);
-  chart.setOption(dark ? boot.frames.dark : boot.frames.light, { notMerge: true });
-  // What the app reads when it adopts the chart.
-  const state = { chart, el: host, view: contract + "|" + period, dark, adopted: false, drawn: false, answer: null };
+  // What the app reads when it adopts the chart (chart stays null if the
+  // answer is not drawn; the app then starts ECharts itself).
+  const state = { chart: null, el: host, view: contract + "|" + period, dark, adopted: false, drawn: false, answer: null, settled: false };
   window.riskchartBoot = state;
 
   const pad = (n) => (n < 10 ? "0" : "") + n;
@@ -72,13 +73,22 @@
         downs.push(down ? c.vol : "-");
       }
       const n = labels.length, start = Math.max(0, n - boot.shown);
+      const chart = echarts.init(host);
+      chart.setOption(dark ? boot.frames.dark : boot.frames.light, { notMerge: true });
       chart.setOption({
         xAxis: [{ data: labels }, { data: labels }],
         series: [{ data: prices }, { data: ups }, { data: downs }],
         dataZoom: [{ startValue: start, endValue: n - 1 }, { startValue: start, endValue: n - 1 }],
       });
+      state.chart = chart;
       state.drawn = true;
       performance.mark("riskchart:drawn");
     })
-    .catch(() => {}); // no answer: the app loads and reports it
+    .catch(() => {}) // no answer: the app loads and reports it
+    .finally(() => {
+      // app.js holds app.wasm's compilation until now (or a time limit), so
+      // that compiling does not take the cores this paint needs.
+      state.settled = true;
+      window.dispatchEvent(new Event("riskchart:first-paint"));
+    });
 })();

@@ -50,10 +50,13 @@ func Init(host app.Value, theme string) *Chart {
 // and whether it shows candles.
 func Adopt(host app.Value, view string) (c *Chart, dark, drawn bool) {
 	b := app.Window().Get("riskchartBoot")
-	if !b.Truthy() || b.Get("adopted").Bool() || b.Get("view").String() != view || !host.Truthy() {
+	if !b.Truthy() || b.Get("adopted").Bool() || !host.Truthy() {
 		return nil, false, false
 	}
 	b.Set("adopted", true) // the script draws nothing after this
+	if b.Get("view").String() != view || !b.Get("chart").Truthy() {
+		return nil, false, false // another view, or nothing drawn yet
+	}
 	host.Call("prepend", b.Get("el"))
 	c = newChart(b.Get("chart"))
 	if dz := c.v.Call("getOption").Get("dataZoom"); dz.Truthy() && dz.Length() > 0 {

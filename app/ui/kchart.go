@@ -201,6 +201,7 @@ func (k *KLineChart) draw(ctx app.Context) {
 	k.status, k.failed = "", false
 	app.Window().Get("performance").Call("mark", "riskchart:drawn")
 	app.Window().Get("performance").Call("mark", "riskchart:app-drawn")
+	app.Window().Call("dispatchEvent", app.Window().Get("Event").New("riskchart:app-drawn")) // app.js registers the service worker
 	if k.OnDrawn != nil {
 		k.OnDrawn(ctx)
 	}
@@ -576,7 +577,8 @@ func renderFirstPaint() app.UI {
 	// json.Marshal escapes <, > and &: the text cannot end the script element.
 	return app.Div().Class("chart-boot").Body(
 		app.Raw(`<script type="application/json" id="chart-boot">`+string(conf)+`</script>`),
-		app.Script().Src("/web/chart-boot.js").Defer(true),
+		// Not deferred: it runs as soon as #chart is parsed, before app.js.
+		app.Script().Src("/web/chart-boot.js"),
 	)
 }
 

@@ -23,6 +23,7 @@ type AppStatus struct {
 	hint        bool // the Share-menu hint is shown
 	updateReady bool
 	visible     app.Func
+	listener    app.Value // what listens to visibilitychange
 }
 
 // OnMount reads the current state and starts checking for updates.
@@ -36,7 +37,14 @@ func (s *AppStatus) OnMount(ctx app.Context) {
 		}
 		return nil
 	})
-	app.Window().Get("document").Call("addEventListener", "visibilitychange", s.visible)
+	// Our app.js wakes Go only when the page comes into view (not while it
+	// is being left); go-app's own has no such helper.
+	if app.Window().Get("riskchartOnVisible").Truthy() {
+		s.listener = app.Window().Call("riskchartOnVisible", s.visible)
+	} else {
+		s.listener = s.visible.JSValue()
+		app.Window().Get("document").Call("addEventListener", "visibilitychange", s.listener)
+	}
 	ctx.Async(func() {
 		t := time.NewTicker(updateCheckEvery)
 		defer t.Stop()
@@ -53,7 +61,7 @@ func (s *AppStatus) OnMount(ctx app.Context) {
 
 // OnDismount stops listening.
 func (s *AppStatus) OnDismount() {
-	app.Window().Get("document").Call("removeEventListener", "visibilitychange", s.visible)
+	app.Window().Get("document").Call("removeEventListener", "visibilitychange", s.listener)
 	s.visible.Release()
 }
 

@@ -113,13 +113,35 @@ func TestTheWorkerPrecachesTheShellAndLeavesDataLive(t *testing.T) {
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app-worker.js", nil))
 	js := rec.Body.String()
 	for _, want := range []string{`"/web/app.wasm"`, `"/app.js"`, `"/wasm_exec.js"`, `"/web/embed.css"`, `"/web/icon-maskable-512.png"`, `"/"`,
-		"event.waitUntil(caches.open(cacheName)", `url.pathname.startsWith("/sapi/")`, `url.pathname.startsWith("/api/")`} {
+		"caches.open(cacheName).then((c) => c.addAll(resourcesToCache))", `url.pathname.startsWith("/sapi/")`, `url.pathname.startsWith("/api/")`,
+		`{ condition: { urlPattern: "/sapi/*" }, source: "network" }`, `{ condition: { urlPattern: "/api/*" }, source: "network" }`} {
 		if !strings.Contains(js, want) {
 			t.Errorf("the worker lacks %s", want)
 		}
 	}
 	if strings.Contains(js, "clients.claim") {
 		t.Error("the worker claims the page that installs it: go-app would offer a pointless reload")
+	}
+}
+
+func TestAppJSFetchesTheModuleItselfAndWaitsForTheFirstPaint(t *testing.T) {
+	h, err := New(Config{Root: builtRoot(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
+	js := rec.Body.String()
+	for _, want := range []string{`riskchartAfterFirstPaint(fetch("/web/app.wasm"))`, "\nriskchartAfterAppDrawn(goappInitServiceWorker);\n",
+		"function riskchartOnVisible(f)"} {
+		if !strings.Contains(js, want) {
+			t.Errorf("app.js lacks %s", want)
+		}
+	}
+	for _, unwanted := range []string{"fetchWithProgress(\"/web/app.wasm\"", "\ngoappInitServiceWorker();\n"} {
+		if strings.Contains(js, unwanted) {
+			t.Errorf("app.js still has %s", unwanted)
+		}
 	}
 }
 

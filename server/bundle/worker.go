@@ -23,8 +23,29 @@ const resourcesToCache = {{.ResourcesToCache}};
 const appPages = ["/", "/tiers", "/limits", "/embed/chart", "/embed/tiers", "/embed/limits"];
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(cacheName).then((c) => c.addAll(resourcesToCache)).then(() => self.skipWaiting()));
+  event.waitUntil(Promise.all([
+    routes(event),
+    caches.open(cacheName).then((c) => c.addAll(resourcesToCache)),
+  ]).then(() => self.skipWaiting()));
 });
+
+// Where the browser supports static routes, it answers the app's files
+// from this version's cache, and live data from the network, without
+// running this script: on a two-core machine, passing a page's dozen files
+// through a fetch handler cost the first paint of a second visit about a
+// tenth of a second. Navigations still come here (the shell), and a file
+// the cache lacks falls back to the network.
+function routes(event) {
+  if (!event.addRoutes) {
+    return Promise.resolve();
+  }
+  return event.addRoutes([
+    { condition: { requestMode: "navigate" }, source: "fetch-event" },
+    { condition: { urlPattern: "/sapi/*" }, source: "network" },
+    { condition: { urlPattern: "/api/*" }, source: "network" },
+    { condition: { requestMethod: "GET", urlPattern: "/*" }, source: { cacheName } },
+  ]).catch((err) => console.warn("riskchart: static routes refused:", err));
+}
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(
