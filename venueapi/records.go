@@ -23,7 +23,7 @@ type Candle struct {
 }
 
 type candleWire struct {
-	ID            *longNumber         `json:"id"`
+	ID            *WireInt            `json:"id"`
 	Vol           decimal.NullDecimal `json:"vol"`
 	Count         decimal.NullDecimal `json:"count"`
 	Open          decimal.NullDecimal `json:"open"`
@@ -62,11 +62,12 @@ func (c *Candle) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// longNumber is a long the venue may write as a JSON number or a string.
-type longNumber int64
+// WireInt is an int or long the venue may write as a JSON number or a
+// string (the spec's "numbers may arrive as strings").
+type WireInt int64
 
 // UnmarshalJSON accepts 1700000040 and "1700000040"; null leaves n as it is.
-func (n *longNumber) UnmarshalJSON(b []byte) error {
+func (n *WireInt) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
 		return nil
 	}
@@ -78,7 +79,7 @@ func (n *longNumber) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return fmt.Errorf("%s is not an integer", b)
 	}
-	*n = longNumber(v)
+	*n = WireInt(v)
 	return nil
 }
 

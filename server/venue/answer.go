@@ -14,11 +14,11 @@ import (
 // status is what an answer says of its outcome, in either envelope: code and
 // message (endpoint 1), or status, err_code and err_msg (endpoints 2 and 3).
 type status struct {
-	Code    *wireInt `json:"code"`
-	Message string   `json:"message"`
-	Status  *string  `json:"status"`
-	ErrCode wireInt  `json:"err_code"`
-	ErrMsg  string   `json:"err_msg"`
+	Code    *venueapi.WireInt `json:"code"`
+	Message string            `json:"message"`
+	Status  *string           `json:"status"`
+	ErrCode venueapi.WireInt  `json:"err_code"`
+	ErrMsg  string            `json:"err_msg"`
 }
 
 // envelope reports whether the answer is one of the venue's envelopes.
@@ -39,9 +39,9 @@ func (s status) outcome() (code int, msg string) {
 // the records of a success.
 type answer[T any] struct {
 	status
-	Ch   string  `json:"ch"`
-	Ts   wireInt `json:"ts"`
-	Data []T     `json:"data"`
+	Ch   string           `json:"ch"`
+	Ts   venueapi.WireInt `json:"ts"`
+	Data []T              `json:"data"`
 }
 
 // errNoData is a success envelope without its required data.
@@ -60,26 +60,6 @@ func decodeAnswer[T any](raw []byte) (answer[T], error) {
 		return a, err
 	}
 	return a, nil
-}
-
-// wireInt is an int or long the venue may write as a JSON number or a string.
-type wireInt int64
-
-// UnmarshalJSON accepts 200 and "200"; null leaves n as it is.
-func (n *wireInt) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		return nil
-	}
-	s := b
-	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
-		s = s[1 : len(s)-1]
-	}
-	v, err := strconv.ParseInt(string(s), 10, 64)
-	if err != nil {
-		return fmt.Errorf("%s is not an integer", b)
-	}
-	*n = wireInt(v)
-	return nil
 }
 
 // classify turns one exchange (HTTP status, headers, what the body said and

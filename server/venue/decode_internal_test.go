@@ -25,7 +25,7 @@ func sameAnswer(a, b answer[venueapi.Candle]) string {
 		}
 		return *p
 	}
-	code := func(p *wireInt) string {
+	code := func(p *venueapi.WireInt) string {
 		if p == nil {
 			return "<nil>"
 		}

@@ -104,7 +104,7 @@ func (s *scanner) topValue(a *answer[venueapi.Candle], f int) bool {
 		if !ok {
 			return false
 		}
-		w := wireInt(n)
+		w := venueapi.WireInt(n)
 		switch f {
 		case fieldCode:
 			a.Code = &w
