@@ -32,8 +32,8 @@ import (
 // app's own draw (the first draw may be the page's first paint, before
 // app.wasm runs); the time to prepend 2000 older candles and to apply one
 // live update (the median of the first ten, beside the plain page's own
-// live updates of the same kind on 2000 candles); and the size of app.wasm. Times come from the pages' own User
-// Timing marks, not from polling.
+// live updates of the same kind on 2000 candles); and the size of app.wasm.
+// Times come from the pages' own User Timing marks, not from polling.
 func BenchmarkFrontEnd(b *testing.B) {
 	s := startServer(b, nil)
 	plain := plainOrigin(b, s.URL)
@@ -222,9 +222,6 @@ func prependAndLive(b *testing.B, ctx context.Context, u string) (prepend float6
 	drawnAfterNavigation(b, ctx, u)
 	tctx, cancelT := context.WithTimeout(ctx, 45*time.Second)
 	defer cancelT()
-	measures := func(name string) string {
-		return fmt.Sprintf(`performance.getEntriesByName(%q).map(e => e.duration)`, name)
-	}
 	var prep, lives []float64
 	if err := chromedp.Run(tctx,
 		chromedp.Evaluate(jsChart+`.dispatchAction({type: "dataZoom", startValue: 0, endValue: 60})`, nil),
@@ -248,12 +245,18 @@ func liveUpdates(b *testing.B, browser context.Context, u string) []float64 {
 	drawnAfterNavigation(b, ctx, u)
 	tctx, cancelT := context.WithTimeout(ctx, 45*time.Second)
 	defer cancelT()
-	const lives = `performance.getEntriesByName("riskchart:live").map(e => e.duration)`
 	var ms []float64
-	if err := chromedp.Run(tctx, chromedp.Poll(lives+".length >= 10", nil), chromedp.Evaluate(lives+".slice(0, 10)", &ms)); err != nil {
+	if err := chromedp.Run(tctx, chromedp.Poll(measures("riskchart:live")+".length >= 10", nil),
+		chromedp.Evaluate(measures("riskchart:live")+".slice(0, 10)", &ms)); err != nil {
 		b.Fatalf("plain live updates: %v", err)
 	}
 	return ms
+}
+
+// measures is a script listing the durations of the page's User Timing
+// measures named name.
+func measures(name string) string {
+	return fmt.Sprintf(`performance.getEntriesByName(%q).map(e => e.duration)`, name)
 }
 
 func median(v []float64) float64 {

@@ -34,8 +34,9 @@
     document.documentElement.setAttribute("data-theme", theme); // as the app will
   }
   const dark = theme === "dark" || (theme === "auto" && matchMedia("(prefers-color-scheme: dark)").matches);
-  // What the app reads when it adopts the chart (chart stays null if the
-  // answer is not drawn; the app then starts ECharts itself).
+  // What the app reads when it adopts the chart: chart stays null unless
+  // candles were drawn (the app then starts ECharts itself); drawn says the
+  // same to tests; settled, that this script is done (app.js waits on it).
   const state = { chart: null, el: host, view: contract + "|" + period, dark, adopted: false, drawn: false, answer: null, settled: false };
   window.riskchartBoot = state;
 

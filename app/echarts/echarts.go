@@ -46,23 +46,24 @@ func Init(host app.Value, theme string) *Chart {
 // (web/chart-boot.js) drew before the app ran in the prerendered #chart,
 // when it shows view ("contract|period"): the element moves into host,
 // first, and its drawing stays.
-// It returns nil when there is no such chart, whether its frame is dark,
-// and whether it shows candles.
-func Adopt(host app.Value, view string) (c *Chart, dark, drawn bool) {
+// The script starts ECharts only to draw candles, so an adopted chart
+// always shows them. It returns nil when there is no such chart, and
+// whether its frame is dark.
+func Adopt(host app.Value, view string) (c *Chart, dark bool) {
 	b := app.Window().Get("riskchartBoot")
 	if !b.Truthy() || b.Get("adopted").Bool() || !host.Truthy() {
-		return nil, false, false
+		return nil, false
 	}
 	b.Set("adopted", true) // the script draws nothing after this
 	if b.Get("view").String() != view || !b.Get("chart").Truthy() {
-		return nil, false, false // another view, or nothing drawn yet
+		return nil, false // another view, or nothing drawn yet
 	}
 	host.Call("prepend", b.Get("el"))
 	c = newChart(b.Get("chart"))
 	if dz := c.v.Call("getOption").Get("dataZoom"); dz.Truthy() && dz.Length() > 0 {
 		c.readZoom(dz.Index(0)) // where the user may have moved it already
 	}
-	return c, b.Get("dark").Bool(), b.Get("drawn").Bool()
+	return c, b.Get("dark").Bool()
 }
 
 func newChart(v app.Value) *Chart {

@@ -211,19 +211,14 @@ func (k *KLineChart) draw(ctx app.Context) {
 // once: go-app has just replaced the prerendered page, and the browser must
 // not paint it without its chart.
 func (k *KLineChart) adoptChart(ctx app.Context) bool {
-	c, dark, drawn := echarts.Adopt(app.Window().GetElementByID("chart-area"), k.shown)
+	c, dark := echarts.Adopt(app.Window().GetElementByID("chart-area"), k.shown)
 	if c == nil {
-		return false
+		return false // no candles drawn for this view: the app starts ECharts itself
 	}
 	k.chart, k.darkDrew = c, dark
 	k.listen(ctx)
-	switch {
-	case drawn:
-		k.status = "" // the latest candles are on show; the app's own follow
-		k.keepView = true
-	case len(k.candles) > 0:
-		k.draw(ctx) // the first paint found no candles: the last seen, then
-	}
+	k.status = "" // the latest candles are on show; the app's own follow
+	k.keepView = true
 	return true
 }
 

@@ -41,17 +41,24 @@ func builtRoot(t *testing.T) string {
 
 var versionRE = regexp.MustCompile(`const cacheName = "app-" \+ "([0-9a-f]+)"`)
 
-func versionServed(t *testing.T, cfg Config) string {
+// served answers a GET of path from a handler made with cfg.
+func served(t *testing.T, cfg Config, path string) (status int, body string) {
 	t.Helper()
 	h, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app-worker.js", nil))
-	m := versionRE.FindStringSubmatch(rec.Body.String())
-	if rec.Code != http.StatusOK || m == nil {
-		t.Fatalf("app-worker.js: HTTP %d, no version in %.200q", rec.Code, rec.Body.String())
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+	return rec.Code, rec.Body.String()
+}
+
+func versionServed(t *testing.T, cfg Config) string {
+	t.Helper()
+	status, js := served(t, cfg, "/app-worker.js")
+	m := versionRE.FindStringSubmatch(js)
+	if status != http.StatusOK || m == nil {
+		t.Fatalf("app-worker.js: HTTP %d, no version in %.200q", status, js)
 	}
 	return m[1]
 }
@@ -105,13 +112,7 @@ func TestNewNamesAMissingFileTheWorkerWouldKeep(t *testing.T) {
 }
 
 func TestTheWorkerPrecachesTheShellAndLeavesDataLive(t *testing.T) {
-	h, err := New(Config{Root: builtRoot(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app-worker.js", nil))
-	js := rec.Body.String()
+	_, js := served(t, Config{Root: builtRoot(t)}, "/app-worker.js")
 	for _, want := range []string{`"/web/app.wasm"`, `"/app.js"`, `"/wasm_exec.js"`, `"/web/embed.css"`, `"/web/icon-maskable-512.png"`, `"/"`,
 		"caches.open(cacheName).then((c) => c.addAll(resourcesToCache))", `url.pathname.startsWith("/sapi/")`, `url.pathname.startsWith("/api/")`,
 		`{ condition: { urlPattern: "/sapi/*" }, source: "network" }`, `{ condition: { urlPattern: "/api/*" }, source: "network" }`} {
@@ -125,13 +126,7 @@ func TestTheWorkerPrecachesTheShellAndLeavesDataLive(t *testing.T) {
 }
 
 func TestAppJSFetchesTheModuleItselfAndWaitsForTheFirstPaint(t *testing.T) {
-	h, err := New(Config{Root: builtRoot(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
-	js := rec.Body.String()
+	_, js := served(t, Config{Root: builtRoot(t)}, "/app.js")
 	for _, want := range []string{`riskchartAfterFirstPaint(fetch("/web/app.wasm"))`, "\nriskchartAfterAppDrawn(goappInitServiceWorker);\n",
 		"function riskchartOnVisible(f)"} {
 		if !strings.Contains(js, want) {
