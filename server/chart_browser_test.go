@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -54,6 +55,48 @@ func apiCandles(t *testing.T, base, query string) []venueapi.Candle {
 	}
 	return env.Data
 }
+
+// jsLiveLayer reads the chart's live layer (app/echarts/live.go): what it
+// draws of the newest candle, and what is wrong with it, if anything: it must
+// show the legend's newest candle where ECharts' axes put those numbers, in
+// the candle's colour, inside its grids, over ECharts' own copy, hidden.
+const jsLiveLayer = `(() => {
+  const c = ` + jsChart + `, o = c.getOption(), n = o.series[0].data.length;
+  ` + jsEChartsNewest + `;
+  const el = (name) => c.getZr().storage.getRoots().find((e) => e.name === name);
+  const wick = el("live-wick"), body = el("live-body"), bar = el("live-bar");
+  const legend = (f) => Number(document.getElementById("legend-" + f).textContent);
+  const [open, high, low, close, vol] = ["open", "high", "low", "close", "vol"].map(legend);
+  const px = (grid, v) => c.convertToPixel({gridIndex: grid}, [n - 1, v]);
+  const off = (a, b) => Math.abs(a - b) > 0.01;
+  const drawn = wick && body && bar ? JSON.stringify([wick.shape, body.shape, bar.shape]) : "";
+  const problem = (() => {
+    if (!drawn || wick.ignore || body.ignore) return "the live layer draws nothing";
+    const copy = [0, 1, 2].map(jsEChartsNewest);
+    if (copy.some((d) => d.index !== n - 1 || d.opacity !== 0)) return "ECharts' copy of the newest candle is not hidden: " + JSON.stringify(copy);
+    const [x, yHigh] = px(0, high), yLow = px(0, low)[1], yOpen = px(0, open)[1], yClose = px(0, close)[1];
+    if (off(wick.shape.y1, yHigh) || off(wick.shape.y2, yLow) || Math.abs(wick.shape.x1 - x) > 0.5) return "wick " + JSON.stringify(wick.shape) + " for high " + high + " low " + low + " at " + [x, yHigh, yLow];
+    if (off(body.shape.y, Math.min(yOpen, yClose)) || off(body.shape.height, Math.abs(yOpen - yClose))) return "body " + JSON.stringify(body.shape) + " for open " + open + " close " + close;
+    const want = close > open ? "up" : close < open ? "down" : "";
+    const colour = body.style.fill === o.series[1].itemStyle.color ? "up" : body.style.fill === o.series[2].itemStyle.color ? "down" : body.style.fill;
+    if (want && colour !== want) return "a " + want + " candle drawn " + colour;
+    for (const [grid, ys] of [[0, [yHigh, yLow]], [1, [bar.shape.y, bar.shape.y + bar.shape.height]]]) {
+      if (ys.some((y) => !c.containPixel({gridIndex: grid}, [x, y]))) return "drawn out of grid " + grid + ": " + ys;
+    }
+    if (vol > 0 && (bar.ignore || off(bar.shape.y, px(1, vol)[1]))) return "volume bar " + JSON.stringify(bar.shape) + " for " + vol;
+    return "";
+  })();
+  return {problem, drawn};
+})()`
+
+// jsEChartsNewest is a function returning what ECharts holds (its data, not
+// the option, which shares the app's arrays) of the last candle in view of
+// series i: its index, values and item opacity.
+const jsEChartsNewest = `function jsEChartsNewest(i) {
+  const d = ` + jsChart + `.getModel().getSeriesByIndex(i).getData(), last = d.count() - 1;
+  const [index, ...values] = d.getValues(last);
+  return {index, values, opacity: d.getItemModel(last).get(["itemStyle", "opacity"])};
+}`
 
 func TestChartInTheBrowser(t *testing.T) {
 	s := startServer(t, nil)
@@ -126,13 +169,51 @@ func TestChartInTheBrowser(t *testing.T) {
 		screenshot(t, ctx, "chart-legend")
 	})
 
-	t.Run("the current candle updates live", func(t *testing.T) {
-		js := jsChart + `.getOption().series[0].data.slice(-1)[0].join(",") + "|" + ` + jsChart + `.getOption().series[0].data.length`
-		before := evalJS[string](t, ctx, js)
-		tctx, cancel := context.WithTimeout(ctx, 8*time.Second)
-		defer cancel()
-		if err := chromedp.Run(tctx, chromedp.Poll(fmt.Sprintf(`(%s) !== %q`, js, before), nil, chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
-			t.Fatalf("the last candle stayed %s: %v", before, err)
+	t.Run("the current candle updates live, drawn alone on the live layer where ECharts' axes put it", func(t *testing.T) {
+		// The pointer leaves the chart: the legend shows the newest candle.
+		if err := chromedp.Run(ctx, chromedp.MouseEvent(input.MouseMoved, 1, 1)); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, `document.getElementById("legend").dataset.hover !== "true"`)
+		for _, view := range []struct {
+			name  string
+			shown int // candles in view, the newest last
+		}{{"the default view", 0}, {"two candles, the price axis as tight as it gets", 2}, {"twelve candles", 12}} {
+			if view.shown > 0 {
+				chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const n = %s.getOption().series[0].data.length; %s.dispatchAction({type: "dataZoom", startValue: n - %d, endValue: n - 1}); })()`, jsChart, jsChart, view.shown), nil))
+			}
+			// Over several live updates (a new high or low may leave the
+			// axes' range: ECharts then gets the series again and rescales),
+			// the layer shows the legend's candle and stays in its grids.
+			var drawn []string
+			for len(drawn) < 4 {
+				var got struct{ Problem, Drawn string }
+				tctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+				err := chromedp.Run(tctx, chromedp.Poll(jsLiveLayer+`.drawn !== `+strconv.Quote(strings.Join(drawn[max(len(drawn)-1, 0):], "")), nil, chromedp.WithPollingInterval(50*time.Millisecond)),
+					chromedp.Poll(jsLiveLayer+`.problem === ""`, nil, chromedp.WithPollingInterval(20*time.Millisecond)))
+				cancel()
+				chromedp.Run(ctx, chromedp.Evaluate(jsLiveLayer, &got))
+				if err != nil {
+					t.Fatalf("%s: after %d live updates: %v: %s", view.name, len(drawn), err, got.Problem)
+				}
+				drawn = append(drawn, got.Drawn)
+			}
+			screenshot(t, ctx, "chart-live-"+strconv.Itoa(view.shown))
+		}
+		// Out of range for good: a price axis pinned above the candle. Each
+		// live update hands ECharts the series again, whose copy of the
+		// newest candle then follows the legend, and the layer draws nothing.
+		chromedp.Run(ctx, chromedp.Evaluate(jsChart+`.setOption({yAxis: [{min: 1e9, max: 2e9}]})`, nil))
+		waitFor(t, ctx, `(() => {
+  `+jsEChartsNewest+`;
+  const v = jsEChartsNewest(0).values;
+  const legend = ["open", "close", "low", "high"].map((f) => Number(document.getElementById("legend-" + f).textContent));
+  return JSON.stringify(v) === JSON.stringify(legend) && `+jsChart+`.getZr().storage.getRoots().filter((e) => e.name && e.name.startsWith("live-")).every((e) => e.ignore);
+})()`)
+		chromedp.Run(ctx, chromedp.Evaluate(jsChart+`.setOption({yAxis: [{min: null, max: null}]})`, nil))
+		waitFor(t, ctx, jsLiveLayer+`.problem === ""`)
+		if err := chromedp.Run(ctx, chromedp.Evaluate(jsChart+`.dispatchAction({type: "dataZoom", start: 70, end: 100})`, nil)); err != nil {
+			t.Fatal(err)
 		}
 	})
 

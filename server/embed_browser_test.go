@@ -231,8 +231,8 @@ func TestEmbeds(t *testing.T) {
 		var at struct{ X, Y float64 }
 		pollInFrame(t, ctx, `(() => {
 			const el = document.getElementById("chart"), r = el.getBoundingClientRect(), c = echarts.getInstanceByDom(el);
-			const d = c.getOption().series[0].data, i = d.length - 1;
-			const p = c.convertToPixel({seriesIndex: 0}, [i, (d[i][0] + d[i][1]) / 2]);
+			const d = c.getOption().series[0].data, i = d.length - 1, v = d[i].value || d[i]; // the newest: ECharts' hidden copy
+			const p = c.convertToPixel({seriesIndex: 0}, [i, (v[0] + v[1]) / 2]);
 			return p && {X: r.left + p[0], Y: r.top + p[1]};
 		})()`, &at)
 		off := evalJS[struct{ X, Y float64 }](t, ctx, `(() => { const f = document.getElementById("embed"), r = f.getBoundingClientRect(); return {X: r.left + f.clientLeft, Y: r.top + f.clientTop}; })()`)

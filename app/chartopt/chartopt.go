@@ -47,7 +47,7 @@ type option struct {
 	Legend          opts.Legend       `json:"legend"`
 	Tooltip         tooltip           `json:"tooltip"`
 	AxisPointer     *opts.AxisPointer `json:"axisPointer"`
-	Grid            []opts.Grid       `json:"grid"`
+	Grid            []grid            `json:"grid"`
 	XAxis           []opts.XAxis      `json:"xAxis"`
 	YAxis           []opts.YAxis      `json:"yAxis"`
 	DataZoom        []dataZoom        `json:"dataZoom"`
@@ -59,6 +59,12 @@ type option struct {
 type tooltip struct {
 	opts.Tooltip
 	ShowContent bool `json:"showContent"`
+}
+
+// grid adds ECharts 6's outerBoundsMode, which go-echarts lacks.
+type grid struct {
+	opts.Grid
+	OuterBoundsMode string `json:"outerBoundsMode,omitempty"`
 }
 
 // dataZoom adds the placement go-echarts' DataZoom lacks.
@@ -76,8 +82,14 @@ type series struct {
 	Stack      string          `json:"stack,omitempty"`
 	ItemStyle  *opts.ItemStyle `json:"itemStyle,omitempty"`
 	Large      bool            `json:"large,omitempty"`
+	BarWidth   string          `json:"barWidth,omitempty"`
 	Data       []int           `json:"data"`
 }
+
+// VolumeBarShare is the width of a volume bar, as a share of its candle's
+// band: set, not left to ECharts, since the chart's live layer
+// (app/echarts) draws the newest bar itself.
+const VolumeBarShare = 0.7
 
 // Frame returns the option without data: a candlestick grid above a volume
 // grid sharing one time axis and one zoom, the price axis fitted to the
@@ -88,14 +100,15 @@ func Frame(s Style) ([]byte, error) {
 		axis, split = "#9ca3af", "#1f2937"
 	}
 	hidden := &opts.AxisLabel{Show: opts.Bool(false)}
+	volumeBarWidth := fmt.Sprintf("%g%%", VolumeBarShare*100)
 	o := option{
 		BackgroundColor: "transparent",
 		Legend:          opts.Legend{Show: opts.Bool(false)}, // the page draws its own legend
 		Tooltip:         tooltip{Tooltip: opts.Tooltip{Show: opts.Bool(true), Trigger: "axis", TriggerOn: "mousemove|click", AxisPointer: &opts.AxisPointer{Type: "cross"}}},
 		AxisPointer:     &opts.AxisPointer{Link: []opts.AxisPointerLink{{XAxisIndex: []int{0, 1}}}},
-		Grid: []opts.Grid{
-			{Left: "8", Right: "64", Top: "12", Height: "60%"},
-			{Left: "8", Right: "64", Top: "70%", Height: "13%"},
+		Grid: []grid{
+			{Grid: opts.Grid{Left: "8", Right: "64", Top: "12", Height: "60%"}, OuterBoundsMode: "none"},
+			{Grid: opts.Grid{Left: "8", Right: "64", Top: "70%", Height: "13%"}, OuterBoundsMode: "none"},
 		},
 		XAxis: []opts.XAxis{
 			{Type: "category", GridIndex: 0, AxisLabel: hidden, AxisLine: &opts.AxisLine{LineStyle: &opts.LineStyle{Color: axis}},
@@ -116,8 +129,8 @@ func Frame(s Style) ([]byte, error) {
 			{Name: "price", Type: "candlestick", ItemStyle: &opts.ItemStyle{Color: s.Up, Color0: s.Down, BorderColor: s.Up, BorderColor0: s.Down}, Large: true},
 			// Volume is two stacked bar series, rising and falling, so that each bar
 			// takes its candle's colour without a style object per bar.
-			{Name: "volume up", Type: "bar", XAxisIndex: 1, YAxisIndex: 1, Stack: "volume", ItemStyle: &opts.ItemStyle{Color: s.Up}},
-			{Name: "volume down", Type: "bar", XAxisIndex: 1, YAxisIndex: 1, Stack: "volume", ItemStyle: &opts.ItemStyle{Color: s.Down}},
+			{Name: "volume up", Type: "bar", XAxisIndex: 1, YAxisIndex: 1, Stack: "volume", BarWidth: volumeBarWidth, ItemStyle: &opts.ItemStyle{Color: s.Up}},
+			{Name: "volume down", Type: "bar", XAxisIndex: 1, YAxisIndex: 1, Stack: "volume", BarWidth: volumeBarWidth, ItemStyle: &opts.ItemStyle{Color: s.Down}},
 		},
 	}
 	for i := range o.Series {

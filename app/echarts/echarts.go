@@ -3,7 +3,9 @@
 // the bridge as JSON text (go-app's ValueOf cannot convert Go slices or
 // structs); the chart's data arrays stay on the JavaScript side, where a live
 // update changes one element and a prepend splices a chunk, without
-// re-sending what the chart already holds.
+// re-sending what the chart already holds. The newest candle is drawn by a
+// layer of the package's own (live.go), so that a live update repaints it
+// alone.
 package echarts
 
 import (
@@ -21,6 +23,7 @@ type Chart struct {
 	// The view, as indexes of the first and last candles shown: kept here
 	// because reading it back (getOption) copies the whole option.
 	start, end int
+	live       liveLayer // the newest candle (live.go)
 }
 
 // Init draws a new chart with the named theme ("" or "dark") in an element
@@ -69,12 +72,14 @@ func Adopt(host app.Value, view string) (c *Chart, dark bool) {
 func newChart(v app.Value) *Chart {
 	w := app.Window()
 	return &Chart{v: v, json: w.Get("JSON"),
-		labels: w.Get("Array").New(), prices: w.Get("Array").New(), ups: w.Get("Array").New(), downs: w.Get("Array").New()}
+		labels: w.Get("Array").New(), prices: w.Get("Array").New(), ups: w.Get("Array").New(), downs: w.Get("Array").New(),
+		live: liveLayer{zr: v.Call("getZr")}}
 }
 
 // SetOption replaces the option (the frame) given as JSON.
 func (c *Chart) SetOption(optionJSON []byte) {
 	c.v.Call("setOption", c.json.Call("parse", string(optionJSON)), map[string]any{"notMerge": true})
+	c.live.hide() // the frame holds no candles until the next Draw
 }
 
 // Load replaces the chart's data with the arrays given as JSON.
@@ -83,6 +88,7 @@ func (c *Chart) Load(labels, prices, ups, downs []byte) {
 	c.prices = c.json.Call("parse", string(prices))
 	c.ups = c.json.Call("parse", string(ups))
 	c.downs = c.json.Call("parse", string(downs))
+	c.seal()
 }
 
 // Prepend puts older candles, given as JSON arrays, before the held ones.
@@ -93,10 +99,12 @@ func (c *Chart) Prepend(labels, prices, ups, downs []byte) {
 	}{{c.labels, labels}, {c.prices, prices}, {c.ups, ups}, {c.downs, downs}} {
 		p.dst.Get("unshift").Call("apply", p.dst, c.json.Call("parse", string(p.src)))
 	}
+	c.seal()
 }
 
 // SetLast replaces the newest candle (each value one JSON element), or
-// appends it when appendNew is set.
+// appends it when appendNew is set. ECharts shows the change once the
+// series are handed over again, the live layer once it is drawn (DrawLast).
 func (c *Chart) SetLast(label, price, up, down string, appendNew bool) {
 	for _, p := range []struct {
 		dst app.Value
@@ -109,6 +117,7 @@ func (c *Chart) SetLast(label, price, up, down string, appendNew bool) {
 			p.dst.Call("splice", p.dst.Length()-1, 1, v) // SetIndex cannot take a JS value here
 		}
 	}
+	c.seal()
 }
 
 // Len is how many candles the chart holds.
@@ -123,6 +132,7 @@ func (c *Chart) Draw(start, end int) {
 		"dataZoom": []any{map[string]any{"startValue": start, "endValue": end}, map[string]any{"startValue": start, "endValue": end}},
 	}, map[string]any{"lazyUpdate": false})
 	c.start, c.end = start, end
+	c.followLast()
 }
 
 // Redraw hands the held arrays to ECharts, keeping the view.
@@ -131,6 +141,7 @@ func (c *Chart) Redraw() {
 		"xAxis":  []any{map[string]any{"data": c.labels}, map[string]any{"data": c.labels}},
 		"series": []any{map[string]any{"data": c.prices}, map[string]any{"data": c.ups}, map[string]any{"data": c.downs}},
 	})
+	c.followLast()
 }
 
 // RedrawSeries hands ECharts the price series and the volume series that
@@ -147,6 +158,15 @@ func (c *Chart) RedrawSeries(ups, downs bool) {
 	c.v.Call("setOption", map[string]any{
 		"series": []any{map[string]any{"data": c.prices}, pick(ups, c.ups), pick(downs, c.downs)},
 	})
+	c.followLast()
+}
+
+// followLast draws the live layer after ECharts has drawn (setOption paints
+// at once): the two layers then show in the same frame.
+func (c *Chart) followLast() {
+	if c.placeLast() {
+		c.live.zr.Call("refreshImmediately")
+	}
 }
 
 // View returns the indexes of the first and last candles in view.
@@ -158,10 +178,14 @@ func (c *Chart) Zoom(start, end int) {
 	c.start, c.end = start, end
 }
 
-// OnZoom calls f after the user zooms or pans, with the view's indexes.
+// OnZoom calls f after the user zooms or pans, with the view's indexes. The
+// live layer follows the zoom at once, in the frame ECharts paints it; when
+// the newest candle now leaves the range of the axes, f's caller must hand
+// the series over again (DrawLast reports it).
 func (c *Chart) OnZoom(f func(start, end int)) {
 	c.on("datazoom", func(ev app.Value) func() {
 		c.readZoom(ev)
+		c.placeLast()
 		s, e := c.start, c.end
 		return func() { f(s, e) }
 	})
@@ -200,6 +224,11 @@ func (c *Chart) OnPointer(f func(index int)) {
 	})
 }
 
+// OnPointerOut calls f when the pointer leaves the chart.
+func (c *Chart) OnPointerOut(f func()) {
+	c.on("globalout", func(app.Value) func() { return f })
+}
+
 // OnClick calls f with the index of a clicked candle or volume bar.
 func (c *Chart) OnClick(f func(index int)) {
 	c.on("click", func(ev app.Value) func() {
@@ -230,7 +259,10 @@ func (c *Chart) on(event string, read func(app.Value) func()) {
 }
 
 // Resize fits the chart to its element's current size.
-func (c *Chart) Resize() { c.v.Call("resize") }
+func (c *Chart) Resize() {
+	c.v.Call("resize")
+	c.followLast()
+}
 
 // Dispose frees the chart and its callbacks; c must not be used afterwards.
 func (c *Chart) Dispose() {

@@ -216,6 +216,8 @@ func (k *KLineChart) adoptChart(ctx app.Context) bool {
 		return false // no candles drawn for this view: the app starts ECharts itself
 	}
 	k.chart, k.darkDrew = c, dark
+	s := chartopt.DefaultStyle(dark)
+	k.chart.SetLiveColors(s.Up, s.Down)
 	k.listen(ctx)
 	k.status = "" // the latest candles are on show; the app's own follow
 	k.keepView = true
@@ -226,10 +228,16 @@ func (k *KLineChart) adoptChart(ctx app.Context) bool {
 func (k *KLineChart) listen(ctx app.Context) {
 	k.chart.OnPointer(func(i int) { ctx.Dispatch(func(ctx app.Context) { k.pointTo(ctx, i, false) }) })
 	k.chart.OnClick(func(i int) { ctx.Dispatch(func(ctx app.Context) { k.pointTo(ctx, i, true) }) })
+	k.chart.OnPointerOut(func() { ctx.Dispatch(func(ctx app.Context) { k.hover = -1 }) }) // the legend shows the latest again
 	k.chart.OnZoom(func(start, _ int) {
-		if start == 0 {
-			ctx.Dispatch(func(ctx app.Context) { k.loadOlder(ctx) })
-		}
+		ctx.Dispatch(func(ctx app.Context) {
+			if k.chart != nil && len(k.candles) > 1 && !k.chart.DrawLast() {
+				k.chart.RedrawSeries(true, true) // the axes now span a newer newest candle
+			}
+			if start == 0 {
+				k.loadOlder(ctx)
+			}
+		})
 	})
 }
 
@@ -248,12 +256,14 @@ func (k *KLineChart) initChart(ctx app.Context) {
 
 // setFrame gives the chart the frame of the theme, reporting success.
 func (k *KLineChart) setFrame() bool {
-	frame, err := chartopt.Frame(chartopt.DefaultStyle(k.Dark))
+	style := chartopt.DefaultStyle(k.Dark)
+	frame, err := chartopt.Frame(style)
 	if err != nil {
 		k.failed, k.status = true, err.Error()
 		return false
 	}
 	k.chart.SetOption(frame)
+	k.chart.SetLiveColors(style.Up, style.Down)
 	k.darkDrew = k.Dark
 	return true
 }
@@ -380,7 +390,8 @@ func (k *KLineChart) poll(ctx app.Context) {
 }
 
 // applyLive updates the newest candle and appends the ones that began since,
-// following the newest candle only when the user's view ends on it.
+// following the newest candle only when the user's view ends on it. When
+// only the newest candle moved, it alone is redrawn (echarts' live layer).
 func (k *KLineChart) applyLive(fresh []venueapi.Candle) {
 	defer measure("riskchart:live", perfNow())
 	start, end := k.chart.View()
@@ -407,8 +418,9 @@ func (k *KLineChart) applyLive(fresh []venueapi.Candle) {
 		k.chart.Draw(start+appended, end+appended)
 	case appended > 0:
 		k.chart.Redraw()
-	default:
-		// Only the newest candle moved: its volume is in the series of its
+	case !k.chart.DrawLast():
+		// Only the newest candle moved, but out of the range of the axes:
+		// ECharts rescales them. Its volume is in the series of its
 		// direction, and in both when the direction flipped.
 		last := k.candles[len(k.candles)-1]
 		isUp := !last.Close.LessThan(last.Open)
