@@ -161,8 +161,10 @@ func (c *Chart) RedrawSeries(ups, downs bool) {
 	c.followLast()
 }
 
-// followLast draws the live layer after ECharts has drawn (setOption paints
-// at once): the two layers then show in the same frame.
+// followLast moves the newest candle's shapes after ECharts has drawn
+// (setOption paints at once) and repaints at once, so that no frame shows
+// them where the previous axes put them: a second paint, a few milliseconds
+// beside the tens that setOption takes.
 func (c *Chart) followLast() {
 	if c.placeLast() {
 		c.live.zr.Call("refreshImmediately")
