@@ -127,7 +127,7 @@ func TestTheWorkerPrecachesTheShellAndLeavesDataLive(t *testing.T) {
 
 func TestAppJSFetchesTheModuleItselfAndWaitsForTheFirstPaint(t *testing.T) {
 	_, js := served(t, Config{Root: builtRoot(t)}, "/app.js")
-	for _, want := range []string{`riskchartAfterFirstPaint(fetch("/web/app.wasm"))`, "\nriskchartAfterAppDrawn(goappInitServiceWorker);\n",
+	for _, want := range []string{`riskchartAfterFirstPaint(() => fetch("/web/app.wasm"))`, "\nriskchartAfterAppDrawn(goappInitServiceWorker);\n",
 		"function riskchartOnVisible(f)"} {
 		if !strings.Contains(js, want) {
 			t.Errorf("app.js lacks %s", want)
