@@ -56,10 +56,11 @@ func apiCandles(t *testing.T, base, query string) []venueapi.Candle {
 	return env.Data
 }
 
-// jsLiveLayer reads the chart's live layer (app/echarts/live.go): what it
-// draws of the newest candle, and what is wrong with it, if anything: it must
-// show the legend's newest candle where ECharts' axes put those numbers, in
-// the candle's colour, inside its grids, over ECharts' own copy, hidden.
+// jsLiveLayer reads the chart's own drawing of its newest candle
+// (app/echarts/live.go) and what is wrong with it, if anything: it must show
+// the legend's newest candle where ECharts' axes put those numbers, in the
+// candle's colour, inside its grids, under the crosshair, over ECharts' own
+// copy, hidden.
 const jsLiveLayer = `(() => {
   const c = ` + jsChart + `, o = c.getOption(), n = o.series[0].data.length;
   ` + jsEChartsNewest + `;
@@ -72,6 +73,8 @@ const jsLiveLayer = `(() => {
   const drawn = wick && body && bar ? JSON.stringify([wick.shape, body.shape, bar.shape]) : "";
   const problem = (() => {
     if (!drawn || wick.ignore || body.ignore) return "the live layer draws nothing";
+    // ECharts draws its crosshair at z 50 on the canvas of zlevel 0.
+    if ([wick, body, bar].some((e) => e.zlevel !== 0 || e.z >= 50)) return "drawn over the crosshair: zlevel " + body.zlevel + ", z " + body.z;
     const copy = [0, 1, 2].map(jsEChartsNewest);
     if (copy.some((d) => d.index !== n - 1 || d.opacity !== 0)) return "ECharts' copy of the newest candle is not hidden: " + JSON.stringify(copy);
     const [x, yHigh] = px(0, high), yLow = px(0, low)[1], yOpen = px(0, open)[1], yClose = px(0, close)[1];
@@ -169,7 +172,7 @@ func TestChartInTheBrowser(t *testing.T) {
 		screenshot(t, ctx, "chart-legend")
 	})
 
-	t.Run("the current candle updates live, drawn alone on the live layer where ECharts' axes put it", func(t *testing.T) {
+	t.Run("the current candle updates live, drawn alone where ECharts' axes put it, under the crosshair", func(t *testing.T) {
 		// The pointer leaves the chart: the legend shows the newest candle.
 		if err := chromedp.Run(ctx, chromedp.MouseEvent(input.MouseMoved, 1, 1)); err != nil {
 			t.Fatal(err)

@@ -104,7 +104,7 @@ func (c *Chart) Prepend(labels, prices, ups, downs []byte) {
 
 // SetLast replaces the newest candle (each value one JSON element), or
 // appends it when appendNew is set. ECharts shows the change once the
-// series are handed over again, the live layer once it is drawn (DrawLast).
+// series are handed over again, its own shapes once drawn (DrawLast).
 func (c *Chart) SetLast(label, price, up, down string, appendNew bool) {
 	for _, p := range []struct {
 		dst app.Value
@@ -181,9 +181,9 @@ func (c *Chart) Zoom(start, end int) {
 }
 
 // OnZoom calls f after the user zooms or pans, with the view's indexes. The
-// live layer follows the zoom at once, in the frame ECharts paints it; when
-// the newest candle now leaves the range of the axes, f's caller must hand
-// the series over again (DrawLast reports it).
+// newest candle's shapes follow the zoom at once, in the frame ECharts
+// paints; when the newest candle now leaves the range of the axes, f's
+// caller must hand the series over again (DrawLast reports it).
 func (c *Chart) OnZoom(f func(start, end int)) {
 	c.on("datazoom", func(ev app.Value) func() {
 		c.readZoom(ev)

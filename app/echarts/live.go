@@ -25,25 +25,26 @@ import (
 // price axis, a volume above the volume axis), DrawLast reports it, the
 // caller hands the series over again, and ECharts rescales.
 
-// liveLayer is the chart's drawing of its newest candle.
+// liveLayer is the chart's own drawing of its newest candle: its shapes, on
+// ECharts' canvas, and their colours.
 type liveLayer struct {
 	zr              app.Value
 	wick, body, bar app.Value // created on the first draw
 	up, down        string
 }
 
-// SetLiveColors sets the colours of rising and falling candles on the live
-// layer: the frame's.
+// SetLiveColors sets the colours of the newest candle's shapes, rising and
+// falling: the frame's.
 func (c *Chart) SetLiveColors(up, down string) {
 	c.live.up, c.live.down = up, down
 	c.placeLast()
 }
 
-// DrawLast draws the newest candle as the arrays hold it (SetLast) on the
-// live layer alone, at once, and reports whether it could: false when it has
+// DrawLast draws the newest candle as the arrays hold it (SetLast) by moving
+// its shapes alone, at once, and reports whether it could: false when it has
 // left the range of the axes ECharts drew, or the chart holds fewer than two
 // candles (ECharts draws a lone candle itself); the caller then hands the
-// series over again (RedrawSeries), and the live layer follows.
+// series over again (RedrawSeries), and the shapes follow.
 func (c *Chart) DrawLast() bool {
 	if !c.placeLast() {
 		return false
@@ -52,7 +53,7 @@ func (c *Chart) DrawLast() bool {
 	return true
 }
 
-// seal keeps the invariant between the arrays and the live layer: with two
+// seal keeps the invariant between the arrays and the shapes: with two
 // candles or more, the newest element of each array is ECharts' hidden copy
 // ({value, itemStyle: {opacity: 0}}) and every other element a plain value.
 func (c *Chart) seal() {
@@ -81,7 +82,7 @@ func wrapped(isArray, v app.Value) bool {
 	return v.Type() == app.TypeObject && !isArray.Invoke(v).Bool()
 }
 
-// placeLast puts the live layer's shapes where ECharts' axes put the newest
+// placeLast puts the newest candle's shapes where ECharts' axes put the newest
 // candle, hiding them when it is out of view, and reports whether the candle
 // fits the axes (true when out of view: nothing is drawn).
 func (c *Chart) placeLast() bool {
@@ -107,7 +108,7 @@ func (c *Chart) placeLast() bool {
 		l.hide()
 		return false
 	}
-	l.ensure(c)
+	l.ensure()
 	band := math.Abs(x - prevX)
 	// As ECharts lays out a candle: half the band wide, its sides and wick
 	// on half pixels, so that one-pixel lines are crisp.
@@ -129,7 +130,7 @@ func (c *Chart) placeLast() bool {
 	return true
 }
 
-// candle is the newest candle as the live layer draws it: prices and volume
+// candle is the newest candle as its shapes draw it: prices and volume
 // as numbers, since they are being drawn, and the colour of each part.
 type candle struct {
 	open, close, low, high, vol float64
@@ -180,7 +181,7 @@ func (l *liveLayer) color(rising bool) string {
 // ensure creates the layer's shapes: silent, so that the pointer reaches
 // ECharts' hidden copy below them; above the series (z 2) and below the
 // crosshair (z 50).
-func (l *liveLayer) ensure(c *Chart) {
+func (l *liveLayer) ensure() {
 	if l.body != nil {
 		return
 	}
@@ -188,9 +189,10 @@ func (l *liveLayer) ensure(c *Chart) {
 	common := func(name string, z int) map[string]any {
 		return map[string]any{"name": name, "z": z, "silent": true, "ignore": true}
 	}
-	l.wick = g.Get("Line").New(merge(common("live-wick", 10), map[string]any{"style": map[string]any{"lineWidth": 1}}))
-	l.body = g.Get("Rect").New(merge(common("live-body", 11), map[string]any{"style": map[string]any{"lineWidth": 1}}))
-	l.bar = g.Get("Rect").New(common("live-bar", 10))
+	wick, body := common("live-wick", 10), common("live-body", 11)
+	wick["style"] = map[string]any{"lineWidth": 1}
+	body["style"] = map[string]any{"lineWidth": 1}
+	l.wick, l.body, l.bar = g.Get("Line").New(wick), g.Get("Rect").New(body), g.Get("Rect").New(common("live-bar", 10))
 	for _, el := range []app.Value{l.wick, l.body, l.bar} {
 		l.zr.Call("add", el)
 	}
@@ -202,13 +204,6 @@ func (l *liveLayer) hide() {
 			el.Call("attr", "ignore", true)
 		}
 	}
-}
-
-func merge(a, b map[string]any) map[string]any {
-	for k, v := range b {
-		a[k] = v
-	}
-	return a
 }
 
 // subPixel is ECharts' subPixelOptimize for one-pixel lines: the position

@@ -391,7 +391,7 @@ func (k *KLineChart) poll(ctx app.Context) {
 
 // applyLive updates the newest candle and appends the ones that began since,
 // following the newest candle only when the user's view ends on it. When
-// only the newest candle moved, it alone is redrawn (echarts' live layer).
+// only the newest candle moved, it alone is redrawn (app/echarts/live.go).
 func (k *KLineChart) applyLive(fresh []venueapi.Candle) {
 	defer measure("riskchart:live", perfNow())
 	start, end := k.chart.View()
