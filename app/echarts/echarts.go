@@ -166,7 +166,9 @@ func (c *Chart) RedrawSeries(ups, downs bool) {
 // them where the previous axes put them: a second paint, a few milliseconds
 // beside the tens that setOption takes.
 func (c *Chart) followLast() {
-	if c.placeLast() {
+	was := c.live.shown
+	c.placeLast()
+	if was || c.live.shown {
 		c.live.zr.Call("refreshImmediately")
 	}
 }

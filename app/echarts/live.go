@@ -31,6 +31,7 @@ type liveLayer struct {
 	zr              app.Value
 	wick, body, bar app.Value // created on the first draw
 	up, down        string
+	shown           bool // the shapes are on the canvas
 }
 
 // SetLiveColors sets the colours of the newest candle's shapes, rising and
@@ -46,10 +47,13 @@ func (c *Chart) SetLiveColors(up, down string) {
 // candles (ECharts draws a lone candle itself); the caller then hands the
 // series over again (RedrawSeries), and the shapes follow.
 func (c *Chart) DrawLast() bool {
+	was := c.live.shown
 	if !c.placeLast() {
 		return false
 	}
-	c.live.zr.Call("refreshImmediately") // the repaint, at once: the update is on screen when this returns
+	if was || c.live.shown {
+		c.live.zr.Call("refreshImmediately") // the repaint, at once: the update is on screen when this returns
+	}
 	return true
 }
 
@@ -127,6 +131,7 @@ func (c *Chart) placeLast() bool {
 	l.bar.Call("attr", map[string]any{"ignore": k.vol <= 0,
 		"shape": map[string]any{"x": x - bw/2, "y": yVol, "width": bw, "height": yBase - yVol},
 		"style": map[string]any{"fill": l.color(k.volRising)}})
+	l.shown = true
 	return true
 }
 
@@ -199,11 +204,13 @@ func (l *liveLayer) ensure() {
 }
 
 func (l *liveLayer) hide() {
-	for _, el := range []app.Value{l.wick, l.body, l.bar} {
-		if el != nil && el.Truthy() {
-			el.Call("attr", "ignore", true)
-		}
+	if !l.shown {
+		return
 	}
+	for _, el := range []app.Value{l.wick, l.body, l.bar} {
+		el.Call("attr", "ignore", true)
+	}
+	l.shown = false
 }
 
 // subPixel is ECharts' subPixelOptimize for one-pixel lines: the position
