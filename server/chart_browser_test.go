@@ -283,6 +283,7 @@ func TestChartInTheBrowser(t *testing.T) {
 		if theme := evalJS[string](t, ctx, `document.documentElement.dataset.theme || ""`); theme != "dark" {
 			t.Fatalf("theme %q after one toggle, want dark", theme)
 		}
+		waitFor(t, ctx, jsLiveLayer+`.problem === ""`) // the newest candle drawn again in the new frame
 		screenshot(t, ctx, "chart-dark-utc")
 		u := evalJS[string](t, ctx, `location.search`)
 		for _, want := range []string{"contract_code=BTC-USDT-CQ", "period=5min", "tz=utc", "theme=dark"} {

@@ -78,8 +78,9 @@ func newChart(v app.Value) *Chart {
 
 // SetOption replaces the option (the frame) given as JSON.
 func (c *Chart) SetOption(optionJSON []byte) {
-	c.v.Call("setOption", c.json.Call("parse", string(optionJSON)), map[string]any{"notMerge": true})
 	c.live.hide() // the frame holds no candles until the next Draw
+	c.v.Call("setOption", c.json.Call("parse", string(optionJSON)), map[string]any{"notMerge": true})
+	c.live.moved = false // setOption has painted
 }
 
 // Load replaces the chart's data with the arrays given as JSON.
@@ -166,11 +167,8 @@ func (c *Chart) RedrawSeries(ups, downs bool) {
 // them where the previous axes put them: a second paint, a few milliseconds
 // beside the tens that setOption takes.
 func (c *Chart) followLast() {
-	was := c.live.shown
 	c.placeLast()
-	if was || c.live.shown {
-		c.live.zr.Call("refreshImmediately")
-	}
+	c.paintLast()
 }
 
 // View returns the indexes of the first and last candles in view.
@@ -190,6 +188,7 @@ func (c *Chart) OnZoom(f func(start, end int)) {
 	c.on("datazoom", func(ev app.Value) func() {
 		c.readZoom(ev)
 		c.placeLast()
+		c.live.moved = false // ECharts paints the zoom, the shapes with it
 		s, e := c.start, c.end
 		return func() { f(s, e) }
 	})

@@ -31,14 +31,15 @@ type liveLayer struct {
 	zr              app.Value
 	wick, body, bar app.Value // created on the first draw
 	up, down        string
-	shown           bool // the shapes are on the canvas
+	shown           bool       // the shapes are on the canvas
+	drawn           [9]float64 // where they are, and which colours (colours), when shown
+	moved           bool       // since the canvas was last painted
 }
 
 // SetLiveColors sets the colours of the newest candle's shapes, rising and
-// falling: the frame's.
+// falling: the frame's. They take them when next drawn.
 func (c *Chart) SetLiveColors(up, down string) {
-	c.live.up, c.live.down = up, down
-	c.placeLast()
+	c.live.up, c.live.down, c.live.drawn = up, down, [9]float64{}
 }
 
 // DrawLast draws the newest candle as the arrays hold it (SetLast) by moving
@@ -47,14 +48,30 @@ func (c *Chart) SetLiveColors(up, down string) {
 // candles (ECharts draws a lone candle itself); the caller then hands the
 // series over again (RedrawSeries), and the shapes follow.
 func (c *Chart) DrawLast() bool {
-	was := c.live.shown
 	if !c.placeLast() {
 		return false
 	}
-	if was || c.live.shown {
-		c.live.zr.Call("refreshImmediately") // the repaint, at once: the update is on screen when this returns
-	}
+	c.paintLast()
 	return true
+}
+
+// paintLast repaints the canvas at once when the newest candle's shapes
+// moved, appeared or went: the change is on screen when it returns.
+func (c *Chart) paintLast() {
+	if c.live.moved {
+		c.live.zr.Call("refreshImmediately")
+		c.live.moved = false
+	}
+}
+
+// FitLast hands ECharts the series again when the newest candle, in view,
+// has left the range of the axes ECharts drew: after a zoom or a pan, the
+// axes span the candles in view as ECharts holds them, and its copy of the
+// newest one may be older than the candle.
+func (c *Chart) FitLast() {
+	if c.Len() >= 2 && !c.placeLast() {
+		c.RedrawSeries(true, true)
+	}
 }
 
 // seal keeps the invariant between the arrays and the shapes: with two
@@ -112,13 +129,18 @@ func (c *Chart) placeLast() bool {
 		l.hide()
 		return false
 	}
-	l.ensure()
 	band := math.Abs(x - prevX)
 	// As ECharts lays out a candle: half the band wide, its sides and wick
 	// on half pixels, so that one-pixel lines are crisp.
 	w := math.Max(band/2, 1)
 	left, right := subPixel(x-w/2, true), subPixel(x+w/2, false)
 	top := math.Min(yOpen, yClose)
+	bw := math.Max(band*chartopt.VolumeBarShare, 1)
+	at := [9]float64{x, yHigh, yLow, yOpen, yClose, yVol, yBase, band, colours(k)}
+	if l.shown && at == l.drawn {
+		return true // as drawn: moving the shapes would only cost a repaint
+	}
+	l.ensure()
 	color := l.color(k.rising)
 	xw := subPixel(x, false)
 	l.wick.Call("attr", map[string]any{"ignore": false,
@@ -127,11 +149,10 @@ func (c *Chart) placeLast() bool {
 	l.body.Call("attr", map[string]any{"ignore": false,
 		"shape": map[string]any{"x": left, "y": top, "width": right - left, "height": math.Abs(yOpen - yClose)},
 		"style": map[string]any{"fill": color, "stroke": color}})
-	bw := math.Max(band*chartopt.VolumeBarShare, 1)
 	l.bar.Call("attr", map[string]any{"ignore": k.vol <= 0,
 		"shape": map[string]any{"x": x - bw/2, "y": yVol, "width": bw, "height": yBase - yVol},
 		"style": map[string]any{"fill": l.color(k.volRising)}})
-	l.shown = true
+	l.shown, l.drawn, l.moved = true, at, true
 	return true
 }
 
@@ -176,6 +197,18 @@ func (c *Chart) pixel(grid, i int, v float64) (x, y float64, in bool) {
 	return x, y, c.v.Call("containPixel", finder, []any{x, y}).Bool()
 }
 
+// colours sums up the candle's colours, for liveLayer.drawn.
+func colours(k candle) float64 {
+	var v float64
+	if k.rising {
+		v++
+	}
+	if k.volRising {
+		v += 2
+	}
+	return v
+}
+
 func (l *liveLayer) color(rising bool) string {
 	if rising {
 		return l.up
@@ -210,7 +243,7 @@ func (l *liveLayer) hide() {
 	for _, el := range []app.Value{l.wick, l.body, l.bar} {
 		el.Call("attr", "ignore", true)
 	}
-	l.shown = false
+	l.shown, l.moved = false, true
 }
 
 // subPixel is ECharts' subPixelOptimize for one-pixel lines: the position

@@ -231,8 +231,8 @@ func (k *KLineChart) listen(ctx app.Context) {
 	k.chart.OnPointerOut(func() { ctx.Dispatch(func(ctx app.Context) { k.hover = -1 }) }) // the legend shows the latest again
 	k.chart.OnZoom(func(start, _ int) {
 		ctx.Dispatch(func(ctx app.Context) {
-			if k.chart != nil && len(k.candles) > 1 && !k.chart.DrawLast() {
-				k.chart.RedrawSeries(true, true) // the axes now span a newer newest candle
+			if k.chart != nil {
+				k.chart.FitLast()
 			}
 			if start == 0 {
 				k.loadOlder(ctx)
