@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/riskchart/riskchart/app/chartopt"
@@ -114,6 +115,26 @@ func TestChartFirstPaint(t *testing.T) {
 		sameButLatest(t, "adopted chart", chartArrays(t, ctx), want)
 		if n := evalJS[int](t, ctx, `document.querySelectorAll("#chart").length`); n != 1 {
 			t.Errorf("%d chart elements on the page", n)
+		}
+		// app.js starts app.wasm's download once, on the first paint or after
+		// 1.5 s, whichever comes first: not on both. (Here the paint had
+		// settled before app.js ran; the wait is played again, unsettled.)
+		var starts int
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`(async () => {
+  const boot = window.riskchartBoot;
+  window.riskchartBoot = {settled: false};
+  let n = 0;
+  const started = riskchartAfterFirstPaint(() => ++n);
+  window.dispatchEvent(new Event("riskchart:first-paint"));
+  await started;
+  await new Promise((r) => setTimeout(r, 1700));
+  window.riskchartBoot = boot;
+  return n;
+})()`, &starts, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) })); err != nil {
+			t.Fatal(err)
+		}
+		if starts != 1 {
+			t.Errorf("app.js started app.wasm's download %d times", starts)
 		}
 		screenshot(t, ctx, "chart-first-paint-adopted")
 	})

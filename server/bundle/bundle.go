@@ -106,7 +106,13 @@ const loadOrder = `function riskchartAfterFirstPaint(start) {
     return start();
   }
   return new Promise((resolve) => {
-    const go = () => resolve(start());
+    let started = false;
+    const go = () => {
+      if (!started) {
+        started = true;
+        resolve(start());
+      }
+    };
     window.addEventListener("riskchart:first-paint", go, { once: true });
     setTimeout(go, 1500);
   });
