@@ -22,8 +22,8 @@ import (
 // its axes span it, its crosshair snaps to it and a click on it reports it.
 // Its copy there is as fresh as the last time the series were handed over;
 // when the live candle leaves the range of its axes (a new high above the
-// price axis, a volume above the volume axis), DrawLast reports it, the
-// caller hands the series over again, and ECharts rescales.
+// price axis, a volume above the volume axis), ShowLast hands the series
+// over again, and ECharts rescales.
 
 // liveLayer is the chart's own drawing of its newest candle: its shapes, on
 // ECharts' canvas, and their colours.
@@ -31,28 +31,34 @@ type liveLayer struct {
 	zr              app.Value
 	wick, body, bar app.Value // created on the first draw
 	up, down        string
-	shown           bool       // the shapes are on the canvas
-	drawn           [9]float64 // where they are, and which colours (colours), when shown
-	moved           bool       // since the canvas was last painted
+	shown           bool      // the shapes are on the canvas
+	drawn           placement // where and in which colours, when shown
+	moved           bool      // since the canvas was last painted
+}
+
+// placement is where the shapes go, in pixels, and their colours.
+type placement struct {
+	x, high, low, open, close, vol, base, band float64
+	body, bar                                  string
 }
 
 // SetLiveColors sets the colours of the newest candle's shapes, rising and
 // falling: the frame's. They take them when next drawn.
 func (c *Chart) SetLiveColors(up, down string) {
-	c.live.up, c.live.down, c.live.drawn = up, down, [9]float64{}
+	c.live.up, c.live.down = up, down
 }
 
-// DrawLast draws the newest candle as the arrays hold it (SetLast) by moving
-// its shapes alone, at once, and reports whether it could: false when it has
-// left the range of the axes ECharts drew, or the chart holds fewer than two
-// candles (ECharts draws a lone candle itself); the caller then hands the
-// series over again (RedrawSeries), and the shapes follow.
-func (c *Chart) DrawLast() bool {
-	if !c.placeLast() {
-		return false
+// ShowLast shows the newest candle as the arrays hold it (SetLast): by
+// moving its shapes alone, at once, when it fits the axes ECharts drew, and
+// otherwise (a new high above the price axis, more volume than the volume
+// axis holds, a lone candle) by handing ECharts the series again, which
+// rescales its axes.
+func (c *Chart) ShowLast() {
+	if c.Len() >= 2 && c.placeLast() {
+		c.paintLast()
+		return
 	}
-	c.paintLast()
-	return true
+	c.redrawSeries()
 }
 
 // paintLast repaints the canvas at once when the newest candle's shapes
@@ -64,16 +70,6 @@ func (c *Chart) paintLast() {
 	}
 }
 
-// FitLast hands ECharts the series again when the newest candle, in view,
-// has left the range of the axes ECharts drew: after a zoom or a pan, the
-// axes span the candles in view as ECharts holds them, and its copy of the
-// newest one may be older than the candle.
-func (c *Chart) FitLast() {
-	if c.Len() >= 2 && !c.placeLast() {
-		c.RedrawSeries(true, true)
-	}
-}
-
 // seal keeps the invariant between the arrays and the shapes: with two
 // candles or more, the newest element of each array is ECharts' hidden copy
 // ({value, itemStyle: {opacity: 0}}) and every other element a plain value.
@@ -82,19 +78,25 @@ func (c *Chart) seal() {
 	for _, a := range []app.Value{c.prices, c.ups, c.downs} {
 		n := a.Length()
 		if n >= 2 {
-			if v := a.Index(n - 2); wrapped(isArray, v) {
-				a.Call("splice", n-2, 1, v.Get("value"))
-			}
+			plainAt(isArray, a, n-2)
+			hiddenAt(isArray, a, n-1)
+		} else if n == 1 {
+			plainAt(isArray, a, 0)
 		}
-		if n >= 1 {
-			v := a.Index(n - 1)
-			switch {
-			case n >= 2 && !wrapped(isArray, v):
-				a.Call("splice", n-1, 1, map[string]any{"value": v, "itemStyle": map[string]any{"opacity": 0}})
-			case n == 1 && wrapped(isArray, v):
-				a.Call("splice", 0, 1, v.Get("value"))
-			}
-		}
+	}
+}
+
+// plainAt unwraps element i of a when it is a hidden copy.
+func plainAt(isArray, a app.Value, i int) {
+	if v := a.Index(i); wrapped(isArray, v) {
+		a.Call("splice", i, 1, v.Get("value"))
+	}
+}
+
+// hiddenAt wraps element i of a as a hidden copy when it is a plain value.
+func hiddenAt(isArray, a app.Value, i int) {
+	if v := a.Index(i); !wrapped(isArray, v) {
+		a.Call("splice", i, 1, map[string]any{"value": v, "itemStyle": map[string]any{"opacity": 0}})
 	}
 }
 
@@ -118,42 +120,44 @@ func (c *Chart) placeLast() bool {
 		return true
 	}
 	k := c.newest()
-	x, yHigh, inHigh := c.pixel(0, n-1, k.high)
-	_, yLow, inLow := c.pixel(0, n-1, k.low)
-	_, yOpen, _ := c.pixel(0, n-1, k.open)
-	_, yClose, _ := c.pixel(0, n-1, k.close)
-	prevX, _, _ := c.pixel(0, n-2, k.open)
-	_, yVol, inVol := c.pixel(1, n-1, k.vol)
-	_, yBase, _ := c.pixel(1, n-1, 0)
-	if !inHigh || !inLow || !inVol || math.IsNaN(x) || math.IsNaN(prevX) {
+	x, high := c.pixel(0, n-1, k.high)
+	_, low := c.pixel(0, n-1, k.low)
+	_, vol := c.pixel(1, n-1, k.vol)
+	prevX, _ := c.pixel(0, n-2, k.open)
+	p := placement{x: x, high: high, low: low, vol: vol, band: math.Abs(x - prevX), body: l.color(k.rising), bar: l.color(k.volRising)}
+	if math.IsNaN(p.band) || !c.inGrid(0, x, high) || !c.inGrid(0, x, low) || !c.inGrid(1, x, vol) {
 		l.hide()
 		return false
 	}
-	band := math.Abs(x - prevX)
-	// As ECharts lays out a candle: half the band wide, its sides and wick
-	// on half pixels, so that one-pixel lines are crisp.
-	w := math.Max(band/2, 1)
-	left, right := subPixel(x-w/2, true), subPixel(x+w/2, false)
-	top := math.Min(yOpen, yClose)
-	bw := math.Max(band*chartopt.VolumeBarShare, 1)
-	at := [9]float64{x, yHigh, yLow, yOpen, yClose, yVol, yBase, band, colours(k)}
-	if l.shown && at == l.drawn {
+	_, p.open = c.pixel(0, n-1, k.open)
+	_, p.close = c.pixel(0, n-1, k.close)
+	_, p.base = c.pixel(1, n-1, 0)
+	if l.shown && p == l.drawn {
 		return true // as drawn: moving the shapes would only cost a repaint
 	}
-	l.ensure()
-	color := l.color(k.rising)
-	xw := subPixel(x, false)
-	l.wick.Call("attr", map[string]any{"ignore": false,
-		"shape": map[string]any{"x1": xw, "y1": yHigh, "x2": xw, "y2": yLow},
-		"style": map[string]any{"stroke": color}})
-	l.body.Call("attr", map[string]any{"ignore": false,
-		"shape": map[string]any{"x": left, "y": top, "width": right - left, "height": math.Abs(yOpen - yClose)},
-		"style": map[string]any{"fill": color, "stroke": color}})
-	l.bar.Call("attr", map[string]any{"ignore": k.vol <= 0,
-		"shape": map[string]any{"x": x - bw/2, "y": yVol, "width": bw, "height": yBase - yVol},
-		"style": map[string]any{"fill": l.color(k.volRising)}})
-	l.shown, l.drawn, l.moved = true, at, true
+	l.draw(p, k.vol > 0)
 	return true
+}
+
+// draw moves the shapes to p and shows them (the bar when there is volume).
+func (l *liveLayer) draw(p placement, volume bool) {
+	l.ensure()
+	// As ECharts lays out a candle: half the band wide, its sides and wick
+	// on half pixels, so that one-pixel lines are crisp.
+	w := math.Max(p.band/2, 1)
+	left, right := subPixel(p.x-w/2, true), subPixel(p.x+w/2, false)
+	xw := subPixel(p.x, false)
+	bw := math.Max(p.band*chartopt.VolumeBarShare, 1)
+	l.wick.Call("attr", map[string]any{"ignore": false,
+		"shape": map[string]any{"x1": xw, "y1": p.high, "x2": xw, "y2": p.low},
+		"style": map[string]any{"stroke": p.body}})
+	l.body.Call("attr", map[string]any{"ignore": false,
+		"shape": map[string]any{"x": left, "y": math.Min(p.open, p.close), "width": right - left, "height": math.Abs(p.open - p.close)},
+		"style": map[string]any{"fill": p.body, "stroke": p.body}})
+	l.bar.Call("attr", map[string]any{"ignore": !volume,
+		"shape": map[string]any{"x": p.x - bw/2, "y": p.vol, "width": bw, "height": p.base - p.vol},
+		"style": map[string]any{"fill": p.bar}})
+	l.shown, l.drawn, l.moved = true, p, true
 }
 
 // candle is the newest candle as its shapes draw it: prices and volume
@@ -185,28 +189,19 @@ func (c *Chart) newest() candle {
 	return k
 }
 
-// pixel is where the value v of the candle at index i falls in the grid, and
-// whether that point is inside the grid.
-func (c *Chart) pixel(grid, i int, v float64) (x, y float64, in bool) {
-	finder := map[string]any{"gridIndex": grid}
-	p := c.v.Call("convertToPixel", finder, []any{i, v})
+// pixel is where the value v of the candle at index i falls in the grid
+// (NaN when ECharts cannot say).
+func (c *Chart) pixel(grid, i int, v float64) (x, y float64) {
+	p := c.v.Call("convertToPixel", map[string]any{"gridIndex": grid}, []any{i, v})
 	if !p.Truthy() || p.Length() < 2 {
-		return math.NaN(), math.NaN(), false
+		return math.NaN(), math.NaN()
 	}
-	x, y = p.Index(0).Float(), p.Index(1).Float()
-	return x, y, c.v.Call("containPixel", finder, []any{x, y}).Bool()
+	return p.Index(0).Float(), p.Index(1).Float()
 }
 
-// colours sums up the candle's colours, for liveLayer.drawn.
-func colours(k candle) float64 {
-	var v float64
-	if k.rising {
-		v++
-	}
-	if k.volRising {
-		v += 2
-	}
-	return v
+// inGrid tells whether the point (x, y) is inside the grid.
+func (c *Chart) inGrid(grid int, x, y float64) bool {
+	return !math.IsNaN(y) && c.v.Call("containPixel", map[string]any{"gridIndex": grid}, []any{x, y}).Bool()
 }
 
 func (l *liveLayer) color(rising bool) string {

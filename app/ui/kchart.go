@@ -232,7 +232,7 @@ func (k *KLineChart) listen(ctx app.Context) {
 	k.chart.OnZoom(func(start, _ int) {
 		ctx.Dispatch(func(ctx app.Context) {
 			if k.chart != nil {
-				k.chart.FitLast()
+				k.chart.ShowLast() // the new view's axes may not span the newest candle
 			}
 			if start == 0 {
 				k.loadOlder(ctx)
@@ -396,7 +396,6 @@ func (k *KLineChart) applyLive(fresh []venueapi.Candle) {
 	defer measure("riskchart:live", perfNow())
 	start, end := k.chart.View()
 	following := end >= len(k.candles)-1
-	wasUp := !k.candles[len(k.candles)-1].Close.LessThan(k.candles[len(k.candles)-1].Open)
 	appended := 0
 	for _, c := range fresh {
 		last := k.candles[len(k.candles)-1]
@@ -409,8 +408,7 @@ func (k *KLineChart) applyLive(fresh []venueapi.Candle) {
 		default:
 			continue
 		}
-		var up, down []byte
-		up, down = chartopt.AppendVolume(nil, nil, c)
+		up, down := chartopt.AppendVolume(nil, nil, c)
 		k.chart.SetLast(string(chartopt.AppendLabel(nil, c.ID, k.Period, k.loc())), string(chartopt.AppendPrice(nil, c)), string(up), string(down), c.ID > last.ID)
 	}
 	switch {
@@ -418,13 +416,8 @@ func (k *KLineChart) applyLive(fresh []venueapi.Candle) {
 		k.chart.Draw(start+appended, end+appended)
 	case appended > 0:
 		k.chart.Redraw()
-	case !k.chart.DrawLast():
-		// Only the newest candle moved, but out of the range of the axes:
-		// ECharts rescales them. Its volume is in the series of its
-		// direction, and in both when the direction flipped.
-		last := k.candles[len(k.candles)-1]
-		isUp := !last.Close.LessThan(last.Open)
-		k.chart.RedrawSeries(isUp || wasUp, !isUp || !wasUp)
+	default:
+		k.chart.ShowLast()
 	}
 }
 
