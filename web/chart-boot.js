@@ -87,8 +87,8 @@
     })
     .catch(() => {}) // no answer: the app loads and reports it
     .finally(() => {
-      // app.js holds app.wasm's compilation until now (or a time limit), so
-      // that compiling does not take the cores this paint needs.
+      // app.js holds app.wasm's download and compilation until now (or a
+      // time limit), so that they do not take the cores this paint needs.
       state.settled = true;
       window.dispatchEvent(new Event("riskchart:first-paint"));
     });

@@ -100,22 +100,26 @@ func streamingAppJS(h *app.Handler) []byte {
 }
 
 // loadOrder holds back what competes with the chart's first paint.
-const loadOrder = `function riskchartAfterFirstPaint(start) {
+const loadOrder = `// riskchartOnce calls f once: on the window's event, or after ms, whichever
+// comes first.
+function riskchartOnce(event, ms, f) {
+  let done = false;
+  const run = () => {
+    if (!done) {
+      done = true;
+      f();
+    }
+  };
+  window.addEventListener(event, run, { once: true });
+  setTimeout(run, ms);
+}
+
+function riskchartAfterFirstPaint(start) {
   const boot = window.riskchartBoot;
   if (!boot || boot.settled) {
     return start();
   }
-  return new Promise((resolve) => {
-    let started = false;
-    const go = () => {
-      if (!started) {
-        started = true;
-        resolve(start());
-      }
-    };
-    window.addEventListener("riskchart:first-paint", go, { once: true });
-    setTimeout(go, 1500);
-  });
+  return new Promise((resolve) => riskchartOnce("riskchart:first-paint", 1500, () => resolve(start())));
 }
 
 // riskchartOnVisible calls f each time the page comes back into view. Go is
@@ -132,15 +136,7 @@ function riskchartOnVisible(f) {
 }
 
 function riskchartAfterAppDrawn(f) {
-  let done = false;
-  const run = () => {
-    if (!done) {
-      done = true;
-      f();
-    }
-  };
-  window.addEventListener("riskchart:app-drawn", run, { once: true });
-  setTimeout(run, 3000);
+  riskchartOnce("riskchart:app-drawn", 3000, f);
 }
 
 `
