@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/riskchart/riskchart/app/chartopt"
@@ -119,8 +118,7 @@ func TestChartFirstPaint(t *testing.T) {
 		// app.js starts app.wasm's download once, on the first paint or after
 		// 1.5 s, whichever comes first: not on both. (Here the paint had
 		// settled before app.js ran; the wait is played again, unsettled.)
-		var starts int
-		if err := chromedp.Run(ctx, chromedp.Evaluate(`(async () => {
+		starts := evalAwait[int](t, ctx, `(async () => {
   const boot = window.riskchartBoot;
   window.riskchartBoot = {settled: false};
   let n = 0;
@@ -130,9 +128,7 @@ func TestChartFirstPaint(t *testing.T) {
   await new Promise((r) => setTimeout(r, 1700));
   window.riskchartBoot = boot;
   return n;
-})()`, &starts, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) })); err != nil {
-			t.Fatal(err)
-		}
+})()`)
 		if starts != 1 {
 			t.Errorf("app.js started app.wasm's download %d times", starts)
 		}

@@ -225,14 +225,8 @@ func drawnAfterNavigation(b *testing.B, ctx context.Context, u string) [2]float6
 // with the newest candle in view, as the plain page's are: out of view, one
 // draws nothing.
 func prependAndLive(b *testing.B, browser context.Context, u string, live bool) (prepend float64, lives []float64) {
-	ctx, cancel := chromedp.NewContext(browser)
+	tctx, cancel := drawnInNewTab(b, browser, u)
 	defer cancel()
-	if err := chromedp.Run(ctx); err != nil {
-		b.Fatal(err)
-	}
-	drawnAfterNavigation(b, ctx, u)
-	tctx, cancelT := context.WithTimeout(ctx, 45*time.Second)
-	defer cancelT()
 	var prep []float64
 	if err := chromedp.Run(tctx,
 		chromedp.Evaluate(jsChart+`.dispatchAction({type: "dataZoom", startValue: 0, endValue: 60})`, nil),
@@ -248,29 +242,40 @@ func prependAndLive(b *testing.B, browser context.Context, u string, live bool) 
   const c = `+jsChart+`, n = c.getOption().series[0].data.length;
   c.dispatchAction({type: "dataZoom", startValue: n - 120, endValue: n - 1});
   performance.clearMeasures("riskchart:live");
-})()`, nil),
-		chromedp.Poll(measures("riskchart:live")+".length >= 10", nil),
-		chromedp.Evaluate(measures("riskchart:live")+".slice(0, 10)", &lives)); err != nil {
-		b.Fatalf("live updates: %v", err)
+})()`, nil)); err != nil {
+		b.Fatalf("showing the newest candles: %v", err)
 	}
-	return prep[0], lives
+	return prep[0], firstLiveUpdates(b, tctx)
 }
 
 // liveUpdates opens the plain page in its live mode and returns the times
 // of its first ten updates, as prependAndLive does for the app's.
 func liveUpdates(b *testing.B, browser context.Context, u string) []float64 {
-	ctx, cancel := chromedp.NewContext(browser)
+	tctx, cancel := drawnInNewTab(b, browser, u)
 	defer cancel()
+	return firstLiveUpdates(b, tctx)
+}
+
+// drawnInNewTab opens u in a new tab of browser and waits for its first
+// drawn chart; the context it returns has 45 s for what follows.
+func drawnInNewTab(b *testing.B, browser context.Context, u string) (context.Context, context.CancelFunc) {
+	ctx, cancelTab := chromedp.NewContext(browser)
 	if err := chromedp.Run(ctx); err != nil {
+		cancelTab()
 		b.Fatal(err)
 	}
 	drawnAfterNavigation(b, ctx, u)
-	tctx, cancelT := context.WithTimeout(ctx, 45*time.Second)
-	defer cancelT()
+	tctx, cancel := context.WithTimeout(ctx, 45*time.Second)
+	return tctx, func() { cancel(); cancelTab() }
+}
+
+// firstLiveUpdates waits for the page's first ten live updates and returns
+// their times.
+func firstLiveUpdates(b *testing.B, ctx context.Context) []float64 {
 	var ms []float64
-	if err := chromedp.Run(tctx, chromedp.Poll(measures("riskchart:live")+".length >= 10", nil),
+	if err := chromedp.Run(ctx, chromedp.Poll(measures("riskchart:live")+".length >= 10", nil),
 		chromedp.Evaluate(measures("riskchart:live")+".slice(0, 10)", &ms)); err != nil {
-		b.Fatalf("plain live updates: %v", err)
+		b.Fatalf("live updates: %v", err)
 	}
 	return ms
 }
