@@ -31,11 +31,13 @@ func builtRoot(t *testing.T) string {
 	for _, f := range []string{"app.wasm", "style.css", "embed.css", "risk.css", "echarts.min.js", "chart-boot.js", "icon-192.png", "icon-512.png", "icon-maskable-512.png", "icon.svg", "embed-demo.html"} {
 		write(filepath.Join("web", f), f)
 	}
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write([]byte("app.wasm"))
-	zw.Close()
-	write(filepath.Join("web", "app.wasm.gz"), gz.String())
+	for _, f := range []string{"app.wasm", "echarts.min.js"} { // the build compresses these two
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write([]byte(f))
+		zw.Close()
+		write(filepath.Join("web", f+".gz"), gz.String())
+	}
 	return root
 }
 
@@ -151,6 +153,7 @@ func TestWebFilesComeCompressedWhenTheBrowserTakesIt(t *testing.T) {
 		wantEncoding, body   string
 	}{
 		{"app.wasm to a browser taking gzip", "/web/app.wasm", "gzip, br", 200, "gzip", "app.wasm"},
+		{"ECharts to a browser taking gzip", "/web/echarts.min.js", "gzip, deflate, br, zstd", 200, "gzip", "echarts.min.js"},
 		{"app.wasm to one that does not", "/web/app.wasm", "", 200, "", "app.wasm"},
 		{"a style sheet", "/web/embed.css", "gzip", 200, "", "embed.css"},
 		{"the demo page", "/embed/demo", "", 200, "", "embed-demo.html"},

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/riskchart/riskchart/app/chartopt"
+)
+
+// TestComponentsCoverTheFrame fails when the chart's options use a part of
+// ECharts this build leaves out: ECharts ignores an option whose component
+// is not registered, silently.
+func TestComponentsCoverTheFrame(t *testing.T) {
+	// What each option key or series type needs; "" for options of the core.
+	needs := map[string]string{
+		"animation": "", "backgroundColor": "", "textStyle": "", "color": "",
+		"grid": "GridComponent", "xAxis": "GridComponent", "yAxis": "GridComponent",
+		"tooltip": "TooltipComponent", "axisPointer": "AxisPointerComponent",
+		"dataZoom": "DataZoomComponent", "legend": "LegendComponent",
+		"series:candlestick": "CandlestickChart", "series:bar": "BarChart",
+	}
+	var registered []string
+	for _, c := range components {
+		registered = append(registered, c.name)
+	}
+	for _, dark := range []bool{false, true} {
+		raw, err := chartopt.Frame(chartopt.DefaultStyle(dark))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var frame map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &frame); err != nil {
+			t.Fatal(err)
+		}
+		var used []string
+		for key, v := range frame {
+			if key != "series" {
+				used = append(used, key)
+				continue
+			}
+			var series []struct{ Type string }
+			if err := json.Unmarshal(v, &series); err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range series {
+				used = append(used, "series:"+s.Type)
+			}
+		}
+		for _, u := range used {
+			c, ok := needs[u]
+			switch {
+			case !ok:
+				t.Errorf("the frame uses %s: list the ECharts component it needs in components and here", u)
+			case c != "" && !slices.Contains(registered, c):
+				t.Errorf("the frame uses %s, which needs %s: the build leaves it out", u, c)
+			}
+		}
+	}
+}
+
+func TestEntryRegistersAndExports(t *testing.T) {
+	src := entry()
+	for _, want := range []string{"use([CandlestickChart, BarChart, GridComponent", "CanvasRenderer]);",
+		`import { DataZoomComponent } from "echarts/components";`, "export { init, getInstanceByDom, graphic, version }"} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the entry lacks %q:\n%s", want, src)
+		}
+	}
+}
+
+// TestBuild bundles the installed echarts package (make test installs it)
+// and checks what the pages rely on: a global echarts, the licence notices,
+// and a size well under the full dist file's.
+func TestBuild(t *testing.T) {
+	modules, err := filepath.Abs("../../../node_modules")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(modules, "echarts")); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("echarts is not installed (make deps): %v", err)
+		}
+		t.Skipf("echarts is not installed (make deps): %v", err)
+	}
+	out := filepath.Join(t.TempDir(), "echarts.min.js")
+	if err := build(modules, out); err != nil {
+		t.Fatal(err)
+	}
+	js, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := os.Stat(filepath.Join(modules, "echarts", "dist", "echarts.min.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"/*! Apache ECharts ", "var echarts=", "ZRender, a high performance 2d drawing library"} {
+		if !strings.Contains(string(js), want) {
+			t.Errorf("the build lacks %q", want)
+		}
+	}
+	if len(js) > int(full.Size())*6/10 {
+		t.Errorf("the build is %d bytes, the full dist file %d: more than 60 %%", len(js), full.Size())
+	}
+	if err := build(filepath.Join(t.TempDir(), "none"), out); err == nil || !strings.Contains(err.Error(), "run npm ci") {
+		t.Errorf("without echarts installed: %v, want an error saying to run npm ci", err)
+	}
+}
