@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"reflect"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 
 	"github.com/riskchart/riskchart/app/chartopt"
@@ -134,4 +137,60 @@ func TestChartFirstPaint(t *testing.T) {
 		}
 		screenshot(t, ctx, "chart-first-paint-adopted")
 	})
+}
+
+// TestChartFirstPaintReadsTheAnswerEarly holds back, in turn, ECharts and
+// the KLine answer (the DevTools Fetch domain pauses the response), so that
+// each lands last for certain. The head's script (web/chart-answer.js)
+// starts reading the preloaded answer: when it is in before ECharts has run,
+// the first paint draws at the end of its script's task, before the parser
+// goes on (so before DOMContentLoaded); when it lands after, the first paint
+// waits for it. Both draw the candles the app would.
+func TestChartFirstPaintReadsTheAnswerEarly(t *testing.T) {
+	s := startServer(t, nil)
+	const query = "contract_code=ETH-USDT&period=4hour&tz=utc"
+	want := appArrays(t, apiCandles(t, s.URL, "contract_code=ETH-USDT&period=4hour&size=300"), venueapi.Period4Hour, time.UTC)
+	for _, tc := range []struct {
+		name, held string // held: the response held back, as a Fetch URL pattern
+		beforeDCL  bool
+	}{
+		{"the answer is in before ECharts has run: drawn before the parser goes on", "*/web/echarts.min.js", true},
+		{"the answer lands after ECharts has run: drawn when it lands", "*/sapi/v1/market/history/kline?*", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := newBrowser(t) // a browser of its own: no service worker answers before the network
+			chromedp.ListenTarget(ctx, func(ev any) {
+				if e, ok := ev.(*fetch.EventRequestPaused); ok {
+					go func() {
+						time.Sleep(700 * time.Millisecond)
+						c := chromedp.FromContext(ctx)
+						if err := fetch.ContinueRequest(e.RequestID).Do(cdp.WithExecutor(ctx, c.Target)); err != nil {
+							t.Logf("continuing %s: %v", e.Request.URL, err)
+						}
+					}()
+				}
+			})
+			pattern := &fetch.RequestPattern{URLPattern: tc.held, RequestStage: fetch.RequestStageResponse}
+			// ?wasm=false: the first paint alone, without the app adopting it.
+			if err := chromedp.Run(ctx, fetch.Enable().WithPatterns([]*fetch.RequestPattern{pattern}),
+				chromedp.Navigate(s.URL+"/?"+query+"&wasm=false")); err != nil {
+				t.Fatal(err)
+			}
+			tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+			defer cancel()
+			if err := chromedp.Run(tctx, chromedp.Poll(`!!(window.riskchartBoot && riskchartBoot.settled)`, nil)); err != nil {
+				t.Fatalf("the first paint did not settle: %v", err)
+			}
+			got := evalJS[string](t, ctx, `JSON.stringify({
+  early: !!window.riskchartAnswer && riskchartAnswer.href,
+  drawn: riskchartBoot.drawn,
+  beforeDCL: performance.getEntriesByName("riskchart:drawn")[0].startTime < performance.getEntriesByType("navigation")[0].domContentLoadedEventStart,
+})`)
+			wantState := fmt.Sprintf(`{"early":"/sapi/v1/market/history/kline?contract_code=ETH-USDT&period=4hour&size=300","drawn":true,"beforeDCL":%t}`, tc.beforeDCL)
+			if got != wantState {
+				t.Errorf("first paint %s, want %s", got, wantState)
+			}
+			sameButLatest(t, "first paint", chartArrays(t, ctx), want)
+		})
+	}
 }

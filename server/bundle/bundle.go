@@ -53,8 +53,8 @@ func New(cfg Config) (http.Handler, error) {
 		LoadingLabel:          "Loading Riskchart {progress}%",
 		Icon:                  app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", Maskable: "/web/icon-maskable-512.png", SVG: "/web/icon.svg"},
 		Styles:                []string{"/web/style.css", "/web/embed.css", "/web/risk.css"},
-		Scripts:               []string{"/web/echarts.min.js"},
-		CacheableResources:    []string{"/web/chart-boot.js"}, // the chart's first paint, loaded by the page itself
+		Scripts:               []string{"/web/chart-answer.js", "/web/echarts.min.js"}, // in this order: see chart-answer.js
+		CacheableResources:    []string{"/web/chart-boot.js"},                          // the chart's first paint, loaded by the page itself
 		ServiceWorkerTemplate: serviceWorker,
 	}
 	precached := append(slices.Concat(h.Styles, h.Scripts, h.CacheableResources), h.Icon.Default, h.Icon.Large, h.Icon.Maskable, h.Icon.SVG)
