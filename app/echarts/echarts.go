@@ -10,6 +10,8 @@ package echarts
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/chartopt"
 )
 
 // Chart is one ECharts instance drawn in a DOM element, with its data.
@@ -50,8 +52,8 @@ func Init(host app.Value, theme string) *Chart {
 // when it shows view ("contract|period"): the element moves into host,
 // first, and its drawing stays.
 // The script starts ECharts only to draw candles, so an adopted chart
-// always shows them. It returns nil when there is no such chart, and
-// whether its frame is dark.
+// always shows them, in the frame of chartopt.DefaultStyle. It returns nil
+// when there is no such chart, and whether its frame is dark.
 func Adopt(host app.Value, view string) (c *Chart, dark bool) {
 	b := app.Window().Get("riskchartBoot")
 	if !b.Truthy() || b.Get("adopted").Bool() || !host.Truthy() {
@@ -63,10 +65,13 @@ func Adopt(host app.Value, view string) (c *Chart, dark bool) {
 	}
 	host.Call("prepend", b.Get("el"))
 	c = newChart(b.Get("chart"))
+	dark = b.Get("dark").Bool()
+	s := chartopt.DefaultStyle(dark)
+	c.live.up, c.live.down = s.Up, s.Down
 	if dz := c.v.Call("getOption").Get("dataZoom"); dz.Truthy() && dz.Length() > 0 {
 		c.readZoom(dz.Index(0)) // where the user may have moved it already
 	}
-	return c, b.Get("dark").Bool()
+	return c, dark
 }
 
 func newChart(v app.Value) *Chart {
@@ -76,11 +81,18 @@ func newChart(v app.Value) *Chart {
 		live: liveLayer{zr: v.Call("getZr")}}
 }
 
-// SetOption replaces the option (the frame) given as JSON.
-func (c *Chart) SetOption(optionJSON []byte) {
+// SetFrame replaces the option with the frame of style s (chartopt.Frame);
+// the newest candle's shapes take its colours.
+func (c *Chart) SetFrame(s chartopt.Style) error {
+	frame, err := chartopt.Frame(s)
+	if err != nil {
+		return err
+	}
 	c.live.hide() // the frame holds no candles until the next Draw
-	c.v.Call("setOption", c.json.Call("parse", string(optionJSON)), map[string]any{"notMerge": true})
+	c.v.Call("setOption", c.json.Call("parse", string(frame)), map[string]any{"notMerge": true})
 	c.live.moved = false // setOption has painted
+	c.live.up, c.live.down = s.Up, s.Down
+	return nil
 }
 
 // Load replaces the chart's data with the arrays given as JSON.

@@ -30,7 +30,7 @@ import (
 type liveLayer struct {
 	zr              app.Value
 	wick, body, bar app.Value // created on the first draw
-	up, down        string
+	up, down        string    // the frame's colours (SetFrame, Adopt)
 	shown           bool      // the shapes are on the canvas
 	drawn           placement // where and in which colours, when shown
 	moved           bool      // since the canvas was last painted
@@ -40,12 +40,6 @@ type liveLayer struct {
 type placement struct {
 	x, high, low, open, close, vol, base, band float64
 	body, bar                                  string
-}
-
-// SetLiveColors sets the colours of the newest candle's shapes, rising and
-// falling: the frame's. They take them when next drawn.
-func (c *Chart) SetLiveColors(up, down string) {
-	c.live.up, c.live.down = up, down
 }
 
 // ShowLast shows the newest candle as the arrays hold it (SetLast): by

@@ -216,8 +216,6 @@ func (k *KLineChart) adoptChart(ctx app.Context) bool {
 		return false // no candles drawn for this view: the app starts ECharts itself
 	}
 	k.chart, k.darkDrew = c, dark
-	s := chartopt.DefaultStyle(dark)
-	k.chart.SetLiveColors(s.Up, s.Down)
 	k.listen(ctx)
 	k.status = "" // the latest candles are on show; the app's own follow
 	k.keepView = true
@@ -256,14 +254,10 @@ func (k *KLineChart) initChart(ctx app.Context) {
 
 // setFrame gives the chart the frame of the theme, reporting success.
 func (k *KLineChart) setFrame() bool {
-	style := chartopt.DefaultStyle(k.Dark)
-	frame, err := chartopt.Frame(style)
-	if err != nil {
+	if err := k.chart.SetFrame(chartopt.DefaultStyle(k.Dark)); err != nil {
 		k.failed, k.status = true, err.Error()
 		return false
 	}
-	k.chart.SetOption(frame)
-	k.chart.SetLiveColors(style.Up, style.Down)
 	k.darkDrew = k.Dark
 	return true
 }
