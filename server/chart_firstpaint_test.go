@@ -176,11 +176,7 @@ func TestChartFirstPaintReadsTheAnswerEarly(t *testing.T) {
 				chromedp.Navigate(s.URL+"/?"+query+"&wasm=false")); err != nil {
 				t.Fatal(err)
 			}
-			tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-			defer cancel()
-			if err := chromedp.Run(tctx, chromedp.Poll(`!!(window.riskchartBoot && riskchartBoot.settled)`, nil)); err != nil {
-				t.Fatalf("the first paint did not settle: %v", err)
-			}
+			waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.settled)`)
 			got := evalJS[string](t, ctx, `JSON.stringify({
   early: !!window.riskchartAnswer && riskchartAnswer.href,
   drawn: riskchartBoot.drawn,

@@ -30,7 +30,8 @@
   // it has landed, and draws the frame and the candles in one task: drawing
   // the empty frame first cost a second render, on code not yet compiled.
   const url = boot.path + "?" + new URLSearchParams({ contract_code: contract, period, size: boot.size });
-  const early = window.riskchartAnswer && window.riskchartAnswer.href === url ? window.riskchartAnswer : null;
+  const early = window.riskchartAnswer;
+  const answer = early && early.href === url ? early.read : fetch(url, { credentials: "same-origin" }).then((res) => (res.ok ? res.text() : Promise.reject()));
   if (theme !== "auto") {
     document.documentElement.setAttribute("data-theme", theme); // as the app will
   }
@@ -56,46 +57,43 @@
     return pad(mo) + "-" + pad(day) + " " + pad(h) + ":" + pad(mi);
   };
 
-  const draw = (text) => {
-    const env = JSON.parse(text);
-    if (env.status !== "ok" || !Array.isArray(env.data)) {
-      return; // the app asks again and says what is wrong
-    }
-    state.answer = text;
-    if (state.adopted || env.data.length === 0) {
-      return;
-    }
-    const labels = [], prices = [], ups = [], downs = [];
-    for (const c of env.data) {
-      labels.push(label(c.id));
-      prices.push([c.open, c.close, c.low, c.high]);
-      const down = c.close < c.open;
-      ups.push(down ? "-" : c.vol);
-      downs.push(down ? c.vol : "-");
-    }
-    const n = labels.length, start = Math.max(0, n - boot.shown);
-    const chart = echarts.init(host);
-    chart.setOption(dark ? boot.frames.dark : boot.frames.light, { notMerge: true });
-    chart.setOption({
-      xAxis: [{ data: labels }, { data: labels }],
-      series: [{ data: prices }, { data: ups }, { data: downs }],
-      dataZoom: [{ startValue: start, endValue: n - 1 }, { startValue: start, endValue: n - 1 }],
-    });
-    state.chart = chart;
-    state.drawn = true;
-    performance.mark("riskchart:drawn");
-  };
-  // app.js holds app.wasm's download and compilation until the paint is
-  // done (or a time limit), so that they do not take the cores it needs.
-  const settle = () => {
-    state.settled = true;
-    window.dispatchEvent(new Event("riskchart:first-paint"));
-  };
   // An answer already read draws at the end of this script's task, before
   // the parser goes on and before the page's first frame.
-  const answer = early ? early.read : fetch(url, { credentials: "same-origin" }).then((res) => (res.ok ? res.text() : Promise.reject()));
   answer
-    .then(draw)
+    .then((text) => {
+      const env = JSON.parse(text);
+      if (env.status !== "ok" || !Array.isArray(env.data)) {
+        return; // the app asks again and says what is wrong
+      }
+      state.answer = text;
+      if (state.adopted || env.data.length === 0) {
+        return;
+      }
+      const labels = [], prices = [], ups = [], downs = [];
+      for (const c of env.data) {
+        labels.push(label(c.id));
+        prices.push([c.open, c.close, c.low, c.high]);
+        const down = c.close < c.open;
+        ups.push(down ? "-" : c.vol);
+        downs.push(down ? c.vol : "-");
+      }
+      const n = labels.length, start = Math.max(0, n - boot.shown);
+      const chart = echarts.init(host);
+      chart.setOption(dark ? boot.frames.dark : boot.frames.light, { notMerge: true });
+      chart.setOption({
+        xAxis: [{ data: labels }, { data: labels }],
+        series: [{ data: prices }, { data: ups }, { data: downs }],
+        dataZoom: [{ startValue: start, endValue: n - 1 }, { startValue: start, endValue: n - 1 }],
+      });
+      state.chart = chart;
+      state.drawn = true;
+      performance.mark("riskchart:drawn");
+    })
     .catch(() => {}) // no answer: the app loads and reports it
-    .finally(settle);
+    .finally(() => {
+      // app.js holds app.wasm's download and compilation until now (or a
+      // time limit), so that they do not take the cores this paint needs.
+      state.settled = true;
+      window.dispatchEvent(new Event("riskchart:first-paint"));
+    });
 })();
