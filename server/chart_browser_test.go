@@ -301,16 +301,4 @@ func TestChartInTheBrowser(t *testing.T) {
 			t.Fatal("the reload did not restore contract, period, zone and theme")
 		}
 	})
-
-	t.Run("the keyboard pans and zooms the chart", func(t *testing.T) {
-		chromedp.Run(ctx, chromedp.Focus(`#chart-area`, chromedp.ByQuery))
-		before := evalJS[float64](t, ctx, jsChart+`.getOption().dataZoom[0].startValue`)
-		chromedp.Run(ctx, chromedp.KeyEvent("\u2190")) // ArrowLeft... sent as key
-		chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById("chart").dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowLeft", bubbles: true}))`, nil))
-		tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		defer cancel()
-		if err := chromedp.Run(tctx, chromedp.Poll(fmt.Sprintf(`%s.getOption().dataZoom[0].startValue < %v`, jsChart, before), nil)); err != nil {
-			t.Fatalf("ArrowLeft did not pan: %v", err)
-		}
-	})
 }

@@ -1,0 +1,391 @@
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/device"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// The chart moved by hand: wheel, drag, the range slider, fingers, the
+// keyboard and "Latest", each through the browser's own input events (the
+// DevTools Input domain), as a person's would arrive; and new candles
+// arriving on their boundary while the view is where the user put it.
+
+// jsInView is the range of candles in view, as ECharts' data zoom holds it
+// (first and last index).
+const jsInView = jsChart + `.getModel().getComponent("dataZoom", 0).getValueRange()`
+
+// jsPlace returns the page coordinates of the centre of a part of the chart:
+// "grid" (the price pane) or the first of ECharts' shapes with the cursor
+// given ("grab": the range slider's bar; "ew-resize": its left handle).
+const jsPlace = `((part) => {
+  const c = ` + jsChart + `, r = document.getElementById("chart").getBoundingClientRect();
+  let b;
+  if (part === "grid") {
+    b = c.getModel().getComponent("grid", 0).coordinateSystem.getRect();
+  } else {
+    const el = c.getZr().storage.getDisplayList().find((e) => e.cursor === part);
+    if (!el) return null;
+    b = el.getBoundingRect().clone();
+    b.applyTransform(el.getComputedTransform());
+  }
+  return [r.x + b.x + b.width / 2, r.y + b.y + b.height / 2];
+})`
+
+func inView(t *testing.T, ctx context.Context) [2]float64 {
+	t.Helper()
+	return evalJS[[2]float64](t, ctx, jsInView)
+}
+
+// viewChanged waits until the view is no longer before and returns it.
+func viewChanged(t *testing.T, ctx context.Context, before [2]float64) [2]float64 {
+	t.Helper()
+	waitFor(t, ctx, fmt.Sprintf(`JSON.stringify(%s) !== %q`, jsInView, fmt.Sprintf("[%g,%g]", before[0], before[1])))
+	return inView(t, ctx)
+}
+
+func place(t *testing.T, ctx context.Context, part string) (x, y float64) {
+	t.Helper()
+	p := evalJS[[]float64](t, ctx, jsPlace+`(`+fmt.Sprintf("%q", part)+`)`)
+	if len(p) != 2 {
+		t.Fatalf("the chart has no %q part", part)
+	}
+	return p[0], p[1]
+}
+
+// drag presses the left button at (x, y), moves by dx in ten steps and
+// releases it.
+func drag(x, y, dx float64) chromedp.Tasks {
+	tasks := chromedp.Tasks{input.DispatchMouseEvent(input.MouseMoved, x, y),
+		input.DispatchMouseEvent(input.MousePressed, x, y).WithButton(input.Left).WithButtons(1).WithClickCount(1)}
+	for i := 1; i <= 10; i++ {
+		tasks = append(tasks, input.DispatchMouseEvent(input.MouseMoved, x+dx*float64(i)/10, y).WithButton(input.Left).WithButtons(1),
+			chromedp.Sleep(16*time.Millisecond))
+	}
+	return append(tasks, input.DispatchMouseEvent(input.MouseReleased, x+dx, y).WithButton(input.Left).WithClickCount(1))
+}
+
+func width(v [2]float64) float64 { return v[1] - v[0] }
+
+func TestChartMovedByHand(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	n := evalJS[float64](t, ctx, jsChart+`.getOption().series[0].data.length`)
+	newest := n - 1
+
+	// Each step acts as a person would and says what must have happened
+	// to the view (before, after): "" when it did.
+	steps := []struct {
+		name   string
+		act    func(t *testing.T) chromedp.Action
+		check  func(before, after [2]float64) string
+		settle string // what else to wait for, if anything, once the view has moved
+	}{
+		{"the wheel turned away zooms in around the pointer", func(t *testing.T) chromedp.Action {
+			x, y := place(t, ctx, "grid")
+			return input.DispatchMouseEvent(input.MouseWheel, x, y).WithDeltaY(-300)
+		}, func(b, a [2]float64) string {
+			if !(width(a) < width(b) && a[0] >= b[0] && a[1] <= b[1]) {
+				return "not zoomed in within the view"
+			}
+			return ""
+		}, ""},
+		{"the wheel turned back zooms out", func(t *testing.T) chromedp.Action {
+			x, y := place(t, ctx, "grid")
+			return input.DispatchMouseEvent(input.MouseWheel, x, y).WithDeltaY(300)
+		}, func(b, a [2]float64) string {
+			if !(width(a) > width(b)) {
+				return "not zoomed out"
+			}
+			return ""
+		}, ""},
+		{"dragging the candles to the right shows older ones, at the same zoom", func(t *testing.T) chromedp.Action {
+			x, y := place(t, ctx, "grid")
+			return drag(x, y, 250)
+		}, func(b, a [2]float64) string {
+			if !(a[0] < b[0] && math.Abs(width(a)-width(b)) <= 1) {
+				return "not panned back at the same zoom"
+			}
+			return ""
+		}, ""},
+		{"dragging the range slider's bar to the left shows older candles, at the same zoom", func(t *testing.T) chromedp.Action {
+			x, y := place(t, ctx, "grab")
+			return drag(x, y, -100)
+		}, func(b, a [2]float64) string {
+			if !(a[0] < b[0] && math.Abs(width(a)-width(b)) <= 1) {
+				return "not moved back at the same zoom"
+			}
+			return ""
+		}, ""},
+		{"dragging the range slider's left handle to the left widens the view", func(t *testing.T) chromedp.Action {
+			x, y := place(t, ctx, "ew-resize")
+			return drag(x, y, -60)
+		}, func(b, a [2]float64) string {
+			if !(a[0] < b[0] && a[1] == b[1]) {
+				return "not widened to the left alone"
+			}
+			return ""
+		}, ""},
+		{"Latest shows the newest candle at the same zoom", func(t *testing.T) chromedp.Action {
+			return chromedp.Click(`#jump-latest`, chromedp.ByQuery)
+		}, func(b, a [2]float64) string {
+			if !(a[1] == newest && math.Abs(width(a)-width(b)) <= 1) {
+				return "not on the newest candle at the same zoom"
+			}
+			return ""
+		}, ""},
+		{"the left arrow pans back a tenth of the view", func(t *testing.T) chromedp.Action {
+			return chromedp.Tasks{chromedp.Focus(`#chart-area`, chromedp.ByQuery), chromedp.KeyEvent(kb.ArrowLeft)}
+		}, func(b, a [2]float64) string {
+			if step := math.Max(math.Floor(width(b)/10), 1); a[0] != b[0]-step || a[1] != b[1]-step {
+				return fmt.Sprintf("not panned back by %g", step)
+			}
+			return ""
+		}, ""},
+		{"the right arrow pans forward again", func(t *testing.T) chromedp.Action {
+			return chromedp.KeyEvent(kb.ArrowRight)
+		}, func(b, a [2]float64) string {
+			if a[1] != newest || width(a) != width(b) {
+				return "not back on the newest candle"
+			}
+			return ""
+		}, ""},
+		{"+ zooms in", func(t *testing.T) chromedp.Action { return chromedp.KeyEvent("+") }, func(b, a [2]float64) string {
+			if !(width(a) < width(b)) {
+				return "not zoomed in"
+			}
+			return ""
+		}, ""},
+		{"- zooms out", func(t *testing.T) chromedp.Action { return chromedp.KeyEvent("-") }, func(b, a [2]float64) string {
+			if !(width(a) > width(b)) {
+				return "not zoomed out"
+			}
+			return ""
+		}, ""},
+		{"Home goes to the oldest candle, and the one before it loads the older ones", func(t *testing.T) chromedp.Action { return chromedp.KeyEvent(kb.Home) }, func(b, a [2]float64) string {
+			if a[0] != 2000 || math.Abs(width(a)-width(b)) > 1 { // the view stays on them when the 2000 older ones come in
+				return "not on the candle that was the oldest, at the same zoom"
+			}
+			return ""
+		}, fmt.Sprintf(`%s.getOption().series[0].data.length === %g`, jsChart, n+2000)},
+		{"End goes to the newest candle", func(t *testing.T) chromedp.Action { return chromedp.KeyEvent(kb.End) }, func(b, a [2]float64) string {
+			last := evalJS[float64](t, ctx, jsChart+`.getOption().series[0].data.length`) - 1
+			if a[1] != last || math.Abs(width(a)-width(b)) > 1 {
+				return fmt.Sprintf("not on the newest candle (%g) at the same zoom", last)
+			}
+			return ""
+		}, ""},
+	}
+	for _, st := range steps {
+		t.Run(st.name, func(t *testing.T) {
+			before := inView(t, ctx)
+			if err := chromedp.Run(ctx, st.act(t)); err != nil {
+				t.Fatal(err)
+			}
+			after := viewChanged(t, ctx, before)
+			if st.settle != "" {
+				waitFor(t, ctx, st.settle)
+				after = inView(t, ctx)
+			}
+			t.Logf("view %v, then %v", before, after)
+			if problem := st.check(before, after); problem != "" {
+				t.Errorf("%s: view %v, then %v", problem, before, after)
+			}
+		})
+	}
+	screenshot(t, ctx, "chart-moved-by-hand")
+}
+
+func TestChartPinchedOnAPhone(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Emulate(device.IPhone12), chromedp.Navigate(s.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	x, y := place(t, ctx, "grid")
+	// touches moves two fingers from gap to gap apart, about (x, y), in ten
+	// steps; with one finger, it moves it by gap instead.
+	touches := func(fingers int, from, to float64) chromedp.Tasks {
+		at := func(gap float64) []*input.TouchPoint {
+			if fingers == 1 {
+				return []*input.TouchPoint{{X: x + gap, Y: y, ID: 1}}
+			}
+			return []*input.TouchPoint{{X: x - gap/2, Y: y, ID: 1}, {X: x + gap/2, Y: y, ID: 2}}
+		}
+		tasks := chromedp.Tasks{input.DispatchTouchEvent(input.TouchStart, at(from))}
+		for i := 1; i <= 10; i++ {
+			tasks = append(tasks, input.DispatchTouchEvent(input.TouchMove, at(from+(to-from)*float64(i)/10)), chromedp.Sleep(16*time.Millisecond))
+		}
+		return append(tasks, input.DispatchTouchEvent(input.TouchEnd, nil))
+	}
+	for _, tc := range []struct {
+		name    string
+		fingers int
+		from    float64
+		to      float64
+		check   func(b, a [2]float64) bool
+	}{
+		{"two fingers spread apart zoom in", 2, 40, 240, func(b, a [2]float64) bool { return width(a) < width(b) }},
+		{"two fingers pinched together zoom out", 2, 240, 40, func(b, a [2]float64) bool { return width(a) > width(b) }},
+		{"one finger moved to the right shows older candles", 1, -100, 100, func(b, a [2]float64) bool { return a[0] < b[0] && math.Abs(width(a)-width(b)) <= 1 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := inView(t, ctx)
+			if err := chromedp.Run(ctx, touches(tc.fingers, tc.from, tc.to)); err != nil {
+				t.Fatal(err)
+			}
+			after := viewChanged(t, ctx, before)
+			t.Logf("view %v, then %v", before, after)
+			if !tc.check(before, after) {
+				t.Error("not so")
+			}
+		})
+	}
+	screenshot(t, ctx, "chart-pinched")
+}
+
+// TestChartAppendsNewCandlesOnTheirBoundary lets the next minute begin
+// without waiting for it: the DevTools Fetch domain answers the app's next
+// poll of the newest candles (size=2) with the server's own answer plus the
+// candle that begins one minute after the newest it holds. The view stays on
+// the candles the user put in it, and follows the newest when it ends on it.
+func TestChartAppendsNewCandlesOnTheirBoundary(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	next := make(chan chan int64, 1) // a request for one new candle, answered with its id
+	var newest int64                 // the newest candle answered so far
+	chromedp.ListenTarget(ctx, func(ev any) {
+		e, ok := ev.(*fetch.EventRequestPaused)
+		if !ok {
+			return
+		}
+		go func() {
+			c := chromedp.FromContext(ctx)
+			exec := cdp.WithExecutor(ctx, c.Target)
+			var done chan int64
+			select {
+			case done = <-next:
+			default:
+				if err := fetch.ContinueRequest(e.RequestID).Do(exec); err != nil {
+					t.Logf("continuing %s: %v", e.Request.URL, err)
+				}
+				return
+			}
+			body, id, err := withNextCandle(e.Request.URL, newest)
+			if err != nil {
+				t.Error(err)
+				fetch.ContinueRequest(e.RequestID).Do(exec)
+				return
+			}
+			newest = id
+			headers := []*fetch.HeaderEntry{{Name: "Content-Type", Value: "application/json"}, {Name: "Cache-Control", Value: "no-store"}}
+			if err := fetch.FulfillRequest(e.RequestID, http.StatusOK).WithResponseHeaders(headers).WithBody(base64.StdEncoding.EncodeToString(body)).Do(exec); err != nil {
+				t.Errorf("answering %s: %v", e.Request.URL, err)
+			}
+			done <- id
+		}()
+	})
+	poll := &fetch.RequestPattern{URLPattern: "*" + venueapi.PathKLine + "?*&size=2", RequestStage: fetch.RequestStageRequest}
+	if err := chromedp.Run(ctx, fetch.Enable().WithPatterns([]*fetch.RequestPattern{poll}), chromedp.Navigate(s.URL+"/?tz=utc")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	length := func() float64 { return evalJS[float64](t, ctx, jsChart+`.getOption().series[0].data.length`) }
+	appendOne := func(t *testing.T) {
+		t.Helper()
+		n := length()
+		done := make(chan int64, 1)
+		next <- done
+		var id int64
+		select {
+		case id = <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatal("the app did not poll for the newest candles")
+		}
+		waitFor(t, ctx, fmt.Sprintf(`%s.getOption().series[0].data.length === %g`, jsChart, n+1))
+		labels := evalJS[[]string](t, ctx, jsChart+`.getOption().xAxis[0].data.slice(-3)`)
+		if want := time.Unix(id, 0).UTC().Format("01-02 15:04"); labels[2] != want {
+			t.Errorf("the newest candles are labelled %q, want %q last", labels, want)
+		}
+		for i := 1; i < len(labels); i++ {
+			a, _ := time.Parse("01-02 15:04", labels[i-1])
+			b, _ := time.Parse("01-02 15:04", labels[i])
+			if b.Sub(a) != time.Minute {
+				t.Errorf("the newest candles %q are not a minute apart", labels)
+			}
+		}
+	}
+
+	t.Run("a view of older candles stays on them", func(t *testing.T) {
+		chromedp.Run(ctx, chromedp.Evaluate(jsChart+`.dispatchAction({type: "dataZoom", startValue: 100, endValue: 160})`, nil))
+		before := viewChanged(t, ctx, [2]float64{})
+		appendOne(t)
+		if after := inView(t, ctx); after != before {
+			t.Errorf("the view moved from %v to %v", before, after)
+		}
+	})
+	t.Run("a view ending on the newest candle follows it", func(t *testing.T) {
+		chromedp.Run(ctx, chromedp.Click(`#jump-latest`, chromedp.ByQuery))
+		waitFor(t, ctx, fmt.Sprintf(`%s[1] === %g`, jsInView, length()-1))
+		before := inView(t, ctx)
+		appendOne(t)
+		if after := inView(t, ctx); after != [2]float64{before[0] + 1, before[1] + 1} {
+			t.Errorf("the view went from %v to %v, want one candle on", before, after)
+		}
+	})
+	screenshot(t, ctx, "chart-appended")
+}
+
+// withNextCandle fetches url (the app's poll) from the server and adds the
+// candle that begins one minute after the newest of the answer and of
+// after: a copy of the newest, as a candle that has just opened would be.
+func withNextCandle(url string, after int64) ([]byte, int64, error) {
+	res, err := http.Get(url)
+	if err != nil {
+		return nil, 0, fmt.Errorf("polling %s: %w", url, err)
+	}
+	defer res.Body.Close()
+	var env map[string]any
+	dec := json.NewDecoder(res.Body)
+	dec.UseNumber() // numbers written back as the venue wrote them
+	if err := dec.Decode(&env); err != nil {
+		return nil, 0, fmt.Errorf("reading %s: %w", url, err)
+	}
+	data, _ := env["data"].([]any)
+	if len(data) == 0 {
+		return nil, 0, fmt.Errorf("%s: no candles", url)
+	}
+	last, _ := data[len(data)-1].(map[string]any)
+	id, err := last["id"].(json.Number).Int64()
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: the newest candle's id: %w", url, err)
+	}
+	c := make(map[string]any, len(last))
+	for k, v := range last {
+		c[k] = v
+	}
+	id = max(id, after) + 60
+	c["id"] = id
+	env["data"] = append(data, c)
+	body, err := json.Marshal(env)
+	return body, id, err
+}
