@@ -161,8 +161,14 @@ func TestChartInTheBrowser(t *testing.T) {
 			t.Fatalf("no API candle %s", id)
 		}
 		c := want[0]
+		change, pct := c.Close.Sub(c.Open), "—"
+		if !c.Open.IsZero() {
+			pct = change.Shift(2).DivRound(c.Open, 2).StringFixed(2) + "%"
+		}
+		sign := map[bool]string{true: "+"}[change.IsPositive()]
 		for field, value := range map[string]string{
 			"open": c.Open.StringFixed(1), "high": c.High.StringFixed(1), "low": c.Low.StringFixed(1), "close": c.Close.StringFixed(1),
+			"change": sign + change.StringFixed(1), "change-pct": sign + pct,
 			"vol": c.Vol.String(), "amount": c.Amount.String(), "count": c.Count.String(), "turnover": c.TradeTurnover.String(),
 		} {
 			if got := evalJS[string](t, ctx, `document.getElementById("legend-`+field+`").textContent`); got != value {
@@ -170,6 +176,49 @@ func TestChartInTheBrowser(t *testing.T) {
 			}
 		}
 		screenshot(t, ctx, "chart-legend")
+	})
+
+	t.Run("volume bars take their candle's colour, and the price axis fits the candles in view", func(t *testing.T) {
+		// Every candle has one volume bar, in the series of its direction,
+		// drawn in the candle's colour.
+		if problem := evalJS[string](t, ctx, `(() => {
+  const o = `+jsChart+`.getOption(), [price, up, down] = o.series;
+  const val = (d) => (d !== null && typeof d === "object" && !Array.isArray(d) ? d.value : d); // the newest is an item of its own
+  if (up.itemStyle.color !== price.itemStyle.color || down.itemStyle.color !== price.itemStyle.color0) return "bar colours " + [up.itemStyle.color, down.itemStyle.color] + " for candles " + [price.itemStyle.color, price.itemStyle.color0];
+  for (let i = 0; i < price.data.length; i++) {
+    const [open, close] = val(price.data[i]), rising = close >= open, [u, d] = [val(up.data[i]), val(down.data[i])];
+    if ((u !== "-") !== rising || (d !== "-") === rising) return "candle " + i + " (" + open + " to " + close + ") has bars " + [u, d];
+  }
+  return "";
+})()`); problem != "" {
+			t.Error(problem)
+		}
+		// Zoomed to the newest twenty candles, then to twenty far back, the
+		// price axis spans their lows and highs, and not the whole day's.
+		jsFit := `(() => {
+  const c = ` + jsChart + `, [first, last] = ` + jsInView + `, data = c.getOption().series[0].data;
+  const val = (d) => (Array.isArray(d) ? d : d.value), shown = data.slice(first, last + 1).map(val);
+  const [lo, hi] = [Math.min(...shown.map((d) => d[2])), Math.max(...shown.map((d) => d[3]))];
+  const all = [Math.min(...data.map((d) => val(d)[2])), Math.max(...data.map((d) => val(d)[3]))];
+  const [min, max] = c.getModel().getComponent("yAxis", 0).axis.scale.getExtent();
+  return {lo, hi, min, max, all};
+})()`
+		n := evalJS[int](t, ctx, jsChart+`.getOption().series[0].data.length`)
+		for _, r := range [][2]int{{n - 20, n - 1}, {10, 29}} {
+			chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`%s.dispatchAction({type: "dataZoom", startValue: %d, endValue: %d})`, jsChart, r[0], r[1]), nil))
+			waitFor(t, ctx, fmt.Sprintf(`JSON.stringify(%s) === "[%d,%d]"`, jsInView, r[0], r[1]))
+			var fit struct {
+				Lo, Hi, Min, Max float64
+				All              [2]float64
+			}
+			if err := chromedp.Run(ctx, chromedp.Evaluate(jsFit, &fit)); err != nil {
+				t.Fatal(err)
+			}
+			if fit.Min > fit.Lo || fit.Max < fit.Hi || fit.Max-fit.Min > 2*(fit.Hi-fit.Lo) {
+				t.Errorf("candles %v range from %v to %v, the price axis from %v to %v (all candles: %v)", r, fit.Lo, fit.Hi, fit.Min, fit.Max, fit.All)
+			}
+		}
+		chromedp.Run(ctx, chromedp.Click(`#jump-latest`, chromedp.ByQuery))
 	})
 
 	t.Run("the current candle updates live, drawn alone where ECharts' axes put it, under the crosshair", func(t *testing.T) {
