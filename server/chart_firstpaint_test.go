@@ -164,7 +164,7 @@ func TestChartFirstPaintReadsTheAnswerEarly(t *testing.T) {
 					go func() {
 						time.Sleep(700 * time.Millisecond)
 						c := chromedp.FromContext(ctx)
-						if err := fetch.ContinueRequest(e.RequestID).Do(cdp.WithExecutor(ctx, c.Target)); err != nil {
+						if err := fetch.ContinueRequest(e.RequestID).Do(cdp.WithExecutor(ctx, c.Target)); err != nil && ctx.Err() == nil {
 							t.Logf("continuing %s: %v", e.Request.URL, err)
 						}
 					}()

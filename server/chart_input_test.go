@@ -271,8 +271,13 @@ func TestChartPinchedOnAPhone(t *testing.T) {
 func TestChartAppendsNewCandlesOnTheirBoundary(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
-	next := make(chan chan int64, 1) // a request for one new candle, answered with its id
-	var newest int64                 // the newest candle answered so far
+	// A request for the next candle: the newest the app has been given,
+	// and where to say the new one's id (0 if it could not be given).
+	type nextCandle struct {
+		after int64
+		done  chan int64
+	}
+	next := make(chan nextCandle, 1)
 	chromedp.ListenTarget(ctx, func(ev any) {
 		e, ok := ev.(*fetch.EventRequestPaused)
 		if !ok {
@@ -281,27 +286,26 @@ func TestChartAppendsNewCandlesOnTheirBoundary(t *testing.T) {
 		go func() {
 			c := chromedp.FromContext(ctx)
 			exec := cdp.WithExecutor(ctx, c.Target)
-			var done chan int64
+			var req nextCandle
 			select {
-			case done = <-next:
+			case req = <-next:
 			default:
-				if err := fetch.ContinueRequest(e.RequestID).Do(exec); err != nil {
+				if err := fetch.ContinueRequest(e.RequestID).Do(exec); err != nil && ctx.Err() == nil {
 					t.Logf("continuing %s: %v", e.Request.URL, err)
 				}
 				return
 			}
-			body, id, err := withNextCandle(e.Request.URL, newest)
+			body, id, err := withNextCandle(e.Request.URL, req.after)
+			if err == nil {
+				headers := []*fetch.HeaderEntry{{Name: "Content-Type", Value: "application/json"}, {Name: "Cache-Control", Value: "no-store"}}
+				err = fetch.FulfillRequest(e.RequestID, http.StatusOK).WithResponseHeaders(headers).WithBody(base64.StdEncoding.EncodeToString(body)).Do(exec)
+			}
 			if err != nil {
-				t.Error(err)
+				t.Errorf("answering %s with the next candle: %v", e.Request.URL, err)
 				fetch.ContinueRequest(e.RequestID).Do(exec)
-				return
+				id = 0
 			}
-			newest = id
-			headers := []*fetch.HeaderEntry{{Name: "Content-Type", Value: "application/json"}, {Name: "Cache-Control", Value: "no-store"}}
-			if err := fetch.FulfillRequest(e.RequestID, http.StatusOK).WithResponseHeaders(headers).WithBody(base64.StdEncoding.EncodeToString(body)).Do(exec); err != nil {
-				t.Errorf("answering %s: %v", e.Request.URL, err)
-			}
-			done <- id
+			req.done <- id
 		}()
 	})
 	poll := &fetch.RequestPattern{URLPattern: "*" + venueapi.PathKLine + "?*&size=2", RequestStage: fetch.RequestStageRequest}
@@ -310,17 +314,22 @@ func TestChartAppendsNewCandlesOnTheirBoundary(t *testing.T) {
 	}
 	waitDrawn(t, ctx, "BTC-USDT|1min")
 	length := func() float64 { return evalJS[float64](t, ctx, jsChart+`.getOption().series[0].data.length`) }
+	var newest int64 // the newest candle given so far
 	appendOne := func(t *testing.T) {
 		t.Helper()
 		n := length()
 		done := make(chan int64, 1)
-		next <- done
+		next <- nextCandle{newest, done}
 		var id int64
 		select {
 		case id = <-done:
 		case <-time.After(20 * time.Second):
 			t.Fatal("the app did not poll for the newest candles")
 		}
+		if id == 0 {
+			t.FailNow()
+		}
+		newest = id
 		waitFor(t, ctx, fmt.Sprintf(`%s.getOption().series[0].data.length === %g`, jsChart, n+1))
 		labels := evalJS[[]string](t, ctx, jsChart+`.getOption().xAxis[0].data.slice(-3)`)
 		if want := time.Unix(id, 0).UTC().Format("01-02 15:04"); labels[2] != want {
