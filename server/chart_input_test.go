@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/device"
 	"github.com/chromedp/chromedp/kb"
@@ -81,13 +82,37 @@ func drag(x, y, dx float64) chromedp.Tasks {
 
 func width(v [2]float64) float64 { return v[1] - v[0] }
 
-func TestChartMovedByHand(t *testing.T) {
-	s := startServer(t, nil)
-	ctx := newBrowser(t)
-	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/")); err != nil {
+// livePoll is the app's poll of the newest candles, as a Fetch URL pattern.
+const livePoll = "*" + venueapi.PathKLine + "?*&size=2"
+
+// openStill opens the chart page at u with the app's live polls refused, so
+// that a minute passing during a test cannot append a candle and move a
+// view that ends on the newest one (appending is
+// TestChartAppendsNewCandlesOnTheirBoundary's). Actions run first.
+func openStill(t *testing.T, ctx context.Context, u string, actions ...chromedp.Action) {
+	t.Helper()
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			go func() {
+				c := chromedp.FromContext(ctx)
+				if err := fetch.FailRequest(e.RequestID, network.ErrorReasonBlockedByClient).Do(cdp.WithExecutor(ctx, c.Target)); err != nil && ctx.Err() == nil {
+					t.Logf("refusing %s: %v", e.Request.URL, err)
+				}
+			}()
+		}
+	})
+	poll := &fetch.RequestPattern{URLPattern: livePoll, RequestStage: fetch.RequestStageRequest}
+	actions = append(actions, fetch.Enable().WithPatterns([]*fetch.RequestPattern{poll}), chromedp.Navigate(u))
+	if err := chromedp.Run(ctx, actions...); err != nil {
 		t.Fatal(err)
 	}
 	waitDrawn(t, ctx, "BTC-USDT|1min")
+}
+
+func TestChartMovedByHand(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	openStill(t, ctx, s.URL+"/")
 	n := evalJS[float64](t, ctx, jsChart+`.getOption().series[0].data.length`)
 	newest := n - 1
 
@@ -217,10 +242,7 @@ func TestChartMovedByHand(t *testing.T) {
 func TestChartPinchedOnAPhone(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
-	if err := chromedp.Run(ctx, chromedp.Emulate(device.IPhone12), chromedp.Navigate(s.URL+"/")); err != nil {
-		t.Fatal(err)
-	}
-	waitDrawn(t, ctx, "BTC-USDT|1min")
+	openStill(t, ctx, s.URL+"/", chromedp.Emulate(device.IPhone12))
 	x, y := place(t, ctx, "grid")
 	// touches moves two fingers from gap to gap apart, about (x, y), in ten
 	// steps; with one finger, it moves it by gap instead.
@@ -308,7 +330,7 @@ func TestChartAppendsNewCandlesOnTheirBoundary(t *testing.T) {
 			req.done <- id
 		}()
 	})
-	poll := &fetch.RequestPattern{URLPattern: "*" + venueapi.PathKLine + "?*&size=2", RequestStage: fetch.RequestStageRequest}
+	poll := &fetch.RequestPattern{URLPattern: livePoll, RequestStage: fetch.RequestStageRequest}
 	if err := chromedp.Run(ctx, fetch.Enable().WithPatterns([]*fetch.RequestPattern{poll}), chromedp.Navigate(s.URL+"/?tz=utc")); err != nil {
 		t.Fatal(err)
 	}
