@@ -144,8 +144,15 @@ func (r *RiskPanel) renderFilter() app.UI {
 		}
 		return app.Div().Class("filter-field").Body(
 			app.Label().For(id).Text(label),
+			// The choice is read by position, not by the element's value: go-app
+			// drops an empty value attribute, and an option without one has
+			// its text for value ("any" for the empty contract type).
 			app.Select().ID(id).Class("control").Aria("invalid", bad == param && r.filterErr != nil).Body(opts...).
-				OnChange(func(ctx app.Context, e app.Event) { set(ctx.JSSrc().Get("value").String()) }),
+				OnChange(func(ctx app.Context, e app.Event) {
+					if i := ctx.JSSrc().Get("selectedIndex").Int(); i >= 0 && i < len(options) {
+						set(options[i][0])
+					}
+				}),
 			errorAt(param),
 		)
 	}
