@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"strconv"
 	"testing"
 	"time"
 
@@ -287,17 +288,19 @@ func TestChartPinchedOnAPhone(t *testing.T) {
 
 // TestChartAppendsNewCandlesOnTheirBoundary lets the next minute begin
 // without waiting for it: the DevTools Fetch domain answers the app's next
-// poll of the newest candles (size=2) with the server's own answer plus the
-// candle that begins one minute after the newest it holds. The view stays on
-// the candles the user put in it, and follows the newest when it ends on it.
+// poll of the newest candles (size=2) with the newest candle the app has
+// and the one that begins a minute later. The view stays on the candles the
+// user put in it, and follows the newest when it ends on it.
 func TestChartAppendsNewCandlesOnTheirBoundary(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
-	// A request for the next candle: the newest the app has been given,
-	// and where to say the new one's id (0 if it could not be given).
+	// A request for the next candle: the newest candle the app has, and
+	// where to say the one given (nil if it could not be). Every
+	// other live poll is refused, so the app has only the candles of its
+	// first answer and those the test gives it.
 	type nextCandle struct {
-		after int64
-		done  chan int64
+		newest map[string]any
+		done   chan map[string]any // nil if it could not be given
 	}
 	next := make(chan nextCandle, 1)
 	chromedp.ListenTarget(ctx, func(ev any) {
@@ -312,22 +315,24 @@ func TestChartAppendsNewCandlesOnTheirBoundary(t *testing.T) {
 			select {
 			case req = <-next:
 			default:
-				if err := fetch.ContinueRequest(e.RequestID).Do(exec); err != nil && ctx.Err() == nil {
-					t.Logf("continuing %s: %v", e.Request.URL, err)
+				// Refused, as openStill's are: a minute passing during the
+				// test must not append a candle of its own.
+				if err := fetch.FailRequest(e.RequestID, network.ErrorReasonBlockedByClient).Do(exec); err != nil && ctx.Err() == nil {
+					t.Logf("refusing %s: %v", e.Request.URL, err)
 				}
 				return
 			}
-			body, id, err := withNextCandle(e.Request.URL, req.after)
+			body, given, err := withNextCandle(e.Request.URL, req.newest)
 			if err == nil {
 				headers := []*fetch.HeaderEntry{{Name: "Content-Type", Value: "application/json"}, {Name: "Cache-Control", Value: "no-store"}}
 				err = fetch.FulfillRequest(e.RequestID, http.StatusOK).WithResponseHeaders(headers).WithBody(base64.StdEncoding.EncodeToString(body)).Do(exec)
 			}
 			if err != nil {
 				t.Errorf("answering %s with the next candle: %v", e.Request.URL, err)
-				fetch.ContinueRequest(e.RequestID).Do(exec)
-				id = 0
+				fetch.FailRequest(e.RequestID, network.ErrorReasonFailed).Do(exec)
+				given = nil
 			}
-			req.done <- id
+			req.done <- given
 		}()
 	})
 	poll := &fetch.RequestPattern{URLPattern: livePoll, RequestStage: fetch.RequestStageRequest}
@@ -336,22 +341,33 @@ func TestChartAppendsNewCandlesOnTheirBoundary(t *testing.T) {
 	}
 	waitDrawn(t, ctx, "BTC-USDT|1min")
 	length := func() float64 { return evalJS[float64](t, ctx, jsChart+`.getOption().series[0].data.length`) }
-	var newest int64 // the newest candle given so far
+	// The newest candle the app has: the one it drew last, as it labels it
+	// (in UTC), as the server has it now, until the test gives it one.
+	labels := evalJS[[]string](t, ctx, jsChart+`.getOption().xAxis[0].data.slice(-1)`)
+	at, err := labelledMinute(labels[0], time.Now().UTC())
+	if err != nil {
+		t.Fatal(err)
+	}
+	newest, err := candleAt(s.URL, "BTC-USDT", at)
+	if err != nil {
+		t.Fatal(err)
+	}
 	appendOne := func(t *testing.T) {
 		t.Helper()
 		n := length()
-		done := make(chan int64, 1)
+		done := make(chan map[string]any, 1)
 		next <- nextCandle{newest, done}
-		var id int64
+		var given map[string]any
 		select {
-		case id = <-done:
+		case given = <-done:
 		case <-time.After(20 * time.Second):
 			t.Fatal("the app did not poll for the newest candles")
 		}
-		if id == 0 {
+		if given == nil {
 			t.FailNow()
 		}
-		newest = id
+		newest = given
+		id, _ := given["id"].(json.Number).Int64()
 		waitFor(t, ctx, fmt.Sprintf(`%s.getOption().series[0].data.length === %g`, jsChart, n+1))
 		labels := evalJS[[]string](t, ctx, jsChart+`.getOption().xAxis[0].data.slice(-3)`)
 		if want := time.Unix(id, 0).UTC().Format("01-02 15:04"); labels[2] != want {
@@ -382,37 +398,75 @@ func TestChartAppendsNewCandlesOnTheirBoundary(t *testing.T) {
 	screenshot(t, ctx, "chart-appended")
 }
 
-// withNextCandle fetches url (the app's poll) from the server and adds the
-// candle that begins one minute after the newest of the answer and of
-// after: a copy of the newest, as a candle that has just opened would be.
-func withNextCandle(url string, after int64) ([]byte, int64, error) {
-	res, err := http.Get(url)
+// withNextCandle answers poll, the app's live poll, with the server's
+// answer to it holding only newest, the newest candle the app has, and the
+// one that begins a minute later, a copy of it, as a candle that has just
+// opened would be: exactly one candle newer than the app's, whatever the
+// time.
+func withNextCandle(poll string, newest map[string]any) ([]byte, map[string]any, error) {
+	env, err := getKLine(poll)
 	if err != nil {
-		return nil, 0, fmt.Errorf("polling %s: %w", url, err)
+		return nil, nil, err
 	}
-	defer res.Body.Close()
-	var env map[string]any
-	dec := json.NewDecoder(res.Body)
-	dec.UseNumber() // numbers written back as the venue wrote them
-	if err := dec.Decode(&env); err != nil {
-		return nil, 0, fmt.Errorf("reading %s: %w", url, err)
+	id, err := newest["id"].(json.Number).Int64()
+	if err != nil {
+		return nil, nil, fmt.Errorf("the newest candle's id %v: %w", newest["id"], err)
+	}
+	next := make(map[string]any, len(newest))
+	for k, v := range newest {
+		next[k] = v
+	}
+	next["id"] = json.Number(strconv.FormatInt(id+60, 10))
+	env["data"] = []any{newest, next}
+	body, err := json.Marshal(env)
+	return body, next, err
+}
+
+// candleAt reads the 1min candle id of contract from the server.
+func candleAt(base, contract string, id int64) (map[string]any, error) {
+	env, err := getKLine(fmt.Sprintf("%s%s?contract_code=%s&period=1min&from=%d&to=%d", base, venueapi.PathKLine, contract, id, id))
+	if err != nil {
+		return nil, err
 	}
 	data, _ := env["data"].([]any)
-	if len(data) == 0 {
-		return nil, 0, fmt.Errorf("%s: no candles", url)
+	if len(data) != 1 {
+		return nil, fmt.Errorf("candle %d of %s: %d candles in the answer", id, contract, len(data))
 	}
-	last, _ := data[len(data)-1].(map[string]any)
-	id, err := last["id"].(json.Number).Int64()
+	c, _ := data[0].(map[string]any)
+	return c, nil
+}
+
+// getKLine asks the server's KLine path at u, numbers kept as the venue
+// wrote them.
+func getKLine(u string) (map[string]any, error) {
+	res, err := http.Get(u)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: the newest candle's id: %w", url, err)
+		return nil, fmt.Errorf("asking %s: %w", u, err)
 	}
-	c := make(map[string]any, len(last))
-	for k, v := range last {
-		c[k] = v
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("asking %s: HTTP %d", u, res.StatusCode)
 	}
-	id = max(id, after) + 60
-	c["id"] = id
-	env["data"] = append(data, c)
-	body, err := json.Marshal(env)
-	return body, id, err
+	var env map[string]any
+	dec := json.NewDecoder(res.Body)
+	dec.UseNumber()
+	if err := dec.Decode(&env); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", u, err)
+	}
+	return env, nil
+}
+
+// labelledMinute reads the chart's time label of a minute candle, in UTC
+// ("01-02 15:04"), as the candle's id: of now's year, or of the year before
+// when that would be in the future.
+func labelledMinute(label string, now time.Time) (int64, error) {
+	at, err := time.Parse("01-02 15:04", label)
+	if err != nil {
+		return 0, fmt.Errorf("the chart's newest label %q: %w", label, err)
+	}
+	at = at.AddDate(now.Year(), 0, 0)
+	if at.After(now) {
+		at = at.AddDate(-1, 0, 0)
+	}
+	return at.Unix(), nil
 }
