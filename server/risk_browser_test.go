@@ -407,6 +407,11 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 		// Back to the page's contract; the calculator kept its mark price throughout.
 		click(t, ctx, "#filter-reset")
 		waitFor(t, ctx, `!!document.querySelector('#limits-table tr[data-contract="BTC-USDT"]') && document.querySelectorAll("#limits-table tbody tr[data-contract]").length === 1`)
+		// The form shows the filter it now holds: none.
+		form := evalJS[[]string](t, ctx, `["filter-code", "filter-pair", "filter-type", "filter-business"].map((id) => { const e = document.getElementById(id); return e.tagName === "SELECT" ? e.options[e.selectedIndex].text : e.value; })`)
+		if want := []string{"", "", "any", "default (swap)"}; !slices.Equal(form, want) {
+			t.Errorf("after Show BTC-USDT the filter's fields read %q, want %q", form, want)
+		}
 		screenshot(t, ctx, "risk-panels")
 	})
 

@@ -189,6 +189,14 @@ func (r *RiskPanel) renderFilter() app.UI {
 			app.Button().ID("filter-reset").Type("button").Class("button").Text("Show "+r.Contract).Disabled(!r.filtered).
 				OnClick(func(ctx app.Context, e app.Event) {
 					r.filtered, r.filterErr, r.draft = false, nil, venueapi.LimitQuery{}
+					// go-app drops an empty value (it removes the attribute,
+					// which leaves what was typed on screen): the fields are
+					// emptied here, as the draft is.
+					for _, id := range []string{"filter-code", "filter-pair"} {
+						if f := app.Window().GetElementByID(id); f.Truthy() {
+							f.Set("value", "")
+						}
+					}
 				}),
 		),
 	)
