@@ -190,3 +190,41 @@ func TestChartFirstPaintReadsTheAnswerEarly(t *testing.T) {
 		})
 	}
 }
+
+// TestChartFirstPaintIsInViewBeforeTheApp holds back app.wasm (the DevTools
+// Fetch domain pauses its request for good) and looks at the page as a
+// person meets it before the app runs: the first paint must be what they
+// see, and go-app's loader a note in a corner that takes no clicks, not a
+// screen over the chart (it was one, fixed and full-size, until the app
+// removed it: the chart drawn before app.wasm was hidden all the while).
+func TestChartFirstPaintIsInViewBeforeTheApp(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	held := &fetch.RequestPattern{URLPattern: "*/web/app.wasm*", RequestStage: fetch.RequestStageRequest}
+	if err := chromedp.Run(ctx, fetch.Enable().WithPatterns([]*fetch.RequestPattern{held}),
+		chromedp.Navigate(s.URL+"/?contract_code=ETH-USDT&period=5min")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.drawn)`)
+	got := evalJS[string](t, ctx, `(() => {
+  const r = document.getElementById("chart").getBoundingClientRect();
+  const left = Math.max(0, r.left), top = Math.max(0, r.top); // the part of the chart in the window
+  const chart = {left, top, width: Math.min(innerWidth, r.right) - left, height: Math.min(innerHeight, r.bottom) - top};
+  const seen = (x, y) => { const e = document.elementFromPoint(x, y); return chart.width > 200 && chart.height > 200 && !!e && !!e.closest("#chart"); };
+  const loader = document.getElementById("app-wasm-loader");
+  const box = loader ? loader.getBoundingClientRect() : null;
+  return JSON.stringify({
+    appRunning: performance.getEntriesByName("riskchart:app-drawn").length > 0,
+    chartSeen: [[0.5, 0.5], [0.1, 0.1], [0.9, 0.1], [0.1, 0.9], [0.9, 0.9]].every(([fx, fy]) => seen(chart.left + fx * chart.width, chart.top + fy * chart.height)),
+    loaderShown: !!loader && box.width > 0 && box.height > 0 && getComputedStyle(loader).visibility !== "hidden",
+    loaderSmall: !!loader && box.width * box.height < 0.05 * innerWidth * innerHeight,
+    loaderClickable: !!loader && getComputedStyle(loader).pointerEvents !== "none",
+    loaderSays: loader ? loader.innerText.trim() : "",
+  });
+})()`)
+	const want = `{"appRunning":false,"chartSeen":true,"loaderShown":true,"loaderSmall":true,"loaderClickable":false,"loaderSays":"Starting Riskchart…"}`
+	if got != want {
+		t.Errorf("before app.wasm runs, the page shows %s, want %s", got, want)
+	}
+	screenshot(t, ctx, "chart-first-paint-before-app")
+}

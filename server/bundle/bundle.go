@@ -43,14 +43,17 @@ func New(cfg Config) (http.Handler, error) {
 	}
 	ui.Routes()
 	h := &app.Handler{
-		Name:                  "Riskchart",
-		ShortName:             "Riskchart",
-		Title:                 "Riskchart",
-		Description:           "Candlestick charts, risk-limit tiers and position limits of a USDT-margined derivatives venue.",
-		Lang:                  "en",
-		BackgroundColor:       "#0b1220",
-		ThemeColor:            "#0b1220",
-		LoadingLabel:          "Loading Riskchart {progress}%",
+		Name:            "Riskchart",
+		ShortName:       "Riskchart",
+		Title:           "Riskchart",
+		Description:     "Candlestick charts, risk-limit tiers and position limits of a USDT-margined derivatives venue.",
+		Lang:            "en",
+		BackgroundColor: "#0b1220",
+		ThemeColor:      "#0b1220",
+		// No {progress}: app.js fetches app.wasm directly (see streamingAppJS),
+		// and the page is in view meanwhile (web/style.css makes go-app's
+		// loader a note in a corner): the note says the controls are coming.
+		LoadingLabel:          "Starting Riskchart…",
 		Icon:                  app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", Maskable: "/web/icon-maskable-512.png", SVG: "/web/icon.svg"},
 		Styles:                []string{"/web/style.css", "/web/embed.css", "/web/risk.css"},
 		Scripts:               []string{"/web/chart-answer.js", "/web/echarts.min.js"}, // in this order: see chart-answer.js
