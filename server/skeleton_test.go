@@ -96,3 +96,28 @@ func TestBrowserDrawsTheBTCChartFromTheKLinePath(t *testing.T) {
 	line := fmt.Sprintf("skeleton navigation-to-drawn-chart %s candles %d\n", drawn.Round(time.Millisecond), n)
 	_ = os.WriteFile(filepath.Join(artifactDir(t), "skeleton-timing.txt"), []byte(line), 0o644)
 }
+
+// TestPrerenderedPagesClaimNoFailure reads each page as the server
+// prerenders it, which a person sees until app.wasm runs (and a crawler
+// for good): the server does not fetch the venue's data for the page, so
+// the page must show its data as loading, never a fetch that failed.
+func TestPrerenderedPagesClaimNoFailure(t *testing.T) {
+	s := startServer(t, nil)
+	for _, path := range []string{"/", "/?contract_code=ETH-USDT&period=1day", "/tiers?contract_code=BTC-USDT", "/limits?contract_code=BTC-USDT",
+		"/embed/chart?contract_code=BTC-USDT", "/embed/tiers?contract_code=BTC-USDT", "/embed/limits?contract_code=BTC-USDT"} {
+		res, err := http.Get(s.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d %v", path, res.StatusCode, err)
+		}
+		for _, claim := range []string{"only the browser fetches", "failed", "Failed"} {
+			if i := strings.Index(string(body), claim); i >= 0 {
+				t.Errorf("%s is prerendered with %q: …%s…", path, claim, body[max(0, i-120):min(len(body), i+60)])
+			}
+		}
+	}
+}

@@ -102,6 +102,9 @@ func (r *RiskPanel) OnDismount() {
 
 // OnUpdate follows the page's contract.
 func (r *RiskPanel) OnUpdate(ctx app.Context) {
+	if !app.IsClient {
+		return // a prerender on the server: the panels show their data as loading
+	}
 	if r.shown == r.Contract {
 		return
 	}
