@@ -78,7 +78,9 @@ const jsLiveLayer = `(() => {
     const copy = [0, 1, 2].map(jsEChartsNewest);
     if (copy.some((d) => d.index !== n - 1 || d.opacity !== 0)) return "ECharts' copy of the newest candle is not hidden: " + JSON.stringify(copy);
     const [x, yHigh] = px(0, high), yLow = px(0, low)[1], yOpen = px(0, open)[1], yClose = px(0, close)[1];
-    if (off(wick.shape.y1, yHigh) || off(wick.shape.y2, yLow) || Math.abs(wick.shape.x1 - x) > 0.5) return "wick " + JSON.stringify(wick.shape) + " for high " + high + " low " + low + " at " + [x, yHigh, yLow];
+    // ECharts puts a wick on the pixel grid as zrender's subPixelOptimize(x, 1) does: up to 0.75 px off.
+    const d = Math.round(x * 2), wickX = (d + 1) % 2 === 0 ? d / 2 : (d - 1) / 2;
+    if (off(wick.shape.y1, yHigh) || off(wick.shape.y2, yLow) || off(wick.shape.x1, wickX)) return "wick " + JSON.stringify(wick.shape) + " for high " + high + " low " + low + " at " + [x, yHigh, yLow];
     if (off(body.shape.y, Math.min(yOpen, yClose)) || off(body.shape.height, Math.abs(yOpen - yClose))) return "body " + JSON.stringify(body.shape) + " for open " + open + " close " + close;
     const want = close > open ? "up" : close < open ? "down" : "";
     const colour = body.style.fill === o.series[1].itemStyle.color ? "up" : body.style.fill === o.series[2].itemStyle.color ? "down" : body.style.fill;

@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"github.com/riskchart/riskchart/app/chartopt"
@@ -192,21 +194,38 @@ func TestChartFirstPaintReadsTheAnswerEarly(t *testing.T) {
 }
 
 // TestChartFirstPaintIsInViewBeforeTheApp holds back app.wasm (the DevTools
-// Fetch domain pauses its request for good) and looks at the page as a
-// person meets it before the app runs: the first paint must be what they
-// see, and go-app's loader a note in a corner that takes no clicks, not a
-// screen over the chart (it was one, fixed and full-size, until the app
-// removed it: the chart drawn before app.wasm was hidden all the while).
+// Fetch domain pauses its request) and looks at the page as a person meets
+// it before the app runs: the first paint must be what they see, and
+// go-app's loader a note in a corner that takes no clicks, not a screen
+// over the chart (it was one, fixed and full-size, until the app removed
+// it: the chart drawn before app.wasm was hidden all the while). Then it
+// lets app.wasm through: the app's draw, its legend and the candles the
+// pointer goes over must not move the chart, on a wide screen or a phone
+// (the legend, in the page's flow, was one line before the app and two to
+// six with it, and pushed the chart down as much).
 func TestChartFirstPaintIsInViewBeforeTheApp(t *testing.T) {
 	s := startServer(t, nil)
-	ctx := newBrowser(t)
-	held := &fetch.RequestPattern{URLPattern: "*/web/app.wasm*", RequestStage: fetch.RequestStageRequest}
-	if err := chromedp.Run(ctx, fetch.Enable().WithPatterns([]*fetch.RequestPattern{held}),
-		chromedp.Navigate(s.URL+"/?contract_code=ETH-USDT&period=5min")); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.drawn)`)
-	got := evalJS[string](t, ctx, `(() => {
+	for _, screen := range []struct {
+		name          string
+		width, height int64
+		mobile        bool
+	}{{"wide", 1280, 800, false}, {"phone", 390, 800, true}} {
+		t.Run(screen.name, func(t *testing.T) {
+			ctx := newBrowser(t)
+			paused := make(chan fetch.RequestID, 4)
+			chromedp.ListenTarget(ctx, func(ev any) {
+				if e, ok := ev.(*fetch.EventRequestPaused); ok {
+					paused <- e.RequestID
+				}
+			})
+			held := &fetch.RequestPattern{URLPattern: "*/web/app.wasm*", RequestStage: fetch.RequestStageRequest}
+			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(screen.width, screen.height, 1, screen.mobile),
+				fetch.Enable().WithPatterns([]*fetch.RequestPattern{held}),
+				chromedp.Navigate(s.URL+"/?contract_code=ETH-USDT&period=5min")); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.drawn)`)
+			got := evalJS[string](t, ctx, `(() => {
   const r = document.getElementById("chart").getBoundingClientRect();
   const left = Math.max(0, r.left), top = Math.max(0, r.top); // the part of the chart in the window
   const chart = {left, top, width: Math.min(innerWidth, r.right) - left, height: Math.min(innerHeight, r.bottom) - top};
@@ -222,9 +241,40 @@ func TestChartFirstPaintIsInViewBeforeTheApp(t *testing.T) {
     loaderSays: loader ? loader.innerText.trim() : "",
   });
 })()`)
-	const want = `{"appRunning":false,"chartSeen":true,"loaderShown":true,"loaderSmall":true,"loaderClickable":false,"loaderSays":"Starting Riskchart…"}`
-	if got != want {
-		t.Errorf("before app.wasm runs, the page shows %s, want %s", got, want)
+			const want = `{"appRunning":false,"chartSeen":true,"loaderShown":true,"loaderSmall":true,"loaderClickable":false,"loaderSays":"Starting Riskchart…"}`
+			if got != want {
+				t.Errorf("before app.wasm runs, the page shows %s, want %s", got, want)
+			}
+			screenshot(t, ctx, "chart-first-paint-before-app-"+screen.name)
+
+			const jsChartBox = `JSON.stringify(document.getElementById("chart").getBoundingClientRect())`
+			before := evalJS[string](t, ctx, jsChartBox)
+			select {
+			case id := <-paused:
+				if err := chromedp.Run(ctx, fetch.ContinueRequest(id)); err != nil {
+					t.Fatal(err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("app.wasm was never asked for")
+			}
+			waitDrawn(t, ctx, "ETH-USDT|5min")
+			waitFor(t, ctx, `!!document.querySelector("#legend .legend-item")`)
+			if after := evalJS[string](t, ctx, jsChartBox); after != before {
+				t.Errorf("the app's draw moved the chart from %s to %s", before, after)
+			}
+			// The pointer goes over candles across the chart: the legend shows
+			// each, and the chart stays where it is.
+			for _, fx := range []float64{0.15, 0.4, 0.65, 0.85} {
+				x, y := float64(screen.width)*fx*0.7, evalJS[float64](t, ctx, `(() => { const r = document.getElementById("chart").getBoundingClientRect(); return r.top + r.height * 0.35; })()`)
+				if err := chromedp.Run(ctx, chromedp.MouseEvent(input.MouseMoved, x, y)); err != nil {
+					t.Fatal(err)
+				}
+				waitFor(t, ctx, `document.getElementById("legend").dataset.hover === "true"`)
+				if after := evalJS[string](t, ctx, jsChartBox); after != before {
+					t.Errorf("pointing at a candle at %.0f,%.0f moved the chart from %s to %s", x, y, before, after)
+				}
+			}
+			screenshot(t, ctx, "chart-legend-over-chart-"+screen.name)
+		})
 	}
-	screenshot(t, ctx, "chart-first-paint-before-app")
 }

@@ -107,7 +107,8 @@ func Frame(s Style) ([]byte, error) {
 		Tooltip:         tooltip{Tooltip: opts.Tooltip{Show: opts.Bool(true), Trigger: "axis", TriggerOn: "mousemove|click", AxisPointer: &opts.AxisPointer{Type: "cross"}}},
 		AxisPointer:     &opts.AxisPointer{Link: []opts.AxisPointerLink{{XAxisIndex: []int{0, 1}}}},
 		Grid: []grid{
-			{Grid: opts.Grid{Left: "8", Right: "64", Top: "12", Height: "60%"}, OuterBoundsMode: "none"},
+			// The page's legend lies over the top (web/style.css): two lines clear the candles.
+			{Grid: opts.Grid{Left: "8", Right: "64", Top: "52", Bottom: "32%"}, OuterBoundsMode: "none"},
 			{Grid: opts.Grid{Left: "8", Right: "64", Top: "70%", Height: "13%"}, OuterBoundsMode: "none"},
 		},
 		XAxis: []opts.XAxis{

@@ -181,7 +181,7 @@ func (p *ChartPage) Render() app.UI {
 		options = append(options, app.Option().Value(v.Contract).Selected(true).Text(v.Contract))
 	}
 	themeNext := map[string]string{"auto": "dark", "dark": "light", "light": "auto"}[v.Theme]
-	return app.Div().Class("page").Body(
+	return app.Div().Class("page chart-page").Body(
 		app.Header().Class("bar").Body(
 			app.H1().Class("brand").Text("Riskchart"),
 			app.Label().For("contract-select").Class("sr-only").Text("Contract"),
