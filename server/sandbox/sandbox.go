@@ -53,7 +53,8 @@ type Sandbox struct {
 	faults   Faults
 	dice     *rng // draws which requests a fault hits; under faultsMu
 
-	received sync.Map // path -> *atomic.Int64
+	received sync.Map     // path -> *atomic.Int64
+	inFlight atomic.Int64 // requests being answered
 }
 
 // New builds a sandbox from cfg, drawing each asset's daily path (a few
@@ -110,6 +111,8 @@ func New(cfg Config) (*Sandbox, error) {
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c, _ := s.received.LoadOrStore(r.URL.Path, new(atomic.Int64))
 	c.(*atomic.Int64).Add(1)
+	s.inFlight.Add(1)
+	defer s.inFlight.Add(-1)
 	s.log.Debug("request", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr) // never the query: it holds the signature
 	s.mux.ServeHTTP(w, r)
 }
@@ -133,7 +136,13 @@ func (s *Sandbox) Serve(ctx context.Context, ln net.Listener) error {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
-		return fmt.Errorf("sandbox shutting down: %w", err)
+		n := s.inFlight.Load()
+		if n > 0 {
+			return fmt.Errorf("sandbox shutting down with %d requests in flight: %w", n, err)
+		}
+		// Only connections that never sent a request were left: net/http
+		// waits 5 s before it counts those idle, as long as this limit.
+		srv.Close()
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("sandbox serving on %s: %w", ln.Addr(), err)

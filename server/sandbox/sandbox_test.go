@@ -107,6 +107,34 @@ func TestServe_AnswersUntilTheContextEndsThenShutsDown(t *testing.T) {
 	}
 }
 
+// A client may open a connection and never send on it (a Riskchart server
+// stopped while its transport dialled): net/http's Shutdown waits 5 s for
+// such a connection before it counts it idle, as long as Serve's own limit,
+// so Serve sometimes reported a failed shutdown with nothing in flight.
+func TestServe_ShutsDownWithAConnectionThatNeverSent(t *testing.T) {
+	sb, err := sandbox.New(sandbox.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	done := make(chan error, 1)
+	go func() { done <- sb.Serve(ctx, ln) }()
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Serve returned %v with no request in flight, want nil", err)
+	}
+}
+
 func TestServe_ReportsAListenerThatFails(t *testing.T) {
 	sb, err := sandbox.New(sandbox.Config{})
 	if err != nil {
