@@ -68,9 +68,11 @@ vet:
 test: build chromium vet
 	RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 20m ./...
 
-# Speed and memory are checked here, never by timed tests.
+# Speed and memory are checked here, never by timed tests. One package's
+# benchmarks at a time (-p 1): go test otherwise runs as many packages at
+# once as there are cores, and each timed the others' load.
 bench: build chromium
-	RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+	RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test -run '^$$' -bench . -benchmem -count=1 -p 1 ./...
 	$(GO) run ./server/loadtest -duration 5s -clients 32
 	@echo "Front end in headless Chromium (BenchmarkFrontEnd; ratios are go-app page / plain ECharts page, same run):"
 	@cat artifacts/frontbench.txt

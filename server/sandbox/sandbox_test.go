@@ -66,8 +66,11 @@ func TestMarkets_ListsSixSwapsAndTheFuturesOfBTCAndETH(t *testing.T) {
 	}
 }
 
-func TestServe_AnswersUntilTheContextEndsThenShutsDown(t *testing.T) {
-	sb, err := sandbox.New(sandbox.Config{Faults: sandbox.Faults{PerPath: map[string]sandbox.Fault{venueapi.PathTiers: {Latency: time.Hour}}}})
+// serving starts sb.Serve on a loopback port and returns its address, the
+// end of its context, and what Serve returns.
+func serving(t *testing.T, cfg sandbox.Config) (sb *sandbox.Sandbox, addr string, cancel context.CancelFunc, done <-chan error) {
+	t.Helper()
+	sb, err := sandbox.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,9 +80,14 @@ func TestServe_AnswersUntilTheContextEndsThenShutsDown(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	done := make(chan error, 1)
-	go func() { done <- sb.Serve(ctx, ln) }()
-	base := "http://" + ln.Addr().String()
+	served := make(chan error, 1)
+	go func() { served <- sb.Serve(ctx, ln) }()
+	return sb, ln.Addr().String(), cancel, served
+}
+
+func TestServe_AnswersUntilTheContextEndsThenShutsDown(t *testing.T) {
+	sb, addr, cancel, done := serving(t, sandbox.Config{Faults: sandbox.Faults{PerPath: map[string]sandbox.Fault{venueapi.PathTiers: {Latency: time.Hour}}}})
+	base := "http://" + addr
 	res, err := http.Get(base + venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=1")
 	if err != nil || res.StatusCode != 200 {
 		t.Fatalf("while serving: %v %v", res, err)
@@ -112,19 +120,8 @@ func TestServe_AnswersUntilTheContextEndsThenShutsDown(t *testing.T) {
 // such a connection before it counts it idle, as long as Serve's own limit,
 // so Serve sometimes reported a failed shutdown with nothing in flight.
 func TestServe_ShutsDownWithAConnectionThatNeverSent(t *testing.T) {
-	sb, err := sandbox.New(sandbox.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	done := make(chan error, 1)
-	go func() { done <- sb.Serve(ctx, ln) }()
-	conn, err := net.Dial("tcp", ln.Addr().String())
+	_, addr, cancel, done := serving(t, sandbox.Config{})
+	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
