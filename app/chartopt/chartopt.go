@@ -44,7 +44,6 @@ const (
 type option struct {
 	Animation       bool              `json:"animation"`
 	BackgroundColor string            `json:"backgroundColor"`
-	Legend          opts.Legend       `json:"legend"`
 	Tooltip         tooltip           `json:"tooltip"`
 	AxisPointer     *opts.AxisPointer `json:"axisPointer"`
 	Grid            []grid            `json:"grid"`
@@ -103,7 +102,6 @@ func Frame(s Style) ([]byte, error) {
 	volumeBarWidth := fmt.Sprintf("%g%%", VolumeBarShare*100)
 	o := option{
 		BackgroundColor: "transparent",
-		Legend:          opts.Legend{Show: opts.Bool(false)}, // the page draws its own legend
 		Tooltip:         tooltip{Tooltip: opts.Tooltip{Show: opts.Bool(true), Trigger: "axis", TriggerOn: "mousemove|click", AxisPointer: &opts.AxisPointer{Type: "cross"}}},
 		AxisPointer:     &opts.AxisPointer{Link: []opts.AxisPointerLink{{XAxisIndex: []int{0, 1}}}},
 		Grid: []grid{

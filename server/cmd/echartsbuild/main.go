@@ -38,7 +38,6 @@ var components = []struct {
 	{"echarts/components", "TooltipComponent", []string{"tooltip"}}, // the crosshair's trigger
 	{"echarts/components", "AxisPointerComponent", []string{"axisPointer"}},
 	{"echarts/components", "DataZoomComponent", []string{"dataZoom"}}, // inside and slider
-	{"echarts/components", "LegendComponent", []string{"legend"}},
 	{"echarts/renderers", "CanvasRenderer", nil}, // the canvas
 }
 
