@@ -38,7 +38,7 @@ var components = []struct {
 	{"echarts/components", "TooltipComponent", []string{"tooltip"}}, // the crosshair's trigger
 	{"echarts/components", "AxisPointerComponent", []string{"axisPointer"}},
 	{"echarts/components", "DataZoomComponent", []string{"dataZoom"}}, // inside and slider
-	{"echarts/renderers", "CanvasRenderer", nil}, // the canvas
+	{"echarts/renderers", "CanvasRenderer", nil},                      // the canvas
 }
 
 func main() {
