@@ -164,11 +164,15 @@ func artifactDir(t testing.TB) string {
 	return dir
 }
 
-// screenshot saves the tab as artifacts/<name>.png.
+// screenshot saves what the tab's window shows as artifacts/<name>.png. Not
+// the whole page: for that, Chromium lays a page taller than the window out
+// again at its full height, and ECharts' canvases keep their size, so such
+// pictures showed charts over the panels below them, or shrunk in a corner
+// of their iframe, which the page never does.
 func screenshot(t testing.TB, ctx context.Context, name string) {
 	t.Helper()
 	var png []byte
-	if err := chromedp.Run(ctx, chromedp.FullScreenshot(&png, 100)); err != nil {
+	if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&png)); err != nil {
 		t.Errorf("screenshot %s: %v", name, err)
 		return
 	}

@@ -26,6 +26,7 @@ type Chart struct {
 	// because reading it back (getOption) copies the whole option.
 	start, end int
 	live       liveLayer // the newest candle (live.go)
+	resized    app.Value // a ResizeObserver of the chart's element
 }
 
 // Init draws a new chart with the named theme ("" or "dark") in an element
@@ -76,9 +77,34 @@ func Adopt(host app.Value, view string) (c *Chart, dark bool) {
 
 func newChart(v app.Value) *Chart {
 	w := app.Window()
-	return &Chart{v: v, json: w.Get("JSON"),
+	c := &Chart{v: v, json: w.Get("JSON"),
 		labels: w.Get("Array").New(), prices: w.Get("Array").New(), ups: w.Get("Array").New(), downs: w.Get("Array").New(),
 		live: liveLayer{zr: v.Call("getZr")}}
+	c.followSize()
+	return c
+}
+
+// followSize resizes the chart whenever its element changes size, not only
+// when the window does: the page around it can (on a phone, the panels
+// below filling made the element shorter, and the canvas ran over them).
+func (c *Chart) followSize() {
+	if !app.Window().Get("ResizeObserver").Truthy() {
+		return
+	}
+	fn := app.FuncOf(func(this app.Value, args []app.Value) any {
+		if len(args) == 0 || args[0].Length() == 0 {
+			return nil
+		}
+		box := args[0].Index(0).Get("contentRect")
+		w, h := box.Get("width").Float(), box.Get("height").Float()
+		if int(w+0.5) != c.v.Call("getWidth").Int() || int(h+0.5) != c.v.Call("getHeight").Int() {
+			c.Resize() // observing reports the size at once: no redraw for the same one
+		}
+		return nil
+	})
+	c.funcs = append(c.funcs, fn)
+	c.resized = app.Window().Get("ResizeObserver").New(fn)
+	c.resized.Call("observe", c.v.Call("getDom"))
 }
 
 // SetFrame replaces the option with the frame of style s (chartopt.Frame);
@@ -273,6 +299,9 @@ func (c *Chart) Resize() {
 
 // Dispose frees the chart and its callbacks; c must not be used afterwards.
 func (c *Chart) Dispose() {
+	if c.resized != nil && c.resized.Truthy() {
+		c.resized.Call("disconnect")
+	}
 	c.v.Call("dispose")
 	for _, f := range c.funcs {
 		f.Release()

@@ -102,13 +102,6 @@ func (k *KLineChart) OnDismount() {
 	}
 }
 
-// OnResize fits the chart to the window.
-func (k *KLineChart) OnResize(ctx app.Context) {
-	if k.chart != nil {
-		k.chart.Resize()
-	}
-}
-
 func (k *KLineChart) loc() *time.Location {
 	if k.UTC {
 		return time.UTC
