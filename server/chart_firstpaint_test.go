@@ -264,8 +264,9 @@ func TestChartFirstPaintIsInViewBeforeTheApp(t *testing.T) {
 			}
 			// The pointer goes over candles across the chart: the legend shows
 			// each, and the chart stays where it is.
+			y := evalJS[float64](t, ctx, `(() => { const r = document.getElementById("chart").getBoundingClientRect(); return r.top + r.height * 0.35; })()`)
 			for _, fx := range []float64{0.15, 0.4, 0.65, 0.85} {
-				x, y := float64(screen.width)*fx*0.7, evalJS[float64](t, ctx, `(() => { const r = document.getElementById("chart").getBoundingClientRect(); return r.top + r.height * 0.35; })()`)
+				x := float64(screen.width) * fx * 0.7
 				if err := chromedp.Run(ctx, chromedp.MouseEvent(input.MouseMoved, x, y)); err != nil {
 					t.Fatal(err)
 				}

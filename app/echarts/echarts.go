@@ -98,7 +98,7 @@ func (c *Chart) followSize() {
 		box := args[0].Index(0).Get("contentRect")
 		w, h := box.Get("width").Float(), box.Get("height").Float()
 		if int(w+0.5) != c.v.Call("getWidth").Int() || int(h+0.5) != c.v.Call("getHeight").Int() {
-			c.Resize() // observing reports the size at once: no redraw for the same one
+			c.resize() // observing reports the size at once: no redraw for the same one
 		}
 		return nil
 	})
@@ -291,15 +291,15 @@ func (c *Chart) on(event string, read func(app.Value) func()) {
 	c.v.Call("on", event, fn)
 }
 
-// Resize fits the chart to its element's current size.
-func (c *Chart) Resize() {
+// resize fits the chart to its element's current size.
+func (c *Chart) resize() {
 	c.v.Call("resize")
 	c.followLast()
 }
 
 // Dispose frees the chart and its callbacks; c must not be used afterwards.
 func (c *Chart) Dispose() {
-	if c.resized != nil && c.resized.Truthy() {
+	if c.resized != nil {
 		c.resized.Call("disconnect")
 	}
 	c.v.Call("dispose")
