@@ -40,11 +40,11 @@ func BenchmarkFrontEnd(b *testing.B) {
 	s := startServer(b, nil)
 	plain := plainOrigin(b, s.URL)
 	alloc := newAllocator(b)
-	// Eleven rounds, the pages taking turns to go first: a page's warm visit
+	// Eleven rounds, the pages taking turns to go first. A page's warm visit
 	// varies by a third from round to round (the plain page's ECharts comes
 	// from the memory cache in most rounds, from the disk cache in others),
-	// and with seven rounds the ratio of the medians moved by 0.1 between
-	// runs a few minutes apart.
+	// and the host's own pace drifts: runs minutes apart still give warm
+	// ratios 0.15 apart, so read several runs, not one.
 	const rounds = 11
 	// [page][visit] first draws; app[visit] the app's own draws.
 	var drawn [2][visits][]float64
