@@ -50,12 +50,13 @@ func BenchmarkFrontEnd(b *testing.B) {
 	var drawn [2][visits][]float64
 	var app [visits][]float64
 	var prepend, live, plainLive []float64
-	pages := []string{s.URL + "/", plain + "/web/bench/plain.html"}
+	pages := [2]struct{ name, url string }{{"go-app", s.URL + "/"}, {"plain-js", plain + "/web/bench/plain.html"}}
+	visitNames := [visits]string{"cold", "warm", "steady"}
 	for range b.N {
 		for r := 0; r < rounds; r++ {
 			for j := range pages {
 				i := (j + r) % len(pages)
-				for v, at := range loadVisits(b, alloc, pages[i]) {
+				for v, at := range loadVisits(b, alloc, pages[i].url) {
 					drawn[i][v] = append(drawn[i][v], at[0])
 					if i == 0 {
 						app[v] = append(app[v], at[1])
@@ -64,10 +65,10 @@ func BenchmarkFrontEnd(b *testing.B) {
 			}
 		}
 		for i := range 3 { // one prepend per page load: a single one ranged from 71 to 154 ms over a day's runs
-			p, l := prependAndLive(b, alloc, s.URL+"/", i == 0)
+			p, l := prependAndLive(b, alloc, pages[0].url, i == 0)
 			prepend, live = append(prepend, p), append(live, l...)
 		}
-		plainLive = append(plainLive, liveUpdates(b, alloc, plain+"/web/bench/plain.html?live=1")...)
+		plainLive = append(plainLive, liveUpdates(b, alloc, pages[1].url+"?live=1")...)
 	}
 	raw, gz := fileSize(b, "../web/app.wasm"), fileSize(b, "../web/app.wasm.gz")
 	type metric struct {
@@ -75,9 +76,9 @@ func BenchmarkFrontEnd(b *testing.B) {
 		value float64
 	}
 	var report []metric
-	for v, visit := range []string{"cold", "warm", "steady"} {
+	for v, visit := range visitNames {
 		goApp, js, own := median(drawn[0][v]), median(drawn[1][v]), median(app[v])
-		report = append(report, metric{"go-app-" + visit + "-ms", goApp}, metric{"plain-js-" + visit + "-ms", js},
+		report = append(report, metric{pages[0].name + "-" + visit + "-ms", goApp}, metric{pages[1].name + "-" + visit + "-ms", js},
 			metric{visit + "-ratio", goApp / js}, metric{"app-drawn-" + visit + "-ms", own}, metric{"app-drawn-" + visit + "-ratio", own / js})
 	}
 	report = append(report, metric{"prepend-2000-ms", median(prepend)}, metric{"live-update-ms", median(live)},
@@ -91,9 +92,9 @@ func BenchmarkFrontEnd(b *testing.B) {
 	// Every round's first draw too, in round order: the medians alone hide
 	// how widely a visit varies.
 	out += "\nfirst drawn chart, ms, round by round:\n"
-	for i, page := range []string{"go-app", "plain-js"} {
-		for v, visit := range []string{"cold", "warm", "steady"} {
-			out += fmt.Sprintf("%-16s %s\n", page+"-"+visit, strings.Trim(fmt.Sprintf("%.0f", drawn[i][v]), "[]"))
+	for i, page := range pages {
+		for v, visit := range visitNames {
+			out += fmt.Sprintf("%-16s %s\n", page.name+"-"+visit, strings.Trim(fmt.Sprintf("%.0f", drawn[i][v]), "[]"))
 		}
 	}
 	os.WriteFile(filepath.Join(artifactDir(b), "frontbench.txt"), []byte(out), 0o644)
