@@ -88,7 +88,8 @@ func newChart(v app.Value) *Chart {
 // when the window does: the page around it can (on a phone, the panels
 // below filling made the element shorter, and the canvas ran over them).
 func (c *Chart) followSize() {
-	if !app.Window().Get("ResizeObserver").Truthy() {
+	observer := app.Window().Get("ResizeObserver")
+	if !observer.Truthy() {
 		return
 	}
 	fn := app.FuncOf(func(this app.Value, args []app.Value) any {
@@ -103,7 +104,7 @@ func (c *Chart) followSize() {
 		return nil
 	})
 	c.funcs = append(c.funcs, fn)
-	c.resized = app.Window().Get("ResizeObserver").New(fn)
+	c.resized = observer.New(fn)
 	c.resized.Call("observe", c.v.Call("getDom"))
 }
 
