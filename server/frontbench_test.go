@@ -27,31 +27,31 @@ import (
 // BenchmarkFrontEnd is make bench's front-end section, in headless Chromium:
 // navigation to the first drawn chart of the go-app page and of a plain
 // JavaScript page drawing the same candles with the same frame, interleaved
-// in one run, on a cold cache (the origin's storage and service worker
-// cleared), on the next visit (warm) and on the one after (steady: the
-// browser has by then cached compiled code of both pages); the time to the
-// app's own draw (the first draw may be the page's first paint, before
-// app.wasm runs); the time to prepend 2000 older candles (the median of
-// three page loads) and to apply one live update (the median of the first
-// ten, beside the plain page's own live updates of the same kind on 2000
-// candles); and the size of app.wasm.
+// in one run, at Chromium's own cache temperatures (see loadVisits): cold,
+// warm and hot; the same on the next visit in the same tab straight from the
+// page, where the plain page has ECharts from its renderer's memory cache;
+// the time to the app's own draw (the first draw may be the page's first
+// paint, before app.wasm runs); the time to prepend 2000 older candles (the
+// median of three page loads) and to apply one live update (the median of
+// the first ten, beside the plain page's own live updates of the same kind on
+// 2000 candles); and the size of app.wasm.
 // Times come from the pages' own User Timing marks, not from polling.
 func BenchmarkFrontEnd(b *testing.B) {
 	s := startServer(b, nil)
 	plain := plainOrigin(b, s.URL)
 	alloc := newAllocator(b)
-	// Eleven rounds, the pages taking turns to go first. A page's warm visit
-	// varies by a third from round to round (the plain page's ECharts comes
-	// from the memory cache in most rounds, from the disk cache in others),
-	// and the host's own pace drifts: runs minutes apart still give warm
-	// ratios 0.15 apart, so read several runs, not one.
-	const rounds = 11
+	// Nine rounds, the pages taking turns to go first. A page's next visit in
+	// the same tab varies by a third from round to round (the plain page's
+	// ECharts comes from the memory cache in most rounds, from the disk cache
+	// in others), and the host's own pace drifts: runs minutes apart gave
+	// ratios of that visit 0.15 apart, so read several runs, not one.
+	const rounds = 9
 	// [page][visit] first draws; app[visit] the app's own draws.
 	var drawn [2][visits][]float64
 	var app [visits][]float64
 	var prepend, live, plainLive []float64
 	pages := [2]struct{ name, url string }{{"go-app", s.URL + "/"}, {"plain-js", plain + "/web/bench/plain.html"}}
-	visitNames := [visits]string{"cold", "warm", "steady"}
+	visitNames := [visits]string{"cold", "warm", "hot", "same-tab"}
 	for range b.N {
 		for r := 0; r < rounds; r++ {
 			for j := range pages {
@@ -94,7 +94,7 @@ func BenchmarkFrontEnd(b *testing.B) {
 	out += "\nfirst drawn chart, ms, round by round:\n"
 	for i, page := range pages {
 		for v, visit := range visitNames {
-			out += fmt.Sprintf("%-16s %s\n", page.name+"-"+visit, strings.Trim(fmt.Sprintf("%.0f", drawn[i][v]), "[]"))
+			out += fmt.Sprintf("%-18s %s\n", page.name+"-"+visit, strings.Trim(fmt.Sprintf("%.0f", drawn[i][v]), "[]"))
 		}
 	}
 	os.WriteFile(filepath.Join(artifactDir(b), "frontbench.txt"), []byte(out), 0o644)
@@ -164,14 +164,29 @@ func newAllocator(b *testing.B) context.Context {
 	return bctx
 }
 
-// visits is how many times loadVisits opens a page: cold, warm, steady.
-const visits = 3
+// The visits loadVisits measures: Chromium's cache temperatures, then the
+// next visit in the same tab.
+const (
+	cold    = iota // the HTTP cache and all of the origin's storage cleared
+	warm           // visited once before
+	hot            // visited twice before
+	sameTab        // visited once before, straight from that page
+	visits
+)
 
-// loadVisits opens u in a new tab after clearing the HTTP cache and all of
-// the origin's storage, service worker included (cold), then twice again,
-// and returns the times to the page's marks (jsMarks) of each visit.
+// loadVisits measures a page at Chromium's own cache temperatures, as its
+// loading benchmarks set them (Telemetry's cache_temperature.py): cold in a
+// new tab after clearing the HTTP cache and all of the origin's storage,
+// service worker included; then warm and hot in the same tab, each after the
+// previous visit has settled, the tab has gone to about:blank and every
+// service worker has been stopped, so that a visit pays for starting its
+// worker and its renderer as a person's next visit does. A second new tab
+// measures the next visit in the same tab straight from the page: the
+// renderer is kept, and with it the plain page's memory cache, which Blink
+// keys by the controlling service worker, so the go-app page's first visit
+// leaves nothing there for its next.
 //
-// At the end it stops the browser's service workers, so that the next
+// Every visit ends with the service workers stopped, so that the next
 // page's cold visit starts with no renderer of this one alive. Both pages
 // are on the same site (127.0.0.1), and a running service worker keeps a
 // renderer of its site, which the browser gives the site's next page: the
@@ -180,27 +195,44 @@ const visits = 3
 // 383–498 ms with the worker left running, 512–670 ms with it stopped, in
 // four alternating rounds of one run).
 func loadVisits(b *testing.B, browser context.Context, u string) (at [visits][2]float64) {
-	ctx, cancel := chromedp.NewContext(browser)
-	defer cancel()
-	pu, _ := url.Parse(u)
-	if err := chromedp.Run(ctx, network.ClearBrowserCache(), storage.ClearDataForOrigin(pu.Scheme+"://"+pu.Host, "all")); err != nil {
-		b.Fatalf("clearing the cache: %v", err)
+	tab := func() (context.Context, context.CancelFunc) {
+		ctx, cancel := chromedp.NewContext(browser)
+		pu, _ := url.Parse(u)
+		if err := chromedp.Run(ctx, network.ClearBrowserCache(), storage.ClearDataForOrigin(pu.Scheme+"://"+pu.Host, "all")); err != nil {
+			b.Fatalf("clearing the cache: %v", err)
+		}
+		return ctx, cancel
 	}
-	for v := range at {
+	ctx, cancel := tab()
+	for v := cold; v <= hot; v++ {
 		at[v] = drawnAfterNavigation(b, ctx, u)
 		settle(b, ctx)
+		leave(b, ctx)
 	}
-	if err := chromedp.Run(ctx, serviceworker.Enable(), serviceworker.StopAllWorkers()); err != nil {
-		b.Fatalf("stopping the service workers: %v", err)
-	}
+	cancel()
+	ctx, cancel = tab()
+	defer cancel()
+	drawnAfterNavigation(b, ctx, u)
+	settle(b, ctx)
+	at[sameTab] = drawnAfterNavigation(b, ctx, u)
+	settle(b, ctx)
+	leave(b, ctx)
 	return at
+}
+
+// leave takes the tab to about:blank and stops the browser's service
+// workers, as Telemetry does between the visits of a cache temperature.
+func leave(b *testing.B, ctx context.Context) {
+	if err := chromedp.Run(ctx, chromedp.Navigate("about:blank"), serviceworker.Enable(), serviceworker.StopAllWorkers()); err != nil {
+		b.Fatalf("leaving the page: %v", err)
+	}
 }
 
 // settle waits until the page has filled the caches of the next visit (its
 // service worker, if it registers one, installed and active), then a second
 // more, so that every visit starts from an idle browser as a person's next
 // visit would: without it the warm visit overlapped the cold one's
-// precaching, and the steady one the warm page's loading of its risk panels.
+// precaching, and the next one the warm page's loading of its risk panels.
 func settle(b *testing.B, ctx context.Context) {
 	defer time.Sleep(time.Second)
 	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
