@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/device"
 
@@ -122,4 +125,49 @@ func TestChartOnAPhone(t *testing.T) {
 		t.Errorf("the chart is %.0f px high", h)
 	}
 	screenshot(t, ctx, "chart-phone")
+}
+
+// TestChartLegendCoversNoCandleAndNoPrice opens the chart from a small phone
+// to a wide screen, on the views whose legend is longest (a future's monthly
+// candles) and on a short one, and points at candles across it: the legend
+// always ends above the price grid, where the candles are, and where it
+// reaches over the price axis, above the topmost price too (web/style.css
+// reserves its lines by the chart's width).
+func TestChartLegendCoversNoCandleAndNoPrice(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	const jsLegendClear = `(() => {
+  const l = document.getElementById("legend").getBoundingClientRect(), c = document.getElementById("chart").getBoundingClientRect();
+  const g = ` + jsChart + `.getModel().getComponent("grid", 0).coordinateSystem.getRect();
+  const top = c.top + g.y, axis = c.left + g.x + g.width;
+  const clear = l.right > axis ? 7 : 0; // the topmost price is centred on the grid's top edge
+  return l.bottom <= top - clear + 0.5 ? "" : "the legend (" + document.getElementById("legend").innerText.replace(/\s+/g, " ") + ") ends at " + l.bottom.toFixed(1) + ", the grid starts at " + top.toFixed(1) + (clear ? " and its topmost price 7 px higher" : "");
+})()`
+	for _, width := range []int64{320, 360, 390, 430, 600, 768, 1024, 1280} {
+		for _, view := range []string{"BTC-USDT-CQ|1mon", "ETH-USDT-261127|1mon", "BTC-USDT|1min"} {
+			contract, period, _ := strings.Cut(view, "|")
+			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(width, 800, 1, width < 600),
+				chromedp.Navigate(s.URL+"/?contract_code="+contract+"&period="+period)); err != nil {
+				t.Fatal(err)
+			}
+			waitDrawn(t, ctx, view)
+			waitFor(t, ctx, `!!document.querySelector("#legend .legend-item")`)
+			if msg := evalJS[string](t, ctx, jsLegendClear); msg != "" {
+				t.Errorf("%d px, %s, the latest candle: %s", width, view, msg)
+			}
+			box := evalJS[[]float64](t, ctx, `(() => { const c = document.getElementById("chart").getBoundingClientRect(), g = `+jsChart+`.getModel().getComponent("grid", 0).coordinateSystem.getRect(); return [c.left + g.x, c.top + g.y, g.width, g.height]; })()`)
+			for _, fx := range []float64{0.1, 0.5, 0.9} {
+				shown := evalJS[string](t, ctx, `document.getElementById("legend").dataset.id`)
+				x, y := box[0]+box[2]*fx, box[1]+box[3]*0.5
+				if err := chromedp.Run(ctx, chromedp.MouseEvent(input.MouseMoved, x, y)); err != nil {
+					t.Fatal(err)
+				}
+				waitFor(t, ctx, fmt.Sprintf(`(() => { const l = document.getElementById("legend"); return l.dataset.hover === "true" && l.dataset.id !== %q })()`, shown))
+				if msg := evalJS[string](t, ctx, jsLegendClear); msg != "" {
+					t.Errorf("%d px, %s, pointing at %.0f,%.0f: %s", width, view, x, y, msg)
+				}
+			}
+		}
+	}
+	screenshot(t, ctx, "chart-legend-wide")
 }
