@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -169,18 +170,32 @@ func copyTree(t *testing.T, src, dst string, names ...string) {
 	}
 }
 
+// TestTheInstallButtonAppearsWhenTheBrowserOffersInstallation offers
+// installation on screens from a small phone to a wide one, after the chart
+// is drawn, as browsers do: the button appears in the header without moving
+// the chart, covers no other control and nothing below the header, and its
+// click prompts.
 func TestTheInstallButtonAppearsWhenTheBrowserOffersInstallation(t *testing.T) {
 	s := startServer(t, nil)
-	ctx := newBrowser(t)
-	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/")); err != nil {
-		t.Fatal(err)
-	}
-	waitDrawn(t, ctx, "BTC-USDT|1min")
-	// Offer installation as the browser does. Headless Chromium may or may
-	// not offer it itself (156 does, at a moment of its choosing, and its
-	// offer replaces ours): whichever offer the page holds when the button
-	// is clicked must be the one prompted, so both record the prompt.
-	chromedp.Run(ctx, chromedp.Evaluate(`(() => {
+	for _, screen := range []struct {
+		name          string
+		width, height int64
+	}{{"wide", 1280, 800}, {"tablet", 768, 1024}, {"narrow", 600, 800}, {"phone", 390, 800}, {"small-phone", 320, 640}} {
+		t.Run(screen.name, func(t *testing.T) {
+			ctx := newBrowser(t)
+			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(screen.width, screen.height, 1, screen.width < 600),
+				chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT-CQ")); err != nil {
+				t.Fatal(err)
+			}
+			waitDrawn(t, ctx, "BTC-USDT-CQ|1min")
+			const jsChartBox = `JSON.stringify(document.getElementById("chart").getBoundingClientRect())`
+			before := evalJS[string](t, ctx, jsChartBox)
+			// Offer installation as the browser does. Headless Chromium may or
+			// may not offer it itself (156 does, at a moment of its choosing,
+			// and its offer replaces ours): whichever offer the page holds when
+			// the button is clicked must be the one prompted, so both record
+			// the prompt.
+			chromedp.Run(ctx, chromedp.Evaluate(`(() => {
 		if (window.BeforeInstallPromptEvent) {
 			BeforeInstallPromptEvent.prototype.prompt = function () { window.prompted = true; return Promise.resolve(); };
 		}
@@ -189,9 +204,26 @@ func TestTheInstallButtonAppearsWhenTheBrowserOffersInstallation(t *testing.T) {
 		e.userChoice = Promise.resolve({outcome: "dismissed"});
 		window.dispatchEvent(e);
 	})()`, nil))
-	waitFor(t, ctx, `!!document.getElementById("install")`)
-	chromedp.Run(ctx, chromedp.Click("#install", chromedp.ByQuery))
-	waitFor(t, ctx, `window.prompted === true`)
+			waitFor(t, ctx, `!!document.getElementById("install")`)
+			if after := evalJS[string](t, ctx, jsChartBox); after != before {
+				t.Errorf("the install button moved the chart from %s to %s", before, after)
+			}
+			if got := evalJS[string](t, ctx, `(() => {
+  const box = (e) => e.getBoundingClientRect();
+  const b = box(document.getElementById("install")), bar = box(document.querySelector(".bar"));
+  const meets = (r) => r.width > 0 && r.height > 0 && r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom;
+  const covered = [...document.querySelectorAll(".bar h1, .bar select, .bar input, .bar button")]
+    .filter((e) => e.id !== "install" && meets(box(e))).map((e) => e.id || e.textContent.trim());
+  const inBar = b.left >= bar.left && b.right <= bar.right && b.top >= bar.top && b.bottom <= bar.bottom;
+  return JSON.stringify({inBar, covered, inWindow: b.right <= innerWidth, name: document.getElementById("install").getAttribute("aria-label")});
+})()`); got != `{"inBar":true,"covered":[],"inWindow":true,"name":"Install app"}` {
+				t.Errorf("the install button: %s", got)
+			}
+			screenshot(t, ctx, "pwa-install-button-"+screen.name)
+			chromedp.Run(ctx, chromedp.Click("#install", chromedp.ByQuery))
+			waitFor(t, ctx, `window.prompted === true`)
+		})
+	}
 }
 
 // gatedProxy stands between the browser and the server: it counts the

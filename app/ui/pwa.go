@@ -75,7 +75,10 @@ func (s *AppStatus) OnAppInstallChange(ctx app.Context) { s.installable = ctx.Is
 func (s *AppStatus) Render() app.UI {
 	return app.Div().Class("app-status").Body(
 		app.If(s.installable, func() app.UI {
-			return app.Button().ID("install").Class("button").Text("Install app").Title("Install Riskchart as an app").
+			// "Install" alone on a one-column layout (web/style.css), where it
+			// shares the header's first row with the contract picker.
+			return app.Button().ID("install").Class("button").Aria("label", "Install app").Title("Install Riskchart as an app").
+				Body(app.Text("Install"), app.Span().Class("install-more").Text(" app")).
 				OnClick(func(ctx app.Context, e app.Event) {
 					if s.apple {
 						s.hint = !s.hint
