@@ -377,13 +377,15 @@ func (c *candleCache) latest(ctx context.Context, s *series, n int) error {
 		return nil
 	}
 	c.misses.Inc()
-	if err := c.fetchLatest(ctx, s, size); err != nil {
+	if err := c.fetchLatest(ctx, s, size, n); err != nil {
 		return err
 	}
-	if size < n && c.need(s, n) != 0 {
+	if c.need(s, n) != 0 {
 		// The incremental refresh did not join the held run (a shared call
-		// of another view, or the run was evicted): ask for all n.
-		return c.fetchLatest(ctx, s, n)
+		// of another view, or the run was evicted), or the call this one
+		// shared found s fresh enough for the view that started it but not
+		// for this one: ask for all n.
+		return c.fetchLatest(ctx, s, n, n)
 	}
 	return nil
 }
@@ -436,9 +438,15 @@ func (c *candleCache) need(s *series, n int) int {
 }
 
 // fetchLatest asks the venue for the latest size candles of s, once for all
-// concurrent askers.
-func (c *candleCache) fetchLatest(ctx context.Context, s *series, size int) error {
+// concurrent askers, so that s holds its latest n. The call first looks
+// again: a browser that found s stale may reach the shared call only after
+// another call has refreshed it and ended, and would otherwise call the
+// venue a second time in the interval.
+func (c *candleCache) fetchLatest(ctx context.Context, s *series, size, n int) error {
 	return c.shared(ctx, s, "latest|"+strconv.Itoa(size), func(ctx context.Context) error {
+		if c.need(s, n) == 0 {
+			return nil
+		}
 		p := s.key.period
 		at := c.now()
 		env, err := c.venue.KLine(ctx, venueapi.KLineQuery{ContractCode: s.key.code, Period: p, Size: size})
@@ -494,6 +502,12 @@ func (c *candleCache) rangeOf(ctx context.Context, s *series, from, to int64) er
 	for _, g := range gaps {
 		key := "range|" + strconv.FormatInt(g.lo, 10) + "|" + strconv.FormatInt(g.hi, 10)
 		err := c.shared(ctx, s, key, func(ctx context.Context) error {
+			s.mu.RLock()
+			held := s.holds(g.lo, g.hi, current) // another call may have fetched it since (see fetchLatest)
+			s.mu.RUnlock()
+			if held {
+				return nil
+			}
 			at := c.now()
 			candles, err := c.venue.KLineRange(ctx, s.key.code, p, g.lo, g.hi)
 			c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
