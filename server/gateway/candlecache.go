@@ -438,15 +438,10 @@ func (c *candleCache) need(s *series, n int) int {
 }
 
 // fetchLatest asks the venue for the latest size candles of s, once for all
-// concurrent askers, so that s holds its latest n. The call first looks
-// again: a browser that found s stale may reach the shared call only after
-// another call has refreshed it and ended, and would otherwise call the
-// venue a second time in the interval.
+// concurrent askers, unless s already holds its latest n when the call starts.
 func (c *candleCache) fetchLatest(ctx context.Context, s *series, size, n int) error {
-	return c.shared(ctx, s, "latest|"+strconv.Itoa(size), func(ctx context.Context) error {
-		if c.need(s, n) == 0 {
-			return nil
-		}
+	needed := func() bool { return c.need(s, n) != 0 }
+	return c.shared(ctx, s, "latest|"+strconv.Itoa(size), needed, func(ctx context.Context) error {
 		p := s.key.period
 		at := c.now()
 		env, err := c.venue.KLine(ctx, venueapi.KLineQuery{ContractCode: s.key.code, Period: p, Size: size})
@@ -501,13 +496,12 @@ func (c *candleCache) rangeOf(ctx context.Context, s *series, from, to int64) er
 	c.misses.Inc()
 	for _, g := range gaps {
 		key := "range|" + strconv.FormatInt(g.lo, 10) + "|" + strconv.FormatInt(g.hi, 10)
-		err := c.shared(ctx, s, key, func(ctx context.Context) error {
+		needed := func() bool {
 			s.mu.RLock()
-			held := s.holds(g.lo, g.hi, current) // another call may have fetched it since (see fetchLatest)
-			s.mu.RUnlock()
-			if held {
-				return nil
-			}
+			defer s.mu.RUnlock()
+			return !s.holds(g.lo, g.hi, current)
+		}
+		err := c.shared(ctx, s, key, needed, func(ctx context.Context) error {
 			at := c.now()
 			candles, err := c.venue.KLineRange(ctx, s.key.code, p, g.lo, g.hi)
 			c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
@@ -525,19 +519,28 @@ func (c *candleCache) rangeOf(ctx context.Context, s *series, from, to int64) er
 	return nil
 }
 
-// shared runs fetch once for all concurrent callers with the same key on s.
-func (c *candleCache) shared(ctx context.Context, s *series, key string, fetch func(context.Context) error) error {
-	_, err := shared(ctx, &s.flight, key, c.timeout, func(ctx context.Context) (any, error) { return nil, fetch(ctx) })
+// shared runs fetch once for all concurrent callers with the same key on s,
+// unless needed says at its start that s holds what they asked for.
+func (c *candleCache) shared(ctx context.Context, s *series, key string, needed func() bool, fetch func(context.Context) error) error {
+	held := func() (any, bool, error) { return nil, !needed(), nil }
+	_, err := shared(ctx, &s.flight, key, c.timeout, held, func(ctx context.Context) (any, error) { return nil, fetch(ctx) })
 	return err
 }
 
 // shared runs fetch once for all concurrent callers with the same key in g.
-// The call is detached from the request that started it (its sharers must
-// not fail because that one browser left) and bounded by timeout, the wait
-// for budget included: past it the browser gets a 429 or a 504 rather than
-// a hung request. Each caller stops waiting when its own request ends.
-func shared(ctx context.Context, g *singleflight.Group, key string, timeout time.Duration, fetch func(context.Context) (any, error)) (any, error) {
+// The call first asks held for a fresh answer and returns it if there is
+// one: a caller that found none may reach g only after another caller's
+// call has kept one and ended, and would otherwise call the venue a second
+// time within the interval that answer is good for. The call is detached
+// from the request that started it (its sharers must not fail because that
+// one browser left) and bounded by timeout, the wait for budget included:
+// past it the browser gets a 429 or a 504 rather than a hung request. Each
+// caller stops waiting when its own request ends.
+func shared(ctx context.Context, g *singleflight.Group, key string, timeout time.Duration, held func() (v any, ok bool, err error), fetch func(context.Context) (any, error)) (any, error) {
 	ch := g.DoChan(key, func() (any, error) {
+		if v, ok, err := held(); ok {
+			return v, err
+		}
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 		defer cancel()
 		return fetch(ctx)

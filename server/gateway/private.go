@@ -49,13 +49,15 @@ const ttlCacheMax = 4096
 // it must. When the venue fails or the budget is spent it returns the last
 // value, stale, with the error.
 func (c *ttlCache) get(ctx context.Context, key string, fetch func(context.Context) (any, error)) (v any, stale bool, err error) {
-	c.mu.Lock()
-	e, ok := c.m[key]
-	c.mu.Unlock()
-	if ok && c.now().Sub(e.at) < c.ttl {
+	e, ok, fresh := c.entry(key)
+	if fresh {
 		return e.v, false, e.err
 	}
-	v, err = shared(ctx, &c.flight, key, c.timeout, func(ctx context.Context) (any, error) {
+	held := func() (any, bool, error) {
+		e, _, fresh := c.entry(key)
+		return e.v, fresh, e.err
+	}
+	v, err = shared(ctx, &c.flight, key, c.timeout, held, func(ctx context.Context) (any, error) {
 		v, err := fetch(ctx)
 		var nf *venue.NotFoundError
 		switch {
@@ -70,6 +72,15 @@ func (c *ttlCache) get(ctx context.Context, key string, fetch func(context.Conte
 		return e.v, true, err
 	}
 	return v, false, err
+}
+
+// entry returns what is kept under key, whether there is anything, and
+// whether it is fresh within the TTL.
+func (c *ttlCache) entry(key string) (e ttlEntry, ok, fresh bool) {
+	c.mu.Lock()
+	e, ok = c.m[key]
+	c.mu.Unlock()
+	return e, ok, ok && c.now().Sub(e.at) < c.ttl
 }
 
 // keep stores e under key, as of now.
