@@ -20,6 +20,17 @@ import (
 
 const jsChart = `echarts.getInstanceByDom(document.getElementById("chart"))`
 
+// jsChartBox is the chart element's box in the window, as JSON: tests
+// compare it before and after what must not move the chart.
+const jsChartBox = `JSON.stringify(document.getElementById("chart").getBoundingClientRect())`
+
+// jsPriceGrid is the price pane's box in page coordinates ({x, y, width,
+// height}), where ECharts draws the candles.
+const jsPriceGrid = `(() => {
+  const r = document.getElementById("chart").getBoundingClientRect(), g = ` + jsChart + `.getModel().getComponent("grid", 0).coordinateSystem.getRect();
+  return {x: r.left + g.x, y: r.top + g.y, width: g.width, height: g.height};
+})()`
+
 // waitDrawn waits until the chart shows contract|period.
 func waitDrawn(t *testing.T, ctx context.Context, shown string) {
 	t.Helper()

@@ -247,7 +247,6 @@ func TestChartFirstPaintIsInViewBeforeTheApp(t *testing.T) {
 			}
 			screenshot(t, ctx, "chart-first-paint-before-app-"+screen.name)
 
-			const jsChartBox = `JSON.stringify(document.getElementById("chart").getBoundingClientRect())`
 			before := evalJS[string](t, ctx, jsChartBox)
 			select {
 			case id := <-paused:

@@ -35,16 +35,15 @@ const jsInView = jsChart + `.getModel().getComponent("dataZoom", 0).getValueRang
 // "grid" (the price pane) or the first of ECharts' shapes with the cursor
 // given ("grab": the range slider's bar; "ew-resize": its left handle).
 const jsPlace = `((part) => {
-  const c = ` + jsChart + `, r = document.getElementById("chart").getBoundingClientRect();
-  let b;
   if (part === "grid") {
-    b = c.getModel().getComponent("grid", 0).coordinateSystem.getRect();
-  } else {
-    const el = c.getZr().storage.getDisplayList().find((e) => e.cursor === part);
-    if (!el) return null;
-    b = el.getBoundingRect().clone();
-    b.applyTransform(el.getComputedTransform());
+    const g = ` + jsPriceGrid + `;
+    return [g.x + g.width / 2, g.y + g.height / 2];
   }
+  const r = document.getElementById("chart").getBoundingClientRect();
+  const el = ` + jsChart + `.getZr().storage.getDisplayList().find((e) => e.cursor === part);
+  if (!el) return null;
+  const b = el.getBoundingRect().clone();
+  b.applyTransform(el.getComputedTransform());
   return [r.x + b.x + b.width / 2, r.y + b.y + b.height / 2];
 })`
 

@@ -137,9 +137,8 @@ func TestChartLegendCoversNoCandleAndNoPrice(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
 	const jsLegendClear = `(() => {
-  const l = document.getElementById("legend").getBoundingClientRect(), c = document.getElementById("chart").getBoundingClientRect();
-  const g = ` + jsChart + `.getModel().getComponent("grid", 0).coordinateSystem.getRect();
-  const top = c.top + g.y, axis = c.left + g.x + g.width;
+  const l = document.getElementById("legend").getBoundingClientRect(), g = ` + jsPriceGrid + `;
+  const top = g.y, axis = g.x + g.width;
   const clear = l.right > axis ? 7 : 0; // the topmost price is centred on the grid's top edge
   return l.bottom <= top - clear + 0.5 ? "" : "the legend (" + document.getElementById("legend").innerText.replace(/\s+/g, " ") + ") ends at " + l.bottom.toFixed(1) + ", the grid starts at " + top.toFixed(1) + (clear ? " and its topmost price 7 px higher" : "");
 })()`
@@ -155,10 +154,10 @@ func TestChartLegendCoversNoCandleAndNoPrice(t *testing.T) {
 			if msg := evalJS[string](t, ctx, jsLegendClear); msg != "" {
 				t.Errorf("%d px, %s, the latest candle: %s", width, view, msg)
 			}
-			box := evalJS[[]float64](t, ctx, `(() => { const c = document.getElementById("chart").getBoundingClientRect(), g = `+jsChart+`.getModel().getComponent("grid", 0).coordinateSystem.getRect(); return [c.left + g.x, c.top + g.y, g.width, g.height]; })()`)
+			grid := evalJS[struct{ X, Y, Width, Height float64 }](t, ctx, jsPriceGrid)
 			for _, fx := range []float64{0.1, 0.5, 0.9} {
 				shown := evalJS[string](t, ctx, `document.getElementById("legend").dataset.id`)
-				x, y := box[0]+box[2]*fx, box[1]+box[3]*0.5
+				x, y := grid.X+grid.Width*fx, grid.Y+grid.Height*0.5
 				if err := chromedp.Run(ctx, chromedp.MouseEvent(input.MouseMoved, x, y)); err != nil {
 					t.Fatal(err)
 				}

@@ -195,9 +195,9 @@ const (
 // 383–498 ms with the worker left running, 512–670 ms with it stopped, in
 // four alternating rounds of one run).
 func loadVisits(b *testing.B, browser context.Context, u string) (at [visits][2]float64) {
+	pu, _ := url.Parse(u)
 	tab := func() (context.Context, context.CancelFunc) {
 		ctx, cancel := chromedp.NewContext(browser)
-		pu, _ := url.Parse(u)
 		if err := chromedp.Run(ctx, network.ClearBrowserCache(), storage.ClearDataForOrigin(pu.Scheme+"://"+pu.Host, "all")); err != nil {
 			b.Fatalf("clearing the cache: %v", err)
 		}

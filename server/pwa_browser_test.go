@@ -188,7 +188,6 @@ func TestTheInstallButtonAppearsWhenTheBrowserOffersInstallation(t *testing.T) {
 				t.Fatal(err)
 			}
 			waitDrawn(t, ctx, "BTC-USDT-CQ|1min")
-			const jsChartBox = `JSON.stringify(document.getElementById("chart").getBoundingClientRect())`
 			before := evalJS[string](t, ctx, jsChartBox)
 			// Offer installation as the browser does. Headless Chromium may or
 			// may not offer it itself (156 does, at a moment of its choosing,
