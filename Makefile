@@ -73,7 +73,7 @@ test: build chromium vet
 # once as there are cores, and each timed the others' load.
 bench: build chromium
 	RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test -run '^$$' -bench . -benchmem -count=1 -p 1 ./...
-	$(GO) run ./server/loadtest -duration 5s -clients 32
+	$(GO) run ./server/cmd/loadtest -duration 5s -clients 32
 	@echo "Front end in headless Chromium (BenchmarkFrontEnd; ratios are go-app page / plain ECharts page, same run):"
 	@cat artifacts/frontbench.txt
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/riskchart/riskchart/server/venue"
+	"github.com/riskchart/riskchart/server/internal/venue"
 )
 
 // config is everything the server reads from its environment: flags, and

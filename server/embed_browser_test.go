@@ -17,7 +17,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
-	"github.com/riskchart/riskchart/server/embedlink"
+	"github.com/riskchart/riskchart/server/internal/embedlink"
 	"github.com/riskchart/riskchart/venueapi"
 )
 

@@ -25,11 +25,11 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/riskchart/riskchart/server/bundle"
-	"github.com/riskchart/riskchart/server/embedlink"
-	"github.com/riskchart/riskchart/server/gateway"
-	"github.com/riskchart/riskchart/server/sandbox"
-	"github.com/riskchart/riskchart/server/venue"
+	"github.com/riskchart/riskchart/server/internal/bundle"
+	"github.com/riskchart/riskchart/server/internal/embedlink"
+	"github.com/riskchart/riskchart/server/internal/gateway"
+	"github.com/riskchart/riskchart/server/internal/sandbox"
+	"github.com/riskchart/riskchart/server/internal/venue"
 )
 
 func main() {

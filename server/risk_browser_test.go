@@ -19,8 +19,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/shopspring/decimal"
 
-	"github.com/riskchart/riskchart/server/sandbox"
-	"github.com/riskchart/riskchart/server/sandbox/sandboxtest"
+	"github.com/riskchart/riskchart/server/internal/sandbox"
+	"github.com/riskchart/riskchart/server/internal/sandbox/sandboxtest"
 	"github.com/riskchart/riskchart/venueapi"
 )
 

@@ -103,15 +103,34 @@ func (p Period) Prev(start int64) int64 {
 	return start - p.Seconds()
 }
 
+// Ceil returns the start of the first candle of period p that starts at or
+// after the instant ts: ts itself when it is a candle start, else the next one.
+func (p Period) Ceil(ts int64) int64 {
+	start := p.Start(ts)
+	if start < ts {
+		return p.Next(start)
+	}
+	return start
+}
+
+// Back returns the id of the candle n candles of period p before the one
+// starting at id (id itself for n = 0).
+func (p Period) Back(id int64, n int) int64 {
+	if sec := p.Seconds(); sec > 0 {
+		return id - int64(n)*sec
+	}
+	for range n {
+		id = p.Prev(id)
+	}
+	return id
+}
+
 // Count returns how many candles of period p start in [from, to].
 func (p Period) Count(from, to int64) int64 {
 	if from > to {
 		return 0
 	}
-	first := p.Start(from)
-	if first < from {
-		first = p.Next(first)
-	}
+	first := p.Ceil(from)
 	if first > to {
 		return 0
 	}

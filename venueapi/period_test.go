@@ -116,3 +116,51 @@ func FuzzPeriodStartHoldsTheInstant(f *testing.F) {
 		}
 	})
 }
+
+func TestCeilMovesAnInstantUpToTheNextCandleStart(t *testing.T) {
+	at := func(y int, mo time.Month, d, h, mi, s int) int64 {
+		return time.Date(y, mo, d, h, mi, s, 0, time.UTC).Unix()
+	}
+	for _, tt := range []struct {
+		name string
+		p    Period
+		ts   int64
+		want int64
+	}{
+		{"a minute start stays", Period1Min, at(2026, 11, 22, 13, 47, 0), at(2026, 11, 22, 13, 47, 0)},
+		{"a second past a minute moves to the next", Period1Min, at(2026, 11, 22, 13, 47, 1), at(2026, 11, 22, 13, 48, 0)},
+		{"inside a 4hour candle moves to the next", Period4Hour, at(2026, 11, 22, 13, 0, 0), at(2026, 11, 22, 16, 0, 0)},
+		{"midnight stays a day start", Period1Day, at(2026, 11, 22, 0, 0, 0), at(2026, 11, 22, 0, 0, 0)},
+		{"inside December moves to January", Period1Mon, at(2026, 12, 15, 0, 0, 0), at(2027, 1, 1, 0, 0, 0)},
+		{"the first of a month stays", Period1Mon, at(2026, 2, 1, 0, 0, 0), at(2026, 2, 1, 0, 0, 0)},
+		{"before the epoch aligns downward first", Period1Min, -59, 0},
+	} {
+		if got := tt.p.Ceil(tt.ts); got != tt.want {
+			t.Errorf("%s: %s Ceil(%d) = %d, want %d", tt.name, tt.p, tt.ts, got, tt.want)
+		}
+	}
+}
+
+func TestBackWalksWholeCandles(t *testing.T) {
+	jan := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+	for _, tt := range []struct {
+		name string
+		p    Period
+		id   int64
+		n    int
+		want int64
+	}{
+		{"zero candles is the candle itself", Period1Min, 600, 0, 600},
+		{"minutes step by their length", Period5Min, 3000, 4, 3000 - 4*300},
+		{"months step by the calendar across a year", Period1Mon, jan, 13, time.Date(2024, 12, 1, 0, 0, 0, 0, time.UTC).Unix()},
+	} {
+		if got := tt.p.Back(tt.id, tt.n); got != tt.want {
+			t.Errorf("%s: %s Back(%d, %d) = %d, want %d", tt.name, tt.p, tt.id, tt.n, got, tt.want)
+		}
+		if tt.n > 0 {
+			if c := tt.p.Count(tt.p.Back(tt.id, tt.n), tt.id); c != int64(tt.n)+1 {
+				t.Errorf("%s: Count from Back to id = %d, want %d", tt.name, c, tt.n+1)
+			}
+		}
+	}
+}

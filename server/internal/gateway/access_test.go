@@ -1,0 +1,270 @@
+package gateway_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/riskchart/riskchart/server/internal/gateway"
+	"github.com/riskchart/riskchart/server/internal/sandbox"
+	"github.com/riskchart/riskchart/server/internal/venue"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+func TestOffLoopbackTheServerRefusesToStartWithoutViewerTokens(t *testing.T) {
+	client, err := venue.New(venue.Config{BaseURL: "http://127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gateway.New(gateway.Config{Venue: client, Public: true}); err == nil || !strings.Contains(err.Error(), "RISKCHART_VIEWER_TOKENS") {
+		t.Fatalf("New off loopback without tokens: %v, want an error naming RISKCHART_VIEWER_TOKENS", err)
+	}
+	if _, err := gateway.New(gateway.Config{Venue: client, Public: true, ViewerTokens: []venue.Secret{testViewer}}); err != nil {
+		t.Fatalf("New off loopback with a token: %v", err)
+	}
+}
+
+func TestPrivatePathsAnswerLocalBrowsersOrViewersAndKLineEveryone(t *testing.T) {
+	local := newStack(t, options{})
+	public := newStack(t, options{gateway: func(c *gateway.Config) { c.Public, c.ViewerTokens = true, []venue.Secret{"another-token", testViewer} }})
+	cookie := loginCookie(t, public)
+	tiers := venueapi.PathTiers + "?contract_code=BTC-USDT"
+	kline := venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=5"
+	for _, tc := range []struct {
+		name       string
+		s          *stack
+		path       string
+		header     []string
+		wantStatus int
+	}{
+		{"on loopback, tiers need nothing", local, tiers, nil, 200},
+		{"on loopback, limits need nothing", local, venueapi.PathPositionLimit, nil, 200},
+		{"off loopback, tiers without a token", public, tiers, nil, 401},
+		{"off loopback, limits without a token", public, venueapi.PathPositionLimit, nil, 401},
+		{"off loopback, a wrong bearer token", public, tiers, []string{"Authorization", "Bearer wrong"}, 401},
+		{"off loopback, a token's prefix", public, tiers, []string{"Authorization", "Bearer " + testViewer[:5]}, 401},
+		{"off loopback, a token not as bearer", public, tiers, []string{"Authorization", testViewer}, 401},
+		{"off loopback, a token as the cookie", public, tiers, []string{"Cookie", "riskchart_viewer=" + testViewer}, 401},
+		{"off loopback, a forged cookie", public, tiers, []string{"Cookie", "riskchart_viewer=AAAA"}, 401},
+		{"off loopback, the bearer token", public, tiers, []string{"Authorization", "Bearer " + testViewer}, 200},
+		{"off loopback, the login cookie", public, tiers, []string{"Cookie", cookie.Name + "=" + cookie.Value}, 200},
+		{"off loopback, limits with the login cookie", public, venueapi.PathPositionLimit, []string{"Cookie", cookie.Name + "=" + cookie.Value}, 200},
+		{"off loopback, KLine is public", public, kline, nil, 200},
+		{"off loopback, the contracts are public", public, "/api/v1/contracts", nil, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := tc.s.get(t, tc.path, tc.header...)
+			if a.status != tc.wantStatus {
+				t.Fatalf("HTTP %d %s, want %d", a.status, a.body, tc.wantStatus)
+			}
+			private := tc.path != kline && tc.path != "/api/v1/contracts"
+			if private && a.header.Get("Cache-Control") != "private, no-store" {
+				t.Errorf("Cache-Control %q, want private, no-store", a.header.Get("Cache-Control"))
+			}
+			if a.status == 401 {
+				if code, msg := a.errCode(t); code != venueapi.CodeForbidden || !strings.Contains(msg, "/login") || a.header.Get("WWW-Authenticate") == "" {
+					t.Errorf("401 code %d %q, want the venue's envelope pointing to /login", code, msg)
+				}
+			}
+		})
+	}
+	if n := public.sb.Received(venueapi.PathTiers) + public.sb.Received(venueapi.PathPositionLimit); n != 2 {
+		t.Fatalf("refused requests reached the venue: %d private calls, want 2", n)
+	}
+}
+
+// loginCookie signs in at /login and returns the cookie it sets.
+func loginCookie(t *testing.T, s *stack) *http.Cookie {
+	t.Helper()
+	page := s.get(t, "/login")
+	if page.status != 200 || !strings.Contains(string(page.body), `name="token"`) || !strings.HasPrefix(page.header.Get("Content-Type"), "text/html") {
+		t.Fatalf("login page: HTTP %d", page.status)
+	}
+	if a := s.do(t, "POST", "/login", url.Values{"token": {"wrong"}}.Encode(), "Content-Type", "application/x-www-form-urlencoded"); a.status != 401 || len(a.header.Values("Set-Cookie")) != 0 {
+		t.Fatalf("a wrong token: HTTP %d, cookies %v", a.status, a.header.Values("Set-Cookie"))
+	}
+	a := s.do(t, "POST", "/login", url.Values{"token": {testViewer}}.Encode(), "Content-Type", "application/x-www-form-urlencoded")
+	res := http.Response{Header: a.header}
+	cookies := res.Cookies()
+	if a.status != http.StatusSeeOther || len(cookies) != 1 {
+		t.Fatalf("login: HTTP %d, cookies %v", a.status, cookies)
+	}
+	c := cookies[0]
+	if !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Secure || c.Path != "/" || strings.Contains(c.Value, testViewer) {
+		t.Fatalf("cookie %+v: want HttpOnly, SameSite=Strict, not Secure over plain HTTP, not the token itself", c)
+	}
+	return c
+}
+
+func TestEveryAnswerCarriesTheSecurityHeaders(t *testing.T) {
+	s := newStack(t, options{gateway: func(c *gateway.Config) {
+		c.FrameAncestors = []string{"https://partner.example"}
+		c.PerIPRate, c.PerIPBurst = 1, 30
+	}})
+	kline := venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=2"
+	etag := s.get(t, kline).header.Get("ETag")
+	for _, tc := range []struct {
+		name, path string
+		header     []string
+	}{
+		{"a page", "/", nil},
+		{"an unknown path", "/nope", nil},
+		{"candles", kline, nil},
+		{"304", kline, []string{"If-None-Match", etag}},
+		{"a 400", venueapi.PathKLine + "?period=1min", nil},
+		{"tiers", venueapi.PathTiers + "?contract_code=BTC-USDT", nil},
+		{"a 404 from the venue", venueapi.PathTiers + "?contract_code=ZZZ-USDT", nil},
+		{"contracts", "/api/v1/contracts", nil},
+		{"health", "/healthz", nil},
+		{"metrics", "/metrics", nil},
+		{"the login page", "/login", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assertSecurityHeaders(t, s.get(t, tc.path, tc.header...))
+		})
+	}
+	for range 40 { // past this client's burst
+		s.get(t, kline)
+	}
+	a := s.get(t, kline)
+	if a.status != http.StatusTooManyRequests {
+		t.Fatalf("HTTP %d, want 429", a.status)
+	}
+	assertSecurityHeaders(t, a)
+}
+
+func assertSecurityHeaders(t *testing.T, a reply) {
+	t.Helper()
+	csp := map[string]string{}
+	for _, d := range strings.Split(a.header.Get("Content-Security-Policy"), ";") {
+		name, value, _ := strings.Cut(strings.TrimSpace(d), " ")
+		csp[name] = value
+	}
+	for name, want := range map[string]string{
+		"default-src":     "'self'",
+		"script-src":      "'self' 'wasm-unsafe-eval'", // no 'unsafe-inline', no 'unsafe-eval', no other origin
+		"object-src":      "'none'",
+		"base-uri":        "'self'",
+		"frame-ancestors": "'self' https://partner.example",
+		"connect-src":     "'self'",
+	} {
+		if csp[name] != want {
+			t.Errorf("HTTP %d: CSP %s is %q, want %q", a.status, name, csp[name], want)
+		}
+	}
+	for name, want := range map[string]string{"X-Content-Type-Options": "nosniff", "Referrer-Policy": "strict-origin-when-cross-origin"} {
+		if got := a.header.Get(name); got != want {
+			t.Errorf("HTTP %d: %s %q, want %q", a.status, name, got, want)
+		}
+	}
+	if a.header.Get("X-Request-Id") == "" {
+		t.Errorf("HTTP %d: no X-Request-Id", a.status)
+	}
+}
+
+func TestFrameAncestorsDefaultToSelf(t *testing.T) {
+	s := newStack(t, options{})
+	if csp := s.get(t, "/").header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'self'") || strings.Contains(csp, "frame-ancestors 'self' ") {
+		t.Fatalf("CSP %q, want frame-ancestors 'self' alone", csp)
+	}
+}
+
+func TestEachClientIPHasItsOwnRate(t *testing.T) {
+	clk := newClock(10)
+	s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) { c.PerIPRate, c.PerIPBurst = 2, 5 }})
+	path := s.url + venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=5"
+	ask := func(ip string) reply {
+		req, _ := http.NewRequest("GET", path, nil)
+		return send(t, fromAddress(ip), req)
+	}
+	for i := range 5 {
+		if a := ask("127.0.0.1"); a.status != 200 {
+			t.Fatalf("request %d within the burst: HTTP %d", i+1, a.status)
+		}
+	}
+	a := ask("127.0.0.1")
+	if code, _ := a.errCode(t); a.status != 429 || code != venueapi.CodeRateLimited || a.header.Get("Retry-After") != "1" {
+		t.Fatalf("past the burst: HTTP %d code %d Retry-After %q, want 429 1032 1", a.status, code, a.header.Get("Retry-After"))
+	}
+	if a := ask("127.0.0.2"); a.status != 200 {
+		t.Fatalf("another client: HTTP %d, want its own budget", a.status)
+	}
+	clk.Advance(time.Second) // two requests' worth
+	for i, want := range []int{200, 200, 429} {
+		if a := ask("127.0.0.1"); a.status != want {
+			t.Fatalf("a second later, request %d: HTTP %d, want %d", i+1, a.status, want)
+		}
+	}
+}
+
+func TestSecretsAppearInNoAnswerAndNoLogLine(t *testing.T) {
+	secrets := []string{testSecret, testViewer, "Signature=", "wrong-secret-never-shown"}
+	check := func(t *testing.T, what string, text string) {
+		t.Helper()
+		for _, secret := range secrets {
+			if strings.Contains(text, secret) {
+				t.Errorf("%s shows %q:\n%.2000s", what, secret, text)
+			}
+		}
+	}
+	good := newStack(t, options{clock: newClock(10), gateway: func(c *gateway.Config) { c.Public, c.ViewerTokens = true, []venue.Secret{testViewer} }})
+	bad := newStack(t, options{venue: func(c *venue.Config) { c.SecretKey = "wrong-secret-never-shown" }})
+	viewer := []string{"Authorization", "Bearer " + testViewer}
+	paths := []string{
+		venueapi.PathTiers + "?contract_code=BTC-USDT", venueapi.PathPositionLimit, venueapi.PathTiers + "?contract_code=ZZZ-USDT",
+		venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=2", "/metrics", "/readyz", "/healthz", "/api/v1/contracts", "/login",
+	}
+	for _, s := range []*stack{good, bad} {
+		for _, p := range paths {
+			for _, h := range [][]string{nil, viewer, {"Cookie", "riskchart_viewer=" + testViewer}} {
+				a := s.get(t, p, h...)
+				check(t, "the answer of "+p, fmt.Sprint(a.header)+string(a.body))
+			}
+		}
+		a := s.do(t, "POST", "/login", url.Values{"token": {testViewer}}.Encode(), "Content-Type", "application/x-www-form-urlencoded")
+		check(t, "the login answer", fmt.Sprint(a.header)+string(a.body))
+	}
+	for _, f := range []sandbox.Fault{{Rate5xx: 1}, {RateMalformed: 1}, {RateHangup: 1}, {Rate429: 1}} {
+		good.sb.SetFaults(sandbox.Faults{PerPath: map[string]sandbox.Fault{"": f}})
+		for _, p := range []string{venueapi.PathTiers + "?contract_code=ETH-USDT", venueapi.PathPositionLimit + "?pair=ETH-USDT", "/readyz"} {
+			a := good.get(t, p, viewer...)
+			check(t, "the answer of "+p, fmt.Sprint(a.header)+string(a.body))
+		}
+	}
+	for _, s := range []*stack{good, bad} {
+		logs := s.logs.String()
+		if !strings.Contains(logs, `"msg":"request"`) || !strings.Contains(logs, `"id":`) {
+			t.Fatalf("no request log lines with an id:\n%s", logs)
+		}
+		check(t, "the log", logs)
+	}
+}
+
+func TestRequestIDsComeFromTheRequestWhenSaneAndAreLogged(t *testing.T) {
+	s := newStack(t, options{})
+	for _, tc := range []struct {
+		name, sent string
+		kept       bool
+	}{
+		{"a sane id", "req-42.abc_DEF", true},
+		{"none", "", false},
+		{"one with spaces", "a b", false},
+		{"one that would forge a log field", `x","msg":"forged`, false},
+		{"an overlong one", strings.Repeat("a", 65), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("GET", s.url+"/healthz", nil)
+			req.Header["X-Request-Id"] = []string{tc.sent}
+			got := send(t, http.DefaultTransport.(*http.Transport).Clone(), req).header.Get("X-Request-Id")
+			if (got == tc.sent) != tc.kept || got == "" {
+				t.Fatalf("X-Request-Id %q for %q, kept %v", got, tc.sent, tc.kept)
+			}
+			if !strings.Contains(s.logs.String(), `"id":"`+got+`"`) {
+				t.Fatalf("the log has no line with id %s", got)
+			}
+		})
+	}
+}

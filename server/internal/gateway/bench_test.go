@@ -1,0 +1,104 @@
+package gateway_test
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/riskchart/riskchart/server/internal/gateway"
+	"github.com/riskchart/riskchart/server/internal/sandbox"
+	"github.com/riskchart/riskchart/server/internal/sandbox/sandboxtest"
+	"github.com/riskchart/riskchart/server/internal/venue"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// benchCacheHit measures the whole handler (logging, security headers, the
+// client rate, the cache) answering a held series, as main configures it:
+// JSON logs at Info.
+func benchCacheHit(b *testing.B, size int, header ...string) {
+	base, _ := sandboxtest.Start(b, sandbox.Config{})
+	client, err := venue.New(venue.Config{BaseURL: base})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h, err := gateway.New(gateway.Config{Venue: client, RefreshInterval: time.Hour, PerIPRate: 1e9, PerIPBurst: 1 << 30,
+		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := httptest.NewRequest("GET", fmt.Sprintf("%s?contract_code=BTC-USDT&period=1min&size=%d", venueapi.PathKLine, size), nil)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	w := &discardWriter{h: http.Header{}}
+	h.ServeHTTP(w, req) // fill the cache
+	if w.status != 200 && w.status != 0 {
+		b.Fatalf("HTTP %d", w.status)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		w.reset()
+		h.ServeHTTP(w, req)
+		if w.status != 200 && w.status != 0 {
+			b.Fatalf("HTTP %d", w.status)
+		}
+	}
+	b.ReportMetric(float64(w.n), "B/answer")
+}
+
+// discardWriter is a ResponseWriter that keeps nothing, so that the benchmark
+// measures the handler rather than a recorder growing its buffer.
+type discardWriter struct {
+	h      http.Header
+	status int
+	n      int
+}
+
+func (w *discardWriter) Header() http.Header         { return w.h }
+func (w *discardWriter) WriteHeader(code int)        { w.status = code }
+func (w *discardWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
+func (w *discardWriter) reset()                      { clear(w.h); w.status, w.n = 0, 0 }
+
+func BenchmarkKLineCacheHitSize300(b *testing.B)  { benchCacheHit(b, 300) }
+func BenchmarkKLineCacheHitSize2000(b *testing.B) { benchCacheHit(b, 2000) }
+func BenchmarkKLineCacheHitSize300Gzip(b *testing.B) {
+	benchCacheHit(b, 300, "Accept-Encoding", "gzip")
+}
+func BenchmarkKLineCacheHitSize2000Gzip(b *testing.B) {
+	benchCacheHit(b, 2000, "Accept-Encoding", "gzip")
+}
+
+// BenchmarkKLineColdRange2000 measures a miss: a 2000-candle range fetched
+// from the venue (the sandbox, on loopback, in this process), held and
+// answered. Each iteration asks for a range not held yet.
+func BenchmarkKLineColdRange2000(b *testing.B) {
+	base, _ := sandboxtest.Start(b, sandbox.Config{PublicLimit: sandbox.Limit{Requests: 1 << 30, Per: time.Second}})
+	client, err := venue.New(venue.Config{BaseURL: base})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h, err := gateway.New(gateway.Config{Venue: client, CacheBytes: 1 << 30, PerIPRate: 1e9, PerIPBurst: 1 << 30,
+		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	codes := []string{"BTC-USDT", "ETH-USDT", "SOL-USDT", "XRP-USDT", "DOGE-USDT", "LTC-USDT"}
+	latest := venueapi.Period1Min.Start(time.Now().Unix()) - 3600
+	to, code := latest, 0
+	b.ReportAllocs()
+	for b.Loop() {
+		if to < latest-700*86400 { // the venue's history ends two years back: on to the next contract
+			to, code = latest, (code+1)%len(codes)
+		}
+		w := &discardWriter{h: map[string][]string{}}
+		h.ServeHTTP(w, httptest.NewRequest("GET", fmt.Sprintf("%s?contract_code=%s&period=1min&from=%d&to=%d", venueapi.PathKLine, codes[code], to-1999*60, to), nil))
+		if w.status != 0 && w.status != 200 {
+			b.Fatalf("HTTP %d", w.status)
+		}
+		to -= 2000 * 60
+	}
+}

@@ -1,0 +1,405 @@
+package gateway_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/riskchart/riskchart/server/internal/gateway"
+	"github.com/riskchart/riskchart/server/internal/sandbox"
+	"github.com/riskchart/riskchart/server/internal/venue"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+func TestKLineRejectsBadQueriesWithoutCallingTheVenue(t *testing.T) {
+	s := newStack(t, options{})
+	for _, tc := range []struct {
+		name, query, param string
+	}{
+		{"no contract code", "period=1min&size=5", "contract_code"},
+		{"a lower-case code", "contract_code=btc-usdt&period=1min", "contract_code"},
+		{"a code that is a URL", "contract_code=" + url.QueryEscape("http://evil.example/x") + "&period=1min", "contract_code"},
+		{"a code with a path in it", "contract_code=" + url.QueryEscape("BTC-USDT/../../admin") + "&period=1min", "contract_code"},
+		{"no period", "contract_code=BTC-USDT&size=5", "period"},
+		{"an unknown period", "contract_code=BTC-USDT&period=2min", "period"},
+		{"a period given twice", "contract_code=BTC-USDT&period=1min&period=5min", "period"},
+		{"size zero", "contract_code=BTC-USDT&period=1min&size=0", "size"},
+		{"size over 2000", "contract_code=BTC-USDT&period=1min&size=2001", "size"},
+		{"from without to", "contract_code=BTC-USDT&period=1min&from=1", "to"},
+		{"to without from", "contract_code=BTC-USDT&period=1min&to=1", "from"},
+		{"from after to", "contract_code=BTC-USDT&period=1min&from=200&to=100", "from"},
+		{"a range over 2000 candles", "contract_code=BTC-USDT&period=1min&from=0&to=1000000", "to"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := s.get(t, venueapi.PathKLine+"?"+tc.query)
+			code, msg := a.errCode(t)
+			if a.status != http.StatusBadRequest || code != venueapi.CodeInvalidInput || !strings.Contains(msg, tc.param) || !bytes.Contains(a.body, []byte(`"status":"error"`)) {
+				t.Errorf("HTTP %d %s, want 400 with the venue's envelope, code 1030, naming %s", a.status, a.body, tc.param)
+			}
+		})
+	}
+	if n := s.klineCalls(); n != 0 {
+		t.Fatalf("the venue received %d requests", n)
+	}
+}
+
+// dataOf returns the raw data array of a KLine answer.
+func dataOf(t testing.TB, body []byte) json.RawMessage {
+	t.Helper()
+	var env struct {
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(body, &env); err != nil {
+		t.Fatalf("decoding %.200s: %v", body, err)
+	}
+	return env.Data
+}
+
+func TestKLineAnswersAreTheVenuesOwnByteForByte(t *testing.T) {
+	clk := newClock(30)
+	s := newStack(t, options{clock: clk})
+	now := clk.Now().Unix()
+	closedTo := venueapi.Period5Min.Start(now) - 3600
+	for _, tc := range []struct {
+		name, query string
+		wantCh      string
+		wantLen     int
+	}{
+		{"the latest 300 minutes", "contract_code=BTC-USDT&period=1min&size=300", "market.BTC-USDT.kline.1min", 300},
+		{"60min", "contract_code=ETH-USDT&period=60min&size=10", "market.ETH-USDT.kline.60min", 10},
+		{"1hour, the same series, echoed as asked", "contract_code=ETH-USDT&period=1hour&size=10", "market.ETH-USDT.kline.1hour", 10},
+		{"a contract-type code", "contract_code=BTC-USDT-CQ&period=1day&size=30", "market.BTC-USDT-CQ.kline.1day", 30},
+		{"none of size, from, to: 150", "contract_code=SOL-USDT&period=15min", "market.SOL-USDT.kline.15min", 150},
+		{"size wins over from and to", fmt.Sprintf("contract_code=SOL-USDT&period=15min&size=20&from=%d&to=%d", closedTo-3600, closedTo), "market.SOL-USDT.kline.15min", 20},
+		{"a closed range", fmt.Sprintf("contract_code=XRP-USDT&period=5min&from=%d&to=%d", closedTo-99*300, closedTo), "market.XRP-USDT.kline.5min", 100},
+		{"a range reaching now", fmt.Sprintf("contract_code=XRP-USDT&period=5min&from=%d&to=%d", now-3000, now+3000), "market.XRP-USDT.kline.5min", 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := s.get(t, venueapi.PathKLine+"?"+tc.query)
+			env := a.kline(t)
+			if a.status != 200 || env.Ch != tc.wantCh || env.Status != "ok" || len(env.Data) != tc.wantLen || env.Ts != clk.Now().UnixMilli() {
+				t.Fatalf("HTTP %d ch %q status %q %d candles ts %d, want %q ok %d candles ts now", a.status, env.Ch, env.Status, len(env.Data), env.Ts, tc.wantCh, tc.wantLen)
+			}
+			if want := dataOf(t, mustJSON(t, s.direct(t, tc.query))); !bytes.Equal(dataOf(t, a.body), want) {
+				t.Fatalf("candles differ from the venue's:\n got %.300s\nwant %.300s", dataOf(t, a.body), want)
+			}
+		})
+	}
+}
+
+// mustJSON encodes a KLine envelope as the venue writes it.
+func mustJSON(t testing.TB, env venueapi.KLineEnvelope) []byte {
+	t.Helper()
+	return env.AppendJSON(nil)
+}
+
+func TestManyBrowsersCostOneVenueCallPerSeriesPerRefreshInterval(t *testing.T) {
+	clk := newClock(10)
+	s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) { c.RefreshInterval = time.Second }})
+	series := []string{"BTC-USDT&period=1min", "ETH-USDT&period=5min", "DOGE-USDT&period=1day"}
+	steps := []struct {
+		name      string
+		advance   time.Duration
+		sizes     []int
+		wantCalls int64 // in all, since the start
+	}{
+		{"64 browsers per series at once", 0, []int{300}, 3},
+		{"again within the interval, smaller sizes too", 0, []int{300, 150, 10, 1}, 3},
+		{"half an interval later", 500 * time.Millisecond, []int{300, 2}, 3},
+		{"an interval after the first call", 500 * time.Millisecond, []int{300, 150, 10}, 6},
+		{"just short of the next", 999 * time.Millisecond, []int{300, 150}, 6},
+		{"the next interval", time.Millisecond, []int{300, 10}, 9},
+	}
+	for _, st := range steps {
+		clk.Advance(st.advance)
+		concurrently(64*len(series), func(i int) {
+			size := st.sizes[i%len(st.sizes)]
+			a := s.get(t, fmt.Sprintf("%s?contract_code=%s&size=%d", venueapi.PathKLine, series[i%len(series)], size))
+			if n := len(a.kline(t).Data); a.status != 200 || n != size {
+				t.Errorf("%s: HTTP %d, %d candles, want %d", st.name, a.status, n, size)
+			}
+		})
+		if n := s.klineCalls(); n != st.wantCalls {
+			t.Fatalf("%s: the venue received %d calls in all, want %d (one per series per interval)", st.name, n, st.wantCalls)
+		}
+	}
+}
+
+func TestRangesHeldAreServedWithoutTheVenueAndOnlyGapsAreFetched(t *testing.T) {
+	clk := newClock(30)
+	s := newStack(t, options{clock: clk})
+	p := venueapi.Period5Min
+	now := p.Start(clk.Now().Unix())
+	at := func(k int64) int64 { return now + k*p.Seconds() } // k candles from the current one
+	for _, st := range []struct {
+		name     string
+		from, to int64
+		newCalls int64
+	}{
+		{"a cold range", at(-1299), at(-300), 1},
+		{"inside it", at(-1199), at(-400), 0},
+		{"back-scroll overlapping it: only the 500 older ones", at(-1799), at(-1100), 1},
+		{"around what is held: the gap on each side", at(-2000), at(-101), 2},
+		{"the same again", at(-2000), at(-101), 0},
+		{"a range not aligned to candles", at(-1500) + 7, at(-1400) - 7, 0},
+	} {
+		before := s.klineCalls()
+		query := fmt.Sprintf("contract_code=SOL-USDT&period=5min&from=%d&to=%d", st.from, st.to)
+		a := s.get(t, venueapi.PathKLine+"?"+query)
+		if got := s.klineCalls() - before; a.status != 200 || got != st.newCalls {
+			t.Fatalf("%s: HTTP %d, %d venue calls, want %d", st.name, a.status, got, st.newCalls)
+		}
+		if want := dataOf(t, mustJSON(t, s.direct(t, query))); !bytes.Equal(dataOf(t, a.body), want) {
+			t.Fatalf("%s: candles differ from the venue's", st.name)
+		}
+	}
+}
+
+func TestACandleHeldWhileOpenIsFetchedAgainOnceItCloses(t *testing.T) {
+	clk := newClock(30)
+	s := newStack(t, options{clock: clk})
+	p := venueapi.Period1Min
+	open := p.Start(clk.Now().Unix())
+	latest := s.get(t, venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=5").kline(t)
+	snapshot := latest.Data[len(latest.Data)-1]
+	if snapshot.ID != open {
+		t.Fatalf("the last candle is %d, want the open one %d", snapshot.ID, open)
+	}
+	clk.Advance(3 * time.Minute)
+	query := fmt.Sprintf("contract_code=BTC-USDT&period=1min&from=%d&to=%d", open-120, open+60)
+	final := s.direct(t, query)
+	if final.Data[2].ID != open || final.Data[2].Vol.Equal(snapshot.Vol) {
+		t.Fatalf("precondition: the sandbox's candle %d should have traded on after the snapshot", open)
+	}
+	a := s.get(t, venueapi.PathKLine+"?"+query)
+	if !bytes.Equal(dataOf(t, a.body), dataOf(t, mustJSON(t, final))) {
+		t.Fatalf("the range holds the snapshot of a candle taken while it was open:\n got %s\nwant %s", dataOf(t, a.body), dataOf(t, mustJSON(t, final)))
+	}
+	if cc := a.header.Get("Cache-Control"); !strings.Contains(cc, "immutable") {
+		t.Fatalf("Cache-Control %q: closed candles are immutable", cc)
+	}
+}
+
+func TestAnswersCarryCacheControlAndETagFitForTheirContent(t *testing.T) {
+	clk := newClock(30)
+	s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) { c.RefreshInterval = 2 * time.Second }})
+	now := venueapi.Period1Min.Start(clk.Now().Unix())
+	for _, tc := range []struct {
+		name, query, cacheControl string
+	}{
+		{"the latest candles: one refresh interval", "contract_code=BTC-USDT&period=1min&size=300", "public, max-age=2"},
+		{"a closed range: forever", fmt.Sprintf("contract_code=BTC-USDT&period=1min&from=%d&to=%d", now-6000, now-60), "public, max-age=31536000, immutable"},
+		{"a range reaching the open candle: one refresh interval", fmt.Sprintf("contract_code=BTC-USDT&period=1min&from=%d&to=%d", now-600, now), "public, max-age=2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := s.get(t, venueapi.PathKLine+"?"+tc.query)
+			etag := a.header.Get("ETag")
+			if a.status != 200 || a.header.Get("Cache-Control") != tc.cacheControl || etag == "" || a.header.Get("Content-Type") != "application/json" {
+				t.Fatalf("HTTP %d Cache-Control %q ETag %q, want %q", a.status, a.header.Get("Cache-Control"), etag, tc.cacheControl)
+			}
+			for _, inm := range []string{etag, `"other", ` + etag, "W/" + etag} {
+				if b := s.get(t, venueapi.PathKLine+"?"+tc.query, "If-None-Match", inm); b.status != http.StatusNotModified || len(b.body) != 0 || b.header.Get("ETag") != etag {
+					t.Fatalf("If-None-Match %s: HTTP %d, want 304 without a body", inm, b.status)
+				}
+			}
+			if b := s.get(t, venueapi.PathKLine+"?"+tc.query, "If-None-Match", `"other"`); b.status != 200 {
+				t.Fatalf("another tag: HTTP %d, want 200", b.status)
+			}
+		})
+	}
+	hour := s.get(t, venueapi.PathKLine+"?contract_code=BTC-USDT&period=1hour&size=5").header.Get("ETag")
+	min60 := s.get(t, venueapi.PathKLine+"?contract_code=BTC-USDT&period=60min&size=5").header.Get("ETag")
+	if hour == min60 {
+		t.Fatal("1hour and 60min answers differ in ch but share an ETag")
+	}
+}
+
+func TestAnswersAreCompressedWhenTheBrowserTakesIt(t *testing.T) {
+	s := newStack(t, options{clock: newClock(30)})
+	big := venueapi.PathKLine + "?contract_code=BTC-USDT&period=1day&size=300"
+	plain := s.get(t, big).body
+	for _, tc := range []struct {
+		name, path, acceptEncoding string
+		gzipped                    bool
+	}{
+		{"gzip", big, "gzip", true},
+		{"a browser's list", big, "gzip, deflate, br, zstd", true},
+		{"nothing accepted", big, "", false},
+		{"gzip refused", big, "gzip;q=0, br", false},
+		{"only br", big, "br", false},
+		{"an answer too small to gain", venueapi.PathKLine + "?contract_code=BTC-USDT&period=1day&size=1", "gzip", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := s.get(t, tc.path, "Accept-Encoding", tc.acceptEncoding)
+			if got := a.header.Get("Content-Encoding") == "gzip"; got != tc.gzipped || a.header.Get("Vary") != "Accept-Encoding" {
+				t.Fatalf("Content-Encoding %q Vary %q, want gzip %v", a.header.Get("Content-Encoding"), a.header.Get("Vary"), tc.gzipped)
+			}
+			if !tc.gzipped {
+				return
+			}
+			zr, err := gzip.NewReader(bytes.NewReader(a.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(zr)
+			if err != nil || !bytes.Equal(got, plain) {
+				t.Fatalf("decompressed answer differs from the plain one (%v)", err)
+			}
+		})
+	}
+}
+
+// cacheBytes reads the candle cache's size from the metrics.
+func (s *stack) cacheBytes(t testing.TB) int64 {
+	t.Helper()
+	for _, line := range strings.Split(string(s.get(t, "/metrics").body), "\n") {
+		if v, ok := strings.CutPrefix(line, "riskchart_cache_bytes "); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return int64(f)
+		}
+	}
+	t.Fatal("no riskchart_cache_bytes in the metrics")
+	return 0
+}
+
+func TestTheLeastRecentlyUsedSeriesGoFirstWhenTheCacheIsFull(t *testing.T) {
+	const bound = 600 << 10
+	s := newStack(t, options{clock: newClock(30), gateway: func(c *gateway.Config) { c.CacheBytes = bound }})
+	codes := []string{"BTC-USDT", "ETH-USDT", "SOL-USDT", "XRP-USDT", "DOGE-USDT", "LTC-USDT"}
+	ask := func(code string) { s.get(t, venueapi.PathKLine+"?contract_code="+code+"&period=1min&size=300") }
+	ask(codes[0])
+	if one := s.cacheBytes(t); one*int64(len(codes)) <= bound {
+		t.Fatalf("precondition: %d series of %d bytes should not fit in %d", len(codes), one, bound)
+	}
+	for _, c := range codes[1:] {
+		ask(c)
+		if n := s.cacheBytes(t); n > bound {
+			t.Fatalf("the cache holds %d bytes, bound %d", n, bound)
+		}
+	}
+	calls := s.klineCalls()
+	ask(codes[len(codes)-1])
+	if s.klineCalls() != calls {
+		t.Fatal("the most recently used series was evicted")
+	}
+	ask(codes[0])
+	if s.klineCalls() != calls+1 {
+		t.Fatal("the least recently used series was still held past the bound")
+	}
+	m := string(s.get(t, "/metrics").body)
+	for _, want := range []string{`riskchart_cache_total{cache="candles",result="hit"} 1`, `riskchart_cache_total{cache="candles",result="miss"} 7`} {
+		if !strings.Contains(m, want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+}
+
+func TestALongBackScrollStaysWithinTheBoundAndAnswersRightly(t *testing.T) {
+	const bound = 2 << 20
+	clk := newClock(30)
+	s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) { c.CacheBytes = bound }})
+	latest := s.get(t, venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=300")
+	to := venueapi.Period1Min.Start(clk.Now().Unix()) - 300*60
+	for i := range 12 { // 24000 candles: about 5 MB held, were nothing dropped
+		query := fmt.Sprintf("contract_code=BTC-USDT&period=1min&from=%d&to=%d", to-1999*60, to)
+		a := s.get(t, venueapi.PathKLine+"?"+query)
+		if want := dataOf(t, mustJSON(t, s.direct(t, query))); a.status != 200 || !bytes.Equal(dataOf(t, a.body), want) {
+			t.Fatalf("chunk %d: HTTP %d, candles differ from the venue's", i, a.status)
+		}
+		if n := s.cacheBytes(t); n > bound {
+			t.Fatalf("chunk %d: the cache holds %d bytes, bound %d", i, n, bound)
+		}
+		to -= 2000 * 60
+	}
+	calls := s.klineCalls()
+	if again := s.get(t, venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=300"); !bytes.Equal(again.body, latest.body) || s.klineCalls() != calls {
+		t.Fatal("the newest candles were not kept while the oldest went")
+	}
+}
+
+func TestUnknownContractsStillReachTheVenueOncePerInterval(t *testing.T) {
+	clk := newClock(10)
+	s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) { c.RefreshInterval, c.TierTTL = time.Second, time.Minute }})
+	now := clk.Now().Unix()
+	calls := func() int64 { return s.klineCalls() + s.sb.Received(venueapi.PathTiers) }
+	for _, tc := range []struct {
+		name, path string
+		advance    time.Duration
+		wantCalls  int64 // in all
+	}{
+		{"the latest candles", venueapi.PathKLine + "?contract_code=ZZZ-USDT&period=1min&size=10", 0, 1},
+		{"the same at once", venueapi.PathKLine + "?contract_code=ZZZ-USDT&period=1min&size=10", 0, 1},
+		{"a range of the series", venueapi.PathKLine + fmt.Sprintf("?contract_code=ZZZ-USDT&period=1min&from=%d&to=%d", now-7200, now-3600), 0, 1},
+		{"another period: another series", venueapi.PathKLine + "?contract_code=ZZZ-USDT&period=5min&size=10", 0, 2},
+		{"a refresh interval later", venueapi.PathKLine + "?contract_code=ZZZ-USDT&period=1min&size=10", time.Second, 3},
+		{"tiers", venueapi.PathTiers + "?contract_code=ZZZ-USDT", 0, 4},
+		{"tiers again", venueapi.PathTiers + "?contract_code=ZZZ-USDT", 0, 4},
+	} {
+		clk.Advance(tc.advance)
+		a := s.get(t, tc.path)
+		code, msg := a.errCode(t)
+		if a.status != http.StatusNotFound || code != venueapi.CodeNoSuchContract || !strings.Contains(msg, "unknown contract") {
+			t.Fatalf("%s: HTTP %d code %d %q, want 404 1013 unknown contract", tc.name, a.status, code, msg)
+		}
+		if n := calls(); n != tc.wantCalls {
+			t.Fatalf("%s: %d venue calls in all, want %d", tc.name, n, tc.wantCalls)
+		}
+	}
+}
+
+func TestRangesBeforeTheVenuesHistoryAreEmptyAndRemembered(t *testing.T) {
+	clk := newClock(30)
+	s := newStack(t, options{clock: clk})
+	from := venueapi.Period1Day.Start(clk.Now().AddDate(-3, 0, 0).Unix())
+	path := fmt.Sprintf("%s?contract_code=BTC-USDT&period=1day&from=%d&to=%d", venueapi.PathKLine, from, from+99*86400)
+	for i, wantCalls := range []int64{1, 1} {
+		a := s.get(t, path)
+		if env := a.kline(t); a.status != 200 || env.Status != "ok" || len(env.Data) != 0 || s.klineCalls() != wantCalls {
+			t.Fatalf("request %d: HTTP %d, %d candles, %d venue calls; want an empty answer, %d call", i+1, a.status, len(env.Data), s.klineCalls(), wantCalls)
+		}
+	}
+}
+
+func TestTheVenueNeverReceivesMoreThanItsKLineLimit(t *testing.T) {
+	limit := 20
+	s := newStack(t, options{
+		clock:   newClock(30),
+		sandbox: func(c *sandbox.Config) { c.PublicLimit = sandbox.Limit{Requests: limit, Per: time.Second} },
+		venue:   func(c *venue.Config) { c.PublicQuota = venue.Quota{Requests: limit, Per: time.Second} },
+		gateway: func(c *gateway.Config) { c.UpstreamTimeout = 300 * time.Millisecond },
+	})
+	statuses := make([]int, 100)
+	concurrently(len(statuses), func(i int) {
+		// Distinct series defeat the cache: each is a venue call.
+		a := s.get(t, fmt.Sprintf("%s?contract_code=X%d-USDT&period=1min&size=10", venueapi.PathKLine, i))
+		statuses[i] = a.status
+		if a.status == http.StatusTooManyRequests {
+			if code, _ := a.errCode(t); code != venueapi.CodeRateLimited || a.header.Get("Retry-After") == "" {
+				t.Errorf("429 with code %d, Retry-After %q", code, a.header.Get("Retry-After"))
+			}
+		}
+	})
+	refused := 0
+	for _, st := range statuses {
+		if st == http.StatusTooManyRequests {
+			refused++
+		}
+	}
+	if n := s.klineCalls(); n > int64(limit) || refused < len(statuses)-limit {
+		t.Fatalf("the venue received %d requests (limit %d); %d browsers were told to retry", n, limit, refused)
+	}
+	if m := string(s.get(t, "/metrics").body); strings.Contains(m, `outcome="venue_rate_limited"`) || !strings.Contains(m, `outcome="budget_spent"`) {
+		t.Fatalf("want budget_spent and never venue_rate_limited:\n%s", m)
+	}
+}

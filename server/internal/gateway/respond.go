@@ -1,0 +1,206 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"html/template"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/riskchart/riskchart/server/internal/venue"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// writeError answers with the venue's error envelope for path.
+func writeError(w http.ResponseWriter, path string, status, code int, msg string, now time.Time) {
+	w.Header().Set("Content-Type", "application/json")
+	if w.Header().Get("Cache-Control") == "" { // a private path said "private, no-store" already
+		w.Header().Set("Cache-Control", "no-store")
+	}
+	w.WriteHeader(status)
+	w.Write(venueapi.ErrorBody(path, code, msg, now.UnixMilli()))
+}
+
+func writeRateLimited(w http.ResponseWriter, path string, retry time.Duration, now time.Time, msg string) {
+	secs := int64((retry + time.Second - 1) / time.Second)
+	w.Header().Set("Retry-After", strconv.FormatInt(max(secs, 1), 10))
+	writeError(w, path, http.StatusTooManyRequests, venueapi.CodeRateLimited, msg+": retry in "+strconv.FormatInt(max(secs, 1), 10)+"s", now)
+}
+
+// writeVenueError maps what the venue client returned to an answer a browser
+// (or a person) can act on. Nothing of the server's key, and nothing of where
+// the venue lives, is ever in it; the log line with the request id has the
+// detail. An unknown contract is a 404 with the venue's code 1013 (the venue
+// itself answers HTTP 200): the envelope still says "no such contract", and
+// caches and tools see that the resource does not exist.
+func (s *server) writeVenueError(w http.ResponseWriter, r *http.Request, err error) {
+	path, now, log := r.URL.Path, s.now(), s.logFor(r)
+	var (
+		inv *venue.InvalidRequestError
+		rej *venue.RejectedError
+		au  *venue.AuthError
+		rl  *venue.RateLimitedError
+		nf  *venue.NotFoundError
+		un  *venue.UnavailableError
+	)
+	switch {
+	case errors.As(err, &inv):
+		writeError(w, path, http.StatusBadRequest, venueapi.CodeInvalidInput, inv.Error(), now)
+	case errors.As(err, &nf):
+		writeError(w, path, http.StatusNotFound, venueapi.CodeNoSuchContract, "unknown contract: the venue does not list it", now)
+	case errors.As(err, &rl):
+		budget := "venue_budget"
+		if rl.Venue {
+			budget = "venue_refused"
+		}
+		s.metrics.throttled.WithLabelValues(budget).Inc()
+		log.Warn("venue budget spent", "err", err)
+		writeRateLimited(w, path, rl.RetryAfter, now, "the venue's request budget is spent")
+	case errors.As(err, &au):
+		if !s.venue.HasKey() {
+			writeError(w, path, http.StatusForbidden, venueapi.CodeForbidden, "this server has no venue key for private data", now)
+			return
+		}
+		log.Error("the venue refused the server's key", "code", au.Code, "message", au.Message)
+		writeError(w, path, http.StatusBadGateway, venueapi.CodeForbidden,
+			"the venue refused this server's key: the operator must check RISKCHART_ACCESS_KEY and the secret key", now)
+	case errors.As(err, &rej):
+		status := http.StatusBadRequest
+		if rej.Code == venueapi.CodeBusy {
+			status = http.StatusServiceUnavailable
+		}
+		writeError(w, path, status, rej.Code, "the venue rejected the request: "+rej.Message, now)
+	case timedOut(err):
+		log.Warn("the venue did not answer in time", "err", err)
+		writeError(w, path, http.StatusGatewayTimeout, venueapi.CodeBusy, "the venue did not answer in time; try again in a moment", now)
+	case errors.As(err, &un):
+		log.Warn("the venue is unavailable", "err", err)
+		what := "could not be reached"
+		switch {
+		case un.HTTPStatus >= 500:
+			what = "answered HTTP " + strconv.Itoa(un.HTTPStatus)
+		case un.HTTPStatus != 0:
+			what = "sent an answer this server cannot read"
+		}
+		writeError(w, path, http.StatusBadGateway, venueapi.CodeBusy,
+			"the venue "+what+"; try again in a moment (if it lasts, the operator should check RISKCHART_VENUE_URL)", now)
+	case errors.Is(err, context.Canceled):
+		// The browser left: nobody reads this answer.
+		writeError(w, path, http.StatusGatewayTimeout, venueapi.CodeBusy, "the request was cancelled", now)
+	default:
+		log.Error("unclassified venue error", "err", err)
+		writeError(w, path, http.StatusBadGateway, venueapi.CodeBusy, "the venue call failed; try again in a moment", now)
+	}
+}
+
+// timedOut reports whether err is a deadline passing (ours or the transport's).
+func timedOut(err error) bool {
+	var ne interface{ Timeout() bool }
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
+}
+
+// staleable reports whether err is the venue failing or the budget spent,
+// when a cached answer is better than none.
+func staleable(err error) bool {
+	var un *venue.UnavailableError
+	var rej *venue.RejectedError
+	var rl *venue.RateLimitedError
+	return errors.As(err, &un) || (errors.As(err, &rej) && rej.Code == venueapi.CodeBusy) || errors.As(err, &rl) ||
+		(errors.Is(err, context.DeadlineExceeded))
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, "encoding the answer failed", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+func (s *server) handleContracts() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=60")
+		writeJSON(w, http.StatusOK, map[string]any{"data": s.cfg.Contracts, "private": s.venue.HasKey()})
+	})
+}
+
+// handleEmbedConfig tells embeds which parent origins they may talk to.
+func (s *server) handleEmbedConfig() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache")
+		origins := s.cfg.FrameAncestors
+		if origins == nil {
+			origins = []string{}
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"origins": origins})
+	})
+}
+
+func handleHealth() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+}
+
+// handleReady checks that the venue answers (a one-candle KLine call).
+func (s *server) handleReady() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
+		defer cancel()
+		code := "BTC-USDT"
+		if len(s.cfg.Contracts) > 0 {
+			code = s.cfg.Contracts[0].Code
+		}
+		if _, err := s.venue.KLine(ctx, venueapi.KLineQuery{ContractCode: code, Period: venueapi.Period1Min, Size: 1}); err != nil {
+			var nf *venue.NotFoundError
+			if !errors.As(err, &nf) { // an unknown contract is the venue answering
+				s.logFor(r).Warn("not ready: the venue does not answer", "err", err)
+				writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "venue unavailable"})
+				return
+			}
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	})
+}
+
+var loginPage = template.Must(template.New("login").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Riskchart · sign in</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/web/style.css"></head>
+<body><main class="login"><h1>Riskchart</h1>
+<form method="post" action="/login"><label for="token">Viewer token</label>
+<input id="token" name="token" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button></form>
+{{if .}}<p role="alert">{{.}}</p>{{end}}</main></body></html>`))
+
+func (s *server) handleLoginPage() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		loginPage.Execute(w, "")
+	})
+}
+
+// handleLogin sets the viewer cookie for a valid token.
+func (s *server) handleLogin() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, 4096)
+		token := r.PostFormValue("token")
+		w.Header().Set("Cache-Control", "no-store")
+		if !s.validToken(token) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(http.StatusUnauthorized)
+			loginPage.Execute(w, "That token is not valid.")
+			return
+		}
+		http.SetCookie(w, &http.Cookie{Name: viewerCookie, Value: cookieOf(venue.Secret(token)), Path: "/", HttpOnly: true,
+			Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode, MaxAge: 30 * 24 * 3600})
+		http.Redirect(w, r, "/", http.StatusSeeOther)
+	})
+}

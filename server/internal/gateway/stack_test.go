@@ -1,0 +1,258 @@
+package gateway_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/riskchart/riskchart/server/internal/gateway"
+	"github.com/riskchart/riskchart/server/internal/sandbox"
+	"github.com/riskchart/riskchart/server/internal/sandbox/sandboxtest"
+	"github.com/riskchart/riskchart/server/internal/venue"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+const (
+	testAccess = "gw-access"
+	testSecret = "gw-secret-never-shown"
+	testViewer = "viewer-token-never-shown"
+)
+
+// options shape a stack; zero values are the defaults of each part.
+type options struct {
+	gateway func(*gateway.Config)
+	venue   func(*venue.Config)
+	sandbox func(*sandbox.Config)
+	clock   *clock // nil: real time
+}
+
+// stack is browser → gateway → sandbox, all over loopback HTTP.
+type stack struct {
+	url      string // the gateway
+	venueURL string // the sandbox, for comparing with what the venue itself answers
+	sb       *sandbox.Sandbox
+	logs     *syncBuffer
+	clock    *clock
+}
+
+func newStack(t testing.TB, o options) *stack {
+	t.Helper()
+	sbCfg := sandbox.Config{Keys: []sandbox.Key{{Access: testAccess, Secret: testSecret, Read: true}}}
+	vc := venue.Config{AccessKey: testAccess, SecretKey: testSecret, Retries: -1, Timeout: time.Second}
+	logs := &syncBuffer{}
+	cfg := gateway.Config{
+		Contracts: gateway.DefaultContracts(), PerIPRate: 1e6, PerIPBurst: 1e6,
+		Logger: slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		App:    http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("app")) }),
+	}
+	if o.clock != nil {
+		sbCfg.Now, vc.Now, cfg.Now = o.clock.Now, o.clock.Now, o.clock.Now
+	}
+	if o.sandbox != nil {
+		o.sandbox(&sbCfg)
+	}
+	base, sb := sandboxtest.Start(t, sbCfg)
+	// Shared venue calls may outlive the browser requests that started them:
+	// let them land before the sandbox stops.
+	// Then close the connections to it: one dialled in a burst and never
+	// used holds the sandbox's graceful shutdown for 5 s.
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	t.Cleanup(func() { quiet(sb, 5*time.Second); tr.CloseIdleConnections() })
+	vc.BaseURL, vc.HTTPClient = base, &http.Client{Transport: tr}
+	if o.venue != nil {
+		o.venue(&vc)
+	}
+	client, err := venue.New(vc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Venue = client
+	if o.gateway != nil {
+		o.gateway(&cfg)
+	}
+	h, err := gateway.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return &stack{url: srv.URL, venueURL: base, sb: sb, logs: logs, clock: o.clock}
+}
+
+// klineCalls counts the KLine requests the venue received.
+func (s *stack) klineCalls() int64 { return s.sb.Received(venueapi.PathKLine) }
+
+// clock is a test's time, shared by the sandbox, the venue client and the
+// gateway, moved only by the test.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// newClock starts a clock at the given second of the current real minute, so
+// that the sandbox has history behind it and a test advancing a few seconds
+// stays within one 1min candle.
+func newClock(second int) *clock {
+	return &clock{t: time.Now().UTC().Truncate(time.Minute).Add(time.Duration(second) * time.Second)}
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// reply is an answer as a browser received it, body not decompressed.
+type reply struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (s *stack) get(t testing.TB, path string, header ...string) reply {
+	t.Helper()
+	return s.do(t, http.MethodGet, path, "", header...)
+}
+
+// do sends a request; header is name, value pairs.
+func (s *stack) do(t testing.TB, method, path, body string, header ...string) reply {
+	t.Helper()
+	req, err := http.NewRequest(method, s.url+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	return send(t, http.DefaultTransport.(*http.Transport).Clone(), req)
+}
+
+func send(t testing.TB, tr *http.Transport, req *http.Request) reply {
+	t.Helper()
+	tr.DisableCompression = true
+	defer tr.CloseIdleConnections()
+	res, err := (&http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reply{status: res.StatusCode, header: res.Header, body: b}
+}
+
+// direct asks the sandbox itself, for comparison.
+func (s *stack) direct(t testing.TB, query string) venueapi.KLineEnvelope {
+	t.Helper()
+	res, err := http.Get(s.venueURL + venueapi.PathKLine + "?" + query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var env venueapi.KLineEnvelope
+	if err := json.NewDecoder(res.Body).Decode(&env); err != nil {
+		t.Fatal(err)
+	}
+	return env
+}
+
+func (a reply) kline(t testing.TB) venueapi.KLineEnvelope {
+	t.Helper()
+	var env venueapi.KLineEnvelope
+	if err := json.Unmarshal(a.body, &env); err != nil {
+		t.Fatalf("decoding %.200s: %v", a.body, err)
+	}
+	return env
+}
+
+// errCode reads either error envelope: code and message, or err_code and err_msg.
+func (a reply) errCode(t testing.TB) (int, string) {
+	t.Helper()
+	var e struct {
+		Code    *int   `json:"code"`
+		Message string `json:"message"`
+		ErrCode int    `json:"err_code"`
+		ErrMsg  string `json:"err_msg"`
+	}
+	if err := json.Unmarshal(a.body, &e); err != nil {
+		t.Fatalf("not an envelope: %.200s", a.body)
+	}
+	if e.Code != nil {
+		return *e.Code, e.Message
+	}
+	return e.ErrCode, e.ErrMsg
+}
+
+// concurrently runs f n times at once and waits for all.
+func concurrently(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(i)
+		}()
+	}
+	wg.Wait()
+}
+
+// fromAddress returns a transport whose connections come from the loopback
+// address ip, so that a test can be two clients.
+func fromAddress(ip string) *http.Transport {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		return d.DialContext(ctx, network, addr)
+	}
+	return tr
+}
+
+// quiet waits until the sandbox has received nothing for 150 ms, or max.
+func quiet(sb *sandbox.Sandbox, max time.Duration) {
+	total := func() int64 {
+		return sb.Received(venueapi.PathKLine) + sb.Received(venueapi.PathTiers) + sb.Received(venueapi.PathPositionLimit)
+	}
+	deadline := time.Now().Add(max)
+	for last := total(); time.Now().Before(deadline); {
+		time.Sleep(150 * time.Millisecond)
+		now := total()
+		if now == last {
+			return
+		}
+		last = now
+	}
+}

@@ -1,0 +1,123 @@
+package venue_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/riskchart/riskchart/server/internal/venue"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// failingFirst answers the first n requests with status, headers and body,
+// then with ok.
+func failingFirst(t *testing.T, n int64, status int, header map[string]string, body, ok string) *venueStub {
+	return serve(t, func(w http.ResponseWriter, _ *http.Request, i int64) {
+		if i > n {
+			io.WriteString(w, ok)
+			return
+		}
+		for k, v := range header {
+			w.Header().Set(k, v)
+		}
+		w.WriteHeader(status)
+		io.WriteString(w, body)
+	})
+}
+
+func TestWhatIsSafeToRetryIsRetriedUntilItSucceeds(t *testing.T) {
+	tests := []struct {
+		name     string
+		endpoint string
+		failures int64
+		status   int
+		header   map[string]string
+		body, ok string
+	}{
+		{"a 502 without an envelope", "kline", 2, 502, nil, "bad gateway", klineOK},
+		{"a 503 with an envelope", "tiers", 2, 503, nil, `{"code":1004,"message":"busy","data":null,"ts":1}`, tiersOK},
+		{"a busy venue answering HTTP 200", "limits", 1, 200, nil, `{"status":"error","err_code":1004,"err_msg":"busy","ts":1}`, limitsOK},
+		{"the venue's rate limit, after its reset", "tiers", 1, 429, map[string]string{"ratelimit-reset": "20"}, `{"code":1032,"message":"too many","data":null,"ts":1}`, tiersOK},
+		{"a body cut short", "kline", 1, 200, nil, `{"status":"ok","data":[{"id":1,`, klineOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := failingFirst(t, tt.failures, tt.status, tt.header, tt.body, tt.ok)
+			c := newClient(t, srv.URL, func(c *venue.Config) { c.Retries = int(tt.failures) })
+			if err := callNamed(t, tt.endpoint)(context.Background(), c); err != nil || srv.n.Load() != tt.failures+1 {
+				t.Fatalf("error %v after %d requests, want success on request %d", err, srv.n.Load(), tt.failures+1)
+			}
+		})
+	}
+}
+
+func TestRefusalsOfTheRequestOrTheKeyAreNeverRetried(t *testing.T) {
+	for _, body := range []string{
+		`{"code":1030,"message":"invalid","data":null,"ts":1}`,
+		`{"code":1013,"message":"no such contract","data":null,"ts":1}`,
+		`{"code":403,"message":"unknown key","data":null,"ts":1}`,
+		`{"code":1253,"message":"bad signature","data":null,"ts":1}`,
+		`{"code":200,"message":"ok","data":[{"tier":1}],"ts":1}`, // a broken record will not mend
+	} {
+		t.Run(body, func(t *testing.T) {
+			srv := canned(t, 200, nil, body)
+			c := newClient(t, srv.URL, func(c *venue.Config) { c.Retries = 5 })
+			if err := callNamed(t, "tiers")(context.Background(), c); err == nil || srv.n.Load() != 1 {
+				t.Fatalf("error %v after %d requests, want one request and an error", err, srv.n.Load())
+			}
+		})
+	}
+}
+
+func TestRetriesStopWhenTheBudgetIsSpent(t *testing.T) {
+	srv := canned(t, 503, nil, `{"status":"error","err_code":1004,"err_msg":"busy","ts":1}`)
+	c := newClient(t, srv.URL, func(c *venue.Config) { c.Retries = 3 })
+	err := endpoints[0].call(context.Background(), c)
+	assertErrorLike(t, err, &venue.UnavailableError{Op: "GET " + venueapi.PathKLine, HTTPStatus: 503})
+	if n := srv.n.Load(); n != 4 {
+		t.Fatalf("%d requests, want 1 and 3 retries", n)
+	}
+}
+
+func TestRetriesNeverWaitPastTheDeadline(t *testing.T) {
+	t.Run("a reset after the deadline returns the venue's refusal at once", func(t *testing.T) {
+		srv := canned(t, 429, map[string]string{"ratelimit-reset": "60000"}, `{"code":1032,"message":"too many","data":null,"ts":1}`)
+		c := newClient(t, srv.URL, func(c *venue.Config) { c.Retries = 5 })
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		err := callNamed(t, "tiers")(ctx, c)
+		assertErrorLike(t, err, &venue.RateLimitedError{RetryAfter: time.Minute, Venue: true})
+		if ctx.Err() != nil || srv.n.Load() != 1 {
+			t.Fatalf("returned after the deadline (%v) or retried (%d requests): nothing could succeed in time", ctx.Err(), srv.n.Load())
+		}
+	})
+	t.Run("a venue that keeps failing gives its last error, not the context's", func(t *testing.T) {
+		srv := canned(t, 503, nil, ``)
+		c := newClient(t, srv.URL, func(c *venue.Config) { c.Retries = 1000 })
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		err := endpoints[0].call(ctx, c)
+		assertErrorLike(t, err, &venue.UnavailableError{Op: "GET " + venueapi.PathKLine, HTTPStatus: 503})
+		if errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("error %v is the deadline, want the venue's", err)
+		}
+	})
+}
+
+func TestARetryWithoutATurnInTimeGivesTheVenuesError(t *testing.T) {
+	srv := canned(t, 503, nil, ``)
+	c := newClient(t, srv.URL, func(c *venue.Config) {
+		c.Retries = 3
+		c.PublicQuota = venue.Quota{Requests: 1, Per: time.Minute}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := endpoints[0].call(ctx, c)
+	assertErrorLike(t, err, &venue.UnavailableError{Op: "GET " + venueapi.PathKLine, HTTPStatus: 503})
+	if srv.n.Load() != 1 || ctx.Err() != nil {
+		t.Fatalf("%d requests, deadline %v: the retry's turn comes after the deadline, so it must not wait", srv.n.Load(), ctx.Err())
+	}
+}
