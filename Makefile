@@ -7,7 +7,7 @@ GO        ?= go
 GOROOT    := $(shell $(GO) env GOROOT)
 WASM_EXEC := $(GOROOT)/lib/wasm/wasm_exec.js
 BIN       := bin/riskchart
-GO_SRC    := $(shell find app server venueapi -name '*.go' -not -name '*_test.go') go.mod go.sum
+GO_SRC    := $(shell find app server venueapi -name '*.go' -not -name '*_test.go') web/web.go web/app-worker.js web/loader-patch.js go.mod go.sum
 APP_SRC   := $(shell find app venueapi -name '*.go' -not -name '*_test.go') go.mod go.sum
 CHROMIUM  ?= /usr/bin/chromium
 
@@ -66,13 +66,13 @@ vet:
 	$(GO) vet ./...
 
 test: build chromium vet
-	RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 20m ./...
+	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 20m ./...
 
 # Speed and memory are checked here, never by timed tests. One package's
 # benchmarks at a time (-p 1): go test otherwise runs as many packages at
 # once as there are cores, and each timed the others' load.
 bench: build chromium
-	RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test -run '^$$' -bench . -benchmem -count=1 -p 1 ./...
+	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test -run '^$$' -bench . -benchmem -count=1 -p 1 ./...
 	$(GO) run ./server/cmd/loadtest -duration 5s -clients 32
 	@echo "Front end in headless Chromium (BenchmarkFrontEnd; ratios are go-app page / plain ECharts page, same run):"
 	@cat artifacts/frontbench.txt

@@ -11,87 +11,129 @@ import (
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/venue"
+	"github.com/riskchart/riskchart/venueapi"
 )
 
 // config is everything the server reads from its environment: flags, and
-// the RISKCHART_* variables for the flags not given. It is printed at start
-// with every secret masked.
+// the RISKCHART_* variables for the flags not given. settings says where each
+// field comes from; the summary printed at start shows every setting, secrets
+// masked.
 type config struct {
-	Addr            string       // RISKCHART_ADDR: where browsers connect
-	VenueURL        string       // RISKCHART_VENUE_URL: the real venue; empty starts the embedded sandbox
-	AccessKey       string       // RISKCHART_ACCESS_KEY
-	SecretKey       venue.Secret // RISKCHART_SECRET_KEY, or the content of RISKCHART_SECRET_KEY_FILE
-	SecretKeyFile   string       // RISKCHART_SECRET_KEY_FILE
-	SandboxAddr     string       // RISKCHART_SANDBOX_ADDR: where the sandbox listens
-	SandboxKeys     venue.Secret // RISKCHART_SANDBOX_KEYS: access:secret pairs the sandbox accepts
-	ViewerTokens    venue.Secret // RISKCHART_VIEWER_TOKENS: comma-separated tokens for private paths off loopback
-	Contracts       string       // RISKCHART_CONTRACTS: code:face_value:price_decimals, comma-separated
-	FrameAncestors  string       // RISKCHART_FRAME_ANCESTORS: origins allowed to embed the pages
-	EmbedKey        venue.Secret // RISKCHART_EMBED_KEY: signs embed links; unset: a key made at start
-	Root            string       // RISKCHART_ROOT: the folder holding web/ and wasm_exec.js
+	Addr            string           // where browsers connect
+	VenueURL        string           // the real venue; empty starts the embedded sandbox
+	AccessKey       string           // the venue account's access key
+	SecretKey       venue.Secret     // its secret key, given or read from SecretKeyFile
+	SecretKeyFile   string           // the file holding the secret key
+	SandboxAddr     string           // where the embedded sandbox listens
+	SandboxKeys     venue.Secret     // access:secret pairs the sandbox accepts
+	ViewerTokens    venue.Secret     // comma-separated tokens for private paths off loopback
+	Contracts       []venueapi.Offer // nil: the sandbox's markets, or defaultContracts for a real venue
+	FrameAncestors  string           // origins allowed to embed the pages, space-separated
+	EmbedKey        venue.Secret     // signs embed links; empty: a key made at start
+	Root            string           // the folder holding web/ and wasm_exec.js
 	RefreshInterval time.Duration
 	ShutdownTimeout time.Duration
+
+	summary []string // the printed lines, secrets already masked
 }
 
-// envNames maps each flag to its environment variable.
-var envNames = map[string]string{
-	"addr":             "RISKCHART_ADDR",
-	"venue-url":        "RISKCHART_VENUE_URL",
-	"access-key":       "RISKCHART_ACCESS_KEY",
-	"secret-key":       "RISKCHART_SECRET_KEY",
-	"secret-key-file":  "RISKCHART_SECRET_KEY_FILE",
-	"sandbox-addr":     "RISKCHART_SANDBOX_ADDR",
-	"sandbox-keys":     "RISKCHART_SANDBOX_KEYS",
-	"viewer-tokens":    "RISKCHART_VIEWER_TOKENS",
-	"contracts":        "RISKCHART_CONTRACTS",
-	"frame-ancestors":  "RISKCHART_FRAME_ANCESTORS",
-	"embed-key":        "RISKCHART_EMBED_KEY",
-	"root":             "RISKCHART_ROOT",
-	"refresh-interval": "RISKCHART_REFRESH_INTERVAL",
-	"shutdown-timeout": "RISKCHART_SHUTDOWN_TIMEOUT",
+// setting is one line of the configuration: its flag, its variable, its
+// text when neither is given, and how that text becomes a field of config.
+type setting struct {
+	flag   string
+	env    string
+	def    string // the default text
+	unset  string // what an empty value means, for the usage and the summary
+	usage  string
+	secret bool                            // masked in the summary
+	set    func(c *config, v string) error // parses v into c; its error names the rule, parseConfig adds the source
+}
+
+// settings is every setting the server reads, in the order of the summary.
+// Flags, variables, defaults, validation and the summary all come from here.
+var settings = []setting{
+	{flag: "addr", env: "RISKCHART_ADDR", def: "127.0.0.1:8080", usage: "address browsers connect to",
+		set: func(c *config, v string) error {
+			if _, _, err := net.SplitHostPort(v); err != nil {
+				return fmt.Errorf("must be host:port: %w", err)
+			}
+			c.Addr = v
+			return nil
+		}},
+	{flag: "venue-url", env: "RISKCHART_VENUE_URL", unset: "the embedded sandbox venue", usage: "base URL of the venue",
+		set: func(c *config, v string) error { c.VenueURL = v; return nil }},
+	{flag: "access-key", env: "RISKCHART_ACCESS_KEY", unset: "no key: a real venue's private data is off", usage: "access key of the venue account",
+		set: func(c *config, v string) error { c.AccessKey = v; return nil }},
+	{flag: "secret-key", env: "RISKCHART_SECRET_KEY", unset: "the content of RISKCHART_SECRET_KEY_FILE, if given", secret: true,
+		usage: "secret key of the venue account (prefer -secret-key-file)",
+		set:   func(c *config, v string) error { c.SecretKey = venue.Secret(v); return nil }},
+	{flag: "secret-key-file", env: "RISKCHART_SECRET_KEY_FILE", unset: "no file", usage: "file holding the secret key",
+		set: func(c *config, v string) error { c.SecretKeyFile = v; return nil }},
+	{flag: "sandbox-addr", env: "RISKCHART_SANDBOX_ADDR", def: "127.0.0.1:0", usage: "address of the embedded sandbox venue",
+		set: func(c *config, v string) error { c.SandboxAddr = v; return nil }},
+	{flag: "sandbox-keys", env: "RISKCHART_SANDBOX_KEYS", unset: "one generated at start", secret: true,
+		usage: "access:secret pairs the sandbox accepts, comma-separated",
+		set:   func(c *config, v string) error { c.SandboxKeys = venue.Secret(v); return nil }},
+	{flag: "viewer-tokens", env: "RISKCHART_VIEWER_TOKENS", unset: "private paths answer loopback only", secret: true,
+		usage: "tokens that grant browsers the private paths, comma-separated",
+		set:   func(c *config, v string) error { c.ViewerTokens = venue.Secret(v); return nil }},
+	{flag: "contracts", env: "RISKCHART_CONTRACTS", unset: "the sandbox's markets, or a built-in list for a real venue",
+		usage: "contracts offered, code:face_value:price_decimals, comma-separated",
+		set: func(c *config, v string) (err error) {
+			if v != "" {
+				c.Contracts, err = parseContracts(v)
+			}
+			return err
+		}},
+	{flag: "frame-ancestors", env: "RISKCHART_FRAME_ANCESTORS", unset: "only the pages' own origin may embed them", usage: "origins allowed to embed the pages, space-separated",
+		set: func(c *config, v string) error { c.FrameAncestors = v; return nil }},
+	{flag: "embed-key", env: "RISKCHART_EMBED_KEY", unset: "one made at start; links die with the process", secret: true,
+		usage: "key (32+ characters) that signs embed links",
+		set:   func(c *config, v string) error { c.EmbedKey = venue.Secret(v); return nil }},
+	{flag: "root", env: "RISKCHART_ROOT", def: ".", usage: "folder holding web/ and wasm_exec.js",
+		set: func(c *config, v string) error { c.Root = v; return nil }},
+	{flag: "refresh-interval", env: "RISKCHART_REFRESH_INTERVAL", def: "1s", usage: "how often the current candle of a series is refreshed",
+		set: func(c *config, v string) (err error) { c.RefreshInterval, err = time.ParseDuration(v); return err }},
+	{flag: "shutdown-timeout", env: "RISKCHART_SHUTDOWN_TIMEOUT", def: "10s", usage: "how long in-flight requests get at shutdown",
+		set: func(c *config, v string) (err error) { c.ShutdownTimeout, err = time.ParseDuration(v); return err }},
 }
 
 // parseConfig reads flags from args and, for every flag not given, its
-// environment variable through getenv.
+// environment variable through getenv. Errors name the flag or the variable
+// the bad value came from.
 func parseConfig(name string, args []string, getenv func(string) string, stderr io.Writer) (config, error) {
-	var c config
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var secretKey, sandboxKeys, viewerTokens, embedKey string
-	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8080", "address browsers connect to")
-	fs.StringVar(&c.VenueURL, "venue-url", "", "base URL of the venue; empty starts the embedded sandbox venue")
-	fs.StringVar(&c.AccessKey, "access-key", "", "access key of the venue account")
-	fs.StringVar(&secretKey, "secret-key", "", "secret key of the venue account (prefer -secret-key-file)")
-	fs.StringVar(&c.SecretKeyFile, "secret-key-file", "", "file holding the secret key")
-	fs.StringVar(&c.SandboxAddr, "sandbox-addr", "127.0.0.1:0", "address of the embedded sandbox venue")
-	fs.StringVar(&sandboxKeys, "sandbox-keys", "", "access:secret pairs the sandbox accepts, comma-separated; empty generates one")
-	fs.StringVar(&viewerTokens, "viewer-tokens", "", "tokens that grant browsers the private paths, comma-separated")
-	fs.StringVar(&c.Contracts, "contracts", "", "contracts offered, code:face_value:price_decimals, comma-separated")
-	fs.StringVar(&c.FrameAncestors, "frame-ancestors", "", "origins allowed to embed the pages, space-separated")
-	fs.StringVar(&embedKey, "embed-key", "", "key (32+ characters) that signs embed links; empty: one made at start")
-	fs.StringVar(&c.Root, "root", ".", "folder holding web/ and wasm_exec.js")
-	fs.DurationVar(&c.RefreshInterval, "refresh-interval", time.Second, "how often the current candle of a series is refreshed")
-	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 10*time.Second, "how long in-flight requests get at shutdown")
-	given := map[string]bool{}
+	text := make([]*string, len(settings))
+	for i, s := range settings {
+		usage := s.usage + " (" + s.env + ")"
+		if s.unset != "" {
+			usage += "; unset: " + s.unset
+		}
+		text[i] = fs.String(s.flag, s.def, usage)
+	}
+	var c config
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
+	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	var errs []error
-	fs.VisitAll(func(f *flag.Flag) {
-		env := envNames[f.Name]
-		if given[f.Name] || env == "" || getenv(env) == "" {
-			return
+	for i, s := range settings {
+		v, from := *text[i], "-"+s.flag
+		if !given[s.flag] {
+			if e := getenv(s.env); e != "" {
+				v, from = e, s.env
+			}
 		}
-		if err := f.Value.Set(getenv(env)); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", env, err))
+		if err := s.set(&c, v); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", from, err))
 		}
-	})
+		c.summary = append(c.summary, fmt.Sprintf("  %-27s %s", s.env, s.show(v)))
+	}
 	if err := errors.Join(errs...); err != nil {
 		return c, err
 	}
-	c.SecretKey, c.SandboxKeys, c.ViewerTokens = venue.Secret(secretKey), venue.Secret(sandboxKeys), venue.Secret(viewerTokens)
-	c.EmbedKey = venue.Secret(embedKey)
 	if c.SecretKeyFile != "" {
 		if c.SecretKey != "" {
 			return c, errors.New("RISKCHART_SECRET_KEY and RISKCHART_SECRET_KEY_FILE: give one, not both")
@@ -105,10 +147,19 @@ func parseConfig(name string, args []string, getenv func(string) string, stderr 
 	if c.VenueURL != "" && (c.AccessKey == "") != (c.SecretKey == "") {
 		return c, errors.New("RISKCHART_ACCESS_KEY and RISKCHART_SECRET_KEY: give both or neither")
 	}
-	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
-		return c, fmt.Errorf("RISKCHART_ADDR: must be host:port: %w", err)
-	}
 	return c, nil
+}
+
+// show is v as the summary prints it: masked if secret, and saying what it
+// means if empty.
+func (s setting) show(v string) string {
+	switch {
+	case v == "":
+		return "(unset: " + s.unset + ")"
+	case s.secret:
+		return venue.Secret(v).String()
+	}
+	return v
 }
 
 // loopbackOnly reports whether addr listens on loopback alone.
@@ -126,30 +177,8 @@ func loopbackOnly(addr string) bool {
 
 // print writes the configuration, secrets masked.
 func (c config) print(w io.Writer) {
-	venueURL := c.VenueURL
-	if venueURL == "" {
-		venueURL = "(embedded sandbox on " + c.SandboxAddr + ")"
-	}
-	rows := [][2]string{
-		{"RISKCHART_ADDR", c.Addr},
-		{"RISKCHART_VENUE_URL", venueURL},
-		{"RISKCHART_ACCESS_KEY", c.AccessKey},
-		{"RISKCHART_SECRET_KEY", c.SecretKey.String()},
-		{"RISKCHART_SECRET_KEY_FILE", c.SecretKeyFile},
-		{"RISKCHART_SANDBOX_KEYS", c.SandboxKeys.String()},
-		{"RISKCHART_VIEWER_TOKENS", c.ViewerTokens.String()},
-		{"RISKCHART_CONTRACTS", c.Contracts},
-		{"RISKCHART_FRAME_ANCESTORS", c.FrameAncestors},
-		{"RISKCHART_EMBED_KEY", c.EmbedKey.String()},
-		{"RISKCHART_ROOT", c.Root},
-		{"RISKCHART_REFRESH_INTERVAL", c.RefreshInterval.String()},
-	}
 	fmt.Fprintln(w, "configuration:")
-	for _, r := range rows {
-		v := r[1]
-		if v == "" {
-			v = "(unset)"
-		}
-		fmt.Fprintf(w, "  %-27s %s\n", r[0], v)
+	for _, line := range c.summary {
+		fmt.Fprintln(w, line)
 	}
 }

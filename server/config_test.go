@@ -118,6 +118,76 @@ func TestPrintedConfigurationMasksEverySecret(t *testing.T) {
 	}
 }
 
+func TestEverySettingHasAFlagAVariableADefaultAndASummaryLine(t *testing.T) {
+	// A distinct value for every setting, valid where it is parsed; a secret
+	// is masked by the table whatever it looks like.
+	values := map[string]string{}
+	for _, s := range settings {
+		values[s.env] = "value-of-" + s.flag
+	}
+	values["RISKCHART_ADDR"], values["RISKCHART_SANDBOX_ADDR"] = "127.0.0.1:1", "127.0.0.1:2"
+	values["RISKCHART_CONTRACTS"] = "BTC-USDT:0.001:1"
+	values["RISKCHART_REFRESH_INTERVAL"], values["RISKCHART_SHUTDOWN_TIMEOUT"] = "3s", "4s"
+	delete(values, "RISKCHART_SECRET_KEY_FILE") // with the secret key itself, refused
+	summary := func(args []string, env map[string]string) string {
+		t.Helper()
+		c, err := parseConfig("riskchart", args, func(k string) string { return env[k] }, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		c.print(&b)
+		return b.String()
+	}
+	var args []string
+	for _, s := range settings {
+		if v, ok := values[s.env]; ok {
+			args = append(args, "-"+s.flag+"="+v)
+		}
+	}
+	fromEnv, fromFlags, defaults := summary(nil, values), summary(args, nil), summary(nil, nil)
+	if fromEnv != fromFlags {
+		t.Errorf("flags and variables give different configurations:\n%s\n%s", fromFlags, fromEnv)
+	}
+	if n := strings.Count(fromEnv, "\n  RISKCHART_"); n != len(settings) {
+		t.Errorf("the summary has %d lines, the table %d settings:\n%s", n, len(settings), fromEnv)
+	}
+	seen := map[string]bool{}
+	for _, s := range settings {
+		t.Run(s.env, func(t *testing.T) {
+			if want := "RISKCHART_" + strings.ToUpper(strings.ReplaceAll(s.flag, "-", "_")); s.env != want || seen[s.env] {
+				t.Errorf("flag -%s has variable %s, want %s, once", s.flag, s.env, want)
+			}
+			seen[s.env] = true
+			if s.usage == "" || s.set == nil || (s.def == "" && s.unset == "") {
+				t.Errorf("%s lacks a usage, a parser, or a default or what unset means", s.env)
+			}
+			line := summaryLine(fromEnv, s.env)
+			switch v := values[s.env]; {
+			case line == "":
+				t.Errorf("the summary has no line for %s:\n%s", s.env, fromEnv)
+			case s.secret && (strings.Contains(fromEnv, v) || !strings.HasSuffix(line, " ****")):
+				t.Errorf("the summary does not mask %s: %q", s.env, line)
+			case !s.secret && v != "" && !strings.HasSuffix(line, " "+v):
+				t.Errorf("the summary does not show %s: %q, want %q", s.env, line, v)
+			}
+			if line := summaryLine(defaults, s.env); line == "" || s.def != "" && !strings.HasSuffix(line, " "+s.def) {
+				t.Errorf("the summary of the defaults shows %s as %q, want its default %q", s.env, line, s.def)
+			}
+		})
+	}
+}
+
+// summaryLine is the summary's line for a variable, or "".
+func summaryLine(summary, env string) string {
+	for _, l := range strings.Split(summary, "\n") {
+		if f := strings.Fields(l); len(f) > 0 && f[0] == env {
+			return l
+		}
+	}
+	return ""
+}
+
 func TestLoopbackOnly(t *testing.T) {
 	for addr, want := range map[string]bool{
 		"127.0.0.1:8080": true, "localhost:8080": true, "[::1]:8080": true,

@@ -58,7 +58,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	cfg.print(stdout)
 
 	venueCfg := venue.Config{BaseURL: cfg.VenueURL, AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey, Logger: log}
-	var contracts []gateway.Contract
+	contracts := cfg.Contracts
 	if cfg.VenueURL == "" {
 		sb, url, key, err := startSandbox(ctx, cfg, log)
 		if err != nil {
@@ -68,14 +68,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if cfg.AccessKey == "" {
 			venueCfg.AccessKey, venueCfg.SecretKey = key.Access, venue.Secret(key.Secret)
 		}
-		contracts = contractsOf(sb.Markets())
-	} else {
-		contracts = gateway.DefaultContracts()
-	}
-	if cfg.Contracts != "" {
-		if contracts, err = gateway.ParseContracts(cfg.Contracts); err != nil {
-			return err
+		if contracts == nil {
+			contracts = contractsOf(sb.Markets())
 		}
+	} else if contracts == nil {
+		contracts = defaultContracts()
 	}
 	client, err := venue.New(venueCfg)
 	if err != nil {
@@ -100,6 +97,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		RefreshInterval: cfg.RefreshInterval,
 		Logger:          log,
 	})
+	if errors.Is(err, gateway.ErrNoViewerTokens) {
+		return fmt.Errorf("RISKCHART_ADDR %s is not loopback-only: set RISKCHART_VIEWER_TOKENS: %w", cfg.Addr, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -171,7 +171,11 @@ func sandboxKeys(s venue.Secret) ([]sandbox.Key, error) {
 		}
 		return []sandbox.Key{k}, nil
 	}
-	return sandbox.ParseKeys(string(s))
+	keys, err := sandbox.ParseKeys(string(s))
+	if err != nil {
+		return nil, fmt.Errorf("RISKCHART_SANDBOX_KEYS: %w", err)
+	}
+	return keys, nil
 }
 
 // runSandbox runs the sandbox venue alone, so that other clients can be
@@ -189,7 +193,7 @@ func runSandbox(ctx context.Context, args []string, getenv func(string) string, 
 		cfg.SandboxAddr = "127.0.0.1:9000" // a port other clients can be told
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
-	keys, err := sandbox.ParseKeys(string(cfg.SandboxKeys))
+	keys, err := sandboxKeys(cfg.SandboxKeys)
 	if err != nil {
 		return err
 	}
@@ -203,15 +207,6 @@ func runSandbox(ctx context.Context, args []string, getenv func(string) string, 
 	}
 	fmt.Fprintf(stdout, "Sandbox venue is serving on http://%s/ with %d key(s)\n", ln.Addr(), len(keys))
 	return sb.Serve(ctx, ln)
-}
-
-// contractsOf lists the sandbox's markets as the contracts the UI offers.
-func contractsOf(markets []sandbox.Market) []gateway.Contract {
-	out := make([]gateway.Contract, 0, len(markets))
-	for _, m := range markets {
-		out = append(out, gateway.Contract{Code: m.Code, FaceValue: m.FaceValue, PriceDecimals: m.PriceDecimals})
-	}
-	return out
 }
 
 func splitSecrets(s venue.Secret) []venue.Secret {

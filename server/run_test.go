@@ -125,3 +125,28 @@ func TestTheSandboxRunsOnItsOwn(t *testing.T) {
 		t.Fatalf("without keys: %v", err)
 	}
 }
+
+func TestTheBinaryNamesTheVariableBehindALibrarysRule(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		want []string
+	}{
+		{"a public address without viewer tokens", map[string]string{"RISKCHART_ADDR": "0.0.0.0:0"}, []string{"RISKCHART_ADDR", "RISKCHART_VIEWER_TOKENS", "viewer tokens"}},
+		{"a malformed sandbox key", map[string]string{"RISKCHART_SANDBOX_KEYS": "a:b,no-colon"}, []string{"RISKCHART_SANDBOX_KEYS", "pair 2"}},
+		{"a short embed key", map[string]string{"RISKCHART_EMBED_KEY": "short"}, []string{"RISKCHART_EMBED_KEY"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			vars := map[string]string{"RISKCHART_ADDR": "127.0.0.1:0", "RISKCHART_ROOT": ".."}
+			for k, v := range tc.env {
+				vars[k] = v
+			}
+			err := run(t.Context(), []string{"riskchart"}, func(k string) string { return vars[k] }, io.Discard, io.Discard)
+			for _, w := range tc.want {
+				if err == nil || !strings.Contains(err.Error(), w) {
+					t.Fatalf("run: %v, want an error naming %q", err, w)
+				}
+			}
+		})
+	}
+}

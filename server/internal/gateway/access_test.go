@@ -1,11 +1,13 @@
 package gateway_test
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/gateway"
@@ -19,8 +21,8 @@ func TestOffLoopbackTheServerRefusesToStartWithoutViewerTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := gateway.New(gateway.Config{Venue: client, Public: true}); err == nil || !strings.Contains(err.Error(), "RISKCHART_VIEWER_TOKENS") {
-		t.Fatalf("New off loopback without tokens: %v, want an error naming RISKCHART_VIEWER_TOKENS", err)
+	if _, err := gateway.New(gateway.Config{Venue: client, Public: true}); !errors.Is(err, gateway.ErrNoViewerTokens) {
+		t.Fatalf("New off loopback without tokens: %v, want ErrNoViewerTokens", err)
 	}
 	if _, err := gateway.New(gateway.Config{Venue: client, Public: true, ViewerTokens: []venue.Secret{testViewer}}); err != nil {
 		t.Fatalf("New off loopback with a token: %v", err)
@@ -178,7 +180,7 @@ func TestEachClientIPHasItsOwnRate(t *testing.T) {
 	path := s.url + venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=5"
 	ask := func(ip string) reply {
 		req, _ := http.NewRequest("GET", path, nil)
-		return send(t, fromAddress(ip), req)
+		return send(t, s.from(ip), req)
 	}
 	for i := range 5 {
 		if a := ask("127.0.0.1"); a.status != 200 {
@@ -201,46 +203,48 @@ func TestEachClientIPHasItsOwnRate(t *testing.T) {
 }
 
 func TestSecretsAppearInNoAnswerAndNoLogLine(t *testing.T) {
-	secrets := []string{testSecret, testViewer, "Signature=", "wrong-secret-never-shown"}
-	check := func(t *testing.T, what string, text string) {
-		t.Helper()
-		for _, secret := range secrets {
-			if strings.Contains(text, secret) {
-				t.Errorf("%s shows %q:\n%.2000s", what, secret, text)
+	synctest.Test(t, func(t *testing.T) {
+		secrets := []string{testSecret, testViewer, "Signature=", "wrong-secret-never-shown"}
+		check := func(t *testing.T, what string, text string) {
+			t.Helper()
+			for _, secret := range secrets {
+				if strings.Contains(text, secret) {
+					t.Errorf("%s shows %q:\n%.2000s", what, secret, text)
+				}
 			}
 		}
-	}
-	good := newStack(t, options{clock: newClock(10), gateway: func(c *gateway.Config) { c.Public, c.ViewerTokens = true, []venue.Secret{testViewer} }})
-	bad := newStack(t, options{venue: func(c *venue.Config) { c.SecretKey = "wrong-secret-never-shown" }})
-	viewer := []string{"Authorization", "Bearer " + testViewer}
-	paths := []string{
-		venueapi.PathTiers + "?contract_code=BTC-USDT", venueapi.PathPositionLimit, venueapi.PathTiers + "?contract_code=ZZZ-USDT",
-		venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=2", "/metrics", "/readyz", "/healthz", "/api/v1/contracts", "/login",
-	}
-	for _, s := range []*stack{good, bad} {
-		for _, p := range paths {
-			for _, h := range [][]string{nil, viewer, {"Cookie", "riskchart_viewer=" + testViewer}} {
-				a := s.get(t, p, h...)
+		good := newStack(t, options{clock: newClock(10), gateway: func(c *gateway.Config) { c.Public, c.ViewerTokens = true, []venue.Secret{testViewer} }})
+		bad := newStack(t, options{venue: func(c *venue.Config) { c.SecretKey = "wrong-secret-never-shown" }})
+		viewer := []string{"Authorization", "Bearer " + testViewer}
+		paths := []string{
+			venueapi.PathTiers + "?contract_code=BTC-USDT", venueapi.PathPositionLimit, venueapi.PathTiers + "?contract_code=ZZZ-USDT",
+			venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=2", "/metrics", "/readyz", "/healthz", "/api/v1/contracts", "/login",
+		}
+		for _, s := range []*stack{good, bad} {
+			for _, p := range paths {
+				for _, h := range [][]string{nil, viewer, {"Cookie", "riskchart_viewer=" + testViewer}} {
+					a := s.get(t, p, h...)
+					check(t, "the answer of "+p, fmt.Sprint(a.header)+string(a.body))
+				}
+			}
+			a := s.do(t, "POST", "/login", url.Values{"token": {testViewer}}.Encode(), "Content-Type", "application/x-www-form-urlencoded")
+			check(t, "the login answer", fmt.Sprint(a.header)+string(a.body))
+		}
+		for _, f := range []sandbox.Fault{{Rate5xx: 1}, {RateMalformed: 1}, {RateHangup: 1}, {Rate429: 1}} {
+			good.sb.SetFaults(sandbox.Faults{PerPath: map[string]sandbox.Fault{"": f}})
+			for _, p := range []string{venueapi.PathTiers + "?contract_code=ETH-USDT", venueapi.PathPositionLimit + "?pair=ETH-USDT", "/readyz"} {
+				a := good.get(t, p, viewer...)
 				check(t, "the answer of "+p, fmt.Sprint(a.header)+string(a.body))
 			}
 		}
-		a := s.do(t, "POST", "/login", url.Values{"token": {testViewer}}.Encode(), "Content-Type", "application/x-www-form-urlencoded")
-		check(t, "the login answer", fmt.Sprint(a.header)+string(a.body))
-	}
-	for _, f := range []sandbox.Fault{{Rate5xx: 1}, {RateMalformed: 1}, {RateHangup: 1}, {Rate429: 1}} {
-		good.sb.SetFaults(sandbox.Faults{PerPath: map[string]sandbox.Fault{"": f}})
-		for _, p := range []string{venueapi.PathTiers + "?contract_code=ETH-USDT", venueapi.PathPositionLimit + "?pair=ETH-USDT", "/readyz"} {
-			a := good.get(t, p, viewer...)
-			check(t, "the answer of "+p, fmt.Sprint(a.header)+string(a.body))
+		for _, s := range []*stack{good, bad} {
+			logs := s.logs.String()
+			if !strings.Contains(logs, `"msg":"request"`) || !strings.Contains(logs, `"id":`) {
+				t.Fatalf("no request log lines with an id:\n%s", logs)
+			}
+			check(t, "the log", logs)
 		}
-	}
-	for _, s := range []*stack{good, bad} {
-		logs := s.logs.String()
-		if !strings.Contains(logs, `"msg":"request"`) || !strings.Contains(logs, `"id":`) {
-			t.Fatalf("no request log lines with an id:\n%s", logs)
-		}
-		check(t, "the log", logs)
-	}
+	})
 }
 
 func TestRequestIDsComeFromTheRequestWhenSaneAndAreLogged(t *testing.T) {
@@ -258,7 +262,7 @@ func TestRequestIDsComeFromTheRequestWhenSaneAndAreLogged(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			req, _ := http.NewRequest("GET", s.url+"/healthz", nil)
 			req.Header["X-Request-Id"] = []string{tc.sent}
-			got := send(t, http.DefaultTransport.(*http.Transport).Clone(), req).header.Get("X-Request-Id")
+			got := send(t, s.from("127.0.0.1"), req).header.Get("X-Request-Id")
 			if (got == tc.sent) != tc.kept || got == "" {
 				t.Fatalf("X-Request-Id %q for %q, kept %v", got, tc.sent, tc.kept)
 			}

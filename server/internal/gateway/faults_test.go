@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/gateway"
@@ -33,84 +34,92 @@ func TestWhenTheVenueFailsACachedAnswerIsServedStaleElseAnActionableError(t *tes
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			clk := newClock(10)
-			s := newStack(t, options{clock: clk,
-				gateway: func(c *gateway.Config) { c.TierTTL, c.LimitTTL = time.Second, time.Second },
-				venue:   func(c *venue.Config) { c.Timeout = 500 * time.Millisecond }, // the timeout case waits this long per call
+			synctest.Test(t, func(t *testing.T) {
+				clk := newClock(10)
+				s := newStack(t, options{clock: clk,
+					gateway: func(c *gateway.Config) { c.TierTTL, c.LimitTTL = time.Second, time.Second },
+					venue:   func(c *venue.Config) { c.Timeout = 500 * time.Millisecond }, // the timeout case waits this long per call
+				})
+				now := venueapi.Period1Min.Start(clk.Now().Unix())
+				cached := []string{
+					venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=50",
+					venueapi.PathKLine + fmt.Sprintf("?contract_code=BTC-USDT&period=1min&from=%d&to=%d", now-3000, now),
+					venueapi.PathTiers + "?contract_code=BTC-USDT",
+					venueapi.PathPositionLimit + "?contract_code=BTC-USDT",
+				}
+				for _, p := range cached {
+					if a := s.get(t, p); a.status != 200 {
+						t.Fatalf("warm-up %s: HTTP %d", p, a.status)
+					}
+				}
+				s.sb.SetFaults(sandbox.Faults{PerPath: map[string]sandbox.Fault{"": tc.fault}})
+				clk.Advance(5 * time.Second) // past the refresh interval and the TTLs
+				for _, p := range cached {
+					a := s.get(t, p)
+					var env struct {
+						Stale bool              `json:"stale"`
+						Data  []json.RawMessage `json:"data"`
+					}
+					json.Unmarshal(a.body, &env)
+					if a.status != 200 || !env.Stale || a.header.Get("X-Riskchart-Stale") != "true" || len(env.Data) == 0 || a.header.Get("Cache-Control") == "" || strings.Contains(a.header.Get("Cache-Control"), "public") {
+						t.Errorf("%s with an answer cached: HTTP %d stale %v header %q Cache-Control %q, %d records", p, a.status, env.Stale, a.header.Get("X-Riskchart-Stale"), a.header.Get("Cache-Control"), len(env.Data))
+					}
+				}
+				for _, p := range []string{
+					venueapi.PathKLine + "?contract_code=ETH-USDT&period=1min&size=50",
+					venueapi.PathKLine + fmt.Sprintf("?contract_code=ETH-USDT&period=1min&from=%d&to=%d", now-9000, now-6000),
+					venueapi.PathTiers + "?contract_code=ETH-USDT",
+					venueapi.PathPositionLimit + "?contract_code=ETH-USDT",
+				} {
+					a := s.get(t, p)
+					code, msg := a.errCode(t)
+					if a.status != tc.wantStatus || code == 0 || !strings.Contains(msg, tc.wantInMsg) || strings.Contains(msg, "127.0.0.1") {
+						t.Errorf("%s with nothing cached: HTTP %d code %d %q, want %d with the venue's envelope saying %q", p, a.status, code, msg, tc.wantStatus, tc.wantInMsg)
+					}
+					if tc.wantStatus == http.StatusTooManyRequests && a.header.Get("Retry-After") == "" {
+						t.Errorf("%s: 429 without Retry-After", p)
+					}
+				}
+				if !strings.Contains(string(s.get(t, "/metrics").body), `riskchart_cache_total{cache="candles",result="stale"} 2`) {
+					t.Error("stale answers are not counted")
+				}
 			})
-			now := venueapi.Period1Min.Start(clk.Now().Unix())
-			cached := []string{
-				venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=50",
-				venueapi.PathKLine + fmt.Sprintf("?contract_code=BTC-USDT&period=1min&from=%d&to=%d", now-3000, now),
-				venueapi.PathTiers + "?contract_code=BTC-USDT",
-				venueapi.PathPositionLimit + "?contract_code=BTC-USDT",
-			}
-			for _, p := range cached {
-				if a := s.get(t, p); a.status != 200 {
-					t.Fatalf("warm-up %s: HTTP %d", p, a.status)
-				}
-			}
-			s.sb.SetFaults(sandbox.Faults{PerPath: map[string]sandbox.Fault{"": tc.fault}})
-			clk.Advance(5 * time.Second) // past the refresh interval and the TTLs
-			for _, p := range cached {
-				a := s.get(t, p)
-				var env struct {
-					Stale bool              `json:"stale"`
-					Data  []json.RawMessage `json:"data"`
-				}
-				json.Unmarshal(a.body, &env)
-				if a.status != 200 || !env.Stale || a.header.Get("X-Riskchart-Stale") != "true" || len(env.Data) == 0 || a.header.Get("Cache-Control") == "" || strings.Contains(a.header.Get("Cache-Control"), "public") {
-					t.Errorf("%s with an answer cached: HTTP %d stale %v header %q Cache-Control %q, %d records", p, a.status, env.Stale, a.header.Get("X-Riskchart-Stale"), a.header.Get("Cache-Control"), len(env.Data))
-				}
-			}
-			for _, p := range []string{
-				venueapi.PathKLine + "?contract_code=ETH-USDT&period=1min&size=50",
-				venueapi.PathKLine + fmt.Sprintf("?contract_code=ETH-USDT&period=1min&from=%d&to=%d", now-9000, now-6000),
-				venueapi.PathTiers + "?contract_code=ETH-USDT",
-				venueapi.PathPositionLimit + "?contract_code=ETH-USDT",
-			} {
-				a := s.get(t, p)
-				code, msg := a.errCode(t)
-				if a.status != tc.wantStatus || code == 0 || !strings.Contains(msg, tc.wantInMsg) || strings.Contains(msg, "127.0.0.1") {
-					t.Errorf("%s with nothing cached: HTTP %d code %d %q, want %d with the venue's envelope saying %q", p, a.status, code, msg, tc.wantStatus, tc.wantInMsg)
-				}
-				if tc.wantStatus == http.StatusTooManyRequests && a.header.Get("Retry-After") == "" {
-					t.Errorf("%s: 429 without Retry-After", p)
-				}
-			}
-			if !strings.Contains(string(s.get(t, "/metrics").body), `riskchart_cache_total{cache="candles",result="stale"} 2`) {
-				t.Error("stale answers are not counted")
-			}
 		})
 	}
 }
 
 func TestABrowserThatLeavesIsNotKeptWaitingForTheVenue(t *testing.T) {
-	base, sb := sandboxtest.Start(t, sandbox.Config{Faults: sandbox.Faults{PerPath: map[string]sandbox.Fault{"": {Latency: time.Minute}}}})
-	client, err := venue.New(venue.Config{BaseURL: base, Timeout: time.Minute, Retries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := gateway.New(gateway.Config{Venue: client, UpstreamTimeout: time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	req := httptest.NewRequest("GET", venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=5", nil).WithContext(ctx)
-	done := make(chan struct{})
-	go func() {
-		h.ServeHTTP(httptest.NewRecorder(), req)
-		close(done)
-	}()
-	for sb.Received(venueapi.PathKLine) == 0 { // the call is under way
-		time.Sleep(10 * time.Millisecond)
-	}
-	cancel()
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the handler still waits on the venue after its request ended")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		n := sandboxtest.NewNetwork()
+		base, sb := sandboxtest.StartOn(t, n, sandbox.Config{Faults: sandbox.Faults{PerPath: map[string]sandbox.Fault{"": {Latency: time.Minute}}}})
+		tr := n.Transport("127.0.0.1")
+		t.Cleanup(tr.CloseIdleConnections)
+		client, err := venue.New(venue.Config{BaseURL: base, HTTPClient: &http.Client{Transport: tr}, Timeout: time.Minute, Retries: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := gateway.New(gateway.Config{Venue: client, UpstreamTimeout: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		req := httptest.NewRequest("GET", venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=5", nil).WithContext(ctx)
+		done := make(chan struct{})
+		go func() {
+			h.ServeHTTP(httptest.NewRecorder(), req)
+			close(done)
+		}()
+		synctest.Wait()
+		if sb.Received(venueapi.PathKLine) == 0 {
+			t.Fatal("the venue call is not under way")
+		}
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the handler still waits on the venue after its request ended")
+		}
+	})
 }
 
 func TestNothingPanicsOnAnyAnswerTheVenueGives(t *testing.T) {

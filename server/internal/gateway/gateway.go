@@ -7,15 +7,11 @@ package gateway
 
 import (
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/shopspring/decimal"
 
 	"github.com/riskchart/riskchart/server/internal/embedlink"
 	"github.com/riskchart/riskchart/server/internal/venue"
@@ -26,7 +22,7 @@ import (
 type Config struct {
 	Venue           *venue.Client        // the only way to the venue: its base URL and three paths, its quotas
 	App             http.Handler         // the front end: every path routes.go does not list
-	Contracts       []Contract           // offered at GET /api/v1/contracts
+	Contracts       []venueapi.Offer     // offered at GET /api/v1/contracts
 	Public          bool                 // the listener is not loopback-only: private paths need a viewer token
 	ViewerTokens    []venue.Secret       // tokens that grant the private paths when Public
 	FrameAncestors  []string             // origins allowed to frame the pages and talk to embeds; default 'self'
@@ -43,56 +39,9 @@ type Config struct {
 	Now             func() time.Time     // the clock of refreshes, TTLs, rates and envelopes' ts; nil: time.Now
 }
 
-// Contract is a contract the UI offers, with what the venue does not list.
-type Contract struct {
-	Code          string          `json:"contract_code"`
-	FaceValue     decimal.Decimal `json:"face_value"`
-	PriceDecimals int32           `json:"price_decimals"`
-}
-
-// ParseContracts reads RISKCHART_CONTRACTS: code:face_value:price_decimals,
-// comma-separated, e.g. "BTC-USDT:0.001:1,ETH-USDT:0.01:2". Errors name the
-// variable, the item and the rule.
-func ParseContracts(s string) ([]Contract, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, errors.New("RISKCHART_CONTRACTS must list at least one contract as code:face_value:price_decimals")
-	}
-	var out []Contract
-	seen := map[string]bool{}
-	for i, item := range strings.Split(s, ",") {
-		parts := strings.Split(strings.TrimSpace(item), ":")
-		bad := func(rule string) error {
-			return fmt.Errorf("RISKCHART_CONTRACTS: item %d (%q) %s", i+1, item, rule)
-		}
-		if len(parts) != 3 {
-			return nil, bad("must be code:face_value:price_decimals")
-		}
-		if _, err := venueapi.ParseContractCode(parts[0]); err != nil {
-			return nil, bad(err.Error())
-		}
-		if seen[parts[0]] {
-			return nil, bad("lists " + parts[0] + " more than once")
-		}
-		seen[parts[0]] = true
-		face, err := decimal.NewFromString(parts[1])
-		if err != nil || !face.IsPositive() {
-			return nil, bad("face value must be a positive decimal")
-		}
-		dec, err := strconv.Atoi(parts[2])
-		if err != nil || dec < 0 || dec > 12 {
-			return nil, bad("price decimals must be an integer from 0 to 12")
-		}
-		out = append(out, Contract{Code: parts[0], FaceValue: face, PriceDecimals: int32(dec)})
-	}
-	return out, nil
-}
-
-// DefaultContracts is the built-in table of the common USDT swaps, offered
-// for a real venue when RISKCHART_CONTRACTS is unset.
-func DefaultContracts() []Contract {
-	c, _ := ParseContracts("BTC-USDT:0.001:1,ETH-USDT:0.01:2,SOL-USDT:1:3,XRP-USDT:10:4,DOGE-USDT:100:6,LTC-USDT:0.1:2") // a constant that parses
-	return c
-}
+// ErrNoViewerTokens is New refusing a public listener without viewer tokens:
+// the private paths would be open to everyone.
+var ErrNoViewerTokens = errors.New("gateway: a listener off loopback needs viewer tokens, or private data is open to everyone")
 
 // server holds what the handlers share.
 type server struct {
@@ -118,7 +67,7 @@ func New(cfg Config) (http.Handler, error) {
 		cfg.App = http.NotFoundHandler()
 	}
 	if cfg.Public && len(cfg.ViewerTokens) == 0 {
-		return nil, errors.New("RISKCHART_ADDR is not loopback-only: set RISKCHART_VIEWER_TOKENS so that private data is not open to everyone")
+		return nil, ErrNoViewerTokens
 	}
 	if cfg.RefreshInterval <= 0 {
 		cfg.RefreshInterval = time.Second

@@ -3,21 +3,16 @@ package gateway
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"hash/fnv"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/riskchart/riskchart/venueapi"
 )
-
-// answerKey names an encoded answer of a series: ch echoes the period as
-// requested, so 60min and 1hour answers differ though their candles do not.
-type answerKey struct {
-	period venueapi.Period
-	size   int
-}
 
 // answer is an encoded KLine answer, kept until the series changes, with
 // its header values ready (see headers).
@@ -32,9 +27,9 @@ type answer struct {
 	gzLength []string
 }
 
-// cost is what a kept answer counts against the cache bound: its body and
+// Cost is what a kept answer counts against the cache bound: its body and
 // room for its gzip (candle JSON compresses to well under half).
-func (a *answer) cost() int64 { return int64(len(a.body)) * 3 / 2 }
+func (a *answer) Cost() int64 { return int64(len(a.body)) * 3 / 2 }
 
 // handleKLine answers endpoint 3 from the candle cache: validated with the
 // venue's rules (a bad request never reaches the venue), closed candles held
@@ -47,93 +42,30 @@ func (s *server) handleKLine() http.Handler {
 			return
 		}
 		q = q.Effective()
-		sr := s.candles.get(seriesKey{code: q.ContractCode, period: q.Period.Canonical()})
-		if q.Range {
-			s.klineRange(w, r, sr, q)
-			return
-		}
-		err = s.candles.latest(r.Context(), sr, q.Size)
-		current := q.Period.Start(s.now().Unix())
-		if err != nil {
-			s.staleOrError(w, r, sr, q, err, func() [][]byte { return sr.last(q.Size, current) })
-			return
-		}
-		k := answerKey{q.Period, q.Size}
-		sr.mu.RLock()
-		a, version, fresh := sr.answers[k], sr.version, false
-		if a == nil {
-			a, fresh = s.encode(q, sr.last(q.Size, current), false), true
-		}
-		sr.mu.RUnlock()
-		if fresh {
-			s.candles.keep(sr, k, a, version)
-		}
-		s.writeAnswer(w, r, a, s.headers.live)
-	})
-}
-
-// klineRange answers a from/to query: immutable when every candle is closed.
-func (s *server) klineRange(w http.ResponseWriter, r *http.Request, sr *series, q venueapi.KLineQuery) {
-	defer sr.unpin(sr.pin(q.From, q.To))
-	var a *answer
-	var open bool
-	var current int64
-	for range 3 { // a trim may have taken what was held before rangeOf pinned it
-		err := s.candles.rangeOf(r.Context(), sr, q.From, q.To)
-		current = q.Period.Start(s.now().Unix())
-		if err != nil {
-			s.staleOrError(w, r, sr, q, err, func() [][]byte { recs, _ := sr.window(q.From, q.To, current); return recs })
-			return
-		}
-		sr.mu.RLock()
-		if sr.holds(q.From, q.To, current) {
-			var recs [][]byte
-			recs, open = sr.window(q.From, q.To, current)
-			a = s.encode(q, recs, false)
-		}
-		sr.mu.RUnlock()
-		if a != nil {
-			break
-		}
-	}
-	if a == nil {
-		writeError(w, r.URL.Path, http.StatusServiceUnavailable, venueapi.CodeBusy, "the server's candle cache is too small for this range now; try again in a moment", s.now())
-		return
-	}
-	cache := s.headers.immutable
-	if open || q.To >= current {
-		cache = s.headers.live
-	}
-	s.writeAnswer(w, r, a, cache)
-}
-
-// staleOrError answers a failed refresh: with the held candles marked stale
-// when the venue failed and some are held, else with the error.
-func (s *server) staleOrError(w http.ResponseWriter, r *http.Request, sr *series, q venueapi.KLineQuery, err error, held func() [][]byte) {
-	if staleable(err) {
-		sr.mu.RLock()
-		recs := held()
-		var a *answer
-		if len(recs) > 0 {
-			a = s.encode(q, recs, true)
-		}
-		sr.mu.RUnlock()
-		if a != nil {
+		res, err := s.candles.answer(r.Context(), q)
+		switch {
+		case errors.Is(err, errRangeTrimmed):
+			writeError(w, r.URL.Path, http.StatusServiceUnavailable, venueapi.CodeBusy, "the server's candle cache is too small for this range now; try again in a moment", s.now())
+		case err != nil:
+			s.writeVenueError(w, r, err)
+		case res.stale != nil:
 			s.metrics.cache.WithLabelValues("candles", "stale").Inc()
-			s.logFor(r).Warn("serving stale candles", "contract_code", q.ContractCode, "period", string(q.Period), "err", err)
+			s.logFor(r).Warn("serving stale candles", "contract_code", q.ContractCode, "period", string(q.Period), "err", res.stale)
 			w.Header()[staleHeader] = s.headers.stale
-			s.writeAnswer(w, r, a, s.headers.noStore)
-			return
+			s.writeAnswer(w, r, res.answer, s.headers.noStore)
+		case res.immutable:
+			s.writeAnswer(w, r, res.answer, s.headers.immutable)
+		default:
+			s.writeAnswer(w, r, res.answer, s.headers.live)
 		}
-	}
-	s.writeVenueError(w, r, err)
+	})
 }
 
 // staleHeader marks an answer served from the cache because the venue failed.
 const staleHeader = "X-Riskchart-Stale"
 
-// encode writes the venue's envelope around held candle records.
-func (s *server) encode(q venueapi.KLineQuery, recs [][]byte, stale bool) *answer {
+// encode writes the venue's envelope, stamped now, around held candle records.
+func encode(q venueapi.KLineQuery, recs [][]byte, stale bool, now time.Time) *answer {
 	n := 96
 	for _, rec := range recs {
 		n += len(rec) + 1
@@ -142,7 +74,7 @@ func (s *server) encode(q venueapi.KLineQuery, recs [][]byte, stale bool) *answe
 	b = append(b, `{"ch":"`...)
 	b = append(b, venueapi.Channel(q.ContractCode, q.Period)...) // upper-case letters, digits, '-', '.': nothing to escape
 	b = append(b, `","status":"ok","ts":`...)
-	b = strconv.AppendInt(b, s.now().UnixMilli(), 10)
+	b = strconv.AppendInt(b, now.UnixMilli(), 10)
 	data := len(b)
 	b = append(b, `,"data":[`...)
 	for i, rec := range recs {

@@ -180,7 +180,7 @@ func (s *server) limited(next http.Handler) http.Handler {
 func (s *server) private(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "private, no-store")
-		if _, embed := r.Header[embedHeader]; embed {
+		if _, embed := r.Header[venueapi.EmbedHeader]; embed {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -311,15 +311,12 @@ func (l *ipLimiter) evict(now time.Time) {
 	}
 }
 
-// embedHeader carries an embed's signed link (possibly empty) on its calls.
-const embedHeader = "X-Riskchart-Embed"
-
 // embedDenied reports, and answers, an embed call its link does not cover.
 func (s *server) embedDenied(w http.ResponseWriter, r *http.Request, panel, contract string) bool {
-	if _, embed := r.Header[embedHeader]; !embed {
+	if _, embed := r.Header[venueapi.EmbedHeader]; !embed {
 		return false
 	}
-	token := r.Header.Get(embedHeader)
+	token := r.Header.Get(venueapi.EmbedHeader)
 	if s.cfg.EmbedLinks != nil && token != "" {
 		if scope, err := s.cfg.EmbedLinks.Check(token); err == nil && scope.Allows(panel, contract, s.now()) {
 			return false

@@ -119,7 +119,7 @@ func TestAKeyTheVenueRefusesIsTheOperatorsToFix(t *testing.T) {
 	for _, path := range []string{venueapi.PathTiers + "?contract_code=BTC-USDT", venueapi.PathPositionLimit} {
 		a := s.get(t, path)
 		code, msg := a.errCode(t)
-		if a.status != http.StatusBadGateway || code != venueapi.CodeForbidden || !strings.Contains(msg, "RISKCHART_ACCESS_KEY") || strings.Contains(msg, "never-shown") {
+		if a.status != http.StatusBadGateway || code != venueapi.CodeForbidden || !strings.Contains(msg, "the server's venue access key") || strings.Contains(msg, "never-shown") {
 			t.Fatalf("%s: HTTP %d code %d %q, want 502 403 telling the operator", path, a.status, code, msg)
 		}
 	}

@@ -65,7 +65,7 @@ func (s *server) writeVenueError(w http.ResponseWriter, r *http.Request, err err
 		}
 		log.Error("the venue refused the server's key", "code", au.Code, "message", au.Message)
 		writeError(w, path, http.StatusBadGateway, venueapi.CodeForbidden,
-			"the venue refused this server's key: the operator must check RISKCHART_ACCESS_KEY and the secret key", now)
+			"the venue refused this server's key: the operator must check the server's venue access key and secret key", now)
 	case errors.As(err, &rej):
 		status := http.StatusBadRequest
 		if rej.Code == venueapi.CodeBusy {
@@ -85,7 +85,7 @@ func (s *server) writeVenueError(w http.ResponseWriter, r *http.Request, err err
 			what = "sent an answer this server cannot read"
 		}
 		writeError(w, path, http.StatusBadGateway, venueapi.CodeBusy,
-			"the venue "+what+"; try again in a moment (if it lasts, the operator should check RISKCHART_VENUE_URL)", now)
+			"the venue "+what+"; try again in a moment (if it lasts, the operator should check the server's venue address)", now)
 	case errors.Is(err, context.Canceled):
 		// The browser left: nobody reads this answer.
 		writeError(w, path, http.StatusGatewayTimeout, venueapi.CodeBusy, "the request was cancelled", now)

@@ -2,17 +2,17 @@ package gateway_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/riskchart/riskchart/server/internal/gateway"
 	"github.com/riskchart/riskchart/server/internal/sandbox"
@@ -35,13 +35,15 @@ type options struct {
 	clock   *clock // nil: real time
 }
 
-// stack is browser → gateway → sandbox, all over loopback HTTP.
+// stack is browser → gateway → sandbox, all over HTTP on an in-memory
+// network, so that a test may run it in a testing/synctest bubble.
 type stack struct {
 	url      string // the gateway
 	venueURL string // the sandbox, for comparing with what the venue itself answers
 	sb       *sandbox.Sandbox
 	logs     *syncBuffer
 	clock    *clock
+	net      *sandboxtest.Network
 }
 
 func newStack(t testing.TB, o options) *stack {
@@ -50,7 +52,7 @@ func newStack(t testing.TB, o options) *stack {
 	vc := venue.Config{AccessKey: testAccess, SecretKey: testSecret, Retries: -1, Timeout: time.Second}
 	logs := &syncBuffer{}
 	cfg := gateway.Config{
-		Contracts: gateway.DefaultContracts(), PerIPRate: 1e6, PerIPBurst: 1e6,
+		Contracts: []venueapi.Offer{{Code: "BTC-USDT", FaceValue: decimal.RequireFromString("0.001"), PriceDecimals: 1}}, PerIPRate: 1e6, PerIPBurst: 1e6,
 		Logger: slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		App:    http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("app")) }),
 	}
@@ -60,13 +62,10 @@ func newStack(t testing.TB, o options) *stack {
 	if o.sandbox != nil {
 		o.sandbox(&sbCfg)
 	}
-	base, sb := sandboxtest.Start(t, sbCfg)
-	// Shared venue calls may outlive the browser requests that started them:
-	// let them land before the sandbox stops.
-	// Then close the connections to it: one dialled in a burst and never
-	// used holds the sandbox's graceful shutdown for 5 s.
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	t.Cleanup(func() { quiet(sb, 5*time.Second); tr.CloseIdleConnections() })
+	n := sandboxtest.NewNetwork()
+	base, sb := sandboxtest.StartOn(t, n, sbCfg)
+	tr := n.Transport("127.0.0.1")
+	t.Cleanup(tr.CloseIdleConnections)
 	vc.BaseURL, vc.HTTPClient = base, &http.Client{Transport: tr}
 	if o.venue != nil {
 		o.venue(&vc)
@@ -83,9 +82,11 @@ func newStack(t testing.TB, o options) *stack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(h)
+	srv := httptest.NewUnstartedServer(h)
+	srv.Listener = n.Listen()
+	srv.Start()
 	t.Cleanup(srv.Close)
-	return &stack{url: srv.URL, venueURL: base, sb: sb, logs: logs, clock: o.clock}
+	return &stack{url: srv.URL, venueURL: base, sb: sb, logs: logs, clock: o.clock, net: n}
 }
 
 // klineCalls counts the KLine requests the venue received.
@@ -98,11 +99,12 @@ type clock struct {
 	t  time.Time
 }
 
-// newClock starts a clock at the given second of the current real minute, so
-// that the sandbox has history behind it and a test advancing a few seconds
-// stays within one 1min candle.
+// newClock starts a clock at the given second of a fixed minute, so that
+// the sandbox has history behind it, a test advancing a few seconds stays
+// within one 1min candle, and a testing/synctest bubble's own clock (which
+// starts in 2000) does not matter.
 func newClock(second int) *clock {
-	return &clock{t: time.Now().UTC().Truncate(time.Minute).Add(time.Duration(second) * time.Second)}
+	return &clock{t: time.Date(2026, 11, 22, 12, 34, second, 0, time.UTC)}
 }
 
 func (c *clock) Now() time.Time {
@@ -156,7 +158,7 @@ func (s *stack) do(t testing.TB, method, path, body string, header ...string) re
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
-	return send(t, http.DefaultTransport.(*http.Transport).Clone(), req)
+	return send(t, s.from("127.0.0.1"), req)
 }
 
 func send(t testing.TB, tr *http.Transport, req *http.Request) reply {
@@ -178,7 +180,9 @@ func send(t testing.TB, tr *http.Transport, req *http.Request) reply {
 // direct asks the sandbox itself, for comparison.
 func (s *stack) direct(t testing.TB, query string) venueapi.KLineEnvelope {
 	t.Helper()
-	res, err := http.Get(s.venueURL + venueapi.PathKLine + "?" + query)
+	tr := s.from("127.0.0.1")
+	defer tr.CloseIdleConnections()
+	res, err := (&http.Client{Transport: tr}).Get(s.venueURL + venueapi.PathKLine + "?" + query)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,29 +234,6 @@ func concurrently(n int, f func(i int)) {
 	wg.Wait()
 }
 
-// fromAddress returns a transport whose connections come from the loopback
+// from returns a transport whose connections come from the loopback
 // address ip, so that a test can be two clients.
-func fromAddress(ip string) *http.Transport {
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
-	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		return d.DialContext(ctx, network, addr)
-	}
-	return tr
-}
-
-// quiet waits until the sandbox has received nothing for 150 ms, or max.
-func quiet(sb *sandbox.Sandbox, max time.Duration) {
-	total := func() int64 {
-		return sb.Received(venueapi.PathKLine) + sb.Received(venueapi.PathTiers) + sb.Received(venueapi.PathPositionLimit)
-	}
-	deadline := time.Now().Add(max)
-	for last := total(); time.Now().Before(deadline); {
-		time.Sleep(150 * time.Millisecond)
-		now := total()
-		if now == last {
-			return
-		}
-		last = now
-	}
-}
+func (s *stack) from(ip string) *http.Transport { return s.net.Transport(ip) }

@@ -140,10 +140,7 @@ func (w *window) fold(start, end int64) (bar, bool) {
 // ascending: none after now, none before two years back from now.
 func (w *window) candles(p venueapi.Period, from, to int64) []venueapi.Candle {
 	horizon := p.Start(time.Unix(w.now, 0).UTC().AddDate(-2, 0, 0).Unix())
-	id := p.Start(max(from, horizon))
-	if id < from {
-		id = p.Next(id)
-	}
+	id := p.Ceil(max(from, horizon))
 	last := min(to, w.now)
 	out := make([]venueapi.Candle, 0, min(p.Count(id, last), venueapi.KLineMaxSize))
 	for ; id <= last; id = p.Next(id) {

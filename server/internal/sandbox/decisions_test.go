@@ -46,7 +46,7 @@ func TestDecisions_Signing_CanonicalString_SortedAndPercentEncodedAsRFC3986(t *t
 	plus := "GET\n" + u.Host + "\n" + venueapi.PathTiers + "\n" + signed.Encode()
 	signed.Set("Signature", venueapi.Sign([]byte(testSecret), plus))
 	req.URL.RawQuery = signed.Encode()
-	if code, msg := do(t, req).errCode(t); code != venueapi.CodeBadSignature || !strings.Contains(msg, "does not match") {
+	if code, msg := v.do(t, req).errCode(t); code != venueapi.CodeBadSignature || !strings.Contains(msg, "does not match") {
 		t.Fatalf("signed with '+' for spaces: code %d %q, want 1253", code, msg)
 	}
 }
@@ -71,7 +71,7 @@ func TestDecisions_Signing_Host_LowerCasedWithThePortOnlyWhenNotDefault(t *testi
 			q := venueapi.SignedQuery("GET", tt.signedHost, venueapi.PathTiers, testAccess, []byte(testSecret), params, v.clock.Now())
 			req, _ := http.NewRequest("GET", v.url+venueapi.PathTiers+"?"+q, nil)
 			req.Host = tt.sentHost
-			if code, msg := do(t, req).errCode(t); code != tt.want {
+			if code, msg := v.do(t, req).errCode(t); code != tt.want {
 				t.Fatalf("code %d %q, want %d", code, msg, tt.want)
 			}
 		})
@@ -231,7 +231,7 @@ func TestDecisions_Signing_EachFailureHasItsOwnError(t *testing.T) {
 		{"a malformed query string", func() answer {
 			req := v.signedRequest(t, "GET", venueapi.PathTiers, params, testAccess, testSecret, now(), nil)
 			req.URL.RawQuery += "&bad=%zz"
-			return do(t, req)
+			return v.do(t, req)
 		}, 1253, "percent-encoding"},
 	}
 	for _, p := range []string{"AccessKeyId", "SignatureMethod", "SignatureVersion", "Timestamp", "Signature"} {
@@ -338,7 +338,7 @@ func TestDecisions_Errors_RateLimitHeadersOnEveryAnswerOfEndpoints1And2(t *testi
 		"an invalid parameter":   v.signed(t, "GET", venueapi.PathTiers, url.Values{"contract_code": {"BTC"}}, "", nil),
 		"a bad signature":        v.signedWith(t, "GET", venueapi.PathTiers, tiers, "", testAccess, "wrong", v.clock.Now(), nil),
 		"an unknown key":         v.signedWith(t, "GET", venueapi.PathTiers, tiers, "", "who", "s", v.clock.Now(), nil),
-		"no signature at all":    do(t, mustRequest(t, "GET", v.url+venueapi.PathTiers+"?contract_code=BTC-USDT")),
+		"no signature at all":    v.do(t, mustRequest(t, "GET", v.url+venueapi.PathTiers+"?contract_code=BTC-USDT")),
 		"an unlisted contract":   v.signed(t, "GET", venueapi.PathTiers, url.Values{"contract_code": {"ABC-USDT"}}, "", nil),
 		"a position limit error": v.signed(t, "POST", venueapi.PathPositionLimit, nil, `{"pair":"x"}`, nil),
 	}

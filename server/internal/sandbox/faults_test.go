@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/sandbox"
@@ -15,7 +16,6 @@ import (
 )
 
 func TestFaults_AreOffByDefault_AndInjectedPerPath(t *testing.T) {
-	v := start(t, sandbox.Config{})
 	tests := []struct {
 		name  string
 		fault sandbox.Fault
@@ -56,22 +56,27 @@ func TestFaults_AreOffByDefault_AndInjectedPerPath(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v.sb.SetFaults(sandbox.Faults{PerPath: map[string]sandbox.Fault{venueapi.PathKLine: tt.fault}})
-			t.Cleanup(func() { v.sb.SetFaults(sandbox.Faults{}) })
-			began := time.Now()
-			res, err := http.Get(v.url + venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=2")
-			tt.check(t, res, err)
-			// A lower bound only: it cannot fail on a slow machine.
-			if elapsed := time.Since(began); elapsed < tt.fault.Latency {
-				t.Fatalf("answered after %s, before the added latency", elapsed)
-			}
-			if a := v.signed(t, "GET", venueapi.PathTiers, url.Values{"contract_code": {"BTC-USDT"}}, "", nil); a.status != 200 {
-				t.Fatalf("tiers under a KLine fault: HTTP %d", a.status)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				v := start(t, sandbox.Config{})
+				if a := v.kline(t, "contract_code=BTC-USDT&period=1min&size=2"); a.status != 200 {
+					t.Fatalf("before any fault: HTTP %d", a.status)
+				}
+				v.sb.SetFaults(sandbox.Faults{PerPath: map[string]sandbox.Fault{venueapi.PathKLine: tt.fault}})
+				began := time.Now()
+				res, err := v.client.Get(v.url + venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=2")
+				tt.check(t, res, err)
+				if elapsed := time.Since(began); elapsed < tt.fault.Latency {
+					t.Fatalf("answered after %s, before the added latency", elapsed)
+				}
+				if a := v.signed(t, "GET", venueapi.PathTiers, url.Values{"contract_code": {"BTC-USDT"}}, "", nil); a.status != 200 {
+					t.Fatalf("tiers under a KLine fault: HTTP %d", a.status)
+				}
+				v.sb.SetFaults(sandbox.Faults{})
+				if a := v.kline(t, "contract_code=BTC-USDT&period=1min&size=2"); a.status != 200 {
+					t.Fatalf("after the faults are off: HTTP %d", a.status)
+				}
+			})
 		})
-	}
-	if a := v.kline(t, "contract_code=BTC-USDT&period=1min&size=2"); a.status != 200 {
-		t.Fatalf("after the faults are off: HTTP %d", a.status)
 	}
 }
 
@@ -115,7 +120,7 @@ func TestFaults_CanBeSwitchedWhileServing(t *testing.T) {
 					return
 				default:
 				}
-				res, err := http.Get(v.url + venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=1")
+				res, err := v.client.Get(v.url + venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=1")
 				if err == nil {
 					io.Copy(io.Discard, res.Body)
 					res.Body.Close()

@@ -18,8 +18,9 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// The sandbox's tests talk to it over real loopback HTTP, as the venue's
-// clients do, on a clock they set.
+// The sandbox's tests talk to it over HTTP on an in-memory network, as the
+// venue's clients do, on a clock they set; a test that waits runs in a
+// testing/synctest bubble.
 
 var testNow = time.Date(2026, 11, 22, 12, 34, 56, 0, time.UTC)
 
@@ -41,9 +42,10 @@ func (c *clock) Set(t time.Time) {
 }
 
 type venueUnderTest struct {
-	url   string
-	sb    *sandbox.Sandbox
-	clock *clock
+	url    string
+	sb     *sandbox.Sandbox
+	clock  *clock
+	client *http.Client
 }
 
 func start(t testing.TB, cfg sandbox.Config) *venueUnderTest {
@@ -59,8 +61,11 @@ func start(t testing.TB, cfg sandbox.Config) *venueUnderTest {
 			{Access: "disabled", Secret: "s", Read: true, Disabled: true},
 		}
 	}
-	u, sb := sandboxtest.Start(t, cfg)
-	return &venueUnderTest{url: u, sb: sb, clock: c}
+	n := sandboxtest.NewNetwork()
+	u, sb := sandboxtest.StartOn(t, n, cfg)
+	tr := n.Transport("127.0.0.1")
+	t.Cleanup(tr.CloseIdleConnections)
+	return &venueUnderTest{url: u, sb: sb, clock: c, client: &http.Client{Transport: tr}}
 }
 
 type answer struct {
@@ -108,9 +113,9 @@ func (v *venueUnderTest) marketOf(t testing.TB, pair string, typ venueapi.Contra
 	return sandbox.Market{}
 }
 
-func do(t testing.TB, req *http.Request) answer {
+func (v *venueUnderTest) do(t testing.TB, req *http.Request) answer {
 	t.Helper()
-	res, err := http.DefaultClient.Do(req)
+	res, err := v.client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +130,7 @@ func do(t testing.TB, req *http.Request) answer {
 func (v *venueUnderTest) kline(t testing.TB, query string) answer {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, v.url+venueapi.PathKLine+"?"+query, nil)
-	return do(t, req)
+	return v.do(t, req)
 }
 
 func (v *venueUnderTest) candles(t testing.TB, query string) []venueapi.Candle {
@@ -158,7 +163,7 @@ func (v *venueUnderTest) signedWith(t testing.TB, method, path string, params ur
 		}
 		req.Header.Set("Content-Type", ct)
 	}
-	return do(t, req)
+	return v.do(t, req)
 }
 
 // signedRequest builds a request signed as venueapi signs, then lets mutate

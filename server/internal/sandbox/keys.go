@@ -3,6 +3,7 @@ package sandbox
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -14,12 +15,12 @@ type Key struct {
 	Disabled       bool
 }
 
-// ParseKeys parses RISKCHART_SANDBOX_KEYS: "access:secret" pairs separated by
-// commas, each with read permission. Errors name the variable, the pair and
-// the rule, and never repeat a secret.
+// ParseKeys parses "access:secret" pairs separated by commas, each with read
+// permission. Errors name the pair and the rule, and never repeat a secret;
+// the caller names where the text came from.
 func ParseKeys(s string) ([]Key, error) {
 	if strings.TrimSpace(s) == "" {
-		return nil, fmt.Errorf("RISKCHART_SANDBOX_KEYS is empty: want access:secret pairs, comma-separated")
+		return nil, errors.New("sandbox keys: none given; want access:secret pairs, comma-separated")
 	}
 	var keys []Key
 	seen := map[string]bool{}
@@ -27,11 +28,11 @@ func ParseKeys(s string) ([]Key, error) {
 		access, secret, ok := strings.Cut(strings.TrimSpace(pair), ":")
 		switch {
 		case !ok || access == "" || secret == "":
-			return nil, fmt.Errorf("RISKCHART_SANDBOX_KEYS: pair %d must be access:secret, both non-empty", i+1)
+			return nil, fmt.Errorf("sandbox keys: pair %d must be access:secret, both non-empty", i+1)
 		case strings.ContainsFunc(access, notPrintable) || strings.ContainsFunc(secret, notPrintable):
-			return nil, fmt.Errorf("RISKCHART_SANDBOX_KEYS: pair %d must be printable ASCII without spaces", i+1)
+			return nil, fmt.Errorf("sandbox keys: pair %d must be printable ASCII without spaces", i+1)
 		case seen[access]:
-			return nil, fmt.Errorf("RISKCHART_SANDBOX_KEYS: pair %d repeats the access key %q", i+1, access)
+			return nil, fmt.Errorf("sandbox keys: pair %d repeats the access key %q", i+1, access)
 		}
 		seen[access] = true
 		keys = append(keys, Key{Access: access, Secret: secret, Read: true})

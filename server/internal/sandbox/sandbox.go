@@ -15,13 +15,12 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/riskchart/riskchart/venueapi"
 )
 
-// Limit is a request quota: Requests per Per.
-type Limit struct {
-	Requests int
-	Per      time.Duration
-}
+// Limit is a request quota: Requests per Per, in the venue's own shape.
+type Limit = venueapi.Limit
 
 // Config configures a sandbox. The zero value of each field is a sane default.
 type Config struct {
@@ -29,8 +28,8 @@ type Config struct {
 	Seed         uint64           // 0: a fixed default, so every machine draws the same market
 	Now          func() time.Time // nil: time.Now
 	LeverRates   map[string]int   // contract code (or -CW/-NW/-CQ/-NQ code) -> every account's lever_rate; default 10
-	PrivateLimit Limit            // zero: 72 per 3 s per access key (DECISIONS.md, Limits)
-	PublicLimit  Limit            // zero: 800 per second per client IP
+	PrivateLimit Limit            // zero: venueapi.PrivateLimit, per access key
+	PublicLimit  Limit            // zero: venueapi.PublicLimit, per client IP
 	Faults       Faults           // off by default
 	Logger       *slog.Logger     // nil: discard
 }
@@ -70,10 +69,10 @@ func New(cfg Config) (*Sandbox, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.PrivateLimit == (Limit{}) {
-		cfg.PrivateLimit = Limit{Requests: 72, Per: 3 * time.Second}
+		cfg.PrivateLimit = venueapi.PrivateLimit()
 	}
 	if cfg.PublicLimit == (Limit{}) {
-		cfg.PublicLimit = Limit{Requests: 800, Per: time.Second}
+		cfg.PublicLimit = venueapi.PublicLimit()
 	}
 	for name, l := range map[string]Limit{"PrivateLimit": cfg.PrivateLimit, "PublicLimit": cfg.PublicLimit} {
 		if l.Requests <= 0 || l.Per <= 0 {
@@ -120,12 +119,37 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // Serve answers on ln until ctx ends, then shuts down gracefully: requests
 // in flight end (an injected latency is cut short) and Serve returns nil.
 func (s *Sandbox) Serve(ctx context.Context, ln net.Listener) error {
+	// Connections that never sent a request are closed at shutdown:
+	// net/http would wait 5 s before it counts them idle.
+	var mu sync.Mutex
+	fresh := map[net.Conn]bool{}
+	closing := false
 	srv := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		ConnState: func(c net.Conn, st http.ConnState) {
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case st == http.StateNew && closing:
+				c.Close()
+			case st == http.StateNew:
+				fresh[c] = true
+			default:
+				delete(fresh, c)
+			}
+		},
 	}
+	srv.RegisterOnShutdown(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		closing = true
+		for c := range fresh {
+			c.Close()
+		}
+	})
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -136,13 +160,8 @@ func (s *Sandbox) Serve(ctx context.Context, ln net.Listener) error {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
-		n := s.inFlight.Load()
-		if n > 0 {
-			return fmt.Errorf("sandbox shutting down with %d requests in flight: %w", n, err)
-		}
-		// Only connections that never sent a request were left: net/http
-		// waits 5 s before it counts those idle, as long as this limit.
 		srv.Close()
+		return fmt.Errorf("sandbox shutting down with %d requests in flight: %w", s.inFlight.Load(), err)
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("sandbox serving on %s: %w", ln.Addr(), err)

@@ -7,9 +7,11 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/sandbox"
+	"github.com/riskchart/riskchart/server/internal/sandbox/sandboxtest"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -66,70 +68,83 @@ func TestMarkets_ListsSixSwapsAndTheFuturesOfBTCAndETH(t *testing.T) {
 	}
 }
 
-// serving starts sb.Serve on a loopback port and returns its address, the
-// end of its context, and what Serve returns.
-func serving(t *testing.T, cfg sandbox.Config) (sb *sandbox.Sandbox, addr string, cancel context.CancelFunc, done <-chan error) {
+// serving starts sb.Serve on an in-memory network, for a test in a
+// testing/synctest bubble, and returns a client of it, the sandbox's base
+// URL, the end of its context, and what Serve returns.
+func serving(t *testing.T, cfg sandbox.Config) (sb *sandbox.Sandbox, client *http.Client, base string, cancel context.CancelFunc, done <-chan error) {
 	t.Helper()
 	sb, err := sandbox.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	n := sandboxtest.NewNetwork()
+	ln := n.Listen()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	served := make(chan error, 1)
 	go func() { served <- sb.Serve(ctx, ln) }()
-	return sb, ln.Addr().String(), cancel, served
+	tr := n.Transport("127.0.0.1")
+	t.Cleanup(tr.CloseIdleConnections)
+	return sb, &http.Client{Transport: tr}, "http://" + ln.Addr().String(), cancel, served
 }
 
 func TestServe_AnswersUntilTheContextEndsThenShutsDown(t *testing.T) {
-	sb, addr, cancel, done := serving(t, sandbox.Config{Faults: sandbox.Faults{PerPath: map[string]sandbox.Fault{venueapi.PathTiers: {Latency: time.Hour}}}})
-	base := "http://" + addr
-	res, err := http.Get(base + venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=1")
-	if err != nil || res.StatusCode != 200 {
-		t.Fatalf("while serving: %v %v", res, err)
-	}
-	res.Body.Close()
-	// A request held by an hour of latency does not hold up the shutdown.
-	held := make(chan error, 1)
-	go func() {
-		res, err := http.Get(base + venueapi.PathTiers)
-		if err == nil {
-			res.Body.Close()
+	synctest.Test(t, func(t *testing.T) {
+		sb, client, base, cancel, done := serving(t, sandbox.Config{Faults: sandbox.Faults{PerPath: map[string]sandbox.Fault{venueapi.PathTiers: {Latency: time.Hour}}}})
+		res, err := client.Get(base + venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=1")
+		if err != nil || res.StatusCode != 200 {
+			t.Fatalf("while serving: %v %v", res, err)
 		}
-		held <- err
-	}()
-	for sb.Received(venueapi.PathTiers) == 0 {
-		time.Sleep(time.Millisecond)
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatalf("Serve returned %v after the context ended, want nil", err)
-	}
-	<-held
-	if _, err := http.Get(base + venueapi.PathKLine); err == nil {
-		t.Fatal("still answering after shutdown")
-	}
+		res.Body.Close()
+		// A request held by an hour of latency does not hold up the shutdown.
+		held := make(chan error, 1)
+		go func() {
+			res, err := client.Get(base + venueapi.PathTiers)
+			if err == nil {
+				res.Body.Close()
+			}
+			held <- err
+		}()
+		synctest.Wait()
+		if sb.Received(venueapi.PathTiers) != 1 {
+			t.Fatal("the held request did not arrive")
+		}
+		start := time.Now()
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatalf("Serve returned %v after the context ended, want nil", err)
+		}
+		if waited := time.Since(start); waited >= time.Second {
+			t.Fatalf("the shutdown waited %s for a request whose latency ends with the context", waited)
+		}
+		<-held
+		if _, err := client.Get(base + venueapi.PathKLine); err == nil {
+			t.Fatal("still answering after shutdown")
+		}
+	})
 }
 
 // A client may open a connection and never send on it (a Riskchart server
 // stopped while its transport dialled): net/http's Shutdown waits 5 s for
-// such a connection before it counts it idle, as long as Serve's own limit,
-// so Serve sometimes reported a failed shutdown with nothing in flight.
+// such a connection before it counts it idle, as long as Serve's own limit.
 func TestServe_ShutsDownWithAConnectionThatNeverSent(t *testing.T) {
-	_, addr, cancel, done := serving(t, sandbox.Config{})
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatalf("Serve returned %v with no request in flight, want nil", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		_, client, base, cancel, done := serving(t, sandbox.Config{})
+		conn, err := client.Transport.(*http.Transport).DialContext(context.Background(), "tcp", strings.TrimPrefix(base, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		synctest.Wait()
+		start := time.Now()
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatalf("Serve returned %v with no request in flight, want nil", err)
+		}
+		if waited := time.Since(start); waited >= time.Second {
+			t.Fatalf("the shutdown waited %s for a connection that never sent", waited)
+		}
+	})
 }
 
 func TestServe_ReportsAListenerThatFails(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"testing/synctest"
 
 	"github.com/shopspring/decimal"
 
@@ -31,7 +32,7 @@ func TestSpec_Endpoints_TheThreePathsAndNothingElse(t *testing.T) {
 		{"DELETE", "/sapi/v1/position/risk/limit_tier", http.StatusMethodNotAllowed},
 	}
 	for _, tt := range tests {
-		if a := do(t, mustRequest(t, tt.method, v.url+tt.path)); a.status != tt.status {
+		if a := v.do(t, mustRequest(t, tt.method, v.url+tt.path)); a.status != tt.status {
 			t.Errorf("%s %s: HTTP %d, want %d", tt.method, tt.path, a.status, tt.status)
 		}
 	}
@@ -43,7 +44,7 @@ func TestSpec_Endpoints_TheThreePathsAndNothingElse(t *testing.T) {
 func TestSpec_Authentication_PrivateEndpointsRefuseUnsignedRequests(t *testing.T) {
 	v := start(t, sandbox.Config{})
 	for _, path := range []string{venueapi.PathTiers, venueapi.PathPositionLimit} {
-		a := do(t, mustRequest(t, "GET", v.url+path+"?contract_code=BTC-USDT"))
+		a := v.do(t, mustRequest(t, "GET", v.url+path+"?contract_code=BTC-USDT"))
 		if code, msg := a.errCode(t); code != 1253 || !strings.Contains(msg, "missing parameter AccessKeyId") {
 			t.Errorf("%s unsigned: code %d %q", path, code, msg)
 		}
@@ -182,7 +183,6 @@ func TestSpec_PositionLimits_Rules(t *testing.T) {
 }
 
 func TestSpec_PositionLimits_PayloadEdges(t *testing.T) {
-	v := start(t, sandbox.Config{})
 	tests := []struct {
 		name        string
 		contentType string
@@ -200,16 +200,19 @@ func TestSpec_PositionLimits_PayloadEdges(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			req := v.signedRequest(t, "POST", venueapi.PathPositionLimit, tt.query, testAccess, testSecret, v.clock.Now(), nil)
-			req.Body = http.NoBody
-			if tt.body != "" {
-				req.Body, req.ContentLength = readCloser(tt.body), int64(len(tt.body))
-			}
-			req.Header.Set("Content-Type", tt.contentType)
-			a := do(t, req)
-			if code, msg := a.errCode(t); code != tt.code || !strings.Contains(msg, tt.names) {
-				t.Fatalf("HTTP %d code %d %q, want code %d naming %q", a.status, code, msg, tt.code, tt.names)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				v := start(t, sandbox.Config{})
+				req := v.signedRequest(t, "POST", venueapi.PathPositionLimit, tt.query, testAccess, testSecret, v.clock.Now(), nil)
+				req.Body = http.NoBody
+				if tt.body != "" {
+					req.Body, req.ContentLength = readCloser(tt.body), int64(len(tt.body))
+				}
+				req.Header.Set("Content-Type", tt.contentType)
+				a := v.do(t, req)
+				if code, msg := a.errCode(t); code != tt.code || !strings.Contains(msg, tt.names) {
+					t.Fatalf("HTTP %d code %d %q, want code %d naming %q", a.status, code, msg, tt.code, tt.names)
+				}
+			})
 		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -17,7 +18,7 @@ func TestTiersDecodeExactlyWhateverTheVenueWritesNumbersAs(t *testing.T) {
 	srv := canned(t, 200, nil, `{"code":200,"message":"success","ts":1763805600000,"extra":{"ignored":[1,2]},"data":[
 		{"contract_code":"BTC-USDT","margin_mode":"cross","tier":1,"max_lever":"125","maintenance_margin_rate":"0.004","max_volume":"50000","min_volume":"0","volume_unit":"contract"},
 		{"contract_code":"BTC-USDT","margin_mode":"cross","tier":"2","max_lever":100,"maintenance_margin_rate":0.0050000000000000001,"max_volume":"250000","min_volume":50000,"volume_unit":"contract","new":true}]}`)
-	env, err := newClient(t, srv.URL, nil).Tiers(context.Background(), venueapi.TierQuery{ContractCode: "BTC-USDT"})
+	env, err := srv.client(t, nil).Tiers(context.Background(), venueapi.TierQuery{ContractCode: "BTC-USDT"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +34,7 @@ func TestTiersDecodeExactlyWhateverTheVenueWritesNumbersAs(t *testing.T) {
 func TestPositionLimitsDecodeExactly(t *testing.T) {
 	srv := canned(t, 200, nil, `{"status":"ok","ts":1,"data":[{"symbol":"BTC","contract_code":"BTC-USDT","margin_mode":"cross","buy_limit":12,"sell_limit":"12",
 		"contract_type":"swap","pair":"BTC-USDT","business_type":"swap","lever_rate":"20","buy_limit_value":1000000.1,"sell_limit_value":"1000000.10","mark_price":81234.56789,"trade_partition":"USDT"}]}`)
-	env, err := newClient(t, srv.URL, nil).PositionLimits(context.Background(), venueapi.LimitQuery{})
+	env, err := srv.client(t, nil).PositionLimits(context.Background(), venueapi.LimitQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestKLineDecodesEveryShapeOfNumber(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := canned(t, 200, nil, tt.body)
-			env, err := newClient(t, srv.URL, nil).KLine(context.Background(), venueapi.KLineQuery{ContractCode: "BTC-USDT", Period: venueapi.Period1Min, Size: 1})
+			env, err := srv.client(t, nil).KLine(context.Background(), venueapi.KLineQuery{ContractCode: "BTC-USDT", Period: venueapi.Period1Min, Size: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,7 +138,7 @@ func TestEachAnswerIsClassifiedAsErrorsOfTheirOwnType(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := canned(t, tt.status, tt.header, tt.body)
-			err := callNamed(t, tt.call)(context.Background(), newClient(t, srv.URL, nil))
+			err := callNamed(t, tt.call)(context.Background(), srv.client(t, nil))
 			assertErrorLike(t, err, tt.want)
 		})
 	}
@@ -185,7 +186,7 @@ func assertErrorLike(t *testing.T, err, want error) {
 
 func TestSignedCallsWithoutAKeyFailWithoutARequest(t *testing.T) {
 	srv := canned(t, 200, nil, tiersOK)
-	c := newClient(t, srv.URL, func(c *venue.Config) { c.AccessKey, c.SecretKey = "", "" })
+	c := srv.client(t, func(c *venue.Config) { c.AccessKey, c.SecretKey = "", "" })
 	if c.HasKey() {
 		t.Fatal("a client without a key says it has one")
 	}
@@ -206,23 +207,25 @@ func TestAVenueThatCannotBeReachedIsUnavailable(t *testing.T) {
 	srv := canned(t, 200, nil, klineOK)
 	base := srv.URL
 	srv.Close() // nothing listens there any more
-	err := endpoints[0].call(context.Background(), newClient(t, base, nil))
+	err := endpoints[0].call(context.Background(), newClient(t, base, srv.net, nil))
 	assertErrorLike(t, err, &venue.UnavailableError{Op: "GET " + venueapi.PathKLine})
 }
 
 func TestAnAttemptThatOutlastsItsTimeoutIsUnavailable(t *testing.T) {
-	release := make(chan struct{})
-	srv := serve(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
-		select {
-		case <-r.Context().Done():
-		case <-release:
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		srv := serve(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+			select {
+			case <-r.Context().Done():
+			case <-release:
+			}
+		})
+		t.Cleanup(func() { close(release) })
+		c := srv.client(t, func(c *venue.Config) { c.Timeout = 50 * time.Millisecond })
+		err := endpoints[0].call(context.Background(), c)
+		var un *venue.UnavailableError
+		if !errors.As(err, &un) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("error %v, want Unavailable wrapping the deadline", err)
 		}
 	})
-	t.Cleanup(func() { close(release) })
-	c := newClient(t, srv.URL, func(c *venue.Config) { c.Timeout = 50 * time.Millisecond })
-	err := endpoints[0].call(context.Background(), c)
-	var un *venue.UnavailableError
-	if !errors.As(err, &un) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("error %v, want Unavailable wrapping the deadline", err)
-	}
 }

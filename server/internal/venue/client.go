@@ -31,8 +31,8 @@ type Config struct {
 	Now          func() time.Time // signs the Timestamp; nil: time.Now (quotas and deadlines run on the real clock)
 	Timeout      time.Duration    // per attempt; 0: 10 s
 	Retries      int              // extra attempts for retryable failures; 0: 2; negative: none
-	PrivateQuota Quota            // zero: 72 per 3 s, shared by both signed calls
-	PublicQuota  Quota            // zero: 800 per second
+	PrivateQuota Quota            // zero: venueapi.PrivateLimit, shared by both signed calls
+	PublicQuota  Quota            // zero: venueapi.PublicLimit
 	Logger       *slog.Logger     // nil: discard
 }
 
@@ -95,10 +95,10 @@ func New(cfg Config) (*Client, error) {
 		cfg.Retries = 0
 	}
 	if cfg.PrivateQuota == (Quota{}) {
-		cfg.PrivateQuota = Quota{Requests: 72, Per: 3 * time.Second}
+		cfg.PrivateQuota = venueapi.PrivateLimit()
 	}
 	if cfg.PublicQuota == (Quota{}) {
-		cfg.PublicQuota = Quota{Requests: 800, Per: time.Second}
+		cfg.PublicQuota = venueapi.PublicLimit()
 	}
 	for _, q := range []Quota{cfg.PrivateQuota, cfg.PublicQuota} {
 		if q.Requests <= 0 || q.Per <= 0 || q.Requests > maxQuotaRequests {
@@ -120,7 +120,8 @@ func (c *Client) HasKey() bool { return c.access != "" }
 
 // QuotaStatus reports the quotas and what is available of them now.
 func (c *Client) QuotaStatus() (private, public QuotaState) {
-	return c.private.state(), c.public.state()
+	now := time.Now()
+	return c.private.state(now), c.public.state(now)
 }
 
 // request is what an endpoint file says of a call; call does the rest.
@@ -248,12 +249,12 @@ func (c *Client) attempt(ctx context.Context, req request, op string, q *quota) 
 		return &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: fmt.Errorf("the answer is larger than %d bytes", maxAnswer)}
 	}
 	if d, ok := spentFor(res.Header); ok {
-		q.pause(d)
+		q.pause(time.Now(), d)
 	}
 	st, decodeErr := req.decode(raw)
 	err = classify(op, res.StatusCode, res.Header, st, decodeErr)
 	if rl := (*RateLimitedError)(nil); errors.As(err, &rl) {
-		q.pause(rl.RetryAfter)
+		q.pause(time.Now(), rl.RetryAfter)
 	}
 	return err
 }

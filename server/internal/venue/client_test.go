@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/venue"
@@ -78,30 +79,32 @@ func TestASecretPrintsLogsAndMarshalsMasked(t *testing.T) {
 }
 
 func TestNeitherErrorsNorLogsShowTheSecretOrTheSignature(t *testing.T) {
-	const secret = "hunter2-secret"
-	srv := serve(t, func(w http.ResponseWriter, r *http.Request, n int64) {
-		if n%2 == 1 {
-			panic(http.ErrAbortHandler) // a connection cut mid-answer
-		}
-		w.WriteHeader(http.StatusBadGateway)
-	})
-	var logs bytes.Buffer
-	c := newClient(t, srv.URL, func(c *venue.Config) {
-		c.SecretKey, c.Retries = secret, 3
-		c.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	})
-	for _, e := range endpoints[1:] {
-		err := e.call(context.Background(), c)
-		if err == nil {
-			t.Fatalf("%s succeeded against a failing venue", e.name)
-		}
-		for _, out := range []string{err.Error(), logs.String()} {
-			if strings.Contains(out, secret) || strings.Contains(out, "Signature") || strings.Contains(out, "AccessKeyId") {
-				t.Fatalf("%s: the secret or the signed query shows in %q", e.name, out)
+	synctest.Test(t, func(t *testing.T) {
+		const secret = "hunter2-secret"
+		srv := serve(t, func(w http.ResponseWriter, r *http.Request, n int64) {
+			if n%2 == 1 {
+				panic(http.ErrAbortHandler) // a connection cut mid-answer
+			}
+			w.WriteHeader(http.StatusBadGateway)
+		})
+		var logs bytes.Buffer
+		c := srv.client(t, func(c *venue.Config) {
+			c.SecretKey, c.Retries = secret, 3
+			c.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		})
+		for _, e := range endpoints[1:] {
+			err := e.call(context.Background(), c)
+			if err == nil {
+				t.Fatalf("%s succeeded against a failing venue", e.name)
+			}
+			for _, out := range []string{err.Error(), logs.String()} {
+				if strings.Contains(out, secret) || strings.Contains(out, "Signature") || strings.Contains(out, "AccessKeyId") {
+					t.Fatalf("%s: the secret or the signed query shows in %q", e.name, out)
+				}
 			}
 		}
-	}
-	if !strings.Contains(logs.String(), "retrying") {
-		t.Fatalf("no retry was logged, so the log was not checked: %q", logs.String())
-	}
+		if !strings.Contains(logs.String(), "retrying") {
+			t.Fatalf("no retry was logged, so the log was not checked: %q", logs.String())
+		}
+	})
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riskchart/riskchart/server/internal/sandbox/sandboxtest"
 	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -21,10 +22,12 @@ type exchange struct {
 	body                                      []byte
 }
 
-// venueStub is a loopback server that answers every request with reply and
-// records what it received.
+// venueStub is a server on an in-memory network that answers every request
+// with reply and records what it received. Tests that wait run in a
+// testing/synctest bubble, where time passes only while everything waits.
 type venueStub struct {
 	*httptest.Server
+	net  *sandboxtest.Network
 	mu   sync.Mutex
 	seen []exchange
 	n    atomic.Int64
@@ -38,14 +41,16 @@ func (s *venueStub) requests() []exchange {
 
 func serve(t testing.TB, reply func(w http.ResponseWriter, r *http.Request, n int64)) *venueStub {
 	t.Helper()
-	s := &venueStub{}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s := &venueStub{net: sandboxtest.NewNetwork()}
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		s.mu.Lock()
 		s.seen = append(s.seen, exchange{r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Get("Content-Type"), r.Host, body})
 		s.mu.Unlock()
 		reply(w, r, s.n.Add(1))
 	}))
+	s.Listener = s.net.Listen()
+	s.Start()
 	t.Cleanup(s.Close)
 	return s
 }
@@ -62,11 +67,19 @@ func canned(t testing.TB, status int, header map[string]string, body string) *ve
 	})
 }
 
-// newClient is a client of base with a key, no retries and a short timeout,
-// changed by mutate.
-func newClient(t testing.TB, base string, mutate func(*venue.Config)) *venue.Client {
+// client is a client of s (see newClient).
+func (s *venueStub) client(t testing.TB, mutate func(*venue.Config)) *venue.Client {
 	t.Helper()
-	cfg := venue.Config{BaseURL: base, AccessKey: "ak", SecretKey: "sk", Retries: -1, Timeout: 2 * time.Second}
+	return newClient(t, s.URL, s.net, mutate)
+}
+
+// newClient is a client of base on n with a key, no retries and a short
+// timeout, changed by mutate.
+func newClient(t testing.TB, base string, n *sandboxtest.Network, mutate func(*venue.Config)) *venue.Client {
+	t.Helper()
+	tr := n.Transport("127.0.0.1")
+	t.Cleanup(tr.CloseIdleConnections)
+	cfg := venue.Config{BaseURL: base, HTTPClient: &http.Client{Transport: tr}, AccessKey: "ak", SecretKey: "sk", Retries: -1, Timeout: 2 * time.Second}
 	if mutate != nil {
 		mutate(&cfg)
 	}
@@ -77,13 +90,13 @@ func newClient(t testing.TB, base string, mutate func(*venue.Config)) *venue.Cli
 	return c
 }
 
-// dialing sends every connection to addr, whatever host the URL names, so a
-// client can sign for a fixed host while talking to a loopback server.
-func dialing(addr string) *http.Client {
-	d := &net.Dialer{}
-	return &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
-		return d.DialContext(ctx, network, addr)
-	}}}
+// dialing sends every connection to s, whatever host the URL names, so a
+// client can sign for a fixed host while talking to the stub.
+func (s *venueStub) dialing() *http.Client {
+	tr := s.net.Transport("127.0.0.1")
+	dial, addr := tr.DialContext, s.Listener.Addr().String()
+	tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) { return dial(ctx, network, addr) }
+	return &http.Client{Transport: tr}
 }
 
 // The three calls, each with a valid query, for tables over every endpoint.

@@ -50,10 +50,7 @@ func (c *Client) KLineRange(ctx context.Context, contractCode string, p venueapi
 	case from > to:
 		return nil, &InvalidRequestError{Err: &venueapi.ParamError{Param: "from", Rule: "must not be after to", Value: fmt.Sprint(from)}}
 	}
-	start := p.Start(from)
-	if start < from {
-		start = p.Next(start)
-	}
+	start := p.Ceil(from)
 	out := make([]venueapi.Candle, 0, min(p.Count(from, to), 1<<16))
 	for start <= to {
 		end := chunkEnd(p, start, to)

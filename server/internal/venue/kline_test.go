@@ -25,7 +25,7 @@ type chunkVenue struct {
 	ranges [][2]int64
 }
 
-func (v *chunkVenue) start(t *testing.T, shape func(p venueapi.Period, from, to int64, cs []venueapi.Candle) []venueapi.Candle) string {
+func (v *chunkVenue) start(t *testing.T, shape func(p venueapi.Period, from, to int64, cs []venueapi.Candle) []venueapi.Candle) *venueStub {
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
 		vals, _ := url.ParseQuery(r.URL.RawQuery)
 		q, err := venueapi.ParseKLineQuery(vals)
@@ -48,7 +48,7 @@ func (v *chunkVenue) start(t *testing.T, shape func(p venueapi.Period, from, to 
 		env := venueapi.KLineEnvelope{Ch: venueapi.Channel(q.ContractCode, q.Period), Status: venueapi.StatusOK, Ts: 1, Data: cs}
 		w.Write(env.AppendJSON(nil))
 	})
-	return srv.URL
+	return srv
 }
 
 func errString(err error) string {
@@ -97,7 +97,7 @@ func TestKLineRangePagesWithoutGapsOrDuplicates(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v := &chunkVenue{}
-			c := newClient(t, v.start(t, tt.shape), nil)
+			c := v.start(t, tt.shape).client(t, nil)
 			got, err := c.KLineRange(context.Background(), "BTC-USDT", tt.p, tt.from, tt.to)
 			if err != nil {
 				t.Fatal(err)
@@ -127,13 +127,14 @@ func TestKLineRangePagesWithoutGapsOrDuplicates(t *testing.T) {
 
 func TestKLineRangeReturnsWhatItHasWhenAChunkFails(t *testing.T) {
 	v := &chunkVenue{}
-	base := v.start(t, nil)
+	chunks := v.start(t, nil)
+	relay := chunks.dialing()
 	failing := serve(t, func(w http.ResponseWriter, r *http.Request, n int64) {
 		if n == 2 {
 			w.WriteHeader(http.StatusServiceUnavailable)
 			return
 		}
-		res, err := http.Get(base + r.URL.RequestURI())
+		res, err := relay.Get(chunks.URL + r.URL.RequestURI())
 		if err != nil {
 			w.WriteHeader(http.StatusBadGateway)
 			return
@@ -142,7 +143,7 @@ func TestKLineRangeReturnsWhatItHasWhenAChunkFails(t *testing.T) {
 		io.Copy(w, res.Body)
 	})
 	jan2026 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
-	got, err := newClient(t, failing.URL, nil).KLineRange(context.Background(), "BTC-USDT", venueapi.Period1Min, jan2026, jan2026+4999*60)
+	got, err := failing.client(t, nil).KLineRange(context.Background(), "BTC-USDT", venueapi.Period1Min, jan2026, jan2026+4999*60)
 	var un *venue.UnavailableError
 	if !errors.As(err, &un) || len(got) != 2000 || got[1999].ID != jan2026+1999*60 {
 		t.Fatalf("error %v with %d candles, want the first chunk's 2000 and the failure", err, len(got))

@@ -4,13 +4,13 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/riskchart/riskchart/venueapi"
 )
 
-// Quota is a request budget: at most Requests in any window of Per.
-type Quota struct {
-	Requests int
-	Per      time.Duration
-}
+// Quota is a request budget: at most Requests in any window of Per, in the
+// shape the venue declares its limits in.
+type Quota = venueapi.Limit
 
 // QuotaState is a quota and what of it is available now, for metrics.
 type QuotaState struct {
@@ -26,8 +26,9 @@ type QuotaState struct {
 //
 // A caller reserves the next slot (possibly in the future) before it waits,
 // so callers are served in turn and each learns at once how long its turn
-// is. It runs on the real clock: the venue counts in real time, whatever
-// clock signs the requests.
+// is. Every method but wait takes the time, as x/time/rate's do; wait reads
+// the real clock: the venue counts in real time, whatever clock signs the
+// requests.
 type quota struct {
 	q      Quota
 	window time.Duration // Per plus the margin
@@ -41,6 +42,45 @@ func newQuota(q Quota) *quota {
 	return &quota{q: q, window: q.Per + q.Per/10, sent: make([]time.Time, q.Requests)}
 }
 
+// reservation is a turn taken: when it may be sent, and what its slot held
+// before, so that it can be given back.
+type reservation struct {
+	q       *quota
+	slot    int
+	at, old time.Time
+}
+
+// reserve takes the next turn at or after now. When that turn comes after
+// deadline (the zero time: none) it takes nothing and returns false; either
+// way it returns how long after now the turn is.
+func (q *quota) reserve(now, deadline time.Time) (reservation, time.Duration, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	at := now
+	if old := q.sent[q.next]; !old.IsZero() {
+		at = later(at, old.Add(q.window))
+	}
+	at = later(at, q.until)
+	if !deadline.IsZero() && at.After(deadline) {
+		return reservation{}, at.Sub(now), false
+	}
+	r := reservation{q: q, slot: q.next, at: at, old: q.sent[q.next]}
+	q.sent[r.slot] = at
+	q.next = (r.slot + 1) % len(q.sent)
+	return r, at.Sub(now), true
+}
+
+// cancel gives an unused turn back when no later turn was taken after it;
+// otherwise the turn stays spent, which costs budget but never overruns it.
+func (r reservation) cancel() {
+	q := r.q
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if (r.slot+1)%len(q.sent) == q.next && q.sent[r.slot].Equal(r.at) {
+		q.sent[r.slot], q.next = r.old, r.slot
+	}
+}
+
 // wait takes the next turn, waiting for it within ctx's deadline; when the
 // turn comes after the deadline it fails at once with *RateLimitedError and
 // takes nothing.
@@ -48,22 +88,11 @@ func (q *quota) wait(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	now := time.Now()
-	q.mu.Lock()
-	at := now
-	if old := q.sent[q.next]; !old.IsZero() {
-		at = later(at, old.Add(q.window))
-	}
-	at = later(at, q.until)
-	delay := at.Sub(now)
-	if dl, ok := ctx.Deadline(); ok && at.After(dl) {
-		q.mu.Unlock()
+	dl, _ := ctx.Deadline()
+	r, delay, ok := q.reserve(time.Now(), dl)
+	if !ok {
 		return &RateLimitedError{RetryAfter: delay}
 	}
-	slot, old := q.next, q.sent[q.next]
-	q.sent[slot] = at
-	q.next = (slot + 1) % len(q.sent)
-	q.mu.Unlock()
 	if delay <= 0 {
 		return nil
 	}
@@ -73,30 +102,20 @@ func (q *quota) wait(ctx context.Context) error {
 	case <-t.C:
 		return nil
 	case <-ctx.Done():
-		q.giveBack(slot, at, old)
+		r.cancel()
 		return ctx.Err()
 	}
 }
 
-// giveBack returns an unused turn when no later turn was taken after it;
-// otherwise the turn stays spent, which costs budget but never overruns it.
-func (q *quota) giveBack(slot int, at, old time.Time) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if (slot+1)%len(q.sent) == q.next && q.sent[slot].Equal(at) {
-		q.sent[slot], q.next = old, slot
-	}
-}
-
 // pause sends nothing for d from now: the venue said its window is spent.
-func (q *quota) pause(d time.Duration) {
+func (q *quota) pause(now time.Time, d time.Duration) {
 	q.mu.Lock()
-	q.until = later(q.until, time.Now().Add(d))
+	q.until = later(q.until, now.Add(d))
 	q.mu.Unlock()
 }
 
-func (q *quota) state() QuotaState {
-	now := time.Now()
+// state is q and what of it could be sent at now.
+func (q *quota) state(now time.Time) QuotaState {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	free := 0

@@ -4,33 +4,37 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
 func TestAWaiterThatGivesUpReturnsItsTurn(t *testing.T) {
-	q := newQuota(Quota{Requests: 1, Per: time.Minute})
-	if err := q.wait(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error)
-	go func() { done <- q.wait(ctx) }()
-	for reserved := false; !reserved; {
+	synctest.Test(t, func(t *testing.T) {
+		q := newQuota(Quota{Requests: 1, Per: time.Minute})
+		if err := q.wait(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error)
+		go func() { done <- q.wait(ctx) }()
+		synctest.Wait()
 		q.mu.Lock()
-		reserved = q.sent[0].After(time.Now())
+		reserved := q.sent[0].After(time.Now())
 		q.mu.Unlock()
-		time.Sleep(time.Millisecond)
-	}
-	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) {
-		t.Fatalf("error %v, want the cancellation", err)
-	}
-	short, stop := context.WithTimeout(context.Background(), time.Second)
-	defer stop()
-	var rl *RateLimitedError
-	if err := q.wait(short); !errors.As(err, &rl) || rl.RetryAfter > q.window {
-		t.Fatalf("error %v: the next turn should be one window after the first call, not two", err)
-	}
+		if !reserved {
+			t.Fatal("the waiter holds no turn")
+		}
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Fatalf("error %v, want the cancellation", err)
+		}
+		short, stop := context.WithTimeout(context.Background(), time.Second)
+		defer stop()
+		var rl *RateLimitedError
+		if err := q.wait(short); !errors.As(err, &rl) || rl.RetryAfter > q.window {
+			t.Fatalf("error %v: the next turn should be one window after the first call, not two", err)
+		}
+	})
 }
 
 func TestBackoffStaysWithinItsCeilingForEveryAttempt(t *testing.T) {
@@ -44,5 +48,54 @@ func TestBackoffStaysWithinItsCeilingForEveryAttempt(t *testing.T) {
 				t.Fatalf("backoff(%d) = %s, want within (0, %s]", attempt, d, ceiling)
 			}
 		}
+	}
+}
+
+func TestTurnsComeAWindowAfterTheTurnsTheyReuseAndAPauseHoldsThemAll(t *testing.T) {
+	q := newQuota(Quota{Requests: 2, Per: time.Second})
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	steps := []struct {
+		name      string
+		now, dl   time.Time
+		wantDelay time.Duration
+		wantOK    bool
+	}{
+		{"the first turn is now", t0, time.Time{}, 0, true},
+		{"so is the second", t0, time.Time{}, 0, true},
+		{"the third reuses the first's slot a window later", t0, time.Time{}, q.window, true},
+		{"the fourth would come after its deadline and takes nothing", t0, t0.Add(time.Second), q.window, false},
+		{"the fourth without a deadline", t0, time.Time{}, q.window, true},
+		{"the fifth reuses the third's", t0.Add(q.window), time.Time{}, q.window, true},
+	}
+	for _, st := range steps {
+		if _, d, ok := q.reserve(st.now, st.dl); d != st.wantDelay || ok != st.wantOK {
+			t.Fatalf("%s: a turn in %s (%v), want %s (%v)", st.name, d, ok, st.wantDelay, st.wantOK)
+		}
+	}
+	if s := q.state(t0.Add(2 * q.window)); s.Available != 1 || s.Quota != q.q {
+		t.Fatalf("state %+v two windows on, want one request available", s)
+	}
+	q.pause(t0.Add(2*q.window), time.Minute)
+	if s := q.state(t0.Add(3 * q.window)); s.Available != 0 {
+		t.Fatalf("%v available while the venue holds us", s.Available)
+	}
+	if _, d, _ := q.reserve(t0.Add(2*q.window), time.Time{}); d != time.Minute {
+		t.Fatalf("a turn in %s during a pause of a minute", d)
+	}
+}
+
+func TestACancelledTurnIsTakenAgainUnlessALaterOneWasTaken(t *testing.T) {
+	q := newQuota(Quota{Requests: 1, Per: time.Second})
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	q.reserve(t0, time.Time{})
+	r, _, _ := q.reserve(t0, time.Time{})
+	r.cancel()
+	if _, d, _ := q.reserve(t0, time.Time{}); d != q.window {
+		t.Fatalf("after a cancel the next turn is in %s, want one window", d)
+	}
+	later, _, _ := q.reserve(t0, time.Time{})
+	r.cancel() // the turn after it is taken: it stays spent
+	if _, d, _ := q.reserve(t0, time.Time{}); d != 3*q.window || later.at != t0.Add(2*q.window) {
+		t.Fatalf("a turn in %s, want three windows: a cancel behind a later turn gives nothing back", d)
 	}
 }

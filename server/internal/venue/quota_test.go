@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/venue"
@@ -13,93 +14,99 @@ import (
 )
 
 func TestACallWhoseTurnComesAfterItsDeadlineFailsAtOnceWithoutARequest(t *testing.T) {
-	srv := canned(t, 200, nil, klineOK)
-	c := newClient(t, srv.URL, func(c *venue.Config) { c.PublicQuota = venue.Quota{Requests: 2, Per: time.Minute} })
-	for range 2 {
-		if err := endpoints[0].call(context.Background(), c); err != nil {
-			t.Fatal(err)
+	synctest.Test(t, func(t *testing.T) {
+		srv := canned(t, 200, nil, klineOK)
+		c := srv.client(t, func(c *venue.Config) { c.PublicQuota = venue.Quota{Requests: 2, Per: time.Minute} })
+		for range 2 {
+			if err := endpoints[0].call(context.Background(), c); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	err := endpoints[0].call(ctx, c)
-	var rl *venue.RateLimitedError
-	if !errors.As(err, &rl) || rl.Venue || rl.RetryAfter < 50*time.Second {
-		t.Fatalf("error %v, want our quota's refusal with the wait (about a minute)", err)
-	}
-	if ctx.Err() != nil || srv.n.Load() != 2 {
-		t.Fatalf("the refusal came after the deadline (%v) or a request was sent (%d)", ctx.Err(), srv.n.Load())
-	}
-	private, public := c.QuotaStatus()
-	if private != (venue.QuotaState{Quota: venue.Quota{Requests: 72, Per: 3 * time.Second}, Available: 72}) ||
-		public != (venue.QuotaState{Quota: venue.Quota{Requests: 2, Per: time.Minute}}) {
-		t.Fatalf("quota status %+v and %+v", private, public)
-	}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		err := endpoints[0].call(ctx, c)
+		var rl *venue.RateLimitedError
+		if !errors.As(err, &rl) || rl.Venue || rl.RetryAfter < 50*time.Second {
+			t.Fatalf("error %v, want our quota's refusal with the wait (about a minute)", err)
+		}
+		if ctx.Err() != nil || srv.n.Load() != 2 {
+			t.Fatalf("the refusal came after the deadline (%v) or a request was sent (%d)", ctx.Err(), srv.n.Load())
+		}
+		private, public := c.QuotaStatus()
+		if private != (venue.QuotaState{Quota: venue.Quota{Requests: 72, Per: 3 * time.Second}, Available: 72}) ||
+			public != (venue.QuotaState{Quota: venue.Quota{Requests: 2, Per: time.Minute}}) {
+			t.Fatalf("quota status %+v and %+v", private, public)
+		}
+	})
 }
 
 func TestACallWaitsForItsTurnAndTheVenueNeverSeesMoreThanTheQuota(t *testing.T) {
-	const per = 250 * time.Millisecond
-	var mu sync.Mutex
-	var arrivals []time.Time
-	srv := serve(t, func(w http.ResponseWriter, _ *http.Request, _ int64) {
-		mu.Lock()
-		arrivals = append(arrivals, time.Now())
-		mu.Unlock()
-		w.Write([]byte(klineOK))
-	})
-	// A frozen signing clock must not stop the quota: it runs on real time.
-	frozen := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
-	c := newClient(t, srv.URL, func(c *venue.Config) {
-		c.PublicQuota = venue.Quota{Requests: 2, Per: per}
-		c.Now = func() time.Time { return frozen }
-	})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var wg sync.WaitGroup
-	errs := make([]error, 6)
-	for i := range errs {
-		wg.Go(func() { errs[i] = endpoints[0].call(ctx, c) })
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		t.Fatal(err)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	for i := 2; i < len(arrivals); i++ {
-		if gap := arrivals[i].Sub(arrivals[i-2]); gap < per {
-			t.Fatalf("requests %d and %d arrived %s apart: 3 in a window of %s", i-1, i+1, gap, per)
+	synctest.Test(t, func(t *testing.T) {
+		const per = 250 * time.Millisecond
+		var mu sync.Mutex
+		var arrivals []time.Time
+		srv := serve(t, func(w http.ResponseWriter, _ *http.Request, _ int64) {
+			mu.Lock()
+			arrivals = append(arrivals, time.Now())
+			mu.Unlock()
+			w.Write([]byte(klineOK))
+		})
+		// A frozen signing clock must not stop the quota: it runs on real time.
+		frozen := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+		c := srv.client(t, func(c *venue.Config) {
+			c.PublicQuota = venue.Quota{Requests: 2, Per: per}
+			c.Now = func() time.Time { return frozen }
+		})
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		var wg sync.WaitGroup
+		errs := make([]error, 6)
+		for i := range errs {
+			wg.Go(func() { errs[i] = endpoints[0].call(ctx, c) })
 		}
-	}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for i := 2; i < len(arrivals); i++ {
+			if gap := arrivals[i].Sub(arrivals[i-2]); gap < per {
+				t.Fatalf("requests %d and %d arrived %s apart: 3 in a window of %s", i-1, i+1, gap, per)
+			}
+		}
+	})
 }
 
 func TestABurstGetsTheQuotaAndTheRestAreRefusedAtOnce(t *testing.T) {
-	srv := canned(t, 200, nil, tiersOK)
-	c := newClient(t, srv.URL, func(c *venue.Config) { c.PrivateQuota = venue.Quota{Requests: 5, Per: time.Minute} })
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	var wg sync.WaitGroup
-	errs := make([]error, 20)
-	for i := range errs {
-		wg.Go(func() { errs[i] = endpoints[1+i%2].call(ctx, c) }) // tiers and limits share the quota
-	}
-	wg.Wait()
-	refused := 0
-	for _, err := range errs {
-		var rl *venue.RateLimitedError
-		switch {
-		case errors.As(err, &rl) && !rl.Venue:
-			refused++
-		case err != nil:
-			t.Fatal(err)
+	synctest.Test(t, func(t *testing.T) {
+		srv := canned(t, 200, nil, tiersOK)
+		c := srv.client(t, func(c *venue.Config) { c.PrivateQuota = venue.Quota{Requests: 5, Per: time.Minute} })
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		var wg sync.WaitGroup
+		errs := make([]error, 20)
+		for i := range errs {
+			wg.Go(func() { errs[i] = endpoints[1+i%2].call(ctx, c) }) // tiers and limits share the quota
 		}
-	}
-	if refused != 15 || srv.n.Load() != 5 {
-		t.Fatalf("%d refused, %d sent; want 15 refused and 5 sent", refused, srv.n.Load())
-	}
-	if err := endpoints[0].call(ctx, c); err != nil {
-		t.Fatalf("the public quota is spent by private calls: %v", err)
-	}
+		wg.Wait()
+		refused := 0
+		for _, err := range errs {
+			var rl *venue.RateLimitedError
+			switch {
+			case errors.As(err, &rl) && !rl.Venue:
+				refused++
+			case err != nil:
+				t.Fatal(err)
+			}
+		}
+		if refused != 15 || srv.n.Load() != 5 {
+			t.Fatalf("%d refused, %d sent; want 15 refused and 5 sent", refused, srv.n.Load())
+		}
+		if err := endpoints[0].call(ctx, c); err != nil {
+			t.Fatalf("the public quota is spent by private calls: %v", err)
+		}
+	})
 }
 
 func TestTheVenueSayingItsWindowIsSpentHoldsFurtherCalls(t *testing.T) {
@@ -114,32 +121,34 @@ func TestTheVenueSayingItsWindowIsSpentHoldsFurtherCalls(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := serve(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
-				if r.URL.Path == venueapi.PathKLine {
-					w.Write([]byte(klineOK))
-					return
+			synctest.Test(t, func(t *testing.T) {
+				srv := serve(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+					if r.URL.Path == venueapi.PathKLine {
+						w.Write([]byte(klineOK))
+						return
+					}
+					for k, v := range tt.header {
+						w.Header().Set(k, v)
+					}
+					w.WriteHeader(tt.status)
+					w.Write([]byte(tt.body))
+				})
+				c := srv.client(t, nil)
+				callNamed(t, "tiers")(context.Background(), c)
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				err := callNamed(t, "limits")(ctx, c)
+				var rl *venue.RateLimitedError
+				if !errors.As(err, &rl) || rl.Venue || rl.RetryAfter < 50*time.Second || srv.n.Load() != 1 {
+					t.Fatalf("error %v after %d requests, want our refusal until the venue's reset and nothing sent", err, srv.n.Load())
 				}
-				for k, v := range tt.header {
-					w.Header().Set(k, v)
+				if private, _ := c.QuotaStatus(); private.Available != 0 {
+					t.Fatalf("%v private requests said available while the venue holds us", private.Available)
 				}
-				w.WriteHeader(tt.status)
-				w.Write([]byte(tt.body))
+				if err := endpoints[0].call(ctx, c); err != nil {
+					t.Fatalf("a private hold stopped a public call: %v", err)
+				}
 			})
-			c := newClient(t, srv.URL, nil)
-			callNamed(t, "tiers")(context.Background(), c)
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			err := callNamed(t, "limits")(ctx, c)
-			var rl *venue.RateLimitedError
-			if !errors.As(err, &rl) || rl.Venue || rl.RetryAfter < 50*time.Second || srv.n.Load() != 1 {
-				t.Fatalf("error %v after %d requests, want our refusal until the venue's reset and nothing sent", err, srv.n.Load())
-			}
-			if private, _ := c.QuotaStatus(); private.Available != 0 {
-				t.Fatalf("%v private requests said available while the venue holds us", private.Available)
-			}
-			if err := endpoints[0].call(ctx, c); err != nil {
-				t.Fatalf("a private hold stopped a public call: %v", err)
-			}
 		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/venue"
@@ -45,11 +46,13 @@ func TestWhatIsSafeToRetryIsRetriedUntilItSucceeds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := failingFirst(t, tt.failures, tt.status, tt.header, tt.body, tt.ok)
-			c := newClient(t, srv.URL, func(c *venue.Config) { c.Retries = int(tt.failures) })
-			if err := callNamed(t, tt.endpoint)(context.Background(), c); err != nil || srv.n.Load() != tt.failures+1 {
-				t.Fatalf("error %v after %d requests, want success on request %d", err, srv.n.Load(), tt.failures+1)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				srv := failingFirst(t, tt.failures, tt.status, tt.header, tt.body, tt.ok)
+				c := srv.client(t, func(c *venue.Config) { c.Retries = int(tt.failures) })
+				if err := callNamed(t, tt.endpoint)(context.Background(), c); err != nil || srv.n.Load() != tt.failures+1 {
+					t.Fatalf("error %v after %d requests, want success on request %d", err, srv.n.Load(), tt.failures+1)
+				}
+			})
 		})
 	}
 }
@@ -64,7 +67,7 @@ func TestRefusalsOfTheRequestOrTheKeyAreNeverRetried(t *testing.T) {
 	} {
 		t.Run(body, func(t *testing.T) {
 			srv := canned(t, 200, nil, body)
-			c := newClient(t, srv.URL, func(c *venue.Config) { c.Retries = 5 })
+			c := srv.client(t, func(c *venue.Config) { c.Retries = 5 })
 			if err := callNamed(t, "tiers")(context.Background(), c); err == nil || srv.n.Load() != 1 {
 				t.Fatalf("error %v after %d requests, want one request and an error", err, srv.n.Load())
 			}
@@ -73,51 +76,59 @@ func TestRefusalsOfTheRequestOrTheKeyAreNeverRetried(t *testing.T) {
 }
 
 func TestRetriesStopWhenTheBudgetIsSpent(t *testing.T) {
-	srv := canned(t, 503, nil, `{"status":"error","err_code":1004,"err_msg":"busy","ts":1}`)
-	c := newClient(t, srv.URL, func(c *venue.Config) { c.Retries = 3 })
-	err := endpoints[0].call(context.Background(), c)
-	assertErrorLike(t, err, &venue.UnavailableError{Op: "GET " + venueapi.PathKLine, HTTPStatus: 503})
-	if n := srv.n.Load(); n != 4 {
-		t.Fatalf("%d requests, want 1 and 3 retries", n)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		srv := canned(t, 503, nil, `{"status":"error","err_code":1004,"err_msg":"busy","ts":1}`)
+		c := srv.client(t, func(c *venue.Config) { c.Retries = 3 })
+		err := endpoints[0].call(context.Background(), c)
+		assertErrorLike(t, err, &venue.UnavailableError{Op: "GET " + venueapi.PathKLine, HTTPStatus: 503})
+		if n := srv.n.Load(); n != 4 {
+			t.Fatalf("%d requests, want 1 and 3 retries", n)
+		}
+	})
 }
 
 func TestRetriesNeverWaitPastTheDeadline(t *testing.T) {
 	t.Run("a reset after the deadline returns the venue's refusal at once", func(t *testing.T) {
-		srv := canned(t, 429, map[string]string{"ratelimit-reset": "60000"}, `{"code":1032,"message":"too many","data":null,"ts":1}`)
-		c := newClient(t, srv.URL, func(c *venue.Config) { c.Retries = 5 })
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		err := callNamed(t, "tiers")(ctx, c)
-		assertErrorLike(t, err, &venue.RateLimitedError{RetryAfter: time.Minute, Venue: true})
-		if ctx.Err() != nil || srv.n.Load() != 1 {
-			t.Fatalf("returned after the deadline (%v) or retried (%d requests): nothing could succeed in time", ctx.Err(), srv.n.Load())
-		}
+		synctest.Test(t, func(t *testing.T) {
+			srv := canned(t, 429, map[string]string{"ratelimit-reset": "60000"}, `{"code":1032,"message":"too many","data":null,"ts":1}`)
+			c := srv.client(t, func(c *venue.Config) { c.Retries = 5 })
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			err := callNamed(t, "tiers")(ctx, c)
+			assertErrorLike(t, err, &venue.RateLimitedError{RetryAfter: time.Minute, Venue: true})
+			if ctx.Err() != nil || srv.n.Load() != 1 {
+				t.Fatalf("returned after the deadline (%v) or retried (%d requests): nothing could succeed in time", ctx.Err(), srv.n.Load())
+			}
+		})
 	})
 	t.Run("a venue that keeps failing gives its last error, not the context's", func(t *testing.T) {
-		srv := canned(t, 503, nil, ``)
-		c := newClient(t, srv.URL, func(c *venue.Config) { c.Retries = 1000 })
-		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-		defer cancel()
-		err := endpoints[0].call(ctx, c)
-		assertErrorLike(t, err, &venue.UnavailableError{Op: "GET " + venueapi.PathKLine, HTTPStatus: 503})
-		if errors.Is(err, context.DeadlineExceeded) {
-			t.Fatalf("error %v is the deadline, want the venue's", err)
-		}
+		synctest.Test(t, func(t *testing.T) {
+			srv := canned(t, 503, nil, ``)
+			c := srv.client(t, func(c *venue.Config) { c.Retries = 1000 })
+			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+			defer cancel()
+			err := endpoints[0].call(ctx, c)
+			assertErrorLike(t, err, &venue.UnavailableError{Op: "GET " + venueapi.PathKLine, HTTPStatus: 503})
+			if errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("error %v is the deadline, want the venue's", err)
+			}
+		})
 	})
 }
 
 func TestARetryWithoutATurnInTimeGivesTheVenuesError(t *testing.T) {
-	srv := canned(t, 503, nil, ``)
-	c := newClient(t, srv.URL, func(c *venue.Config) {
-		c.Retries = 3
-		c.PublicQuota = venue.Quota{Requests: 1, Per: time.Minute}
+	synctest.Test(t, func(t *testing.T) {
+		srv := canned(t, 503, nil, ``)
+		c := srv.client(t, func(c *venue.Config) {
+			c.Retries = 3
+			c.PublicQuota = venue.Quota{Requests: 1, Per: time.Minute}
+		})
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		err := endpoints[0].call(ctx, c)
+		assertErrorLike(t, err, &venue.UnavailableError{Op: "GET " + venueapi.PathKLine, HTTPStatus: 503})
+		if srv.n.Load() != 1 || ctx.Err() != nil {
+			t.Fatalf("%d requests, deadline %v: the retry's turn comes after the deadline, so it must not wait", srv.n.Load(), ctx.Err())
+		}
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	err := endpoints[0].call(ctx, c)
-	assertErrorLike(t, err, &venue.UnavailableError{Op: "GET " + venueapi.PathKLine, HTTPStatus: 503})
-	if srv.n.Load() != 1 || ctx.Err() != nil {
-		t.Fatalf("%d requests, deadline %v: the retry's turn comes after the deadline, so it must not wait", srv.n.Load(), ctx.Err())
-	}
 }

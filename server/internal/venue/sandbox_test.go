@@ -3,10 +3,10 @@ package venue_test
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/sandbox"
@@ -15,21 +15,14 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// startSandbox serves a sandbox and returns a client of it changed by
-// mutate. The client's idle connections close before the sandbox stops: one
-// dialled in a burst and never used would hold its graceful shutdown.
-func startSandbox(t *testing.T, cfg sandbox.Config, mutate func(*venue.Config)) (*venue.Client, *sandbox.Sandbox, string) {
+// startSandbox serves a sandbox on an in-memory network and returns a
+// client of it changed by mutate, and a maker of other clients of it.
+func startSandbox(t *testing.T, cfg sandbox.Config, mutate func(*venue.Config)) (*venue.Client, *sandbox.Sandbox, func(mutate func(*venue.Config)) *venue.Client) {
 	t.Helper()
-	base, sb := sandboxtest.Start(t, cfg)
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	t.Cleanup(tr.CloseIdleConnections)
-	c := newClient(t, base, func(c *venue.Config) {
-		c.HTTPClient = &http.Client{Transport: tr}
-		if mutate != nil {
-			mutate(c)
-		}
-	})
-	return c, sb, base
+	n := sandboxtest.NewNetwork()
+	base, sb := sandboxtest.StartOn(t, n, cfg)
+	client := func(mutate func(*venue.Config)) *venue.Client { return newClient(t, base, n, mutate) }
+	return client(mutate), sb, client
 }
 
 var sandboxKeys = []sandbox.Key{
@@ -84,7 +77,7 @@ func TestSignedCallsSucceedAgainstTheSandbox(t *testing.T) {
 }
 
 func TestTheSandboxRefusesBadKeysAndTheClientSaysWhy(t *testing.T) {
-	_, _, base := startSandbox(t, sandbox.Config{Keys: sandboxKeys}, nil)
+	_, _, client := startSandbox(t, sandbox.Config{Keys: sandboxKeys}, nil)
 	tests := []struct {
 		name     string
 		mutate   func(*venue.Config)
@@ -97,7 +90,7 @@ func TestTheSandboxRefusesBadKeysAndTheClientSaysWhy(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := newClient(t, base, tt.mutate)
+			c := client(tt.mutate)
 			for _, e := range endpoints[1:] {
 				err := e.call(context.Background(), c)
 				var au *venue.AuthError
@@ -164,30 +157,34 @@ func TestKLineRangeAgainstTheSandboxHasNoGapsOrDuplicates(t *testing.T) {
 }
 
 func TestTheSandboxNeverSeesMoreThanItsPrivateLimit(t *testing.T) {
-	c, sb, _ := startSandbox(t, sandbox.Config{Keys: sandboxKeys, PrivateLimit: sandbox.Limit{Requests: 10, Per: time.Second}},
-		func(c *venue.Config) { c.PrivateQuota = venue.Quota{Requests: 10, Per: time.Second} })
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	var wg sync.WaitGroup
-	errs := make([]error, 20)
-	for i := range errs {
-		wg.Go(func() { errs[i] = endpoints[1+i%2].call(ctx, c) })
-	}
-	wg.Wait()
-	sent := sb.Received(venueapi.PathTiers) + sb.Received(venueapi.PathPositionLimit)
-	// Ten go at once and ten a window later, well within the deadline.
-	if err := errors.Join(errs...); err != nil || sent != 20 {
-		t.Fatalf("%d sent; error: %v", sent, err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		c, sb, _ := startSandbox(t, sandbox.Config{Keys: sandboxKeys, PrivateLimit: sandbox.Limit{Requests: 10, Per: time.Second}},
+			func(c *venue.Config) { c.PrivateQuota = venue.Quota{Requests: 10, Per: time.Second} })
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		var wg sync.WaitGroup
+		errs := make([]error, 20)
+		for i := range errs {
+			wg.Go(func() { errs[i] = endpoints[1+i%2].call(ctx, c) })
+		}
+		wg.Wait()
+		sent := sb.Received(venueapi.PathTiers) + sb.Received(venueapi.PathPositionLimit)
+		// Ten go at once and ten a window later, well within the deadline.
+		if err := errors.Join(errs...); err != nil || sent != 20 {
+			t.Fatalf("%d sent; error: %v", sent, err)
+		}
+	})
 }
 
 func TestRetriesRideOutTheSandboxsFaults(t *testing.T) {
-	c, _, _ := startSandbox(t, sandbox.Config{Faults: sandbox.Faults{PerPath: map[string]sandbox.Fault{
-		"": {Rate5xx: 0.1, RateMalformed: 0.05, Rate429: 0.05, RateHangup: 0.05},
-	}}}, func(c *venue.Config) { c.Retries = 8 })
-	for i := range 10 {
-		if _, err := c.KLine(context.Background(), venueapi.KLineQuery{ContractCode: "ETH-USDT", Period: venueapi.Period15Min, Size: 10}); err != nil {
-			t.Fatalf("call %d: %v", i+1, err)
+	synctest.Test(t, func(t *testing.T) {
+		c, _, _ := startSandbox(t, sandbox.Config{Faults: sandbox.Faults{PerPath: map[string]sandbox.Fault{
+			"": {Rate5xx: 0.1, RateMalformed: 0.05, Rate429: 0.05, RateHangup: 0.05},
+		}}}, func(c *venue.Config) { c.Retries = 8 })
+		for i := range 10 {
+			if _, err := c.KLine(context.Background(), venueapi.KLineQuery{ContractCode: "ETH-USDT", Period: venueapi.Period15Min, Size: 10}); err != nil {
+				t.Fatalf("call %d: %v", i+1, err)
+			}
 		}
-	}
+	})
 }

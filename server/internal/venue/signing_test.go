@@ -49,10 +49,10 @@ func TestSignedRequestsCarryTheGoldenQueryString(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := canned(t, 200, nil, `{"code":200,"status":"ok","data":[],"ts":1}`)
-			c := newClient(t, tt.base, func(c *venue.Config) {
+			c := newClient(t, tt.base, srv.net, func(c *venue.Config) {
 				c.AccessKey, c.SecretKey = "e2xxxxxx-99xxxxxx-84xxxxxx-7xxxx", "b0xxxxxx-c6xxxxxx-94xxxxxx-dxxxx"
 				c.Now = func() time.Time { return at.In(time.FixedZone("UTC+5", 5*3600)) } // signed in UTC whatever the zone
-				c.HTTPClient = dialing(srv.Listener.Addr().String())
+				c.HTTPClient = srv.dialing()
 			})
 			if err := tt.call(c); err != nil {
 				t.Fatal(err)
@@ -73,7 +73,7 @@ func TestSignedRequestsCarryTheGoldenQueryString(t *testing.T) {
 
 func TestKLineIsSentUnsignedWithItsParametersEncoded(t *testing.T) {
 	srv := canned(t, 200, nil, klineOK)
-	c := newClient(t, srv.URL, nil)
+	c := srv.client(t, nil)
 	if _, err := c.KLine(context.Background(), venueapi.KLineQuery{ContractCode: "BTC-USDT-CQ", Period: venueapi.Period4Hour, From: 1767225600, To: 1767240000, Range: true}); err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestKLineIsSentUnsignedWithItsParametersEncoded(t *testing.T) {
 
 func TestRequestsGoOnlyUnderTheBaseURL(t *testing.T) {
 	srv := canned(t, 200, nil, klineOK)
-	c := newClient(t, srv.URL+"/prefix/", nil)
+	c := newClient(t, srv.URL+"/prefix/", srv.net, nil)
 	if _, err := c.KLine(context.Background(), venueapi.KLineQuery{ContractCode: "BTC-USDT", Period: venueapi.Period1Min, Size: 1}); err != nil {
 		t.Fatal(err)
 	}

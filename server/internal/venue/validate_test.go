@@ -60,7 +60,7 @@ func TestRequestsThatBreakARuleAreRefusedWithoutARequest(t *testing.T) {
 		{"a range of a malformed contract", kRange("BTC", venueapi.Period1Min, 0, 60), "contract_code"},
 	}
 	srv := canned(t, 200, nil, `{}`)
-	c := newClient(t, srv.URL, nil)
+	c := srv.client(t, nil)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.call(context.Background(), c)
@@ -108,7 +108,7 @@ func TestValidRequestsThatLookOddAreSent(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := canned(t, 200, nil, `{"code":200,"status":"ok","data":[],"ts":1}`)
-			if err := tt.call(context.Background(), newClient(t, srv.URL, nil)); err != nil || srv.n.Load() != 1 {
+			if err := tt.call(context.Background(), srv.client(t, nil)); err != nil || srv.n.Load() != 1 {
 				t.Fatalf("error %v after %d requests, want one request and success", err, srv.n.Load())
 			}
 		})

@@ -1,8 +1,13 @@
 package sandboxtest_test
 
 import (
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/riskchart/riskchart/server/internal/sandbox"
 	"github.com/riskchart/riskchart/server/internal/sandbox/sandboxtest"
@@ -26,4 +31,32 @@ func TestStart_ServesOnLoopbackUntilTheTestEnds(t *testing.T) {
 	if _, err := http.Get(base + venueapi.PathKLine); err == nil {
 		t.Fatal("still serving after the test ended")
 	}
+}
+
+func TestNetwork_CarriesHTTPFromTheAddressItNamesUntilTheListenerCloses(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := sandboxtest.NewNetwork()
+		srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(time.Hour) // on the bubble's clock: the network must not keep it from running
+			io.WriteString(w, r.RemoteAddr)
+		}))
+		srv.Listener = n.Listen()
+		srv.Start()
+		tr := n.Transport("127.0.0.7")
+		client := &http.Client{Transport: tr}
+		res, err := client.Get(srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if host, _, _ := strings.Cut(string(b), ":"); host != "127.0.0.7" {
+			t.Fatalf("the server saw the client at %s, want 127.0.0.7", b)
+		}
+		tr.CloseIdleConnections()
+		srv.Close()
+		if _, err := client.Get(srv.URL); err == nil {
+			t.Fatal("a closed listener still answers")
+		}
+	})
 }

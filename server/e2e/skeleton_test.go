@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"encoding/json"
@@ -48,9 +48,9 @@ func TestKLinePathAnswersTheVenueEnvelopeWith150AlignedCandles(t *testing.T) {
 }
 
 func TestWasmExecGlueMatchesTheToolchain(t *testing.T) {
-	ours, err := os.ReadFile("../wasm_exec.js")
+	ours, err := os.ReadFile(filepath.Join(repoRoot, "wasm_exec.js"))
 	if err != nil {
-		t.Fatalf("reading ../wasm_exec.js (make build copies it): %v", err)
+		t.Fatalf("reading wasm_exec.js (make build copies it): %v", err)
 	}
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"context"
@@ -135,12 +135,7 @@ func readyWhere(cond string) string {
 // issueLink makes a signed embed link with the server's CLI subcommand.
 func issueLink(t *testing.T, key string, args ...string) string {
 	t.Helper()
-	var out strings.Builder
-	getenv := func(k string) string { return map[string]string{"RISKCHART_EMBED_KEY": key}[k] }
-	if err := run(context.Background(), append([]string{"riskchart", "embed-link"}, args...), getenv, &out, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSpace(out.String())
+	return strings.TrimSpace(runCommand(t, map[string]string{"RISKCHART_EMBED_KEY": key}, append([]string{"embed-link"}, args...)...))
 }
 
 func TestEmbeds(t *testing.T) {

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // The risk panels in a real browser against the whole server and its
 // sandbox. Every expected figure is computed here, with decimal arithmetic,

@@ -1,8 +1,9 @@
-package main
+package e2e
 
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"io/fs"
 	"net"
@@ -74,7 +75,7 @@ func TestTheManifestIsValidAndItsIconsLoad(t *testing.T) {
 	}
 }
 
-func fmtSize(px int) string { return itoa(int64(px)) + "x" + itoa(int64(px)) }
+func fmtSize(px int) string { return fmt.Sprintf("%dx%d", px, px) }
 
 func TestOfflineReloadDrawsTheLastChartMarked(t *testing.T) {
 	s := startServer(t, nil)
@@ -112,7 +113,7 @@ func TestANewDeploymentIsOfferedAsAReload(t *testing.T) {
 	// Two deployments on the same origin: the second differs in style.css,
 	// which is part of the version the service worker is keyed by.
 	root := t.TempDir()
-	copyTree(t, "..", root, "wasm_exec.js", "web")
+	copyTree(t, repoRoot, root, "wasm_exec.js", "web")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"context"
@@ -70,7 +70,7 @@ func BenchmarkFrontEnd(b *testing.B) {
 		}
 		plainLive = append(plainLive, liveUpdates(b, alloc, pages[1].url+"?live=1")...)
 	}
-	raw, gz := fileSize(b, "../web/app.wasm"), fileSize(b, "../web/app.wasm.gz")
+	raw, gz := fileSize(b, filepath.Join(repoRoot, "web", "app.wasm")), fileSize(b, filepath.Join(repoRoot, "web", "app.wasm.gz"))
 	type metric struct {
 		name  string
 		value float64
@@ -134,7 +134,7 @@ func plainOrigin(b *testing.B, riskchart string) string {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(frame)
 	})
-	mux.Handle("/web/", http.StripPrefix("/web/", http.FileServer(http.Dir("../web"))))
+	mux.Handle("/web/", http.StripPrefix("/web/", http.FileServer(http.Dir(filepath.Join(repoRoot, "web")))))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		maps.Copy(w.Header(), security)
 		mux.ServeHTTP(w, r)

@@ -1,0 +1,317 @@
+package e2e
+
+// The harness of the end-to-end tests: the real server binary, started as a
+// process with the embedded sandbox on loopback, and Debian's chromium driven
+// by chromedp.
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// repoRoot holds web/, wasm_exec.js and artifacts/, seen from this package.
+var repoRoot = filepath.Join("..", "..")
+
+// builtDir holds the binary this run built when RISKCHART_BIN is unset.
+var builtDir string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtDir != "" {
+		os.RemoveAll(builtDir)
+	}
+	os.Exit(code)
+}
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// serverBinary is RISKCHART_BIN, or ./server built once for this test run,
+// so that go test ./server/e2e works without make.
+func serverBinary(t testing.TB) string {
+	t.Helper()
+	binOnce.Do(func() {
+		if p := os.Getenv("RISKCHART_BIN"); p != "" {
+			binPath, binErr = filepath.Abs(p)
+			return
+		}
+		if builtDir, binErr = os.MkdirTemp("", "riskchart-e2e-"); binErr != nil {
+			return
+		}
+		binPath = filepath.Join(builtDir, "riskchart")
+		out, err := exec.Command("go", "build", "-o", binPath, "github.com/riskchart/riskchart/server").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build ./server: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatalf("the server binary: %v", binErr)
+	}
+	return binPath
+}
+
+// command prepares the server binary with args, serving the repository's
+// front end, and env added to a minimal environment (PATH and HOME): the
+// developer's own RISKCHART_* variables must not reach it.
+func command(t testing.TB, env map[string]string, args ...string) *exec.Cmd {
+	t.Helper()
+	root, err := filepath.Abs(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"PATH": os.Getenv("PATH"), "HOME": os.Getenv("HOME"), "RISKCHART_ROOT": root}
+	for k, v := range env {
+		vars[k] = v
+	}
+	cmd := exec.Command(serverBinary(t), args...)
+	for k, v := range vars {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	return cmd
+}
+
+// runCommand runs a subcommand of the server binary to its end and returns
+// what it printed.
+func runCommand(t testing.TB, env map[string]string, args ...string) string {
+	t.Helper()
+	cmd := command(t, env, args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("riskchart %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return string(out)
+}
+
+// testServer is a running Riskchart.
+type testServer struct {
+	URL  string      // http://127.0.0.1:port
+	Log  *syncBuffer // its stderr
+	Out  *syncBuffer // its stdout
+	stop func(t testing.TB)
+}
+
+// Stop shuts the server down now (tests of what happens without it): it
+// must exit cleanly within 15 s of SIGTERM, as it does when deployed.
+func (s *testServer) Stop(t testing.TB) { s.stop(t) }
+
+// startServer starts the server binary on a free loopback port, with env
+// added to a minimal environment, and stops it at the end of the test.
+func startServer(t testing.TB, env map[string]string) *testServer {
+	t.Helper()
+	vars := map[string]string{"RISKCHART_ADDR": "127.0.0.1:0"}
+	for k, v := range env {
+		vars[k] = v
+	}
+	cmd := command(t, vars)
+	s := &testServer{Log: &syncBuffer{}, Out: &syncBuffer{}}
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = io.MultiWriter(pw, s.Out), s.Log
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting the server: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		err := cmd.Wait()
+		pw.CloseWithError(fmt.Errorf("server exited: %v", err))
+		done <- err
+	}()
+	var once sync.Once
+	s.stop = func(t testing.TB) {
+		once.Do(func() {
+			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil && !errors.Is(err, os.ErrProcessDone) {
+				t.Errorf("signalling the server: %v", err)
+			}
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("server did not exit cleanly: %v\nlog:\n%s", err, s.Log.String())
+				}
+			case <-time.After(15 * time.Second):
+				t.Errorf("server did not exit within 15s of SIGTERM")
+				cmd.Process.Kill()
+				<-done
+			}
+		})
+	}
+	t.Cleanup(func() { s.stop(t) })
+	// A server that never says where it listens is killed, which ends the scan.
+	hung := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
+	urlRE := regexp.MustCompile(`serving on (http://\S+)/`)
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		if m := urlRE.FindStringSubmatch(sc.Text()); m != nil {
+			s.URL = m[1]
+			break
+		}
+	}
+	hung.Stop()
+	go io.Copy(io.Discard, pr) // keep draining so the server never blocks on stdout
+	if s.URL == "" {
+		t.Fatalf("server did not start: %v\nlog:\n%s", sc.Err(), s.Log.String())
+	}
+	waitHealthy(t, s.URL+"/healthz")
+	return s
+}
+
+func waitHealthy(t testing.TB, url string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		res, err := http.Get(url)
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("%s did not answer 200 within 10s", url)
+}
+
+// chromiumPath finds the browser. Without one, a test skips on a developer's
+// machine and fails under CI=true: a missing browser must never pass silently.
+func chromiumPath(t testing.TB) string {
+	t.Helper()
+	for _, p := range []string{os.Getenv("RISKCHART_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if p == "" {
+			continue
+		}
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("no chromium found (set RISKCHART_CHROMIUM or run make test, which installs Debian's chromium); CI=true makes this a failure")
+	}
+	t.Skip("no chromium found: run make test, which installs Debian's chromium")
+	return ""
+}
+
+// newBrowser starts a headless chromium with a fresh profile and returns a
+// tab's context, closed at the end of the test.
+func newBrowser(t testing.TB) context.Context {
+	t.Helper()
+	profile, err := os.MkdirTemp("", "riskchart-chromium-")
+	if err != nil {
+		t.Fatalf("creating a chromium profile: %v", err)
+	}
+	opts := append([]chromedp.ExecAllocatorOption{},
+		chromedp.ExecPath(chromiumPath(t)),
+		chromedp.UserDataDir(profile),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.WindowSize(1280, 800),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelTab := chromedp.NewContext(actx)
+	t.Cleanup(func() {
+		cancelTab()
+		cancelAlloc()
+		// Chromium's helpers may still be writing the profile as it exits.
+		for i := 0; i < 20 && os.RemoveAll(profile) != nil; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	return ctx
+}
+
+// artifactDir is where browser tests leave screenshots and measurements.
+func artifactDir(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(repoRoot, "artifacts")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatalf("creating %s: %v", dir, err)
+	}
+	return dir
+}
+
+// screenshot saves what the tab's window shows as artifacts/<name>.png. Not
+// the whole page: for that, Chromium lays a page taller than the window out
+// again at its full height, and ECharts' canvases keep their size, so such
+// pictures showed charts over the panels below them, or shrunk in a corner
+// of their iframe, which the page never does.
+func screenshot(t testing.TB, ctx context.Context, name string) {
+	t.Helper()
+	var png []byte
+	if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&png)); err != nil {
+		t.Errorf("screenshot %s: %v", name, err)
+		return
+	}
+	path := filepath.Join(artifactDir(t), name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Errorf("saving %s: %v", path, err)
+	}
+}
+
+// jsCandleCount is how many candles the page's ECharts chart holds (0 until drawn).
+const jsCandleCount = `(() => {
+  const el = document.getElementById("chart");
+  const c = el && window.echarts && echarts.getInstanceByDom(el);
+  const o = c && c.getOption();
+  return (o && o.series && o.series[0] && o.series[0].data) ? o.series[0].data.length : 0;
+})()`
+
+// waitForCandles waits until the chart holds candles and returns how many.
+func waitForCandles(t testing.TB, ctx context.Context, timeout time.Duration) int {
+	t.Helper()
+	var n int
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := chromedp.Run(tctx, chromedp.Poll(jsCandleCount+" > 0", nil, chromedp.WithPollingInterval(20*time.Millisecond)),
+		chromedp.Evaluate(jsCandleCount, &n)); err != nil {
+		var status string
+		_ = chromedp.Run(ctx, chromedp.Evaluate(`document.body ? document.body.innerText : ""`, &status))
+		t.Fatalf("chart not drawn within %s: %v; page says: %q", timeout, err, strings.TrimSpace(status))
+	}
+	return n
+}
+
+// syncBuffer is a bytes buffer safe for the process's output copiers and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

@@ -1,0 +1,309 @@
+package candles
+
+import (
+	"container/list"
+	"maps"
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// Series holds the candles of one Key, safe for concurrent use. Only the
+// ids its spans hold are vouched for: no candle of them is missing.
+type Series struct {
+	key   Key
+	store *Store
+	elem  *list.Element // nil once evicted; guarded by store.mu
+
+	mu        sync.RWMutex
+	recs      map[int64][]byte // by candle id: each candle's JSON, as AppendJSON writes it
+	held      Set              // ids asked for and held
+	floor     int64            // ids below it have no candles (before the venue's history); 0: unknown
+	open      int64            // id of a candle held while it was open: not final once it closes; 0: none
+	refreshed time.Time        // when the latest candles were last fetched
+	version   uint64           // bumped by every merge: encoded views are of one version
+	bytes     int64            // records, views and overhead, as counted in Store.size
+	views     map[View]Encoded
+	refusal   error     // the venue's refusal of the series, as Refuse was told
+	refusedAt time.Time // when it refused
+	pins      []Span    // ranges requests in flight are about to read: trim leaves them
+}
+
+// View names an encoded answer of a series: the latest Size candles, named
+// as Period (60min and 1hour answers differ though their candles do not).
+type View struct {
+	Period venueapi.Period
+	Size   int
+}
+
+// Encoded is an answer encoded from a series' candles, kept with them until
+// they change.
+type Encoded interface {
+	// Cost is what it counts against the store's bound.
+	Cost() int64
+}
+
+// maxViews bounds the encoded views kept per series: a client walking
+// through every size must not multiply a series' memory by 2000.
+const maxViews = 16
+
+func newSeries(st *Store, k Key) *Series {
+	return &Series{key: k, store: st, recs: map[int64][]byte{}, held: NewSet(k.Period), views: map[View]Encoded{}, bytes: seriesOverhead}
+}
+
+// Key names the series.
+func (s *Series) Key() Key { return s.key }
+
+func (s *Series) size() int64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.bytes
+}
+
+// Pin keeps the candles of [from, to] (instants, not necessarily candle
+// starts) from being trimmed until Unpin: a range fetched for a request
+// stays until the request has read it, whatever others fetch.
+func (s *Series) Pin(from, to int64) Span {
+	sp := Span{s.key.Period.Ceil(from), s.key.Period.Start(to)}
+	s.mu.Lock()
+	s.pins = append(s.pins, sp)
+	s.mu.Unlock()
+	return sp
+}
+
+// Unpin ends a Pin.
+func (s *Series) Unpin(sp Span) {
+	s.mu.Lock()
+	if i := slices.Index(s.pins, sp); i >= 0 {
+		s.pins = slices.Delete(s.pins, i, i+1)
+	}
+	s.mu.Unlock()
+}
+
+// Refuse remembers the venue's refusal of the series (an unknown contract).
+func (s *Series) Refuse(err error, at time.Time) {
+	s.mu.Lock()
+	s.refusal, s.refusedAt = err, at
+	s.mu.Unlock()
+}
+
+// Refused returns when the last refusal came, and the refusal; nil if none.
+func (s *Series) Refused() (time.Time, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.refusedAt, s.refusal
+}
+
+// settle forgets the candle held while it was open once it has closed: what
+// is held of it is a snapshot, and a range ending there must fetch it again
+// rather than call a partial candle final (and immutable).
+func (s *Series) settle(current int64) {
+	s.mu.RLock()
+	due := s.open != 0 && s.open < current
+	s.mu.RUnlock()
+	if !due {
+		return
+	}
+	s.mu.Lock()
+	if s.open != 0 && s.open < current {
+		s.held.Drop(s.open)
+		s.open = 0
+	}
+	s.mu.Unlock()
+}
+
+// Tail is how a series holds its latest candles.
+type Tail struct {
+	Held      bool      // every candle from the nth latest (or the venue's first) to the current one
+	Refreshed time.Time // when the latest candles were last fetched
+	Joins     bool      // the newest held run reaches back to the nth latest candle
+	Newest    int64     // when Joins, the newest held candle
+}
+
+// Tail reports how s holds its latest n candles, current being the id of
+// the candle open now.
+func (s *Series) Tail(n int, current int64) Tail {
+	s.settle(current)
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	want := max(s.key.Period.Back(current, n-1), s.floor)
+	t := Tail{Held: s.held.Covers(want, current), Refreshed: s.refreshed}
+	if last, ok := s.held.Last(); ok && last.contains(want) {
+		t.Joins, t.Newest = true, last.Hi
+	}
+	return t
+}
+
+// Missing returns the runs of candle ids with a start in [from, to], up to
+// current, that s does not hold; none before the venue's history.
+func (s *Series) Missing(from, to, current int64) []Span {
+	s.settle(current)
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.missing(from, to, current)
+}
+
+func (s *Series) missing(from, to, current int64) []Span {
+	first, to := max(s.key.Period.Ceil(from), s.floor), min(to, current)
+	if first > to {
+		return nil
+	}
+	return s.held.Gaps(first, to)
+}
+
+// Fetch is what the venue answered for a span of candle ids.
+type Fetch struct {
+	Candles []venueapi.Candle
+	Asked   Span      // the ids asked for: every candle the venue has of them is in Candles
+	At      time.Time // when they were asked for
+	Latest  bool      // the latest candles were asked for: the answer counts as a refresh
+	Floor   int64     // the venue's first candle, when the answer shows it; 0: not shown
+}
+
+// Merge stores what the venue answered and records f.Asked as held; a fetch
+// that reached the open candle marks it, to be fetched again once closed.
+func (s *Series) Merge(f Fetch) {
+	p := s.key.Period
+	recs := make([][]byte, len(f.Candles))
+	for i, k := range f.Candles {
+		recs[i] = k.AppendJSON(nil) // outside the lock: encoding is the costly part
+	}
+	s.mu.Lock()
+	before := s.bytes
+	for i, k := range f.Candles {
+		if old, ok := s.recs[k.ID]; ok {
+			s.bytes -= int64(len(old)) + recordOverhead
+		}
+		s.recs[k.ID] = recs[i]
+		s.bytes += int64(len(recs[i])) + recordOverhead
+	}
+	s.floor = max(s.floor, f.Floor)
+	s.held.Add(f.Asked)
+	if cur := p.Start(f.At.Unix()); f.Asked.Hi >= cur {
+		s.open = cur
+	}
+	if f.Latest {
+		s.refreshed = f.At
+	}
+	s.version++
+	for _, v := range s.views {
+		s.bytes -= v.Cost()
+	}
+	clear(s.views)
+	delta := s.bytes - before
+	s.mu.Unlock()
+	s.store.grew(s, delta, f.Asked)
+}
+
+// Latest returns the view v of the latest n candles up to current: kept
+// encoded if it is, else the records to encode it from (within the newest
+// run: no gap between an old run and now) and the version they are of.
+func (s *Series) Latest(v View, n int, current int64) (kept Encoded, recs [][]byte, version uint64) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if e := s.views[v]; e != nil {
+		return e, nil, s.version
+	}
+	return nil, s.last(n, current), s.version
+}
+
+// Last returns the records of the latest n candles held up to current,
+// within the newest run.
+func (s *Series) Last(n int, current int64) [][]byte {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.last(n, current)
+}
+
+func (s *Series) last(n int, current int64) [][]byte {
+	sp, ok := s.held.Last()
+	if !ok {
+		return nil
+	}
+	p := s.key.Period
+	out := make([][]byte, 0, n)
+	for id := min(current, sp.Hi); id >= sp.Lo && len(out) < n; id = p.Prev(id) {
+		if rec, ok := s.recs[id]; ok {
+			out = append(out, rec)
+		}
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// Keep stores e, encoded from version, as view v, unless the series has
+// moved on or keeps enough views already.
+func (s *Series) Keep(v View, e Encoded, version uint64) {
+	s.mu.Lock()
+	if s.version != version || len(s.views) >= maxViews || s.views[v] != nil {
+		s.mu.Unlock()
+		return
+	}
+	s.views[v] = e
+	s.bytes += e.Cost()
+	s.mu.Unlock()
+	s.store.grew(s, e.Cost(), none())
+}
+
+// Range returns the held records of candles with a start in [from, to]
+// (at most 2000 candles: the query was validated), whether one of them is
+// the candle open at current, and whether s holds every candle of the range
+// up to current: a concurrent trim may have taken some since they were
+// fetched.
+func (s *Series) Range(from, to, current int64) (recs [][]byte, open, complete bool) {
+	s.settle(current)
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p := s.key.Period
+	for id := p.Ceil(from); id <= to; id = p.Next(id) {
+		if rec, ok := s.recs[id]; ok {
+			recs = append(recs, rec)
+			open = open || id >= current
+		}
+	}
+	return recs, open, len(s.missing(from, to, current)) == 0
+}
+
+// trim drops s's encoded views and its oldest candles, except those of
+// protect, of the pinned ranges and the newest 2000 (what a size query can
+// ask for), down to keep bytes when it holds more than over; the spans then
+// vouch only for what is left. It returns the bytes freed.
+func (s *Series) trim(over, keep int64, protect Span) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.bytes <= over {
+		return 0
+	}
+	before := s.bytes
+	for _, v := range s.views {
+		s.bytes -= v.Cost()
+	}
+	clear(s.views)
+	s.version++
+	newest, ok := s.held.Last()
+	if ok {
+		newest.Lo = max(newest.Lo, s.key.Period.Back(newest.Hi, venueapi.KLineMaxSize-1))
+	} else {
+		newest = none()
+	}
+	kept := append([]Span{protect, newest}, s.pins...)
+	cut := int64(math.MinInt64)
+	for _, id := range slices.Sorted(maps.Keys(s.recs)) {
+		if s.bytes <= keep {
+			break
+		}
+		if slices.ContainsFunc(kept, func(sp Span) bool { return sp.contains(id) }) {
+			continue
+		}
+		s.bytes -= int64(len(s.recs[id])) + recordOverhead
+		delete(s.recs, id)
+		cut = id
+	}
+	if cut != math.MinInt64 {
+		s.held.Keep(cut, kept)
+	}
+	return before - s.bytes
+}

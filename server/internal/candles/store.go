@@ -1,0 +1,97 @@
+// Package candles holds a venue's candles in memory: per series (a contract
+// and a period) the candle records fetched, the id spans they vouch for and
+// the answers encoded from them, within a byte bound, least recently used
+// series first to go. It never calls the venue: when to do so is the
+// caller's policy, told here through Tail, Missing and Merge.
+package candles
+
+import (
+	"container/list"
+	"sync"
+
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// Key names a series: a contract code as requested (a -CQ code is its own
+// series) and a canonical period (60min and 1hour are one series).
+type Key struct {
+	Code   string
+	Period venueapi.Period
+}
+
+// Store keeps series within a byte bound. A series grown past half of it
+// (a long back-scroll) loses its oldest candles, then the least recently
+// used series go; what was just merged, what requests have pinned and the
+// newest 2000 candles of a series stay, so the bound may be passed by those.
+type Store struct {
+	bound int64
+
+	mu     sync.Mutex
+	series map[Key]*Series
+	lru    *list.List // of *Series, most recent first
+	size   int64
+}
+
+// NewStore returns an empty store bounded to about bound bytes.
+func NewStore(bound int64) *Store {
+	return &Store{bound: bound, series: map[Key]*Series{}, lru: list.New()}
+}
+
+// seriesOverhead is what a series costs before it holds a candle, so that
+// many empty series (unknown codes, say) still count against the bound.
+const seriesOverhead = 1024
+
+// recordOverhead is a held candle's cost beyond its JSON: its map entry.
+const recordOverhead = 48
+
+// Series returns the series of k, creating it, and marks it recently used.
+// A series evicted later stays usable by those holding it, but no longer
+// counts against the bound or is found again.
+func (st *Store) Series(k Key) *Series {
+	st.mu.Lock()
+	s := st.series[k]
+	if s != nil {
+		st.lru.MoveToFront(s.elem)
+		st.mu.Unlock()
+		return s
+	}
+	s = newSeries(st, k)
+	s.elem = st.lru.PushFront(s)
+	st.series[k] = s
+	st.mu.Unlock()
+	st.grew(s, seriesOverhead, none())
+	return s
+}
+
+// Bytes is what the store holds now: candles, encoded views and overheads.
+func (st *Store) Bytes() int64 {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.size
+}
+
+// grew accounts for a series' new size and keeps the store within its
+// bound; protect (just merged for a request) stays. A series evicted
+// meanwhile no longer counts.
+func (st *Store) grew(s *Series, delta int64, protect Span) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if s.elem == nil {
+		return
+	}
+	st.size += delta
+	st.size -= s.trim(st.bound/2, st.bound/4, protect)
+	for st.size > st.bound && st.lru.Len() > 1 {
+		old := st.lru.Back().Value.(*Series)
+		if old == s {
+			break
+		}
+		st.lru.Remove(old.elem)
+		old.elem = nil
+		delete(st.series, old.key)
+		st.size -= old.size()
+	}
+	if st.size > st.bound { // s alone is over
+		st.size -= s.trim(0, st.bound/2, protect)
+	}
+}

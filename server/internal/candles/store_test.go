@@ -1,0 +1,135 @@
+package candles
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// fetched is what a venue answers for every 1min candle of [lo, hi], as of at.
+func fetched(lo, hi int64, at time.Time) Fetch {
+	f := Fetch{Asked: Span{lo, hi}, At: at}
+	for id := lo; id <= hi; id += m {
+		f.Candles = append(f.Candles, venueapi.Candle{ID: id})
+	}
+	return f
+}
+
+// costly is an encoded view of a given cost.
+type costly int64
+
+func (c costly) Cost() int64 { return int64(c) }
+
+func TestTheLeastRecentlyUsedSeriesGoesFirstAndTheStoreKeepsItsBound(t *testing.T) {
+	at := time.Unix(1_000_000*m, 0)
+	one := func() int64 { // what a series of 100 candles costs
+		st := NewStore(1 << 30)
+		st.Series(Key{"X-USDT", venueapi.Period1Min}).Merge(fetched(0, 99*m, at))
+		return st.Bytes()
+	}()
+	st := NewStore(3*one + one/2)
+	codes := []string{"A-USDT", "B-USDT", "C-USDT", "D-USDT"}
+	held := map[string]*Series{}
+	for _, c := range codes[:3] {
+		held[c] = st.Series(Key{c, venueapi.Period1Min})
+		held[c].Merge(fetched(0, 99*m, at))
+	}
+	if got := st.Bytes(); got != 3*one {
+		t.Fatalf("three series hold %d bytes, want %d", got, 3*one)
+	}
+	st.Series(Key{"A-USDT", venueapi.Period1Min}) // A is used again: B is now the least recent
+	st.Series(Key{"D-USDT", venueapi.Period1Min}).Merge(fetched(0, 99*m, at))
+	if got := st.Bytes(); got > st.bound {
+		t.Fatalf("the store holds %d bytes, bound %d", got, st.bound)
+	}
+	for c, want := range map[string]bool{"A-USDT": true, "B-USDT": false, "C-USDT": true} {
+		if got := st.Series(Key{c, venueapi.Period1Min}) == held[c]; got != want {
+			t.Errorf("%s still held: %v, want %v", c, got, want)
+		}
+	}
+}
+
+func TestAPinnedRangeStaysWhileOthersFetch(t *testing.T) {
+	at := time.Unix(1_000_000*m, 0)
+	st := NewStore(1 << 30)
+	s := st.Series(Key{"BTC-USDT", venueapi.Period1Min})
+	s.Merge(fetched(0, 99*m, at))
+	sp := s.Pin(0, 99*m)
+	st.bound = 4 << 10 // every merge from now on is over the bound
+	s.Merge(fetched(10_000*m, 10_099*m, at))
+	if _, _, complete := s.Range(0, 99*m, 1_000_000*m); !complete {
+		t.Fatal("a pinned range was trimmed")
+	}
+	s.Unpin(sp)
+	s.Merge(fetched(20_000*m, 20_099*m, at))
+	if _, _, complete := s.Range(0, 99*m, 1_000_000*m); complete {
+		t.Fatal("an unpinned range over the bound was kept")
+	}
+}
+
+func TestACandleMergedWhileOpenIsMissingOnceItCloses(t *testing.T) {
+	open := int64(1_000_000 * m)
+	s := NewStore(1 << 30).Series(Key{"BTC-USDT", venueapi.Period1Min})
+	f := fetched(open-9*m, open, time.Unix(open+30, 0))
+	f.Latest = true
+	s.Merge(f)
+	if tail := s.Tail(10, open); !tail.Held || !tail.Joins || tail.Newest != open || !tail.Refreshed.Equal(f.At) {
+		t.Fatalf("while open: %+v, want the latest 10 held, joined up to %d", tail, open)
+	}
+	if gaps := s.Missing(open-9*m, open, open); len(gaps) != 0 {
+		t.Fatalf("while open: missing %v", gaps)
+	}
+	if gaps := s.Missing(open-9*m, open, open+m); len(gaps) != 1 || gaps[0] != (Span{open, open}) {
+		t.Fatalf("once closed: missing %v, want the candle held while open", gaps)
+	}
+	if tail := s.Tail(10, open+m); tail.Held || !tail.Joins || tail.Newest != open-m {
+		t.Fatalf("once closed: %+v, want not held, joined up to %d", tail, open-m)
+	}
+}
+
+func TestMissingStartsAtTheVenuesFirstCandle(t *testing.T) {
+	s := NewStore(1 << 30).Series(Key{"BTC-USDT", venueapi.Period1Min})
+	f := fetched(100*m, 109*m, time.Unix(1_000_000*m, 0))
+	f.Floor = 100 * m
+	s.Merge(f)
+	if gaps := s.Missing(0, 109*m+1, 1_000_000*m); len(gaps) != 0 {
+		t.Fatalf("missing %v before the venue's history", gaps)
+	}
+}
+
+func TestAViewIsKeptOnlyForTheCandlesItWasEncodedFrom(t *testing.T) {
+	at := time.Unix(1_000_000*m, 0)
+	st := NewStore(1 << 30)
+	s := st.Series(Key{"BTC-USDT", venueapi.Period1Min})
+	s.Merge(fetched(0, 9*m, at))
+	v := View{venueapi.Period1Min, 5}
+	_, recs, version := s.Latest(v, 5, 9*m)
+	if len(recs) != 5 {
+		t.Fatalf("%d records, want 5", len(recs))
+	}
+	s.Merge(fetched(10*m, 10*m, at)) // the series moves on
+	s.Keep(v, costly(100), version)
+	if kept, _, _ := s.Latest(v, 5, 10*m); kept != nil {
+		t.Fatal("a view of an old version was kept")
+	}
+	before := st.Bytes()
+	_, _, version = s.Latest(v, 5, 10*m)
+	s.Keep(v, costly(100), version)
+	if kept, _, _ := s.Latest(v, 5, 10*m); kept != costly(100) || st.Bytes() != before+100 {
+		t.Fatalf("kept %v, %d bytes; want the view, counted", kept, st.Bytes()-before)
+	}
+}
+
+func TestARefusalIsRemembered(t *testing.T) {
+	s := NewStore(1 << 30).Series(Key{"ZZZ-USDT", venueapi.Period1Min})
+	if _, err := s.Refused(); err != nil {
+		t.Fatalf("a new series is refused: %v", err)
+	}
+	no, at := errors.New("no such contract"), time.Unix(1_000_000, 0)
+	s.Refuse(no, at)
+	if when, err := s.Refused(); err != no || !when.Equal(at) {
+		t.Fatalf("refused %v at %s, want %v at %s", err, when, no, at)
+	}
+}
