@@ -1,16 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/riskchart/riskchart/server/internal/servertest"
 
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -51,16 +51,8 @@ func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
 		done <- run(ctx, []string{"riskchart"}, func(k string) string { return vars[k] }, pw, io.Discard)
 		pw.Close()
 	}()
-	base := ""
-	sc := bufio.NewScanner(pr)
-	for sc.Scan() {
-		if m := regexp.MustCompile(`serving on (http://\S+)/`).FindStringSubmatch(sc.Text()); m != nil {
-			base = m[1]
-			break
-		}
-	}
-	go io.Copy(io.Discard, pr)
-	waitHealthy(t, base+"/healthz")
+	base := servertest.ServingURL(t, pr, nil)
+	servertest.WaitHealthy(t, base+"/healthz")
 	// A slow request is in flight (a cold two-year range) when the signal comes.
 	var wg sync.WaitGroup
 	var status int
@@ -99,15 +91,7 @@ func TestTheSandboxRunsOnItsOwn(t *testing.T) {
 		done <- run(ctx, []string{"riskchart", "sandbox"}, func(k string) string { return env[k] }, pw, io.Discard)
 		pw.Close()
 	}()
-	sc := bufio.NewScanner(pr)
-	base := ""
-	for sc.Scan() {
-		if m := regexp.MustCompile(`serving on (http://\S+)/`).FindStringSubmatch(sc.Text()); m != nil {
-			base = m[1]
-			break
-		}
-	}
-	go io.Copy(io.Discard, pr)
+	base := servertest.ServingURL(t, pr, nil)
 	res, err := http.Get(base + venueapi.PathKLine + "?contract_code=ETH-USDT&period=1day&size=3")
 	if err != nil {
 		t.Fatal(err)

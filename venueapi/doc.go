@@ -1,6 +1,6 @@
 // Package venueapi is the venue's REST interface as Go values: the three
 // endpoints' parameters and the rules they obey, the records and envelopes
-// they answer with, and the error codes of DECISIONS.md.
+// they answer with, and the error codes of docs/decisions.md.
 //
 // It is pure (no I/O, no net/http) so that every party that speaks the
 // interface shares one reading of it: the venue client and the gateway on the
@@ -16,7 +16,7 @@ const (
 	PathPositionLimit = "/sapi/v1/position/position_limit"
 )
 
-// Error codes of the venue (DECISIONS.md, Errors).
+// Error codes of the venue (docs/decisions.md, Error codes).
 const (
 	CodeOK             = 200  // endpoint 1's success code
 	CodeForbidden      = 403  // unknown or disabled access key, or no read permission

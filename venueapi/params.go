@@ -35,7 +35,7 @@ type KLineQuery struct {
 	Range        bool  // From and To are given
 }
 
-// Validate checks q against the rules of endpoint 3 and DECISIONS.md.
+// Validate checks q against the rules of endpoint 3 and docs/decisions.md.
 func (q KLineQuery) Validate() error {
 	if _, err := ParseContractCode(q.ContractCode); err != nil {
 		return err

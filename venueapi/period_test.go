@@ -153,6 +153,10 @@ func TestBackWalksWholeCandles(t *testing.T) {
 		{"zero candles is the candle itself", Period1Min, 600, 0, 600},
 		{"minutes step by their length", Period5Min, 3000, 4, 3000 - 4*300},
 		{"months step by the calendar across a year", Period1Mon, jan, 13, time.Date(2024, 12, 1, 0, 0, 0, 0, time.UTC).Unix()},
+		{"zero candles of a day is that day", Period1Day, jan, 0, jan},
+		{"minutes step back from a whole candle", Period1Min, 600, 3, 420},
+		{"hours may reach back to the epoch", Period4Hour, 4 * 3600 * 10, 10, 0},
+		{"months step back across a year from 2025", Period1Mon, time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).Unix(), 13, time.Date(2023, 12, 1, 0, 0, 0, 0, time.UTC).Unix()},
 	} {
 		if got := tt.p.Back(tt.id, tt.n); got != tt.want {
 			t.Errorf("%s: %s Back(%d, %d) = %d, want %d", tt.name, tt.p, tt.id, tt.n, got, tt.want)

@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// The golden files were written by hand from DECISIONS.md (canonical
-// strings) and signed with openssl (signatures), never by this code:
+// The golden files were written by hand from docs/decisions.md
+// (Canonical string) and signed with openssl (signatures), never by this code:
 //
 //	openssl dgst -sha256 -hmac "$SECRET" -binary canonical-x.golden | base64
 const goldenSecret = "b0xxxxxx-c6xxxxxx-94xxxxxx-dxxxx"

@@ -5,21 +5,20 @@ package e2e
 // by chromedp.
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/riskchart/riskchart/server/internal/servertest"
 
 	"github.com/chromedp/chromedp"
 )
@@ -104,9 +103,9 @@ func runCommand(t testing.TB, env map[string]string, args ...string) string {
 
 // testServer is a running Riskchart.
 type testServer struct {
-	URL  string      // http://127.0.0.1:port
-	Log  *syncBuffer // its stderr
-	Out  *syncBuffer // its stdout
+	URL  string             // http://127.0.0.1:port
+	Log  *servertest.Buffer // its stderr
+	Out  *servertest.Buffer // its stdout
 	stop func(t testing.TB)
 }
 
@@ -123,7 +122,7 @@ func startServer(t testing.TB, env map[string]string) *testServer {
 		vars[k] = v
 	}
 	cmd := command(t, vars)
-	s := &testServer{Log: &syncBuffer{}, Out: &syncBuffer{}}
+	s := &testServer{Log: &servertest.Buffer{}, Out: &servertest.Buffer{}}
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = io.MultiWriter(pw, s.Out), s.Log
 	if err := cmd.Start(); err != nil {
@@ -156,37 +155,9 @@ func startServer(t testing.TB, env map[string]string) *testServer {
 	t.Cleanup(func() { s.stop(t) })
 	// A server that never says where it listens is killed, which ends the scan.
 	hung := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
-	urlRE := regexp.MustCompile(`serving on (http://\S+)/`)
-	sc := bufio.NewScanner(pr)
-	for sc.Scan() {
-		if m := urlRE.FindStringSubmatch(sc.Text()); m != nil {
-			s.URL = m[1]
-			break
-		}
-	}
-	hung.Stop()
-	go io.Copy(io.Discard, pr) // keep draining so the server never blocks on stdout
-	if s.URL == "" {
-		t.Fatalf("server did not start: %v\nlog:\n%s", sc.Err(), s.Log.String())
-	}
-	waitHealthy(t, s.URL+"/healthz")
+	s.URL = func() string { defer hung.Stop(); return servertest.ServingURL(t, pr, s.Log) }()
+	servertest.WaitHealthy(t, s.URL+"/healthz")
 	return s
-}
-
-func waitHealthy(t testing.TB, url string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		res, err := http.Get(url)
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				return
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("%s did not answer 200 within 10s", url)
 }
 
 // chromiumPath finds the browser. Without one, a test skips on a developer's
@@ -296,22 +267,4 @@ func waitForCandles(t testing.TB, ctx context.Context, timeout time.Duration) in
 		t.Fatalf("chart not drawn within %s: %v; page says: %q", timeout, err, strings.TrimSpace(status))
 	}
 	return n
-}
-
-// syncBuffer is a bytes buffer safe for the process's output copiers and the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

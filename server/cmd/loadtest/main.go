@@ -304,7 +304,7 @@ func settle(c counter) {
 // budget to the venue.
 func startInProcess(ctx context.Context, refresh time.Duration) (gwURL, venueURL string, sb *sandbox.Sandbox, err error) {
 	quiet := slog.New(slog.DiscardHandler)
-	sb, err = sandbox.New(sandbox.Config{PublicLimit: sandbox.Limit{Requests: 1 << 30, Per: time.Second}})
+	sb, err = sandbox.New(sandbox.Config{PublicLimit: venueapi.Limit{Requests: 1 << 30, Per: time.Second}})
 	if err != nil {
 		return "", "", nil, err
 	}

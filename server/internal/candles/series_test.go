@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -70,26 +69,5 @@ func TestTrimDropsTheOldestCandlesButKeepsTheAskedThePinnedAndTheNewest(t *testi
 				t.Fatalf("bytes %d, held %d, freed %d of %d", s.bytes, held, freed, before)
 			}
 		})
-	}
-}
-
-// TestBackCountsCandlesOfEveryPeriod checks the walk trim and the gateway
-// use to find the newest 2000 candles of a series.
-func TestBackCountsCandlesOfEveryPeriod(t *testing.T) {
-	jan := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
-	for _, tc := range []struct {
-		p    venueapi.Period
-		from int64
-		k    int
-		want int64
-	}{
-		{venueapi.Period1Min, 600, 3, 420},
-		{venueapi.Period4Hour, 4 * 3600 * 10, 10, 0},
-		{venueapi.Period1Mon, jan, 13, time.Date(2023, 12, 1, 0, 0, 0, 0, time.UTC).Unix()},
-		{venueapi.Period1Day, jan, 0, jan},
-	} {
-		if got := tc.p.Back(tc.from, tc.k); got != tc.want {
-			t.Errorf("%s.Back(%d, %d) = %d, want %d", tc.p, tc.from, tc.k, got, tc.want)
-		}
 	}
 }

@@ -76,7 +76,7 @@ func BenchmarkKLineCacheHitSize2000Gzip(b *testing.B) {
 // from the venue (the sandbox, on loopback, in this process), held and
 // answered. Each iteration asks for a range not held yet.
 func BenchmarkKLineColdRange2000(b *testing.B) {
-	base, _ := sandboxtest.Start(b, sandbox.Config{PublicLimit: sandbox.Limit{Requests: 1 << 30, Per: time.Second}})
+	base, _ := sandboxtest.Start(b, sandbox.Config{PublicLimit: venueapi.Limit{Requests: 1 << 30, Per: time.Second}})
 	client, err := venue.New(venue.Config{BaseURL: base})
 	if err != nil {
 		b.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/gateway"
@@ -95,6 +96,19 @@ func TestKLineAnswersAreTheVenuesOwnByteForByte(t *testing.T) {
 	}
 }
 
+// records counts the records of a KLine answer without decoding them: 1152
+// browsers' worth of candles would cost the test most of its time.
+func records(t testing.TB, body []byte) int {
+	t.Helper()
+	var env struct {
+		Data []json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(body, &env); err != nil {
+		t.Fatalf("decoding %.200s: %v", body, err)
+	}
+	return len(env.Data)
+}
+
 // mustJSON encodes a KLine envelope as the venue writes it.
 func mustJSON(t testing.TB, env venueapi.KLineEnvelope) []byte {
 	t.Helper()
@@ -102,90 +116,96 @@ func mustJSON(t testing.TB, env venueapi.KLineEnvelope) []byte {
 }
 
 func TestManyBrowsersCostOneVenueCallPerSeriesPerRefreshInterval(t *testing.T) {
-	clk := newClock(10)
-	s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) { c.RefreshInterval = time.Second }})
-	series := []string{"BTC-USDT&period=1min", "ETH-USDT&period=5min", "DOGE-USDT&period=1day"}
-	steps := []struct {
-		name      string
-		advance   time.Duration
-		sizes     []int
-		wantCalls int64 // in all, since the start
-	}{
-		{"64 browsers per series at once", 0, []int{300}, 3},
-		{"again within the interval, smaller sizes too", 0, []int{300, 150, 10, 1}, 3},
-		{"half an interval later", 500 * time.Millisecond, []int{300, 2}, 3},
-		{"an interval after the first call", 500 * time.Millisecond, []int{300, 150, 10}, 6},
-		{"just short of the next", 999 * time.Millisecond, []int{300, 150}, 6},
-		{"the next interval", time.Millisecond, []int{300, 10}, 9},
-	}
-	for _, st := range steps {
-		clk.Advance(st.advance)
-		concurrently(64*len(series), func(i int) {
-			size := st.sizes[i%len(st.sizes)]
-			a := s.get(t, fmt.Sprintf("%s?contract_code=%s&size=%d", venueapi.PathKLine, series[i%len(series)], size))
-			if n := len(a.kline(t).Data); a.status != 200 || n != size {
-				t.Errorf("%s: HTTP %d, %d candles, want %d", st.name, a.status, n, size)
-			}
-		})
-		if n := s.klineCalls(); n != st.wantCalls {
-			t.Fatalf("%s: the venue received %d calls in all, want %d (one per series per interval)", st.name, n, st.wantCalls)
+	synctest.Test(t, func(t *testing.T) {
+		clk := newClock(10)
+		s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) { c.RefreshInterval = time.Second }})
+		series := []string{"BTC-USDT&period=1min", "ETH-USDT&period=5min", "DOGE-USDT&period=1day"}
+		steps := []struct {
+			name      string
+			advance   time.Duration
+			sizes     []int
+			wantCalls int64 // in all, since the start
+		}{
+			{"64 browsers per series at once", 0, []int{300}, 3},
+			{"again within the interval, smaller sizes too", 0, []int{300, 150, 10, 1}, 3},
+			{"half an interval later", 500 * time.Millisecond, []int{300, 2}, 3},
+			{"an interval after the first call", 500 * time.Millisecond, []int{300, 150, 10}, 6},
+			{"just short of the next", 999 * time.Millisecond, []int{300, 150}, 6},
+			{"the next interval", time.Millisecond, []int{300, 10}, 9},
 		}
-	}
+		for _, st := range steps {
+			clk.Advance(st.advance)
+			concurrently(64*len(series), func(i int) {
+				size := st.sizes[i%len(st.sizes)]
+				a := s.get(t, fmt.Sprintf("%s?contract_code=%s&size=%d", venueapi.PathKLine, series[i%len(series)], size))
+				if n := records(t, a.body); a.status != 200 || n != size {
+					t.Errorf("%s: HTTP %d, %d candles, want %d", st.name, a.status, n, size)
+				}
+			})
+			if n := s.klineCalls(); n != st.wantCalls {
+				t.Fatalf("%s: the venue received %d calls in all, want %d (one per series per interval)", st.name, n, st.wantCalls)
+			}
+		}
+	})
 }
 
 func TestRangesHeldAreServedWithoutTheVenueAndOnlyGapsAreFetched(t *testing.T) {
-	clk := newClock(30)
-	s := newStack(t, options{clock: clk})
-	p := venueapi.Period5Min
-	now := p.Start(clk.Now().Unix())
-	at := func(k int64) int64 { return now + k*p.Seconds() } // k candles from the current one
-	for _, st := range []struct {
-		name     string
-		from, to int64
-		newCalls int64
-	}{
-		{"a cold range", at(-1299), at(-300), 1},
-		{"inside it", at(-1199), at(-400), 0},
-		{"back-scroll overlapping it: only the 500 older ones", at(-1799), at(-1100), 1},
-		{"around what is held: the gap on each side", at(-2000), at(-101), 2},
-		{"the same again", at(-2000), at(-101), 0},
-		{"a range not aligned to candles", at(-1500) + 7, at(-1400) - 7, 0},
-	} {
-		before := s.klineCalls()
-		query := fmt.Sprintf("contract_code=SOL-USDT&period=5min&from=%d&to=%d", st.from, st.to)
-		a := s.get(t, venueapi.PathKLine+"?"+query)
-		if got := s.klineCalls() - before; a.status != 200 || got != st.newCalls {
-			t.Fatalf("%s: HTTP %d, %d venue calls, want %d", st.name, a.status, got, st.newCalls)
+	synctest.Test(t, func(t *testing.T) {
+		clk := newClock(30)
+		s := newStack(t, options{clock: clk})
+		p := venueapi.Period5Min
+		now := p.Start(clk.Now().Unix())
+		at := func(k int64) int64 { return now + k*p.Seconds() } // k candles from the current one
+		for _, st := range []struct {
+			name     string
+			from, to int64
+			newCalls int64
+		}{
+			{"a cold range", at(-1299), at(-300), 1},
+			{"inside it", at(-1199), at(-400), 0},
+			{"back-scroll overlapping it: only the 500 older ones", at(-1799), at(-1100), 1},
+			{"around what is held: the gap on each side", at(-2000), at(-101), 2},
+			{"the same again", at(-2000), at(-101), 0},
+			{"a range not aligned to candles", at(-1500) + 7, at(-1400) - 7, 0},
+		} {
+			before := s.klineCalls()
+			query := fmt.Sprintf("contract_code=SOL-USDT&period=5min&from=%d&to=%d", st.from, st.to)
+			a := s.get(t, venueapi.PathKLine+"?"+query)
+			if got := s.klineCalls() - before; a.status != 200 || got != st.newCalls {
+				t.Fatalf("%s: HTTP %d, %d venue calls, want %d", st.name, a.status, got, st.newCalls)
+			}
+			if want := dataOf(t, mustJSON(t, s.direct(t, query))); !bytes.Equal(dataOf(t, a.body), want) {
+				t.Fatalf("%s: candles differ from the venue's", st.name)
+			}
 		}
-		if want := dataOf(t, mustJSON(t, s.direct(t, query))); !bytes.Equal(dataOf(t, a.body), want) {
-			t.Fatalf("%s: candles differ from the venue's", st.name)
-		}
-	}
+	})
 }
 
 func TestACandleHeldWhileOpenIsFetchedAgainOnceItCloses(t *testing.T) {
-	clk := newClock(30)
-	s := newStack(t, options{clock: clk})
-	p := venueapi.Period1Min
-	open := p.Start(clk.Now().Unix())
-	latest := s.get(t, venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=5").kline(t)
-	snapshot := latest.Data[len(latest.Data)-1]
-	if snapshot.ID != open {
-		t.Fatalf("the last candle is %d, want the open one %d", snapshot.ID, open)
-	}
-	clk.Advance(3 * time.Minute)
-	query := fmt.Sprintf("contract_code=BTC-USDT&period=1min&from=%d&to=%d", open-120, open+60)
-	final := s.direct(t, query)
-	if final.Data[2].ID != open || final.Data[2].Vol.Equal(snapshot.Vol) {
-		t.Fatalf("precondition: the sandbox's candle %d should have traded on after the snapshot", open)
-	}
-	a := s.get(t, venueapi.PathKLine+"?"+query)
-	if !bytes.Equal(dataOf(t, a.body), dataOf(t, mustJSON(t, final))) {
-		t.Fatalf("the range holds the snapshot of a candle taken while it was open:\n got %s\nwant %s", dataOf(t, a.body), dataOf(t, mustJSON(t, final)))
-	}
-	if cc := a.header.Get("Cache-Control"); !strings.Contains(cc, "immutable") {
-		t.Fatalf("Cache-Control %q: closed candles are immutable", cc)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		clk := newClock(30)
+		s := newStack(t, options{clock: clk})
+		p := venueapi.Period1Min
+		open := p.Start(clk.Now().Unix())
+		latest := s.get(t, venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=5").kline(t)
+		snapshot := latest.Data[len(latest.Data)-1]
+		if snapshot.ID != open {
+			t.Fatalf("the last candle is %d, want the open one %d", snapshot.ID, open)
+		}
+		clk.Advance(3 * time.Minute)
+		query := fmt.Sprintf("contract_code=BTC-USDT&period=1min&from=%d&to=%d", open-120, open+60)
+		final := s.direct(t, query)
+		if final.Data[2].ID != open || final.Data[2].Vol.Equal(snapshot.Vol) {
+			t.Fatalf("precondition: the sandbox's candle %d should have traded on after the snapshot", open)
+		}
+		a := s.get(t, venueapi.PathKLine+"?"+query)
+		if !bytes.Equal(dataOf(t, a.body), dataOf(t, mustJSON(t, final))) {
+			t.Fatalf("the range holds the snapshot of a candle taken while it was open:\n got %s\nwant %s", dataOf(t, a.body), dataOf(t, mustJSON(t, final)))
+		}
+		if cc := a.header.Get("Cache-Control"); !strings.Contains(cc, "immutable") {
+			t.Fatalf("Cache-Control %q: closed candles are immutable", cc)
+		}
+	})
 }
 
 func TestAnswersCarryCacheControlAndETagFitForTheirContent(t *testing.T) {
@@ -274,132 +294,142 @@ func (s *stack) cacheBytes(t testing.TB) int64 {
 }
 
 func TestTheLeastRecentlyUsedSeriesGoFirstWhenTheCacheIsFull(t *testing.T) {
-	const bound = 600 << 10
-	s := newStack(t, options{clock: newClock(30), gateway: func(c *gateway.Config) { c.CacheBytes = bound }})
-	codes := []string{"BTC-USDT", "ETH-USDT", "SOL-USDT", "XRP-USDT", "DOGE-USDT", "LTC-USDT"}
-	ask := func(code string) { s.get(t, venueapi.PathKLine+"?contract_code="+code+"&period=1min&size=300") }
-	ask(codes[0])
-	if one := s.cacheBytes(t); one*int64(len(codes)) <= bound {
-		t.Fatalf("precondition: %d series of %d bytes should not fit in %d", len(codes), one, bound)
-	}
-	for _, c := range codes[1:] {
-		ask(c)
-		if n := s.cacheBytes(t); n > bound {
-			t.Fatalf("the cache holds %d bytes, bound %d", n, bound)
+	synctest.Test(t, func(t *testing.T) {
+		const bound = 600 << 10
+		s := newStack(t, options{clock: newClock(30), gateway: func(c *gateway.Config) { c.CacheBytes = bound }})
+		codes := []string{"BTC-USDT", "ETH-USDT", "SOL-USDT", "XRP-USDT", "DOGE-USDT", "LTC-USDT"}
+		ask := func(code string) { s.get(t, venueapi.PathKLine+"?contract_code="+code+"&period=1min&size=300") }
+		ask(codes[0])
+		if one := s.cacheBytes(t); one*int64(len(codes)) <= bound {
+			t.Fatalf("precondition: %d series of %d bytes should not fit in %d", len(codes), one, bound)
 		}
-	}
-	calls := s.klineCalls()
-	ask(codes[len(codes)-1])
-	if s.klineCalls() != calls {
-		t.Fatal("the most recently used series was evicted")
-	}
-	ask(codes[0])
-	if s.klineCalls() != calls+1 {
-		t.Fatal("the least recently used series was still held past the bound")
-	}
-	m := string(s.get(t, "/metrics").body)
-	for _, want := range []string{`riskchart_cache_total{cache="candles",result="hit"} 1`, `riskchart_cache_total{cache="candles",result="miss"} 7`} {
-		if !strings.Contains(m, want) {
-			t.Errorf("metrics lack %s", want)
+		for _, c := range codes[1:] {
+			ask(c)
+			if n := s.cacheBytes(t); n > bound {
+				t.Fatalf("the cache holds %d bytes, bound %d", n, bound)
+			}
 		}
-	}
-}
-
-func TestALongBackScrollStaysWithinTheBoundAndAnswersRightly(t *testing.T) {
-	const bound = 2 << 20
-	clk := newClock(30)
-	s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) { c.CacheBytes = bound }})
-	latest := s.get(t, venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=300")
-	to := venueapi.Period1Min.Start(clk.Now().Unix()) - 300*60
-	for i := range 12 { // 24000 candles: about 5 MB held, were nothing dropped
-		query := fmt.Sprintf("contract_code=BTC-USDT&period=1min&from=%d&to=%d", to-1999*60, to)
-		a := s.get(t, venueapi.PathKLine+"?"+query)
-		if want := dataOf(t, mustJSON(t, s.direct(t, query))); a.status != 200 || !bytes.Equal(dataOf(t, a.body), want) {
-			t.Fatalf("chunk %d: HTTP %d, candles differ from the venue's", i, a.status)
+		calls := s.klineCalls()
+		ask(codes[len(codes)-1])
+		if s.klineCalls() != calls {
+			t.Fatal("the most recently used series was evicted")
 		}
-		if n := s.cacheBytes(t); n > bound {
-			t.Fatalf("chunk %d: the cache holds %d bytes, bound %d", i, n, bound)
+		ask(codes[0])
+		if s.klineCalls() != calls+1 {
+			t.Fatal("the least recently used series was still held past the bound")
 		}
-		to -= 2000 * 60
-	}
-	calls := s.klineCalls()
-	if again := s.get(t, venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=300"); !bytes.Equal(again.body, latest.body) || s.klineCalls() != calls {
-		t.Fatal("the newest candles were not kept while the oldest went")
-	}
-}
-
-func TestUnknownContractsStillReachTheVenueOncePerInterval(t *testing.T) {
-	clk := newClock(10)
-	s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) { c.RefreshInterval, c.TierTTL = time.Second, time.Minute }})
-	now := clk.Now().Unix()
-	calls := func() int64 { return s.klineCalls() + s.sb.Received(venueapi.PathTiers) }
-	for _, tc := range []struct {
-		name, path string
-		advance    time.Duration
-		wantCalls  int64 // in all
-	}{
-		{"the latest candles", venueapi.PathKLine + "?contract_code=ZZZ-USDT&period=1min&size=10", 0, 1},
-		{"the same at once", venueapi.PathKLine + "?contract_code=ZZZ-USDT&period=1min&size=10", 0, 1},
-		{"a range of the series", venueapi.PathKLine + fmt.Sprintf("?contract_code=ZZZ-USDT&period=1min&from=%d&to=%d", now-7200, now-3600), 0, 1},
-		{"another period: another series", venueapi.PathKLine + "?contract_code=ZZZ-USDT&period=5min&size=10", 0, 2},
-		{"a refresh interval later", venueapi.PathKLine + "?contract_code=ZZZ-USDT&period=1min&size=10", time.Second, 3},
-		{"tiers", venueapi.PathTiers + "?contract_code=ZZZ-USDT", 0, 4},
-		{"tiers again", venueapi.PathTiers + "?contract_code=ZZZ-USDT", 0, 4},
-	} {
-		clk.Advance(tc.advance)
-		a := s.get(t, tc.path)
-		code, msg := a.errCode(t)
-		if a.status != http.StatusNotFound || code != venueapi.CodeNoSuchContract || !strings.Contains(msg, "unknown contract") {
-			t.Fatalf("%s: HTTP %d code %d %q, want 404 1013 unknown contract", tc.name, a.status, code, msg)
-		}
-		if n := calls(); n != tc.wantCalls {
-			t.Fatalf("%s: %d venue calls in all, want %d", tc.name, n, tc.wantCalls)
-		}
-	}
-}
-
-func TestRangesBeforeTheVenuesHistoryAreEmptyAndRemembered(t *testing.T) {
-	clk := newClock(30)
-	s := newStack(t, options{clock: clk})
-	from := venueapi.Period1Day.Start(clk.Now().AddDate(-3, 0, 0).Unix())
-	path := fmt.Sprintf("%s?contract_code=BTC-USDT&period=1day&from=%d&to=%d", venueapi.PathKLine, from, from+99*86400)
-	for i, wantCalls := range []int64{1, 1} {
-		a := s.get(t, path)
-		if env := a.kline(t); a.status != 200 || env.Status != "ok" || len(env.Data) != 0 || s.klineCalls() != wantCalls {
-			t.Fatalf("request %d: HTTP %d, %d candles, %d venue calls; want an empty answer, %d call", i+1, a.status, len(env.Data), s.klineCalls(), wantCalls)
-		}
-	}
-}
-
-func TestTheVenueNeverReceivesMoreThanItsKLineLimit(t *testing.T) {
-	limit := 20
-	s := newStack(t, options{
-		clock:   newClock(30),
-		sandbox: func(c *sandbox.Config) { c.PublicLimit = sandbox.Limit{Requests: limit, Per: time.Second} },
-		venue:   func(c *venue.Config) { c.PublicQuota = venue.Quota{Requests: limit, Per: time.Second} },
-		gateway: func(c *gateway.Config) { c.UpstreamTimeout = 300 * time.Millisecond },
-	})
-	statuses := make([]int, 100)
-	concurrently(len(statuses), func(i int) {
-		// Distinct series defeat the cache: each is a venue call.
-		a := s.get(t, fmt.Sprintf("%s?contract_code=X%d-USDT&period=1min&size=10", venueapi.PathKLine, i))
-		statuses[i] = a.status
-		if a.status == http.StatusTooManyRequests {
-			if code, _ := a.errCode(t); code != venueapi.CodeRateLimited || a.header.Get("Retry-After") == "" {
-				t.Errorf("429 with code %d, Retry-After %q", code, a.header.Get("Retry-After"))
+		m := string(s.get(t, "/metrics").body)
+		for _, want := range []string{`riskchart_cache_total{cache="candles",result="hit"} 1`, `riskchart_cache_total{cache="candles",result="miss"} 7`} {
+			if !strings.Contains(m, want) {
+				t.Errorf("metrics lack %s", want)
 			}
 		}
 	})
-	refused := 0
-	for _, st := range statuses {
-		if st == http.StatusTooManyRequests {
-			refused++
+}
+
+func TestALongBackScrollStaysWithinTheBoundAndAnswersRightly(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const bound = 2 << 20
+		clk := newClock(30)
+		s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) { c.CacheBytes = bound }})
+		latest := s.get(t, venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=300")
+		to := venueapi.Period1Min.Start(clk.Now().Unix()) - 300*60
+		for i := range 12 { // 24000 candles: about 5 MB held, were nothing dropped
+			query := fmt.Sprintf("contract_code=BTC-USDT&period=1min&from=%d&to=%d", to-1999*60, to)
+			a := s.get(t, venueapi.PathKLine+"?"+query)
+			if want := dataOf(t, mustJSON(t, s.direct(t, query))); a.status != 200 || !bytes.Equal(dataOf(t, a.body), want) {
+				t.Fatalf("chunk %d: HTTP %d, candles differ from the venue's", i, a.status)
+			}
+			if n := s.cacheBytes(t); n > bound {
+				t.Fatalf("chunk %d: the cache holds %d bytes, bound %d", i, n, bound)
+			}
+			to -= 2000 * 60
 		}
-	}
-	if n := s.klineCalls(); n > int64(limit) || refused < len(statuses)-limit {
-		t.Fatalf("the venue received %d requests (limit %d); %d browsers were told to retry", n, limit, refused)
-	}
-	if m := string(s.get(t, "/metrics").body); strings.Contains(m, `outcome="venue_rate_limited"`) || !strings.Contains(m, `outcome="budget_spent"`) {
-		t.Fatalf("want budget_spent and never venue_rate_limited:\n%s", m)
-	}
+		calls := s.klineCalls()
+		if again := s.get(t, venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=300"); !bytes.Equal(again.body, latest.body) || s.klineCalls() != calls {
+			t.Fatal("the newest candles were not kept while the oldest went")
+		}
+	})
+}
+
+func TestUnknownContractsStillReachTheVenueOncePerInterval(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clk := newClock(10)
+		s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) { c.RefreshInterval, c.TierTTL = time.Second, time.Minute }})
+		now := clk.Now().Unix()
+		calls := func() int64 { return s.klineCalls() + s.sb.Received(venueapi.PathTiers) }
+		for _, tc := range []struct {
+			name, path string
+			advance    time.Duration
+			wantCalls  int64 // in all
+		}{
+			{"the latest candles", venueapi.PathKLine + "?contract_code=ZZZ-USDT&period=1min&size=10", 0, 1},
+			{"the same at once", venueapi.PathKLine + "?contract_code=ZZZ-USDT&period=1min&size=10", 0, 1},
+			{"a range of the series", venueapi.PathKLine + fmt.Sprintf("?contract_code=ZZZ-USDT&period=1min&from=%d&to=%d", now-7200, now-3600), 0, 1},
+			{"another period: another series", venueapi.PathKLine + "?contract_code=ZZZ-USDT&period=5min&size=10", 0, 2},
+			{"a refresh interval later", venueapi.PathKLine + "?contract_code=ZZZ-USDT&period=1min&size=10", time.Second, 3},
+			{"tiers", venueapi.PathTiers + "?contract_code=ZZZ-USDT", 0, 4},
+			{"tiers again", venueapi.PathTiers + "?contract_code=ZZZ-USDT", 0, 4},
+		} {
+			clk.Advance(tc.advance)
+			a := s.get(t, tc.path)
+			code, msg := a.errCode(t)
+			if a.status != http.StatusNotFound || code != venueapi.CodeNoSuchContract || !strings.Contains(msg, "unknown contract") {
+				t.Fatalf("%s: HTTP %d code %d %q, want 404 1013 unknown contract", tc.name, a.status, code, msg)
+			}
+			if n := calls(); n != tc.wantCalls {
+				t.Fatalf("%s: %d venue calls in all, want %d", tc.name, n, tc.wantCalls)
+			}
+		}
+	})
+}
+
+func TestRangesBeforeTheVenuesHistoryAreEmptyAndRemembered(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clk := newClock(30)
+		s := newStack(t, options{clock: clk})
+		from := venueapi.Period1Day.Start(clk.Now().AddDate(-3, 0, 0).Unix())
+		path := fmt.Sprintf("%s?contract_code=BTC-USDT&period=1day&from=%d&to=%d", venueapi.PathKLine, from, from+99*86400)
+		for i, wantCalls := range []int64{1, 1} {
+			a := s.get(t, path)
+			if env := a.kline(t); a.status != 200 || env.Status != "ok" || len(env.Data) != 0 || s.klineCalls() != wantCalls {
+				t.Fatalf("request %d: HTTP %d, %d candles, %d venue calls; want an empty answer, %d call", i+1, a.status, len(env.Data), s.klineCalls(), wantCalls)
+			}
+		}
+	})
+}
+
+func TestTheVenueNeverReceivesMoreThanItsKLineLimit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		limit := 20
+		s := newStack(t, options{
+			clock:   newClock(30),
+			sandbox: func(c *sandbox.Config) { c.PublicLimit = venueapi.Limit{Requests: limit, Per: time.Second} },
+			venue:   func(c *venue.Config) { c.PublicQuota = venueapi.Limit{Requests: limit, Per: time.Second} },
+			gateway: func(c *gateway.Config) { c.UpstreamTimeout = 300 * time.Millisecond },
+		})
+		statuses := make([]int, 100)
+		concurrently(len(statuses), func(i int) {
+			// Distinct series defeat the cache: each is a venue call.
+			a := s.get(t, fmt.Sprintf("%s?contract_code=X%d-USDT&period=1min&size=10", venueapi.PathKLine, i))
+			statuses[i] = a.status
+			if a.status == http.StatusTooManyRequests {
+				if code, _ := a.errCode(t); code != venueapi.CodeRateLimited || a.header.Get("Retry-After") == "" {
+					t.Errorf("429 with code %d, Retry-After %q", code, a.header.Get("Retry-After"))
+				}
+			}
+		})
+		refused := 0
+		for _, st := range statuses {
+			if st == http.StatusTooManyRequests {
+				refused++
+			}
+		}
+		if n := s.klineCalls(); n > int64(limit) || refused < len(statuses)-limit {
+			t.Fatalf("the venue received %d requests (limit %d); %d browsers were told to retry", n, limit, refused)
+		}
+		if m := string(s.get(t, "/metrics").body); strings.Contains(m, `outcome="venue_rate_limited"`) || !strings.Contains(m, `outcome="budget_spent"`) {
+			t.Fatalf("want budget_spent and never venue_rate_limited:\n%s", m)
+		}
+	})
 }

@@ -1,9 +1,7 @@
 package gateway_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -17,6 +15,7 @@ import (
 	"github.com/riskchart/riskchart/server/internal/gateway"
 	"github.com/riskchart/riskchart/server/internal/sandbox"
 	"github.com/riskchart/riskchart/server/internal/sandbox/sandboxtest"
+	"github.com/riskchart/riskchart/server/internal/servertest"
 	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -41,7 +40,7 @@ type stack struct {
 	url      string // the gateway
 	venueURL string // the sandbox, for comparing with what the venue itself answers
 	sb       *sandbox.Sandbox
-	logs     *syncBuffer
+	logs     *servertest.Buffer
 	clock    *clock
 	net      *sandboxtest.Network
 }
@@ -50,7 +49,7 @@ func newStack(t testing.TB, o options) *stack {
 	t.Helper()
 	sbCfg := sandbox.Config{Keys: []sandbox.Key{{Access: testAccess, Secret: testSecret, Read: true}}}
 	vc := venue.Config{AccessKey: testAccess, SecretKey: testSecret, Retries: -1, Timeout: time.Second}
-	logs := &syncBuffer{}
+	logs := &servertest.Buffer{}
 	cfg := gateway.Config{
 		Contracts: []venueapi.Offer{{Code: "BTC-USDT", FaceValue: decimal.RequireFromString("0.001"), PriceDecimals: 1}}, PerIPRate: 1e6, PerIPBurst: 1e6,
 		Logger: slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
@@ -119,23 +118,6 @@ func (c *clock) Advance(d time.Duration) {
 	c.mu.Unlock()
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // reply is an answer as a browser received it, body not decompressed.
 type reply struct {
 	status int
@@ -166,14 +148,7 @@ func send(t testing.TB, tr *http.Transport, req *http.Request) reply {
 	tr.DisableCompression = true
 	defer tr.CloseIdleConnections()
 	res, err := (&http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := sandboxtest.Body(t, res, err)
 	return reply{status: res.StatusCode, header: res.Header, body: b}
 }
 
@@ -206,19 +181,7 @@ func (a reply) kline(t testing.TB) venueapi.KLineEnvelope {
 // errCode reads either error envelope: code and message, or err_code and err_msg.
 func (a reply) errCode(t testing.TB) (int, string) {
 	t.Helper()
-	var e struct {
-		Code    *int   `json:"code"`
-		Message string `json:"message"`
-		ErrCode int    `json:"err_code"`
-		ErrMsg  string `json:"err_msg"`
-	}
-	if err := json.Unmarshal(a.body, &e); err != nil {
-		t.Fatalf("not an envelope: %.200s", a.body)
-	}
-	if e.Code != nil {
-		return *e.Code, e.Message
-	}
-	return e.ErrCode, e.ErrMsg
+	return sandboxtest.ErrCode(t, a.body)
 }
 
 // concurrently runs f n times at once and waits for all.

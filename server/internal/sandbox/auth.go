@@ -22,7 +22,7 @@ func badSignature(why string) *authError {
 	return &authError{code: venueapi.CodeBadSignature, msg: "signature verification failed: " + why}
 }
 
-// authenticate checks a signed request as DECISIONS.md, Signing says, in
+// authenticate checks a signed request as docs/decisions.md, Signing says, in
 // this order: every signature parameter present once; a known, enabled key
 // with read permission (403); method and version; a well-formed Timestamp
 // within 5 minutes of now; the signature over the canonical string rebuilt

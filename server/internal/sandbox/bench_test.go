@@ -5,31 +5,15 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/riskchart/riskchart/server/internal/sandbox"
 	"github.com/riskchart/riskchart/venueapi"
 )
-
-// benchSandbox is a sandbox at testNow whose limits do not interfere.
-func benchSandbox(b *testing.B) *sandbox.Sandbox {
-	sb, err := sandbox.New(sandbox.Config{
-		Now:          func() time.Time { return testNow },
-		Keys:         []sandbox.Key{{Access: testAccess, Secret: testSecret, Read: true}},
-		PublicLimit:  sandbox.Limit{Requests: 1 << 30, Per: time.Second},
-		PrivateLimit: sandbox.Limit{Requests: 1 << 30, Per: time.Second},
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return sb
-}
 
 // benchKLine measures one KLine answer through the handler: parsing,
 // drawing, encoding. Nothing is cached between requests but each day's
 // turnover, which the first request draws.
 func benchKLine(b *testing.B, query string) {
-	sb := benchSandbox(b)
+	sb := unlimited(b)
 	req := httptest.NewRequest("GET", venueapi.PathKLine+"?"+query, nil)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -60,7 +44,7 @@ func BenchmarkKLine2000x1mon(b *testing.B) {
 }
 
 func BenchmarkSignedTiers(b *testing.B) {
-	sb := benchSandbox(b)
+	sb := unlimited(b)
 	q := venueapi.SignedQuery("GET", "venue.test", venueapi.PathTiers, testAccess, []byte(testSecret), url.Values{"contract_code": {"BTC-USDT"}}, testNow)
 	req := httptest.NewRequest("GET", "http://venue.test"+venueapi.PathTiers+"?"+q, nil)
 	b.ReportAllocs()
@@ -74,7 +58,7 @@ func BenchmarkSignedTiers(b *testing.B) {
 }
 
 func BenchmarkSignedPositionLimitsOfEveryContract(b *testing.B) {
-	sb := benchSandbox(b)
+	sb := unlimited(b)
 	q := venueapi.SignedQuery("POST", "venue.test", venueapi.PathPositionLimit, testAccess, []byte(testSecret), nil, testNow)
 	b.ReportAllocs()
 	for b.Loop() {

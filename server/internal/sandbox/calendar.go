@@ -10,11 +10,11 @@ import (
 var futureTypes = [4]venueapi.ContractType{venueapi.TypeThisWeek, venueapi.TypeNextWeek, venueapi.TypeQuarter, venueapi.TypeNextQuarter}
 
 // deliveries returns the delivery instants of the futures listed at now, in
-// the order of futureTypes (DECISIONS.md, Futures calendar): deliveries are
-// Fridays at 08:00 UTC; this_week is the nearest, next_week the one after;
-// quarter and next_quarter are the next two last-Fridays of March, June,
-// September and December after next_week, as in the venue family, where a
-// quarterly that comes within two weeks of delivery becomes a weekly.
+// the order of futureTypes (docs/decisions.md, Futures calendar): deliveries
+// are Fridays at 08:00 UTC; this_week is the nearest, next_week the one
+// after; quarter and next_quarter are the next two last-Fridays of March,
+// June, September and December after next_week, as in the venue family, where
+// a quarterly that comes within two weeks of delivery becomes a weekly.
 func deliveries(now time.Time) [4]time.Time {
 	now = now.UTC()
 	d := time.Date(now.Year(), now.Month(), now.Day(), 8, 0, 0, 0, time.UTC)

@@ -179,7 +179,7 @@ func (w *window) markPrice() decimal.Decimal {
 
 // candle is b as the venue writes it: ticks as prices at the asset's
 // precision, amount = vol × face value, trade_turnover = Σ vol × face × price
-// (DECISIONS.md, Face value), each built as one coefficient and exponent.
+// (docs/decisions.md, Face value), each built as one coefficient and exponent.
 func (w *window) candle(id int64, b bar) venueapi.Candle {
 	exp, face := -w.s.asset.priceDecimals, w.s.asset.face
 	return venueapi.Candle{

@@ -17,8 +17,8 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// One test per row of DECISIONS.md, each over real HTTP; the name cites the
-// table and the row.
+// One test per decision of docs/decisions.md, each over real HTTP; the name
+// cites the section and the decision.
 
 // --- Signing ---
 
@@ -293,7 +293,7 @@ func TestDecisions_Errors_Endpoints2And3ErrorBody_IsStatusErrCodeErrMsgTs(t *tes
 }
 
 func TestDecisions_Errors_CodesAndTheirHTTPStatus(t *testing.T) {
-	v := start(t, sandbox.Config{PrivateLimit: sandbox.Limit{Requests: 1, Per: time.Minute}})
+	v := start(t, sandbox.Config{PrivateLimit: venueapi.Limit{Requests: 1, Per: time.Minute}})
 	tiers := url.Values{"contract_code": {"BTC-USDT"}}
 	tests := []struct {
 		name   string

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/sandbox"
+	"github.com/riskchart/riskchart/server/internal/sandbox/sandboxtest"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -22,19 +23,19 @@ func TestFaults_AreOffByDefault_AndInjectedPerPath(t *testing.T) {
 		check func(t *testing.T, res *http.Response, err error)
 	}{
 		{"5xx answers 503 with the busy code", sandbox.Fault{Rate5xx: 1}, func(t *testing.T, res *http.Response, err error) {
-			b := readBody(t, res, err)
+			b := string(sandboxtest.Body(t, res, err))
 			if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(b, `"err_code":1004`) {
 				t.Fatalf("HTTP %d %s", res.StatusCode, b)
 			}
 		}},
 		{"429 answers the rate-limit code", sandbox.Fault{Rate429: 1}, func(t *testing.T, res *http.Response, err error) {
-			b := readBody(t, res, err)
+			b := string(sandboxtest.Body(t, res, err))
 			if res.StatusCode != http.StatusTooManyRequests || !strings.Contains(b, `"err_code":1032`) || res.Header.Get("Retry-After") == "" {
 				t.Fatalf("HTTP %d %s", res.StatusCode, b)
 			}
 		}},
 		{"malformed answers 200 with a body that is not JSON", sandbox.Fault{RateMalformed: 1}, func(t *testing.T, res *http.Response, err error) {
-			b := readBody(t, res, err)
+			b := string(sandboxtest.Body(t, res, err))
 			if res.StatusCode != 200 || strings.HasSuffix(b, "}") {
 				t.Fatalf("HTTP %d %q", res.StatusCode, b)
 			}
@@ -49,7 +50,7 @@ func TestFaults_AreOffByDefault_AndInjectedPerPath(t *testing.T) {
 			}
 		}},
 		{"latency delays a good answer", sandbox.Fault{Latency: 100 * time.Millisecond}, func(t *testing.T, res *http.Response, err error) {
-			if b := readBody(t, res, err); res.StatusCode != 200 || !strings.Contains(b, `"status":"ok"`) {
+			if b := string(sandboxtest.Body(t, res, err)); res.StatusCode != 200 || !strings.Contains(b, `"status":"ok"`) {
 				t.Fatalf("HTTP %d %s", res.StatusCode, b)
 			}
 		}},
@@ -109,7 +110,7 @@ func TestFaults_AShareOfRequestsFails(t *testing.T) {
 }
 
 func TestFaults_CanBeSwitchedWhileServing(t *testing.T) {
-	v := start(t, sandbox.Config{PublicLimit: sandbox.Limit{Requests: 1 << 20, Per: time.Second}})
+	v := start(t, sandbox.Config{PublicLimit: venueapi.Limit{Requests: 1 << 20, Per: time.Second}})
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
 	for range 4 {
@@ -140,7 +141,7 @@ func TestFaults_CanBeSwitchedWhileServing(t *testing.T) {
 }
 
 func TestReceived_CountsEveryRequestOfAPath_FaultsAndRefusalsIncluded(t *testing.T) {
-	v := start(t, sandbox.Config{PublicLimit: sandbox.Limit{Requests: 3, Per: time.Minute}})
+	v := start(t, sandbox.Config{PublicLimit: venueapi.Limit{Requests: 3, Per: time.Minute}})
 	for range 5 {
 		v.kline(t, "contract_code=BTC-USDT&period=1min&size=1")
 	}
@@ -155,17 +156,4 @@ func TestReceived_CountsEveryRequestOfAPath_FaultsAndRefusalsIncluded(t *testing
 	if got := v.sb.Received(venueapi.PathPositionLimit); got != 0 {
 		t.Errorf("position limits received %d, want 0", got)
 	}
-}
-
-func readBody(t *testing.T, res *http.Response, err error) string {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

@@ -7,28 +7,13 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/riskchart/riskchart/server/internal/sandbox"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
 // The sandbox parses outside input on every path; whatever arrives, it
 // answers the venue's envelope with a success or a 1013/1030, never a 5xx,
 // never a panic.
-
-func fuzzSandbox(f *testing.F) *sandbox.Sandbox {
-	sb, err := sandbox.New(sandbox.Config{
-		Now:          func() time.Time { return testNow },
-		Keys:         []sandbox.Key{{Access: testAccess, Secret: testSecret, Read: true}},
-		PublicLimit:  sandbox.Limit{Requests: 1 << 30, Per: time.Second},
-		PrivateLimit: sandbox.Limit{Requests: 1 << 30, Per: time.Second},
-	})
-	if err != nil {
-		f.Fatal(err)
-	}
-	return sb
-}
 
 // checkEnvelope fails unless w holds a venue answer: HTTP 200 and JSON with
 // status ok, or the error body with code 1013 or 1030.
@@ -55,7 +40,7 @@ func checkEnvelope(t *testing.T, w *httptest.ResponseRecorder, statusKey string)
 }
 
 func FuzzKLineQuery(f *testing.F) {
-	sb := fuzzSandbox(f)
+	sb := unlimited(f)
 	for _, q := range []string{
 		"contract_code=BTC-USDT&period=1min", "contract_code=ETH-USDT-CQ&period=1mon&size=2000",
 		"contract_code=BTC-USDT&period=1day&from=0&to=99999999999", "contract_code=BTC-USDT&period=4hour&from=1795000000&to=1795000000",
@@ -73,7 +58,7 @@ func FuzzKLineQuery(f *testing.F) {
 }
 
 func FuzzPositionLimitBody(f *testing.F) {
-	sb := fuzzSandbox(f)
+	sb := unlimited(f)
 	for _, b := range []string{
 		`{}`, `{"contract_code":"BTC-USDT"}`, `{"pair":"ETH-USDT","business_type":"all"}`, `{"contract_type":"quarter","business_type":"futures"}`,
 		`{"contract_code":5}`, `[]`, `null`, `{"a":{"b":[1,2]}}`, `contract_code=BTC-USDT&pair=x`,
@@ -92,7 +77,7 @@ func FuzzPositionLimitBody(f *testing.F) {
 }
 
 func FuzzTierQuery(f *testing.F) {
-	sb := fuzzSandbox(f)
+	sb := unlimited(f)
 	for _, c := range []string{"BTC-USDT", "ETH-USDT-CQ", "", "ABC-USDT", "BTC-USDT&margin_mode=isolated", "a b"} {
 		f.Add(c, "cross")
 	}

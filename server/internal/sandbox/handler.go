@@ -17,7 +17,8 @@ func (s *Sandbox) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle("GET "+venueapi.PathKLine, s.public(venueapi.PathKLine, s.serveKLine))
 	mux.Handle("GET "+venueapi.PathTiers, s.private(venueapi.PathTiers, s.serveTiers))
-	// Endpoint 2 is declared a POST; its sample is a GET (DECISIONS.md, POST payload).
+	// Endpoint 2 is declared a POST; its sample is a GET (docs/decisions.md,
+	// Position-limit payload).
 	mux.Handle("POST "+venueapi.PathPositionLimit, s.private(venueapi.PathPositionLimit, s.serveLimits))
 	mux.Handle("GET "+venueapi.PathPositionLimit, s.private(venueapi.PathPositionLimit, s.serveLimits))
 	return mux
@@ -81,7 +82,7 @@ func clientIP(r *http.Request) string {
 }
 
 // writeError answers the venue's error body for path: the code envelope of
-// endpoint 1, the status envelope of 2 and 3 (DECISIONS.md, Errors).
+// endpoint 1, the status envelope of 2 and 3 (docs/decisions.md, Error bodies).
 func (s *Sandbox) writeError(w http.ResponseWriter, path string, status, code int, msg string) {
 	s.log.Debug("answered an error", "path", path, "status", status, "code", code, "msg", msg)
 	w.Header().Set("Content-Type", "application/json")

@@ -68,6 +68,22 @@ func start(t testing.TB, cfg sandbox.Config) *venueUnderTest {
 	return &venueUnderTest{url: u, sb: sb, clock: c, client: &http.Client{Transport: tr}}
 }
 
+// unlimited is a sandbox at testNow whose limits do not interfere, called
+// in-process, for benchmarks and fuzz targets.
+func unlimited(t testing.TB) *sandbox.Sandbox {
+	t.Helper()
+	sb, err := sandbox.New(sandbox.Config{
+		Now:          func() time.Time { return testNow },
+		Keys:         []sandbox.Key{{Access: testAccess, Secret: testSecret, Read: true}},
+		PublicLimit:  venueapi.Limit{Requests: 1 << 30, Per: time.Second},
+		PrivateLimit: venueapi.Limit{Requests: 1 << 30, Per: time.Second},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sb
+}
+
 type answer struct {
 	status int
 	header http.Header
@@ -84,21 +100,7 @@ func (a answer) json(t testing.TB, v any) {
 // errCode reads the venue's error code from either envelope.
 func (a answer) errCode(t testing.TB) (int, string) {
 	t.Helper()
-	var e struct {
-		Code    *int   `json:"code"`
-		Message string `json:"message"`
-		ErrCode int    `json:"err_code"`
-		ErrMsg  string `json:"err_msg"`
-		Status  string `json:"status"`
-	}
-	a.json(t, &e)
-	if e.Code != nil {
-		return *e.Code, e.Message
-	}
-	if e.Status != "error" {
-		return 200, ""
-	}
-	return e.ErrCode, e.ErrMsg
+	return sandboxtest.ErrCode(t, a.body)
 }
 
 // marketOf finds the listed contract of pair and type, e.g. the current BTC-USDT quarter.
@@ -116,14 +118,7 @@ func (v *venueUnderTest) marketOf(t testing.TB, pair string, typ venueapi.Contra
 func (v *venueUnderTest) do(t testing.TB, req *http.Request) answer {
 	t.Helper()
 	res, err := v.client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := sandboxtest.Body(t, res, err)
 	return answer{status: res.StatusCode, header: res.Header, body: b}
 }
 
@@ -229,8 +224,9 @@ func (v *venueUnderTest) tiersOf(t testing.TB, swap string) []venueapi.Tier {
 	return env.Data
 }
 
-// aggregate is what DECISIONS.md, KLine, Consistency says a longer candle
-// is: open of the first, close of the last, max high, min low, sums of the rest.
+// aggregate is what docs/decisions.md, Period consistency says a longer
+// candle is: open of the first, close of the last, max high, min low, sums of
+// the rest.
 func aggregate(cs []venueapi.Candle) venueapi.Candle {
 	a := cs[0]
 	for _, c := range cs[1:] {

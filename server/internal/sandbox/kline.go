@@ -8,8 +8,8 @@ import (
 )
 
 // serveKLine answers endpoint 3 (public): the rules of
-// venueapi.ParseKLineQuery (DECISIONS.md, KLine), candles of the market as it
-// stands now, ch echoing the code as requested.
+// venueapi.ParseKLineQuery (docs/decisions.md, KLine), candles of the market
+// as it stands now, ch echoing the code as requested.
 func (s *Sandbox) serveKLine(w http.ResponseWriter, r *http.Request) {
 	q, err := venueapi.ParseKLineQuery(r.URL.Query())
 	if err != nil {

@@ -23,9 +23,9 @@ const defaultLeverRate = 10
 const maxBody = 16 << 10
 
 // limitParams gathers endpoint 2's business parameters wherever the client
-// put them (DECISIONS.md, POST payload): the query string (v), and for a
-// POST a JSON object of strings or a form. A parameter given in two places is
-// given twice, which venueapi.ParseLimitQuery refuses.
+// put them (docs/decisions.md, Position-limit payload): the query string (v),
+// and for a POST a JSON object of strings or a form. A parameter given in two
+// places is given twice, which venueapi.ParseLimitQuery refuses.
 func limitParams(w http.ResponseWriter, r *http.Request, v url.Values) (url.Values, error) {
 	if r.Method != http.MethodPost {
 		return v, nil
@@ -126,10 +126,10 @@ func (s *Sandbox) leverRate(m Market) int {
 	return defaultLeverRate
 }
 
-// limit is an account's position limit on m (DECISIONS.md, Position
-// limits): the upper bound of the last tier whose maximum leverage still
-// allows the account's lever_rate, in USDT at the mark price, and in
-// contracts floor(value / (mark price × face value)).
+// limit is an account's position limit on m (docs/decisions.md,
+// Position-limit formula): the upper bound of the last tier whose maximum
+// leverage still allows the account's lever_rate, in USDT at the mark price,
+// and in contracts floor(value / (mark price × face value)).
 func (s *Sandbox) limit(m Market, now time.Time) venueapi.PositionLimit {
 	a, _ := assetOf(m.Base)
 	lever := s.leverRate(m)

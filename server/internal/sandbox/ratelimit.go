@@ -5,14 +5,16 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/riskchart/riskchart/venueapi"
 )
 
 // limiter counts requests per client (an access key, or an IP) in fixed
 // windows, as the venue does: a request counts when it arrives, whether it
-// succeeds or not (DECISIONS.md, Limits), and the ratelimit-* headers tell
-// where the window stands.
+// succeeds or not (docs/decisions.md, Request counting), and the ratelimit-*
+// headers tell where the window stands.
 type limiter struct {
-	limit Limit
+	limit venueapi.Limit
 	mu    sync.Mutex
 	used  map[string]*usage
 }
@@ -32,7 +34,7 @@ type verdict struct {
 // forgetAbove bounds the clients remembered: past it, windows long over are dropped.
 const forgetAbove = 10_000
 
-func newLimiter(l Limit) *limiter { return &limiter{limit: l, used: map[string]*usage{}} }
+func newLimiter(l venueapi.Limit) *limiter { return &limiter{limit: l, used: map[string]*usage{}} }
 
 // take counts one request of client at now.
 func (l *limiter) take(client string, now time.Time) verdict {
@@ -54,7 +56,8 @@ func (l *limiter) take(client string, now time.Time) verdict {
 	return verdict{ok: u.n <= l.limit.Requests, remaining: max(l.limit.Requests-u.n, 0), reset: u.start.Add(l.limit.Per).Sub(now)}
 }
 
-// setHeaders writes the ratelimit-* headers of DECISIONS.md, Errors.
+// setHeaders writes the ratelimit-* headers of docs/decisions.md, Rate-limit
+// headers.
 func (l *limiter) setHeaders(h http.Header, v verdict) {
 	h.Set("ratelimit-limit", strconv.Itoa(l.limit.Requests))
 	h.Set("ratelimit-interval", strconv.FormatInt(l.limit.Per.Milliseconds(), 10))

@@ -1,6 +1,6 @@
 // Package sandbox is an in-process imitation of the venue: its three paths,
-// envelopes, error codes, signature checks and rate limits as venue-api.md
-// and DECISIONS.md say, over a deterministic two-year market. It is what
+// envelopes, error codes, signature checks and rate limits as docs/venue-api.md
+// and docs/decisions.md say, over a deterministic two-year market. It is what
 // `make run` shows without a venue account, and the HTTP peer of the tests;
 // a client that works against it should work against the venue.
 package sandbox
@@ -19,17 +19,14 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// Limit is a request quota: Requests per Per, in the venue's own shape.
-type Limit = venueapi.Limit
-
 // Config configures a sandbox. The zero value of each field is a sane default.
 type Config struct {
 	Keys         []Key
 	Seed         uint64           // 0: a fixed default, so every machine draws the same market
 	Now          func() time.Time // nil: time.Now
 	LeverRates   map[string]int   // contract code (or -CW/-NW/-CQ/-NQ code) -> every account's lever_rate; default 10
-	PrivateLimit Limit            // zero: venueapi.PrivateLimit, per access key
-	PublicLimit  Limit            // zero: venueapi.PublicLimit, per client IP
+	PrivateLimit venueapi.Limit   // zero: venueapi.PrivateLimit, per access key
+	PublicLimit  venueapi.Limit   // zero: venueapi.PublicLimit, per client IP
 	Faults       Faults           // off by default
 	Logger       *slog.Logger     // nil: discard
 }
@@ -68,13 +65,13 @@ func New(cfg Config) (*Sandbox, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	if cfg.PrivateLimit == (Limit{}) {
+	if cfg.PrivateLimit == (venueapi.Limit{}) {
 		cfg.PrivateLimit = venueapi.PrivateLimit()
 	}
-	if cfg.PublicLimit == (Limit{}) {
+	if cfg.PublicLimit == (venueapi.Limit{}) {
 		cfg.PublicLimit = venueapi.PublicLimit()
 	}
-	for name, l := range map[string]Limit{"PrivateLimit": cfg.PrivateLimit, "PublicLimit": cfg.PublicLimit} {
+	for name, l := range map[string]venueapi.Limit{"PrivateLimit": cfg.PrivateLimit, "PublicLimit": cfg.PublicLimit} {
 		if l.Requests <= 0 || l.Per <= 0 {
 			return nil, fmt.Errorf("sandbox: %s must allow at least one request per positive interval", name)
 		}

@@ -23,8 +23,8 @@ func TestNew_RefusesAConfigurationItCannotServe(t *testing.T) {
 	}{
 		{"a key without a secret", sandbox.Config{Keys: []sandbox.Key{{Access: "ak"}}}, "key 1 needs an access key and a secret"},
 		{"two keys with one access key", sandbox.Config{Keys: []sandbox.Key{{Access: "ak", Secret: "a"}, {Access: "ak", Secret: "b"}}}, `key 2 repeats the access key "ak"`},
-		{"a limit of no requests", sandbox.Config{PrivateLimit: sandbox.Limit{Requests: 0, Per: time.Second}}, "PrivateLimit"},
-		{"a limit over no time", sandbox.Config{PublicLimit: sandbox.Limit{Requests: 5}}, "PublicLimit"},
+		{"a limit of no requests", sandbox.Config{PrivateLimit: venueapi.Limit{Requests: 0, Per: time.Second}}, "PrivateLimit"},
+		{"a limit over no time", sandbox.Config{PublicLimit: venueapi.Limit{Requests: 5}}, "PublicLimit"},
 		{"a lever rate of a contract not listed", sandbox.Config{LeverRates: map[string]int{"ABC-USDT": 5}}, "ABC-USDT is not one the sandbox lists"},
 		{"a lever rate of a malformed code", sandbox.Config{LeverRates: map[string]int{"btc": 5}}, "contract_code"},
 		{"a lever rate of futures not listed", sandbox.Config{LeverRates: map[string]int{"SOL-USDT-CQ": 5}}, "SOL-USDT-CQ is not one"},

@@ -14,7 +14,8 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// One test per rule of venue-api.md, over real HTTP; the name cites the section.
+// One test per rule of docs/venue-api.md, over real HTTP; the name cites the
+// section.
 
 func TestSpec_Endpoints_TheThreePathsAndNothingElse(t *testing.T) {
 	v := start(t, sandbox.Config{})

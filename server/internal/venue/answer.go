@@ -62,10 +62,20 @@ func decodeAnswer[T any](raw []byte) (answer[T], error) {
 	return a, nil
 }
 
+// decodeWithData is decodeAnswer for an endpoint whose success always
+// carries data: one without it is broken.
+func decodeWithData[T any](raw []byte) (answer[T], error) {
+	a, err := decodeAnswer[T](raw)
+	if err == nil && a.Data == nil {
+		err = errNoData
+	}
+	return a, err
+}
+
 // classify turns one exchange (HTTP status, headers, what the body said and
 // whether its records decoded) into the error a caller can tell apart; nil
 // for a success. The venue answers business errors with HTTP 200, so both
-// the status and the body count (DECISIONS.md, Errors).
+// the status and the body count (docs/decisions.md, HTTP status of errors).
 func classify(op string, httpStatus int, h http.Header, st status, decodeErr error) error {
 	if !st.envelope() {
 		switch {

@@ -23,7 +23,7 @@ func BenchmarkKLineCall2000(b *testing.B) {
 	}
 	body := env.AppendJSON(nil)
 	srv := serve(b, func(w http.ResponseWriter, _ *http.Request, _ int64) { w.Write(body) })
-	c := srv.client(b, func(c *venue.Config) { c.PublicQuota = venue.Quota{Requests: 1000, Per: time.Microsecond} })
+	c := srv.client(b, func(c *venue.Config) { c.PublicQuota = venueapi.Limit{Requests: 1000, Per: time.Microsecond} })
 	q := venueapi.KLineQuery{ContractCode: "BTC-USDT", Period: venueapi.Period1Min, Size: 2000}
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
@@ -37,7 +37,7 @@ func BenchmarkKLineCall2000(b *testing.B) {
 // BenchmarkTiersCall is a whole signed call over loopback.
 func BenchmarkTiersCall(b *testing.B) {
 	srv := canned(b, 200, nil, `{"code":200,"message":"success","ts":1,"data":[{"contract_code":"BTC-USDT","margin_mode":"cross","tier":1,"max_lever":"125","maintenance_margin_rate":"0.004","max_volume":"50000","min_volume":"0","volume_unit":"contract"}]}`)
-	c := srv.client(b, func(c *venue.Config) { c.PrivateQuota = venue.Quota{Requests: 1000, Per: time.Microsecond} })
+	c := srv.client(b, func(c *venue.Config) { c.PrivateQuota = venueapi.Limit{Requests: 1000, Per: time.Microsecond} })
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := c.Tiers(context.Background(), venueapi.TierQuery{ContractCode: "BTC-USDT"}); err != nil {

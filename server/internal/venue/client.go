@@ -1,7 +1,7 @@
 // Package venue is the server's only way to the venue: typed calls of its
-// three endpoints, validated before anything is sent, signed as DECISIONS.md
-// says, within the venue's quotas, with timeouts and retries for what is safe
-// to retry, and every number decoded exactly.
+// three endpoints, validated before anything is sent, signed as
+// docs/decisions.md says, within the venue's quotas, with timeouts and
+// retries for what is safe to retry, and every number decoded exactly.
 package venue
 
 import (
@@ -31,8 +31,8 @@ type Config struct {
 	Now          func() time.Time // signs the Timestamp; nil: time.Now (quotas and deadlines run on the real clock)
 	Timeout      time.Duration    // per attempt; 0: 10 s
 	Retries      int              // extra attempts for retryable failures; 0: 2; negative: none
-	PrivateQuota Quota            // zero: venueapi.PrivateLimit, shared by both signed calls
-	PublicQuota  Quota            // zero: venueapi.PublicLimit
+	PrivateQuota venueapi.Limit   // zero: venueapi.PrivateLimit, shared by both signed calls
+	PublicQuota  venueapi.Limit   // zero: venueapi.PublicLimit
 	Logger       *slog.Logger     // nil: discard
 }
 
@@ -94,13 +94,13 @@ func New(cfg Config) (*Client, error) {
 	case cfg.Retries < 0:
 		cfg.Retries = 0
 	}
-	if cfg.PrivateQuota == (Quota{}) {
+	if cfg.PrivateQuota == (venueapi.Limit{}) {
 		cfg.PrivateQuota = venueapi.PrivateLimit()
 	}
-	if cfg.PublicQuota == (Quota{}) {
+	if cfg.PublicQuota == (venueapi.Limit{}) {
 		cfg.PublicQuota = venueapi.PublicLimit()
 	}
-	for _, q := range []Quota{cfg.PrivateQuota, cfg.PublicQuota} {
+	for _, q := range []venueapi.Limit{cfg.PrivateQuota, cfg.PublicQuota} {
 		if q.Requests <= 0 || q.Per <= 0 || q.Requests > maxQuotaRequests {
 			return nil, fmt.Errorf("venue quota %d per %s: must allow 1 to %d requests per positive interval", q.Requests, q.Per, maxQuotaRequests)
 		}
@@ -134,6 +134,19 @@ type request struct {
 	// decode reads the body into the endpoint's answer and reports the
 	// status it carries; its error is a success whose records are broken.
 	decode func(raw []byte) (status, error)
+}
+
+// fetch is call for an endpoint whose answer holds records of T: decode
+// reads each attempt's body, and the last one read is returned.
+func fetch[T any](ctx context.Context, c *Client, req request, decode func([]byte) (answer[T], error)) (answer[T], error) {
+	var a answer[T]
+	req.decode = func(raw []byte) (status, error) {
+		var err error
+		a, err = decode(raw)
+		return a.status, err
+	}
+	err := c.call(ctx, req)
+	return a, err
 }
 
 // Backoff between attempts: full jitter over an exponential ceiling.

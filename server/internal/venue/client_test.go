@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/venue"
+	"github.com/riskchart/riskchart/venueapi"
 )
 
 func TestNewRefusesAConfigurationItCannotUse(t *testing.T) {
@@ -28,9 +29,9 @@ func TestNewRefusesAConfigurationItCannotUse(t *testing.T) {
 		{"a base URL without a host", venue.Config{BaseURL: "https:///path"}},
 		{"an access key without its secret", venue.Config{BaseURL: "https://venue.example", AccessKey: "ak"}},
 		{"a secret without its access key", venue.Config{BaseURL: "https://venue.example", SecretKey: "sk"}},
-		{"a quota of no requests", venue.Config{BaseURL: "https://venue.example", PublicQuota: venue.Quota{Per: time.Second}}},
-		{"a quota over no time", venue.Config{BaseURL: "https://venue.example", PrivateQuota: venue.Quota{Requests: 5}}},
-		{"a quota of a billion requests at once", venue.Config{BaseURL: "https://venue.example", PublicQuota: venue.Quota{Requests: 1e9, Per: time.Hour}}},
+		{"a quota of no requests", venue.Config{BaseURL: "https://venue.example", PublicQuota: venueapi.Limit{Per: time.Second}}},
+		{"a quota over no time", venue.Config{BaseURL: "https://venue.example", PrivateQuota: venueapi.Limit{Requests: 5}}},
+		{"a quota of a billion requests at once", venue.Config{BaseURL: "https://venue.example", PublicQuota: venueapi.Limit{Requests: 1e9, Per: time.Hour}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -49,7 +50,7 @@ func TestNewRefusesAConfigurationItCannotUse(t *testing.T) {
 		t.Fatalf("a keyless client of a base with a path: %v, has a key: %t", err, c != nil && c.HasKey())
 	}
 	private, public := c.QuotaStatus()
-	if private.Quota != (venue.Quota{Requests: 72, Per: 3 * time.Second}) || public.Quota != (venue.Quota{Requests: 800, Per: time.Second}) {
+	if private.Quota != (venueapi.Limit{Requests: 72, Per: 3 * time.Second}) || public.Quota != (venueapi.Limit{Requests: 800, Per: time.Second}) {
 		t.Fatalf("default quotas %+v and %+v, want the venue's: 72 per 3 s and 800 per second", private.Quota, public.Quota)
 	}
 }

@@ -17,14 +17,8 @@ func (c *Client) KLine(ctx context.Context, q venueapi.KLineQuery) (*venueapi.KL
 	if err := q.Validate(); err != nil {
 		return nil, &InvalidRequestError{Err: err}
 	}
-	var a answer[venueapi.Candle]
-	req := request{method: http.MethodGet, path: venueapi.PathKLine, query: q.Values(),
-		decode: func(raw []byte) (status, error) {
-			var err error
-			a, err = decodeKLine(raw)
-			return a.status, err
-		}}
-	if err := c.call(ctx, req); err != nil {
+	a, err := fetch(ctx, c, request{method: http.MethodGet, path: venueapi.PathKLine, query: q.Values()}, decodeKLine)
+	if err != nil {
 		return nil, fmt.Errorf("fetching %s %s candles: %w", q.ContractCode, q.Period, err)
 	}
 	if a.Data == nil {

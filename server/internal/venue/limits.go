@@ -10,22 +10,16 @@ import (
 
 // PositionLimits fetches the account's position limits (endpoint 2, signed):
 // a POST with the signature in the query string and the business parameters
-// as a JSON body, which is not signed (DECISIONS.md, Signing). A query that
-// breaks a rule is an *InvalidRequestError and costs no request.
+// as a JSON body, which is not signed (docs/decisions.md, Position-limit
+// payload). A query that breaks a rule is an *InvalidRequestError and costs
+// no request.
 func (c *Client) PositionLimits(ctx context.Context, q venueapi.LimitQuery) (*venueapi.LimitEnvelope, error) {
 	if err := q.Validate(); err != nil {
 		return nil, &InvalidRequestError{Err: err}
 	}
-	var a answer[venueapi.PositionLimit]
-	req := request{method: http.MethodPost, path: venueapi.PathPositionLimit, body: q, signed: true,
-		decode: func(raw []byte) (status, error) {
-			var err error
-			if a, err = decodeAnswer[venueapi.PositionLimit](raw); err == nil && a.Data == nil {
-				err = errNoData
-			}
-			return a.status, err
-		}}
-	if err := c.call(ctx, req); err != nil {
+	req := request{method: http.MethodPost, path: venueapi.PathPositionLimit, body: q, signed: true}
+	a, err := fetch(ctx, c, req, decodeWithData[venueapi.PositionLimit])
+	if err != nil {
 		return nil, fmt.Errorf("fetching position limits: %w", err)
 	}
 	return &venueapi.LimitEnvelope{Status: venueapi.StatusOK, Data: a.Data, Ts: int64(a.Ts)}, nil

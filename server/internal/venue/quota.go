@@ -8,13 +8,9 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// Quota is a request budget: at most Requests in any window of Per, in the
-// shape the venue declares its limits in.
-type Quota = venueapi.Limit
-
 // QuotaState is a quota and what of it is available now, for metrics.
 type QuotaState struct {
-	Quota
+	Quota     venueapi.Limit
 	Available float64 // requests that could be sent at once
 }
 
@@ -30,7 +26,7 @@ type QuotaState struct {
 // the real clock: the venue counts in real time, whatever clock signs the
 // requests.
 type quota struct {
-	q      Quota
+	q      venueapi.Limit
 	window time.Duration // Per plus the margin
 	mu     sync.Mutex
 	sent   []time.Time // ring of the last q.Requests reserved send times
@@ -38,7 +34,7 @@ type quota struct {
 	until  time.Time   // nothing is sent before this: the venue said its window is spent
 }
 
-func newQuota(q Quota) *quota {
+func newQuota(q venueapi.Limit) *quota {
 	return &quota{q: q, window: q.Per + q.Per/10, sent: make([]time.Time, q.Requests)}
 }
 

@@ -6,11 +6,13 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/riskchart/riskchart/venueapi"
 )
 
 func TestAWaiterThatGivesUpReturnsItsTurn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		q := newQuota(Quota{Requests: 1, Per: time.Minute})
+		q := newQuota(venueapi.Limit{Requests: 1, Per: time.Minute})
 		if err := q.wait(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +54,7 @@ func TestBackoffStaysWithinItsCeilingForEveryAttempt(t *testing.T) {
 }
 
 func TestTurnsComeAWindowAfterTheTurnsTheyReuseAndAPauseHoldsThemAll(t *testing.T) {
-	q := newQuota(Quota{Requests: 2, Per: time.Second})
+	q := newQuota(venueapi.Limit{Requests: 2, Per: time.Second})
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	steps := []struct {
 		name      string
@@ -85,7 +87,7 @@ func TestTurnsComeAWindowAfterTheTurnsTheyReuseAndAPauseHoldsThemAll(t *testing.
 }
 
 func TestACancelledTurnIsTakenAgainUnlessALaterOneWasTaken(t *testing.T) {
-	q := newQuota(Quota{Requests: 1, Per: time.Second})
+	q := newQuota(venueapi.Limit{Requests: 1, Per: time.Second})
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	q.reserve(t0, time.Time{})
 	r, _, _ := q.reserve(t0, time.Time{})

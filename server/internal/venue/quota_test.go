@@ -16,7 +16,7 @@ import (
 func TestACallWhoseTurnComesAfterItsDeadlineFailsAtOnceWithoutARequest(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := canned(t, 200, nil, klineOK)
-		c := srv.client(t, func(c *venue.Config) { c.PublicQuota = venue.Quota{Requests: 2, Per: time.Minute} })
+		c := srv.client(t, func(c *venue.Config) { c.PublicQuota = venueapi.Limit{Requests: 2, Per: time.Minute} })
 		for range 2 {
 			if err := endpoints[0].call(context.Background(), c); err != nil {
 				t.Fatal(err)
@@ -33,8 +33,8 @@ func TestACallWhoseTurnComesAfterItsDeadlineFailsAtOnceWithoutARequest(t *testin
 			t.Fatalf("the refusal came after the deadline (%v) or a request was sent (%d)", ctx.Err(), srv.n.Load())
 		}
 		private, public := c.QuotaStatus()
-		if private != (venue.QuotaState{Quota: venue.Quota{Requests: 72, Per: 3 * time.Second}, Available: 72}) ||
-			public != (venue.QuotaState{Quota: venue.Quota{Requests: 2, Per: time.Minute}}) {
+		if private != (venue.QuotaState{Quota: venueapi.Limit{Requests: 72, Per: 3 * time.Second}, Available: 72}) ||
+			public != (venue.QuotaState{Quota: venueapi.Limit{Requests: 2, Per: time.Minute}}) {
 			t.Fatalf("quota status %+v and %+v", private, public)
 		}
 	})
@@ -54,7 +54,7 @@ func TestACallWaitsForItsTurnAndTheVenueNeverSeesMoreThanTheQuota(t *testing.T) 
 		// A frozen signing clock must not stop the quota: it runs on real time.
 		frozen := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
 		c := srv.client(t, func(c *venue.Config) {
-			c.PublicQuota = venue.Quota{Requests: 2, Per: per}
+			c.PublicQuota = venueapi.Limit{Requests: 2, Per: per}
 			c.Now = func() time.Time { return frozen }
 		})
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -81,7 +81,7 @@ func TestACallWaitsForItsTurnAndTheVenueNeverSeesMoreThanTheQuota(t *testing.T) 
 func TestABurstGetsTheQuotaAndTheRestAreRefusedAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := canned(t, 200, nil, tiersOK)
-		c := srv.client(t, func(c *venue.Config) { c.PrivateQuota = venue.Quota{Requests: 5, Per: time.Minute} })
+		c := srv.client(t, func(c *venue.Config) { c.PrivateQuota = venueapi.Limit{Requests: 5, Per: time.Minute} })
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		var wg sync.WaitGroup

@@ -121,7 +121,7 @@ func TestARetryWithoutATurnInTimeGivesTheVenuesError(t *testing.T) {
 		srv := canned(t, 503, nil, ``)
 		c := srv.client(t, func(c *venue.Config) {
 			c.Retries = 3
-			c.PublicQuota = venue.Quota{Requests: 1, Per: time.Minute}
+			c.PublicQuota = venueapi.Limit{Requests: 1, Per: time.Minute}
 		})
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

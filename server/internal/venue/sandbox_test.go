@@ -158,8 +158,8 @@ func TestKLineRangeAgainstTheSandboxHasNoGapsOrDuplicates(t *testing.T) {
 
 func TestTheSandboxNeverSeesMoreThanItsPrivateLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		c, sb, _ := startSandbox(t, sandbox.Config{Keys: sandboxKeys, PrivateLimit: sandbox.Limit{Requests: 10, Per: time.Second}},
-			func(c *venue.Config) { c.PrivateQuota = venue.Quota{Requests: 10, Per: time.Second} })
+		c, sb, _ := startSandbox(t, sandbox.Config{Keys: sandboxKeys, PrivateLimit: venueapi.Limit{Requests: 10, Per: time.Second}},
+			func(c *venue.Config) { c.PrivateQuota = venueapi.Limit{Requests: 10, Per: time.Second} })
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		var wg sync.WaitGroup

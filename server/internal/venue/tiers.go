@@ -18,16 +18,9 @@ func (c *Client) Tiers(ctx context.Context, q venueapi.TierQuery) (*venueapi.Tie
 	if q.MarginMode == "" {
 		q.MarginMode = venueapi.MarginCross
 	}
-	var a answer[venueapi.Tier]
-	req := request{method: http.MethodGet, path: venueapi.PathTiers, query: q.Values(), signed: true,
-		decode: func(raw []byte) (status, error) {
-			var err error
-			if a, err = decodeAnswer[venueapi.Tier](raw); err == nil && a.Data == nil {
-				err = errNoData
-			}
-			return a.status, err
-		}}
-	if err := c.call(ctx, req); err != nil {
+	req := request{method: http.MethodGet, path: venueapi.PathTiers, query: q.Values(), signed: true}
+	a, err := fetch(ctx, c, req, decodeWithData[venueapi.Tier])
+	if err != nil {
 		return nil, fmt.Errorf("fetching the tiers of %s: %w", q.ContractCode, err)
 	}
 	return &venueapi.TierEnvelope{Code: venueapi.CodeOK, Message: a.Message, Data: a.Data, Ts: int64(a.Ts)}, nil

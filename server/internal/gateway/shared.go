@@ -1,0 +1,35 @@
+package gateway
+
+import (
+	"context"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+)
+
+// shared is the one way a venue call is shared: it runs fetch once for all
+// concurrent callers with the same key in g. The call first asks held for a
+// fresh answer and returns it if there is one: a caller that found none may
+// reach g only after another caller's call has kept one and ended, and
+// would otherwise call the venue a second time within the interval that
+// answer is good for. The call is detached from the request that started it
+// (its sharers must not fail because that one browser left) and bounded by
+// timeout, the wait for budget included: past it the browser gets a 429 or
+// a 504 rather than a hung request. Each caller stops waiting when its own
+// request ends.
+func shared(ctx context.Context, g *singleflight.Group, key string, timeout time.Duration, held func() (v any, ok bool, err error), fetch func(context.Context) (any, error)) (any, error) {
+	ch := g.DoChan(key, func() (any, error) {
+		if v, ok, err := held(); ok {
+			return v, err
+		}
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
+		defer cancel()
+		return fetch(ctx)
+	})
+	select {
+	case r := <-ch:
+		return r.Val, r.Err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
