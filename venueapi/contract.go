@@ -65,6 +65,16 @@ type Contract struct {
 // Pair is the contract's pair, <BASE>-<QUOTE>.
 func (c Contract) Pair() string { return c.Base + "-" + c.Quote }
 
+// The shape of a well-formed contract code, for parties that cannot call
+// ParseContractCode (the page's first-paint script): the pattern is valid
+// in Go's regexp and in JavaScript alike. A code that matches it and is at
+// most ContractCodeMaxLen long is well-formed but for one rule the pattern
+// leaves out: a dated future's YYMMDD must be a real date.
+const (
+	ContractCodePattern = `^[A-Z0-9]+-[A-Z0-9]+(-(CW|NW|CQ|NQ|[0-9]{6}))?$`
+	ContractCodeMaxLen  = 40
+)
+
 // ParseContractCode parses a contract code of any of the three shapes. A code
 // that is not well-formed (upper-case letters and digits only, in one of the
 // shapes) is a *ParamError naming "contract_code".
@@ -75,7 +85,7 @@ func ParseContractCode(code string) (Contract, error) {
 	if code == "" {
 		return bad("is required")
 	}
-	if len(code) > 40 {
+	if len(code) > ContractCodeMaxLen {
 		return bad("must be at most 40 characters")
 	}
 	parts := strings.Split(code, "-")

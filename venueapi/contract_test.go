@@ -2,6 +2,7 @@ package venueapi
 
 import (
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -87,6 +88,26 @@ func FuzzParseContractCode(f *testing.F) {
 		}
 		if (c.Kind == KindFuture) != (len(parts) == 3 && c.Type == "") || (c.Kind == KindFuture && c.Delivery.Format("060102") != parts[2]) {
 			t.Fatalf("%q accepted as %+v", code, c)
+		}
+	})
+}
+
+// FuzzContractCodePatternAgreesWithParseContractCode: the pattern handed to
+// the first-paint script accepts what ParseContractCode accepts, and only
+// that but for dates that do not exist.
+func FuzzContractCodePatternAgreesWithParseContractCode(f *testing.F) {
+	for _, s := range []string{"BTC-USDT", "BTC-USDT-261225", "BTC-USDT-261332", "ETH-USDT-CW", "ETH-USDT-XW", "a-b", "--", "BTC-USDT-", strings.Repeat("A", 37) + "-BC"} {
+		f.Add(s)
+	}
+	pattern := regexp.MustCompile(ContractCodePattern)
+	f.Fuzz(func(t *testing.T, code string) {
+		_, err := ParseContractCode(code)
+		matches := pattern.MatchString(code) && len(code) <= ContractCodeMaxLen
+		if err == nil && !matches {
+			t.Fatalf("ParseContractCode accepts %q, the pattern does not", code)
+		}
+		if err != nil && matches && !strings.Contains(err.Error(), "real date") {
+			t.Fatalf("the pattern accepts %q, ParseContractCode does not: %v", code, err)
 		}
 	})
 }

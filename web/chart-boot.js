@@ -1,14 +1,16 @@
 // Riskchart's first paint. The server prerenders the chart page with the
-// chart's frames, built in Go with go-echarts (KLineChart, renderFirstPaint);
-// this script draws the latest candles into them as soon as ECharts has run,
-// while app.wasm is still downloading and compiling. The app then adopts this
-// ECharts instance (app/echarts.Adopt), decodes the same answer exactly and
-// draws its own arrays into it; from then on the app alone drives the chart.
+// chart's frames, built in Go with go-echarts, and this script's
+// configuration (app/boot.Config); this script draws the latest candles into
+// them as soon as ECharts has run, while app.wasm is still downloading and
+// compiling. The app then adopts this ECharts instance (app/echarts.Adopt),
+// decodes the same answer exactly and draws its own arrays into it; from
+// then on the app alone drives the chart.
 //
-// The view is read from the URL as the app's viewFromURL reads it, and the
-// candles are mapped as chartopt.Data maps them: the browser test
-// TestChartFirstPaint compares the two draws element by element. A view the
-// app reads otherwise is merely not adopted.
+// The script holds no rule of the app's: which contract codes, periods, zones
+// and themes the URL may name, and how the time axis labels each period,
+// come with the configuration. The browser test TestChartFirstPaint compares its draw with
+// the app's element by element. A view the app reads otherwise is merely not
+// adopted.
 (() => {
   "use strict";
   const conf = document.getElementById("chart-boot");
@@ -19,11 +21,11 @@
   const boot = JSON.parse(conf.textContent);
   const q = new URLSearchParams(location.search);
   const code = q.get("contract_code") || "";
-  const contract = code.length <= 40 && /^[A-Z0-9]+-[A-Z0-9]+(-(CW|NW|CQ|NQ|[0-9]{6}))?$/.test(code) ? code : boot.contract;
-  const period = Object.hasOwn(boot.periods, q.get("period")) ? q.get("period") : boot.period;
-  const utc = q.get("tz") === "utc";
+  const contract = code.length <= boot.contractMaxLen && new RegExp(boot.contractPattern).test(code) ? code : boot.contract;
+  const period = Object.hasOwn(boot.labels, q.get("period")) ? q.get("period") : boot.period;
+  const utc = q.get("tz") === boot.utc;
   const asked = q.get("theme");
-  const theme = asked === "light" || asked === "dark" ? asked : "auto";
+  const theme = boot.themes.includes(asked) ? asked : "auto";
 
   // The page preloads this request, and web/chart-answer.js has started
   // reading it when it is the one this view needs. ECharts starts only once
@@ -36,25 +38,22 @@
     document.documentElement.setAttribute("data-theme", theme); // as the app will
   }
   const dark = theme === "dark" || (theme === "auto" && matchMedia("(prefers-color-scheme: dark)").matches);
-  // What the app reads when it adopts the chart: chart stays null unless
-  // candles were drawn (the app then starts ECharts itself); drawn says the
-  // same to tests; settled, that this script is done (app.js waits on it).
-  const state = { chart: null, el: host, view: contract + "|" + period, dark, adopted: false, drawn: false, answer: null, settled: false };
+  // What the app reads when it adopts the chart (app/boot.State): chart
+  // stays null unless candles were drawn (the app then starts ECharts
+  // itself); settled says that this script is done (app.js waits on it).
+  const state = { chart: null, el: host, contract, period, dark, adopted: false, drawn: false, answer: null, settled: false };
   window.riskchartBoot = state;
 
+  // The label layout is Go's (time.Format): 2006 the year, 01 the month,
+  // 02 the day, 15 the hour, 04 the minute.
+  const layout = boot.labels[period];
   const pad = (n) => (n < 10 ? "0" : "") + n;
   const label = (id) => {
     const d = new Date(id * 1000);
-    const [y, mo, day, h, mi] = utc
-      ? [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes()]
-      : [d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes()];
-    switch (boot.periods[period]) {
-      case "day":
-        return y + "-" + pad(mo) + "-" + pad(day);
-      case "month":
-        return y + "-" + pad(mo);
-    }
-    return pad(mo) + "-" + pad(day) + " " + pad(h) + ":" + pad(mi);
+    const parts = utc
+      ? { 2006: d.getUTCFullYear(), "01": pad(d.getUTCMonth() + 1), "02": pad(d.getUTCDate()), 15: pad(d.getUTCHours()), "04": pad(d.getUTCMinutes()) }
+      : { 2006: d.getFullYear(), "01": pad(d.getMonth() + 1), "02": pad(d.getDate()), 15: pad(d.getHours()), "04": pad(d.getMinutes()) };
+    return layout.replace(/2006|01|02|15|04/g, (t) => parts[t]);
   };
 
   // An answer already read draws at the end of this script's task, before

@@ -177,7 +177,7 @@ func AppendLabel(b []byte, id int64, p venueapi.Period, loc *time.Location) []by
 
 // Label is how the time axis names candle id.
 func Label(id int64, p venueapi.Period, loc *time.Location) string {
-	return time.Unix(id, 0).In(loc).Format(labelLayout(p))
+	return time.Unix(id, 0).In(loc).Format(LabelLayout(p))
 }
 
 // AppendPrice appends [open, close, low, high], exactly as decoded.
@@ -202,24 +202,14 @@ func AppendVolume(ups, downs []byte, c venueapi.Candle) ([]byte, []byte) {
 	return append(ups, c.Vol.String()...), append(downs, `"-"`...)
 }
 
-// LabelStyle names how Label writes the times of period p: "minute"
-// (01-02 15:04), "day" (2006-01-02) or "month" (2006-01). The page's
-// first-paint script (web/chart-boot.js) writes the same.
-func LabelStyle(p venueapi.Period) string {
+// LabelLayout is the Go time layout Label writes the times of period p
+// with. The page's first-paint script (web/chart-boot.js) is handed these
+// layouts (app/boot.Config) and writes the same.
+func LabelLayout(p venueapi.Period) string {
 	switch p {
 	case venueapi.Period1Day:
-		return "day"
-	case venueapi.Period1Mon:
-		return "month"
-	}
-	return "minute"
-}
-
-func labelLayout(p venueapi.Period) string {
-	switch LabelStyle(p) {
-	case "day":
 		return "2006-01-02"
-	case "month":
+	case venueapi.Period1Mon:
 		return "2006-01"
 	}
 	return "01-02 15:04"

@@ -49,30 +49,20 @@ func Init(host app.Value, theme string) *Chart {
 }
 
 // Adopt takes over the chart that the page's first-paint script
-// (web/chart-boot.js) drew before the app ran in the prerendered #chart,
-// when it shows view ("contract|period"): the element moves into host,
-// first, and its drawing stays.
-// The script starts ECharts only to draw candles, so an adopted chart
-// always shows them, in the frame of chartopt.DefaultStyle. It returns nil
-// when there is no such chart, and whether its frame is dark.
-func Adopt(host app.Value, view string) (c *Chart, dark bool) {
-	b := app.Window().Get("riskchartBoot")
-	if !b.Truthy() || b.Get("adopted").Bool() || !host.Truthy() {
-		return nil, false
-	}
-	b.Set("adopted", true) // the script draws nothing after this
-	if b.Get("view").String() != view || !b.Get("chart").Truthy() {
-		return nil, false // another view, or nothing drawn yet
-	}
-	host.Call("prepend", b.Get("el"))
-	c = newChart(b.Get("chart"))
-	dark = b.Get("dark").Bool()
+// (web/chart-boot.js) drew before the app ran in the prerendered #chart:
+// instance is its ECharts instance, el its element, dark whether its frame
+// is dark (app/browser.AdoptFirstPaint). The element moves into host, first,
+// and its drawing stays. The script starts ECharts only to draw candles, so
+// an adopted chart always shows them, in the frame of chartopt.DefaultStyle.
+func Adopt(host, instance, el app.Value, dark bool) *Chart {
+	host.Call("prepend", el)
+	c := newChart(instance)
 	s := chartopt.DefaultStyle(dark)
 	c.live.up, c.live.down = s.Up, s.Down
 	if dz := c.v.Call("getOption").Get("dataZoom"); dz.Truthy() && dz.Length() > 0 {
 		c.readZoom(dz.Index(0)) // where the user may have moved it already
 	}
-	return c, dark
+	return c
 }
 
 func newChart(v app.Value) *Chart {

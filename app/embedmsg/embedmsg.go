@@ -2,7 +2,7 @@
 // (an iframe of /embed/chart, /embed/tiers or /embed/limits) and the page that
 // frames it: the messages each side sends, how a command from the parent is
 // read and checked, and which origins may take part. It is pure Go, so that
-// the rules are tested natively; app/ui does the talking.
+// the rules are tested natively; app/pages (through app/browser) does the talking.
 //
 // Every message is a JSON object with a "type". The README documents them.
 package embedmsg

@@ -5,10 +5,10 @@ package main
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/riskchart/riskchart/app/ui"
+	"github.com/riskchart/riskchart/app/pages"
 )
 
 func main() {
-	ui.Routes()
+	pages.Routes()
 	app.RunWhenOnBrowser()
 }

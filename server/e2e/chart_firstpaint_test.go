@@ -113,7 +113,7 @@ func TestChartFirstPaint(t *testing.T) {
 		waitDrawn(t, ctx, "ETH-USDT|5min")
 		if !evalJS[bool](t, ctx, `riskchartBoot.adopted && document.getElementById("chart") === riskchartBoot.el && riskchartBoot.dark`) {
 			t.Fatalf("the app drew a chart of its own instead of adopting the dark first paint: %s",
-				evalJS[string](t, ctx, `JSON.stringify({adopted: riskchartBoot.adopted, view: riskchartBoot.view, dark: riskchartBoot.dark})`))
+				evalJS[string](t, ctx, `JSON.stringify({adopted: riskchartBoot.adopted, contract: riskchartBoot.contract, period: riskchartBoot.period, dark: riskchartBoot.dark})`))
 		}
 		want := appArrays(t, apiCandles(t, s.URL, "contract_code=ETH-USDT&period=5min&size=300"), venueapi.Period5Min, time.UTC)
 		sameButLatest(t, "adopted chart", chartArrays(t, ctx), want)

@@ -1,18 +1,22 @@
 // Package bundle serves the go-app front end: the page shell go-app
-// prerenders, web/ (app.wasm precompressed, the ECharts script, styles), and
-// the wasm_exec.js glue of the Go toolchain that built app.wasm.
+// prerenders, go-app's app.js led by web/loader-patch.js, the service worker
+// of web/app-worker.js, web/ (app.wasm precompressed, the ECharts script,
+// styles), and the wasm_exec.js glue of the Go toolchain that built app.wasm.
 package bundle
 
 import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,7 +24,9 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/riskchart/riskchart/app/ui"
+	"github.com/riskchart/riskchart/app/boot"
+	"github.com/riskchart/riskchart/app/pages"
+	webjs "github.com/riskchart/riskchart/web"
 )
 
 // Config says where the built front end is.
@@ -41,7 +47,11 @@ func New(cfg Config) (http.Handler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the wasm_exec.js glue (run make build): %w", err)
 	}
-	ui.Routes()
+	pages.Routes()
+	worker, err := workerTemplate(webjs.AppWorkerJS, workerConfig{Pages: pages.Paths(), Live: livePrefixes})
+	if err != nil {
+		return nil, err
+	}
 	h := &app.Handler{
 		Name:            "Riskchart",
 		ShortName:       "Riskchart",
@@ -50,99 +60,107 @@ func New(cfg Config) (http.Handler, error) {
 		Lang:            "en",
 		BackgroundColor: "#0b1220",
 		ThemeColor:      "#0b1220",
-		// No {progress}: app.js fetches app.wasm directly (see streamingAppJS),
+		// No {progress}: app.js fetches app.wasm directly (web/loader-patch.js),
 		// and the page is in view meanwhile (web/style.css makes go-app's
 		// loader a note in a corner): the note says the controls are coming.
 		LoadingLabel:          "Starting Riskchart…",
 		Icon:                  app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", Maskable: "/web/icon-maskable-512.png", SVG: "/web/icon.svg"},
 		Styles:                []string{"/web/style.css", "/web/embed.css", "/web/risk.css"},
 		Scripts:               []string{"/web/chart-answer.js", "/web/echarts.min.js"}, // in this order: see chart-answer.js
-		CacheableResources:    []string{"/web/chart-boot.js"},                          // the chart's first paint, loaded by the page itself
-		ServiceWorkerTemplate: serviceWorker,
+		CacheableResources:    []string{boot.Script},                                   // the chart's first paint, loaded by the page itself
+		ServiceWorkerTemplate: worker,
 	}
 	precached := append(slices.Concat(h.Styles, h.Scripts, h.CacheableResources), h.Icon.Default, h.Icon.Large, h.Icon.Maskable, h.Icon.SVG)
-	version, wasmSize, err := versionOf(web, precached, wasmExec, cfg.ShellSalt)
+	// The worker and the loader patch are part of the shell too.
+	salt := cfg.ShellSalt + "\x00" + worker + "\x00" + webjs.LoaderPatchJS
+	version, wasmSize, err := versionOf(web, precached, wasmExec, salt)
 	if err != nil {
 		return nil, err
 	}
 	h.Version = version
 	// app.wasm is served gzip-compressed: the progress bar needs the raw size.
 	h.WasmContentLength = strconv.FormatInt(wasmSize, 10)
-	return &handler{app: h, web: web, wasmExec: wasmExec, modTime: time.Now(), appJS: streamingAppJS(h)}, nil
+	goapp, err := goappJS(h)
+	if err != nil {
+		return nil, err
+	}
+	appJS, err := patchAppJS(goapp, webjs.LoaderPatchJS)
+	if err != nil {
+		return nil, err
+	}
+	return &handler{app: h, web: web, wasmExec: wasmExec, modTime: time.Now(), appJS: []byte(appJS)}, nil
 }
 
-// streamingAppJS is go-app's app.js with three changes, nil when go-app's
-// script has changed shape:
-//   - app.wasm is fetched directly. go-app wraps the download in a new
-//     Response to report progress, which hides its URL from the browser: the
-//     compiled module is then never cached, and every visit compiles
-//     app.wasm again;
-//   - its download and compilation wait for the chart's first paint
-//     (web/chart-boot.js, which runs before this script) to draw or give
-//     up, for at most 1.5 s: on a two-core machine, the first paint's
-//     ratio to a plain page's went from 1.68-2.10 to 1.60-1.85 over the
-//     bench runs of 23 November (the compilation alone had been held back
-//     before); on a real network the paint also has the bandwidth to itself;
-//   - the service worker registers once the app has drawn its chart, or 3 s
-//     after this script ran: on a first visit its install downloads and
-//     stores every file of the app.
-//
-// On a two-core machine, compiling and installing alongside the first paint
-// made it three times slower than a plain page's (traced in Chromium 156).
-func streamingAppJS(h *app.Handler) []byte {
+// patchAppJS puts patch (web/loader-patch.js) first in go-app's app.js,
+// in the same script. The patch replaces go-app's functions by assigning to
+// their names at the top of the script: it fails when go-app's script no
+// longer declares one of them once, at the top level, and calls it, or when
+// it declares a function of the patch's (go-app's would then win).
+func patchAppJS(goapp, patch string) (string, error) {
+	replaced := patchAssigns.FindAllStringSubmatch(patch, -1)
+	if len(replaced) == 0 {
+		return "", errors.New("the loader patch (web/loader-patch.js) replaces none of go-app's functions")
+	}
+	for _, m := range replaced {
+		name := m[1]
+		decl := regexp.MustCompile(`(?m)^(async )?function ` + regexp.QuoteMeta(name) + `\(`)
+		calls := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\(`)
+		if len(decl.FindAllStringIndex(goapp, -1)) != 1 || len(calls.FindAllStringIndex(goapp, -1)) < 2 {
+			return "", fmt.Errorf("go-app's app.js no longer declares and calls %s, which web/loader-patch.js replaces: go-app has changed, review the patch", name)
+		}
+	}
+	for _, m := range patchDecls.FindAllStringSubmatch(patch, -1) {
+		if regexp.MustCompile(`(?m)^(async )?function ` + regexp.QuoteMeta(m[1]) + `\(`).MatchString(goapp) {
+			return "", fmt.Errorf("go-app's app.js declares %s, as web/loader-patch.js does: go-app has changed, review the patch", m[1])
+		}
+	}
+	return patch + "\n" + goapp, nil
+}
+
+var (
+	// patchAssigns finds the top-level assignments of the loader patch: the
+	// names of go-app's functions it replaces.
+	patchAssigns = regexp.MustCompile(`(?m)^([A-Za-z_$][\w$]*) = `)
+	// patchDecls finds the functions the loader patch declares.
+	patchDecls = regexp.MustCompile(`(?m)^(?:async )?function ([A-Za-z_$][\w$]*)\(`)
+)
+
+// goappJS is the app.js that go-app's handler h generates.
+func goappJS(h *app.Handler) (string, error) {
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
-	js := rec.Body.String()
-	const wrapped, register = `fetchWithProgress("/web/app.wasm", showProgress)`, "\ngoappInitServiceWorker();\n"
-	if rec.Code != http.StatusOK || !strings.Contains(js, wrapped) || strings.Count(js, register) != 1 {
-		return nil
+	if rec.Code != http.StatusOK {
+		return "", fmt.Errorf("go-app's handler answered HTTP %d for /app.js", rec.Code)
 	}
-	js = strings.Replace(js, wrapped, `riskchartAfterFirstPaint(() => fetch("/web/app.wasm"))`, 1)
-	js = strings.Replace(js, register, "\nriskchartAfterAppDrawn(goappInitServiceWorker);\n", 1)
-	return []byte(loadOrder + js)
+	return rec.Body.String(), nil
 }
 
-// loadOrder holds back what competes with the chart's first paint.
-const loadOrder = `// riskchartOnce calls f once: on the window's event, or after ms, whichever
-// comes first.
-function riskchartOnce(event, ms, f) {
-  let done = false;
-  const run = () => {
-    if (!done) {
-      done = true;
-      f();
-    }
-  };
-  window.addEventListener(event, run, { once: true });
-  setTimeout(run, ms);
+// workerConfig is what the service worker (web/app-worker.js) is told.
+type workerConfig struct {
+	// Pages are the paths of the app's pages, answered with the app shell.
+	Pages []string `json:"pages"`
+	// Live are the path prefixes of live data, never answered from the cache.
+	Live []string `json:"live"`
 }
 
-function riskchartAfterFirstPaint(start) {
-  const boot = window.riskchartBoot;
-  if (!boot || boot.settled) {
-    return start();
-  }
-  return new Promise((resolve) => riskchartOnce("riskchart:first-paint", 1500, () => resolve(start())));
-}
+// livePrefixes are the venue's paths and the server's API.
+var livePrefixes = []string{"/sapi/", "/api/"}
 
-// riskchartOnVisible calls f each time the page comes back into view. Go is
-// not woken when the page is hidden: a page being left for another ran its
-// Go scheduler for up to a tenth of a second during the next one's commit.
-function riskchartOnVisible(f) {
-  const listener = () => {
-    if (document.visibilityState === "visible") {
-      f();
-    }
-  };
-  document.addEventListener("visibilitychange", listener);
-  return listener;
+// workerTemplate fills the worker's configuration into its template, leaving
+// go-app's own placeholders to go-app.
+func workerTemplate(tmpl string, c workerConfig) (string, error) {
+	const hole = "{{.WorkerConfig}}"
+	for _, want := range []string{hole, "{{.Version}}", "{{.ResourcesToCache}}"} {
+		if strings.Count(tmpl, want) != 1 {
+			return "", fmt.Errorf("the service worker (web/app-worker.js) holds %s %d times, want once", want, strings.Count(tmpl, want))
+		}
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return "", err
+	}
+	return strings.Replace(tmpl, hole, string(b), 1), nil
 }
-
-function riskchartAfterAppDrawn(f) {
-  riskchartOnce("riskchart:app-drawn", 3000, f);
-}
-
-`
 
 type handler struct {
 	app      *app.Handler
@@ -158,7 +176,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/javascript")
 		w.Header().Set("Cache-Control", "no-cache")
 		http.ServeContent(w, r, "wasm_exec.js", h.modTime, bytes.NewReader(h.wasmExec))
-	case r.URL.Path == "/app.js" && h.appJS != nil:
+	case r.URL.Path == "/app.js":
 		w.Header().Set("Content-Type", "application/javascript")
 		w.Header().Set("Cache-Control", "no-cache")
 		http.ServeContent(w, r, "app.js", h.modTime, bytes.NewReader(h.appJS))
@@ -177,7 +195,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // serveWeb serves a file of web/, its .gz sibling when the browser takes gzip.
 func (h *handler) serveWeb(w http.ResponseWriter, r *http.Request) {
 	name := path.Clean(r.URL.Path[len("/web/"):])
-	if name == "." || strings.HasPrefix(name, "..") {
+	if name == "." || strings.HasPrefix(name, "..") || webjs.Assembled(name) {
 		http.NotFound(w, r)
 		return
 	}

@@ -3,14 +3,18 @@ package bundle
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/riskchart/riskchart/app/pages"
 )
 
 // builtRoot writes a minimal built front end into a temporary root: every
@@ -28,7 +32,7 @@ func builtRoot(t *testing.T) string {
 		}
 	}
 	write("wasm_exec.js", "// glue")
-	for _, f := range []string{"app.wasm", "style.css", "embed.css", "risk.css", "echarts.min.js", "chart-answer.js", "chart-boot.js", "icon-192.png", "icon-512.png", "icon-maskable-512.png", "icon.svg", "embed-demo.html"} {
+	for _, f := range []string{"app.wasm", "style.css", "embed.css", "risk.css", "echarts.min.js", "chart-answer.js", "chart-boot.js", "icon-192.png", "icon-512.png", "icon-maskable-512.png", "icon.svg", "embed-demo.html", "app-worker.js", "loader-patch.js", "web.go"} {
 		write(filepath.Join("web", f), f)
 	}
 	for _, f := range []string{"app.wasm", "echarts.min.js"} { // the build compresses these two
@@ -113,11 +117,13 @@ func TestNewNamesAMissingFileTheWorkerWouldKeep(t *testing.T) {
 	}
 }
 
+var workerConfigRE = regexp.MustCompile(`(?m)^const config = (.*);$`)
+
 func TestTheWorkerPrecachesTheShellAndLeavesDataLive(t *testing.T) {
 	_, js := served(t, Config{Root: builtRoot(t)}, "/app-worker.js")
 	for _, want := range []string{`"/web/app.wasm"`, `"/app.js"`, `"/wasm_exec.js"`, `"/web/embed.css"`, `"/web/icon-maskable-512.png"`, `"/"`,
-		"caches.open(cacheName).then((c) => c.addAll(resourcesToCache))", `url.pathname.startsWith("/sapi/")`, `url.pathname.startsWith("/api/")`,
-		`{ condition: { urlPattern: "/sapi/*" }, source: "network" }`, `{ condition: { urlPattern: "/api/*" }, source: "network" }`} {
+		"caches.open(cacheName).then((c) => c.addAll(resourcesToCache))", "isLive(url.pathname)", "config.pages.includes(url.pathname)",
+		`{ condition: { urlPattern: prefix + "*" }, source: "network" }`} {
 		if !strings.Contains(js, want) {
 			t.Errorf("the worker lacks %s", want)
 		}
@@ -125,20 +131,80 @@ func TestTheWorkerPrecachesTheShellAndLeavesDataLive(t *testing.T) {
 	if strings.Contains(js, "clients.claim") {
 		t.Error("the worker claims the page that installs it: go-app would offer a pointless reload")
 	}
+	if strings.Contains(js, "{{") {
+		t.Errorf("the worker holds a placeholder not filled in: %.80q", js[strings.Index(js, "{{"):])
+	}
+	m := workerConfigRE.FindStringSubmatch(js)
+	if m == nil {
+		t.Fatal("the worker has no config")
+	}
+	var c workerConfig
+	if err := json.Unmarshal([]byte(m[1]), &c); err != nil {
+		t.Fatalf("the worker's config %s: %v", m[1], err)
+	}
+	if !slices.Equal(c.Live, []string{"/sapi/", "/api/"}) {
+		t.Errorf("live data under %q, want /sapi/ and /api/", c.Live)
+	}
+	if routes := pages.Paths(); len(routes) == 0 || !slices.Equal(c.Pages, routes) {
+		t.Errorf("the worker's pages are %q, want the routes %q", c.Pages, routes)
+	}
+}
+
+func TestTheWorkerTemplateHoldsEachPlaceholderOnce(t *testing.T) {
+	for _, tmpl := range []string{
+		"const v = {{.Version}}; const r = {{.ResourcesToCache}};",
+		"const v = {{.Version}}; const r = {{.ResourcesToCache}}; const c = {{.WorkerConfig}}; // {{.WorkerConfig}}",
+		"const r = {{.ResourcesToCache}}; const c = {{.WorkerConfig}};",
+	} {
+		if _, err := workerTemplate(tmpl, workerConfig{}); err == nil {
+			t.Errorf("no error for %q", tmpl)
+		}
+	}
 }
 
 func TestAppJSFetchesTheModuleItselfAndWaitsForTheFirstPaint(t *testing.T) {
 	_, js := served(t, Config{Root: builtRoot(t)}, "/app.js")
-	for _, want := range []string{`riskchartAfterFirstPaint(() => fetch("/web/app.wasm"))`, "\nriskchartAfterAppDrawn(goappInitServiceWorker);\n",
-		"function riskchartOnVisible(f)"} {
+	for _, want := range []string{"fetchWithProgress = (url) => riskchartAfterFirstPaint(() => fetch(url));",
+		"goappInitServiceWorker = () => riskchartAfterAppDrawn(riskchartRegisterWorker);",
+		"function riskchartOnVisible(f)", `fetchWithProgress("/web/app.wasm", showProgress)`, "\ngoappInitServiceWorker();\n"} {
 		if !strings.Contains(js, want) {
 			t.Errorf("app.js lacks %s", want)
 		}
 	}
-	for _, unwanted := range []string{"fetchWithProgress(\"/web/app.wasm\"", "\ngoappInitServiceWorker();\n"} {
-		if strings.Contains(js, unwanted) {
-			t.Errorf("app.js still has %s", unwanted)
-		}
+	// The patch replaces go-app's functions by assignment: it must run before go-app's first call.
+	if patch, call := strings.Index(js, "goappInitServiceWorker = "), strings.Index(js, "\ngoappInitServiceWorker();\n"); patch > call {
+		t.Error("the loader patch comes after go-app's first call")
+	}
+	if strings.HasPrefix(strings.TrimSpace(js), `"use strict"`) {
+		t.Error("app.js starts in strict mode: go-app's code would run strict")
+	}
+}
+
+func TestTheLoaderPatchFailsOnAnAppJSWithoutWhatItReplaces(t *testing.T) {
+	const patch = "function riskchartDo() {}\nfetchWithProgress = (url) => fetch(url);\n"
+	tests := []struct {
+		name, goapp string
+		ok          bool
+	}{
+		{"go-app's script as the patch knows it", "go();\nasync function fetchWithProgress(url, p) {}\nfunction go() { fetchWithProgress(u, p); }\n", true},
+		{"the function renamed", "go();\nasync function fetchWithProgressOf(url, p) {}\nfunction go() { fetchWithProgressOf(u, p); }\n", false},
+		{"the function no longer called", "async function fetchWithProgress(url, p) {}\n", false},
+		{"the function declared inside another", "function go() {\n  function fetchWithProgress(url) {}\n  fetchWithProgress(u);\n}\n", false},
+		{"a function of the patch's declared by go-app", "async function fetchWithProgress(url, p) {}\nfetchWithProgress(u);\nfunction riskchartDo() {}\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			js, err := patchAppJS(tt.goapp, patch)
+			if tt.ok && (err != nil || !strings.HasPrefix(js, patch)) {
+				t.Fatalf("error %v; app.js %.80q", err, js)
+			}
+			if !tt.ok && err == nil {
+				t.Fatalf("no error; app.js %q", js)
+			}
+		})
+	}
+	if _, err := patchAppJS("async function fetchWithProgress(url) {}\nfetchWithProgress(u);\n", "function riskchartDo() {}\n"); err == nil {
+		t.Error("no error for a patch that replaces nothing")
 	}
 }
 
@@ -158,6 +224,9 @@ func TestWebFilesComeCompressedWhenTheBrowserTakesIt(t *testing.T) {
 		{"a style sheet", "/web/embed.css", "gzip", 200, "", "embed.css"},
 		{"the demo page", "/embed/demo", "", 200, "", "embed-demo.html"},
 		{"a path out of web/", "/web/../wasm_exec.js", "", 404, "", ""},
+		{"the worker's template, which is served only filled in", "/web/app-worker.js", "", 404, "", ""},
+		{"the loader patch, which is served only inside app.js", "/web/loader-patch.js", "", 404, "", ""},
+		{"the Go source that embeds them", "/web/web.go", "", 404, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

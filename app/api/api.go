@@ -1,0 +1,55 @@
+// Package api is the front end's typed client of the Riskchart server: the
+// KLine, tier, position-limit, contract and embed paths, decoded exactly,
+// with the server's refusals and silences as errors a page can tell apart.
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/riskchart/riskchart/app/browser"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// ErrUnknownContract is the venue saying it does not list a contract.
+var ErrUnknownContract = errors.New("the venue does not list this contract")
+
+// ErrNoAccess is the server refusing private data: it has no venue key, or
+// this viewer has no token, or this embed no valid link.
+var ErrNoAccess = errors.New("no access to private data on this server")
+
+// accessError is a refusal with the server's own words; it is ErrNoAccess.
+type accessError struct{ reason string }
+
+func (e *accessError) Error() string        { return ErrNoAccess.Error() + ": " + e.reason }
+func (e *accessError) Is(target error) bool { return target == ErrNoAccess }
+
+// Unanswered reports whether err is a request that got no answer at all:
+// the browser is offline or the server is down.
+func Unanswered(err error) bool {
+	var netErr *browser.NetworkError
+	return errors.As(err, &netErr)
+}
+
+// refusal says whether an answer refuses private data: HTTP 401 or 403, or
+// the venue's code 403 (unknown key, or one without read permission) under
+// any HTTP status, as the gateway relays a key the venue turned down.
+func refusal(status, code int, msg string) error {
+	if status == http.StatusUnauthorized || status == http.StatusForbidden || code == venueapi.CodeForbidden {
+		if msg == "" {
+			msg = fmt.Sprintf("HTTP %d", status)
+		}
+		return &accessError{msg}
+	}
+	return nil
+}
+
+// Headers is what a panel sends with its private calls: an embedded panel
+// sends its signed embed link, by which alone the server judges it.
+func Headers(embedded bool, token string) map[string]string {
+	if !embedded {
+		return nil
+	}
+	return map[string]string{venueapi.EmbedHeader: token}
+}

@@ -1,0 +1,25 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/riskchart/riskchart/app/browser"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// FetchContracts lists the contracts the server offers.
+func FetchContracts(ctx context.Context) ([]venueapi.Offer, error) {
+	a, err := browser.Fetch(ctx, "GET", browser.Origin()+"/api/v1/contracts", "", nil)
+	if err != nil {
+		return nil, err
+	}
+	var v struct {
+		Data []venueapi.Offer `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(a.Body), &v); err != nil {
+		return nil, fmt.Errorf("reading the contract list: %w", err)
+	}
+	return v.Data, nil
+}

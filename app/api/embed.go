@@ -1,0 +1,21 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/riskchart/riskchart/app/browser"
+)
+
+// FetchEmbedOrigins asks the server which origins may frame its embeds;
+// none when it cannot tell (only the server's own pages then).
+func FetchEmbedOrigins(ctx context.Context) []string {
+	a, err := browser.Fetch(ctx, "GET", browser.Origin()+"/api/v1/embed", "", nil)
+	var cfg struct {
+		Origins []string `json:"origins"`
+	}
+	if err != nil || json.Unmarshal([]byte(a.Body), &cfg) != nil {
+		return nil
+	}
+	return cfg.Origins
+}

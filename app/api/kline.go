@@ -1,0 +1,44 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/riskchart/riskchart/app/browser"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// KLine is an answer of the KLine path.
+type KLine struct {
+	Candles []venueapi.Candle
+	Stale   bool // the server answered from its cache: the venue failed
+}
+
+// FetchKLine asks the server's KLine path (the venue's own path, unsigned)
+// for candles, decoded exactly.
+func FetchKLine(ctx context.Context, q venueapi.KLineQuery) (KLine, error) {
+	if err := q.Validate(); err != nil {
+		return KLine{}, err
+	}
+	a, err := browser.Fetch(ctx, "GET", browser.Origin()+venueapi.PathKLine+"?"+q.Values().Encode(), "", nil)
+	if err != nil {
+		return KLine{}, fmt.Errorf("loading %s candles: %w", q.ContractCode, err)
+	}
+	return ReadKLine(q, a.Status, a.Body)
+}
+
+// ReadKLine decodes an answer of the KLine path to q, given with its HTTP status.
+func ReadKLine(q venueapi.KLineQuery, status int, body string) (KLine, error) {
+	var env venueapi.KLineEnvelope
+	if err := json.Unmarshal([]byte(body), &env); err != nil {
+		return KLine{}, fmt.Errorf("loading %s candles: the server answered HTTP %d with something unreadable", q.ContractCode, status)
+	}
+	if env.Status != venueapi.StatusOK {
+		if env.ErrCode == venueapi.CodeNoSuchContract {
+			return KLine{}, ErrUnknownContract
+		}
+		return KLine{}, fmt.Errorf("loading %s candles: %s", q.ContractCode, env.ErrMsg)
+	}
+	return KLine{Candles: env.Data, Stale: env.Stale}, nil
+}

@@ -1,0 +1,112 @@
+// Package boot is the contract between the chart page's first paint
+// (web/chart-boot.js), which draws the chart before app.wasm runs, and the
+// app, which then takes that chart over. The page prerenders a Config for
+// the script; the script leaves a State in the window for the app.
+//
+// It is pure, so that the server (which prerenders the page) and the
+// browser build share it.
+package boot
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/riskchart/riskchart/app/chartopt"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// Where the page and the script meet.
+const (
+	// ConfigID is the id of the script element (type application/json)
+	// holding the Config.
+	ConfigID = "chart-boot"
+	// Script is the first-paint script, run as soon as the chart's element
+	// is parsed.
+	Script = "/web/chart-boot.js"
+	// Global names the window's property holding the script's State.
+	Global = "riskchartBoot"
+)
+
+// Config is all the first-paint script knows. The script holds no rule of
+// its own: it reads the view from the URL with the app's rules, given here
+// as data, and labels the candles with the app's layouts. The view is not in
+// it: the service worker may answer a navigation with a page prerendered
+// for another.
+type Config struct {
+	Path  string `json:"path"`  // the KLine path
+	Size  int    `json:"size"`  // candles to load
+	Shown int    `json:"shown"` // candles to show at first
+	// The default view.
+	Contract string          `json:"contract"`
+	Period   venueapi.Period `json:"period"`
+	// ContractPattern and ContractMaxLen say which contract codes of the
+	// URL the app reads (venueapi.ContractCodePattern); any other is the
+	// default contract.
+	ContractPattern string `json:"contractPattern"`
+	ContractMaxLen  int    `json:"contractMaxLen"`
+	// Labels holds, for each period, the Go time layout (chartopt.LabelLayout)
+	// of its candles' labels; a period not in it is the default period.
+	Labels map[venueapi.Period]string `json:"labels"`
+	// UTC is the value of ?tz= that shows times in UTC (else the browser's
+	// zone); Themes are the values of ?theme= that choose one (else "auto").
+	UTC    string   `json:"utc"`
+	Themes []string `json:"themes"`
+	// Frames holds the chart's option without data, "light" and "dark".
+	Frames map[string]json.RawMessage `json:"frames"`
+}
+
+// Page is what the chart page tells its first paint about itself.
+type Page struct {
+	// The default view.
+	Contract string
+	Period   venueapi.Period
+	// The values of ?tz= and ?theme= the page reads (Config).
+	UTC    string
+	Themes []string
+	// Size candles are loaded, Shown of them shown at first.
+	Size, Shown int
+}
+
+// NewConfig is the configuration of the first paint of page p.
+func NewConfig(p Page) (Config, error) {
+	c := Config{Path: venueapi.PathKLine, Size: p.Size, Shown: p.Shown, Contract: p.Contract, Period: p.Period,
+		ContractPattern: venueapi.ContractCodePattern, ContractMaxLen: venueapi.ContractCodeMaxLen,
+		Labels: map[venueapi.Period]string{}, UTC: p.UTC, Themes: p.Themes, Frames: map[string]json.RawMessage{}}
+	for _, period := range venueapi.Periods() {
+		c.Labels[period] = chartopt.LabelLayout(period)
+	}
+	for name, dark := range map[string]bool{"light": false, "dark": true} {
+		f, err := chartopt.Frame(chartopt.DefaultStyle(dark))
+		if err != nil {
+			return Config{}, fmt.Errorf("the first paint's %s frame: %w", name, err)
+		}
+		c.Frames[name] = f
+	}
+	return c, nil
+}
+
+// JSON is the configuration as the page holds it. json.Marshal escapes <, >
+// and &: the text cannot end the script element.
+func (c Config) JSON() ([]byte, error) { return json.Marshal(c) }
+
+// State is what the first-paint script did, as it leaves it in the window
+// (Global). Its ECharts instance and element, and the text of the answer it
+// read, stay there: app/browser hands them to the app.
+type State struct {
+	// The view the script drew, or fetched for.
+	Contract string
+	Period   venueapi.Period
+	// Dark: the frame drawn is the dark one.
+	Dark bool
+	// Drawn: candles are on show; only then is there a chart to adopt.
+	Drawn bool
+	// Adopted: the app has claimed the chart; the script draws no more.
+	Adopted bool
+	// Settled: the script is done, drawn or not.
+	Settled bool
+}
+
+// Shows reports whether the first paint is of contract and period.
+func (s State) Shows(contract string, period venueapi.Period) bool {
+	return s.Contract == contract && s.Period == period
+}

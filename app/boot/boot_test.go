@@ -1,0 +1,79 @@
+package boot
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/riskchart/riskchart/app/chartopt"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+func TestTheConfigCarriesTheAppsRulesAsData(t *testing.T) {
+	c, err := NewConfig(Page{Contract: "BTC-USDT", Period: venueapi.Period1Min, UTC: "utc", Themes: []string{"light", "dark"}, Size: 300, Shown: 120})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := c.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Path            string                     `json:"path"`
+		Size            int                        `json:"size"`
+		Shown           int                        `json:"shown"`
+		Contract        string                     `json:"contract"`
+		Period          string                     `json:"period"`
+		ContractPattern string                     `json:"contractPattern"`
+		ContractMaxLen  int                        `json:"contractMaxLen"`
+		Labels          map[string]string          `json:"labels"`
+		UTC             string                     `json:"utc"`
+		Themes          []string                   `json:"themes"`
+		Frames          map[string]json.RawMessage `json:"frames"`
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Path != venueapi.PathKLine || got.Size != 300 || got.Shown != 120 || got.Contract != "BTC-USDT" || got.Period != "1min" ||
+		got.UTC != "utc" || len(got.Themes) != 2 {
+		t.Errorf("config %+v", got)
+	}
+	if got.ContractPattern != venueapi.ContractCodePattern || got.ContractMaxLen != venueapi.ContractCodeMaxLen {
+		t.Errorf("contract rule %q, %d; want venueapi's", got.ContractPattern, got.ContractMaxLen)
+	}
+	if len(got.Labels) != len(venueapi.Periods()) {
+		t.Errorf("labels for %d periods, want %d", len(got.Labels), len(venueapi.Periods()))
+	}
+	for _, p := range venueapi.Periods() {
+		if got.Labels[string(p)] != chartopt.LabelLayout(p) {
+			t.Errorf("period %s labelled %q, want chartopt's %q", p, got.Labels[string(p)], chartopt.LabelLayout(p))
+		}
+	}
+	for _, name := range []string{"light", "dark"} {
+		if !json.Valid(got.Frames[name]) || len(got.Frames[name]) < 2 {
+			t.Errorf("no %s frame", name)
+		}
+	}
+	if strings.ContainsAny(string(b), "<>") {
+		t.Error("the config could end its script element")
+	}
+}
+
+// The script knows five elements of Go's layouts (web/chart-boot.js).
+func TestEveryLabelLayoutIsOneTheScriptWrites(t *testing.T) {
+	known := regexp.MustCompile(`2006|01|02|15|04`)
+	for _, p := range venueapi.Periods() {
+		layout := chartopt.LabelLayout(p)
+		if rest := strings.Trim(known.ReplaceAllString(layout, ""), "-: "); rest != "" {
+			t.Errorf("period %s: layout %q holds %q, which the script does not write", p, layout, rest)
+		}
+	}
+}
+
+func TestStateShowsItsViewOnly(t *testing.T) {
+	s := State{Contract: "ETH-USDT", Period: venueapi.Period5Min}
+	if !s.Shows("ETH-USDT", venueapi.Period5Min) || s.Shows("ETH-USDT", venueapi.Period1Min) || s.Shows("BTC-USDT", venueapi.Period5Min) {
+		t.Error("Shows disagrees with the state's view")
+	}
+}

@@ -1,0 +1,62 @@
+package browser
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/boot"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// FirstPaint reads what the page's first-paint script (web/chart-boot.js)
+// did; ok is false on a page without it. The app reads the script's state
+// here only.
+func FirstPaint() (s boot.State, ok bool) {
+	b := app.Window().Get(boot.Global)
+	if !b.Truthy() {
+		return boot.State{}, false
+	}
+	str := func(name string) string {
+		if v := b.Get(name); v.Type() == app.TypeString {
+			return v.String()
+		}
+		return ""
+	}
+	return boot.State{
+		Contract: str("contract"),
+		Period:   venueapi.Period(str("period")),
+		Dark:     b.Get("dark").Truthy(),
+		Drawn:    b.Get("drawn").Truthy(),
+		Adopted:  b.Get("adopted").Truthy(),
+		Settled:  b.Get("settled").Truthy(),
+	}, true
+}
+
+// AdoptFirstPaint claims the first paint's chart, once: the script draws
+// nothing after this. It returns the script's ECharts instance and element
+// when it drew candles of contract and period, and whether its frame is dark.
+func AdoptFirstPaint(contract string, period venueapi.Period) (chart, el app.Value, dark, ok bool) {
+	s, found := FirstPaint()
+	if !found || s.Adopted {
+		return nil, nil, false, false
+	}
+	b := app.Window().Get(boot.Global)
+	b.Set("adopted", true)
+	if !s.Shows(contract, period) || !s.Drawn {
+		return nil, nil, false, false // another view, or nothing drawn yet
+	}
+	return b.Get("chart"), b.Get("el"), s.Dark, true
+}
+
+// TakeFirstPaintAnswer returns, once, the KLine answer that the first-paint
+// script fetched for contract and period, so that the app does not ask the
+// server again for what it has just sent.
+func TakeFirstPaintAnswer(contract string, period venueapi.Period) (body string, ok bool) {
+	s, found := FirstPaint()
+	b := app.Window().Get(boot.Global)
+	if !found || !s.Shows(contract, period) || b.Get("answer").Type() != app.TypeString {
+		return "", false
+	}
+	body = b.Get("answer").String()
+	b.Set("answer", nil)
+	return body, true
+}

@@ -1,0 +1,94 @@
+package components
+
+import (
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/browser"
+)
+
+// updateCheckEvery is how often an open page asks for a new deployment: an
+// installed app may stay open for days.
+const updateCheckEvery = 30 * time.Minute
+
+// AppStatus is the installed-app side of the page: an Install button while
+// the browser offers installation, and a notice with a Reload button once a
+// new deployment has been downloaded by the service worker (go-app's update
+// hook). It also asks for updates while the page stays open, and when it
+// comes back into view.
+type AppStatus struct {
+	app.Compo
+
+	installable bool
+	apple       bool // Safari installs through its Share menu, with no prompt to show
+	hint        bool // the Share-menu hint is shown
+	updateReady bool
+	stopVisible func() // stops listening to the page coming into view
+}
+
+// OnMount reads the current state and starts checking for updates.
+func (s *AppStatus) OnMount(ctx app.Context) {
+	s.installable, s.updateReady, s.apple = ctx.IsAppInstallable(), ctx.AppUpdateAvailable(), ctx.IsAppleBrowser()
+	var last time.Time
+	s.stopVisible = browser.WhenVisible(func() {
+		if time.Since(last) > time.Minute {
+			last = time.Now()
+			app.TryUpdate()
+		}
+	})
+	ctx.Async(func() {
+		t := time.NewTicker(updateCheckEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				app.TryUpdate()
+			}
+		}
+	})
+}
+
+// OnDismount stops listening.
+func (s *AppStatus) OnDismount() {
+	if s.stopVisible != nil {
+		s.stopVisible()
+	}
+}
+
+// OnAppUpdate is go-app's signal that a new deployment is ready.
+func (s *AppStatus) OnAppUpdate(ctx app.Context) { s.updateReady = ctx.AppUpdateAvailable() }
+
+// OnAppInstallChange follows whether the browser offers installation.
+func (s *AppStatus) OnAppInstallChange(ctx app.Context) { s.installable = ctx.IsAppInstallable() }
+
+// Render draws the button and the notice when they apply.
+func (s *AppStatus) Render() app.UI {
+	return app.Div().Class("app-status").Body(
+		app.If(s.installable, func() app.UI {
+			// "Install" alone on a one-column layout (web/style.css), where it
+			// shares the header's first row with the contract picker.
+			return app.Button().ID("install").Class("button").Aria("label", "Install app").Title("Install Riskchart as an app").
+				Body(app.Text("Install"), app.Span().Class("install-more").Text(" app")).
+				OnClick(func(ctx app.Context, e app.Event) {
+					if s.apple {
+						s.hint = !s.hint
+						return
+					}
+					ctx.ShowAppInstallPrompt()
+				})
+		}),
+		app.If(s.installable && s.hint, func() app.UI {
+			return app.P().ID("install-hint").Class("notice update-notice").Attr("role", "status").
+				Text("To install Riskchart, open the Share menu and choose “Add to Home Screen” (or “Add to Dock”).")
+		}),
+		app.If(s.updateReady, func() app.UI {
+			return app.P().ID("update-banner").Class("notice update-notice").Attr("role", "status").Body(
+				app.Text("A new version of Riskchart is ready. "),
+				app.Button().ID("update-reload").Class("button").Text("Reload").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
+			)
+		}),
+	)
+}

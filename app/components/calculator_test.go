@@ -1,0 +1,106 @@
+//go:build !js
+
+package components
+
+import (
+	"html"
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/shopspring/decimal"
+
+	"github.com/riskchart/riskchart/app/risk"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+func TestCalculatorSaysWhatItWaitsFor(t *testing.T) {
+	ladder, err := risk.NewLadder(openLadder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	offers := []venueapi.Offer{{Code: "BTC-USDT", FaceValue: decimal.RequireFromString("0.001")}}
+	tests := []struct {
+		name string
+		calc Calculator
+		want string
+	}{
+		{"the tiers", Calculator{Contract: "BTC-USDT"}, "waiting for the tiers"},
+		{"tiers it may not see", Calculator{Contract: "BTC-USDT", TiersDenied: true}, "it needs the tiers, and this server gives no access to them"},
+		{"a broken ladder", Calculator{Contract: "BTC-USDT", LadderErr: "gap"}, "the venue's tiers do not form a ladder"},
+		{"the face value", Calculator{Contract: "BTC-USDT", Tiers: openLadder, Ladder: ladder}, "waiting for the face value of BTC-USDT"},
+		{"a face value never listed", Calculator{Contract: "BTC-USDT", Tiers: openLadder, Ladder: ladder, Contracts: []venueapi.Offer{}},
+			"the server lists no face value for BTC-USDT"},
+		{"the mark price", Calculator{Contract: "BTC-USDT", Tiers: openLadder, Ladder: ladder, Contracts: offers},
+			"waiting for the mark price (your position limits)"},
+		{"limits it may not see", Calculator{Contract: "BTC-USDT", Tiers: openLadder, Ladder: ladder, Contracts: offers, LimitsDenied: true},
+			"it needs the mark price from your position limits, and this server gives no access to them"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := tt.calc
+			_, out := render(t, &c)
+			if want := html.EscapeString("The calculator cannot answer yet: " + tt.want + "."); !strings.Contains(out, want) {
+				t.Fatalf("no %q in\n%s", want, out)
+			}
+		})
+	}
+}
+
+func TestCalculatorAnswersOnceTheDataLandsAndTellsItsTier(t *testing.T) {
+	d := decimal.RequireFromString
+	ladder, err := risk.NewLadder(openLadder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var told []venueapi.TierNumber
+	onTier := func(ctx app.Context, n venueapi.TierNumber) { told = append(told, n) }
+	fields := Calculator{Contract: "BTC-USDT", Tiers: openLadder, Ladder: ladder,
+		Contracts: []venueapi.Offer{{Code: "BTC-USDT", FaceValue: d("0.001")}}, OnTier: onTier}
+	c := fields
+	c.size, c.unit, c.leverage = "6000", risk.Contracts, "10" // as typed, and the defaults of a mounted one
+	e, html := render(t, &c)
+	if !strings.Contains(html, "waiting for the mark price") || len(told) != 0 {
+		t.Fatalf("before the limits: told %v\n%s", told, html)
+	}
+
+	// The limits land: the parent hands them over.
+	next := fields
+	next.Limit = &venueapi.PositionLimit{ContractCode: "BTC-USDT", LeverRate: 20, MarkPrice: d("95000"),
+		BuyLimit: d("10000"), BuyLimitValue: d("950000"), SellLimit: d("5000"), SellLimitValue: d("475000")}
+	if err := e.Load(&next); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	html = app.HTMLString(&c)
+	if c.leverage != "20" {
+		t.Errorf("leverage %q: the account's (20) is taken until one is typed", c.leverage)
+	}
+	if len(told) != 1 || told[0] != 2 {
+		t.Errorf("told %v, want [2]", told)
+	}
+	for _, want := range []string{
+		"2 (5200 – 21000 cont)",
+		"6000 cont · 570000 USDT at mark 95000",
+		"2850 USDT",
+		"fits (limit 10000 cont · 950000 USDT)",
+		"exceeds the limit of 5000 cont · 475000 USDT",
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("no %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(html)
+	}
+
+	// The same data again: nothing new to tell.
+	again := next
+	if err := e.Load(&again); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	if len(told) != 1 {
+		t.Fatalf("told %v: the tier did not change", told)
+	}
+}

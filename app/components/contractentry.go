@@ -1,0 +1,62 @@
+package components
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// ContractEntry is the free-entry form (#contract-form) for any contract
+// code, listed or not; the code is checked before it is taken.
+type ContractEntry struct {
+	app.Compo
+
+	// Contract is the contract on show: the field shows it when it changes.
+	Contract string
+	// OnEnter is told a well-formed code; OnError why a code is not one.
+	OnEnter func(ctx app.Context, code string)
+	OnError func(ctx app.Context, msg string)
+
+	entry string // the field as typed
+	shown string // the Contract the field last took
+}
+
+// OnInit starts the field with the contract on show, in the browser: the
+// prerendered field is empty.
+func (c *ContractEntry) OnInit() {
+	if app.IsClient {
+		c.entry, c.shown = c.Contract, c.Contract
+	}
+}
+
+// OnUpdate shows a contract chosen elsewhere in the field.
+func (c *ContractEntry) OnUpdate(ctx app.Context) {
+	if app.IsClient && c.Contract != c.shown {
+		c.entry, c.shown = c.Contract, c.Contract
+	}
+}
+
+func (c *ContractEntry) submit(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	code := c.entry
+	if _, err := venueapi.ParseContractCode(code); err != nil {
+		if c.OnError != nil {
+			c.OnError(ctx, "Not a contract code: use BASE-QUOTE (a swap), BASE-QUOTE-YYMMDD (a future) or BASE-QUOTE-CW/NW/CQ/NQ.")
+		}
+		return
+	}
+	if c.OnEnter != nil {
+		c.OnEnter(ctx, code)
+	}
+}
+
+// Render draws the form.
+func (c *ContractEntry) Render() app.UI {
+	return app.Form().ID("contract-form").Class("entry").OnSubmit(c.submit).Body(
+		app.Label().For("contract-input").Class("sr-only").Text("Any contract code"),
+		app.Input().ID("contract-input").Class("control").Type("text").Placeholder("e.g. BTC-USDT-CQ").Value(c.entry).
+			Attr("autocapitalize", "characters").Attr("spellcheck", "false").Aria("describedby", "contract-error").
+			OnInput(func(ctx app.Context, e app.Event) { c.entry = ctx.JSSrc().Get("value").String() }),
+		app.Button().Type("submit").Class("button").Text("Show"),
+	)
+}

@@ -1,0 +1,99 @@
+package components
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/api"
+)
+
+// fetchState is what a panel knows of its data's freshness: when the data
+// on show was fetched, how the last attempt went, and whether one runs.
+type fetchState struct {
+	dataAt   time.Time // when the data on show arrived; zero: none yet
+	triedAt  time.Time // when the last attempt ended
+	busy     bool      // an attempt is under way
+	err      string    // the last attempt's failure; "" when it succeeded
+	stale    bool      // the server answered from its cache: the venue failed
+	noAccess bool      // the server refused the private data
+}
+
+// start marks an attempt under way: the refresh loop starts no second one.
+func (f *fetchState) start() { f.busy = true }
+
+// done records an attempt's outcome at now. A failure keeps the data on
+// show and its time, and so does a stale answer (the server's cached
+// numbers are no newer than those on show), so that the age tells the truth.
+func (f *fetchState) done(err error, stale bool, now time.Time) {
+	f.busy, f.triedAt = false, now
+	f.noAccess = errors.Is(err, api.ErrNoAccess)
+	if err != nil {
+		f.err = err.Error()
+		return
+	}
+	f.err, f.stale = "", stale
+	if !stale || f.dataAt.IsZero() {
+		f.dataAt = now
+	}
+}
+
+// due reports whether the refresh loop should try again.
+func (f fetchState) due(now time.Time, every time.Duration) bool {
+	return !f.busy && now.Sub(f.triedAt) >= every
+}
+
+// late reports whether the data on show has missed two refreshes.
+func (f fetchState) late(now time.Time, every time.Duration) bool {
+	return !f.dataAt.IsZero() && now.Sub(f.dataAt) >= 2*every+every/2
+}
+
+// ageLabel is a coarse age, in steps that change rarely enough that the
+// panel re-renders every ten seconds, not every second.
+func ageLabel(d time.Duration) string {
+	switch {
+	case d < 10*time.Second:
+		return "just now"
+	case d < time.Minute:
+		return fmt.Sprintf("%d s ago", int(d/(10*time.Second))*10)
+	case d < time.Hour:
+		return fmt.Sprintf("%d min ago", int(d/time.Minute))
+	}
+	return fmt.Sprintf("%d h ago", int(d/time.Hour))
+}
+
+// clock is how the panels write a time of day.
+func clock(t time.Time) string { return t.Local().Format("15:04:05") }
+
+// stateLine is the line above a table: when its data was fetched and how
+// old it is, whether a refresh runs, and any stale or failed refresh.
+func stateLine(id string, f fetchState, every time.Duration, now time.Time) app.UI {
+	var fetched app.UI = app.Span().Class("muted").Text("Loading…")
+	if !f.dataAt.IsZero() {
+		fetched = app.Span().Class("age").Attr("data-at", f.dataAt.UTC().Format(time.RFC3339Nano)).
+			Text("Fetched " + clock(f.dataAt) + " · " + ageLabel(now.Sub(f.dataAt)))
+	} else if f.err != "" || f.noAccess {
+		fetched = nil
+	}
+	stale := ""
+	switch {
+	case f.stale:
+		stale = "stale: the venue did not answer; these are the server's last numbers"
+	case f.late(now, every):
+		stale = "stale: refreshes are failing"
+	}
+	tried := ""
+	if !f.triedAt.IsZero() {
+		tried = f.triedAt.UTC().Format(time.RFC3339Nano)
+	}
+	return app.Div().ID(id).Class("data-state").Attr("role", "status").Attr("data-tried", tried).Body(
+		fetched,
+		app.If(f.busy, func() app.UI { return app.Span().Class("muted refreshing").Text("refreshing…") }),
+		app.If(stale != "", func() app.UI { return app.Span().Class("badge warn stale").Text(stale) }),
+		app.If(f.err != "" && !f.noAccess, func() app.UI {
+			return app.Span().Class("field-error refresh-error").Text("Refresh failed at " + clock(f.triedAt) + ": " + f.err)
+		}),
+	)
+}

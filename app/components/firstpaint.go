@@ -1,0 +1,52 @@
+package components
+
+import (
+	"errors"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/api"
+	"github.com/riskchart/riskchart/app/boot"
+	"github.com/riskchart/riskchart/app/browser"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// errNoFirstPaint: the first paint holds no answer for the view.
+var errNoFirstPaint = errors.New("no first-paint answer")
+
+// firstPaintKLine decodes the answer that the page's first-paint script
+// (web/chart-boot.js) fetched for q's contract and period, once, so that the
+// app does not ask the server again for what it has just sent.
+func firstPaintKLine(q venueapi.KLineQuery) (api.KLine, error) {
+	body, ok := browser.TakeFirstPaintAnswer(q.ContractCode, q.Period)
+	if !ok {
+		return api.KLine{}, errNoFirstPaint
+	}
+	return api.ReadKLine(q, 200, body)
+}
+
+// firstPaintConfig is what the first-paint script is handed: the chart's
+// default view, sizes and frames, and the rules by which ViewFromURL reads
+// the view from the URL.
+func firstPaintConfig() (boot.Config, error) {
+	def := DefaultView()
+	return boot.NewConfig(boot.Page{Contract: def.Contract, Period: def.Period, UTC: zoneUTC, Themes: themes, Size: LatestSize, Shown: shownFirst})
+}
+
+// renderFirstPaint writes, on the server, the first-paint script and its
+// configuration.
+func renderFirstPaint() app.UI {
+	c, err := firstPaintConfig()
+	if err != nil {
+		return nil
+	}
+	conf, err := c.JSON()
+	if err != nil {
+		return nil
+	}
+	return app.Div().Class("chart-boot").Body(
+		app.Raw(`<script type="application/json" id="`+boot.ConfigID+`">`+string(conf)+`</script>`),
+		// Not deferred: it runs as soon as #chart is parsed, before app.js.
+		app.Script().Src(boot.Script),
+	)
+}

@@ -1,0 +1,548 @@
+package components
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/api"
+	"github.com/riskchart/riskchart/app/browser"
+	"github.com/riskchart/riskchart/app/chartopt"
+	"github.com/riskchart/riskchart/app/echarts"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// Actions a page sends its chart.
+const (
+	// ActionJumpToLatest shows the newest candles at the current zoom width.
+	ActionJumpToLatest = "chart/jump-to-latest"
+	actionRetryChart   = "chart/retry"
+)
+
+// KLineChart draws a contract's candles and volume, keeps the newest candle
+// live, loads older candles as the user pans back, and shows the legend of
+// the candle under the crosshair. Its parent sets the fields.
+type KLineChart struct {
+	app.Compo
+
+	Contract string
+	Period   venueapi.Period
+	UTC      bool  // time in UTC rather than the browser's zone
+	Dark     bool  // dark theme
+	Decimals int32 // price precision of the contract; -1 keeps the venue's digits
+	// OnCandle, when set, is told the candle the user clicked or hovered.
+	OnCandle func(ctx app.Context, c venueapi.Candle, clicked bool)
+	// OnError, when set, is told what the chart says went wrong.
+	OnError func(ctx app.Context, msg string)
+	// OnDrawn, when set, is told each time the chart draws a contract's candles.
+	OnDrawn func(ctx app.Context)
+
+	shown    string // contract|period the chart holds
+	candles  []venueapi.Candle
+	chart    *echarts.Chart
+	hover    int // index of the candle under the crosshair; -1: the latest
+	loading  bool
+	older    bool   // an older chunk is being loaded
+	olderErr string // why the last older chunk did not load
+	horizon  bool   // the venue has nothing older
+	stale    bool
+	status   string // what the chart area says instead of a chart
+	failed   bool
+	gen      int // bumps on every reload: late answers of older loads are dropped
+	live     bool
+	darkDrew bool
+	utcDrew  bool
+	// savedAt is when the candles on show were fetched, when they come from
+	// browser storage (a second visit, or no network); zero for live data.
+	savedAt time.Time
+	seenAt  time.Time // when the server last answered with candles
+	offline bool
+	// keepView: the chart was adopted from the first paint, whose view the
+	// app's first draw keeps.
+	keepView bool
+}
+
+// LatestSize is how many of the latest candles a chart loads first.
+const LatestSize = 300
+
+func (k *KLineChart) storageKey() string {
+	return "riskchart/chart/" + k.Contract + "/" + string(k.Period)
+}
+
+// OnMount starts the chart and its live updates; it runs only in the browser.
+func (k *KLineChart) OnMount(ctx app.Context) {
+	k.hover = -1
+	ctx.Handle(ActionJumpToLatest, func(ctx app.Context, a app.Action) { k.JumpToLatest() })
+	// The chart's own context: the Retry button's goes with the button, and
+	// with it the answer of the request it started.
+	ctx.Handle(actionRetryChart, func(ctx app.Context, a app.Action) { k.reload(ctx) })
+	k.live = true
+	k.reload(ctx) // first: the request goes out while the chart starts
+	if !k.adoptChart(ctx) {
+		k.initChart(ctx)
+	}
+	ctx.Async(func() { k.poll(ctx) })
+}
+
+// OnUpdate follows the parent's changes of contract, period, zone or theme.
+func (k *KLineChart) OnUpdate(ctx app.Context) {
+	if !app.IsClient {
+		return // a prerender on the server: no chart, no requests
+	}
+	switch {
+	case k.shown != k.Contract+"|"+string(k.Period):
+		k.reload(ctx)
+	case k.chart != nil && (k.Dark != k.darkDrew || k.UTC != k.utcDrew):
+		k.redrawAll()
+	}
+}
+
+// OnDismount stops live updates and frees the chart.
+func (k *KLineChart) OnDismount() {
+	k.live = false
+	if k.chart != nil {
+		k.chart.Dispose()
+		k.chart = nil
+	}
+}
+
+func (k *KLineChart) loc() *time.Location {
+	if k.UTC {
+		return time.UTC
+	}
+	return time.Local // in the browser: the browser's zone
+}
+
+// reload fetches the latest candles of the contract and period.
+func (k *KLineChart) reload(ctx app.Context) {
+	k.gen++
+	gen := k.gen
+	k.shown = k.Contract + "|" + string(k.Period)
+	k.candles, k.hover, k.horizon, k.stale, k.failed, k.olderErr = nil, -1, false, false, false, ""
+	k.loading, k.status = true, "Loading "+k.Contract+" "+string(k.Period)+"…"
+	if k.chart != nil {
+		k.chart.Load([]byte("[]"), []byte("[]"), []byte("[]"), []byte("[]"))
+		k.chart.Redraw()
+	}
+	k.savedAt, k.offline = time.Time{}, false
+	if saved, at, ok := browser.ReadLastSeen[[]venueapi.Candle](ctx.LocalStorage(), k.storageKey()); ok && len(saved) > 0 {
+		k.candles, k.savedAt = saved, at
+		k.draw(ctx) // the last chart seen (browser storage), until the network answers
+	}
+	q := venueapi.KLineQuery{ContractCode: k.Contract, Period: k.Period, Size: LatestSize}
+	ctx.Async(func() {
+		res, err := firstPaintKLine(q)
+		if errors.Is(err, errNoFirstPaint) {
+			res, err = api.FetchKLine(ctx, q)
+		}
+		ctx.Dispatch(func(ctx app.Context) {
+			if gen != k.gen {
+				return
+			}
+			k.loading = false
+			if api.Unanswered(err) && !k.savedAt.IsZero() {
+				k.offline = true // keep the saved chart, marked
+				return
+			}
+			if err != nil {
+				k.candles, k.savedAt = nil, time.Time{}
+				k.fail(ctx, err)
+				return
+			}
+			k.stale, k.savedAt, k.seenAt = res.Stale, time.Time{}, time.Now()
+			if len(res.Candles) == 0 {
+				k.candles = nil
+				k.status = "No candles for " + k.Contract + " " + string(k.Period) + "."
+				return
+			}
+			k.candles = res.Candles
+			k.draw(ctx)
+			browser.KeepLastSeen(ctx.LocalStorage(), k.storageKey(), res.Candles, time.Now())
+		})
+	})
+}
+
+func (k *KLineChart) fail(ctx app.Context, err error) {
+	k.failed = true
+	switch {
+	case errors.Is(err, api.ErrUnknownContract):
+		k.status = "The venue does not know the contract " + k.Contract + "."
+	default:
+		k.status = "Could not load the chart: " + err.Error()
+	}
+	if k.OnError != nil {
+		k.OnError(ctx, k.status)
+	}
+}
+
+// draw puts the loaded candles on the chart, showing the latest 120.
+func (k *KLineChart) draw(ctx app.Context) {
+	if k.chart == nil {
+		return // no chart library: the status says so
+	}
+	if k.darkDrew != k.Dark && !k.setFrame() {
+		return
+	}
+	a := chartopt.Data(k.candles, k.Period, k.loc())
+	k.utcDrew = k.UTC
+	k.chart.Load(a.Labels, a.Prices, a.Ups, a.Downs)
+	n := len(k.candles)
+	if start, end := k.chart.View(); k.keepView && end > start && end < n {
+		k.chart.Draw(start, end) // where the user has moved the first paint
+	} else {
+		k.chart.Draw(max(0, n-shownFirst), n-1)
+	}
+	k.keepView = false
+	k.status, k.failed = "", false
+	browser.MarkDrawn()
+	if k.OnDrawn != nil {
+		k.OnDrawn(ctx)
+	}
+}
+
+// adoptChart takes over the first paint's chart (web/chart-boot.js), at
+// once: go-app has just replaced the prerendered page, and the browser must
+// not paint it without its chart.
+func (k *KLineChart) adoptChart(ctx app.Context) bool {
+	host := browser.ElementByID("chart-area")
+	if !host.Truthy() {
+		return false
+	}
+	instance, el, dark, ok := browser.AdoptFirstPaint(k.Contract, k.Period)
+	if !ok {
+		return false // no candles drawn for this view: the app starts ECharts itself
+	}
+	k.chart, k.darkDrew = echarts.Adopt(host, instance, el, dark), dark
+	k.listen(ctx)
+	k.status = "" // the latest candles are on show; the app's own follow
+	k.keepView = true
+	return true
+}
+
+// listen follows the pointer and the zoom of the chart.
+func (k *KLineChart) listen(ctx app.Context) {
+	k.chart.OnPointer(func(i int) { ctx.Dispatch(func(ctx app.Context) { k.pointTo(ctx, i, false) }) })
+	k.chart.OnClick(func(i int) { ctx.Dispatch(func(ctx app.Context) { k.pointTo(ctx, i, true) }) })
+	k.chart.OnPointerOut(func() { ctx.Dispatch(func(ctx app.Context) { k.hover = -1 }) }) // the legend shows the latest again
+	k.chart.OnZoom(func(start, _ int) {
+		ctx.Dispatch(func(ctx app.Context) {
+			if k.chart != nil {
+				k.chart.ShowLast() // the new view's axes may not span the newest candle
+			}
+			if start == 0 {
+				k.loadOlder(ctx)
+			}
+		})
+	})
+}
+
+// initChart starts ECharts with the frame, before the candles arrive.
+func (k *KLineChart) initChart(ctx app.Context) {
+	k.chart = echarts.Init(browser.ElementByID("chart-area"), "")
+	if k.chart == nil {
+		k.failed, k.status = true, "The chart library did not load."
+		return
+	}
+	k.listen(ctx)
+	if k.setFrame() && len(k.candles) > 0 {
+		k.draw(ctx)
+	}
+}
+
+// setFrame gives the chart the frame of the theme, reporting success.
+func (k *KLineChart) setFrame() bool {
+	if err := k.chart.SetFrame(chartopt.DefaultStyle(k.Dark)); err != nil {
+		k.failed, k.status = true, err.Error()
+		return false
+	}
+	k.darkDrew = k.Dark
+	return true
+}
+
+// redrawAll redraws after a theme or zone change, keeping the view.
+func (k *KLineChart) redrawAll() {
+	start, end := k.chart.View()
+	if k.darkDrew != k.Dark {
+		k.setFrame()
+	}
+	a := chartopt.Data(k.candles, k.Period, k.loc())
+	k.utcDrew = k.UTC
+	k.chart.Load(a.Labels, a.Prices, a.Ups, a.Downs)
+	k.chart.Draw(start, end)
+}
+
+func (k *KLineChart) pointTo(ctx app.Context, i int, clicked bool) {
+	if i < 0 || i >= len(k.candles) {
+		return
+	}
+	k.hover = i
+	if k.OnCandle != nil {
+		k.OnCandle(ctx, k.candles[i], clicked)
+	}
+}
+
+// loadOlder prepends the chunk of up to 2000 candles before the oldest held,
+// keeping the view where it was.
+func (k *KLineChart) loadOlder(ctx app.Context) {
+	if k.older || k.horizon || len(k.candles) == 0 {
+		return
+	}
+	to := k.Period.Prev(k.candles[0].ID)
+	if to < 0 {
+		k.horizon = true
+		return
+	}
+	from := max(k.Period.Back(to, venueapi.KLineMaxSize-1), 0) // long periods: the chunk reaches back past 1970, the venue's history does not
+	k.older, k.olderErr = true, ""
+	gen := k.gen
+	q := venueapi.KLineQuery{ContractCode: k.Contract, Period: k.Period, From: from, To: to, Range: true}
+	ctx.Async(func() {
+		res, err := api.FetchKLine(ctx, q)
+		ctx.Dispatch(func(ctx app.Context) {
+			if gen != k.gen {
+				return
+			}
+			k.older = false
+			if err != nil {
+				k.olderErr = err.Error() // keep what is drawn; panning back again retries
+				return
+			}
+			var older []venueapi.Candle
+			for _, c := range res.Candles {
+				if c.ID < k.candles[0].ID { // never a duplicate at the seam
+					older = append(older, c)
+				}
+			}
+			if len(older) == 0 {
+				k.horizon = true
+				return
+			}
+			began := browser.Now()
+			start, end := k.chart.View()
+			a := chartopt.Data(older, k.Period, k.loc())
+			k.candles = append(older, k.candles...)
+			k.chart.Prepend(a.Labels, a.Prices, a.Ups, a.Downs)
+			k.chart.Draw(start+len(older), end+len(older))
+			browser.Measure("riskchart:prepend", began)
+			if k.hover >= 0 {
+				k.hover += len(older)
+			}
+		})
+	})
+}
+
+// poll keeps the newest candle live: once a second for minute and hour
+// periods, every five seconds for longer ones.
+func (k *KLineChart) poll(ctx app.Context) {
+	for k.live {
+		pace := time.Second
+		if k.Period.Seconds() == 0 || k.Period.Seconds() >= 4*3600 {
+			pace = 5 * time.Second
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(pace):
+		}
+		var gen int
+		var q venueapi.KLineQuery
+		ready := make(chan bool, 1)
+		ctx.Dispatch(func(ctx app.Context) {
+			gen = k.gen
+			q = venueapi.KLineQuery{ContractCode: k.Contract, Period: k.Period, Size: 2}
+			ready <- len(k.candles) > 0 && !k.loading && k.chart != nil
+		})
+		if !<-ready {
+			continue
+		}
+		res, err := api.FetchKLine(ctx, q)
+		ctx.Dispatch(func(ctx app.Context) {
+			if gen != k.gen {
+				return
+			}
+			k.offline = api.Unanswered(err)
+			if err != nil {
+				k.stale = true
+				return
+			}
+			k.stale, k.seenAt = res.Stale, time.Now()
+			if !k.savedAt.IsZero() {
+				k.reload(ctx) // the network is back: the saved chart gives way
+				return
+			}
+			k.applyLive(res.Candles)
+		})
+	}
+}
+
+// applyLive updates the newest candle and appends the ones that began since,
+// following the newest candle only when the user's view ends on it. When
+// only the newest candle moved, it alone is redrawn (app/echarts/live.go).
+func (k *KLineChart) applyLive(fresh []venueapi.Candle) {
+	defer browser.Measure("riskchart:live", browser.Now())
+	start, end := k.chart.View()
+	following := end >= len(k.candles)-1
+	appended := 0
+	for _, c := range fresh {
+		last := k.candles[len(k.candles)-1]
+		switch {
+		case c.ID == last.ID:
+			k.candles[len(k.candles)-1] = c
+		case c.ID > last.ID:
+			k.candles = append(k.candles, c)
+			appended++
+		default:
+			continue
+		}
+		up, down := chartopt.AppendVolume(nil, nil, c)
+		k.chart.SetLast(string(chartopt.AppendLabel(nil, c.ID, k.Period, k.loc())), string(chartopt.AppendPrice(nil, c)), string(up), string(down), c.ID > last.ID)
+	}
+	switch {
+	case following && appended > 0:
+		k.chart.Draw(start+appended, end+appended)
+	case appended > 0:
+		k.chart.Redraw()
+	default:
+		k.chart.ShowLast()
+	}
+}
+
+// JumpToLatest shows the newest candles at the current zoom width.
+func (k *KLineChart) JumpToLatest() {
+	if k.chart == nil || len(k.candles) == 0 {
+		return
+	}
+	start, end := k.chart.View()
+	width := max(end-start, 20)
+	n := len(k.candles)
+	k.chart.Zoom(max(0, n-1-width), n-1)
+}
+
+// onKey zooms and pans from the keyboard: arrows pan, + and - zoom, Home
+// and End go to the oldest and the newest candles.
+func (k *KLineChart) onKey(ctx app.Context, e app.Event) {
+	if k.chart == nil || len(k.candles) == 0 {
+		return
+	}
+	start, end := k.chart.View()
+	width := end - start
+	step := max(width/10, 1)
+	n := len(k.candles)
+	switch e.Get("key").String() {
+	case "ArrowLeft":
+		start, end = max(0, start-step), max(width, end-step)
+	case "ArrowRight":
+		start, end = min(n-1-width, start+step), min(n-1, end+step)
+	case "+", "=":
+		start, end = min(start+step, end-5), max(end-step, start+5)
+	case "-", "_":
+		start, end = max(0, start-step), min(n-1, end+step)
+	case "Home":
+		start, end = 0, width
+	case "End":
+		start, end = n-1-width, n-1
+	default:
+		return
+	}
+	e.PreventDefault()
+	k.chart.Zoom(max(start, 0), min(end, n-1))
+	if start <= 0 {
+		k.loadOlder(ctx)
+	}
+}
+
+// Render draws the legend, the chart area and its states.
+func (k *KLineChart) Render() app.UI {
+	var legend app.UI = app.Div().ID("legend").Class("legend").Aria("live", "off")
+	if n := len(k.candles); n > 0 {
+		i := k.hover
+		if i < 0 || i >= n {
+			i = n - 1
+		}
+		c := k.candles[i]
+		v := legendOf(c, k.Decimals)
+		dir := "down"
+		if v.Up {
+			dir = "up"
+		}
+		item := func(id, name, value string) app.UI {
+			return app.Div().Class("legend-item").Body(app.Dt().Text(name), app.Dd().ID("legend-"+id).Text(value))
+		}
+		legend = app.Dl().ID("legend").Class("legend "+dir).DataSet("id", fmt.Sprint(c.ID)).DataSet("hover", k.hover >= 0 && k.hover < n-1).Aria("label", "Candle under the crosshair").Body(
+			app.Div().Class("legend-item").Body(app.Dt().Text("Time"), app.Dd().ID("legend-time").Text(chartopt.Label(c.ID, k.Period, k.loc())+k.zoneName())),
+			item("open", "O", v.Open), item("high", "H", v.High), item("low", "L", v.Low), item("close", "C", v.Close),
+			item("change", "Chg", v.Change), item("change-pct", "Chg%", v.ChangePct), item("vol", "Vol", v.Vol),
+			item("amount", "Amount", v.Amount), item("turnover", "Turnover", v.Turnover), item("count", "Count", v.Count),
+		)
+	}
+	var notes []app.UI
+	if k.offline {
+		notes = append(notes, offlineMark("offline-mark", cmp.Or(k.savedAt, k.seenAt), k.loc()))
+	}
+	if k.stale && !k.offline {
+		notes = append(notes, app.Span().ID("stale-mark").Class("badge warn").Text("Stale: the venue is not answering; these are the last candles the server holds"))
+	}
+	if k.older {
+		notes = append(notes, app.Span().Class("badge").Text("Loading older candles…"))
+	}
+	if k.olderErr != "" {
+		notes = append(notes, app.Span().ID("older-error").Class("badge warn").Text("Older candles did not load ("+k.olderErr+"): pan back again to retry"))
+	}
+	if k.horizon {
+		notes = append(notes, app.Span().ID("horizon-mark").Class("badge").Text("Start of history: the venue keeps about two years of candles"))
+	}
+	var boot app.UI
+	if app.IsServer {
+		boot = renderFirstPaint()
+	}
+	drawn := "" // what the chart shows, for tests and embedding pages
+	if k.status == "" && len(k.candles) > 0 {
+		drawn = k.shown
+	}
+	return app.Section().Class("kchart").DataSet("drawn", drawn).Aria("label", "Chart of "+k.Contract).Body(
+		legend,
+		// The chart's own element (#chart) is ECharts', outside go-app's tree:
+		// prerendered for the first paint to draw in, then adopted or made by
+		// app/echarts. The area around it takes the keyboard.
+		app.Div().ID("chart-area").Class("chart-area").TabIndex(0).Attr("role", "application").
+			Aria("label", "Candlestick chart of "+k.Contract+", "+string(k.Period)+". Arrows pan, plus and minus zoom, Home and End jump.").
+			OnKeyDown(k.onKey).Body(
+			app.If(app.IsServer, func() app.UI { return app.Div().ID("chart").Class("chart") }),
+			app.If(k.status != "", func() app.UI {
+				return app.Div().ID("chart-status").Class("chart-status").Attr("role", "status").Body(
+					app.P().Text(k.status),
+					app.If(k.failed, func() app.UI {
+						return app.Button().ID("retry").Class("button").Text("Retry").OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionRetryChart) })
+					}),
+				)
+			}),
+		),
+		app.Div().Class("chart-notes").Attr("role", "status").Body(notes...),
+		boot,
+	)
+}
+
+// shownFirst is how many of the latest candles a chart shows at first.
+const shownFirst = 120
+
+func (k *KLineChart) zoneName() string {
+	if k.UTC {
+		return " UTC"
+	}
+	name, off := time.Now().In(k.loc()).Zone()
+	if name == "" || strings.HasPrefix(name, "-") || strings.HasPrefix(name, "+") {
+		return fmt.Sprintf(" UTC%+03d:%02d", off/3600, abs(off%3600)/60)
+	}
+	return " " + name
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

@@ -1,0 +1,115 @@
+package components
+
+import (
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/browser"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// LimitFilter is the form that asks for other contracts' limits; what is
+// typed is checked with the endpoint's own rules before anything is sent.
+type LimitFilter struct {
+	app.Compo
+
+	// Contract is the selected contract code, which Reset shows again.
+	Contract string
+	// Filtered says that a filter is applied.
+	Filtered bool
+	// Contracts is the server's list, offered in the code field.
+	Contracts []venueapi.Offer
+	// OnFilter is told a filter that passed the checks; OnReset that the
+	// contract's own limits are wanted again.
+	OnFilter func(ctx app.Context, q venueapi.LimitQuery)
+	OnReset  func(ctx app.Context)
+
+	draft     venueapi.LimitQuery // the form as typed
+	filterErr error
+}
+
+// Render draws the form.
+func (f *LimitFilter) Render() app.UI {
+	bad := filterField(f.filterErr)
+	switch bad {
+	case "contract_code", "pair", "contract_type", "business_type":
+	default:
+		bad = "" // shown under the form
+	}
+	errorAt := func(param string) app.UI {
+		if f.filterErr == nil || bad != param {
+			return nil
+		}
+		return app.P().ID("filter-error").Class("field-error").Attr("role", "alert").Text(f.filterErr.Error())
+	}
+	input := func(id, param, label, value, list string, set func(string)) app.UI {
+		in := app.Input().ID(id).Class("control").Value(value).Attr("spellcheck", "false").Attr("autocapitalize", "characters").
+			Aria("invalid", bad == param && f.filterErr != nil).
+			OnInput(func(ctx app.Context, e app.Event) { set(ctx.JSSrc().Get("value").String()) })
+		if list != "" {
+			in = in.Attr("list", list)
+		}
+		return app.Div().Class("filter-field").Body(app.Label().For(id).Text(label), in, errorAt(param))
+	}
+	choice := func(id, param, label, value string, options [][2]string, set func(string)) app.UI {
+		opts := make([]app.UI, len(options))
+		for i, o := range options {
+			opts[i] = app.Option().Value(o[0]).Selected(o[0] == value).Text(o[1])
+		}
+		return app.Div().Class("filter-field").Body(
+			app.Label().For(id).Text(label),
+			// The choice is read by position, not by the element's value: go-app
+			// drops an empty value attribute, and an option without one has
+			// its text for value ("any" for the empty contract type).
+			app.Select().ID(id).Class("control").Aria("invalid", bad == param && f.filterErr != nil).Body(opts...).
+				OnChange(func(ctx app.Context, e app.Event) {
+					if i := ctx.JSSrc().Get("selectedIndex").Int(); i >= 0 && i < len(options) {
+						set(options[i][0])
+					}
+				}),
+			errorAt(param),
+		)
+	}
+	codes := make([]app.UI, len(f.Contracts))
+	for i, c := range f.Contracts {
+		codes[i] = app.Option().Value(c.Code)
+	}
+	types := [][2]string{{"", "any"}}
+	for _, t := range []venueapi.ContractType{venueapi.TypeSwap, venueapi.TypeThisWeek, venueapi.TypeNextWeek, venueapi.TypeQuarter, venueapi.TypeNextQuarter} {
+		types = append(types, [2]string{string(t), string(t)})
+	}
+	business := [][2]string{{"", "default (swap)"}, {venueapi.BusinessSwap, "swap"}, {venueapi.BusinessFutures, "futures"}, {venueapi.BusinessAll, "all"}}
+	d := f.draft
+	note := precedenceNote(d)
+	return app.Form().ID("limit-filter").Class("filter").Aria("label", "Filter position limits").OnSubmit(func(ctx app.Context, e app.Event) {
+		e.PreventDefault()
+		if err := f.draft.Validate(); err != nil {
+			f.filterErr = err
+			return
+		}
+		f.filterErr = nil
+		if f.OnFilter != nil {
+			f.OnFilter(ctx, f.draft)
+		}
+	}).Body(
+		input("filter-code", "contract_code", "Contract code", d.ContractCode, "filter-codes", func(s string) { f.draft.ContractCode = strings.TrimSpace(s) }),
+		app.DataList().ID("filter-codes").Body(codes...),
+		input("filter-pair", "pair", "Pair", d.Pair, "", func(s string) { f.draft.Pair = strings.TrimSpace(s) }),
+		choice("filter-type", "contract_type", "Contract type", string(d.ContractType), types, func(s string) { f.draft.ContractType = venueapi.ContractType(s) }),
+		choice("filter-business", "business_type", "Business type", d.BusinessType, business, func(s string) { f.draft.BusinessType = s }),
+		app.If(note != "", func() app.UI { return app.P().ID("filter-note").Class("muted note").Text(note) }),
+		errorAt(""),
+		app.Div().Class("filter-actions").Body(
+			app.Button().ID("filter-apply").Type("submit").Class("button").Text("Apply filter"),
+			app.Button().ID("filter-reset").Type("button").Class("button").Text("Show "+f.Contract).Disabled(!f.Filtered).
+				OnClick(func(ctx app.Context, e app.Event) {
+					f.filterErr, f.draft = nil, venueapi.LimitQuery{}
+					browser.ClearValues("filter-code", "filter-pair") // as the draft is
+					if f.OnReset != nil {
+						f.OnReset(ctx)
+					}
+				}),
+		),
+	)
+}

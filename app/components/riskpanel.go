@@ -1,0 +1,352 @@
+package components
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/api"
+	"github.com/riskchart/riskchart/app/browser"
+	"github.com/riskchart/riskchart/app/risk"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// Refresh pace of the private data: tiers change rarely, limits follow the
+// mark price. The gateway caches both, so many viewers cost the venue little.
+const (
+	tiersEvery  = time.Minute
+	limitsEvery = 10 * time.Second
+)
+
+// RiskPanel shows a contract's risk-limit tiers, the account's position
+// limits and the calculator that joins them. It fetches and refreshes the
+// data; the tables and the calculator draw it. Every number is an exact
+// decimal from the wire to the screen; the arithmetic is app/risk's.
+type RiskPanel struct {
+	app.Compo
+
+	// Contract is the contract code the panels show.
+	Contract string
+	// Show is "tiers" (the ladder and the calculator), "limits", or "" for all.
+	Show string
+	// Embedded marks a panel inside another site's iframe; EmbedToken is its
+	// signed embed link (empty: none), the only access it has.
+	Embedded   bool
+	EmbedToken string
+	// OnLoaded, when set, is told each time the data of a shown panel lands:
+	// err is nil, api.ErrNoAccess when the server refused it, or what failed.
+	OnLoaded func(ctx app.Context, err error)
+
+	shown     string           // the contract the data below is of
+	contracts []venueapi.Offer // the server's list, for face values
+	now       time.Time        // the clock of the last drawing
+	ages      string           // the age labels last drawn
+	stop      chan struct{}    // closed on dismount: ends the refresh loop
+	offlineAt time.Time        // when the data on show was saved, when offline
+
+	tiers      []venueapi.Tier
+	ladder     risk.Ladder // the tiers checked and ordered; nil when they are not a ladder
+	ladderErr  string
+	tiersState fetchState
+	current    venueapi.TierNumber // the calculator's tier, marked in the table
+
+	limits      []venueapi.PositionLimit // the selected contract's own
+	limitsState fetchState
+	found       []venueapi.PositionLimit // the filter's answer
+	foundState  fetchState
+	filter      venueapi.LimitQuery // the filter applied
+	filtered    bool
+}
+
+// OnMount loads the data and starts refreshing it.
+func (r *RiskPanel) OnMount(ctx app.Context) {
+	r.now = time.Now()
+	r.load(ctx, true, true)
+	ctx.Async(func() {
+		list, err := api.FetchContracts(ctx)
+		if err == nil {
+			ctx.Dispatch(func(ctx app.Context) { r.contracts = list })
+		}
+	})
+	r.stop = make(chan struct{})
+	stop := r.stop
+	ctx.Async(func() {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+			ctx.Dispatch(r.tick)
+		}
+	})
+}
+
+// OnDismount stops the refresh.
+func (r *RiskPanel) OnDismount() {
+	if r.stop != nil {
+		close(r.stop)
+		r.stop = nil
+	}
+}
+
+// OnUpdate follows the page's contract.
+func (r *RiskPanel) OnUpdate(ctx app.Context) {
+	if !app.IsClient {
+		return // a prerender on the server: the panels show their data as loading
+	}
+	if r.shown == r.Contract {
+		return
+	}
+	r.tiers, r.ladder, r.ladderErr, r.limits = nil, nil, "", nil
+	r.tiersState, r.limitsState, r.offlineAt = fetchState{}, fetchState{}, time.Time{}
+	r.load(ctx, true, true)
+}
+
+// tick runs each second: it starts the refreshes that are due, and redraws
+// only when one starts or an age label changes.
+func (r *RiskPanel) tick(ctx app.Context) {
+	now := time.Now()
+	limitsPace := limitsEvery
+	if r.limitsState.noAccess {
+		limitsPace = tiersEvery // a refusal does not change by the second
+	}
+	tiersDue := r.tiersState.due(now, tiersEvery) && r.wantsTiers()
+	limitsDue := r.limitsState.due(now, limitsPace)
+	ages := r.ageKey(now)
+	if !tiersDue && !limitsDue && ages == r.ages {
+		ctx.PreventUpdate()
+		return
+	}
+	r.now, r.ages = now, ages
+	r.load(ctx, tiersDue, limitsDue)
+}
+
+// ageKey is every age label and stale mark the panels draw at now.
+func (r *RiskPanel) ageKey(now time.Time) string {
+	key := ""
+	for _, s := range []struct {
+		f     fetchState
+		every time.Duration
+	}{{r.tiersState, tiersEvery}, {r.limitsState, limitsEvery}, {r.foundState, limitsEvery}} {
+		key += ageLabel(now.Sub(s.f.dataAt)) + strconv.FormatBool(s.f.late(now, s.every)) + "|"
+	}
+	return key
+}
+
+func (r *RiskPanel) isSwap() bool {
+	c, err := venueapi.ParseContractCode(r.Contract)
+	return err == nil && c.Kind == venueapi.KindSwap
+}
+
+// wantsTiers reports whether the panel shows tiers: the venue has them for swaps.
+func (r *RiskPanel) wantsTiers() bool { return r.Show != "limits" && r.isSwap() }
+
+// load starts the fetches asked for that are not under way; their answers
+// land through Dispatch, and only if they are still wanted.
+func (r *RiskPanel) load(ctx app.Context, tiers, limits bool) {
+	r.shown = r.Contract
+	code, header := r.Contract, api.Headers(r.Embedded, r.EmbedToken)
+	if tiers && r.wantsTiers() && !r.tiersState.busy {
+		r.tiersState.start()
+		ctx.Async(func() {
+			env, err := api.FetchTiers(ctx, code, header)
+			ctx.Dispatch(func(ctx app.Context) {
+				if code != r.Contract {
+					return
+				}
+				r.landed(ctx, &r.tiersState, err, err == nil && env.Stale, func() { r.setTiers(env.Data) })
+			})
+		})
+	}
+	if limits && !r.limitsState.busy {
+		r.limitsState.start()
+		ctx.Async(func() {
+			env, err := api.FetchLimits(ctx, ownQuery(code), header)
+			ctx.Dispatch(func(ctx app.Context) {
+				if code != r.Contract {
+					return
+				}
+				r.landed(ctx, &r.limitsState, err, err == nil && env.Stale, func() { r.setLimits(env.Data) })
+			})
+		})
+	}
+	if limits && r.filtered && !r.foundState.busy {
+		q := r.filter
+		r.foundState.start()
+		ctx.Async(func() {
+			env, err := api.FetchLimits(ctx, q, header)
+			ctx.Dispatch(func(ctx app.Context) {
+				if !r.filtered || q != r.filter {
+					return
+				}
+				r.landed(ctx, &r.foundState, err, err == nil && env.Stale, func() { r.found = env.Data })
+			})
+		})
+	}
+}
+
+// setTiers keeps the venue's tiers for the table, and the calculator's
+// ladder when they form one.
+func (r *RiskPanel) setTiers(tiers []venueapi.Tier) {
+	r.tiers, r.ladderErr = tiers, ""
+	l, err := risk.NewLadder(tiers)
+	if err != nil {
+		r.ladder, r.ladderErr = nil, err.Error()
+		return
+	}
+	r.ladder = l
+}
+
+// setLimits keeps the contract's own limits.
+func (r *RiskPanel) setLimits(limits []venueapi.PositionLimit) { r.limits = limits }
+
+// ownLimit is the account's limit record of the selected contract: its mark
+// price is the one the venue uses, and its limits are the account's.
+func (r *RiskPanel) ownLimit() *venueapi.PositionLimit {
+	for i := range r.limits {
+		if r.limits[i].ContractCode == r.Contract {
+			return &r.limits[i]
+		}
+	}
+	return nil
+}
+
+// limitQuery is the query of the limits on show.
+func (r *RiskPanel) limitQuery() venueapi.LimitQuery {
+	if r.filtered {
+		return r.filter
+	}
+	return ownQuery(r.Contract)
+}
+
+// limitsOnShow is the table's rows and their state: the filter's answer
+// when one is applied, else the selected contract's own limits.
+func (r *RiskPanel) limitsOnShow() ([]venueapi.PositionLimit, fetchState) {
+	if r.filtered {
+		return r.found, r.foundState
+	}
+	return r.limits, r.limitsState
+}
+
+// landed applies a fetch's outcome: keep its data (set) and save it, or
+// fall back to what browser storage holds when the server gave no answer.
+func (r *RiskPanel) landed(ctx app.Context, st *fetchState, err error, stale bool, set func()) {
+	r.now = time.Now()
+	st.done(err, stale, r.now)
+	if r.OnLoaded != nil && (r.Show == "" || (r.Show == "tiers") == (st == &r.tiersState)) {
+		defer r.OnLoaded(ctx, err)
+	}
+	if err != nil {
+		r.fromStorage(ctx, err)
+		return
+	}
+	set()
+	r.offlineAt = time.Time{}
+	r.save(ctx)
+}
+
+// denied reports whether the server refused the data of a panel on show.
+func (r *RiskPanel) denied() bool {
+	return r.tiersState.noAccess && r.Show != "limits" || r.limitsState.noAccess && r.Show != "tiers"
+}
+
+// savedRisk is the last tiers and limits seen for a contract, kept in
+// browser storage (browser.KeepLastSeen) for when the server cannot be reached.
+type savedRisk struct {
+	Tiers  []venueapi.Tier          `json:"tiers"`
+	Limits []venueapi.PositionLimit `json:"limits"`
+}
+
+func (r *RiskPanel) storageKey() string { return "riskchart/risk/" + r.Contract }
+
+func (r *RiskPanel) save(ctx app.Context) {
+	if len(r.tiers) > 0 || len(r.limits) > 0 {
+		browser.KeepLastSeen(ctx.LocalStorage(), r.storageKey(), savedRisk{Tiers: r.tiers, Limits: r.limits}, time.Now())
+	}
+}
+
+// fromStorage shows the last data seen when the server gave no answer, with
+// the time it was seen as its age.
+func (r *RiskPanel) fromStorage(ctx app.Context, err error) {
+	if !api.Unanswered(err) {
+		return
+	}
+	saved, at, ok := browser.ReadLastSeen[savedRisk](ctx.LocalStorage(), r.storageKey())
+	if !ok {
+		return
+	}
+	restored := false
+	if len(r.tiers) == 0 && len(saved.Tiers) > 0 {
+		r.setTiers(saved.Tiers)
+		r.tiersState.dataAt, restored = at, true
+	}
+	if len(r.limits) == 0 && len(saved.Limits) > 0 {
+		r.setLimits(saved.Limits)
+		r.limitsState.dataAt, restored = at, true
+	}
+	if restored { // data already on show keeps its own age and failure line
+		r.offlineAt = at
+	}
+}
+
+// Render draws the panels: tiers and calculator, then limits.
+func (r *RiskPanel) Render() app.UI {
+	if r.now.IsZero() {
+		r.now = time.Now() // prerendered on the server
+	}
+	body := []app.UI{
+		app.Div().Class("risk-head").Body(
+			app.Span().Class("muted").Text("Risk · "+r.Contract),
+			app.Button().ID("risk-refresh").Class("button").Text("Refresh now").
+				Disabled(r.tiersState.busy && r.limitsState.busy).
+				OnClick(func(ctx app.Context, e app.Event) { r.load(ctx, true, true) }),
+		),
+	}
+	// A notice absent holds its place with empty text: the components after
+	// it stay where they are, and keep their state.
+	var offline, noAccess app.UI = app.Text(""), app.Text("")
+	if !r.offlineAt.IsZero() {
+		offline = app.P().ID("risk-offline").Class("notice").Attr("role", "status").
+			Text("Offline, as of " + r.offlineAt.Format("2006-01-02 15:04:05") + ": the last tiers and limits seen.")
+	}
+	if r.denied() {
+		noAccess = app.P().ID("risk-noaccess").Class("notice").Attr("role", "status").Text(r.noAccessText())
+	}
+	body = append(body, offline, noAccess)
+	if r.Show != "limits" {
+		body = append(body, &TierTable{Contract: r.Contract, Tiers: r.tiers, State: r.tiersState, Now: r.now,
+			Current: r.current, LadderErr: r.ladderErr})
+		var calc app.UI = app.Text("") // holds the place, so that the limits keep their state
+		if r.isSwap() {
+			calc = &Calculator{Contract: r.Contract, Tiers: r.tiers, Ladder: r.ladder, LadderErr: r.ladderErr,
+				Contracts: r.contracts, Limit: r.ownLimit(),
+				TiersDenied: r.tiersState.noAccess, LimitsDenied: r.limitsState.noAccess,
+				OnTier: func(ctx app.Context, t venueapi.TierNumber) { r.current = t }}
+		}
+		body = append(body, calc)
+	}
+	if r.Show != "tiers" {
+		rows, st := r.limitsOnShow()
+		body = append(body, &LimitsTable{Contract: r.Contract, Rows: rows, State: st, Now: r.now, Query: r.limitQuery(),
+			Filtered: r.filtered, Contracts: r.contracts,
+			OnFilter: func(ctx app.Context, q venueapi.LimitQuery) {
+				r.filtered, r.filter = true, q
+				r.found, r.foundState = nil, fetchState{}
+				r.load(ctx, false, true)
+			},
+			OnReset: func(ctx app.Context) { r.filtered = false },
+		})
+	}
+	return app.Aside().Class("risk").Aria("label", "Risk limits of "+r.Contract).Body(body...)
+}
+
+func (r *RiskPanel) noAccessText() string {
+	if r.Embedded {
+		return "No access: this embed has no valid link for the private data of " + r.Contract + "."
+	}
+	return "No access to private data on this server: it has no venue key, or you need a viewer token (sign in at /login). The chart works without it."
+}

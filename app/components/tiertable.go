@@ -1,0 +1,179 @@
+package components
+
+import (
+	"slices"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/shopspring/decimal"
+
+	"github.com/riskchart/riskchart/app/risk"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// Columns the tier table sorts by.
+const (
+	sortTier  = "tier"
+	sortBand  = "band"
+	sortLever = "lever"
+	sortRate  = "rate"
+)
+
+var hundred = decimal.NewFromInt(100)
+
+// openTop reports whether t is the open-ended last tier of tiers (see
+// risk.Ladder): the highest tier number, with no max_volume above its min.
+func openTop(tiers []venueapi.Tier, t venueapi.Tier) bool {
+	for _, o := range tiers {
+		if o.Tier > t.Tier {
+			return false
+		}
+	}
+	return !t.MaxVolume.GreaterThan(t.MinVolume)
+}
+
+// sortTiers returns the tiers ordered by a column, ties by tier number; an
+// open-ended band sorts above every closed one.
+func sortTiers(tiers []venueapi.Tier, by string, desc bool) []venueapi.Tier {
+	rows := slices.Clone(tiers)
+	cmp := func(a, b venueapi.Tier) int {
+		switch by {
+		case sortBand:
+			oa, ob := openTop(tiers, a), openTop(tiers, b)
+			switch {
+			case oa != ob && oa:
+				return 1
+			case oa != ob:
+				return -1
+			}
+			return a.MaxVolume.Cmp(b.MaxVolume)
+		case sortLever:
+			return a.MaxLever.Cmp(b.MaxLever)
+		case sortRate:
+			return a.MaintenanceMarginRate.Cmp(b.MaintenanceMarginRate)
+		}
+		return 0
+	}
+	slices.SortStableFunc(rows, func(a, b venueapi.Tier) int {
+		c := cmp(a, b)
+		if c == 0 {
+			c = int(a.Tier) - int(b.Tier)
+		}
+		if desc {
+			return -c
+		}
+		return c
+	})
+	return rows
+}
+
+// unitShort is a band's unit as the table writes it: the venue's "cont", or USDT.
+func unitShort(volumeUnit string) string {
+	if volumeUnit == venueapi.UnitUSDT {
+		return "USDT"
+	}
+	return "cont"
+}
+
+// bandText is a tier's position band with its unit: "0 – 5200 cont",
+// "5000 – ∞ cont" for an open-ended last tier.
+func bandText(tiers []venueapi.Tier, t venueapi.Tier) string {
+	top := t.MaxVolume.String()
+	if openTop(tiers, t) {
+		top = "∞"
+	}
+	return t.MinVolume.String() + " – " + top + " " + unitShort(t.VolumeUnit)
+}
+
+// rateText is a maintenance margin rate as a percentage, exact: 0.005 is 0.5%.
+func rateText(rate decimal.Decimal) string { return rate.Mul(hundred).String() + "%" }
+
+// TierTable is a contract's risk-limit tier ladder, sortable by column,
+// the calculator's tier marked.
+type TierTable struct {
+	app.Compo
+
+	// Contract is the contract code the tiers are of.
+	Contract string
+	// Tiers are the venue's tiers, as it lists them.
+	Tiers []venueapi.Tier
+	// State is the tiers' freshness, drawn above the table.
+	State fetchState
+	// Now is the panel's clock, for the age of the data.
+	Now time.Time
+	// Current is the calculator's tier, marked; 0: none.
+	Current venueapi.TierNumber
+	// LadderErr is why the tiers do not form a ladder; "" when they do.
+	LadderErr string
+
+	sortBy   string // column of the table
+	sortDesc bool
+}
+
+// OnMount sorts by tier number until a column header is chosen.
+func (t *TierTable) OnMount(ctx app.Context) { t.sortBy = sortTier }
+
+func (t *TierTable) isSwap() bool {
+	c, err := venueapi.ParseContractCode(t.Contract)
+	return err == nil && c.Kind == venueapi.KindSwap
+}
+
+// Render draws the ladder, or why there is none.
+func (t *TierTable) Render() app.UI {
+	head := app.H2().ID("tiers-title").Text("Risk-limit tiers")
+	if !t.isSwap() {
+		return app.Section().ID("tiers").Aria("labelledby", "tiers-title").Body(head,
+			app.P().Class("muted").Text("The venue publishes risk-limit tiers for swaps; "+t.Contract+" is not one."))
+	}
+	current := t.Current
+	th := func(col, label string) app.UI {
+		sortState := "none"
+		if t.sortBy == col {
+			sortState = map[bool]string{false: "ascending", true: "descending"}[t.sortDesc]
+		}
+		return app.Th().Scope("col").Aria("sort", sortState).Body(
+			app.Button().Class("sort").DataSet("sort", col).Text(label).OnClick(func(ctx app.Context, e app.Event) {
+				if t.sortBy == col {
+					t.sortDesc = !t.sortDesc
+				} else {
+					t.sortBy, t.sortDesc = col, false
+				}
+			}))
+	}
+	rows := sortTiers(t.Tiers, t.sortBy, t.sortDesc)
+	trs := make([]app.UI, 0, len(rows))
+	for _, row := range rows {
+		tr := app.Tr().DataSet("tier", int(row.Tier)).Body(
+			app.Td().Class("num tier").Text(int(row.Tier)),
+			app.Td().Class("num band").Text(bandText(t.Tiers, row)),
+			app.Td().Class("num lever").Text(row.MaxLever.String()+"×"),
+			app.Td().Class("num rate").Text(rateText(row.MaintenanceMarginRate)),
+		)
+		if row.Tier == current {
+			tr = tr.Class("current").Aria("current", "true").Title("The calculator's position is in this tier")
+		}
+		trs = append(trs, tr)
+	}
+	unit := ""
+	if len(t.Tiers) > 0 {
+		unit = risk.UnitName(t.Tiers[0].VolumeUnit)
+	}
+	return app.Section().ID("tiers").Aria("labelledby", "tiers-title").Body(
+		head,
+		stateLine("tiers-state", t.State, tiersEvery, t.Now),
+		app.Div().Class("table-scroll").Body(
+			app.Table().ID("tier-table").Class("grid").Body(
+				app.Caption().Class("sr-only").Text("Risk-limit tiers of "+t.Contract),
+				app.THead().Body(app.Tr().Body(th(sortTier, "Tier"), th(sortBand, "Position band"), th(sortLever, "Max leverage"), th(sortRate, "Maint. margin rate"))),
+				app.TBody().Body(trs...),
+			),
+		),
+		app.If(unit != "", func() app.UI {
+			return app.P().ID("tiers-note").Class("muted note").Text("Bands in " + unit + " (position value = contracts × face value × mark price for USDT). " +
+				"A size on a band's top belongs to that tier. Highlighted: the tier of the calculator's position.")
+		}),
+		app.If(t.LadderErr != "", func() app.UI {
+			return app.P().ID("tiers-invalid").Class("field-error").Text("The venue's tiers do not form a ladder, so the calculator will not use them: " + t.LadderErr)
+		}),
+	)
+}

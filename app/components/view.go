@@ -1,0 +1,61 @@
+package components
+
+import (
+	"net/url"
+	"slices"
+
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// View is what a chart page's URL holds: reload or share restores it.
+type View struct {
+	Contract string
+	Period   venueapi.Period
+	UTC      bool
+	Theme    string // "auto", "light" or "dark"
+}
+
+// The values of ?tz= and ?theme= that a view reads; any other is the
+// browser's zone, or its colour scheme ("auto").
+const zoneUTC = "utc"
+
+var themes = []string{"light", "dark"}
+
+// DefaultView is the view of a URL that names none.
+func DefaultView() View {
+	return View{Contract: "BTC-USDT", Period: venueapi.Period1Min, Theme: "auto"}
+}
+
+// ViewFromURL reads ?contract_code=&period=&tz=&theme=, falling back to
+// BTC-USDT, 1min, the browser's zone and its colour scheme.
+func ViewFromURL(u *url.URL) View {
+	q := u.Query()
+	v := DefaultView()
+	if c := q.Get("contract_code"); c != "" {
+		if _, err := venueapi.ParseContractCode(c); err == nil {
+			v.Contract = c
+		}
+	}
+	if p, err := venueapi.ParsePeriod(q.Get("period")); err == nil {
+		v.Period = p
+	}
+	v.UTC = q.Get("tz") == zoneUTC
+	if t := q.Get("theme"); slices.Contains(themes, t) {
+		v.Theme = t
+	}
+	return v
+}
+
+// Query is the view as a URL query.
+func (v View) Query() string {
+	q := url.Values{"contract_code": {v.Contract}, "period": {string(v.Period)}}
+	if v.UTC {
+		q.Set("tz", zoneUTC)
+	} else {
+		q.Set("tz", "local")
+	}
+	if v.Theme != "auto" {
+		q.Set("theme", v.Theme)
+	}
+	return q.Encode()
+}

@@ -1,0 +1,132 @@
+package pages
+
+import (
+	"context"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/api"
+	"github.com/riskchart/riskchart/app/browser"
+	"github.com/riskchart/riskchart/app/components"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// ChartPage is the page at "/": the chart, its controls and the risk panels.
+// The view lives in the URL, so that reload or share restores it.
+type ChartPage struct {
+	app.Compo
+
+	v         components.View
+	contracts []venueapi.Offer
+	entryErr  string // why the free entry is not a contract code
+	dark      bool   // resolved theme
+}
+
+// OnPreRender names, on the server, what the page will fetch first, so that
+// the browser loads it while app.wasm downloads and compiles.
+func (p *ChartPage) OnPreRender(ctx app.Context) {
+	p.v = components.ViewFromURL(ctx.Page().URL())
+	q := venueapi.KLineQuery{ContractCode: p.v.Contract, Period: p.v.Period, Size: components.LatestSize}
+	ctx.Page().SetPreloads(
+		app.Preload{As: "fetch", Href: venueapi.PathKLine + "?" + q.Values().Encode() + " crossorigin=anonymous"},
+		app.Preload{As: "fetch", Href: "/api/v1/contracts crossorigin=anonymous"},
+	)
+}
+
+// OnInit reads the view from the URL in the browser before the first
+// render, so that the chart mounts with it and can adopt the first paint.
+func (p *ChartPage) OnInit() {
+	if app.IsClient {
+		p.v = components.ViewFromURL(browser.URL())
+		p.applyTheme()
+	}
+}
+
+// OnMount loads the contract list.
+func (p *ChartPage) OnMount(ctx app.Context) {
+	ctx.Async(func() {
+		cctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		list, err := api.FetchContracts(cctx)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err == nil {
+				p.contracts = list
+			}
+		})
+	})
+}
+
+func (p *ChartPage) setView(ctx app.Context, v components.View) {
+	p.v = v
+	p.applyTheme()
+	browser.ReplaceQuery(v.Query())
+}
+
+// applyTheme sets the document's theme: the user's choice, or the system's.
+func (p *ChartPage) applyTheme() { p.dark = browser.SetTheme(p.v.Theme) }
+
+func (p *ChartPage) decimals() int32 {
+	for _, c := range p.contracts {
+		if c.Code == p.v.Contract {
+			return c.PriceDecimals
+		}
+	}
+	return -1
+}
+
+// Render draws the page.
+func (p *ChartPage) Render() app.UI {
+	v := p.v
+	if v.Contract == "" {
+		v = components.DefaultView()
+	}
+	themeNext := map[string]string{"auto": "dark", "dark": "light", "light": "auto"}[v.Theme]
+	setContract := func(ctx app.Context, code string) {
+		p.entryErr = ""
+		nv := p.v
+		nv.Contract = code
+		p.setView(ctx, nv)
+	}
+	return app.Div().Class("page chart-page").Body(
+		app.Header().Class("bar").Body(
+			app.H1().Class("brand").Text("Riskchart"),
+			app.Label().For("contract-select").Class("sr-only").Text("Contract"),
+			&components.ContractPicker{Contracts: p.contracts, Contract: v.Contract, OnPick: setContract},
+			&components.ContractEntry{Contract: v.Contract, OnEnter: setContract,
+				OnError: func(ctx app.Context, msg string) { p.entryErr = msg }},
+			&components.PeriodPicker{ID: "period-picker", Class: "chips", Period: v.Period,
+				OnPick: func(ctx app.Context, pr venueapi.Period) {
+					nv := p.v
+					nv.Period = pr
+					p.setView(ctx, nv)
+				}},
+			app.Div().Class("toggles").Body(
+				app.Button().ID("tz-toggle").Class("button").Aria("pressed", v.UTC).Title("Show times in UTC or in your zone").
+					Text(map[bool]string{true: "UTC", false: "Local time"}[v.UTC]).OnClick(func(ctx app.Context, e app.Event) {
+					nv := p.v
+					nv.UTC = !nv.UTC
+					p.setView(ctx, nv)
+				}),
+				app.Button().ID("theme-toggle").Class("button").Title("Theme: automatic, dark or light").
+					Text("Theme: "+v.Theme).OnClick(func(ctx app.Context, e app.Event) {
+					nv := p.v
+					nv.Theme = themeNext
+					p.setView(ctx, nv)
+				}),
+				app.Button().ID("jump-latest").Class("button").Text("Latest ⇥").Title("Jump to the latest candle").
+					OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(components.ActionJumpToLatest) }),
+				&components.EmbedTool{View: v},
+				&components.AppStatus{},
+			),
+			app.If(p.entryErr != "", func() app.UI {
+				return app.P().ID("contract-error").Class("field-error").Attr("role", "alert").Text(p.entryErr)
+			}),
+		),
+		app.Div().Class("layout").Body(
+			app.Main().Class("main").Body(
+				&components.KLineChart{Contract: v.Contract, Period: v.Period, UTC: v.UTC, Dark: p.dark, Decimals: p.decimals()},
+			),
+			&components.RiskPanel{Contract: v.Contract},
+		),
+	)
+}

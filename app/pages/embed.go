@@ -1,0 +1,236 @@
+package pages
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/api"
+	"github.com/riskchart/riskchart/app/browser"
+	"github.com/riskchart/riskchart/app/components"
+	"github.com/riskchart/riskchart/app/embedmsg"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// EmbedPage is a route made for iframes (/embed/chart, /embed/tiers,
+// /embed/limits): no page chrome, its state from the query string, and a
+// postMessage channel (app/embedmsg) to the framing page, whose origin must
+// be on the server's allow-list.
+type EmbedPage struct {
+	app.Compo
+
+	kind     string // embedmsg.RouteChart, RouteTiers or RouteLimits
+	v        components.View
+	controls bool   // show the pickers (controls=0 hides them)
+	token    string // signed embed link (?embed=), the private panels' only access
+	dark     bool
+
+	allow   embedmsg.AllowList
+	parent  string // the framing page's origin once known and allowed; empty: talk to nobody
+	ready   string // the ready message owed or last sent
+	readyOK bool   // ready has been sent
+	height  int    // the height last sent
+	candle  string // the candle message last sent: the pointer moves a lot
+
+	stopListening func() // ends listening to the parent
+	stopObserving func() // ends watching the content's size
+}
+
+// OnNav reads the view from the query string.
+func (e *EmbedPage) OnNav(ctx app.Context) {
+	u := ctx.Page().URL()
+	e.v = components.ViewFromURL(u)
+	q := u.Query()
+	e.controls = q.Get("controls") != "0"
+	e.token = q.Get("embed")
+	e.dark = browser.SetTheme(e.v.Theme)
+	// The locale is the document's language (screen readers, the browser's
+	// own controls); numbers stay exactly as the venue wrote them.
+	if l := q.Get("locale"); validLocale(l) {
+		browser.SetLang(l)
+	}
+}
+
+// OnMount listens to the parent, watches the content's size, and learns
+// the allowed origins; ready and height go out once the parent is known.
+func (e *EmbedPage) OnMount(ctx app.Context) {
+	e.allow = embedmsg.NewAllowList(browser.Origin(), nil)
+	e.stopListening = browser.ListenToParent(func(from, data string) {
+		ctx.Dispatch(func(ctx app.Context) { e.onMessage(ctx, from, data) })
+	})
+	e.stopObserving = browser.ObserveSize("embed-root", func() {
+		ctx.Dispatch(func(app.Context) { e.postHeight() })
+	})
+	ctx.Async(func() {
+		origins := api.FetchEmbedOrigins(ctx)
+		ctx.Dispatch(func(ctx app.Context) {
+			e.allow = embedmsg.NewAllowList(browser.Origin(), origins)
+			e.parent = e.allow.Parent(browser.ParentCandidates(ctx.Page().URL().Query().Get("parent"))...)
+			e.flushReady() // content drawn before the allow-list came owes it now
+			e.announceWithoutData()
+			e.postHeight()
+		})
+	})
+}
+
+// OnDismount stops listening and watching.
+func (e *EmbedPage) OnDismount() {
+	if e.stopListening != nil {
+		e.stopListening()
+	}
+	if e.stopObserving != nil {
+		e.stopObserving()
+	}
+}
+
+// OnResize tells the parent the new preferred height (for browsers without
+// ResizeObserver).
+func (e *EmbedPage) OnResize(ctx app.Context) { e.postHeight() }
+
+// post sends one message to the parent, when there is an allowed one.
+func (e *EmbedPage) post(msg any) { e.postJSON(embedmsg.Encode(msg)) }
+
+// postJSON sends a message encoded already.
+func (e *EmbedPage) postJSON(msg string) {
+	if e.parent == "" {
+		return
+	}
+	browser.PostToParent(msg, e.parent)
+}
+
+// announce owes the parent a ready message, sent at once when it is known
+// and when it says something new.
+func (e *EmbedPage) announce(msg embedmsg.Ready) {
+	s := embedmsg.Encode(msg)
+	if s == e.ready && e.readyOK {
+		return
+	}
+	e.ready, e.readyOK = s, false
+	e.flushReady()
+}
+
+func (e *EmbedPage) flushReady() {
+	if e.ready == "" || e.readyOK || e.parent == "" {
+		return
+	}
+	e.postJSON(e.ready)
+	e.readyOK = true
+}
+
+// announceWithoutData announces a tiers embed of a future at once: the
+// venue publishes tiers for swaps alone, so there is nothing to load.
+func (e *EmbedPage) announceWithoutData() {
+	if c, err := venueapi.ParseContractCode(e.v.Contract); e.kind == embedmsg.RouteTiers && err == nil && c.Kind != venueapi.KindSwap {
+		e.announce(embedmsg.PanelReady(e.kind, e.v.Contract, true))
+	}
+}
+
+// postHeight sends the content's preferred height when it has changed.
+func (e *EmbedPage) postHeight() {
+	h, ok := browser.ScrollHeight("embed-root")
+	if !ok {
+		return
+	}
+	if h == e.height || e.parent == "" {
+		return
+	}
+	e.height = h
+	e.post(embedmsg.NewHeight(h))
+}
+
+// onMessage obeys an allowed parent: another contract, period or theme.
+func (e *EmbedPage) onMessage(ctx app.Context, from, data string) {
+	if !e.allow.Allows(from) {
+		return
+	}
+	set, err := embedmsg.ParseSet(data)
+	switch {
+	case errors.Is(err, embedmsg.ErrNotACommand):
+		return
+	case err != nil:
+		e.post(embedmsg.NewError(err.Error()))
+		return
+	}
+	if set.ContractCode != "" {
+		e.v.Contract = set.ContractCode
+		e.announceWithoutData()
+	}
+	if set.Period != "" {
+		e.v.Period = set.Period
+	}
+	if set.Theme != "" {
+		e.v.Theme = set.Theme
+		e.dark = browser.SetTheme(e.v.Theme)
+	}
+}
+
+// Render fills the iframe with the chart or a panel.
+func (e *EmbedPage) Render() app.UI {
+	if e.v.Contract == "" {
+		return app.Div().ID("embed-root").Class("embed")
+	}
+	var body app.UI
+	switch e.kind {
+	case embedmsg.RouteChart:
+		body = &components.KLineChart{Contract: e.v.Contract, Period: e.v.Period, UTC: e.v.UTC, Dark: e.dark, Decimals: -1,
+			OnDrawn: func(ctx app.Context) {
+				e.announce(embedmsg.ChartReady(e.v.Contract, e.v.Period))
+				e.postHeight()
+			},
+			OnError: func(ctx app.Context, msg string) { e.post(embedmsg.NewError(msg)) },
+			OnCandle: func(ctx app.Context, c venueapi.Candle, clicked bool) {
+				if s := embedmsg.Encode(embedmsg.NewCandle(c, clicked)); s != e.candle {
+					e.candle = s
+					e.postJSON(s)
+				}
+			}}
+	default:
+		body = &components.RiskPanel{Contract: e.v.Contract, Show: e.kind, Embedded: true, EmbedToken: e.token,
+			OnLoaded: func(ctx app.Context, err error) {
+				switch {
+				case err == nil || errors.Is(err, api.ErrNoAccess):
+					e.announce(embedmsg.PanelReady(e.kind, e.v.Contract, err == nil))
+				default:
+					e.post(embedmsg.NewError(err.Error()))
+				}
+				e.postHeight()
+			}}
+	}
+	var controls app.UI
+	if e.controls && e.kind == embedmsg.RouteChart {
+		controls = &components.PeriodPicker{Class: "chips embed-controls", Period: e.v.Period,
+			OnPick: func(ctx app.Context, pr venueapi.Period) { e.v.Period = pr }}
+	}
+	class := "embed embed-" + e.kind
+	if !e.controls {
+		class += " no-controls"
+	}
+	return app.Div().ID("embed-root").Class(class).Body(controls, body)
+}
+
+// validLocale reports whether s is a BCP 47 language tag, loosely: a
+// language of 2 or 3 letters, then up to three subtags of 2 to 8 letters or
+// digits ("de", "pt-BR", "zh-Hant-TW").
+func validLocale(s string) bool {
+	parts := strings.Split(s, "-")
+	if len(parts) > 4 {
+		return false
+	}
+	for i, p := range parts {
+		lo, hi := 2, 8
+		if i == 0 {
+			hi = 3
+		}
+		if len(p) < lo || len(p) > hi {
+			return false
+		}
+		for _, r := range p {
+			letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+			if !letter && (i == 0 || r < '0' || r > '9') {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,74 @@
+package pages
+
+import (
+	"net/url"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/components"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// RiskPage is one risk panel on a page of its own (/tiers, /limits), for
+// linking; the contract comes from ?contract_code= (BTC-USDT when absent).
+type RiskPage struct {
+	app.Compo
+
+	show     string // "tiers" or "limits"
+	contract string
+	err      string // a contract_code that is not one
+}
+
+// riskPageContract reads the page's contract from its URL: absent is
+// BTC-USDT, as on the chart page; malformed is an error naming the parameter.
+func riskPageContract(u *url.URL) (string, error) {
+	code := u.Query().Get("contract_code")
+	if code == "" {
+		return "BTC-USDT", nil
+	}
+	if _, err := venueapi.ParseContractCode(code); err != nil {
+		return "", err
+	}
+	return code, nil
+}
+
+// OnNav reads the contract from the URL.
+func (p *RiskPage) OnNav(ctx app.Context) {
+	p.contract, p.err = "", ""
+	code, err := riskPageContract(ctx.Page().URL())
+	if err != nil {
+		p.err = err.Error()
+		return
+	}
+	p.contract = code
+	title := map[string]string{"tiers": "Risk-limit tiers", "limits": "Position limits"}[p.show]
+	ctx.Page().SetTitle(title + " · " + code + " · Riskchart")
+}
+
+// Render draws the panel under a small header with links to its siblings.
+func (p *RiskPage) Render() app.UI {
+	q := "?" + url.Values{"contract_code": {p.contract}}.Encode()
+	link := func(path, label string) app.UI {
+		a := app.A().Class("chip").Href(path + q).Text(label)
+		if path == "/"+p.show {
+			a = a.Aria("current", "page")
+		}
+		return a
+	}
+	var body app.UI
+	switch {
+	case p.err != "":
+		body = app.P().ID("risk-page-error").Class("field-error").Attr("role", "alert").
+			Text(p.err + ". Try /" + p.show + "?contract_code=BTC-USDT.")
+	case p.contract != "":
+		body = &components.RiskPanel{Contract: p.contract, Show: p.show}
+	}
+	return app.Div().Class("page risk-page").Body(
+		app.Header().Class("bar").Body(
+			app.A().Class("brand").Href("/"+q).Text("Riskchart"),
+			app.Span().Class("contract").Text(p.contract),
+			app.Nav().Class("chips").Aria("label", "Risk views").Body(link("/tiers", "Tiers"), link("/limits", "Limits"), link("/", "Chart")),
+		),
+		body,
+	)
+}

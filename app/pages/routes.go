@@ -1,0 +1,35 @@
+// Package pages holds Riskchart's go-app pages and their routes. The server
+// registers the same routes (to prerender pages) as the WebAssembly build.
+package pages
+
+import "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+// routes is the app's route table: each page's path and component.
+var routes = []struct {
+	path string
+	page func() app.Composer
+}{
+	{"/", func() app.Composer { return &ChartPage{} }},
+	{"/tiers", func() app.Composer { return &RiskPage{show: "tiers"} }},
+	{"/limits", func() app.Composer { return &RiskPage{show: "limits"} }},
+	{"/embed/chart", func() app.Composer { return &EmbedPage{kind: "chart"} }},
+	{"/embed/tiers", func() app.Composer { return &EmbedPage{kind: "tiers"} }},
+	{"/embed/limits", func() app.Composer { return &EmbedPage{kind: "limits"} }},
+}
+
+// Routes registers every page of the app with go-app.
+func Routes() {
+	for _, r := range routes {
+		app.Route(r.path, r.page)
+	}
+}
+
+// Paths lists the paths of the app's pages, for those that must know them
+// without routing (the service worker answers them with the app shell).
+func Paths() []string {
+	paths := make([]string, len(routes))
+	for i, r := range routes {
+		paths[i] = r.path
+	}
+	return paths
+}
