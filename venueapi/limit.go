@@ -11,7 +11,7 @@ type Limit struct {
 }
 
 // PrivateLimit is the venue's limit on endpoints 1 and 2 together, per
-// access key (docs/venue-api.md, Limits).
+// access key (docs/venue.md, Limits).
 func PrivateLimit() Limit { return Limit{Requests: 72, Per: 3 * time.Second} }
 
 // PublicLimit is the venue's limit on endpoint 3, per client IP.

@@ -1,5 +1,5 @@
 // Package sandbox is an in-process imitation of the venue: its three paths,
-// envelopes, error codes, signature checks and rate limits as docs/venue-api.md
+// envelopes, error codes, signature checks and rate limits as docs/venue.md
 // and docs/decisions.md say, over a deterministic two-year market. It is what
 // `make run` shows without a venue account, and the HTTP peer of the tests;
 // a client that works against it should work against the venue.

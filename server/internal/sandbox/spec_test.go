@@ -14,7 +14,7 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// One test per rule of docs/venue-api.md, over real HTTP; the name cites the
+// One test per rule of docs/venue.md, over real HTTP; the name cites the
 // section.
 
 func TestSpec_Endpoints_TheThreePathsAndNothingElse(t *testing.T) {

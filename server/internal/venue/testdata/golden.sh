@@ -1,6 +1,6 @@
 #!/bin/sh
 # Writes the golden signed requests of the client tests from canonical
-# strings written by hand from DECISIONS.md, signed with openssl: never by
+# strings written by hand from docs/decisions.md (Canonical string), signed with openssl: never by
 # the code under test. Run from this directory: sh golden.sh
 set -eu
 secret='b0xxxxxx-c6xxxxxx-94xxxxxx-dxxxx'
