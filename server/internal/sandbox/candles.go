@@ -157,15 +157,7 @@ func (w *window) candles(p venueapi.Period, from, to int64) []venueapi.Candle {
 // the open candle.
 func (w *window) latest(p venueapi.Period, n int) []venueapi.Candle {
 	last := p.Start(w.now)
-	first := last
-	if s := p.Seconds(); s > 0 {
-		first -= int64(n-1) * s
-	} else {
-		for range n - 1 {
-			first = p.Prev(first)
-		}
-	}
-	return w.candles(p, first, last)
+	return w.candles(p, p.Back(last, n-1), last)
 }
 
 // markPrice is the latest price: the close of the open minute.
