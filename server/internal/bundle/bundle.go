@@ -101,16 +101,19 @@ func patchAppJS(goapp, patch string) (string, error) {
 	if len(replaced) == 0 {
 		return "", errors.New("the loader patch (web/loader-patch.js) replaces none of go-app's functions")
 	}
+	declared := map[string]int{} // go-app's top-level functions, by name
+	for _, m := range funcDecls.FindAllStringSubmatch(goapp, -1) {
+		declared[m[1]]++
+	}
 	for _, m := range replaced {
 		name := m[1]
-		decl := regexp.MustCompile(`(?m)^(async )?function ` + regexp.QuoteMeta(name) + `\(`)
 		calls := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\(`)
-		if len(decl.FindAllStringIndex(goapp, -1)) != 1 || len(calls.FindAllStringIndex(goapp, -1)) < 2 {
+		if declared[name] != 1 || len(calls.FindAllStringIndex(goapp, -1)) < 2 {
 			return "", fmt.Errorf("go-app's app.js no longer declares and calls %s, which web/loader-patch.js replaces: go-app has changed, review the patch", name)
 		}
 	}
-	for _, m := range patchDecls.FindAllStringSubmatch(patch, -1) {
-		if regexp.MustCompile(`(?m)^(async )?function ` + regexp.QuoteMeta(m[1]) + `\(`).MatchString(goapp) {
+	for _, m := range funcDecls.FindAllStringSubmatch(patch, -1) {
+		if declared[m[1]] > 0 {
 			return "", fmt.Errorf("go-app's app.js declares %s, as web/loader-patch.js does: go-app has changed, review the patch", m[1])
 		}
 	}
@@ -121,8 +124,8 @@ var (
 	// patchAssigns finds the top-level assignments of the loader patch: the
 	// names of go-app's functions it replaces.
 	patchAssigns = regexp.MustCompile(`(?m)^([A-Za-z_$][\w$]*) = `)
-	// patchDecls finds the functions the loader patch declares.
-	patchDecls = regexp.MustCompile(`(?m)^(?:async )?function ([A-Za-z_$][\w$]*)\(`)
+	// funcDecls finds the top-level functions a script declares.
+	funcDecls = regexp.MustCompile(`(?m)^(?:async )?function ([A-Za-z_$][\w$]*)\(`)
 )
 
 // goappJS is the app.js that go-app's handler h generates.
