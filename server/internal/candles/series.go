@@ -17,6 +17,9 @@ type Series struct {
 	key   Key
 	store *Store
 	elem  *list.Element // nil once evicted; guarded by store.mu
+	// counted is what Store.size holds of s, guarded by store.mu: an
+	// eviction takes back that, not bytes, which may hold a delta not yet counted.
+	counted int64
 
 	mu        sync.RWMutex
 	recs      map[int64][]byte // by candle id: each candle's JSON, as AppendJSON writes it
@@ -56,12 +59,6 @@ func newSeries(st *Store, k Key) *Series {
 
 // Key names the series.
 func (s *Series) Key() Key { return s.key }
-
-func (s *Series) size() int64 {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.bytes
-}
 
 // Pin keeps the candles of [from, to] (instants, not necessarily candle
 // starts) from being trimmed until Unpin: a range fetched for a request
@@ -198,16 +195,16 @@ func (s *Series) Merge(f Fetch) {
 	s.store.grew(s, delta, f.Asked)
 }
 
-// Latest returns the view v of the latest n candles up to current: kept
+// Latest returns the view v of the latest v.Size candles up to current: kept
 // encoded if it is, else the records to encode it from (within the newest
 // run: no gap between an old run and now) and the version they are of.
-func (s *Series) Latest(v View, n int, current int64) (kept Encoded, recs [][]byte, version uint64) {
+func (s *Series) Latest(v View, current int64) (kept Encoded, recs [][]byte, version uint64) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if e := s.views[v]; e != nil {
 		return e, nil, s.version
 	}
-	return nil, s.last(n, current), s.version
+	return nil, s.last(v.Size, current), s.version
 }
 
 // Last returns the records of the latest n candles held up to current,

@@ -79,8 +79,9 @@ func (st *Store) grew(s *Series, delta int64, protect Span) {
 	if s.elem == nil {
 		return
 	}
+	s.counted += delta
 	st.size += delta
-	st.size -= s.trim(st.bound/2, st.bound/4, protect)
+	st.shrink(s, s.trim(st.bound/2, st.bound/4, protect))
 	for st.size > st.bound && st.lru.Len() > 1 {
 		old := st.lru.Back().Value.(*Series)
 		if old == s {
@@ -89,9 +90,15 @@ func (st *Store) grew(s *Series, delta int64, protect Span) {
 		st.lru.Remove(old.elem)
 		old.elem = nil
 		delete(st.series, old.key)
-		st.size -= old.size()
+		st.size -= old.counted
 	}
 	if st.size > st.bound { // s alone is over
-		st.size -= s.trim(0, st.bound/2, protect)
+		st.shrink(s, s.trim(0, st.bound/2, protect))
 	}
+}
+
+// shrink accounts for freed bytes of s; st.mu is held.
+func (st *Store) shrink(s *Series, freed int64) {
+	s.counted -= freed
+	st.size -= freed
 }

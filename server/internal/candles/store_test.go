@@ -105,19 +105,19 @@ func TestAViewIsKeptOnlyForTheCandlesItWasEncodedFrom(t *testing.T) {
 	s := st.Series(Key{"BTC-USDT", venueapi.Period1Min})
 	s.Merge(fetched(0, 9*m, at))
 	v := View{venueapi.Period1Min, 5}
-	_, recs, version := s.Latest(v, 5, 9*m)
+	_, recs, version := s.Latest(v, 9*m)
 	if len(recs) != 5 {
 		t.Fatalf("%d records, want 5", len(recs))
 	}
 	s.Merge(fetched(10*m, 10*m, at)) // the series moves on
 	s.Keep(v, costly(100), version)
-	if kept, _, _ := s.Latest(v, 5, 10*m); kept != nil {
+	if kept, _, _ := s.Latest(v, 10*m); kept != nil {
 		t.Fatal("a view of an old version was kept")
 	}
 	before := st.Bytes()
-	_, _, version = s.Latest(v, 5, 10*m)
+	_, _, version = s.Latest(v, 10*m)
 	s.Keep(v, costly(100), version)
-	if kept, _, _ := s.Latest(v, 5, 10*m); kept != costly(100) || st.Bytes() != before+100 {
+	if kept, _, _ := s.Latest(v, 10*m); kept != costly(100) || st.Bytes() != before+100 {
 		t.Fatalf("kept %v, %d bytes; want the view, counted", kept, st.Bytes()-before)
 	}
 }
@@ -131,5 +131,21 @@ func TestARefusalIsRemembered(t *testing.T) {
 	s.Refuse(no, at)
 	if when, err := s.Refused(); err != no || !when.Equal(at) {
 		t.Fatalf("refused %v at %s, want %v at %s", err, when, no, at)
+	}
+}
+
+func TestAnEvictedSeriesTakesBackOnlyWhatTheStoreCounted(t *testing.T) {
+	at := time.Unix(1_000_000*m, 0)
+	st := NewStore(4 * seriesOverhead)
+	old := st.Series(Key{"OLD-USDT", venueapi.Period1Min})
+	// A merge into old has grown it but not yet told the store, as between
+	// Merge's unlock and its call of grew.
+	old.mu.Lock()
+	old.bytes += 10_000
+	old.mu.Unlock()
+	s := st.Series(Key{"NEW-USDT", venueapi.Period1Min})
+	s.Merge(fetched(0, 29*m, at)) // over the bound: old goes
+	if got, want := st.Bytes(), s.bytes; got != want {
+		t.Fatalf("the store counts %d bytes, want %d: those of the series it holds", got, want)
 	}
 }

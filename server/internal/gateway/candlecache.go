@@ -62,7 +62,7 @@ func (c *candleCache) answer(ctx context.Context, q venueapi.KLineQuery) (klineR
 		return c.stale(q, err, func() [][]byte { return s.Last(q.Size, current) })
 	}
 	v := candles.View{Period: q.Period, Size: q.Size}
-	kept, recs, version := s.Latest(v, q.Size, current)
+	kept, recs, version := s.Latest(v, current)
 	if kept != nil {
 		return klineReply{answer: kept.(*answer)}, nil
 	}
