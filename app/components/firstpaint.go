@@ -2,6 +2,7 @@ package components
 
 import (
 	"errors"
+	"sync"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -33,14 +34,20 @@ func firstPaintConfig() (boot.Config, error) {
 	return boot.NewConfig(boot.Page{Contract: def.Contract, Period: def.Period, UTC: zoneUTC, Themes: themes, Size: LatestSize, Shown: shownFirst})
 }
 
+// firstPaintJSON is the configuration as the page holds it. Nothing of the
+// request is in it, so the server builds its frames once, not per prerender.
+var firstPaintJSON = sync.OnceValues(func() ([]byte, error) {
+	c, err := firstPaintConfig()
+	if err != nil {
+		return nil, err
+	}
+	return c.JSON()
+})
+
 // renderFirstPaint writes, on the server, the first-paint script and its
 // configuration.
 func renderFirstPaint() app.UI {
-	c, err := firstPaintConfig()
-	if err != nil {
-		return nil
-	}
-	conf, err := c.JSON()
+	conf, err := firstPaintJSON()
 	if err != nil {
 		return nil
 	}
