@@ -154,7 +154,7 @@ func maxText(m risk.Max, unit, lev string) string {
 // Render draws the fields and the answer, or why there is none yet.
 func (c *Calculator) Render() app.UI {
 	res, err := c.calculate()
-	_, _, whyNot := c.calcContract()
+	k, limit, whyNot := c.calcContract()
 	var fe *risk.FieldError
 	isField := errors.As(err, &fe)
 	fieldErr := func(field string) app.UI {
@@ -165,7 +165,6 @@ func (c *Calculator) Render() app.UI {
 	}
 	var out []app.UI
 	if err == nil {
-		k, limit, _ := c.calcContract()
 		long, short := "unknown", "unknown"
 		if limit != nil {
 			long = fitText(res.Long, limit.BuyLimit.String(), limit.BuyLimitValue.String())
