@@ -9,9 +9,13 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
+// PathContracts is the server's list of the contracts it offers; pages
+// preload it by this name.
+const PathContracts = "/api/v1/contracts"
+
 // FetchContracts lists the contracts the server offers.
 func FetchContracts(ctx context.Context) ([]venueapi.Offer, error) {
-	a, err := browser.Fetch(ctx, "GET", browser.Origin()+"/api/v1/contracts", "", nil)
+	a, err := browser.Fetch(ctx, "GET", browser.Origin()+PathContracts, "", nil)
 	if err != nil {
 		return nil, err
 	}

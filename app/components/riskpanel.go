@@ -34,16 +34,17 @@ type RiskPanel struct {
 	// signed embed link (empty: none), the only access it has.
 	Embedded   bool
 	EmbedToken string
+	// Contracts is the server's list, for face values; the page fetches it.
+	Contracts []venueapi.Offer
 	// OnLoaded, when set, is told each time the data of a shown panel lands:
 	// err is nil, api.ErrNoAccess when the server refused it, or what failed.
 	OnLoaded func(ctx app.Context, err error)
 
-	shown     string           // the contract the data below is of
-	contracts []venueapi.Offer // the server's list, for face values
-	now       time.Time        // the clock of the last drawing
-	ages      string           // the age labels last drawn
-	stop      chan struct{}    // closed on dismount: ends the refresh loop
-	offlineAt time.Time        // when the data on show was saved, when offline
+	shown     string        // the contract the data below is of
+	now       time.Time     // the clock of the last drawing
+	ages      string        // the age labels last drawn
+	stop      chan struct{} // closed on dismount: ends the refresh loop
+	offlineAt time.Time     // when the data on show was saved, when offline
 
 	tiers      []venueapi.Tier
 	ladder     risk.Ladder // the tiers checked and ordered; nil when they are not a ladder
@@ -63,12 +64,6 @@ type RiskPanel struct {
 func (r *RiskPanel) OnMount(ctx app.Context) {
 	r.now = time.Now()
 	r.load(ctx, true, true)
-	ctx.Async(func() {
-		list, err := api.FetchContracts(ctx)
-		if err == nil {
-			ctx.Dispatch(func(ctx app.Context) { r.contracts = list })
-		}
-	})
 	r.stop = make(chan struct{})
 	stop := r.stop
 	ctx.Async(func() {
@@ -305,34 +300,30 @@ func (r *RiskPanel) Render() app.UI {
 				Disabled(r.tiersState.busy && r.limitsState.busy).
 				OnClick(func(ctx app.Context, e app.Event) { r.load(ctx, true, true) }),
 		),
+		slot(!r.offlineAt.IsZero(), func() app.UI {
+			return app.P().ID("risk-offline").Class("notice").Attr("role", "status").
+				Text("Offline, as of " + r.offlineAt.Format("2006-01-02 15:04:05") + ": the last tiers and limits seen.")
+		}),
+		slot(r.denied(), func() app.UI {
+			return app.P().ID("risk-noaccess").Class("notice").Attr("role", "status").Text(r.noAccessText())
+		}),
 	}
-	// A notice absent holds its place with empty text: the components after
-	// it stay where they are, and keep their state.
-	var offline, noAccess app.UI = app.Text(""), app.Text("")
-	if !r.offlineAt.IsZero() {
-		offline = app.P().ID("risk-offline").Class("notice").Attr("role", "status").
-			Text("Offline, as of " + r.offlineAt.Format("2006-01-02 15:04:05") + ": the last tiers and limits seen.")
-	}
-	if r.denied() {
-		noAccess = app.P().ID("risk-noaccess").Class("notice").Attr("role", "status").Text(r.noAccessText())
-	}
-	body = append(body, offline, noAccess)
 	if r.Show != "limits" {
-		body = append(body, &TierTable{Contract: r.Contract, Tiers: r.tiers, State: r.tiersState, Now: r.now,
-			Current: r.current, LadderErr: r.ladderErr})
-		var calc app.UI = app.Text("") // holds the place, so that the limits keep their state
-		if r.isSwap() {
-			calc = &Calculator{Contract: r.Contract, Tiers: r.tiers, Ladder: r.ladder, LadderErr: r.ladderErr,
-				Contracts: r.contracts, Limit: r.ownLimit(),
-				TiersDenied: r.tiersState.noAccess, LimitsDenied: r.limitsState.noAccess,
-				OnTier: func(ctx app.Context, t venueapi.TierNumber) { r.current = t }}
-		}
-		body = append(body, calc)
+		body = append(body,
+			&TierTable{Contract: r.Contract, Tiers: r.tiers, State: r.tiersState, Now: r.now,
+				Current: r.current, LadderErr: r.ladderErr},
+			slot(r.isSwap(), func() app.UI {
+				return &Calculator{Contract: r.Contract, Tiers: r.tiers, Ladder: r.ladder, LadderErr: r.ladderErr,
+					Contracts: r.Contracts, Limit: r.ownLimit(),
+					TiersDenied: r.tiersState.noAccess, LimitsDenied: r.limitsState.noAccess,
+					OnTier: func(ctx app.Context, t venueapi.TierNumber) { r.current = t }}
+			}),
+		)
 	}
 	if r.Show != "tiers" {
 		rows, st := r.limitsOnShow()
 		body = append(body, &LimitsTable{Contract: r.Contract, Rows: rows, State: st, Now: r.now, Query: r.limitQuery(),
-			Filtered: r.filtered, Contracts: r.contracts,
+			Filtered: r.filtered, Contracts: r.Contracts,
 			OnFilter: func(ctx app.Context, q venueapi.LimitQuery) {
 				r.filtered, r.filter = true, q
 				r.found, r.foundState = nil, fetchState{}
@@ -342,6 +333,15 @@ func (r *RiskPanel) Render() app.UI {
 		})
 	}
 	return app.Aside().Class("risk").Aria("label", "Risk limits of "+r.Contract).Body(body...)
+}
+
+// slot is el() when shown, else an empty text node holding its place: go-app
+// matches children by position, so the components after it keep their state.
+func slot(shown bool, el func() app.UI) app.UI {
+	if shown {
+		return el()
+	}
+	return app.Text("")
 }
 
 func (r *RiskPanel) noAccessText() string {

@@ -1,8 +1,6 @@
 package pages
 
 import (
-	"context"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/riskchart/riskchart/app/api"
@@ -29,7 +27,7 @@ func (p *ChartPage) OnPreRender(ctx app.Context) {
 	q := venueapi.KLineQuery{ContractCode: p.v.Contract, Period: p.v.Period, Size: components.LatestSize}
 	ctx.Page().SetPreloads(
 		app.Preload{As: "fetch", Href: venueapi.PathKLine + "?" + q.Values().Encode() + " crossorigin=anonymous"},
-		app.Preload{As: "fetch", Href: "/api/v1/contracts crossorigin=anonymous"},
+		app.Preload{As: "fetch", Href: api.PathContracts + " crossorigin=anonymous"},
 	)
 }
 
@@ -42,18 +40,9 @@ func (p *ChartPage) OnInit() {
 	}
 }
 
-// OnMount loads the contract list.
+// OnMount loads the contract list, for the picker and the risk panel.
 func (p *ChartPage) OnMount(ctx app.Context) {
-	ctx.Async(func() {
-		cctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		list, err := api.FetchContracts(cctx)
-		ctx.Dispatch(func(ctx app.Context) {
-			if err == nil {
-				p.contracts = list
-			}
-		})
-	})
+	loadContracts(ctx, func(list []venueapi.Offer) { p.contracts = list })
 }
 
 func (p *ChartPage) setView(ctx app.Context, v components.View) {
@@ -126,7 +115,7 @@ func (p *ChartPage) Render() app.UI {
 			app.Main().Class("main").Body(
 				&components.KLineChart{Contract: v.Contract, Period: v.Period, UTC: v.UTC, Dark: p.dark, Decimals: p.decimals()},
 			),
-			&components.RiskPanel{Contract: v.Contract},
+			&components.RiskPanel{Contract: v.Contract, Contracts: p.contracts},
 		),
 	)
 }

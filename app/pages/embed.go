@@ -26,6 +26,8 @@ type EmbedPage struct {
 	token    string // signed embed link (?embed=), the private panels' only access
 	dark     bool
 
+	contracts []venueapi.Offer // the server's list, for a risk panel's face values
+
 	allow   embedmsg.AllowList
 	parent  string // the framing page's origin once known and allowed; empty: talk to nobody
 	ready   string // the ready message owed or last sent
@@ -52,8 +54,8 @@ func (e *EmbedPage) OnNav(ctx app.Context) {
 	}
 }
 
-// OnMount listens to the parent, watches the content's size, and learns
-// the allowed origins; ready and height go out once the parent is known.
+// OnMount listens to the parent, watches the content's size, loads a risk
+// panel's contract list, and learns the allowed origins; ready and height go out once the parent is known.
 func (e *EmbedPage) OnMount(ctx app.Context) {
 	e.allow = embedmsg.NewAllowList(browser.Origin(), nil)
 	e.stopListening = browser.ListenToParent(func(from, data string) {
@@ -62,6 +64,9 @@ func (e *EmbedPage) OnMount(ctx app.Context) {
 	e.stopObserving = browser.ObserveSize("embed-root", func() {
 		ctx.Dispatch(func(app.Context) { e.postHeight() })
 	})
+	if e.kind != embedmsg.RouteChart {
+		loadContracts(ctx, func(list []venueapi.Offer) { e.contracts = list })
+	}
 	ctx.Async(func() {
 		origins := api.FetchEmbedOrigins(ctx)
 		ctx.Dispatch(func(ctx app.Context) {
@@ -128,11 +133,11 @@ func (e *EmbedPage) announceWithoutData() {
 
 // postHeight sends the content's preferred height when it has changed.
 func (e *EmbedPage) postHeight() {
-	h, ok := browser.ScrollHeight("embed-root")
-	if !ok {
-		return
+	if e.parent == "" {
+		return // nobody to tell: no layout read
 	}
-	if h == e.height || e.parent == "" {
+	h, ok := browser.ScrollHeight("embed-root")
+	if !ok || h == e.height {
 		return
 	}
 	e.height = h
@@ -186,7 +191,7 @@ func (e *EmbedPage) Render() app.UI {
 				}
 			}}
 	default:
-		body = &components.RiskPanel{Contract: e.v.Contract, Show: e.kind, Embedded: true, EmbedToken: e.token,
+		body = &components.RiskPanel{Contract: e.v.Contract, Show: e.kind, Embedded: true, EmbedToken: e.token, Contracts: e.contracts,
 			OnLoaded: func(ctx app.Context, err error) {
 				switch {
 				case err == nil || errors.Is(err, api.ErrNoAccess):

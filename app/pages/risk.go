@@ -17,6 +17,8 @@ type RiskPage struct {
 	show     string // "tiers" or "limits"
 	contract string
 	err      string // a contract_code that is not one
+
+	contracts []venueapi.Offer // the server's list, for face values
 }
 
 // riskPageContract reads the page's contract from its URL: absent is
@@ -45,6 +47,11 @@ func (p *RiskPage) OnNav(ctx app.Context) {
 	ctx.Page().SetTitle(title + " · " + code + " · Riskchart")
 }
 
+// OnMount loads the contract list, for the panel.
+func (p *RiskPage) OnMount(ctx app.Context) {
+	loadContracts(ctx, func(list []venueapi.Offer) { p.contracts = list })
+}
+
 // Render draws the panel under a small header with links to its siblings.
 func (p *RiskPage) Render() app.UI {
 	q := "?" + url.Values{"contract_code": {p.contract}}.Encode()
@@ -61,7 +68,7 @@ func (p *RiskPage) Render() app.UI {
 		body = app.P().ID("risk-page-error").Class("field-error").Attr("role", "alert").
 			Text(p.err + ". Try /" + p.show + "?contract_code=BTC-USDT.")
 	case p.contract != "":
-		body = &components.RiskPanel{Contract: p.contract, Show: p.show}
+		body = &components.RiskPanel{Contract: p.contract, Show: p.show, Contracts: p.contracts}
 	}
 	return app.Div().Class("page risk-page").Body(
 		app.Header().Class("bar").Body(
