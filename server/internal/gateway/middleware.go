@@ -2,24 +2,14 @@ package gateway
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/base64"
 	"encoding/hex"
 	"log/slog"
-	"math"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"golang.org/x/time/rate"
-
-	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -158,171 +148,4 @@ func (s *server) secured(next http.Handler) http.Handler {
 		h["Cross-Origin-Opener-Policy"] = s.headers.opener
 		next.ServeHTTP(w, r)
 	})
-}
-
-// limited applies the per-client-IP request rate, so that one page cannot
-// spend the venue budget for everyone.
-func (s *server) limited(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if ok, retry := s.perIP.allow(clientIP(r)); !ok {
-			s.metrics.throttled.WithLabelValues("client").Inc()
-			writeRateLimited(w, r.URL.Path, retry, s.now(), "too many requests from this client")
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// private guards the signed paths: open to loopback listeners, otherwise a
-// viewer token (bearer header or the login cookie) is required. A request
-// from an embed (it carries the embed header) is judged by its signed embed
-// link instead, in the handler, once the contract is known.
-func (s *server) private(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "private, no-store")
-		if _, embed := r.Header[venueapi.EmbedHeader]; embed {
-			next.ServeHTTP(w, r)
-			return
-		}
-		if s.cfg.Public && !s.viewer(r) {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="riskchart"`)
-			writeError(w, r.URL.Path, http.StatusUnauthorized, venueapi.CodeForbidden,
-				"private data needs a viewer token: sign in at /login or send Authorization: Bearer <token>", s.now())
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-const viewerCookie = "riskchart_viewer"
-
-// viewer reports whether r carries a configured viewer token (bearer header)
-// or the login cookie of one, comparing in constant time.
-func (s *server) viewer(r *http.Request) bool {
-	if auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-		return s.validToken(auth)
-	}
-	if c, err := r.Cookie(viewerCookie); err == nil {
-		return s.validCookie(c.Value)
-	}
-	return false
-}
-
-func (s *server) validToken(token string) bool {
-	if token == "" {
-		return false
-	}
-	ok := 0
-	for _, t := range s.cfg.ViewerTokens {
-		ok |= subtle.ConstantTimeCompare([]byte(t), []byte(token))
-	}
-	return ok == 1
-}
-
-// cookieOf is the login cookie's value for a token: a MAC keyed by the token,
-// so that the token itself is never in an answer or a browser's storage, the
-// cookie outlives restarts, and removing the token revokes its cookie.
-func cookieOf(token venue.Secret) string {
-	m := hmac.New(sha256.New, []byte(token))
-	m.Write([]byte("riskchart viewer cookie v1"))
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
-}
-
-func (s *server) validCookie(value string) bool {
-	if value == "" {
-		return false
-	}
-	ok := 0
-	for _, t := range s.cfg.ViewerTokens {
-		ok |= subtle.ConstantTimeCompare([]byte(cookieOf(t)), []byte(value))
-	}
-	return ok == 1
-}
-
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
-// ipLimiter holds a token bucket per client IP, in a bounded map: idle
-// entries go first, then arbitrary ones (a bucket forgotten starts full,
-// which costs at most one burst).
-type ipLimiter struct {
-	rate  rate.Limit
-	burst int
-	now   func() time.Time
-	max   int
-	mu    sync.Mutex
-	m     map[string]*ipEntry
-	swept time.Time
-}
-
-type ipEntry struct {
-	l    *rate.Limiter
-	seen time.Time
-}
-
-// ipLimiterMax bounds the clients remembered at once.
-const ipLimiterMax = 10_000
-
-func newIPLimiter(perSecond float64, burst int, now func() time.Time) *ipLimiter {
-	return &ipLimiter{rate: rate.Limit(perSecond), burst: burst, now: now, max: ipLimiterMax, m: map[string]*ipEntry{}}
-}
-
-// allow takes one request of ip's rate, or says when to retry.
-func (l *ipLimiter) allow(ip string) (bool, time.Duration) {
-	now := l.now()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	e := l.m[ip]
-	if e == nil {
-		if len(l.m) >= l.max {
-			l.evict(now)
-		}
-		e = &ipEntry{l: rate.NewLimiter(l.rate, l.burst)}
-		l.m[ip] = e
-	}
-	e.seen = now
-	if e.l.AllowN(now, 1) {
-		return true, 0
-	}
-	return false, time.Duration(math.Ceil(float64(time.Second) / float64(l.rate)))
-}
-
-// evict makes room for a tenth of the bound: idle clients first (at most a
-// sweep a second, so that a full map of active ones is not swept per request).
-func (l *ipLimiter) evict(now time.Time) {
-	if now.Sub(l.swept) >= time.Second {
-		l.swept = now
-		for k, e := range l.m {
-			if now.Sub(e.seen) > time.Minute {
-				delete(l.m, k)
-			}
-		}
-	}
-	for k := range l.m {
-		if len(l.m) < l.max*9/10 {
-			break
-		}
-		delete(l.m, k)
-	}
-}
-
-// embedDenied reports, and answers, an embed call its link does not cover.
-func (s *server) embedDenied(w http.ResponseWriter, r *http.Request, panel, contract string) bool {
-	if _, embed := r.Header[venueapi.EmbedHeader]; !embed {
-		return false
-	}
-	token := r.Header.Get(venueapi.EmbedHeader)
-	if s.cfg.EmbedLinks != nil && token != "" {
-		if scope, err := s.cfg.EmbedLinks.Check(token); err == nil && scope.Allows(panel, contract, s.now()) {
-			return false
-		}
-	}
-	writeError(w, r.URL.Path, http.StatusForbidden, venueapi.CodeForbidden,
-		"this embed has no valid link for the "+panel+" of "+contract+" (missing, expired, tampered or out of scope)", s.now())
-	return true
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"html/template"
 	"net/http"
 	"strconv"
 	"time"
@@ -138,69 +137,5 @@ func (s *server) handleEmbedConfig() http.Handler {
 			origins = []string{}
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"origins": origins})
-	})
-}
-
-func handleHealth() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-store")
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-	})
-}
-
-// handleReady checks that the venue answers (a one-candle KLine call).
-func (s *server) handleReady() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-store")
-		ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
-		defer cancel()
-		code := "BTC-USDT"
-		if len(s.cfg.Contracts) > 0 {
-			code = s.cfg.Contracts[0].Code
-		}
-		if _, err := s.venue.KLine(ctx, venueapi.KLineQuery{ContractCode: code, Period: venueapi.Period1Min, Size: 1}); err != nil {
-			var nf *venue.NotFoundError
-			if !errors.As(err, &nf) { // an unknown contract is the venue answering
-				s.logFor(r).Warn("not ready: the venue does not answer", "err", err)
-				writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "venue unavailable"})
-				return
-			}
-		}
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
-	})
-}
-
-var loginPage = template.Must(template.New("login").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Riskchart · sign in</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/web/style.css"></head>
-<body><main class="login"><h1>Riskchart</h1>
-<form method="post" action="/login"><label for="token">Viewer token</label>
-<input id="token" name="token" type="password" autocomplete="current-password" required>
-<button type="submit">Sign in</button></form>
-{{if .}}<p role="alert">{{.}}</p>{{end}}</main></body></html>`))
-
-func (s *server) handleLoginPage() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
-		loginPage.Execute(w, "")
-	})
-}
-
-// handleLogin sets the viewer cookie for a valid token.
-func (s *server) handleLogin() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Body = http.MaxBytesReader(w, r.Body, 4096)
-		token := r.PostFormValue("token")
-		w.Header().Set("Cache-Control", "no-store")
-		if !s.validToken(token) {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.WriteHeader(http.StatusUnauthorized)
-			loginPage.Execute(w, "That token is not valid.")
-			return
-		}
-		http.SetCookie(w, &http.Cookie{Name: viewerCookie, Value: cookieOf(venue.Secret(token)), Path: "/", HttpOnly: true,
-			Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode, MaxAge: 30 * 24 * 3600})
-		http.Redirect(w, r, "/", http.StatusSeeOther)
 	})
 }

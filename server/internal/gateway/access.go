@@ -1,0 +1,131 @@
+package gateway
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"html/template"
+	"net/http"
+	"strings"
+
+	"github.com/riskchart/riskchart/server/internal/venue"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// private guards the signed paths: open to loopback listeners, otherwise a
+// viewer token (bearer header or the login cookie) is required. A request
+// from an embed (it carries the embed header) is judged by its signed embed
+// link instead, in the handler, once the contract is known.
+func (s *server) private(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "private, no-store")
+		if _, embed := r.Header[venueapi.EmbedHeader]; embed {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if s.cfg.Public && !s.viewer(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="riskchart"`)
+			writeError(w, r.URL.Path, http.StatusUnauthorized, venueapi.CodeForbidden,
+				"private data needs a viewer token: sign in at /login or send Authorization: Bearer <token>", s.now())
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+const viewerCookie = "riskchart_viewer"
+
+// viewer reports whether r carries a configured viewer token (bearer header)
+// or the login cookie of one, comparing in constant time.
+func (s *server) viewer(r *http.Request) bool {
+	if auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+		return s.validToken(auth)
+	}
+	if c, err := r.Cookie(viewerCookie); err == nil {
+		return s.validCookie(c.Value)
+	}
+	return false
+}
+
+func (s *server) validToken(token string) bool {
+	if token == "" {
+		return false
+	}
+	ok := 0
+	for _, t := range s.cfg.ViewerTokens {
+		ok |= subtle.ConstantTimeCompare([]byte(t), []byte(token))
+	}
+	return ok == 1
+}
+
+// cookieOf is the login cookie's value for a token: a MAC keyed by the token,
+// so that the token itself is never in an answer or a browser's storage, the
+// cookie outlives restarts, and removing the token revokes its cookie.
+func cookieOf(token venue.Secret) string {
+	m := hmac.New(sha256.New, []byte(token))
+	m.Write([]byte("riskchart viewer cookie v1"))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+func (s *server) validCookie(value string) bool {
+	if value == "" {
+		return false
+	}
+	ok := 0
+	for _, t := range s.cfg.ViewerTokens {
+		ok |= subtle.ConstantTimeCompare([]byte(cookieOf(t)), []byte(value))
+	}
+	return ok == 1
+}
+
+// embedDenied reports, and answers, an embed call its link does not cover.
+func (s *server) embedDenied(w http.ResponseWriter, r *http.Request, panel, contract string) bool {
+	if _, embed := r.Header[venueapi.EmbedHeader]; !embed {
+		return false
+	}
+	token := r.Header.Get(venueapi.EmbedHeader)
+	if s.cfg.EmbedLinks != nil && token != "" {
+		if scope, err := s.cfg.EmbedLinks.Check(token); err == nil && scope.Allows(panel, contract, s.now()) {
+			return false
+		}
+	}
+	writeError(w, r.URL.Path, http.StatusForbidden, venueapi.CodeForbidden,
+		"this embed has no valid link for the "+panel+" of "+contract+" (missing, expired, tampered or out of scope)", s.now())
+	return true
+}
+
+var loginPage = template.Must(template.New("login").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Riskchart · sign in</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/web/style.css"></head>
+<body><main class="login"><h1>Riskchart</h1>
+<form method="post" action="/login"><label for="token">Viewer token</label>
+<input id="token" name="token" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button></form>
+{{if .}}<p role="alert">{{.}}</p>{{end}}</main></body></html>`))
+
+func (s *server) handleLoginPage() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		loginPage.Execute(w, "")
+	})
+}
+
+// handleLogin sets the viewer cookie for a valid token.
+func (s *server) handleLogin() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, 4096)
+		token := r.PostFormValue("token")
+		w.Header().Set("Cache-Control", "no-store")
+		if !s.validToken(token) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(http.StatusUnauthorized)
+			loginPage.Execute(w, "That token is not valid.")
+			return
+		}
+		http.SetCookie(w, &http.Cookie{Name: viewerCookie, Value: cookieOf(venue.Secret(token)), Path: "/", HttpOnly: true,
+			Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode, MaxAge: 30 * 24 * 3600})
+		http.Redirect(w, r, "/", http.StatusSeeOther)
+	})
+}
