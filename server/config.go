@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -31,7 +32,9 @@ type config struct {
 	FrameAncestors  string           // origins allowed to embed the pages, space-separated
 	EmbedKey        venue.Secret     // signs embed links; empty: a key made at start
 	Root            string           // the folder holding web/ and wasm_exec.js
+	PublicURL       *url.URL         // where browsers reach the server, as they see it; nil: unknown
 	RefreshInterval time.Duration
+	StaleAfter      time.Duration // a refresh slower than this answers the cached data, marked stale
 	ShutdownTimeout time.Duration
 
 	summary []string // the printed lines, secrets already masked
@@ -92,8 +95,23 @@ var settings = []setting{
 		set:   func(c *config, v string) error { c.EmbedKey = venue.Secret(v); return nil }},
 	{flag: "root", env: "RISKCHART_ROOT", def: ".", usage: "folder holding web/ and wasm_exec.js",
 		set: func(c *config, v string) error { c.Root = v; return nil }},
+	{flag: "public-url", env: "RISKCHART_PUBLIC_URL", unset: "pages carry no absolute links", usage: "the URL browsers reach the server at, e.g. https://charts.example.com",
+		set: func(c *config, v string) (err error) {
+			if v != "" {
+				c.PublicURL, err = parsePublicURL(v)
+			}
+			return err
+		}},
 	{flag: "refresh-interval", env: "RISKCHART_REFRESH_INTERVAL", def: "1s", usage: "how often the current candle of a series is refreshed",
 		set: func(c *config, v string) (err error) { c.RefreshInterval, err = time.ParseDuration(v); return err }},
+	{flag: "stale-after", env: "RISKCHART_STALE_AFTER", def: "1s", usage: "how long a browser waits for a refresh before it gets the cached answer, marked stale",
+		set: func(c *config, v string) (err error) {
+			c.StaleAfter, err = time.ParseDuration(v)
+			if err == nil && c.StaleAfter <= 0 {
+				err = errors.New("must be a positive duration, e.g. 1s")
+			}
+			return err
+		}},
 	{flag: "shutdown-timeout", env: "RISKCHART_SHUTDOWN_TIMEOUT", def: "10s", usage: "how long in-flight requests get at shutdown",
 		set: func(c *config, v string) (err error) { c.ShutdownTimeout, err = time.ParseDuration(v); return err }},
 }
@@ -160,6 +178,24 @@ func (s setting) show(v string) string {
 		return venue.Secret(v).String()
 	}
 	return v
+}
+
+// parsePublicURL reads RISKCHART_PUBLIC_URL: an absolute http or https URL
+// with a host and nothing after the path.
+func parsePublicURL(v string) (*url.URL, error) {
+	u, err := url.Parse(v)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("must be an absolute URL: %w", err)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return nil, errors.New("must start with http:// or https://")
+	case u.Host == "":
+		return nil, errors.New("must name a host, e.g. https://charts.example.com")
+	case u.User != nil || u.RawQuery != "" || u.Fragment != "":
+		return nil, errors.New("must have no user, query or fragment")
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	return u, nil
 }
 
 // loopbackOnly reports whether addr listens on loopback alone.

@@ -128,6 +128,7 @@ func TestEverySettingHasAFlagAVariableADefaultAndASummaryLine(t *testing.T) {
 	values["RISKCHART_ADDR"], values["RISKCHART_SANDBOX_ADDR"] = "127.0.0.1:1", "127.0.0.1:2"
 	values["RISKCHART_CONTRACTS"] = "BTC-USDT:0.001:1"
 	values["RISKCHART_REFRESH_INTERVAL"], values["RISKCHART_SHUTDOWN_TIMEOUT"] = "3s", "4s"
+	values["RISKCHART_PUBLIC_URL"], values["RISKCHART_STALE_AFTER"] = "https://charts.example.com", "2s"
 	delete(values, "RISKCHART_SECRET_KEY_FILE") // with the secret key itself, refused
 	summary := func(args []string, env map[string]string) string {
 		t.Helper()

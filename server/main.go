@@ -94,7 +94,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		ViewerTokens:    splitSecrets(cfg.ViewerTokens),
 		FrameAncestors:  strings.Fields(cfg.FrameAncestors),
 		EmbedLinks:      links,
+		PublicURL:       cfg.PublicURL,
 		RefreshInterval: cfg.RefreshInterval,
+		StaleAfter:      cfg.StaleAfter,
 		Logger:          log,
 	})
 	if errors.Is(err, gateway.ErrNoViewerTokens) {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -27,7 +28,9 @@ type Config struct {
 	ViewerTokens    []venue.Secret       // tokens that grant the private paths when Public
 	FrameAncestors  []string             // origins allowed to frame the pages and talk to embeds; default 'self'
 	EmbedLinks      *embedlink.Signer    // checks signed embed links; nil: embeds get no private data
+	PublicURL       *url.URL             // where browsers reach the server, as they see it; nil: unknown
 	RefreshInterval time.Duration        // current-candle refresh per series; 0: 1 s
+	StaleAfter      time.Duration        // a refresh slower than this answers cached data, marked stale; 0: 1 s
 	CacheBytes      int64                // candle cache bound; 0: 64 MiB
 	TierTTL         time.Duration        // 0: 5 min
 	LimitTTL        time.Duration        // 0: 5 s
@@ -71,6 +74,9 @@ func New(cfg Config) (http.Handler, error) {
 	}
 	if cfg.RefreshInterval <= 0 {
 		cfg.RefreshInterval = time.Second
+	}
+	if cfg.StaleAfter <= 0 {
+		cfg.StaleAfter = time.Second
 	}
 	if cfg.CacheBytes <= 0 {
 		cfg.CacheBytes = 64 << 20
