@@ -29,6 +29,36 @@ const (
 	TimestampWindow = 5 * time.Minute
 )
 
+// timestampShape is TimestampLayout character by character: 'd' where a
+// digit goes, any other byte as itself.
+const timestampShape = "dddd-dd-ddTdd:dd:dd"
+
+// ParseTimestamp reads a Timestamp parameter as the venue takes it
+// (docs/decisions.md#timestamp): exactly YYYY-MM-DDThh:mm:ss, a UTC instant
+// with no zone and no fractional seconds; anything else is a *ParamError
+// naming Timestamp. The shape is checked byte by byte before time.Parse,
+// which accepts fractional seconds its layout does not have.
+func ParseTimestamp(s string) (time.Time, error) {
+	if len(s) != len(timestampShape) {
+		return time.Time{}, badTimestamp(s)
+	}
+	for i := range len(timestampShape) {
+		want, c := timestampShape[i], s[i]
+		if want == 'd' && (c < '0' || c > '9') || want != 'd' && c != want {
+			return time.Time{}, badTimestamp(s)
+		}
+	}
+	t, err := time.Parse(TimestampLayout, s)
+	if err != nil { // month 13, February 30, hour 24 and the like
+		return time.Time{}, &ParamError{Param: ParamTimestamp, Rule: "must be a real date and time of day", Value: s}
+	}
+	return t, nil
+}
+
+func badTimestamp(s string) error {
+	return &ParamError{Param: ParamTimestamp, Rule: "must be YYYY-MM-DDThh:mm:ss in UTC: no zone, no fractional seconds", Value: s}
+}
+
 // CanonicalHost returns host (a Host header or URL host) as it enters the
 // canonical string: lower-cased, with the port only when it is not the
 // scheme's default.

@@ -1,6 +1,7 @@
 package venueapi
 
 import (
+	"errors"
 	"net/url"
 	"os"
 	"strings"
@@ -195,6 +196,71 @@ func FuzzSignerAgreesWithCanonical(f *testing.F) {
 		}
 		if got.Get(ParamTimestamp) != at.UTC().Format(TimestampLayout) || got.Get(ParamAccessKeyID) != "key" {
 			t.Fatalf("query %q does not carry the key and the time", q)
+		}
+	})
+}
+
+func TestParseTimestampTakesOnlyYYYYMMDDThhmmss(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     time.Time // zero: refused
+		rule     string    // what the refusal says
+	}{
+		{"the layout", "2026-01-02T03:04:05", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), ""},
+		{"the last second of a leap day", "2028-02-29T23:59:59", time.Date(2028, 2, 29, 23, 59, 59, 0, time.UTC), ""},
+		{"a zone suffix Z", "2026-01-02T03:04:05Z", time.Time{}, "no zone"},
+		{"a numeric zone", "2026-01-02T03:04:05+00:00", time.Time{}, "no zone"},
+		{"fractional seconds", "2026-01-02T03:04:05.000", time.Time{}, "no fractional seconds"},
+		{"fractional seconds after a comma", "2026-01-02T03:04:05,5", time.Time{}, "no fractional seconds"},
+		{"a space for the T", "2026-01-02 03:04:05", time.Time{}, "YYYY-MM-DDThh:mm:ss"},
+		{"a lower-case t", "2026-01-02t03:04:05", time.Time{}, "YYYY-MM-DDThh:mm:ss"},
+		{"epoch seconds", "1767322245", time.Time{}, "YYYY-MM-DDThh:mm:ss"},
+		{"epoch milliseconds", "1767322245000", time.Time{}, "YYYY-MM-DDThh:mm:ss"},
+		{"a one-digit month padded elsewhere", "2026-1-02T03:04:005", time.Time{}, "YYYY-MM-DDThh:mm:ss"},
+		{"a sign before the year", "+026-01-02T03:04:05", time.Time{}, "YYYY-MM-DDThh:mm:ss"},
+		{"no seconds", "2026-01-02T03:04", time.Time{}, "YYYY-MM-DDThh:mm:ss"},
+		{"empty", "", time.Time{}, "YYYY-MM-DDThh:mm:ss"},
+		{"month 13", "2026-13-02T03:04:05", time.Time{}, "real date"},
+		{"February 30", "2026-02-30T03:04:05", time.Time{}, "real date"},
+		{"hour 24", "2026-01-02T24:00:00", time.Time{}, "real date"},
+		{"second 60", "2026-01-02T23:59:60", time.Time{}, "real date"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseTimestamp(tt.in)
+			if tt.want.IsZero() {
+				var pe *ParamError
+				if !errors.As(err, &pe) || pe.Param != "Timestamp" || !strings.Contains(err.Error(), tt.rule) {
+					t.Fatalf("ParseTimestamp(%q) = %v, %v; want a Timestamp error saying %q", tt.in, got, err, tt.rule)
+				}
+				return
+			}
+			if err != nil || !got.Equal(tt.want) || got.Location() != time.UTC {
+				t.Fatalf("ParseTimestamp(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+			}
+		})
+	}
+	// What the signer writes is what the venue reads.
+	at := time.Date(2026, 2, 28, 18, 59, 59, 999_999_999, time.FixedZone("UTC-5", -5*3600))
+	q, _ := url.ParseQuery(SignedQuery("GET", "api.example.com", PathTiers, "key", []byte(goldenSecret), nil, at))
+	if got, err := ParseTimestamp(q.Get(ParamTimestamp)); err != nil || !got.Equal(at.Truncate(time.Second)) {
+		t.Fatalf("the signer's Timestamp %q reads as %v, %v; want %v", q.Get(ParamTimestamp), got, err, at.Truncate(time.Second).UTC())
+	}
+}
+
+// FuzzParseTimestamp checks that what ParseTimestamp accepts is the layout
+// exactly: it formats back to the same bytes.
+func FuzzParseTimestamp(f *testing.F) {
+	for _, s := range []string{"2026-01-02T03:04:05", "2026-01-02T03:04:05.000", "2026-01-02T03:04:05Z", "1767322245", "0000-01-01T00:00:00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := ParseTimestamp(s)
+		if err != nil {
+			return
+		}
+		if back := got.UTC().Format(TimestampLayout); back != s {
+			t.Fatalf("ParseTimestamp accepts %q, which formats back as %q", s, back)
 		}
 	})
 }

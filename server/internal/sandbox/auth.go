@@ -24,9 +24,10 @@ func badSignature(why string) *authError {
 
 // authenticate checks a signed request as docs/decisions.md, Signing says, in
 // this order: every signature parameter present once; a known, enabled key
-// with read permission (403); method and version; a well-formed Timestamp
-// within 5 minutes of now; the signature over the canonical string rebuilt
-// from the request as received, compared in constant time.
+// with read permission (403); method and version; a Timestamp of exactly
+// YYYY-MM-DDThh:mm:ss within 5 minutes of now; the signature over the
+// canonical string rebuilt from the request as received, compared in
+// constant time.
 func (s *Sandbox) authenticate(r *http.Request, params url.Values, parseErr error, now time.Time) *authError {
 	if parseErr != nil {
 		return badSignature("the query string is not valid percent-encoding")
@@ -52,9 +53,9 @@ func (s *Sandbox) authenticate(r *http.Request, params url.Values, parseErr erro
 	if params.Get(venueapi.ParamSignatureVersion) != venueapi.SignatureVersion {
 		return badSignature("SignatureVersion must be " + venueapi.SignatureVersion)
 	}
-	ts, err := time.Parse(venueapi.TimestampLayout, params.Get(venueapi.ParamTimestamp))
+	ts, err := venueapi.ParseTimestamp(params.Get(venueapi.ParamTimestamp))
 	if err != nil {
-		return badSignature("Timestamp must be YYYY-MM-DDThh:mm:ss in UTC, without a zone")
+		return badSignature(err.Error())
 	}
 	if d := now.Sub(ts); d > venueapi.TimestampWindow || d < -venueapi.TimestampWindow {
 		return badSignature("timestamp outside the 5-minute window")

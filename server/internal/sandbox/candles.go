@@ -137,9 +137,11 @@ func (w *window) fold(start, end int64) (bar, bool) {
 }
 
 // candles returns the candles of period p whose ids lie in [from, to],
-// ascending: none after now, none before two years back from now.
+// ascending: none after now, and none that starts before the horizon, two
+// years back from now (docs/decisions.md#history-depth). So the candle
+// holding the horizon is left out unless it starts exactly there.
 func (w *window) candles(p venueapi.Period, from, to int64) []venueapi.Candle {
-	horizon := p.Start(time.Unix(w.now, 0).UTC().AddDate(-2, 0, 0).Unix())
+	horizon := time.Unix(w.now, 0).UTC().AddDate(-2, 0, 0).Unix()
 	id := p.Ceil(max(from, horizon))
 	last := min(to, w.now)
 	out := make([]venueapi.Candle, 0, min(p.Count(id, last), venueapi.KLineMaxSize))

@@ -145,6 +145,39 @@ func TestDecisions_Signing_Timestamp_Within5MinutesEitherWay(t *testing.T) {
 	}
 }
 
+func TestDecisions_Signing_Timestamp_ExactlyYYYYMMDDThhmmssWithNoZoneOrFraction(t *testing.T) {
+	v := start(t, sandbox.Config{})
+	now := v.clock.Now().UTC()
+	layout := now.Format(venueapi.TimestampLayout)
+	const shape = "invalid Timestamp: must be YYYY-MM-DDThh:mm:ss in UTC: no zone, no fractional seconds"
+	tests := []struct {
+		name, timestamp string
+		says            string // the refusal's message; "" for none
+	}{
+		{"the layout", layout, ""},
+		{"a zone suffix", now.Format("2006-01-02T15:04:05Z"), shape},
+		{"a numeric zone", now.Format("2006-01-02T15:04:05-07:00"), shape},
+		{"fractional seconds", now.Format("2006-01-02T15:04:05.000"), shape},
+		{"fractional seconds after a comma", layout + ",5", shape},
+		{"a space for the T", now.Format("2006-01-02 15:04:05"), shape},
+		{"epoch seconds", fmt.Sprint(now.Unix()), shape},
+		{"the shape, but hour 24", now.Format("2006-01-02T") + "24:00:00", "invalid Timestamp: must be a real date and time of day"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// Signed with this Timestamp, so that only its shape can be refused.
+			a := v.do(t, v.signedWithTimestamp(t, "GET", venueapi.PathTiers, url.Values{"contract_code": {"BTC-USDT"}}, tt.timestamp))
+			code, msg := a.errCode(t)
+			switch {
+			case tt.says == "" && code != 200:
+				t.Fatalf("code %d %q, want 200", code, msg)
+			case tt.says != "" && (code != 1253 || a.status != http.StatusOK || !strings.Contains(msg, tt.says)):
+				t.Fatalf("HTTP %d code %d %q, want HTTP 200 code 1253 saying %q", a.status, code, msg, tt.says)
+			}
+		})
+	}
+}
+
 func TestDecisions_Signing_PostPayload_JSONBodyQueryFormAndTheSamplesGET(t *testing.T) {
 	v := start(t, sandbox.Config{})
 	tests := []struct {
@@ -548,29 +581,67 @@ func TestDecisions_KLine_Alignment_60minAnd1hourAreOneSeries(t *testing.T) {
 	}
 }
 
-func TestDecisions_KLine_HistoryDepth_TwoYearsBackThenAnEmptyDataArray(t *testing.T) {
-	v := start(t, sandbox.Config{})
-	horizon := testNow.AddDate(-2, 0, 0)
-	day := venueapi.Period1Day.Start(horizon.Unix())
-	got := v.candles(t, fmt.Sprintf("contract_code=BTC-USDT&period=1day&from=%d&to=%d", day-86400*30, day+86400*29))
-	if len(got) != 30 || got[0].ID != day {
-		t.Fatalf("history starts at %d with %d candles, want 30 from %d (%s)", got[0].ID, len(got), day, horizon)
-	}
-	old := v.kline(t, "contract_code=BTC-USDT&period=1day&from=1500000000&to=1500864000")
-	if !strings.Contains(string(old.body), `"data":[]`) {
-		t.Fatalf("candles from 2017: %s, want an empty data array", old.body)
-	}
-	for _, p := range venueapi.Periods() {
-		got := v.candles(t, "contract_code=ETH-USDT&period="+string(p)+"&size=2000")
-		if first := time.Unix(got[0].ID, 0); first.Before(time.Unix(p.Start(horizon.Unix()), 0)) {
-			t.Errorf("%s reaches back to %s", p, first.UTC())
-		}
-		if p.Seconds() >= 86400 || p == venueapi.Period1Mon {
-			if n, want := len(got), int(p.Count(p.Start(horizon.Unix()), testNow.Unix())); n != want {
-				t.Errorf("%s: size=2000 holds %d candles, want the %d of two years", p, n, want)
+func TestDecisions_KLine_HistoryDepth_NoCandleStartsBeforeTwoYearsBack(t *testing.T) {
+	// testNow is in no period's first second, so the candle holding its
+	// horizon starts before the horizon; at the start of a month it starts
+	// on it.
+	for _, now := range []time.Time{testNow, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)} {
+		v := start(t, sandbox.Config{})
+		v.clock.Set(now)
+		horizon := now.AddDate(-2, 0, 0).Unix()
+		for _, p := range venueapi.Periods() {
+			first := p.Ceil(horizon) // the oldest candle the venue may answer
+			// The candle holding the horizon is answered only when it starts on it.
+			holding, holdingCount := int64(0), int64(0)
+			if first == horizon {
+				holding, holdingCount = first, 1
+			}
+			tests := []struct {
+				name  string
+				query string
+				first int64 // the first id answered; 0: data is empty
+				count int64
+			}{
+				{"a range ending just before the horizon", fmt.Sprintf("from=%d&to=%d", p.Back(p.Start(horizon), 5), horizon-1), 0, 0},
+				{"a range ending at the candle holding the horizon", fmt.Sprintf("from=%d&to=%d", p.Back(p.Start(horizon), 5), p.Start(horizon)), holding, holdingCount},
+				{"a range across the horizon", fmt.Sprintf("from=%d&to=%d", p.Back(p.Start(horizon), 5), ahead(p, first, 5)), first, 6},
+				{"a range in 2017", fmt.Sprintf("from=%d&to=%d", p.Start(1500000000), ahead(p, p.Start(1500000000), 20)), 0, 0},
+				{"size=2000", "size=2000", max(first, p.Back(p.Start(now.Unix()), 1999)), min(p.Count(horizon, now.Unix()), 2000)},
+			}
+			for _, tt := range tests {
+				t.Run(fmt.Sprintf("%s/%s/%s", now.Format("Jan 2 15:04:05"), p, tt.name), func(t *testing.T) {
+					a := v.kline(t, "contract_code=ETH-USDT&period="+string(p)+"&"+tt.query)
+					var env venueapi.KLineEnvelope
+					a.json(t, &env)
+					if env.Status != "ok" {
+						t.Fatalf("%s", a.body)
+					}
+					for _, c := range env.Data {
+						if c.ID < horizon {
+							t.Fatalf("candle %d (%s) starts before the horizon %s", c.ID, time.Unix(c.ID, 0).UTC(), time.Unix(horizon, 0).UTC())
+						}
+					}
+					if tt.first == 0 {
+						if !strings.Contains(string(a.body), `"data":[]`) {
+							t.Fatalf("%d candles from %s, want an empty data array", len(env.Data), time.Unix(env.Data[0].ID, 0).UTC())
+						}
+						return
+					}
+					if len(env.Data) == 0 || env.Data[0].ID != tt.first || int64(len(env.Data)) != tt.count {
+						t.Fatalf("%d candles, want %d from %s: %.300s", len(env.Data), tt.count, time.Unix(tt.first, 0).UTC(), a.body)
+					}
+				})
 			}
 		}
 	}
+}
+
+// ahead is the id n candles of period p after id.
+func ahead(p venueapi.Period, id int64, n int) int64 {
+	for range n {
+		id = p.Next(id)
+	}
+	return id
 }
 
 func TestDecisions_KLine_ContractTypeCodes_NameTheCurrentFutureAndEchoInCh(t *testing.T) {
@@ -613,6 +684,55 @@ func TestDecisions_Contracts_Codes_MalformedIs1030_UnlistedIs1013(t *testing.T) 
 		if got, msg := v.kline(t, "contract_code="+url.QueryEscape(code)+"&period=1min").errCode(t); got != want {
 			t.Errorf("%q: code %d %q, want %d", code, got, msg, want)
 		}
+	}
+}
+
+func TestDecisions_Contracts_Codes_UnlistedIs1013OnBothPrivateEndpoints_NeverAnEmptyList(t *testing.T) {
+	v := start(t, sandbox.Config{})
+	tests := []struct {
+		name, method, path string
+		query              url.Values
+		body               string
+		code               int
+		names              string   // what the error message names
+		want               []string // the contract codes answered; nil for an error
+	}{
+		{"tiers of an unlisted swap", "GET", venueapi.PathTiers, url.Values{"contract_code": {"ZZZ-USDT"}}, "", 1013, "contract ZZZ-USDT is not listed", nil},
+		{"limits of an unlisted swap", "POST", venueapi.PathPositionLimit, nil, `{"contract_code":"ZZZ-USDT"}`, 1013, "contract ZZZ-USDT is not listed", nil},
+		{"limits of an unlisted dated future", "POST", venueapi.PathPositionLimit, nil, `{"contract_code":"BTC-USDT-991231","business_type":"futures"}`, 1013, "contract BTC-USDT-991231 is not listed", nil},
+		{"limits of an unlisted pair", "POST", venueapi.PathPositionLimit, nil, `{"pair":"ZZZ-USDT"}`, 1013, "pair ZZZ-USDT is not listed", nil},
+		{"limits of an unlisted pair, every business type", "POST", venueapi.PathPositionLimit, nil, `{"pair":"ZZZ-USDT","business_type":"all"}`, 1013, "pair ZZZ-USDT is not listed", nil},
+		{"limits of a pair in another quote asset", "POST", venueapi.PathPositionLimit, nil, `{"pair":"BTC-USDC","contract_type":"quarter","business_type":"futures"}`, 1013, "pair BTC-USDC is not listed", nil},
+		{"limits of an unlisted pair as in the spec's GET sample", "GET", venueapi.PathPositionLimit, url.Values{"pair": {"ZZZ-USDT"}}, "", 1013, "pair ZZZ-USDT is not listed", nil},
+		{"a listed pair without futures is an empty list", "POST", venueapi.PathPositionLimit, nil, `{"pair":"SOL-USDT","business_type":"futures"}`, 200, "", []string{}},
+		{"contract_code wins over an unlisted pair", "POST", venueapi.PathPositionLimit, nil, `{"contract_code":"ETH-USDT","pair":"ZZZ-USDT"}`, 200, "", []string{"ETH-USDT"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := v.signed(t, tt.method, tt.path, tt.query, tt.body, nil)
+			code, msg := a.errCode(t)
+			if a.status != http.StatusOK || code != tt.code || !strings.Contains(msg, tt.names) {
+				t.Fatalf("HTTP %d code %d %q, want HTTP 200 code %d naming %q", a.status, code, msg, tt.code, tt.names)
+			}
+			if tt.path == venueapi.PathPositionLimit && tt.want == nil {
+				var e venueapi.StatusErrorBody
+				if a.json(t, &e); e.Status != "error" || e.ErrCode != tt.code {
+					t.Fatalf("not the status envelope: %s", a.body)
+				}
+			}
+			if tt.want == nil {
+				return
+			}
+			var env venueapi.LimitEnvelope
+			a.json(t, &env)
+			got := []string{}
+			for _, p := range env.Data {
+				got = append(got, p.ContractCode)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+		})
 	}
 }
 

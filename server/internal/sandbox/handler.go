@@ -91,10 +91,10 @@ func (s *Sandbox) writeError(w http.ResponseWriter, path string, status, code in
 }
 
 // writeParamError answers a broken rule: 1013 for a well-formed contract
-// that is not listed, else 1030 naming the parameter and the rule.
+// code or pair that is not listed, else 1030 naming the parameter and the rule.
 func (s *Sandbox) writeParamError(w http.ResponseWriter, path string, err error) {
 	code := venueapi.CodeInvalidInput
-	if errors.As(err, new(errNoSuchContract)) {
+	if errors.As(err, new(errNotListed)) {
 		code = venueapi.CodeNoSuchContract
 	}
 	s.writeError(w, path, http.StatusOK, code, err.Error())

@@ -185,6 +185,22 @@ func (v *venueUnderTest) signedRequest(t testing.TB, method, path string, params
 	return req
 }
 
+// signedWithTimestamp builds a request signed with the test key whose
+// Timestamp is timestamp as given, whatever its shape: venueapi's signer
+// writes only the right one.
+func (v *venueUnderTest) signedWithTimestamp(t testing.TB, method, path string, params url.Values, timestamp string) *http.Request {
+	t.Helper()
+	q := url.Values{
+		venueapi.ParamAccessKeyID: {testAccess}, venueapi.ParamSignatureMethod: {venueapi.SignatureMethod},
+		venueapi.ParamSignatureVersion: {venueapi.SignatureVersion}, venueapi.ParamTimestamp: {timestamp},
+	}
+	for k, vs := range params {
+		q[k] = vs
+	}
+	q.Set(venueapi.ParamSignature, venueapi.Sign([]byte(testSecret), venueapi.Canonical(method, venueapi.CanonicalHost("http", hostOf(t, v.url)), path, q)))
+	return mustRequest(t, method, v.url+path+"?"+venueapi.EncodeQuery(q))
+}
+
 func mustRequest(t testing.TB, method, u string) *http.Request {
 	t.Helper()
 	req, err := http.NewRequest(method, u, nil)

@@ -70,7 +70,9 @@ func limitParams(w http.ResponseWriter, r *http.Request, v url.Values) (url.Valu
 
 // serveLimits answers endpoint 2 (signed): contract_code wins over pair and
 // contract_type; without it, the listed contracts of the business type (swap
-// by default) that match pair and contract_type.
+// by default) that match pair and contract_type. A contract code or a pair
+// that is not listed is 1013, as on endpoint 1, never an empty list: a listed
+// pair without contracts of the type asked for is the empty list.
 func (s *Sandbox) serveLimits(w http.ResponseWriter, r *http.Request, query url.Values) {
 	params, err := limitParams(w, r, query)
 	if err != nil {
@@ -93,7 +95,9 @@ func (s *Sandbox) serveLimits(w http.ResponseWriter, r *http.Request, query url.
 		selected = []Market{m}
 	} else {
 		business := q.Business()
+		listed := q.Pair == ""
 		for _, m := range markets(now) {
+			listed = listed || m.Pair() == q.Pair
 			swap := m.Kind == venueapi.KindSwap
 			switch {
 			case q.Pair != "" && m.Pair() != q.Pair,
@@ -103,6 +107,10 @@ func (s *Sandbox) serveLimits(w http.ResponseWriter, r *http.Request, query url.
 				continue
 			}
 			selected = append(selected, m)
+		}
+		if !listed {
+			s.writeParamError(w, venueapi.PathPositionLimit, errNotListed{"pair", q.Pair})
+			return
 		}
 	}
 	data := make([]venueapi.PositionLimit, 0, len(selected))

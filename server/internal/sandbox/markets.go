@@ -89,7 +89,7 @@ func markets(now time.Time) []Market {
 // resolve finds the market a contract code names at now: a swap, a listed
 // dated future, or the future a -CW/-NW/-CQ/-NQ code stands for. A
 // malformed code is a *venueapi.ParamError; a well-formed one that is not
-// listed is an errNoSuchContract.
+// listed is an errNotListed.
 func resolve(code string, now time.Time) (Market, error) {
 	c, err := venueapi.ParseContractCode(code)
 	if err != nil {
@@ -100,12 +100,13 @@ func resolve(code string, now time.Time) (Market, error) {
 			return m, nil
 		}
 	}
-	return Market{}, errNoSuchContract{code}
+	return Market{}, errNotListed{"contract", code}
 }
 
-// errNoSuchContract is a well-formed contract code that is not listed (1013).
-type errNoSuchContract struct{ code string }
+// errNotListed is a well-formed contract code or pair that names nothing
+// listed (1013, docs/decisions.md#contract-codes).
+type errNotListed struct{ what, name string }
 
-func (e errNoSuchContract) Error() string {
-	return fmt.Sprintf("contract %s is not listed", e.code)
+func (e errNotListed) Error() string {
+	return fmt.Sprintf("%s %s is not listed", e.what, e.name)
 }
