@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -37,6 +38,10 @@ type Config struct {
 	// such as the frame-ancestors of its Content-Security-Policy: a change
 	// makes a new version, so that browsers replace the shell they keep.
 	ShellSalt string
+	// PublicURL is where browsers reach the server (RISKCHART_PUBLIC_URL):
+	// each page names its own address and the app's icon under it, in
+	// og:url and og:image. Nil: pages carry neither tag.
+	PublicURL *url.URL
 }
 
 // New returns the handler of the front end. It fails when the front end
@@ -64,15 +69,19 @@ func New(cfg Config) (http.Handler, error) {
 		// and the page is in view meanwhile (web/style.css makes go-app's
 		// loader a note in a corner): the note says the controls are coming.
 		LoadingLabel:          "Starting Riskchart…",
+		Author:                "Riskchart", // go-app writes an author meta in every page: without this, an empty one
+		Domain:                ogDomain,    // rewritten in each page: see ogDomain
 		Icon:                  app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", Maskable: "/web/icon-maskable-512.png", SVG: "/web/icon.svg"},
 		Styles:                []string{"/web/style.css", "/web/embed.css", "/web/risk.css"},
 		Scripts:               []string{"/web/chart-answer.js", "/web/echarts.min.js"}, // in this order: see chart-answer.js
 		CacheableResources:    []string{boot.Script},                                   // the chart's first paint, loaded by the page itself
 		ServiceWorkerTemplate: worker,
 	}
+	h.Image = h.Icon.Large // og:image, the preview social networks show
 	precached := append(slices.Concat(h.Styles, h.Scripts, h.CacheableResources), h.Icon.Default, h.Icon.Large, h.Icon.Maskable, h.Icon.SVG)
-	// The worker and the loader patch are part of the shell too.
-	salt := cfg.ShellSalt + "\x00" + worker + "\x00" + webjs.LoaderPatchJS
+	// The worker, the loader patch and the pages' og:url are part of the shell too.
+	base := ogBase(cfg.PublicURL)
+	salt := cfg.ShellSalt + "\x00" + base + "\x00" + worker + "\x00" + webjs.LoaderPatchJS
 	version, wasmSize, err := versionOf(web, precached, wasmExec, salt)
 	if err != nil {
 		return nil, err
@@ -88,7 +97,33 @@ func New(cfg Config) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &handler{app: h, web: web, wasmExec: wasmExec, modTime: time.Now(), appJS: []byte(appJS)}, nil
+	if err := checkPage(h, base); err != nil {
+		return nil, err
+	}
+	pagePaths := map[string]bool{}
+	for _, p := range pages.Paths() {
+		pagePaths[p] = true
+	}
+	return &handler{app: h, web: web, wasmExec: wasmExec, modTime: time.Now(), appJS: []byte(appJS), pages: pagePaths, ogBase: base}, nil
+}
+
+// checkPage renders the first page as New's handler will, so that a go-app
+// whose page metadata rewriteOG no longer finds fails at start-up, not in
+// every page.
+func checkPage(h *app.Handler, base string) error {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	if rec.Code != http.StatusOK {
+		return fmt.Errorf("go-app's handler answered HTTP %d for /", rec.Code)
+	}
+	page, err := rewriteOG(rec.Body.Bytes(), base)
+	if err != nil {
+		return fmt.Errorf("rewriting the page metadata: %w: go-app has changed, review bundle's ogDomain", err)
+	}
+	if bytes.Contains(page, []byte(ogDomain)) {
+		return errors.New("rewriting the page metadata: go-app writes its Domain outside the page head: go-app has changed, review bundle's ogDomain")
+	}
+	return nil
 }
 
 // patchAppJS puts patch (web/loader-patch.js) first in go-app's app.js,
@@ -171,6 +206,8 @@ type handler struct {
 	wasmExec []byte
 	appJS    []byte
 	modTime  time.Time
+	pages    map[string]bool // the app's page paths, whose metadata is rewritten
+	ogBase   string          // see ogBase
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -190,6 +227,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-cache")
 		http.ServeFile(w, r, filepath.Join(h.web, "embed-demo.html"))
+	case h.pages[r.URL.Path]:
+		h.servePage(w, r)
 	default:
 		h.app.ServeHTTP(w, r)
 	}

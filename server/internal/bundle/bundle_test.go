@@ -7,10 +7,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -98,12 +100,139 @@ func TestTheVersionChangesWithWhatTheWorkerKeepsAndOnlyThen(t *testing.T) {
 			os.WriteFile(filepath.Join(root, "wasm_exec.js"), []byte("// glue v2"), 0o644)
 			return Config{Root: root, ShellSalt: "https://a.example"}
 		}},
+		{"a public URL, which the pages name", func(t *testing.T, root string) Config {
+			return Config{Root: root, ShellSalt: "https://a.example", PublicURL: mustURL(t, "https://charts.example.com")}
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := builtRoot(t)
 			if v := versionServed(t, tt.change(t, root)); v == base {
 				t.Fatalf("version %s did not change", v)
+			}
+		})
+	}
+}
+
+func mustURL(t *testing.T, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+var (
+	metaRE = regexp.MustCompile(`<meta\b([^>]*)>`)
+	attrRE = regexp.MustCompile(`([a-z:-]+)(?:="([^"]*)")?`)
+)
+
+// metas reads a page's <meta> elements by name or property, whatever order
+// go-app writes their attributes in: each one's content, nil when it has no
+// content attribute.
+func metas(page string) map[string]*string {
+	out := map[string]*string{}
+	for _, m := range metaRE.FindAllStringSubmatch(page, -1) {
+		attrs := map[string]*string{}
+		for _, a := range attrRE.FindAllStringSubmatch(m[1], -1) {
+			attrs[a[1]] = &a[2]
+		}
+		for _, k := range []string{"name", "property"} {
+			if key := attrs[k]; key != nil {
+				out[*key] = attrs["content"]
+			}
+		}
+	}
+	return out
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "(none)"
+	}
+	return *s
+}
+
+func TestPagesNameTheirAddressAndImageUnderThePublicURLOrNotAtAll(t *testing.T) {
+	root := builtRoot(t)
+	tests := []struct {
+		name, public string // "": RISKCHART_PUBLIC_URL unset
+		path         string
+		url, image   string // og:url and og:image; "": the tag is absent
+	}{
+		{"no public URL, the chart", "", "/", "", ""},
+		{"no public URL, the tiers", "", "/tiers", "", ""},
+		{"no public URL, an embed", "", "/embed/chart", "", ""},
+		{"https, the chart", "https://charts.example.com", "/", "https://charts.example.com/", "https://charts.example.com/web/icon-512.png"},
+		{"https, the limits", "https://charts.example.com", "/limits", "https://charts.example.com/limits", "https://charts.example.com/web/icon-512.png"},
+		{"http with a port", "http://127.0.0.1:8080", "/tiers", "http://127.0.0.1:8080/tiers", "http://127.0.0.1:8080/web/icon-512.png"},
+		{"under a path, the chart", "https://example.com/riskchart", "/", "https://example.com/riskchart/", "https://example.com/riskchart/web/icon-512.png"},
+		{"under a path, an embed", "https://example.com/riskchart", "/embed/tiers", "https://example.com/riskchart/embed/tiers", "https://example.com/riskchart/web/icon-512.png"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := Config{Root: root}
+			if tt.public != "" {
+				cfg.PublicURL = mustURL(t, tt.public)
+			}
+			h, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tt.path+"?contract_code=ETH-USDT&token=not-in-og-url", nil))
+			page := rec.Body.String()
+			if rec.Code != http.StatusOK || rec.Header().Get("Content-Length") != strconv.Itoa(len(page)) {
+				t.Fatalf("HTTP %d, Content-Length %s for %d bytes", rec.Code, rec.Header().Get("Content-Length"), len(page))
+			}
+			m := metas(page)
+			for prop, want := range map[string]string{"og:url": tt.url, "og:image": tt.image} {
+				got, ok := m[prop]
+				switch {
+				case want == "" && ok:
+					t.Errorf("%s is there, want no such tag", prop)
+				case want != "" && (got == nil || *got != want):
+					t.Errorf("%s is %v, want %q", prop, deref(got), want)
+				}
+			}
+			if a, ok := m["author"]; ok && (a == nil || *a == "") {
+				t.Error("an author meta without an author: want none or a real one")
+			}
+			if title, desc := m["og:title"], m["description"]; title == nil || *title == "" || desc == nil || *desc == "" {
+				t.Errorf("the other metadata is lost: %q", page)
+			}
+			for _, never := range []string{`"https://"`, ogDomain, "not-in-og-url"} {
+				if strings.Contains(page, never) {
+					t.Errorf("the page holds %s", never)
+				}
+			}
+		})
+	}
+}
+
+func TestRewriteOGFailsWhenGoAppNoLongerWritesThePlaceholderInAMeta(t *testing.T) {
+	const ok = "<html>\n  <head>\n    <meta property=\"og:url\" content=\"" + ogPrefix + "/tiers\">\n    <title>x</title>\n  </head><body>" + ogPrefix + "</body>"
+	tests := []struct {
+		name, page, base, want string // want "": an error
+	}{
+		{"a page as go-app writes it, under a public URL", ok, "https://c.example", "<html>\n  <head>\n    <meta property=\"og:url\" content=\"https://c.example/tiers\">\n    <title>x</title>\n  </head><body>" + ogPrefix + "</body>"},
+		{"a page as go-app writes it, without one", ok, "", "<html>\n  <head>\n    <title>x</title>\n  </head><body>" + ogPrefix + "</body>"},
+		{"no placeholder: go-app no longer uses its Domain", "<head><meta property=\"og:url\" content=\"https://\"></head>", "", ""},
+		{"the placeholder outside a meta", "<head><link href=\"" + ogPrefix + "/x\"></head>", "", ""},
+		{"no head", "<html>" + ogPrefix, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := rewriteOG([]byte(tt.page), tt.base)
+			if tt.want == "" {
+				if err == nil {
+					t.Fatalf("no error; page %q", got)
+				}
+				return
+			}
+			if err != nil || string(got) != tt.want {
+				t.Fatalf("got %q, %v; want %q", got, err, tt.want)
 			}
 		})
 	}
