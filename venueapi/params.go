@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 )
 
 // ParamError is a request parameter that breaks a rule of the interface. The
@@ -23,6 +24,35 @@ func (e *ParamError) Error() string {
 		return fmt.Sprintf("invalid %s: %s", e.Param, e.Rule)
 	}
 	return fmt.Sprintf("invalid %s: %s (got %q)", e.Param, e.Rule, v)
+}
+
+// ParseQuery decodes a query string as the venue reads one: every pair or
+// none. url.ParseQuery drops a pair it cannot decode and reports it in an
+// error that r.URL.Query() throws away, so size=%ZZ would read as no size at
+// all; here it is an error naming size.
+func ParseQuery(raw string) (url.Values, error) {
+	v, err := url.ParseQuery(raw)
+	if err == nil {
+		return v, nil
+	}
+	// Find the pair that failed, to name it: the same walk as url.ParseQuery's.
+	for pair := range strings.SplitSeq(raw, "&") {
+		rawKey, rawValue, _ := strings.Cut(pair, "=")
+		key, keyErr := url.QueryUnescape(rawKey)
+		if len(key) > 64 {
+			key = key[:64] + "…" // the message echoes it
+		}
+		switch {
+		case keyErr != nil:
+			return nil, &ParamError{Param: "query", Rule: "parameter names must be valid percent-encoding", Value: rawKey}
+		case strings.Contains(pair, ";"):
+			return nil, &ParamError{Param: key, Rule: "must not contain ';': parameters are separated by '&'", Value: rawValue}
+		}
+		if _, err := url.QueryUnescape(rawValue); err != nil {
+			return nil, &ParamError{Param: key, Rule: "must be valid percent-encoding (%XX, two hex digits)", Value: rawValue}
+		}
+	}
+	return nil, &ParamError{Param: "query", Rule: "must be a valid query string: " + err.Error()}
 }
 
 // KLineQuery is a request of endpoint 3. Either Size, or From and To
@@ -92,11 +122,11 @@ func ParseKLineQuery(v url.Values) (KLineQuery, error) {
 		return q, &ParamError{Param: "period", Rule: "is required"}
 	}
 	if s, ok := v["size"]; ok {
-		n, err := strconv.Atoi(s[0])
-		if err != nil || n < KLineMinSize || n > KLineMaxSize {
-			return q, &ParamError{Param: "size", Rule: "must be an integer from 1 to 2000", Value: s[0]}
+		n, ok := plainInt(s[0])
+		if !ok || n < KLineMinSize || n > KLineMaxSize {
+			return q, &ParamError{Param: "size", Rule: "must be an integer from 1 to 2000" + plainDigits, Value: s[0]}
 		}
-		q.Size = n
+		q.Size = int(n)
 	}
 	_, hasFrom := v["from"]
 	_, hasTo := v["to"]
@@ -119,11 +149,31 @@ func ParseKLineQuery(v url.Values) (KLineQuery, error) {
 }
 
 func parseSeconds(param, s string) (int64, error) {
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 0 || n > 1<<40 {
-		return 0, &ParamError{Param: param, Rule: "must be a timestamp in whole seconds", Value: s}
+	n, ok := plainInt(s)
+	if !ok || n > 1<<40 {
+		return 0, &ParamError{Param: param, Rule: "must be a timestamp in whole seconds" + plainDigits, Value: s}
 	}
 	return n, nil
+}
+
+// plainDigits is the form every number of a query takes, as the venue writes
+// it: strconv would also read "+5", "05" and "-0", which the venue refuses.
+const plainDigits = ", in plain digits (no sign, spaces or leading zeros)"
+
+// plainInt reads a non-negative integer in plain digits: ASCII 0-9 only, no
+// leading zero but in "0" itself.
+func plainInt(s string) (int64, bool) {
+	if s == "" || len(s) > 18 || (s[0] == '0' && len(s) > 1) {
+		return 0, false // 18 digits never overflow an int64
+	}
+	var n int64
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
 }
 
 // single rejects a parameter given more than once: the venue would read only
@@ -195,10 +245,21 @@ type LimitQuery struct {
 	BusinessType string       `json:"business_type,omitempty"`
 }
 
+// CombinationError is parameters of endpoint 2 that are each valid alone but
+// that its rules do not allow together (docs/decisions.md#position-limit-combinations).
+// It unwraps to the *ParamError naming the parameter and the rule.
+type CombinationError struct{ *ParamError }
+
+// Unwrap returns the *ParamError.
+func (e *CombinationError) Unwrap() error { return e.ParamError }
+
 // Validate checks q against the rules of endpoint 2: a contract code is a swap
-// or a dated future; a futures query needs business_type futures or all.
+// or a dated future; the business type agrees with what is asked for, which
+// is the contract code's kind, else the contract type's (rule 2): futures or
+// all for a future (rule 3), swap or all for a swap. A broken combination is
+// a *CombinationError.
 func (q LimitQuery) Validate() error {
-	future := false
+	future, swap := false, false
 	if q.ContractCode != "" {
 		c, err := ParseContractCode(q.ContractCode)
 		if err != nil {
@@ -207,7 +268,7 @@ func (q LimitQuery) Validate() error {
 		if c.Kind == KindTypeCode {
 			return &ParamError{Param: "contract_code", Rule: "must be a swap <BASE>-<QUOTE> or a future <BASE>-<QUOTE>-<YYMMDD>", Value: q.ContractCode}
 		}
-		future = c.Kind == KindFuture
+		future, swap = c.Kind == KindFuture, c.Kind == KindSwap
 	}
 	if q.Pair != "" {
 		if _, _, err := ParsePair("pair", q.Pair); err != nil {
@@ -219,7 +280,7 @@ func (q LimitQuery) Validate() error {
 			return &ParamError{Param: "contract_type", Rule: "must be one of swap, this_week, next_week, quarter, next_quarter", Value: string(q.ContractType)}
 		}
 		if q.ContractCode == "" {
-			future = q.ContractType != TypeSwap
+			future, swap = q.ContractType != TypeSwap, q.ContractType == TypeSwap
 		}
 	}
 	switch q.BusinessType {
@@ -228,7 +289,10 @@ func (q LimitQuery) Validate() error {
 		return &ParamError{Param: "business_type", Rule: "must be one of futures, swap, all", Value: q.BusinessType}
 	}
 	if future && q.BusinessType != BusinessFutures && q.BusinessType != BusinessAll {
-		return &ParamError{Param: "business_type", Rule: "must be futures or all when querying a futures contract", Value: q.BusinessType}
+		return &CombinationError{&ParamError{Param: "business_type", Rule: "must be futures or all when querying a futures contract", Value: q.BusinessType}}
+	}
+	if swap && q.BusinessType == BusinessFutures {
+		return &CombinationError{&ParamError{Param: "business_type", Rule: "must be swap or all when querying a swap: futures holds no swap", Value: q.BusinessType}}
 	}
 	return nil
 }

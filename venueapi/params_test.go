@@ -37,6 +37,22 @@ func TestParseKLineQuery(t *testing.T) {
 		{name: "a lower-case contract", query: "contract_code=btc-usdt&period=1min", wantParam: "contract_code"},
 		{name: "a parameter given twice", query: "contract_code=BTC-USDT&period=1min&period=5min", wantParam: "period"},
 		{name: "from not a timestamp", query: "contract_code=BTC-USDT&period=1min&from=yesterday&to=1", wantParam: "from"},
+		// Numbers in plain digits only, as the venue writes them.
+		{name: "size with a plus sign", query: "contract_code=BTC-USDT&period=1min&size=%2B5", wantParam: "size"},
+		{name: "size with a leading space (a raw +)", query: "contract_code=BTC-USDT&period=1min&size=+5", wantParam: "size"},
+		{name: "size with a trailing space", query: "contract_code=BTC-USDT&period=1min&size=5%20", wantParam: "size"},
+		{name: "size with a leading zero", query: "contract_code=BTC-USDT&period=1min&size=05", wantParam: "size"},
+		{name: "size negative", query: "contract_code=BTC-USDT&period=1min&size=-5", wantParam: "size"},
+		{name: "size in hex", query: "contract_code=BTC-USDT&period=1min&size=0x10", wantParam: "size"},
+		{name: "size empty", query: "contract_code=BTC-USDT&period=1min&size=", wantParam: "size"},
+		{name: "size in other digits", query: "contract_code=BTC-USDT&period=1min&size=%EF%BC%95", wantParam: "size"},
+		{name: "size far too long", query: "contract_code=BTC-USDT&period=1min&size=99999999999999999999999", wantParam: "size"},
+		{name: "from in exponent form", query: "contract_code=BTC-USDT&period=1min&from=1e3&to=6000", wantParam: "from"},
+		{name: "from with a plus sign", query: "contract_code=BTC-USDT&period=1min&from=%2B60&to=120", wantParam: "from"},
+		{name: "to with a leading zero", query: "contract_code=BTC-USDT&period=1min&from=60&to=0120", wantParam: "to"},
+		{name: "to with a fraction", query: "contract_code=BTC-USDT&period=1min&from=60&to=120.0", wantParam: "to"},
+		{name: "from zero is plain", query: "contract_code=BTC-USDT&period=1min&from=0&to=60",
+			want: KLineQuery{ContractCode: "BTC-USDT", Period: Period1Min, From: 0, To: 60, Range: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -204,6 +220,62 @@ func FuzzParseKLineQuery(f *testing.F) {
 		back, err := ParseKLineQuery(q.Values())
 		if err != nil || back.Effective() != q.Effective() {
 			t.Fatalf("%q: %+v reads back as %+v, %v", query, q, back, err)
+		}
+	})
+}
+
+func TestParseQueryNamesThePairItCannotDecode(t *testing.T) {
+	for _, tt := range []struct {
+		name, raw string
+		wantParam string // "" for success
+	}{
+		{"a plain query", "contract_code=BTC-USDT&period=1min&size=5", ""},
+		{"escapes and pluses", "contract_code=BTC%2DUSDT&note=a+b", ""},
+		{"an empty query", "", ""},
+		{"empty pairs", "&&size=5&", ""},
+		{"a broken escape in a value", "contract_code=BTC-USDT&period=1min&size=%ZZ", "size"},
+		{"a cut escape at the end", "contract_code=BTC-USDT&size=5%", "size"},
+		{"a broken escape in a name", "contract_code=BTC-USDT&si%ZZe=5", "query"},
+		{"a semicolon separator", "contract_code=BTC-USDT;size=5", "contract_code"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := ParseQuery(tt.raw)
+			if tt.wantParam == "" {
+				want, _ := url.ParseQuery(tt.raw)
+				if err != nil || v.Encode() != want.Encode() {
+					t.Fatalf("%v %v, want %v", v, err, want)
+				}
+				return
+			}
+			var pe *ParamError
+			if !errors.As(err, &pe) || pe.Param != tt.wantParam || v != nil {
+				t.Fatalf("%v %v, want an error naming %q", v, err, tt.wantParam)
+			}
+		})
+	}
+}
+
+// FuzzParseQuery: ParseQuery accepts what url.ParseQuery accepts, with the
+// same values, and refuses the rest with a ParamError that states a rule.
+func FuzzParseQuery(f *testing.F) {
+	for _, seed := range []string{"size=5", "size=%ZZ", "a=1;b=2", "%zz=1", "a=%", "x=1&&y=%41", strings.Repeat("a=1&", 20)} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		v, err := ParseQuery(raw)
+		want, wantErr := url.ParseQuery(raw)
+		if (err == nil) != (wantErr == nil) {
+			t.Fatalf("ParseQuery %v, url.ParseQuery %v", err, wantErr)
+		}
+		if err == nil {
+			if v.Encode() != want.Encode() {
+				t.Fatalf("%v, want %v", v, want)
+			}
+			return
+		}
+		var pe *ParamError
+		if !errors.As(err, &pe) || !strings.Contains(pe.Rule, "must") {
+			t.Fatalf("error %v is not a ParamError stating a rule", err)
 		}
 	})
 }

@@ -11,7 +11,12 @@ import (
 // venueapi.ParseKLineQuery (docs/decisions.md, KLine), candles of the market
 // as it stands now, ch echoing the code as requested.
 func (s *Sandbox) serveKLine(w http.ResponseWriter, r *http.Request) {
-	q, err := venueapi.ParseKLineQuery(r.URL.Query())
+	params, err := venueapi.ParseQuery(r.URL.RawQuery) // a broken escape is 1030, not a dropped parameter
+	if err != nil {
+		s.writeParamError(w, venueapi.PathKLine, err)
+		return
+	}
+	q, err := venueapi.ParseKLineQuery(params)
 	if err != nil {
 		s.writeParamError(w, venueapi.PathKLine, err)
 		return
