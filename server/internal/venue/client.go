@@ -42,17 +42,19 @@ const maxQuotaRequests = 1 << 16
 
 // Client calls the venue. It is safe for concurrent use.
 type Client struct {
-	base    *url.URL
-	host    string // the canonical host that is signed
-	access  string
-	signer  *venueapi.Signer
-	http    *http.Client
-	now     func() time.Time // the signing clock
-	timeout time.Duration
-	retries int
-	private *quota
-	public  *quota
-	log     *slog.Logger
+	base     *url.URL
+	host     string // the canonical host that is signed
+	access   string
+	signer   *venueapi.Signer
+	http     *http.Client
+	now      func() time.Time // the signing clock
+	timeout  time.Duration
+	retries  int
+	private  *quota
+	public   *quota
+	key      *breaker            // signed calls: the venue refusing the key
+	circuits map[string]*breaker // by path: the venue failing an endpoint
+	log      *slog.Logger
 }
 
 // New checks cfg and returns a client.
@@ -108,10 +110,16 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	j := newJitter()
+	circuits := map[string]*breaker{}
+	for _, path := range [...]string{venueapi.PathKLine, venueapi.PathTiers, venueapi.PathPositionLimit} {
+		circuits[path] = newBreaker(endpointName(path), endpointFirstWait, endpointMaxWait, j)
+	}
 	return &Client{
 		base: u, host: venueapi.CanonicalHost(u.Scheme, u.Host), access: cfg.AccessKey, signer: venueapi.NewSigner(cfg.AccessKey, []byte(cfg.SecretKey)),
 		http: cfg.HTTPClient, now: cfg.Now, timeout: cfg.Timeout, retries: cfg.Retries,
-		private: newQuota(cfg.PrivateQuota), public: newQuota(cfg.PublicQuota), log: cfg.Logger,
+		private: newQuota(cfg.PrivateQuota), public: newQuota(cfg.PublicQuota),
+		key: newBreaker(KeyBreaker, keyFirstWait, keyMaxWait, j), circuits: circuits, log: cfg.Logger,
 	}, nil
 }
 
@@ -164,20 +172,42 @@ func backoff(attempt int) time.Duration {
 	return rand.N(ceiling) + 1
 }
 
-// call sends req within the quota, retrying what is safe to retry (every call
-// here is a read: the venue failing, busy or limiting us) with backoff and
-// full jitter while the context's deadline and the retry budget allow.
+// call sends req, unless a breaker (breaker.go) refuses it unsent because
+// the venue refuses the key or fails the endpoint, and tells the breakers
+// how it went.
 func (c *Client) call(ctx context.Context, req request) error {
 	if req.signed && !c.HasKey() {
 		return &AuthError{Code: venueapi.CodeForbidden, Message: "this server has no venue key for private data"}
 	}
+	g, err := c.admit(req, time.Now())
+	if err != nil {
+		return err
+	}
+	err = c.send(ctx, req, g)
+	c.done(ctx, g, err, time.Now())
+	return err
+}
+
+// send sends req within the quota, retrying what is safe to retry (every
+// call here is a read: the venue failing, busy or limiting us) with backoff
+// and full jitter while the context's deadline and the retry budget allow,
+// and while no breaker of the call has opened. A breaker's trial is not
+// retried.
+func (c *Client) send(ctx context.Context, req request, g gates) error {
 	q := c.public
 	if req.signed {
 		q = c.private
 	}
+	retries := c.retries
+	if g.trial() {
+		retries = 0
+	}
 	op := req.method + " " + req.path
 	var last error
 	for attempt := 0; ; attempt++ {
+		if attempt > 0 && g.stopped() {
+			return last
+		}
 		if err := q.wait(ctx); err != nil {
 			if last != nil {
 				return last // a retry without a turn in time: the venue's error says more
@@ -185,7 +215,7 @@ func (c *Client) call(ctx context.Context, req request) error {
 			return err
 		}
 		last = c.attempt(ctx, req, op, q)
-		if last == nil || !retryable(last) || attempt >= c.retries || ctx.Err() != nil {
+		if last == nil || !retryable(last) || attempt >= retries || ctx.Err() != nil {
 			return last
 		}
 		wait := backoff(attempt)

@@ -33,16 +33,25 @@ func (e *RejectedError) Error() string {
 }
 
 // AuthError is a refused key or signature (codes 403 and 1253), or a signed
-// call made without a key, which sends nothing.
+// call made without a key, which sends nothing. Err is a *CircuitOpenError
+// when the venue refused the key just before and the call was not sent;
+// Code and Message are then what the venue said.
 type AuthError struct {
 	Code    int
 	Message string
+	Err     error
 }
 
 // Error gives the venue's message and code.
 func (e *AuthError) Error() string {
+	if e.Err != nil {
+		return e.Err.Error()
+	}
 	return fmt.Sprintf("the venue refused the server's key: %s (code %d)", e.Message, e.Code)
 }
+
+// Unwrap returns the *CircuitOpenError of a call not sent, or nil.
+func (e *AuthError) Unwrap() error { return e.Err }
 
 // RateLimitedError is a call over a quota: ours (Venue false: nothing was
 // sent, the turn would come after the context's deadline) or the venue's
