@@ -29,6 +29,12 @@ const (
 // MinKeyLen is the shortest signing key accepted, in bytes.
 const MinKeyLen = 32
 
+// DefaultMaxTTL is the longest a link may last when Config says nothing: a
+// quarter. A link cannot be revoked short of changing the key, so its
+// lifetime is the exposure of a link that leaks
+// (docs/decisions.md#embed-link-lifetime).
+const DefaultMaxTTL = 90 * 24 * time.Hour
+
 // maxToken bounds what Check reads: a link for every contract on offer is
 // well under it.
 const maxToken = 4096
@@ -73,21 +79,60 @@ type wire struct {
 	Expires   int64    `json:"e"`
 }
 
-// Signer issues and checks links with one key.
-type Signer struct{ key []byte }
+// Config is what a Signer needs. Zero values are defaults.
+type Config struct {
+	Key    []byte           // at least MinKeyLen bytes
+	MaxTTL time.Duration    // the longest a link may last from now, issued or checked; 0: DefaultMaxTTL
+	Now    func() time.Time // nil: time.Now
+}
 
-// NewSigner returns a signer; the key must hold at least MinKeyLen bytes.
-func NewSigner(key []byte) (*Signer, error) {
-	if len(key) < MinKeyLen {
-		return nil, fmt.Errorf("an embed key must hold at least %d bytes, this one holds %d", MinKeyLen, len(key))
+// Signer issues and checks links with one key, within one longest lifetime.
+type Signer struct {
+	key    []byte
+	maxTTL time.Duration
+	now    func() time.Time
+}
+
+// New returns a signer for cfg.
+func New(cfg Config) (*Signer, error) {
+	if len(cfg.Key) < MinKeyLen {
+		return nil, fmt.Errorf("an embed key must hold at least %d bytes, this one holds %d", MinKeyLen, len(cfg.Key))
 	}
-	return &Signer{key: slices.Clone(key)}, nil
+	if cfg.MaxTTL < 0 {
+		return nil, fmt.Errorf("the longest embed link lifetime must be positive, not %s", cfg.MaxTTL)
+	}
+	if cfg.MaxTTL == 0 {
+		cfg.MaxTTL = DefaultMaxTTL
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Signer{key: slices.Clone(cfg.Key), maxTTL: cfg.MaxTTL, now: cfg.Now}, nil
+}
+
+// NewSigner returns a signer with the default longest lifetime and clock;
+// the key must hold at least MinKeyLen bytes.
+func NewSigner(key []byte) (*Signer, error) { return New(Config{Key: key}) }
+
+// MaxTTL is the longest a link may last from now.
+func (s *Signer) MaxTTL() time.Duration { return s.maxTTL }
+
+// tooLong names the rule a scope expiring at exp breaks at now, or is nil.
+func (s *Signer) tooLong(exp time.Time) error {
+	if left := exp.Sub(s.now()); left > s.maxTTL {
+		return fmt.Errorf("expires: an embed link may last at most %s, this one lasts %s more", s.maxTTL, left.Round(time.Second))
+	}
+	return nil
 }
 
 // Issue returns a token for scope. Contracts and panels are checked, and
-// kept once each in a fixed order; the expiry is kept to the second.
+// kept once each in a fixed order; the expiry is kept to the second, and
+// may lie at most MaxTTL ahead.
 func (s *Signer) Issue(scope Scope) (string, error) {
 	if err := scope.validate(); err != nil {
+		return "", err
+	}
+	if err := s.tooLong(scope.Expires); err != nil {
 		return "", err
 	}
 	w := wire{Contracts: sortedSet(scope.Contracts), Panels: sortedSet(scope.Panels), Expires: scope.Expires.Unix()}
@@ -100,8 +145,11 @@ func (s *Signer) Issue(scope Scope) (string, error) {
 }
 
 // Check verifies a token and returns its scope. The signature is compared
-// in constant time before anything in the payload is read. Expiry is the
-// caller's to test, with Scope.Allows at the time of the request.
+// in constant time before anything in the payload is read. A link expiring
+// more than MaxTTL ahead is refused: issued with a longer limit, or before
+// the limit was lowered, which is how an operator shortens the links out
+// there. Expiry is the caller's to test, with Scope.Allows at the time of
+// the request.
 func (s *Signer) Check(token string) (Scope, error) {
 	if len(token) > maxToken {
 		return Scope{}, errors.New("malformed embed link: too long")
@@ -122,6 +170,9 @@ func (s *Signer) Check(token string) (Scope, error) {
 	}
 	scope := Scope{Contracts: w.Contracts, Panels: w.Panels, Expires: time.Unix(w.Expires, 0).UTC()}
 	if err := scope.validate(); err != nil { // signed, so only an older or buggy issuer
+		return Scope{}, fmt.Errorf("embed link scope: %w", err)
+	}
+	if err := s.tooLong(scope.Expires); err != nil {
 		return Scope{}, fmt.Errorf("embed link scope: %w", err)
 	}
 	return scope, nil

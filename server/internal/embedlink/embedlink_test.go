@@ -12,9 +12,12 @@ import (
 
 var testKey = []byte(strings.Repeat("k", MinKeyLen))
 
+// testNow is the tests' clock: links are issued and checked at this instant.
+var testNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
 func newTestSigner(t testing.TB) *Signer {
 	t.Helper()
-	s, err := NewSigner(testKey)
+	s, err := New(Config{Key: testKey, Now: func() time.Time { return testNow }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +26,7 @@ func newTestSigner(t testing.TB) *Signer {
 
 func TestALinkGrantsExactlyItsScopeUntilItExpires(t *testing.T) {
 	s := newTestSigner(t)
-	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	now := testNow
 	tok, err := s.Issue(Scope{Contracts: []string{"BTC-USDT", "ETH-USDT-CQ"}, Panels: []string{PanelTiers}, Expires: now.Add(time.Hour)})
 	if err != nil {
 		t.Fatal(err)
@@ -59,15 +62,15 @@ func TestALinkGrantsExactlyItsScopeUntilItExpires(t *testing.T) {
 
 func TestCheckRefusesAnyTokenThisKeyDidNotSign(t *testing.T) {
 	s := newTestSigner(t)
-	scope := Scope{Contracts: []string{"BTC-USDT"}, Panels: []string{PanelTiers}, Expires: time.Unix(2e9, 0)}
+	scope := Scope{Contracts: []string{"BTC-USDT"}, Panels: []string{PanelTiers}, Expires: testNow.Add(24 * time.Hour)}
 	tok, err := s.Issue(scope)
 	if err != nil {
 		t.Fatal(err)
 	}
 	body, sig, _ := strings.Cut(tok, ".")
-	other, _ := NewSigner([]byte(strings.Repeat("x", MinKeyLen)))
+	other, _ := New(Config{Key: []byte(strings.Repeat("x", MinKeyLen)), Now: func() time.Time { return testNow }})
 	otherTok, _ := other.Issue(scope)
-	wider, _ := s.Issue(Scope{Contracts: []string{"BTC-USDT", "ETH-USDT"}, Panels: []string{PanelTiers, PanelLimits}, Expires: time.Unix(2e9, 0)})
+	wider, _ := s.Issue(Scope{Contracts: []string{"BTC-USDT", "ETH-USDT"}, Panels: []string{PanelTiers, PanelLimits}, Expires: scope.Expires})
 	widerBody, _, _ := strings.Cut(wider, ".")
 	flip := func(s string, i int) string {
 		b := []byte(s)
@@ -101,7 +104,7 @@ func TestCheckRefusesAnyTokenThisKeyDidNotSign(t *testing.T) {
 
 func TestIssueNamesWhatIsWrongWithAScope(t *testing.T) {
 	s := newTestSigner(t)
-	later := time.Now().Add(time.Hour)
+	later := testNow.Add(time.Hour)
 	tests := []struct {
 		name  string
 		scope Scope
@@ -125,10 +128,69 @@ func TestIssueNamesWhatIsWrongWithAScope(t *testing.T) {
 	}
 }
 
+func TestALinkLastsAtMostTheLongestLifetimeWhenIssuedAndWhenChecked(t *testing.T) {
+	at := func() time.Time { return testNow }
+	long, err := New(Config{Key: testKey, MaxTTL: 1000 * 24 * time.Hour, Now: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	day, err := New(Config{Key: testKey, MaxTTL: 24 * time.Hour, Now: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scope := func(d time.Duration) Scope {
+		return Scope{Contracts: []string{"BTC-USDT"}, Panels: []string{PanelTiers}, Expires: testNow.Add(d)}
+	}
+	tests := []struct {
+		name   string
+		signer *Signer
+		ttl    time.Duration
+		ok     bool
+	}{
+		{"the default allows a quarter", newTestSigner(t), DefaultMaxTTL, true},
+		{"the default refuses a second more", newTestSigner(t), DefaultMaxTTL + time.Second, false},
+		{"the default refuses a hundred years", newTestSigner(t), 100 * 365 * 24 * time.Hour, false},
+		{"a day's limit allows a day", day, 24 * time.Hour, true},
+		{"a day's limit refuses a day and a second", day, 24*time.Hour + time.Second, false},
+		{"an expired link is still issued: expiry is checked at use", day, -time.Hour, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tok, err := tt.signer.Issue(scope(tt.ttl))
+			if tt.ok != (err == nil) {
+				t.Fatalf("Issue: %v, want ok %v", err, tt.ok)
+			}
+			if err != nil && (!strings.Contains(err.Error(), "expires") || !strings.Contains(err.Error(), tt.signer.MaxTTL().String())) {
+				t.Fatalf("error %q, want one naming expires and the limit %s", err, tt.signer.MaxTTL())
+			}
+			if err == nil {
+				if _, err := tt.signer.Check(tok); err != nil {
+					t.Fatalf("Check of a link it issued: %v", err)
+				}
+			}
+		})
+	}
+	// A link issued under a longer limit (or before the limit was lowered)
+	// is refused by the shorter one, with the same key.
+	tok, err := long.Issue(scope(30 * 24 * time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := long.Check(tok); err != nil {
+		t.Fatalf("the issuer refuses its own link: %v", err)
+	}
+	if _, err := day.Check(tok); err == nil || !strings.Contains(err.Error(), "24h0m0s") {
+		t.Fatalf("a 30-day link checked under a day's limit: %v, want refused naming the limit", err)
+	}
+	if _, err := New(Config{Key: testKey, MaxTTL: -time.Hour}); err == nil {
+		t.Fatal("a negative longest lifetime was accepted")
+	}
+}
+
 func TestIssueKeepsEachContractAndPanelOnce(t *testing.T) {
 	s := newTestSigner(t)
 	tok, err := s.Issue(Scope{Contracts: []string{"ETH-USDT", "BTC-USDT", "ETH-USDT"}, Panels: []string{PanelLimits, PanelTiers, PanelLimits},
-		Expires: time.Date(2030, 1, 1, 0, 0, 0, 999, time.UTC)})
+		Expires: time.Date(2027, 1, 1, 0, 0, 0, 999, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +199,7 @@ func TestIssueKeepsEachContractAndPanelOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !slices.Equal(got.Contracts, []string{"BTC-USDT", "ETH-USDT"}) || !slices.Equal(got.Panels, []string{PanelLimits, PanelTiers}) ||
-		!got.Expires.Equal(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)) {
+		!got.Expires.Equal(time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)) {
 		t.Fatalf("scope %+v", got)
 	}
 }
@@ -146,7 +208,7 @@ func TestIssueKeepsEachContractAndPanelOnce(t *testing.T) {
 // token this signer issued passes.
 func FuzzCheck(f *testing.F) {
 	s := newTestSigner(f)
-	tok, _ := s.Issue(Scope{Contracts: []string{"BTC-USDT"}, Panels: []string{PanelLimits}, Expires: time.Unix(2e9, 0)})
+	tok, _ := s.Issue(Scope{Contracts: []string{"BTC-USDT"}, Panels: []string{PanelLimits}, Expires: testNow.Add(time.Hour)})
 	f.Add(tok)
 	f.Add("a.b")
 	f.Add(".")
@@ -162,7 +224,7 @@ func FuzzCheck(f *testing.F) {
 // valid scope.
 func FuzzCheckSignedPayload(f *testing.F) {
 	s := newTestSigner(f)
-	for _, p := range []string{`{"c":["BTC-USDT"],"p":["tiers"],"e":2000000000}`, `{"c":[],"p":["tiers"],"e":1}`, `{"c":["x"]}`, `null`, `{"e":1e99}`} {
+	for _, p := range []string{`{"c":["BTC-USDT"],"p":["tiers"],"e":1795352400}`, `{"c":[],"p":["tiers"],"e":1}`, `{"c":["x"]}`, `null`, `{"e":1e99}`} {
 		f.Add([]byte(p))
 	}
 	f.Fuzz(func(t *testing.T, payload []byte) {
@@ -181,7 +243,7 @@ func FuzzCheckSignedPayload(f *testing.F) {
 
 func BenchmarkCheck(b *testing.B) {
 	s := newTestSigner(b)
-	tok, _ := s.Issue(Scope{Contracts: []string{"BTC-USDT", "ETH-USDT"}, Panels: []string{PanelTiers, PanelLimits}, Expires: time.Unix(2e9, 0)})
+	tok, _ := s.Issue(Scope{Contracts: []string{"BTC-USDT", "ETH-USDT"}, Panels: []string{PanelTiers, PanelLimits}, Expires: testNow.Add(time.Hour)})
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := s.Check(tok); err != nil {

@@ -1,0 +1,145 @@
+// Package connlimit bounds the connections a listener keeps open per client
+// address, so that one client cannot hold every file descriptor the server
+// has: past the bound, its new connections are closed as soon as they are
+// accepted, before a byte is read, while other clients are served.
+//
+// A client is an IPv4 address, or an IPv6 /64: one IPv6 host usually holds
+// a whole /64, and would otherwise have 2^64 bounds. See
+// docs/decisions.md#slow-clients.
+package connlimit
+
+import (
+	"io"
+	"net"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+)
+
+// Listener is a net.Listener that keeps at most Max connections open per
+// client. Its Accept returns only connections within the bound; a
+// connection's Close gives its place back.
+type Listener struct {
+	net.Listener
+	max int
+
+	mu   sync.Mutex
+	open map[netip.Addr]int // open connections by client; absent when none
+
+	refused atomic.Uint64
+}
+
+// New wraps ln so that each client keeps at most max connections open.
+// max <= 0 means no bound: ln is wrapped only for the counts.
+func New(ln net.Listener, max int) *Listener {
+	return &Listener{Listener: ln, max: max, open: map[netip.Addr]int{}}
+}
+
+// Accept waits for a connection within its client's bound, closing at once
+// every one past it.
+func (l *Listener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		client, known := clientOf(c.RemoteAddr())
+		if !known { // not an IP connection (a test pipe, a Unix socket): nothing to count by
+			return c, nil
+		}
+		if !l.take(client) {
+			l.refused.Add(1)
+			c.Close()
+			continue
+		}
+		return &conn{Conn: c, release: func() { l.give(client) }}, nil
+	}
+}
+
+// Refused is how many connections have been closed for being past their
+// client's bound.
+func (l *Listener) Refused() uint64 { return l.refused.Load() }
+
+// Open is how many connections are open, over all clients.
+func (l *Listener) Open() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, k := range l.open {
+		n += k
+	}
+	return n
+}
+
+func (l *Listener) take(client netip.Addr) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.max > 0 && l.open[client] >= l.max {
+		return false
+	}
+	l.open[client]++
+	return true
+}
+
+func (l *Listener) give(client netip.Addr) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.open[client] <= 1 {
+		delete(l.open, client) // the map holds only clients with connections
+		return
+	}
+	l.open[client]--
+}
+
+// clientOf is the client a remote address counts against.
+func clientOf(a net.Addr) (netip.Addr, bool) {
+	var ap netip.AddrPort
+	switch a := a.(type) {
+	case *net.TCPAddr:
+		ap = a.AddrPort()
+	default:
+		p, err := netip.ParseAddrPort(a.String())
+		if err != nil {
+			return netip.Addr{}, false
+		}
+		ap = p
+	}
+	ip := ap.Addr().Unmap()
+	if ip.Is6() {
+		p, _ := ip.Prefix(64)
+		ip = p.Addr()
+	}
+	return ip, ip.IsValid()
+}
+
+// conn gives its client's place back once, however often it is closed.
+type conn struct {
+	net.Conn
+	release func()
+	closed  atomic.Bool
+}
+
+func (c *conn) Close() error {
+	if c.closed.CompareAndSwap(false, true) {
+		c.release()
+	}
+	return c.Conn.Close()
+}
+
+// ReadFrom keeps the underlying connection's fast path (sendfile for files)
+// that wrapping would otherwise hide from net/http.
+func (c *conn) ReadFrom(r io.Reader) (int64, error) {
+	if rf, ok := c.Conn.(io.ReaderFrom); ok {
+		return rf.ReadFrom(r)
+	}
+	return io.Copy(c.Conn, r)
+}
+
+// CloseWrite lets net/http half-close the connection before closing it, as
+// it does with a bare TCP connection, so that the client reads the answer.
+func (c *conn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
