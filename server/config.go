@@ -8,9 +8,11 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/riskchart/riskchart/server/internal/gateway"
 	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -33,6 +35,10 @@ type config struct {
 	EmbedKey        venue.Secret     // signs embed links; empty: a key made at start
 	Root            string           // the folder holding web/ and wasm_exec.js
 	PublicURL       *url.URL         // where browsers reach the server, as they see it; nil: unknown
+	AllowedHosts    []string         // Host names answered besides PublicURL's and loopback's; "*": any
+	EmbedMaxTTL     time.Duration    // the longest an embed link may last
+	ReadTimeout     time.Duration    // a whole request, headers and body, from its first byte
+	MaxConnsPerIP   int              // connections one client may hold open; 0: no bound
 	RefreshInterval time.Duration
 	StaleAfter      time.Duration // a refresh slower than this answers the cached data, marked stale
 	ShutdownTimeout time.Duration
@@ -88,11 +94,22 @@ var settings = []setting{
 			}
 			return err
 		}},
-	{flag: "frame-ancestors", env: "RISKCHART_FRAME_ANCESTORS", unset: "only the pages' own origin may embed them", usage: "origins allowed to embed the pages, space-separated",
-		set: func(c *config, v string) error { c.FrameAncestors = v; return nil }},
+	{flag: "frame-ancestors", env: "RISKCHART_FRAME_ANCESTORS", unset: "only the pages' own origin may embed them",
+		usage: "origins allowed to embed the pages, space-separated, e.g. https://partner.example https://*.partner.example",
+		set: func(c *config, v string) error {
+			// Copied into the Content-Security-Policy: an entry such as
+			// "https://a.com; script-src *" would widen it.
+			if _, err := gateway.ParseFrameAncestors(v); err != nil {
+				return err
+			}
+			c.FrameAncestors = v
+			return nil
+		}},
 	{flag: "embed-key", env: "RISKCHART_EMBED_KEY", unset: "one made at start; links die with the process", secret: true,
 		usage: "key (32+ characters) that signs embed links",
 		set:   func(c *config, v string) error { c.EmbedKey = venue.Secret(v); return nil }},
+	{flag: "embed-max-ttl", env: "RISKCHART_EMBED_MAX_TTL", def: "2160h", usage: "the longest an embed link may last, issued or accepted",
+		set: func(c *config, v string) (err error) { c.EmbedMaxTTL, err = parseEmbedMaxTTL(v); return err }},
 	{flag: "root", env: "RISKCHART_ROOT", def: ".", usage: "folder holding web/ and wasm_exec.js",
 		set: func(c *config, v string) error { c.Root = v; return nil }},
 	{flag: "public-url", env: "RISKCHART_PUBLIC_URL", unset: "pages carry no absolute links", usage: "the URL browsers reach the server at, e.g. https://charts.example.com",
@@ -102,6 +119,9 @@ var settings = []setting{
 			}
 			return err
 		}},
+	{flag: "allowed-hosts", env: "RISKCHART_ALLOWED_HOSTS", unset: "RISKCHART_PUBLIC_URL's host and the loopback names",
+		usage: "more host names browsers reach the server by, comma-separated, each with an optional port; * for any (not advised)",
+		set:   func(c *config, v string) (err error) { c.AllowedHosts, err = gateway.ParseAllowedHosts(v); return err }},
 	{flag: "refresh-interval", env: "RISKCHART_REFRESH_INTERVAL", def: "1s", usage: "how often the current candle of a series is refreshed",
 		set: func(c *config, v string) (err error) { c.RefreshInterval, err = time.ParseDuration(v); return err }},
 	{flag: "stale-after", env: "RISKCHART_STALE_AFTER", def: "1s", usage: "how long a browser waits for a refresh before it gets the cached answer, marked stale",
@@ -114,6 +134,22 @@ var settings = []setting{
 		}},
 	{flag: "shutdown-timeout", env: "RISKCHART_SHUTDOWN_TIMEOUT", def: "10s", usage: "how long in-flight requests get at shutdown",
 		set: func(c *config, v string) (err error) { c.ShutdownTimeout, err = time.ParseDuration(v); return err }},
+	{flag: "read-timeout", env: "RISKCHART_READ_TIMEOUT", def: "10s", usage: "how long a client has to send a whole request, headers and body",
+		set: func(c *config, v string) (err error) {
+			c.ReadTimeout, err = time.ParseDuration(v)
+			if err == nil && c.ReadTimeout <= 0 {
+				err = errors.New("must be a positive duration, e.g. 10s")
+			}
+			return err
+		}},
+	{flag: "max-conns-per-client", env: "RISKCHART_MAX_CONNS_PER_CLIENT", def: "64", usage: "connections one client address (an IPv6 /64) may hold open; 0: no bound",
+		set: func(c *config, v string) (err error) {
+			c.MaxConnsPerIP, err = strconv.Atoi(v)
+			if err != nil || c.MaxConnsPerIP < 0 {
+				err = errors.New("must be a whole number, 0 for no bound")
+			}
+			return err
+		}},
 }
 
 // parseConfig reads flags from args and, for every flag not given, its
@@ -196,6 +232,16 @@ func parsePublicURL(v string) (*url.URL, error) {
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	return u, nil
+}
+
+// parseEmbedMaxTTL reads RISKCHART_EMBED_MAX_TTL, which the server and the
+// embed-link command both read.
+func parseEmbedMaxTTL(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, errors.New("must be a positive duration, e.g. 2160h for 90 days")
+	}
+	return d, nil
 }
 
 // loopbackOnly reports whether addr listens on loopback alone.

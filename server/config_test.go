@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseConfig(t *testing.T) {
@@ -129,6 +130,8 @@ func TestEverySettingHasAFlagAVariableADefaultAndASummaryLine(t *testing.T) {
 	values["RISKCHART_CONTRACTS"] = "BTC-USDT:0.001:1"
 	values["RISKCHART_REFRESH_INTERVAL"], values["RISKCHART_SHUTDOWN_TIMEOUT"] = "3s", "4s"
 	values["RISKCHART_PUBLIC_URL"], values["RISKCHART_STALE_AFTER"] = "https://charts.example.com", "2s"
+	values["RISKCHART_FRAME_ANCESTORS"], values["RISKCHART_ALLOWED_HOSTS"] = "https://partner.example", "charts.example.net"
+	values["RISKCHART_READ_TIMEOUT"], values["RISKCHART_MAX_CONNS_PER_CLIENT"], values["RISKCHART_EMBED_MAX_TTL"] = "7s", "32", "720h"
 	delete(values, "RISKCHART_SECRET_KEY_FILE") // with the secret key itself, refused
 	summary := func(args []string, env map[string]string) string {
 		t.Helper()
@@ -197,5 +200,173 @@ func TestLoopbackOnly(t *testing.T) {
 		if got := loopbackOnly(addr); got != want {
 			t.Errorf("loopbackOnly(%q) = %v, want %v", addr, got, want)
 		}
+	}
+}
+
+func TestFrameAncestorsAreOriginsThatCannotWidenTheContentSecurityPolicy(t *testing.T) {
+	tests := []struct {
+		name, value string
+		wantErr     []string // each in the error; none: accepted
+	}{
+		{"an origin", "https://partner.example", nil},
+		{"several, space-separated", "https://a.example.com  http://localhost:3000", nil},
+		{"a wildcard subdomain", "https://*.partner.example", nil},
+		{"a port", "https://a.com:8443", nil},
+		{"an upper-case host", "https://Partner.Example", nil},
+		{"'self', which is always there", "'self' https://partner.example", nil},
+		{"a directive after a semicolon", "https://a.com; script-src *", []string{`"https://a.com;"`, "no ';'"}},
+		{"a directive's name", "https://a.com script-src", []string{`"script-src"`, "https://"}},
+		{"a comma list", "https://a.com,https://b.com", []string{`"https://a.com,https://b.com"`, "spaces"}},
+		{"'none' beside the implied 'self'", "'none'", []string{"'none'", "'self'"}},
+		{"another keyword", "'unsafe-inline'", []string{`"'unsafe-inline'"`, "origin"}},
+		{"a quoted origin", `"https://a.com"`, []string{"quotes"}},
+		{"a scheme alone", "https:", []string{`"https:"`, "scheme alone"}},
+		{"a bare host", "partner.example", []string{`"partner.example"`, "https://"}},
+		{"another scheme", "ftp://partner.example", []string{"https://"}},
+		{"a path", "https://partner.example/embed", []string{"no path"}},
+		{"a wildcard in a path", "https://partner.example/*", []string{"no path"}},
+		{"any host", "https://*", []string{"host"}},
+		{"a wildcard over a top-level domain", "https://*.com", []string{"two labels"}},
+		{"a wildcard inside the host", "https://a*.example.com", []string{"host"}},
+		{"a wildcard port", "https://a.com:*", []string{"port"}},
+		{"a port out of range", "https://a.com:70000", []string{"port"}},
+		{"a user", "https://me@a.com", []string{"no path, query or user"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := parseConfig("riskchart", nil, func(k string) string {
+				return map[string]string{"RISKCHART_FRAME_ANCESTORS": tt.value}[k]
+			}, io.Discard)
+			if tt.wantErr == nil {
+				if err != nil || c.FrameAncestors != tt.value {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			for _, w := range append(tt.wantErr, "RISKCHART_FRAME_ANCESTORS") {
+				if err == nil || !strings.Contains(err.Error(), w) {
+					t.Fatalf("error %v, want one naming %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestTheHardeningSettingsNameTheirRule(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		check   func(t *testing.T, c config)
+		wantErr []string
+	}{
+		{
+			name: "the defaults",
+			check: func(t *testing.T, c config) {
+				if c.AllowedHosts != nil || c.ReadTimeout != 10*time.Second || c.MaxConnsPerIP != 64 || c.EmbedMaxTTL != 90*24*time.Hour {
+					t.Errorf("hosts %v read timeout %s conns %d embed TTL %s", c.AllowedHosts, c.ReadTimeout, c.MaxConnsPerIP, c.EmbedMaxTTL)
+				}
+			},
+		},
+		{
+			name: "allowed hosts with and without ports",
+			env:  map[string]string{"RISKCHART_ALLOWED_HOSTS": "charts.example.com, 10.0.0.5:8080,[2001:db8::1]:8443 ,"},
+			check: func(t *testing.T, c config) {
+				if strings.Join(c.AllowedHosts, "|") != "charts.example.com|10.0.0.5:8080|[2001:db8::1]:8443" {
+					t.Errorf("allowed hosts %q", c.AllowedHosts)
+				}
+			},
+		},
+		{name: "any host, said explicitly", env: map[string]string{"RISKCHART_ALLOWED_HOSTS": "*"},
+			check: func(t *testing.T, c config) {
+				if len(c.AllowedHosts) != 1 || c.AllowedHosts[0] != "*" {
+					t.Errorf("allowed hosts %q", c.AllowedHosts)
+				}
+			}},
+		{name: "an allowed host given as a URL", env: map[string]string{"RISKCHART_ALLOWED_HOSTS": "https://charts.example.com"},
+			wantErr: []string{"RISKCHART_ALLOWED_HOSTS", `"https://charts.example.com"`, "not a URL"}},
+		{name: "an allowed host with a bad port", env: map[string]string{"RISKCHART_ALLOWED_HOSTS": "charts.example.com:http"},
+			wantErr: []string{"RISKCHART_ALLOWED_HOSTS", "port"}},
+		{name: "an allowed host with an underscore", env: map[string]string{"RISKCHART_ALLOWED_HOSTS": "my_host"},
+			wantErr: []string{"RISKCHART_ALLOWED_HOSTS", `"my_host"`, "letters, digits"}},
+		{name: "any host beside names", env: map[string]string{"RISKCHART_ALLOWED_HOSTS": "*,charts.example.com"},
+			wantErr: []string{"RISKCHART_ALLOWED_HOSTS", "stands alone"}},
+		{name: "no read timeout", env: map[string]string{"RISKCHART_READ_TIMEOUT": "0s"},
+			wantErr: []string{"RISKCHART_READ_TIMEOUT", "positive"}},
+		{name: "a negative connection bound", env: map[string]string{"RISKCHART_MAX_CONNS_PER_CLIENT": "-1"},
+			wantErr: []string{"RISKCHART_MAX_CONNS_PER_CLIENT", "whole number"}},
+		{name: "no connection bound", env: map[string]string{"RISKCHART_MAX_CONNS_PER_CLIENT": "0"},
+			check: func(t *testing.T, c config) {
+				if c.MaxConnsPerIP != 0 {
+					t.Errorf("conns %d", c.MaxConnsPerIP)
+				}
+			}},
+		{name: "an embed lifetime of no length", env: map[string]string{"RISKCHART_EMBED_MAX_TTL": "0s"},
+			wantErr: []string{"RISKCHART_EMBED_MAX_TTL", "positive"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := parseConfig("riskchart", nil, func(k string) string { return tt.env[k] }, io.Discard)
+			if tt.wantErr != nil {
+				for _, w := range tt.wantErr {
+					if err == nil || !strings.Contains(err.Error(), w) {
+						t.Fatalf("error %v, want one naming %q", err, w)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, c)
+		})
+	}
+}
+
+func TestOffLoopbackTheServerNeedsTheHostNamesItAnswersFor(t *testing.T) {
+	vars := map[string]string{"RISKCHART_ADDR": "0.0.0.0:0", "RISKCHART_ROOT": "..", "RISKCHART_VIEWER_TOKENS": "a-viewer-token"}
+	err := run(t.Context(), []string{"riskchart"}, func(k string) string { return vars[k] }, io.Discard, io.Discard)
+	for _, w := range []string{"RISKCHART_ADDR", "RISKCHART_PUBLIC_URL", "RISKCHART_ALLOWED_HOSTS"} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Fatalf("run: %v, want an error naming %s", err, w)
+		}
+	}
+}
+
+func TestEmbedLinksLastNoLongerThanTheServerAccepts(t *testing.T) {
+	key := strings.Repeat("embed-key-", 4)
+	tests := []struct {
+		name    string
+		env     map[string]string
+		args    []string
+		wantErr []string // none: a link is printed
+	}{
+		{"a day, by default", nil, nil, nil},
+		{"90 days, the default limit", nil, []string{"-ttl", "2160h"}, nil},
+		{"a hundred years", nil, []string{"-ttl", "876000h"}, []string{"-ttl 876000h", "RISKCHART_EMBED_MAX_TTL 2160h"}},
+		{"past a lowered limit", map[string]string{"RISKCHART_EMBED_MAX_TTL": "1h"}, []string{"-ttl", "2h"}, []string{"-ttl 2h", "RISKCHART_EMBED_MAX_TTL 1h"}},
+		{"within a raised limit", map[string]string{"RISKCHART_EMBED_MAX_TTL": "8760h"}, []string{"-ttl", "8000h"}, nil},
+		{"a malformed limit", map[string]string{"RISKCHART_EMBED_MAX_TTL": "forever"}, nil, []string{"RISKCHART_EMBED_MAX_TTL", "positive duration"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := map[string]string{"RISKCHART_EMBED_KEY": key}
+			for k, v := range tt.env {
+				env[k] = v
+			}
+			var out strings.Builder
+			args := append([]string{"riskchart", "embed-link", "-contracts", "BTC-USDT"}, tt.args...)
+			err := run(t.Context(), args, func(k string) string { return env[k] }, &out, io.Discard)
+			if tt.wantErr == nil {
+				if err != nil || !strings.Contains(out.String(), ".") {
+					t.Fatalf("run: %v, printed %q", err, out.String())
+				}
+				return
+			}
+			for _, w := range tt.wantErr {
+				if err == nil || !strings.Contains(err.Error(), w) {
+					t.Fatalf("run: %v, want an error naming %q", err, w)
+				}
+			}
+		})
 	}
 }

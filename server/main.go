@@ -25,7 +25,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/riskchart/riskchart/server/internal/bundle"
+	"github.com/riskchart/riskchart/server/internal/connlimit"
 	"github.com/riskchart/riskchart/server/internal/embedlink"
 	"github.com/riskchart/riskchart/server/internal/gateway"
 	"github.com/riskchart/riskchart/server/internal/sandbox"
@@ -78,7 +81,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return fmt.Errorf("configuring the venue client: %w", err)
 	}
-	links, err := embedSigner(cfg.EmbedKey)
+	links, err := embedSigner(cfg.EmbedKey, cfg.EmbedMaxTTL)
 	if err != nil {
 		return err
 	}
@@ -86,6 +89,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
+	registry := prometheus.NewRegistry()
 	handler, err := gateway.New(gateway.Config{
 		Venue:           client,
 		App:             front,
@@ -95,6 +99,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		FrameAncestors:  strings.Fields(cfg.FrameAncestors),
 		EmbedLinks:      links,
 		PublicURL:       cfg.PublicURL,
+		AllowedHosts:    cfg.AllowedHosts,
+		Registry:        registry,
 		RefreshInterval: cfg.RefreshInterval,
 		StaleAfter:      cfg.StaleAfter,
 		Logger:          log,
@@ -102,25 +108,45 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if errors.Is(err, gateway.ErrNoViewerTokens) {
 		return fmt.Errorf("RISKCHART_ADDR %s is not loopback-only: set RISKCHART_VIEWER_TOKENS: %w", cfg.Addr, err)
 	}
+	if errors.Is(err, gateway.ErrNoHostNames) {
+		return fmt.Errorf("RISKCHART_ADDR %s is not loopback-only: set RISKCHART_PUBLIC_URL to the URL browsers use, "+
+			"or RISKCHART_ALLOWED_HOSTS to the host names they reach the server by (* for any, which lets pages "+
+			"that rebind their name to this server read it): %w", cfg.Addr, err)
+	}
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", cfg.Addr)
+	tcp, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listening on RISKCHART_ADDR %s: %w", cfg.Addr, err)
 	}
+	ln := connlimit.New(tcp, cfg.MaxConnsPerIP)
+	registry.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "riskchart_connections_open", Help: "Connections open to browsers and clients."},
+			func() float64 { return float64(ln.Open()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "riskchart_connections_refused_total",
+			Help: "Connections closed on arrival: their client held RISKCHART_MAX_CONNS_PER_CLIENT already."},
+			func() float64 { return float64(ln.Refused()) }),
+	)
 	fmt.Fprintf(stdout, "Riskchart is serving on http://%s/\n", ln.Addr())
-	return serve(ctx, ln, handler, cfg.ShutdownTimeout, log)
+	return serve(ctx, ln, handler, cfg, log)
 }
 
 // serve answers on ln until ctx ends, then lets in-flight requests finish.
-func serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration, log *slog.Logger) error {
+// A client has cfg.ReadTimeout to send a whole request, so one that stops
+// sending ties a connection up, and shutdown, for no longer than that
+// (docs/decisions.md#slow-clients).
+func serve(ctx context.Context, ln net.Listener, h http.Handler, cfg config, log *slog.Logger) error {
+	grace := cfg.ShutdownTimeout
 	srv := &http.Server{
 		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		ReadHeaderTimeout: min(5*time.Second, cfg.ReadTimeout),
+		// From a request's first byte to its body's last; net/http lifts it
+		// once the request is read, so a slow answer is not cut.
+		ReadTimeout: cfg.ReadTimeout,
+		IdleTimeout: 2 * time.Minute,
+		ErrorLog:    slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -222,16 +248,16 @@ func splitSecrets(s venue.Secret) []venue.Secret {
 }
 
 // embedSigner signs embed links with RISKCHART_EMBED_KEY, or with a key made
-// now (links then die with the process).
-func embedSigner(key venue.Secret) (*embedlink.Signer, error) {
+// now (links then die with the process), for at most maxTTL ahead.
+func embedSigner(key venue.Secret, maxTTL time.Duration) (*embedlink.Signer, error) {
 	if key == "" {
 		b := make([]byte, embedlink.MinKeyLen)
 		if _, err := rand.Read(b); err != nil {
 			return nil, fmt.Errorf("making an embed key: %w", err)
 		}
-		return embedlink.NewSigner(b)
+		return embedlink.New(embedlink.Config{Key: b, MaxTTL: maxTTL})
 	}
-	s, err := embedlink.NewSigner([]byte(key))
+	s, err := embedlink.New(embedlink.Config{Key: []byte(key), MaxTTL: maxTTL})
 	if err != nil {
 		return nil, fmt.Errorf("RISKCHART_EMBED_KEY: %w", err)
 	}
@@ -248,14 +274,21 @@ func runEmbedLink(args []string, getenv func(string) string, stdout, stderr io.W
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	key := getenv("RISKCHART_EMBED_KEY")
-	if key == "" {
+	// The server's own settings: the key, and the longest lifetime it accepts.
+	cfg, err := parseConfig("riskchart embed-link", nil, getenv, stderr)
+	if err != nil {
+		return fmt.Errorf("riskchart embed-link: %w", err)
+	}
+	if cfg.EmbedKey == "" {
 		return errors.New("riskchart embed-link: set RISKCHART_EMBED_KEY to the key the server signs with")
 	}
 	if *ttl <= 0 {
 		return errors.New("riskchart embed-link: -ttl must be positive")
 	}
-	s, err := embedSigner(venue.Secret(key))
+	if *ttl > cfg.EmbedMaxTTL {
+		return fmt.Errorf("riskchart embed-link: -ttl %s is longer than the server accepts, RISKCHART_EMBED_MAX_TTL %s", *ttl, cfg.EmbedMaxTTL)
+	}
+	s, err := embedSigner(cfg.EmbedKey, cfg.EmbedMaxTTL)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,11 @@
   if (!link) {
     return;
   }
-  // What chart-boot.js reads: the request and the promise of its text.
+  // What chart-boot.js reads: the request and the promise of its text. The
+  // server answers a refused query as the venue does, HTTP 200 with the
+  // error in the envelope ("status": "error"): that is text like any answer,
+  // and its readers tell it from candles by the envelope. Another status is
+  // a failure of the transport, the server or its budget: the app asks again.
   const href = link.getAttribute("href");
   const read = fetch(href, { credentials: "same-origin" }).then((res) => (res.ok ? res.text() : Promise.reject(new Error("HTTP " + res.status))));
   read.catch(() => {}); // chart-boot.js handles a failure, or the app reports it

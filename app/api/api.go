@@ -32,9 +32,11 @@ func Unanswered(err error) bool {
 	return errors.As(err, &netErr)
 }
 
-// refusal says whether an answer refuses private data: HTTP 401 or 403, or
-// the venue's code 403 (unknown key, or one without read permission) under
-// any HTTP status, as the gateway relays a key the venue turned down.
+// refusal says whether an answer refuses private data. The server answers a
+// refusal as the venue does, HTTP 200 with code 403 in the envelope (no
+// viewer token, no valid embed link, no venue key, or a key the venue turned
+// down), so the envelope decides; a 401 or 403 from a proxy in front of it
+// is a refusal too.
 func refusal(status, code int, msg string) error {
 	if status == http.StatusUnauthorized || status == http.StatusForbidden || code == venueapi.CodeForbidden {
 		if msg == "" {

@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/riskchart/riskchart/venueapi"
@@ -13,13 +14,12 @@ func TestRefusal(t *testing.T) {
 		status, code int
 		refused      bool
 	}{
-		{401, venueapi.CodeForbidden, true},       // a viewer without a token
-		{403, venueapi.CodeForbidden, true},       // no server key, or an embed without a link
-		{502, venueapi.CodeForbidden, true},       // the venue refused the server's key
-		{200, venueapi.CodeForbidden, true},       // the venue's own refusal, relayed as is
+		{200, venueapi.CodeForbidden, true},       // any refusal, answered as the venue answers one
+		{401, venueapi.CodeForbidden, true},       // a proxy in front of the server, or an older server
+		{403, 0, true},                            // a proxy's refusal, without the envelope
 		{429, venueapi.CodeRateLimited, false},    // busy is not refused
-		{400, venueapi.CodeInvalidInput, false},   // bad input is not refused
-		{404, venueapi.CodeNoSuchContract, false}, // nor an unknown contract
+		{200, venueapi.CodeInvalidInput, false},   // bad input is not refused
+		{200, venueapi.CodeNoSuchContract, false}, // nor an unknown contract
 		{200, venueapi.CodeOK, false},
 	}
 	for _, tt := range tests {
@@ -27,6 +27,56 @@ func TestRefusal(t *testing.T) {
 			err := refusal(tt.status, tt.code, "because")
 			if (err != nil) != tt.refused || (err != nil && !errors.Is(err, ErrNoAccess)) {
 				t.Fatalf("refusal %v, want refused: %v", err, tt.refused)
+			}
+		})
+	}
+}
+
+// The server answers a refused query as the venue does, HTTP 200 with the
+// error in the envelope: each reader takes the envelope's word for it, and
+// never shows an error envelope as data.
+func TestReadersTakeTheEnvelopesWordNotTheStatus(t *testing.T) {
+	q := venueapi.KLineQuery{ContractCode: "ZZZ-USDT", Period: venueapi.Period1Min, Size: 300}
+	kline := func(status int, body string) error { _, err := ReadKLine(q, status, body); return err }
+	tiers := func(status int, body string) error { _, err := ReadTiers("ZZZ-USDT", status, body); return err }
+	limits := func(status int, body string) error { _, err := ReadLimits(status, body); return err }
+	for _, tt := range []struct {
+		name    string
+		read    func(status int, body string) error
+		status  int
+		body    string
+		wantIs  error  // nil: no sentinel
+		wantMsg string // "" for success
+	}{
+		{"candles", kline, 200, `{"ch":"market.ZZZ-USDT.kline.1min","status":"ok","ts":1,"data":[]}`, nil, ""},
+		{"an unknown contract's candles", kline, 200, `{"status":"error","err_code":1013,"err_msg":"unknown contract","ts":1}`, ErrUnknownContract, "does not list"},
+		{"invalid candle input", kline, 200, `{"status":"error","err_code":1030,"err_msg":"invalid size: must be an integer","ts":1}`, nil, "invalid size"},
+		{"candles over the client's rate", kline, 429, `{"status":"error","err_code":1032,"err_msg":"too many requests from this client: retry in 1s","ts":1}`, nil, "retry in 1s"},
+		{"candles from a failing server", kline, 502, `<html>bad gateway</html>`, nil, "HTTP 502"},
+		{"candles as an empty object", kline, 200, `{}`, nil, "unreadable"},
+		{"tiers", tiers, 200, `{"code":200,"message":"success","data":[],"ts":1}`, nil, ""},
+		{"an unknown contract's tiers", tiers, 200, `{"code":1013,"message":"unknown contract","data":null,"ts":1}`, ErrUnknownContract, "does not list"},
+		{"tiers refused", tiers, 200, `{"code":403,"message":"private data needs a viewer token","data":null,"ts":1}`, ErrNoAccess, "viewer token"},
+		{"tiers refused by an older server", tiers, 401, `{"code":403,"message":"private data needs a viewer token","data":null,"ts":1}`, ErrNoAccess, "viewer token"},
+		{"invalid tier input", tiers, 200, `{"code":1030,"message":"invalid margin_mode: must be cross","data":null,"ts":1}`, nil, "invalid margin_mode"},
+		{"tiers as an empty object", tiers, 200, `{}`, nil, "unreadable"},
+		{"limits", limits, 200, `{"status":"ok","data":[],"ts":1}`, nil, ""},
+		{"an unknown contract's limits", limits, 200, `{"status":"error","err_code":1013,"err_msg":"unknown contract","ts":1}`, ErrUnknownContract, "does not list"},
+		{"limits refused", limits, 200, `{"status":"error","err_code":403,"err_msg":"this embed has no valid link","ts":1}`, ErrNoAccess, "no valid link"},
+		{"invalid limit input", limits, 200, `{"status":"error","err_code":1030,"err_msg":"invalid business_type: must be futures or all","ts":1}`, nil, "business_type"},
+		{"limits of an unreadable request", limits, 415, `{"status":"error","err_code":1030,"err_msg":"invalid Content-Type: must be application/json","ts":1}`, nil, "Content-Type"},
+		{"limits as an empty object", limits, 200, `{}`, nil, "unreadable"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.read(tt.status, tt.body)
+			if tt.wantMsg == "" {
+				if err != nil {
+					t.Fatalf("error %v, want the data", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantMsg) || (tt.wantIs != nil && !errors.Is(err, tt.wantIs)) {
+				t.Fatalf("error %v, want one saying %q (is %v)", err, tt.wantMsg, tt.wantIs)
 			}
 		})
 	}

@@ -28,17 +28,19 @@ func FetchKLine(ctx context.Context, q venueapi.KLineQuery) (KLine, error) {
 	return ReadKLine(q, a.Status, a.Body)
 }
 
-// ReadKLine decodes an answer of the KLine path to q, given with its HTTP status.
+// ReadKLine decodes an answer of the KLine path to q, given with its HTTP
+// status. The envelope decides, not the status: the server answers a
+// refused query as the venue does, HTTP 200 with the error in the envelope.
 func ReadKLine(q venueapi.KLineQuery, status int, body string) (KLine, error) {
 	var env venueapi.KLineEnvelope
-	if err := json.Unmarshal([]byte(body), &env); err != nil {
+	if err := json.Unmarshal([]byte(body), &env); err != nil || (env.Status != venueapi.StatusOK && env.Status != venueapi.StatusError) {
 		return KLine{}, fmt.Errorf("loading %s candles: the server answered HTTP %d with something unreadable", q.ContractCode, status)
 	}
 	if env.Status != venueapi.StatusOK {
 		if env.ErrCode == venueapi.CodeNoSuchContract {
 			return KLine{}, ErrUnknownContract
 		}
-		return KLine{}, fmt.Errorf("loading %s candles: %s", q.ContractCode, env.ErrMsg)
+		return KLine{}, fmt.Errorf("loading %s candles: %s (code %d)", q.ContractCode, env.ErrMsg, env.ErrCode)
 	}
 	return KLine{Candles: env.Data, Stale: env.Stale}, nil
 }

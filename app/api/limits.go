@@ -24,16 +24,24 @@ func FetchLimits(ctx context.Context, q venueapi.LimitQuery, header map[string]s
 	if err != nil {
 		return nil, fmt.Errorf("fetching position limits: %w", err)
 	}
+	return ReadLimits(a.Status, a.Body)
+}
+
+// ReadLimits decodes an answer of the position-limit path, given with its
+// HTTP status. The envelope decides, not the status (see ReadKLine).
+func ReadLimits(status int, body string) (*venueapi.LimitEnvelope, error) {
 	var env venueapi.LimitEnvelope
-	jsonErr := json.Unmarshal([]byte(a.Body), &env)
-	if err := refusal(a.Status, env.ErrCode, env.ErrMsg); err != nil {
+	jsonErr := json.Unmarshal([]byte(body), &env)
+	if err := refusal(status, env.ErrCode, env.ErrMsg); err != nil {
 		return nil, err
 	}
-	if jsonErr != nil {
-		return nil, fmt.Errorf("fetching position limits: the server answered HTTP %d with something unreadable", a.Status)
+	switch {
+	case jsonErr != nil || (env.Status != venueapi.StatusOK && env.Status != venueapi.StatusError):
+		return nil, fmt.Errorf("fetching position limits: the server answered HTTP %d with something unreadable", status)
+	case env.Status == venueapi.StatusOK:
+		return &env, nil
+	case env.ErrCode == venueapi.CodeNoSuchContract:
+		return nil, fmt.Errorf("fetching position limits: %w", ErrUnknownContract)
 	}
-	if env.Status != venueapi.StatusOK {
-		return nil, fmt.Errorf("fetching position limits: %s (code %d)", env.ErrMsg, env.ErrCode)
-	}
-	return &env, nil
+	return nil, fmt.Errorf("fetching position limits: %s (code %d)", env.ErrMsg, env.ErrCode)
 }

@@ -21,15 +21,23 @@ func FetchTiers(ctx context.Context, code string, header map[string]string) (*ve
 	if err != nil {
 		return nil, fmt.Errorf("fetching the tiers of %s: %w", code, err)
 	}
+	return ReadTiers(code, a.Status, a.Body)
+}
+
+// ReadTiers decodes an answer of the tier path for code, given with its HTTP
+// status. The envelope decides, not the status (see ReadKLine).
+func ReadTiers(code string, status int, body string) (*venueapi.TierEnvelope, error) {
 	var env venueapi.TierEnvelope
-	jsonErr := json.Unmarshal([]byte(a.Body), &env)
-	if err := refusal(a.Status, env.Code, env.Message); err != nil {
+	jsonErr := json.Unmarshal([]byte(body), &env)
+	if err := refusal(status, env.Code, env.Message); err != nil {
 		return nil, err
 	}
-	if jsonErr != nil {
-		return nil, fmt.Errorf("fetching the tiers of %s: the server answered HTTP %d with something unreadable", code, a.Status)
-	}
-	if env.Code != venueapi.CodeOK {
+	switch {
+	case jsonErr != nil || env.Code == 0:
+		return nil, fmt.Errorf("fetching the tiers of %s: the server answered HTTP %d with something unreadable", code, status)
+	case env.Code == venueapi.CodeNoSuchContract:
+		return nil, fmt.Errorf("fetching the tiers of %s: %w", code, ErrUnknownContract)
+	case env.Code != venueapi.CodeOK:
 		return nil, fmt.Errorf("fetching the tiers of %s: %s (code %d)", code, env.Message, env.Code)
 	}
 	return &env, nil

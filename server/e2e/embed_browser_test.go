@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -309,6 +310,7 @@ func TestEmbeds(t *testing.T) {
 				req, _ := http.NewRequest(http.MethodGet, s.URL+venueapi.PathTiers+"?contract_code="+tt.contract, nil)
 				if tt.route == "limits" {
 					req, _ = http.NewRequest(http.MethodPost, s.URL+venueapi.PathPositionLimit, strings.NewReader(`{"contract_code":"`+tt.contract+`"}`))
+					req.Header.Set("Content-Type", "application/json")
 				}
 				req.Header.Set("X-Riskchart-Embed", tt.token)
 				res, err := http.DefaultClient.Do(req)
@@ -317,7 +319,13 @@ func TestEmbeds(t *testing.T) {
 				}
 				answer, _ := io.ReadAll(res.Body)
 				res.Body.Close()
-				if granted := res.StatusCode == http.StatusOK; granted != tt.granted {
+				// A refusal is the venue's: HTTP 200 with code 403 in the envelope.
+				var env struct {
+					Code   int    `json:"code"`
+					Status string `json:"status"`
+				}
+				json.Unmarshal(answer, &env)
+				if granted := res.StatusCode == http.StatusOK && (env.Code == venueapi.CodeOK || env.Status == venueapi.StatusOK); granted != tt.granted {
 					t.Fatalf("HTTP %d %s, granted %v", res.StatusCode, answer, tt.granted)
 				}
 				// What the framed panel shows.

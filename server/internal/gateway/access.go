@@ -13,20 +13,33 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// private guards the signed paths: open to loopback listeners, otherwise a
-// viewer token (bearer header or the login cookie) is required. A request
-// from an embed (it carries the embed header) is judged by its signed embed
-// link instead, in the handler, once the contract is known.
+// private guards the signed paths. Never for another site's page: on
+// loopback no token is asked, and any page the viewer opens could make the
+// server call the venue for it (a cross-site text/plain POST needs no CORS
+// preflight). Then open to loopback listeners, otherwise a viewer token
+// (bearer header or the login cookie) is required. A request from an embed
+// (it carries the embed header) is judged by its signed embed link instead,
+// in the handler, once the contract is known.
+//
+// Every refusal is an access error in the venue's terms: HTTP 200 with code
+// 403, as the venue answers an unknown key (docs/decisions.md#gateway-error-statuses).
 func (s *server) private(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "private, no-store")
+		if why := s.crossSite(r); why != "" {
+			refuse(r, refusalCrossSite)
+			writeError(w, r.URL.Path, http.StatusOK, venueapi.CodeForbidden,
+				"private data is not served to other sites' pages: "+why, s.now())
+			return
+		}
 		if _, embed := r.Header[venueapi.EmbedHeader]; embed {
 			next.ServeHTTP(w, r)
 			return
 		}
 		if s.cfg.Public && !s.viewer(r) {
+			refuse(r, refusalViewerToken)
 			w.Header().Set("WWW-Authenticate", `Bearer realm="riskchart"`)
-			writeError(w, r.URL.Path, http.StatusUnauthorized, venueapi.CodeForbidden,
+			writeError(w, r.URL.Path, http.StatusOK, venueapi.CodeForbidden,
 				"private data needs a viewer token: sign in at /login or send Authorization: Bearer <token>", s.now())
 			return
 		}
@@ -36,11 +49,12 @@ func (s *server) private(next http.Handler) http.Handler {
 
 const viewerCookie = "riskchart_viewer"
 
-// viewer reports whether r carries a configured viewer token (bearer header)
-// or the login cookie of one, comparing in constant time.
+// viewer reports whether r carries a configured viewer token (bearer header,
+// the scheme's name in any case as HTTP has it) or the login cookie of one,
+// comparing in constant time.
 func (s *server) viewer(r *http.Request) bool {
-	if auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-		return s.validToken(auth)
+	if scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
+		return s.validToken(strings.TrimLeft(token, " "))
 	}
 	if c, err := r.Cookie(viewerCookie); err == nil {
 		return s.validCookie(c.Value)
@@ -90,7 +104,8 @@ func (s *server) embedDenied(w http.ResponseWriter, r *http.Request, panel, cont
 			return false
 		}
 	}
-	writeError(w, r.URL.Path, http.StatusForbidden, venueapi.CodeForbidden,
+	refuse(r, refusalEmbedLink)
+	writeError(w, r.URL.Path, http.StatusOK, venueapi.CodeForbidden,
 		"this embed has no valid link for the "+panel+" of "+contract+" (missing, expired, tampered or out of scope)", s.now())
 	return true
 }
@@ -119,13 +134,16 @@ func (s *server) handleLogin() http.Handler {
 		token := r.PostFormValue("token")
 		w.Header().Set("Cache-Control", "no-store")
 		if !s.validToken(token) {
+			refuse(r, refusalViewerToken)
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.WriteHeader(http.StatusUnauthorized)
 			loginPage.Execute(w, "That token is not valid.")
 			return
 		}
+		// Secure behind a TLS proxy too, where r.TLS is nil but browsers use https.
+		secure := r.TLS != nil || s.cfg.PublicURL != nil && s.cfg.PublicURL.Scheme == "https"
 		http.SetCookie(w, &http.Cookie{Name: viewerCookie, Value: cookieOf(venue.Secret(token)), Path: "/", HttpOnly: true,
-			Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode, MaxAge: 30 * 24 * 3600})
+			Secure: secure, SameSite: http.SameSiteStrictMode, MaxAge: 30 * 24 * 3600})
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 	})
 }

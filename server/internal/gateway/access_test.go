@@ -24,14 +24,17 @@ func TestOffLoopbackTheServerRefusesToStartWithoutViewerTokens(t *testing.T) {
 	if _, err := gateway.New(gateway.Config{Venue: client, Public: true}); !errors.Is(err, gateway.ErrNoViewerTokens) {
 		t.Fatalf("New off loopback without tokens: %v, want ErrNoViewerTokens", err)
 	}
-	if _, err := gateway.New(gateway.Config{Venue: client, Public: true, ViewerTokens: []venue.Secret{testViewer}}); err != nil {
+	if _, err := gateway.New(gateway.Config{Venue: client, Public: true, ViewerTokens: []venue.Secret{testViewer}, AllowedHosts: []string{"charts.example"}}); err != nil {
 		t.Fatalf("New off loopback with a token: %v", err)
 	}
 }
 
 func TestPrivatePathsAnswerLocalBrowsersOrViewersAndKLineEveryone(t *testing.T) {
 	local := newStack(t, options{})
-	public := newStack(t, options{gateway: func(c *gateway.Config) { c.Public, c.ViewerTokens = true, []venue.Secret{"another-token", testViewer} }})
+	public := newStack(t, options{gateway: func(c *gateway.Config) {
+		c.Public, c.ViewerTokens = true, []venue.Secret{"another-token", testViewer}
+		c.AllowedHosts = []string{"charts.example"}
+	}})
 	cookie := loginCookie(t, public)
 	tiers := venueapi.PathTiers + "?contract_code=BTC-USDT"
 	kline := venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=5"
@@ -42,15 +45,16 @@ func TestPrivatePathsAnswerLocalBrowsersOrViewersAndKLineEveryone(t *testing.T) 
 		header     []string
 		wantStatus int
 	}{
+		// A refusal is answered as the venue answers an unknown key: HTTP 200, code 403.
 		{"on loopback, tiers need nothing", local, tiers, nil, 200},
 		{"on loopback, limits need nothing", local, venueapi.PathPositionLimit, nil, 200},
-		{"off loopback, tiers without a token", public, tiers, nil, 401},
-		{"off loopback, limits without a token", public, venueapi.PathPositionLimit, nil, 401},
-		{"off loopback, a wrong bearer token", public, tiers, []string{"Authorization", "Bearer wrong"}, 401},
-		{"off loopback, a token's prefix", public, tiers, []string{"Authorization", "Bearer " + testViewer[:5]}, 401},
-		{"off loopback, a token not as bearer", public, tiers, []string{"Authorization", testViewer}, 401},
-		{"off loopback, a token as the cookie", public, tiers, []string{"Cookie", "riskchart_viewer=" + testViewer}, 401},
-		{"off loopback, a forged cookie", public, tiers, []string{"Cookie", "riskchart_viewer=AAAA"}, 401},
+		{"off loopback, tiers without a token", public, tiers, nil, accessRefused},
+		{"off loopback, limits without a token", public, venueapi.PathPositionLimit, nil, accessRefused},
+		{"off loopback, a wrong bearer token", public, tiers, []string{"Authorization", "Bearer wrong"}, accessRefused},
+		{"off loopback, a token's prefix", public, tiers, []string{"Authorization", "Bearer " + testViewer[:5]}, accessRefused},
+		{"off loopback, a token not as bearer", public, tiers, []string{"Authorization", testViewer}, accessRefused},
+		{"off loopback, a token as the cookie", public, tiers, []string{"Cookie", "riskchart_viewer=" + testViewer}, accessRefused},
+		{"off loopback, a forged cookie", public, tiers, []string{"Cookie", "riskchart_viewer=AAAA"}, accessRefused},
 		{"off loopback, the bearer token", public, tiers, []string{"Authorization", "Bearer " + testViewer}, 200},
 		{"off loopback, the login cookie", public, tiers, []string{"Cookie", cookie.Name + "=" + cookie.Value}, 200},
 		{"off loopback, limits with the login cookie", public, venueapi.PathPositionLimit, []string{"Cookie", cookie.Name + "=" + cookie.Value}, 200},
@@ -59,17 +63,23 @@ func TestPrivatePathsAnswerLocalBrowsersOrViewersAndKLineEveryone(t *testing.T) 
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := tc.s.get(t, tc.path, tc.header...)
-			if a.status != tc.wantStatus {
-				t.Fatalf("HTTP %d %s, want %d", a.status, a.body, tc.wantStatus)
+			want := tc.wantStatus
+			if want == accessRefused {
+				want = http.StatusOK
+			}
+			if a.status != want {
+				t.Fatalf("HTTP %d %s, want %d", a.status, a.body, want)
 			}
 			private := tc.path != kline && tc.path != "/api/v1/contracts"
 			if private && a.header.Get("Cache-Control") != "private, no-store" {
 				t.Errorf("Cache-Control %q, want private, no-store", a.header.Get("Cache-Control"))
 			}
-			if a.status == 401 {
-				if code, msg := a.errCode(t); code != venueapi.CodeForbidden || !strings.Contains(msg, "/login") || a.header.Get("WWW-Authenticate") == "" {
-					t.Errorf("401 code %d %q, want the venue's envelope pointing to /login", code, msg)
-				}
+			code, msg := a.errCode(t)
+			if (code == venueapi.CodeForbidden) != (tc.wantStatus == accessRefused) {
+				t.Fatalf("code %d %q, refused: %v", code, msg, tc.wantStatus == accessRefused)
+			}
+			if tc.wantStatus == accessRefused && (!strings.Contains(msg, "/login") || a.header.Get("WWW-Authenticate") == "") {
+				t.Errorf("code %d %q, WWW-Authenticate %q: want the venue's envelope pointing to /login, and the scheme", code, msg, a.header.Get("WWW-Authenticate"))
 			}
 		})
 	}
@@ -77,6 +87,9 @@ func TestPrivatePathsAnswerLocalBrowsersOrViewersAndKLineEveryone(t *testing.T) 
 		t.Fatalf("refused requests reached the venue: %d private calls, want 2", n)
 	}
 }
+
+// accessRefused is a wantStatus: HTTP 200 with the venue's code 403 in the envelope.
+const accessRefused = -403
 
 // loginCookie signs in at /login and returns the cookie it sets.
 func loginCookie(t *testing.T, s *stack) *http.Cookie {
@@ -116,9 +129,9 @@ func TestEveryAnswerCarriesTheSecurityHeaders(t *testing.T) {
 		{"an unknown path", "/nope", nil},
 		{"candles", kline, nil},
 		{"304", kline, []string{"If-None-Match", etag}},
-		{"a 400", venueapi.PathKLine + "?period=1min", nil},
+		{"a 1030", venueapi.PathKLine + "?period=1min", nil},
 		{"tiers", venueapi.PathTiers + "?contract_code=BTC-USDT", nil},
-		{"a 404 from the venue", venueapi.PathTiers + "?contract_code=ZZZ-USDT", nil},
+		{"a 1013 from the venue", venueapi.PathTiers + "?contract_code=ZZZ-USDT", nil},
 		{"contracts", "/api/v1/contracts", nil},
 		{"health", "/healthz", nil},
 		{"metrics", "/metrics", nil},
@@ -213,7 +226,10 @@ func TestSecretsAppearInNoAnswerAndNoLogLine(t *testing.T) {
 				}
 			}
 		}
-		good := newStack(t, options{clock: newClock(10), gateway: func(c *gateway.Config) { c.Public, c.ViewerTokens = true, []venue.Secret{testViewer} }})
+		good := newStack(t, options{clock: newClock(10), gateway: func(c *gateway.Config) {
+			c.Public, c.ViewerTokens = true, []venue.Secret{testViewer}
+			c.AllowedHosts = []string{"charts.example"}
+		}})
 		bad := newStack(t, options{venue: func(c *venue.Config) { c.SecretKey = "wrong-secret-never-shown" }})
 		viewer := []string{"Authorization", "Bearer " + testViewer}
 		paths := []string{
@@ -268,6 +284,57 @@ func TestRequestIDsComeFromTheRequestWhenSaneAndAreLogged(t *testing.T) {
 			}
 			if !strings.Contains(s.logs.String(), `"id":"`+got+`"`) {
 				t.Fatalf("the log has no line with id %s", got)
+			}
+		})
+	}
+}
+
+func TestTheBearerSchemeIsReadInAnyCase(t *testing.T) {
+	s := newStack(t, options{gateway: func(c *gateway.Config) {
+		c.Public, c.ViewerTokens, c.AllowedHosts = true, []venue.Secret{testViewer}, []string{"charts.example"}
+	}})
+	tiers := venueapi.PathTiers + "?contract_code=BTC-USDT"
+	for _, tc := range []struct {
+		auth string
+		ok   bool
+	}{
+		{"Bearer " + testViewer, true},
+		{"bearer " + testViewer, true},
+		{"BEARER " + testViewer, true},
+		{"Bearer  " + testViewer, true}, // two spaces
+		{"Bearerx " + testViewer, false},
+		{"Basic " + testViewer, false},
+		{"bearer wrong", false},
+	} {
+		t.Run(tc.auth, func(t *testing.T) {
+			a := s.get(t, tiers, "Authorization", tc.auth)
+			if code, msg := a.errCode(t); (code == venueapi.CodeOK) != tc.ok {
+				t.Fatalf("HTTP %d code %d %q, want admitted %v", a.status, code, msg, tc.ok)
+			}
+		})
+	}
+}
+
+func TestTheLoginCookieIsSecureWhenBrowsersUseHTTPS(t *testing.T) {
+	for _, tc := range []struct {
+		publicURL  string
+		wantSecure bool
+	}{
+		{"", false},
+		{"http://charts.example.com", false},
+		{"https://charts.example.com", true}, // behind a TLS proxy: r.TLS is nil
+	} {
+		t.Run(tc.publicURL, func(t *testing.T) {
+			s := newStack(t, options{gateway: func(c *gateway.Config) {
+				c.Public, c.ViewerTokens, c.AllowedHosts = true, []venue.Secret{testViewer}, []string{"charts.example.com"}
+				if tc.publicURL != "" {
+					c.PublicURL, _ = url.Parse(tc.publicURL)
+				}
+			}})
+			a := s.do(t, "POST", "/login", url.Values{"token": {testViewer}}.Encode(), "Content-Type", "application/x-www-form-urlencoded")
+			cookies := (&http.Response{Header: a.header}).Cookies()
+			if a.status != http.StatusSeeOther || len(cookies) != 1 || cookies[0].Secure != tc.wantSecure {
+				t.Fatalf("login: HTTP %d, cookies %v, want one Secure=%v", a.status, cookies, tc.wantSecure)
 			}
 		})
 	}

@@ -30,7 +30,7 @@ func benchCacheHit(b *testing.B, size int, header ...string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	req := httptest.NewRequest("GET", fmt.Sprintf("%s?contract_code=BTC-USDT&period=1min&size=%d", venueapi.PathKLine, size), nil)
+	req := httptest.NewRequest("GET", fmt.Sprintf("http://127.0.0.1%s?contract_code=BTC-USDT&period=1min&size=%d", venueapi.PathKLine, size), nil)
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
@@ -95,7 +95,7 @@ func BenchmarkKLineColdRange2000(b *testing.B) {
 			to, code = latest, (code+1)%len(codes)
 		}
 		w := &discardWriter{h: map[string][]string{}}
-		h.ServeHTTP(w, httptest.NewRequest("GET", fmt.Sprintf("%s?contract_code=%s&period=1min&from=%d&to=%d", venueapi.PathKLine, codes[code], to-1999*60, to), nil))
+		h.ServeHTTP(w, httptest.NewRequest("GET", fmt.Sprintf("http://127.0.0.1%s?contract_code=%s&period=1min&from=%d&to=%d", venueapi.PathKLine, codes[code], to-1999*60, to), nil))
 		if w.status != 0 && w.status != 200 {
 			b.Fatalf("HTTP %d", w.status)
 		}

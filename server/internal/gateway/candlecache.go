@@ -18,21 +18,23 @@ import (
 // to call the venue. Closed candles never change, so they are fetched once;
 // only the current candle is refreshed, at most once per refresh interval
 // per series however many browsers ask. Identical concurrent misses share
-// one venue call; a range partly held fetches only its gap.
+// one venue call; a range partly held fetches only its gap. A refresh of
+// the latest candles slower than staleAfter answers the held ones, stale.
 type candleCache struct {
-	store   *candles.Store
-	venue   *venue.Client
-	refresh time.Duration
-	timeout time.Duration // of a shared venue call
-	now     func() time.Time
-	metrics *metrics
-	hits    prometheus.Counter // resolved once: the hit path is hot
-	misses  prometheus.Counter
-	flight  singleflight.Group // keyed by series and what is asked of it
+	store      *candles.Store
+	venue      *venue.Client
+	refresh    time.Duration
+	timeout    time.Duration // of a shared venue call
+	staleAfter time.Duration // the longest a browser waits for a refresh of candles held
+	now        func() time.Time
+	metrics    *metrics
+	hits       prometheus.Counter // resolved once: the hit path is hot
+	misses     prometheus.Counter
+	flight     singleflight.Group // keyed by series and what is asked of it
 }
 
-func newCandleCache(v *venue.Client, refresh, timeout time.Duration, bound int64, now func() time.Time, m *metrics) *candleCache {
-	return &candleCache{store: candles.NewStore(bound), venue: v, refresh: refresh, timeout: timeout, now: now, metrics: m,
+func newCandleCache(v *venue.Client, refresh, timeout, staleAfter time.Duration, bound int64, now func() time.Time, m *metrics) *candleCache {
+	return &candleCache{store: candles.NewStore(bound), venue: v, refresh: refresh, timeout: timeout, staleAfter: staleAfter, now: now, metrics: m,
 		hits:   m.cache.WithLabelValues("candles", "hit"),
 		misses: m.cache.WithLabelValues("candles", "miss")}
 }
@@ -166,10 +168,16 @@ func (c *candleCache) need(s *candles.Series, n int) int {
 
 // fetchLatest asks the venue for the latest size candles of s, once for all
 // concurrent askers, unless s already holds its latest n when the call starts.
+// When s holds candles to answer instead, it waits at most staleAfter
+// (docs/decisions.md#stale-answers); the call goes on for the next asker.
 func (c *candleCache) fetchLatest(ctx context.Context, s *candles.Series, size, n int) error {
 	k := s.Key()
 	held := func() (any, bool, error) { return nil, c.need(s, n) == 0, nil }
-	_, err := shared(ctx, &c.flight, flightKey(k, "latest", int64(size)), c.timeout, held, func(ctx context.Context) (any, error) {
+	var patience time.Duration
+	if len(s.Last(1, k.Period.Start(c.now().Unix()))) > 0 {
+		patience = c.staleAfter
+	}
+	_, err := shared(ctx, &c.flight, flightKey(k, "latest", int64(size)), c.timeout, patience, held, func(ctx context.Context) (any, error) {
 		at := c.now()
 		env, err := c.venue.KLine(ctx, venueapi.KLineQuery{ContractCode: k.Code, Period: k.Period, Size: size})
 		c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
@@ -210,7 +218,7 @@ func (c *candleCache) rangeOf(ctx context.Context, s *candles.Series, from, to i
 	c.misses.Inc()
 	for _, g := range gaps {
 		held := func() (any, bool, error) { return nil, len(s.Missing(g.Lo, g.Hi, current)) == 0, nil }
-		_, err := shared(ctx, &c.flight, flightKey(k, "range", g.Lo, g.Hi), c.timeout, held, func(ctx context.Context) (any, error) {
+		_, err := shared(ctx, &c.flight, flightKey(k, "range", g.Lo, g.Hi), c.timeout, 0, held, func(ctx context.Context) (any, error) {
 			at := c.now()
 			recs, err := c.venue.KLineRange(ctx, k.Code, k.Period, g.Lo, g.Hi)
 			c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()

@@ -4,6 +4,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -11,12 +12,17 @@ import (
 )
 
 // limited applies the per-client-IP request rate, so that one page cannot
-// spend the venue budget for everyone.
+// spend the venue budget for everyone, and says on every answer where the
+// client's budget stands, in the venue's ratelimit-* headers
+// (docs/venue.md#served-by-riskchart), so that a client written for the venue
+// paces itself here as it would there.
 func (s *server) limited(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if ok, retry := s.perIP.allow(clientIP(r)); !ok {
+		v := s.perIP.allow(clientIP(r))
+		s.perIP.setHeaders(w.Header(), v)
+		if !v.ok {
 			s.metrics.throttled.WithLabelValues("client").Inc()
-			writeRateLimited(w, r.URL.Path, retry, s.now(), "too many requests from this client")
+			writeRateLimited(w, r.URL.Path, v.reset, s.now(), "too many requests from this client")
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -34,6 +40,13 @@ func clientIP(r *http.Request) string {
 // ipLimiter holds a token bucket per client IP, in a bounded map: idle
 // entries go first, then arbitrary ones (a bucket forgotten starts full,
 // which costs at most one burst).
+//
+// The venue states its limits as requests per window; a bucket reads in
+// those words as: limit = the burst, interval = the time to refill a whole
+// burst, remaining = the whole tokens left, reset = the time until the
+// bucket is full again, or until the next token when none is left (so that
+// a client that waits for the reset when nothing remains waits no longer
+// than it must).
 type ipLimiter struct {
 	rate  rate.Limit
 	burst int
@@ -42,6 +55,8 @@ type ipLimiter struct {
 	mu    sync.Mutex
 	m     map[string]*ipEntry
 	swept time.Time
+
+	limitH, intervalH []string // ratelimit-limit and -interval: the same on every answer
 }
 
 type ipEntry struct {
@@ -53,11 +68,22 @@ type ipEntry struct {
 const ipLimiterMax = 10_000
 
 func newIPLimiter(perSecond float64, burst int, now func() time.Time) *ipLimiter {
-	return &ipLimiter{rate: rate.Limit(perSecond), burst: burst, now: now, max: ipLimiterMax, m: map[string]*ipEntry{}}
+	refill := time.Duration(math.Ceil(float64(burst) / perSecond * float64(time.Second)))
+	return &ipLimiter{rate: rate.Limit(perSecond), burst: burst, now: now, max: ipLimiterMax, m: map[string]*ipEntry{},
+		limitH:    []string{strconv.Itoa(burst)},
+		intervalH: []string{strconv.FormatInt(ceilMillis(refill), 10)},
+	}
 }
 
-// allow takes one request of ip's rate, or says when to retry.
-func (l *ipLimiter) allow(ip string) (bool, time.Duration) {
+// verdict is what one request learns of its client's budget.
+type verdict struct {
+	ok        bool
+	remaining int           // whole requests left
+	reset     time.Duration // until the bucket is full, or until the next request when none is left
+}
+
+// allow takes one request of ip's rate, if there is one.
+func (l *ipLimiter) allow(ip string) verdict {
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -70,10 +96,36 @@ func (l *ipLimiter) allow(ip string) (bool, time.Duration) {
 		l.m[ip] = e
 	}
 	e.seen = now
-	if e.l.AllowN(now, 1) {
-		return true, 0
+	ok := e.l.AllowN(now, 1)
+	tokens := max(e.l.TokensAt(now), 0)
+	v := verdict{ok: ok, remaining: int(tokens)}
+	missing := float64(l.burst) - tokens
+	if v.remaining == 0 {
+		missing = 1 - tokens
 	}
-	return false, time.Duration(math.Ceil(float64(time.Second) / float64(l.rate)))
+	v.reset = time.Duration(math.Ceil(missing / float64(l.rate) * float64(time.Second)))
+	return v
+}
+
+// setHeaders writes the ratelimit-* headers of v. The two that change are
+// formatted into one string, sliced: two allocations on the hot path, not four.
+func (l *ipLimiter) setHeaders(h http.Header, v verdict) {
+	h["Ratelimit-Limit"] = l.limitH // the canonical form of the venue's "ratelimit-limit"
+	h["Ratelimit-Interval"] = l.intervalH
+	var buf [40]byte
+	b := strconv.AppendInt(buf[:0], int64(v.remaining), 10)
+	n := len(b)
+	b = strconv.AppendInt(b, ceilMillis(v.reset), 10)
+	both := string(b)
+	vals := []string{both[:n], both[n:]}
+	h["Ratelimit-Remaining"] = vals[:1:1] // capacity 1: an Add copies rather than overwrites
+	h["Ratelimit-Reset"] = vals[1:]
+}
+
+// ceilMillis is d in whole milliseconds, rounded up: a client that waits
+// that long has waited long enough.
+func ceilMillis(d time.Duration) int64 {
+	return int64((d + time.Millisecond - 1) / time.Millisecond)
 }
 
 // evict makes room for a tenth of the bound: idle clients first (at most a

@@ -103,7 +103,7 @@ func TestABrowserThatLeavesIsNotKeptWaitingForTheVenue(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
-		req := httptest.NewRequest("GET", venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=5", nil).WithContext(ctx)
+		req := httptest.NewRequest("GET", "http://127.0.0.1"+venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=5", nil).WithContext(ctx)
 		done := make(chan struct{})
 		go func() {
 			h.ServeHTTP(httptest.NewRecorder(), req)

@@ -7,6 +7,7 @@ package gateway
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/riskchart/riskchart/app/embedmsg"
 	"github.com/riskchart/riskchart/server/internal/embedlink"
 	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
@@ -29,6 +31,7 @@ type Config struct {
 	FrameAncestors  []string             // origins allowed to frame the pages and talk to embeds; default 'self'
 	EmbedLinks      *embedlink.Signer    // checks signed embed links; nil: embeds get no private data
 	PublicURL       *url.URL             // where browsers reach the server, as they see it; nil: unknown
+	AllowedHosts    []string             // Host names answered besides loopback's and PublicURL's (ParseAllowedHosts); "*": any
 	RefreshInterval time.Duration        // current-candle refresh per series; 0: 1 s
 	StaleAfter      time.Duration        // a refresh slower than this answers cached data, marked stale; 0: 1 s
 	CacheBytes      int64                // candle cache bound; 0: 64 MiB
@@ -46,6 +49,11 @@ type Config struct {
 // the private paths would be open to everyone.
 var ErrNoViewerTokens = errors.New("gateway: a listener off loopback needs viewer tokens, or private data is open to everyone")
 
+// ErrNoHostNames is New refusing a public listener that knows no host name
+// of its own: it would answer browsers only on loopback names, or, if it
+// answered every name, to pages that rebind theirs to it.
+var ErrNoHostNames = errors.New("gateway: a listener off loopback needs the host names it answers for (a public URL or allowed hosts)")
+
 // server holds what the handlers share.
 type server struct {
 	cfg     Config
@@ -55,9 +63,14 @@ type server struct {
 	candles *candleCache
 	tiers   *ttlCache
 	limits  *ttlCache
+	listed  *listed    // the contracts the venue lists, to answer others 1013 from memory
+	share   *fairShare // each client's share of the private venue calls
 	perIP   *ipLimiter
 	metrics *metrics
 	headers headers
+	hosts   []hostRule         // the Host headers answered; nil: any
+	origins embedmsg.AllowList // besides the request's own, the origins private data may be asked from
+	refused *refusals          // the request log's thinning of refused requests
 }
 
 // New builds the gateway's handler. It refuses to serve private data off
@@ -71,6 +84,18 @@ func New(cfg Config) (http.Handler, error) {
 	}
 	if cfg.Public && len(cfg.ViewerTokens) == 0 {
 		return nil, ErrNoViewerTokens
+	}
+	if cfg.Public && cfg.PublicURL == nil && len(cfg.AllowedHosts) == 0 {
+		return nil, ErrNoHostNames
+	}
+	hosts, err := hostRules(cfg)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range cfg.FrameAncestors {
+		if err := checkFrameAncestor(a); err != nil { // copied into the CSP: nothing may widen it
+			return nil, fmt.Errorf("gateway: %w", err)
+		}
 	}
 	if cfg.RefreshInterval <= 0 {
 		cfg.RefreshInterval = time.Second
@@ -105,13 +130,17 @@ func New(cfg Config) (http.Handler, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	s := &server{cfg: cfg, venue: cfg.Venue, log: cfg.Logger, now: cfg.Now}
+	s := &server{cfg: cfg, venue: cfg.Venue, log: cfg.Logger, now: cfg.Now,
+		hosts: hosts, origins: originAllowList(cfg), refused: newRefusals()}
 	s.metrics = newMetrics(cfg.Registry, cfg.Venue)
-	s.candles = newCandleCache(cfg.Venue, cfg.RefreshInterval, cfg.UpstreamTimeout, cfg.CacheBytes, cfg.Now, s.metrics)
+	s.candles = newCandleCache(cfg.Venue, cfg.RefreshInterval, cfg.UpstreamTimeout, cfg.StaleAfter, cfg.CacheBytes, cfg.Now, s.metrics)
 	cfg.Registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "riskchart_cache_bytes",
 		Help: "Bytes the candle cache holds: candles and encoded answers."}, s.candles.bytesHeld))
-	s.tiers = newTTLCache(cfg.TierTTL, cfg.UpstreamTimeout, cfg.Now)
-	s.limits = newTTLCache(cfg.LimitTTL, cfg.UpstreamTimeout, cfg.Now)
+	s.tiers = newTTLCache(cfg.TierTTL, cfg.UpstreamTimeout, cfg.StaleAfter, cfg.Now)
+	s.limits = newTTLCache(cfg.LimitTTL, cfg.UpstreamTimeout, cfg.StaleAfter, cfg.Now)
+	s.listed = newListed(cfg.Venue, cfg.UpstreamTimeout, cfg.Now, s.metrics, cfg.Logger)
+	private, _ := cfg.Venue.QuotaStatus()
+	s.share = newFairShare(private.Quota)
 	s.perIP = newIPLimiter(cfg.PerIPRate, cfg.PerIPBurst, cfg.Now)
 	s.headers = newHeaders(contentSecurityPolicy(cfg.FrameAncestors), cfg.RefreshInterval)
 	return s.routes(), nil

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net/http/httptest"
 	"strings"
@@ -41,7 +42,7 @@ func TestTheClientLimiterRemembersABoundedNumberOfClients(t *testing.T) {
 	l := newIPLimiter(1, 2, func() time.Time { return now })
 	l.max = 100
 	for i := range 1000 {
-		if ok, _ := l.allow(fmt.Sprintf("10.0.%d.%d", i/256, i%256)); !ok {
+		if v := l.allow(fmt.Sprintf("10.0.%d.%d", i/256, i%256)); !v.ok {
 			t.Fatalf("a new client %d was refused", i)
 		}
 		if len(l.m) > l.max {
@@ -50,8 +51,8 @@ func TestTheClientLimiterRemembersABoundedNumberOfClients(t *testing.T) {
 	}
 	l.allow("192.0.2.1")
 	l.allow("192.0.2.1")
-	if ok, retry := l.allow("192.0.2.1"); ok || retry != time.Second {
-		t.Fatalf("past the burst: allowed %v, retry %s; want refused, retry in 1s", ok, retry)
+	if v := l.allow("192.0.2.1"); v.ok || v.reset != time.Second {
+		t.Fatalf("past the burst: allowed %v, retry %s; want refused, retry in 1s", v.ok, v.reset)
 	}
 }
 
@@ -84,10 +85,11 @@ func FuzzLimitParams(f *testing.F) {
 		r := httptest.NewRequest("POST", "/x", strings.NewReader(body))
 		r.URL.RawQuery = query
 		r.Header.Set("Content-Type", contentType)
-		v, err := limitParams(r)
+		v, err := limitParams(httptest.NewRecorder(), r)
 		if err != nil {
-			if !strings.Contains(err.Error(), "body") {
-				t.Fatalf("error %q does not name the body", err)
+			var pe *venueapi.ParamError
+			if !errors.As(err, &pe) || !strings.Contains(pe.Rule, "must") {
+				t.Fatalf("error %q is not a ParamError stating a rule", err)
 			}
 			return
 		}

@@ -36,9 +36,9 @@ func (a *answer) Cost() int64 { return int64(len(a.body)) * 3 / 2 }
 // forever, the current one refreshed at most once per interval.
 func (s *server) handleKLine() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		q, err := venueapi.ParseKLineQuery(r.URL.Query())
+		q, err := parseKLine(r.URL.RawQuery)
 		if err != nil {
-			writeError(w, r.URL.Path, http.StatusBadRequest, venueapi.CodeInvalidInput, err.Error(), s.now())
+			s.writeInvalid(w, r, err)
 			return
 		}
 		q = q.Effective()
@@ -59,6 +59,15 @@ func (s *server) handleKLine() http.Handler {
 			s.writeAnswer(w, r, res.answer, s.headers.live)
 		}
 	})
+}
+
+// parseKLine reads endpoint 3's query, every pair of it (see venueapi.ParseQuery).
+func parseKLine(raw string) (venueapi.KLineQuery, error) {
+	v, err := venueapi.ParseQuery(raw)
+	if err != nil {
+		return venueapi.KLineQuery{}, err
+	}
+	return venueapi.ParseKLineQuery(v)
 }
 
 // staleHeader marks an answer served from the cache because the venue failed.

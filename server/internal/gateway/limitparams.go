@@ -1,43 +1,87 @@
 package gateway
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// limitParams reads endpoint 2's parameters: the query string, then a JSON
-// object of strings or a form body.
-func limitParams(r *http.Request) (url.Values, error) {
-	v := r.URL.Query()
-	if r.Method != http.MethodPost {
-		return v, nil
+// maxLimitBody bounds endpoint 2's body: its four parameters fit in far less.
+const maxLimitBody = 64 << 10
+
+// limitParams reads endpoint 2's parameters (docs/decisions.md#position-limit-payload):
+// the query string, and for a POST a JSON object of strings. A parameter in
+// both places is given twice, which venueapi.ParseLimitQuery refuses.
+//
+// A POST must say Content-Type: application/json, which a cross-site page
+// cannot send without the browser asking first. Its body is read whole or
+// not at all: one cut short, slow past the read deadline or over the bound
+// is an unreadable request (400, 413), never read as fewer parameters.
+func limitParams(w http.ResponseWriter, r *http.Request) (url.Values, error) {
+	v, err := venueapi.ParseQuery(r.URL.RawQuery)
+	if err != nil || r.Method != http.MethodPost {
+		return v, err
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<10))
-	if err != nil || len(body) == 0 {
-		return v, nil
+	ct := r.Header.Get("Content-Type")
+	if media, _, err := mime.ParseMediaType(ct); err != nil || media != "application/json" {
+		return nil, &unreadable{http.StatusUnsupportedMediaType,
+			&venueapi.ParamError{Param: "Content-Type", Rule: "must be application/json", Value: ct}}
 	}
-	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if ct == "application/x-www-form-urlencoded" {
-		form, err := url.ParseQuery(string(body))
-		if err != nil {
-			return nil, &venueapi.ParamError{Param: "body", Rule: "must be a valid form"}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxLimitBody))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return nil, &unreadable{http.StatusRequestEntityTooLarge,
+			&venueapi.ParamError{Param: "body", Rule: "must be at most " + strconv.Itoa(maxLimitBody) + " bytes"}}
+	case err != nil:
+		return nil, &unreadable{http.StatusBadRequest,
+			&venueapi.ParamError{Param: "body", Rule: "must arrive whole: it ended before its Content-Length, or too slowly"}}
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return v, nil // the parameters, if any, are in the query string
+	}
+	return v, jsonParams(body, v)
+}
+
+// jsonParams adds the members of a JSON object of strings to v, each as
+// given: a member named twice is given twice.
+func jsonParams(body []byte, v url.Values) error {
+	notObject := &venueapi.ParamError{Param: "body", Rule: "must be one JSON object of string parameters"}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return notObject
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		name, ok := tok.(string)
+		if err != nil || !ok {
+			return notObject
 		}
-		for k, vs := range form {
-			v[k] = vs
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return notObject
 		}
-		return v, nil
+		var s string
+		if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+			if len(name) > 64 {
+				name = name[:64] + "…" // the message echoes it
+			}
+			return &venueapi.ParamError{Param: name, Rule: "must be a JSON string", Value: string(raw)}
+		}
+		v[name] = append(v[name], s)
 	}
-	var obj map[string]string
-	if err := json.Unmarshal(body, &obj); err != nil {
-		return nil, &venueapi.ParamError{Param: "body", Rule: "must be a JSON object of string parameters"}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
+		return notObject
 	}
-	for k, x := range obj {
-		v.Set(k, x)
+	if _, err := dec.Token(); err != io.EOF {
+		return notObject // something after the object
 	}
-	return v, nil
+	return nil
 }

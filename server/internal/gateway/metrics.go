@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/riskchart/riskchart/server/internal/venue"
 )
@@ -15,6 +16,7 @@ type metrics struct {
 	cache      *prometheus.CounterVec
 	venueCalls *prometheus.CounterVec
 	throttled  *prometheus.CounterVec
+	local      *prometheus.CounterVec // private requests answered without a venue call: unlisted, combination, share_spent
 }
 
 func newMetrics(reg *prometheus.Registry, v *venue.Client) *metrics {
@@ -25,6 +27,8 @@ func newMetrics(reg *prometheus.Registry, v *venue.Client) *metrics {
 		cache:      prometheus.NewCounterVec(prometheus.CounterOpts{Name: "riskchart_cache_total", Help: "Cache lookups, by cache and result (hit, miss, stale)."}, []string{"cache", "result"}),
 		venueCalls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "riskchart_venue_calls_total", Help: "Calls to the venue, by endpoint and outcome."}, []string{"endpoint", "outcome"}),
 		throttled:  prometheus.NewCounterVec(prometheus.CounterOpts{Name: "riskchart_throttled_total", Help: "Requests refused with 429, by budget."}, []string{"budget"}),
+		local: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "riskchart_private_refused_locally_total",
+			Help: "Private requests refused without a venue call, by reason (unlisted, combination, share_spent)."}, []string{"reason"}),
 	}
 	budget := func(private bool) func() float64 {
 		return func() float64 {
@@ -35,9 +39,12 @@ func newMetrics(reg *prometheus.Registry, v *venue.Client) *metrics {
 			return q.Available
 		}
 	}
-	reg.MustRegister(m.requests, m.latency, m.cache, m.venueCalls, m.throttled,
+	reg.MustRegister(m.requests, m.latency, m.cache, m.venueCalls, m.throttled, m.local,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "riskchart_venue_budget_private_available", Help: "Private (signed) venue requests available now."}, budget(true)),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "riskchart_venue_budget_public_available", Help: "Public (KLine) venue requests available now."}, budget(false)),
+		// The process as the operator sees it: goroutines, memory, GC, open files.
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		newBreakerCollector(v),
 	)
 	return m
 }
@@ -48,6 +55,8 @@ func outcome(err error) string {
 	switch {
 	case err == nil:
 		return "ok"
+	case errors.As(err, new(*venue.CircuitOpenError)):
+		return "not_sent" // a breaker refused it: the venue failed it just before
 	case errors.As(err, &rl) && rl.Venue:
 		return "venue_rate_limited" // the venue refused: our budget let too much through
 	case errors.As(err, &rl):
@@ -58,4 +67,46 @@ func outcome(err error) string {
 		return "unavailable"
 	}
 	return "error"
+}
+
+// breakerCollector reads the venue client's breakers
+// (docs/decisions.md#failure-memory) at each scrape, as the budget gauges
+// read its quotas.
+type breakerCollector struct {
+	v                     *venue.Client
+	open, trials, refused *prometheus.Desc
+}
+
+func newBreakerCollector(v *venue.Client) breakerCollector {
+	return breakerCollector{v: v,
+		open: prometheus.NewDesc("riskchart_venue_breaker_open",
+			"1 while a breaker refuses venue calls unsent (key: the venue refuses the server's key; an endpoint: the venue fails it).", []string{"breaker"}, nil),
+		trials: prometheus.NewDesc("riskchart_venue_breaker_trials_total",
+			"Trial calls an open breaker let out, one per wait.", []string{"breaker"}, nil),
+		refused: prometheus.NewDesc("riskchart_venue_breaker_refused_total",
+			"Venue calls refused unsent by an open breaker.", []string{"breaker"}, nil),
+	}
+}
+
+func (c breakerCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.open
+	ch <- c.trials
+	ch <- c.refused
+}
+
+func (c breakerCollector) Collect(ch chan<- prometheus.Metric) {
+	send := func(d *prometheus.Desc, t prometheus.ValueType, v float64, name string) {
+		if m, err := prometheus.NewConstMetric(d, t, v, name); err == nil { // one label, always given
+			ch <- m
+		}
+	}
+	for _, b := range c.v.Breakers() {
+		open := 0.0
+		if b.Open {
+			open = 1
+		}
+		send(c.open, prometheus.GaugeValue, open, b.Name)
+		send(c.trials, prometheus.CounterValue, float64(b.Trials), b.Name)
+		send(c.refused, prometheus.CounterValue, float64(b.Refused), b.Name)
+	}
 }

@@ -15,7 +15,9 @@ import (
 
 type ctxKey int
 
-const requestIDKey ctxKey = iota
+// requestKey holds the request's *statusRecorder: its id, and where a
+// refusal is noted for the log.
+const requestKey ctxKey = iota
 
 // saneRequestID reports whether an X-Request-Id may be kept: 1 to 64 of
 // letters, digits, '.', '_' and '-', so that it cannot forge a log field.
@@ -33,7 +35,7 @@ func saneRequestID(id string) bool {
 
 // logged gives every request an id (a sane X-Request-Id, or a new one) and
 // logs it with its outcome: method, path, status, duration. Never the query of
-// a private path, a token or a cookie.
+// a private path, a token or a cookie. Refusals are logged thinned (refusals).
 func (s *server) logged(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get("X-Request-Id")
@@ -43,13 +45,23 @@ func (s *server) logged(next http.Handler) http.Handler {
 			id = hex.EncodeToString(b[:])
 		}
 		w.Header().Set("X-Request-Id", id)
-		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK, id: id}
 		start := time.Now() // a measurement: the monotonic clock, not Config.Now
-		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), requestIDKey, id)))
+		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), requestKey, rec)))
 		d := time.Since(start)
 		route := routeOf(r.URL.Path)
 		s.metrics.requests.WithLabelValues(route, strconv.Itoa(rec.status)).Inc()
 		s.metrics.latency.WithLabelValues(route).Observe(d.Seconds())
+		if reason := rec.refusal; reason != "" || rec.status == http.StatusTooManyRequests {
+			if reason == "" {
+				reason = refusalRate // the client's rate or the venue's budget, in clientlimit.go and respond.go
+			}
+			if n, due := s.refused.note(reason, start.Add(d)); due {
+				s.log.Log(r.Context(), slog.LevelInfo, "requests refused", "reason", reason, "count", n,
+					"id", id, "method", r.Method, "path", r.URL.Path, "status", rec.status)
+			}
+			return
+		}
 		level := slog.LevelDebug
 		if rec.status >= 500 {
 			level = slog.LevelWarn
@@ -64,7 +76,10 @@ func (s *server) logged(next http.Handler) http.Handler {
 // logFor returns the logger for what r's handling has to say: with its id,
 // so that a warning joins the request's own line.
 func (s *server) logFor(r *http.Request) *slog.Logger {
-	id, _ := r.Context().Value(requestIDKey).(string)
+	id := ""
+	if rec, ok := r.Context().Value(requestKey).(*statusRecorder); ok {
+		id = rec.id
+	}
 	return s.log.With("id", id)
 }
 
@@ -85,7 +100,9 @@ func routeOf(p string) string {
 
 type statusRecorder struct {
 	http.ResponseWriter
-	status int
+	status  int
+	id      string
+	refusal string // why the gateway refused the request (refuse), "" if it did not
 }
 
 func (r *statusRecorder) WriteHeader(code int) {

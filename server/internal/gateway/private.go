@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"github.com/riskchart/riskchart/server/internal/embedlink"
@@ -11,21 +12,29 @@ import (
 // handleTiers signs and forwards endpoint 1.
 func (s *server) handleTiers() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		q, err := venueapi.ParseTierQuery(r.URL.Query())
+		params, err := venueapi.ParseQuery(r.URL.RawQuery)
 		if err != nil {
-			writeError(w, r.URL.Path, http.StatusBadRequest, venueapi.CodeInvalidInput, err.Error(), s.now())
+			s.writeInvalid(w, r, err)
+			return
+		}
+		q, err := venueapi.ParseTierQuery(params)
+		if err != nil {
+			s.writeInvalid(w, r, err)
 			return
 		}
 		if s.embedDenied(w, r, embedlink.PanelTiers, q.ContractCode) {
 			return
 		}
-		v, stale, err := s.tiers.get(r.Context(), "tiers|"+q.ContractCode, func(ctx context.Context) (any, error) {
+		if s.writeUnlisted(w, r, func(l *listing) bool { return l.codes[q.ContractCode] }) {
+			return
+		}
+		v, stale, err := s.privateGet(r, s.tiers, "tiers|"+q.ContractCode, func(ctx context.Context) (any, error) {
 			env, err := s.venue.Tiers(ctx, q)
 			s.metrics.venueCalls.WithLabelValues("tiers", outcome(err)).Inc()
 			return env, err
 		})
 		if err != nil && !stale {
-			s.writeVenueError(w, r, err)
+			s.writePrivateError(w, r, err)
 			return
 		}
 		if stale {
@@ -38,30 +47,41 @@ func (s *server) handleTiers() http.Handler {
 }
 
 // handleLimits signs and forwards endpoint 2, whose parameters come as a
-// JSON body, a form body or the query string.
+// JSON body or in the query string (limitparams.go).
 func (s *server) handleLimits() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		params, err := limitParams(r)
+		params, err := limitParams(w, r)
 		if err != nil {
-			writeError(w, r.URL.Path, http.StatusBadRequest, venueapi.CodeInvalidInput, err.Error(), s.now())
+			s.writeInvalid(w, r, err)
 			return
 		}
 		q, err := venueapi.ParseLimitQuery(params)
 		if err != nil {
-			writeError(w, r.URL.Path, http.StatusBadRequest, venueapi.CodeInvalidInput, err.Error(), s.now())
+			if errors.As(err, new(*venueapi.CombinationError)) {
+				s.metrics.local.WithLabelValues("combination").Inc()
+			}
+			s.writeInvalid(w, r, err)
 			return
 		}
 		if s.embedDenied(w, r, embedlink.PanelLimits, q.ContractCode) {
 			return
 		}
+		if q.ContractCode != "" {
+			q.Pair, q.ContractType = "", "" // the venue reads the code alone (rule 2): one question, one key
+		}
+		if (q.ContractCode != "" || q.Pair != "") && s.writeUnlisted(w, r, func(l *listing) bool {
+			return l.codes[q.ContractCode] || (q.ContractCode == "" && l.pairs[q.Pair])
+		}) {
+			return
+		}
 		key := "limits|" + q.ContractCode + "|" + q.Pair + "|" + string(q.ContractType) + "|" + q.Business()
-		v, stale, err := s.limits.get(r.Context(), key, func(ctx context.Context) (any, error) {
+		v, stale, err := s.privateGet(r, s.limits, key, func(ctx context.Context) (any, error) {
 			env, err := s.venue.PositionLimits(ctx, q)
 			s.metrics.venueCalls.WithLabelValues("position_limit", outcome(err)).Inc()
 			return env, err
 		})
 		if err != nil && !stale {
-			s.writeVenueError(w, r, err)
+			s.writePrivateError(w, r, err)
 			return
 		}
 		if stale {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"time"
@@ -12,7 +13,12 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// writeError answers with the venue's error envelope for path.
+// writeError answers with the venue's error envelope for path, under
+// status. The venue's paths answer as the venue does
+// (docs/decisions.md#gateway-error-statuses): a business error is HTTP 200,
+// since a client written for the venue reads the envelope; 429 goes with
+// 1032; a 5xx with 1004, for a fault; 405, 413, 415 or 400 with 1030, for a
+// request the gateway could not read.
 func writeError(w http.ResponseWriter, path string, status, code int, msg string, now time.Time) {
 	w.Header().Set("Content-Type", "application/json")
 	if w.Header().Get("Cache-Control") == "" { // a private path said "private, no-store" already
@@ -22,20 +28,54 @@ func writeError(w http.ResponseWriter, path string, status, code int, msg string
 	w.Write(venueapi.ErrorBody(path, code, msg, now.UnixMilli()))
 }
 
+// unreadable is a request the gateway cannot read as parameters: a method
+// the path does not take, a body of another media type, cut short or too
+// large. Unlike a rule broken by a parameter, it keeps an HTTP status of its
+// own (405, 415, 400, 413), which clients and proxies act on.
+type unreadable struct {
+	status int
+	err    *venueapi.ParamError
+}
+
+func (e *unreadable) Error() string { return e.err.Error() }
+func (e *unreadable) Unwrap() error { return e.err }
+
+// writeInvalid answers a request that breaks a rule with code 1030, naming
+// the parameter: HTTP 200 as the venue answers it, or an unreadable
+// request's own status.
+func (s *server) writeInvalid(w http.ResponseWriter, r *http.Request, err error) {
+	status := http.StatusOK
+	var u *unreadable
+	if errors.As(err, &u) {
+		status = u.status
+	}
+	writeError(w, r.URL.Path, status, venueapi.CodeInvalidInput, err.Error(), s.now())
+}
+
 func writeRateLimited(w http.ResponseWriter, path string, retry time.Duration, now time.Time, msg string) {
 	secs := int64((retry + time.Second - 1) / time.Second)
 	w.Header().Set("Retry-After", strconv.FormatInt(max(secs, 1), 10))
 	writeError(w, path, http.StatusTooManyRequests, venueapi.CodeRateLimited, msg+": retry in "+strconv.FormatInt(max(secs, 1), 10)+"s", now)
 }
 
-// writeVenueError maps what the venue client returned to an answer a browser
-// (or a person) can act on. Nothing of the server's key, and nothing of where
-// the venue lives, is ever in it; the log line with the request id has the
-// detail. An unknown contract is a 404 with the venue's code 1013 (the venue
-// itself answers HTTP 200): the envelope still says "no such contract", and
-// caches and tools see that the resource does not exist.
+// writeVenueError maps what the venue client returned to an answer a client
+// of the venue (or a person) can act on, with the venue's statuses: its
+// business errors under HTTP 200, its limit under 429, and a 5xx only when
+// the venue cannot be reached or fails. Nothing of the server's key, and
+// nothing of where the venue lives, is ever in it; the log line with the
+// request id has the detail.
 func (s *server) writeVenueError(w http.ResponseWriter, r *http.Request, err error) {
 	path, now, log := r.URL.Path, s.now(), s.logFor(r)
+	// A call the breaker did not send repeats what the log said when the
+	// venue last failed (docs/decisions.md#failure-memory): a flood of them
+	// would write a line each, so they go to debug; so does a spent budget,
+	// which riskchart_throttled_total counts and the thinned request log
+	// already names.
+	level, keyLevel := slog.LevelWarn, slog.LevelError
+	var open *venue.CircuitOpenError
+	if errors.As(err, &open) {
+		level, keyLevel = slog.LevelDebug, slog.LevelDebug
+	}
 	var (
 		inv *venue.InvalidRequestError
 		rej *venue.RejectedError
@@ -46,36 +86,36 @@ func (s *server) writeVenueError(w http.ResponseWriter, r *http.Request, err err
 	)
 	switch {
 	case errors.As(err, &inv):
-		writeError(w, path, http.StatusBadRequest, venueapi.CodeInvalidInput, inv.Error(), now)
+		writeError(w, path, http.StatusOK, venueapi.CodeInvalidInput, inv.Error(), now)
 	case errors.As(err, &nf):
-		writeError(w, path, http.StatusNotFound, venueapi.CodeNoSuchContract, "unknown contract: the venue does not list it", now)
+		writeError(w, path, http.StatusOK, venueapi.CodeNoSuchContract, "unknown contract: the venue does not list it", now)
 	case errors.As(err, &rl):
 		budget := "venue_budget"
 		if rl.Venue {
 			budget = "venue_refused"
 		}
 		s.metrics.throttled.WithLabelValues(budget).Inc()
-		log.Warn("venue budget spent", "err", err)
+		log.Debug("venue budget spent", "err", err)
 		writeRateLimited(w, path, rl.RetryAfter, now, "the venue's request budget is spent")
 	case errors.As(err, &au):
 		if !s.venue.HasKey() {
-			writeError(w, path, http.StatusForbidden, venueapi.CodeForbidden, "this server has no venue key for private data", now)
+			writeError(w, path, http.StatusOK, venueapi.CodeForbidden, "this server has no venue key for private data", now)
 			return
 		}
-		log.Error("the venue refused the server's key", "code", au.Code, "message", au.Message)
-		writeError(w, path, http.StatusBadGateway, venueapi.CodeForbidden,
+		log.Log(r.Context(), keyLevel, "the venue refused the server's key", "code", au.Code, "message", au.Message)
+		writeError(w, path, http.StatusOK, venueapi.CodeForbidden,
 			"the venue refused this server's key: the operator must check the server's venue access key and secret key", now)
 	case errors.As(err, &rej):
-		status := http.StatusBadRequest
+		status := http.StatusOK
 		if rej.Code == venueapi.CodeBusy {
 			status = http.StatusServiceUnavailable
 		}
 		writeError(w, path, status, rej.Code, "the venue rejected the request: "+rej.Message, now)
 	case timedOut(err):
-		log.Warn("the venue did not answer in time", "err", err)
+		log.Log(r.Context(), level, "the venue did not answer in time", "err", err)
 		writeError(w, path, http.StatusGatewayTimeout, venueapi.CodeBusy, "the venue did not answer in time; try again in a moment", now)
 	case errors.As(err, &un):
-		log.Warn("the venue is unavailable", "err", err)
+		log.Log(r.Context(), level, "the venue is unavailable", "err", err)
 		what := "could not be reached"
 		switch {
 		case un.HTTPStatus >= 500:
@@ -92,6 +132,16 @@ func (s *server) writeVenueError(w http.ResponseWriter, r *http.Request, err err
 		log.Error("unclassified venue error", "err", err)
 		writeError(w, path, http.StatusBadGateway, venueapi.CodeBusy, "the venue call failed; try again in a moment", now)
 	}
+}
+
+// wrongMethod answers a method a venue path does not take: 405, the methods
+// it takes in Allow, and code 1030 naming the method in the path's envelope.
+func (s *server) wrongMethod(allow string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allow)
+		s.writeInvalid(w, r, &unreadable{http.StatusMethodNotAllowed,
+			&venueapi.ParamError{Param: "method", Rule: "must be one of " + allow, Value: r.Method}})
+	})
 }
 
 // timedOut reports whether err is a deadline passing (ours or the transport's).

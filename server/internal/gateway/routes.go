@@ -16,6 +16,10 @@ func (s *server) routes() http.Handler {
 	mux.Handle("GET "+venueapi.PathTiers, s.limited(s.private(s.handleTiers())))
 	mux.Handle("GET "+venueapi.PathPositionLimit, s.limited(s.private(s.handleLimits())))
 	mux.Handle("POST "+venueapi.PathPositionLimit, s.limited(s.private(s.handleLimits())))
+	// Any other method: 405 in the venue's envelope (the mux's own is plain text).
+	mux.Handle(venueapi.PathKLine, s.limited(s.wrongMethod("GET, HEAD")))
+	mux.Handle(venueapi.PathTiers, s.limited(s.wrongMethod("GET, HEAD")))
+	mux.Handle(venueapi.PathPositionLimit, s.limited(s.wrongMethod("GET, HEAD, POST")))
 	// Riskchart's own.
 	mux.Handle("GET /api/v1/contracts", s.handleContracts())
 	mux.Handle("GET /api/v1/embed", s.handleEmbedConfig())
@@ -27,5 +31,5 @@ func (s *server) routes() http.Handler {
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.cfg.Registry, promhttp.HandlerOpts{}))
 	// The front end: pages, app.wasm, scripts, styles.
 	mux.Handle("/", s.cfg.App)
-	return s.logged(s.secured(mux))
+	return s.logged(s.secured(s.hostChecked(mux))) // hostChecked: only our own host names, see host.go
 }

@@ -2,10 +2,16 @@ package gateway
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"golang.org/x/sync/singleflight"
 )
+
+// errSlow is a caller that stopped waiting for a shared venue call after
+// its patience, to answer what it holds (docs/decisions.md#stale-answers).
+// It wraps context.DeadlineExceeded: a venue this slow is a venue too slow.
+var errSlow = fmt.Errorf("the venue is slower than the wait for a held answer: %w", context.DeadlineExceeded)
 
 // shared is the one way a venue call is shared: it runs fetch once for all
 // concurrent callers with the same key in g. The call first asks held for a
@@ -16,8 +22,9 @@ import (
 // (its sharers must not fail because that one browser left) and bounded by
 // timeout, the wait for budget included: past it the browser gets a 429 or
 // a 504 rather than a hung request. Each caller stops waiting when its own
-// request ends.
-func shared(ctx context.Context, g *singleflight.Group, key string, timeout time.Duration, held func() (v any, ok bool, err error), fetch func(context.Context) (any, error)) (any, error) {
+// request ends, or after patience (0: no limit) with errSlow, when it holds
+// an older answer to give instead; the call goes on for the next caller.
+func shared(ctx context.Context, g *singleflight.Group, key string, timeout, patience time.Duration, held func() (v any, ok bool, err error), fetch func(context.Context) (any, error)) (any, error) {
 	ch := g.DoChan(key, func() (any, error) {
 		if v, ok, err := held(); ok {
 			return v, err
@@ -26,9 +33,17 @@ func shared(ctx context.Context, g *singleflight.Group, key string, timeout time
 		defer cancel()
 		return fetch(ctx)
 	})
+	var impatient <-chan time.Time
+	if patience > 0 {
+		t := time.NewTimer(patience)
+		defer t.Stop()
+		impatient = t.C
+	}
 	select {
 	case r := <-ch:
 		return r.Val, r.Err
+	case <-impatient:
+		return nil, errSlow
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}

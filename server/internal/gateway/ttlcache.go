@@ -6,31 +6,34 @@ import (
 	"sync"
 	"time"
 
-	"github.com/riskchart/riskchart/server/internal/venue"
 	"golang.org/x/sync/singleflight"
+
+	"github.com/riskchart/riskchart/server/internal/venue"
+	"github.com/riskchart/riskchart/venueapi"
 )
 
 // ttlCache keeps the private answers briefly (tiers: minutes, limits:
 // seconds) and shares identical concurrent calls, so that many browsers cost
-// the private quota one call per key per TTL. A failed refresh falls back to
-// the last answer, marked stale.
+// the private quota one call per key per TTL. A refresh that fails, or takes
+// longer than staleAfter, answers the last answer, marked stale.
 type ttlCache struct {
-	ttl     time.Duration
-	timeout time.Duration // of a shared venue call
-	now     func() time.Time
-	flight  singleflight.Group
-	mu      sync.Mutex
-	m       map[string]ttlEntry
+	ttl        time.Duration
+	timeout    time.Duration // of a shared venue call
+	staleAfter time.Duration // the longest a caller holding an answer waits for a refresh
+	now        func() time.Time
+	flight     singleflight.Group
+	mu         sync.Mutex
+	m          map[string]ttlEntry
 }
 
 type ttlEntry struct {
 	v   any
-	err error // the venue's "no such contract": kept like an answer
+	err error // the venue's refusal of the query (1013, 1030): kept like an answer
 	at  time.Time
 }
 
-func newTTLCache(ttl, timeout time.Duration, now func() time.Time) *ttlCache {
-	return &ttlCache{ttl: ttl, timeout: timeout, now: now, m: map[string]ttlEntry{}}
+func newTTLCache(ttl, timeout, staleAfter time.Duration, now func() time.Time) *ttlCache {
+	return &ttlCache{ttl: ttl, timeout: timeout, staleAfter: staleAfter, now: now, m: map[string]ttlEntry{}}
 }
 
 // ttlCacheMax bounds the answers kept; past it, expired ones are forgotten
@@ -38,8 +41,9 @@ func newTTLCache(ttl, timeout time.Duration, now func() time.Time) *ttlCache {
 const ttlCacheMax = 4096
 
 // get returns the value under key, fresh within the TTL, calling fetch when
-// it must. When the venue fails or the budget is spent it returns the last
-// value, stale, with the error.
+// it must. When the venue fails, the budget is spent, or the refresh takes
+// longer than staleAfter, it returns the last value, stale, with the error;
+// a slow refresh goes on and keeps its answer for the next caller.
 func (c *ttlCache) get(ctx context.Context, key string, fetch func(context.Context) (any, error)) (v any, stale bool, err error) {
 	e, ok, fresh := c.entry(key)
 	if fresh {
@@ -49,11 +53,14 @@ func (c *ttlCache) get(ctx context.Context, key string, fetch func(context.Conte
 		e, _, fresh := c.entry(key)
 		return e.v, fresh, e.err
 	}
-	v, err = shared(ctx, &c.flight, key, c.timeout, held, func(ctx context.Context) (any, error) {
+	var patience time.Duration // with nothing to answer instead, wait for the venue
+	if ok && e.v != nil {
+		patience = c.staleAfter
+	}
+	v, err = shared(ctx, &c.flight, key, c.timeout, patience, held, func(ctx context.Context) (any, error) {
 		v, err := fetch(ctx)
-		var nf *venue.NotFoundError
 		switch {
-		case errors.As(err, &nf):
+		case refusal(err):
 			c.keep(key, ttlEntry{err: err})
 		case err == nil:
 			c.keep(key, ttlEntry{v: v})
@@ -64,6 +71,15 @@ func (c *ttlCache) get(ctx context.Context, key string, fetch func(context.Conte
 		return e.v, true, err
 	}
 	return v, false, err
+}
+
+// refusal reports whether err is the venue refusing the query itself (no
+// such contract, invalid input): asking again within the TTL would get the
+// same answer, at the price of a venue call.
+func refusal(err error) bool {
+	var nf *venue.NotFoundError
+	var rj *venue.RejectedError
+	return errors.As(err, &nf) || (errors.As(err, &rj) && rj.Code == venueapi.CodeInvalidInput)
 }
 
 // entry returns what is kept under key, whether there is anything, and

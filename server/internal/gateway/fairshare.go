@@ -1,0 +1,166 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/riskchart/riskchart/server/internal/venue"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// fairShare bounds each client address's private venue calls: at most
+// share.Requests in any window of share.Per, a quarter of the venue's private
+// budget (docs/decisions.md#private-fair-share). It is a sliding-window log
+// per client, like the venue client's quota, so no window ever holds more.
+// Only calls are charged; a cache hit or a call shared with another request
+// costs nothing.
+type fairShare struct {
+	share venueapi.Limit
+	max   int // clients remembered at once
+	mu    sync.Mutex
+	m     map[string][]time.Time // a client's charges within the window, oldest first
+	swept time.Time
+}
+
+// fairShareOf is the part of the private budget one client may spend.
+const fairShareOf = 4
+
+// fairShareMax bounds the clients remembered at once.
+const fairShareMax = 10_000
+
+func newFairShare(budget venueapi.Limit) *fairShare {
+	return &fairShare{share: venueapi.Limit{Requests: max(1, budget.Requests/fairShareOf), Per: budget.Per}, max: fairShareMax, m: map[string][]time.Time{}}
+}
+
+// take charges client one venue call at now, or says how long until its
+// share has room for one.
+func (f *fairShare) take(client string, now time.Time) (ok bool, retry time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	charges, known := f.m[client]
+	charges = within(charges, now.Add(-f.share.Per))
+	if len(charges) >= f.share.Requests {
+		f.m[client] = charges
+		return false, charges[0].Add(f.share.Per).Sub(now)
+	}
+	if !known && len(f.m) >= f.max {
+		f.evict(now)
+	}
+	f.m[client] = append(charges, now)
+	return true, 0
+}
+
+// giveBack undoes the charge take made for client at at: the call sent
+// nothing, so it spent none of the venue's budget.
+func (f *fairShare) giveBack(client string, at time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	charges := f.m[client]
+	for i := len(charges) - 1; i >= 0; i-- {
+		if charges[i].Equal(at) {
+			f.m[client] = append(charges[:i:i], charges[i+1:]...)
+			return
+		}
+	}
+}
+
+// within drops the charges made at or before since.
+func within(charges []time.Time, since time.Time) []time.Time {
+	i := 0
+	for i < len(charges) && !charges[i].After(since) {
+		i++
+	}
+	return charges[i:]
+}
+
+// evict makes room for a tenth of the bound: clients with no charge in the
+// window first (at most a sweep a second), then any (a client forgotten
+// starts with its whole share, which costs at most one share).
+func (f *fairShare) evict(now time.Time) {
+	if now.Sub(f.swept) >= time.Second {
+		f.swept = now
+		for k, charges := range f.m {
+			if len(within(charges, now.Add(-f.share.Per))) == 0 {
+				delete(f.m, k)
+			}
+		}
+	}
+	for k := range f.m {
+		if len(f.m) < f.max*9/10 {
+			break
+		}
+		delete(f.m, k)
+	}
+}
+
+// shareSpentError is a venue call not made: the client whose request would
+// have started it has spent its share.
+type shareSpentError struct {
+	client     string
+	retryAfter time.Duration
+}
+
+func (e *shareSpentError) Error() string {
+	return "this client's share of the venue's request budget is spent: retry in " + e.retryAfter.Round(time.Millisecond).String()
+}
+
+// shareAttempts bounds how often a request asks again after sharing a call
+// that another client, over its share, could not make.
+const shareAttempts = 3
+
+// privateGet is cache.get for r, whose fetch is a private venue call. The
+// call runs detached from r, shared by every request for key, so it is
+// charged to the client whose request starts it, when it starts. A request
+// that joined a call another client could not make asks again under its own
+// share. A venue's 1013 tells the list of contracts it may be behind.
+func (s *server) privateGet(r *http.Request, cache *ttlCache, key string, fetch func(context.Context) (any, error)) (v any, stale bool, err error) {
+	client := clientIP(r)
+	charged := func(ctx context.Context) (any, error) {
+		at := s.now()
+		if ok, retry := s.share.take(client, at); !ok {
+			return nil, &shareSpentError{client: client, retryAfter: retry}
+		}
+		v, err := fetch(ctx)
+		if s.sentNothing(err) {
+			s.share.giveBack(client, at)
+		}
+		if errors.As(err, new(*venue.NotFoundError)) {
+			s.listed.notListed(ctx)
+		}
+		return v, err
+	}
+	for range shareAttempts {
+		v, stale, err = cache.get(r.Context(), key, charged)
+		var spent *shareSpentError
+		if !errors.As(err, &spent) || spent.client == client {
+			break
+		}
+	}
+	return v, stale, err
+}
+
+// sentNothing reports whether a venue call that returned err is known to have
+// sent nothing: refused by the client's own quota or an open circuit, or
+// before any signing.
+func (s *server) sentNothing(err error) bool {
+	var rl *venue.RateLimitedError
+	return (errors.As(err, &rl) && !rl.Venue) || errors.As(err, new(*venue.CircuitOpenError)) ||
+		errors.As(err, new(*venue.InvalidRequestError)) || (errors.As(err, new(*venue.AuthError)) && !s.venue.HasKey())
+}
+
+// writePrivateError answers a private call that failed: a client that has
+// spent its share gets the venue's 1032 under HTTP 429 and a Retry-After;
+// anything else is writeVenueError's.
+func (s *server) writePrivateError(w http.ResponseWriter, r *http.Request, err error) {
+	var spent *shareSpentError
+	if !errors.As(err, &spent) {
+		s.writeVenueError(w, r, err)
+		return
+	}
+	s.metrics.throttled.WithLabelValues("client_share").Inc()
+	s.metrics.local.WithLabelValues("share_spent").Inc()
+	writeRateLimited(w, r.URL.Path, spent.retryAfter, s.now(), "this client's share of the venue's request budget is spent")
+}
