@@ -5,16 +5,20 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/riskchart/riskchart/server/internal/clientaddr"
 	"github.com/riskchart/riskchart/server/internal/gateway"
 	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
+	"golang.org/x/time/rate"
 )
 
 // config is everything the server reads from its environment: flags, and
@@ -39,6 +43,9 @@ type config struct {
 	EmbedMaxTTL     time.Duration    // the longest an embed link may last
 	ReadTimeout     time.Duration    // a whole request, headers and body, from its first byte
 	MaxConnsPerIP   int              // connections one client may hold open; 0: no bound
+	TrustedProxies  []netip.Prefix   // peers whose X-Forwarded-For / Forwarded name the client
+	ClientRate      rate.Limit       // requests per second per client address; rate.Inf: no limit
+	ClientBurst     int
 	RefreshInterval time.Duration
 	StaleAfter      time.Duration // a refresh slower than this answers the cached data, marked stale
 	ShutdownTimeout time.Duration
@@ -122,6 +129,29 @@ var settings = []setting{
 	{flag: "allowed-hosts", env: "RISKCHART_ALLOWED_HOSTS", unset: "RISKCHART_PUBLIC_URL's host and the loopback names",
 		usage: "more host names browsers reach the server by, comma-separated, each with an optional port; * for any (not advised)",
 		set:   func(c *config, v string) (err error) { c.AllowedHosts, err = gateway.ParseAllowedHosts(v); return err }},
+	{flag: "trusted-proxies", env: "RISKCHART_TRUSTED_PROXIES", unset: "none: the client is the connection's peer",
+		usage: "reverse proxies, as CIDR prefixes or addresses, comma-separated, whose X-Forwarded-For or Forwarded names the client",
+		set:   func(c *config, v string) (err error) { c.TrustedProxies, err = clientaddr.ParsePrefixes(v); return err }},
+	{flag: "client-rate", env: "RISKCHART_CLIENT_RATE", def: "50", usage: "requests per second one client address may make to the venue paths; 0: no limit",
+		set: func(c *config, v string) error {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+				return errors.New("must be a number of requests per second, 0 for no limit")
+			}
+			c.ClientRate = rate.Limit(f)
+			if f == 0 {
+				c.ClientRate = rate.Inf
+			}
+			return nil
+		}},
+	{flag: "client-burst", env: "RISKCHART_CLIENT_BURST", def: "100", usage: "requests one client address may make at once, above its rate",
+		set: func(c *config, v string) (err error) {
+			c.ClientBurst, err = strconv.Atoi(v)
+			if err != nil || c.ClientBurst < 1 {
+				err = errors.New("must be a whole number of requests, 1 or more")
+			}
+			return err
+		}},
 	{flag: "refresh-interval", env: "RISKCHART_REFRESH_INTERVAL", def: "1s", usage: "how often the current candle of a series is refreshed",
 		set: func(c *config, v string) (err error) { c.RefreshInterval, err = time.ParseDuration(v); return err }},
 	{flag: "stale-after", env: "RISKCHART_STALE_AFTER", def: "1s", usage: "how long a browser waits for a refresh before it gets the cached answer, marked stale",

@@ -130,6 +130,7 @@ func TestEverySettingHasAFlagAVariableADefaultAndASummaryLine(t *testing.T) {
 	values["RISKCHART_CONTRACTS"] = "BTC-USDT:0.001:1"
 	values["RISKCHART_REFRESH_INTERVAL"], values["RISKCHART_SHUTDOWN_TIMEOUT"] = "3s", "4s"
 	values["RISKCHART_PUBLIC_URL"], values["RISKCHART_STALE_AFTER"] = "https://charts.example.com", "2s"
+	values["RISKCHART_TRUSTED_PROXIES"], values["RISKCHART_CLIENT_RATE"], values["RISKCHART_CLIENT_BURST"] = "10.0.0.0/8", "20", "40"
 	values["RISKCHART_FRAME_ANCESTORS"], values["RISKCHART_ALLOWED_HOSTS"] = "https://partner.example", "charts.example.net"
 	values["RISKCHART_READ_TIMEOUT"], values["RISKCHART_MAX_CONNS_PER_CLIENT"], values["RISKCHART_EMBED_MAX_TTL"] = "7s", "32", "720h"
 	delete(values, "RISKCHART_SECRET_KEY_FILE") // with the secret key itself, refused

@@ -100,6 +100,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		EmbedLinks:      links,
 		PublicURL:       cfg.PublicURL,
 		AllowedHosts:    cfg.AllowedHosts,
+		TrustedProxies:  cfg.TrustedProxies,
+		ClientRate:      cfg.ClientRate,
+		ClientBurst:     cfg.ClientBurst,
 		Registry:        registry,
 		RefreshInterval: cfg.RefreshInterval,
 		StaleAfter:      cfg.StaleAfter,
@@ -120,7 +123,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return fmt.Errorf("listening on RISKCHART_ADDR %s: %w", cfg.Addr, err)
 	}
-	ln := connlimit.New(tcp, cfg.MaxConnsPerIP)
+	ln := connlimit.New(tcp, cfg.MaxConnsPerIP, cfg.TrustedProxies...) // a proxy carries every browser's connections
 	registry.MustRegister(
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "riskchart_connections_open", Help: "Connections open to browsers and clients."},
 			func() float64 { return float64(ln.Open()) }),

@@ -21,7 +21,8 @@ import (
 // connection's Close gives its place back.
 type Listener struct {
 	net.Listener
-	max int
+	max    int
+	exempt []netip.Prefix
 
 	mu   sync.Mutex
 	open map[netip.Addr]int // open connections by client; absent when none
@@ -30,9 +31,11 @@ type Listener struct {
 }
 
 // New wraps ln so that each client keeps at most max connections open.
-// max <= 0 means no bound: ln is wrapped only for the counts.
-func New(ln net.Listener, max int) *Listener {
-	return &Listener{Listener: ln, max: max, open: map[netip.Addr]int{}}
+// max <= 0 means no bound: ln is wrapped only for the counts. Peers within
+// exempt (the trusted reverse proxies, which carry every browser's
+// connections) are counted but never bounded.
+func New(ln net.Listener, max int, exempt ...netip.Prefix) *Listener {
+	return &Listener{Listener: ln, max: max, exempt: exempt, open: map[netip.Addr]int{}}
 }
 
 // Accept waits for a connection within its client's bound, closing at once
@@ -74,11 +77,20 @@ func (l *Listener) Open() int {
 func (l *Listener) take(client netip.Addr) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.max > 0 && l.open[client] >= l.max {
+	if l.max > 0 && l.open[client] >= l.max && !l.exempted(client) {
 		return false
 	}
 	l.open[client]++
 	return true
+}
+
+func (l *Listener) exempted(client netip.Addr) bool {
+	for _, p := range l.exempt {
+		if p.Contains(client) {
+			return true
+		}
+	}
+	return false
 }
 
 func (l *Listener) give(client netip.Addr) {

@@ -17,13 +17,13 @@ type server struct {
 	closed chan struct{}
 }
 
-func startServer(t *testing.T, max int) *server {
+func startServer(t *testing.T, max int, exempt ...netip.Prefix) *server {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &server{ln: New(ln, max), closed: make(chan struct{}, 100)}
+	s := &server{ln: New(ln, max, exempt...), closed: make(chan struct{}, 100)}
 	t.Cleanup(func() { s.ln.Close() })
 	go func() {
 		for {
@@ -85,6 +85,23 @@ func TestAClientPastItsBoundHasItsNewConnectionsClosedAtOnceWhileOthersAreServed
 	<-s.closed // the server closed its side: the place is free
 	if _, kept := s.dial(t, "127.0.0.1"); !kept {
 		t.Fatal("a connection after one closed was refused")
+	}
+}
+
+func TestATrustedProxyCarriesEveryBrowsersConnectionsUnbounded(t *testing.T) {
+	s := startServer(t, 2, netip.MustParsePrefix("127.0.0.2/32"))
+	for i := range 10 {
+		if _, kept := s.dial(t, "127.0.0.2"); !kept {
+			t.Fatalf("the proxy's connection %d was closed", i+1)
+		}
+	}
+	for i := range 3 {
+		if _, kept := s.dial(t, "127.0.0.3"); kept != (i < 2) {
+			t.Fatalf("another client's connection %d: kept %v, bound 2", i+1, kept)
+		}
+	}
+	if s.ln.Open() != 12 || s.ln.Refused() != 1 {
+		t.Fatalf("open %d refused %d, want 12 and 1", s.ln.Open(), s.ln.Refused())
 	}
 }
 

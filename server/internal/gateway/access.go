@@ -36,7 +36,7 @@ func (s *server) private(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if s.cfg.Public && !s.viewer(r) {
+		if (s.cfg.Public || s.forwarded(r)) && !s.viewer(r) { // a proxied request is not from this machine
 			refuse(r, refusalViewerToken)
 			w.Header().Set("WWW-Authenticate", `Bearer realm="riskchart"`)
 			writeError(w, r.URL.Path, http.StatusOK, venueapi.CodeForbidden,

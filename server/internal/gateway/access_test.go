@@ -117,7 +117,7 @@ func loginCookie(t *testing.T, s *stack) *http.Cookie {
 func TestEveryAnswerCarriesTheSecurityHeaders(t *testing.T) {
 	s := newStack(t, options{gateway: func(c *gateway.Config) {
 		c.FrameAncestors = []string{"https://partner.example"}
-		c.PerIPRate, c.PerIPBurst = 1, 30
+		c.ClientRate, c.ClientBurst = 1, 30
 	}})
 	kline := venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=2"
 	etag := s.get(t, kline).header.Get("ETag")
@@ -189,7 +189,7 @@ func TestFrameAncestorsDefaultToSelf(t *testing.T) {
 
 func TestEachClientIPHasItsOwnRate(t *testing.T) {
 	clk := newClock(10)
-	s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) { c.PerIPRate, c.PerIPBurst = 2, 5 }})
+	s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) { c.ClientRate, c.ClientBurst = 2, 5 }})
 	path := s.url + venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=5"
 	ask := func(ip string) reply {
 		req, _ := http.NewRequest("GET", path, nil)

@@ -2,8 +2,8 @@ package gateway
 
 import (
 	"math"
-	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"sync"
 	"time"
@@ -18,8 +18,12 @@ import (
 // paces itself here as it would there.
 func (s *server) limited(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		v := s.perIP.allow(clientIP(r))
-		s.perIP.setHeaders(w.Header(), v)
+		if s.perClient == nil { // RISKCHART_CLIENT_RATE=0: no limit, and no budget to describe
+			next.ServeHTTP(w, r)
+			return
+		}
+		v := s.perClient.allow(s.clientOf(r))
+		s.perClient.setHeaders(w.Header(), v)
 		if !v.ok {
 			s.metrics.throttled.WithLabelValues("client").Inc()
 			writeRateLimited(w, r.URL.Path, v.reset, s.now(), "too many requests from this client")
@@ -29,12 +33,19 @@ func (s *server) limited(next http.Handler) http.Handler {
 	})
 }
 
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
+// clientOf is the address r counts against: the connection's peer, or
+// behind trusted proxies the client they name (docs/deploy.md#behind-a-reverse-proxy).
+// Requests whose peer is no address (in-memory tests) share the zero Addr.
+func (s *server) clientOf(r *http.Request) netip.Addr {
+	a, _, _ := s.clients.Client(r)
+	return a
+}
+
+// forwarded reports whether r came through a trusted proxy: its client is
+// not on this machine, whatever the listener's address.
+func (s *server) forwarded(r *http.Request) bool {
+	_, fwd, _ := s.clients.Client(r)
+	return fwd
 }
 
 // ipLimiter holds a token bucket per client IP, in a bounded map: idle
@@ -53,7 +64,7 @@ type ipLimiter struct {
 	now   func() time.Time
 	max   int
 	mu    sync.Mutex
-	m     map[string]*ipEntry
+	m     map[netip.Addr]*ipEntry
 	swept time.Time
 
 	limitH, intervalH []string // ratelimit-limit and -interval: the same on every answer
@@ -67,9 +78,9 @@ type ipEntry struct {
 // ipLimiterMax bounds the clients remembered at once.
 const ipLimiterMax = 10_000
 
-func newIPLimiter(perSecond float64, burst int, now func() time.Time) *ipLimiter {
-	refill := time.Duration(math.Ceil(float64(burst) / perSecond * float64(time.Second)))
-	return &ipLimiter{rate: rate.Limit(perSecond), burst: burst, now: now, max: ipLimiterMax, m: map[string]*ipEntry{},
+func newIPLimiter(perSecond rate.Limit, burst int, now func() time.Time) *ipLimiter {
+	refill := time.Duration(math.Ceil(float64(burst) / float64(perSecond) * float64(time.Second)))
+	return &ipLimiter{rate: perSecond, burst: burst, now: now, max: ipLimiterMax, m: map[netip.Addr]*ipEntry{},
 		limitH:    []string{strconv.Itoa(burst)},
 		intervalH: []string{strconv.FormatInt(ceilMillis(refill), 10)},
 	}
@@ -83,7 +94,7 @@ type verdict struct {
 }
 
 // allow takes one request of ip's rate, if there is one.
-func (l *ipLimiter) allow(ip string) verdict {
+func (l *ipLimiter) allow(ip netip.Addr) verdict {
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -229,7 +229,7 @@ func TestTheVenueClientWorksAgainstTheGateway(t *testing.T) {
 // gateway, it waits out the caller's own budget instead of running into 429s.
 func TestTheVenueClientPacesItselfByTheGatewaysRateLimitHeaders(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := newStack(t, options{gateway: func(c *gateway.Config) { c.PerIPRate, c.PerIPBurst = 10, 3 }})
+		s := newStack(t, options{gateway: func(c *gateway.Config) { c.ClientRate, c.ClientBurst = 10, 3 }})
 		tr := s.from("127.0.0.1")
 		t.Cleanup(tr.CloseIdleConnections)
 		client, err := venue.New(venue.Config{BaseURL: s.url, AccessKey: "dropped", SecretKey: "dropped-secret",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/netip"
 	"sync"
 	"time"
 
@@ -21,7 +22,7 @@ type fairShare struct {
 	share venueapi.Limit
 	max   int // clients remembered at once
 	mu    sync.Mutex
-	m     map[string][]time.Time // a client's charges within the window, oldest first
+	m     map[netip.Addr][]time.Time // a client's charges within the window, oldest first
 	swept time.Time
 }
 
@@ -32,12 +33,12 @@ const fairShareOf = 4
 const fairShareMax = 10_000
 
 func newFairShare(budget venueapi.Limit) *fairShare {
-	return &fairShare{share: venueapi.Limit{Requests: max(1, budget.Requests/fairShareOf), Per: budget.Per}, max: fairShareMax, m: map[string][]time.Time{}}
+	return &fairShare{share: venueapi.Limit{Requests: max(1, budget.Requests/fairShareOf), Per: budget.Per}, max: fairShareMax, m: map[netip.Addr][]time.Time{}}
 }
 
 // take charges client one venue call at now, or says how long until its
 // share has room for one.
-func (f *fairShare) take(client string, now time.Time) (ok bool, retry time.Duration) {
+func (f *fairShare) take(client netip.Addr, now time.Time) (ok bool, retry time.Duration) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	charges, known := f.m[client]
@@ -55,7 +56,7 @@ func (f *fairShare) take(client string, now time.Time) (ok bool, retry time.Dura
 
 // giveBack undoes the charge take made for client at at: the call sent
 // nothing, so it spent none of the venue's budget.
-func (f *fairShare) giveBack(client string, at time.Time) {
+func (f *fairShare) giveBack(client netip.Addr, at time.Time) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	charges := f.m[client]
@@ -99,7 +100,7 @@ func (f *fairShare) evict(now time.Time) {
 // shareSpentError is a venue call not made: the client whose request would
 // have started it has spent its share.
 type shareSpentError struct {
-	client     string
+	client     netip.Addr
 	retryAfter time.Duration
 }
 
@@ -117,7 +118,7 @@ const shareAttempts = 3
 // that joined a call another client could not make asks again under its own
 // share. A venue's 1013 tells the list of contracts it may be behind.
 func (s *server) privateGet(r *http.Request, cache *ttlCache, key string, fetch func(context.Context) (any, error)) (v any, stale bool, err error) {
-	client := clientIP(r)
+	client := s.clientOf(r)
 	charged := func(ctx context.Context) (any, error) {
 		at := s.now()
 		if ok, retry := s.share.take(client, at); !ok {

@@ -3,23 +3,25 @@ package gateway
 import (
 	"context"
 	"net/http/httptest"
+	"net/netip"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/riskchart/riskchart/server/internal/clientaddr"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
 func TestARequestThatJoinedACallRefusedForAnotherClientsShareAsksAgainUnderItsOwn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := &server{now: time.Now, share: newFairShare(venueapi.PrivateLimit())}
+		s := &server{now: time.Now, clients: &clientaddr.Resolver{}, share: newFairShare(venueapi.PrivateLimit())}
 		cache := newTTLCache(time.Minute, time.Second, time.Second, time.Now)
 		release := make(chan struct{})
 		// Another client's call holds the key; it ends refused for that
 		// client's share.
 		go cache.get(context.Background(), "k", func(context.Context) (any, error) {
 			<-release
-			return nil, &shareSpentError{client: "192.0.2.1", retryAfter: time.Second}
+			return nil, &shareSpentError{client: netip.MustParseAddr("192.0.2.1"), retryAfter: time.Second}
 		})
 		synctest.Wait()
 		r := httptest.NewRequest("GET", venueapi.PathTiers, nil)
@@ -38,8 +40,10 @@ func TestARequestThatJoinedACallRefusedForAnotherClientsShareAsksAgainUnderItsOw
 		if res := <-got; res.err != nil || res.v != "answer" {
 			t.Fatalf("got %v %v, want the answer of a call under this client's own share", res.v, res.err)
 		}
-		if ok, _ := s.share.take("192.0.2.2", time.Now()); !ok || len(s.share.m["192.0.2.2"]) != 2 {
+		if c := netip.MustParseAddr("192.0.2.2"); !takeOK(s.share.take(c, time.Now())) || len(s.share.m[c]) != 2 {
 			t.Fatalf("the call was not charged to the client that made it: %v", s.share.m)
 		}
 	})
 }
+
+func takeOK(ok bool, _ time.Duration) bool { return ok }

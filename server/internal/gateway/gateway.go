@@ -10,12 +10,15 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/time/rate"
 
 	"github.com/riskchart/riskchart/app/embedmsg"
+	"github.com/riskchart/riskchart/server/internal/clientaddr"
 	"github.com/riskchart/riskchart/server/internal/embedlink"
 	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
@@ -37,8 +40,9 @@ type Config struct {
 	CacheBytes      int64                // candle cache bound; 0: 64 MiB
 	TierTTL         time.Duration        // 0: 5 min
 	LimitTTL        time.Duration        // 0: 5 s
-	PerIPRate       float64              // requests per second per client IP; 0: 50
-	PerIPBurst      int                  // 0: 100
+	TrustedProxies  []netip.Prefix       // peers whose X-Forwarded-For or Forwarded names the client; nil: none
+	ClientRate      rate.Limit           // requests per second per client address on the limited paths; 0: 50; rate.Inf: no limit
+	ClientBurst     int                  // 0: 100
 	UpstreamTimeout time.Duration        // a venue call, waiting for budget included; 0: 4 s
 	Registry        *prometheus.Registry // served at /metrics; nil: a new one
 	Logger          *slog.Logger         // nil: discard
@@ -56,21 +60,22 @@ var ErrNoHostNames = errors.New("gateway: a listener off loopback needs the host
 
 // server holds what the handlers share.
 type server struct {
-	cfg     Config
-	venue   *venue.Client
-	log     *slog.Logger
-	now     func() time.Time
-	candles *candleCache
-	tiers   *ttlCache
-	limits  *ttlCache
-	listed  *listed    // the contracts the venue lists, to answer others 1013 from memory
-	share   *fairShare // each client's share of the private venue calls
-	perIP   *ipLimiter
-	metrics *metrics
-	headers headers
-	hosts   []hostRule         // the Host headers answered; nil: any
-	origins embedmsg.AllowList // besides the request's own, the origins private data may be asked from
-	refused *refusals          // the request log's thinning of refused requests
+	cfg       Config
+	venue     *venue.Client
+	log       *slog.Logger
+	now       func() time.Time
+	candles   *candleCache
+	tiers     *ttlCache
+	limits    *ttlCache
+	listed    *listed    // the contracts the venue lists, to answer others 1013 from memory
+	share     *fairShare // each client's share of the private venue calls
+	clients   *clientaddr.Resolver
+	perClient *ipLimiter // nil: no per-client limit
+	metrics   *metrics
+	headers   headers
+	hosts     []hostRule         // the Host headers answered; nil: any
+	origins   embedmsg.AllowList // besides the request's own, the origins private data may be asked from
+	refused   *refusals          // the request log's thinning of refused requests
 }
 
 // New builds the gateway's handler. It refuses to serve private data off
@@ -112,11 +117,11 @@ func New(cfg Config) (http.Handler, error) {
 	if cfg.LimitTTL <= 0 {
 		cfg.LimitTTL = 5 * time.Second
 	}
-	if cfg.PerIPRate <= 0 {
-		cfg.PerIPRate = 50
+	if cfg.ClientRate <= 0 {
+		cfg.ClientRate = 50
 	}
-	if cfg.PerIPBurst <= 0 {
-		cfg.PerIPBurst = 100
+	if cfg.ClientBurst <= 0 {
+		cfg.ClientBurst = 100
 	}
 	if cfg.UpstreamTimeout <= 0 {
 		cfg.UpstreamTimeout = 4 * time.Second
@@ -141,7 +146,10 @@ func New(cfg Config) (http.Handler, error) {
 	s.listed = newListed(cfg.Venue, cfg.UpstreamTimeout, cfg.Now, s.metrics, cfg.Logger)
 	private, _ := cfg.Venue.QuotaStatus()
 	s.share = newFairShare(private.Quota)
-	s.perIP = newIPLimiter(cfg.PerIPRate, cfg.PerIPBurst, cfg.Now)
+	s.clients = clientaddr.New(cfg.TrustedProxies)
+	if cfg.ClientRate != rate.Inf {
+		s.perClient = newIPLimiter(cfg.ClientRate, cfg.ClientBurst, cfg.Now)
+	}
 	s.headers = newHeaders(contentSecurityPolicy(cfg.FrameAncestors), cfg.RefreshInterval)
 	return s.routes(), nil
 }

@@ -3,8 +3,8 @@ package gateway
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -42,16 +42,16 @@ func TestTheClientLimiterRemembersABoundedNumberOfClients(t *testing.T) {
 	l := newIPLimiter(1, 2, func() time.Time { return now })
 	l.max = 100
 	for i := range 1000 {
-		if v := l.allow(fmt.Sprintf("10.0.%d.%d", i/256, i%256)); !v.ok {
+		if v := l.allow(netip.AddrFrom4([4]byte{10, 0, byte(i / 256), byte(i % 256)})); !v.ok {
 			t.Fatalf("a new client %d was refused", i)
 		}
 		if len(l.m) > l.max {
 			t.Fatalf("%d clients remembered, bound %d", len(l.m), l.max)
 		}
 	}
-	l.allow("192.0.2.1")
-	l.allow("192.0.2.1")
-	if v := l.allow("192.0.2.1"); v.ok || v.reset != time.Second {
+	l.allow(netip.MustParseAddr("192.0.2.1"))
+	l.allow(netip.MustParseAddr("192.0.2.1"))
+	if v := l.allow(netip.MustParseAddr("192.0.2.1")); v.ok || v.reset != time.Second {
 		t.Fatalf("past the burst: allowed %v, retry %s; want refused, retry in 1s", v.ok, v.reset)
 	}
 }

@@ -97,7 +97,7 @@ func TestEachKindOfRefusalHasItsOwnLineAndAnswersStillOneEach(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := newStack(t, options{gateway: func(c *gateway.Config) {
 			c.Public, c.ViewerTokens, c.AllowedHosts = true, []venue.Secret{testViewer}, []string{"charts.example"}
-			c.PerIPRate, c.PerIPBurst = 1, 130 // the private paths take 110, the candles 20, then 429s
+			c.ClientRate, c.ClientBurst = 1, 130 // the private paths take 110, the candles 20, then 429s
 			c.EmbedLinks, _ = embedlink.NewSigner([]byte(strings.Repeat("embed-key-", 4)))
 		}})
 		tiers := venueapi.PathTiers + "?contract_code=BTC-USDT"

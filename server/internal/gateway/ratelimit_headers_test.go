@@ -16,7 +16,7 @@ import (
 // request when none is left.
 func TestEveryVenuePathAnswerSaysWhereTheCallersBudgetStands(t *testing.T) {
 	clk := newClock(10)
-	s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) { c.PerIPRate, c.PerIPBurst = 2, 5 }})
+	s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) { c.ClientRate, c.ClientBurst = 2, 5 }})
 	const jsonType = "application/json"
 	for _, st := range []struct {
 		name                 string

@@ -51,7 +51,7 @@ func newStack(t testing.TB, o options) *stack {
 	vc := venue.Config{AccessKey: testAccess, SecretKey: testSecret, Retries: -1, Timeout: time.Second}
 	logs := &servertest.Buffer{}
 	cfg := gateway.Config{
-		Contracts: []venueapi.Offer{{Code: "BTC-USDT", FaceValue: decimal.RequireFromString("0.001"), PriceDecimals: 1}}, PerIPRate: 1e6, PerIPBurst: 1e6,
+		Contracts: []venueapi.Offer{{Code: "BTC-USDT", FaceValue: decimal.RequireFromString("0.001"), PriceDecimals: 1}}, ClientRate: 1e6, ClientBurst: 1e6,
 		Logger: slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		App:    http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("app")) }),
 	}

@@ -1,0 +1,154 @@
+// Package clientaddr says which address a request comes from when the
+// server stands behind reverse proxies: the peer of the connection, unless
+// that peer is a proxy the operator trusts, in which case the address that
+// proxy (and any trusted proxy before it) wrote into X-Forwarded-For or
+// Forwarded. Only the rightmost addresses are believed: everything left of
+// the first untrusted hop was written by the client itself and can be
+// anything. See docs/deploy.md#behind-a-reverse-proxy.
+package clientaddr
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/netip"
+	"strings"
+)
+
+// Resolver finds a request's client address. The zero value trusts no proxy:
+// the client is always the connection's peer.
+type Resolver struct {
+	trusted []netip.Prefix
+}
+
+// New returns a Resolver that believes the forwarding headers of peers
+// within trusted.
+func New(trusted []netip.Prefix) *Resolver {
+	return &Resolver{trusted: trusted}
+}
+
+// ParsePrefixes reads a comma-separated list of CIDR prefixes or single
+// addresses ("10.0.0.0/8, 192.0.2.7, ::1"). An error names the entry and
+// the rule.
+func ParsePrefixes(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for i, item := range strings.Split(s, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			if strings.TrimSpace(s) == "" {
+				return nil, nil
+			}
+			return nil, fmt.Errorf("entry %d is empty: list CIDR prefixes or addresses, comma-separated", i+1)
+		}
+		if p, err := netip.ParsePrefix(item); err == nil {
+			if p != p.Masked() {
+				return nil, fmt.Errorf("entry %d (%q) has bits set past its prefix length: write %s", i+1, item, p.Masked())
+			}
+			out = append(out, p)
+			continue
+		}
+		a, err := netip.ParseAddr(item)
+		if err != nil || a.Zone() != "" {
+			return nil, fmt.Errorf("entry %d (%q) must be a CIDR prefix like 10.0.0.0/8 or an address like 192.0.2.7", i+1, item)
+		}
+		out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+	}
+	return out, nil
+}
+
+// Trusted reports whether a is one of the trusted proxies.
+func (r *Resolver) Trusted(a netip.Addr) bool {
+	a = a.Unmap()
+	for _, p := range r.trusted {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// Client returns req's client address, and whether it was read from a
+// forwarding header (the request came through a trusted proxy). ok is false
+// only when RemoteAddr is not an address (a test's or a pipe's), and then
+// addr is the zero Addr.
+func (r *Resolver) Client(req *http.Request) (addr netip.Addr, forwarded, ok bool) {
+	peer, err := netip.ParseAddrPort(req.RemoteAddr)
+	if err != nil {
+		a, err := netip.ParseAddr(req.RemoteAddr)
+		if err != nil {
+			return netip.Addr{}, false, false
+		}
+		peer = netip.AddrPortFrom(a, 0)
+	}
+	client := peer.Addr().Unmap()
+	if len(r.trusted) == 0 || !r.Trusted(client) {
+		return client, false, true
+	}
+	lines, xff := req.Header["X-Forwarded-For"]
+	if !xff {
+		lines = req.Header["Forwarded"]
+	}
+	if len(lines) == 0 {
+		return client, false, true
+	}
+	// Right to left, without allocating (this runs on every request): each
+	// trusted hop vouches for the one before it.
+	for i := len(lines) - 1; i >= 0; i-- {
+		rest := lines[i]
+		for rest != "" {
+			var hop string
+			if j := strings.LastIndexByte(rest, ','); j >= 0 {
+				rest, hop = rest[:j], rest[j+1:]
+			} else {
+				rest, hop = "", rest
+			}
+			if !xff {
+				hop = forOf(hop)
+			}
+			a, err := parseHop(strings.TrimSpace(hop))
+			if err != nil {
+				// A trusted proxy wrote something that is not an address
+				// (or an obfuscated Forwarded node): the last hop known
+				// good is the best there is.
+				return client, true, true
+			}
+			client = a
+			if !r.Trusted(a) {
+				return client, true, true
+			}
+		}
+	}
+	return client, true, true
+}
+
+// forOf is the for= parameter of one Forwarded element
+// (for=192.0.2.43;proto=https), unquoted, or "" when it has none.
+func forOf(elem string) string {
+	for elem != "" {
+		var pair string
+		pair, elem, _ = strings.Cut(elem, ";")
+		k, v, _ := strings.Cut(strings.TrimSpace(pair), "=")
+		if strings.EqualFold(k, "for") {
+			return strings.Trim(v, `"`)
+		}
+	}
+	return ""
+}
+
+var errNotAnAddress = errors.New("not an address")
+
+// parseHop reads one hop: an address, with or without a port, IPv6 in
+// brackets when it has one ("192.0.2.1", "192.0.2.1:4711", "2001:db8::1",
+// "[2001:db8::1]:4711").
+func parseHop(s string) (netip.Addr, error) {
+	if a, err := netip.ParseAddr(s); err == nil && a.Zone() == "" { // the common form first: a failed parse allocates its error
+		return a.Unmap(), nil
+	}
+	if ap, err := netip.ParseAddrPort(s); err == nil && ap.Addr().Zone() == "" {
+		return ap.Addr().Unmap(), nil
+	}
+	if a, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")); err == nil && a.Zone() == "" {
+		return a.Unmap(), nil
+	}
+	return netip.Addr{}, errNotAnAddress
+}

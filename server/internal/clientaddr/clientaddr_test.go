@@ -1,0 +1,110 @@
+package clientaddr_test
+
+import (
+	"net/http"
+	"net/netip"
+	"strings"
+	"testing"
+
+	"github.com/riskchart/riskchart/server/internal/clientaddr"
+)
+
+func TestTheClientIsTheRightmostHopNoTrustedProxyVouchesFor(t *testing.T) {
+	trusted, err := clientaddr.ParsePrefixes("10.0.0.0/8, 192.0.2.7, ::1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := clientaddr.New(trusted)
+	for _, tc := range []struct {
+		name, peer    string
+		header        http.Header
+		want          string
+		wantForwarded bool
+	}{
+		{"no proxy: the peer", "203.0.113.5:1234", nil, "203.0.113.5", false},
+		{"an untrusted peer's header is ignored", "203.0.113.5:1234", http.Header{"X-Forwarded-For": {"1.2.3.4"}}, "203.0.113.5", false},
+		{"a trusted peer without a header is the client", "10.1.2.3:80", nil, "10.1.2.3", false},
+		{"one trusted proxy", "10.1.2.3:80", http.Header{"X-Forwarded-For": {"198.51.100.9"}}, "198.51.100.9", true},
+		{"a forged left part is not believed", "10.1.2.3:80", http.Header{"X-Forwarded-For": {"6.6.6.6, 198.51.100.9"}}, "198.51.100.9", true},
+		{"a chain of trusted proxies", "10.1.2.3:80", http.Header{"X-Forwarded-For": {"6.6.6.6, 198.51.100.9, 192.0.2.7, 10.9.9.9"}}, "198.51.100.9", true},
+		{"several header lines read as one list", "10.1.2.3:80", http.Header{"X-Forwarded-For": {"6.6.6.6, 198.51.100.9", "10.9.9.9"}}, "198.51.100.9", true},
+		{"every hop trusted: the leftmost", "10.1.2.3:80", http.Header{"X-Forwarded-For": {"10.4.4.4, 10.9.9.9"}}, "10.4.4.4", true},
+		{"a hop with a port", "10.1.2.3:80", http.Header{"X-Forwarded-For": {"198.51.100.9:5555"}}, "198.51.100.9", true},
+		{"IPv6 through an IPv6 loopback proxy", "[::1]:80", http.Header{"X-Forwarded-For": {"2001:db8::7"}}, "2001:db8::7", true},
+		{"an IPv4-mapped peer is its IPv4 address", "[::ffff:10.1.2.3]:80", http.Header{"X-Forwarded-For": {"198.51.100.9"}}, "198.51.100.9", true},
+		{"garbage from a trusted hop: the last good hop", "10.1.2.3:80", http.Header{"X-Forwarded-For": {"198.51.100.9, garbage"}}, "10.1.2.3", true},
+		{"Forwarded, quoted IPv6 with a port", "10.1.2.3:80", http.Header{"Forwarded": {`for="[2001:db8::7]:4711";proto=https`}}, "2001:db8::7", true},
+		{"Forwarded, the rightmost untrusted", "10.1.2.3:80", http.Header{"Forwarded": {"for=6.6.6.6, for=198.51.100.9;by=10.1.2.3, for=10.9.9.9"}}, "198.51.100.9", true},
+		{"Forwarded, For in any case", "10.1.2.3:80", http.Header{"Forwarded": {"For=198.51.100.9"}}, "198.51.100.9", true},
+		{"Forwarded, an obfuscated hop stops the walk", "10.1.2.3:80", http.Header{"Forwarded": {"for=_hidden"}}, "10.1.2.3", true},
+		{"X-Forwarded-For wins over Forwarded", "10.1.2.3:80", http.Header{"X-Forwarded-For": {"198.51.100.9"}, "Forwarded": {"for=6.6.6.6"}}, "198.51.100.9", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := &http.Request{RemoteAddr: tc.peer, Header: tc.header}
+			if req.Header == nil {
+				req.Header = http.Header{}
+			}
+			got, forwarded, ok := r.Client(req)
+			if !ok || got != netip.MustParseAddr(tc.want) || forwarded != tc.wantForwarded {
+				t.Errorf("Client = %v forwarded=%v ok=%v, want %s forwarded=%v", got, forwarded, ok, tc.want, tc.wantForwarded)
+			}
+		})
+	}
+}
+
+func TestWithoutTrustedProxiesNoHeaderIsBelieved(t *testing.T) {
+	var r clientaddr.Resolver
+	req := &http.Request{RemoteAddr: "127.0.0.1:9", Header: http.Header{"X-Forwarded-For": {"198.51.100.9"}}}
+	if got, forwarded, _ := r.Client(req); got != netip.MustParseAddr("127.0.0.1") || forwarded {
+		t.Errorf("Client = %v forwarded=%v, want the peer", got, forwarded)
+	}
+	req.RemoteAddr = "pipe"
+	if _, _, ok := r.Client(req); ok {
+		t.Error("a RemoteAddr that is no address gave an address")
+	}
+}
+
+func TestParsePrefixesNamesTheEntryAndTheRule(t *testing.T) {
+	for _, tc := range []struct{ in, wantErr string }{
+		{"", ""},
+		{"127.0.0.1/32,10.0.0.0/8", ""},
+		{"::1, fd00::/8", ""},
+		{"10.0.0.1/8", "entry 1 (\"10.0.0.1/8\") has bits set past its prefix length: write 10.0.0.0/8"},
+		{"10.0.0.0/8,,", "entry 2 is empty"},
+		{"nginx", "entry 1 (\"nginx\") must be a CIDR prefix"},
+		{"10.0.0.0/33", "entry 1 (\"10.0.0.0/33\") must be a CIDR prefix"},
+		{"fe80::1%eth0", "must be a CIDR prefix"},
+	} {
+		_, err := clientaddr.ParsePrefixes(tc.in)
+		if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+			t.Errorf("ParsePrefixes(%q) = %v, want %q", tc.in, err, tc.wantErr)
+		}
+	}
+}
+
+func FuzzClient(f *testing.F) {
+	f.Add("10.1.2.3:80", "6.6.6.6, 198.51.100.9", "")
+	f.Add("[::1]:80", "", `for="[2001:db8::7]:4711"`)
+	trusted, _ := clientaddr.ParsePrefixes("10.0.0.0/8,::1")
+	r := clientaddr.New(trusted)
+	f.Fuzz(func(t *testing.T, peer, xff, fwd string) {
+		h := http.Header{}
+		if xff != "" {
+			h.Set("X-Forwarded-For", xff)
+		}
+		if fwd != "" {
+			h.Set("Forwarded", fwd)
+		}
+		got, forwarded, ok := r.Client(&http.Request{RemoteAddr: peer, Header: h})
+		if !ok {
+			return
+		}
+		if !got.IsValid() {
+			t.Fatalf("an invalid address for peer %q", peer)
+		}
+		// Whatever the headers say, an untrusted peer is its own client.
+		if p, err := netip.ParseAddrPort(peer); err == nil && !r.Trusted(p.Addr()) && (forwarded || got != p.Addr().Unmap()) {
+			t.Fatalf("untrusted peer %q became %v", peer, got)
+		}
+	})
+}

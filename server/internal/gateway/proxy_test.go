@@ -1,0 +1,121 @@
+package gateway_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/netip"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+
+	"github.com/riskchart/riskchart/server/internal/gateway"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// TestBrowsersBehindOneTrustedProxyEachHaveTheirOwnRate opens 300 charts at
+// once through one reverse proxy, at the default per-client rate: each
+// browser is known by the address the proxy names, so none is refused;
+// without the proxy trusted, they share one budget and most are.
+func TestBrowsersBehindOneTrustedProxyEachHaveTheirOwnRate(t *testing.T) {
+	const browsers = 300
+	now := newClock(10)
+	opening := []string{ // what a chart asks for when it opens
+		venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=300",
+		venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=2",
+	}
+	for _, tc := range []struct {
+		name        string
+		trusted     []netip.Prefix
+		wantRefused func(n int64) bool
+	}{
+		{"the proxy trusted", []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}, func(n int64) bool { return n == 0 }},
+		{"the proxy not trusted", nil, func(n int64) bool { return n >= browsers*int64(len(opening))-100 }}, // one burst of 100, then 429s
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				s := newStack(t, options{clock: now, gateway: func(c *gateway.Config) {
+					c.TrustedProxies, c.ClientRate, c.ClientBurst = tc.trusted, 0, 0 // the defaults: 50 a second, bursts of 100
+				}})
+				var refused atomic.Int64
+				concurrently(browsers, func(i int) {
+					for _, p := range opening {
+						a := s.get(t, p, "X-Forwarded-For", fmt.Sprintf("203.0.113.9, 198.51.%d.%d", i/250, i%250))
+						switch a.status {
+						case http.StatusOK:
+						case http.StatusTooManyRequests:
+							refused.Add(1)
+						default:
+							t.Errorf("browser %d: HTTP %d %s", i, a.status, a.body)
+						}
+					}
+				})
+				if n := refused.Load(); !tc.wantRefused(n) {
+					t.Errorf("%d of %d requests refused", n, browsers*len(opening))
+				}
+			})
+		})
+	}
+}
+
+// TestABrowserBehindTheProxyPastItsOwnRateIsRefusedAlone: one address the
+// proxy names spends its burst and gets 429 with Retry-After, while another
+// behind the same proxy is still answered.
+func TestABrowserBehindTheProxyPastItsOwnRateIsRefusedAlone(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newStack(t, options{clock: newClock(10), gateway: func(c *gateway.Config) {
+			c.TrustedProxies, c.ClientRate, c.ClientBurst = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}, 5, 10
+		}})
+		path := venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=2"
+		for i := range 10 {
+			if a := s.get(t, path, "X-Forwarded-For", "198.51.100.1"); a.status != http.StatusOK {
+				t.Fatalf("request %d within the burst: HTTP %d", i+1, a.status)
+			}
+		}
+		a := s.get(t, path, "X-Forwarded-For", "198.51.100.1")
+		if a.status != http.StatusTooManyRequests || a.header.Get("Retry-After") == "" {
+			t.Fatalf("past the burst: HTTP %d, Retry-After %q; want 429 with Retry-After", a.status, a.header.Get("Retry-After"))
+		}
+		if code, _ := a.errCode(t); code != venueapi.CodeRateLimited {
+			t.Errorf("past the burst: code %d, want %d", code, venueapi.CodeRateLimited)
+		}
+		if a := s.get(t, path, "X-Forwarded-For", "198.51.100.2"); a.status != http.StatusOK {
+			t.Errorf("another browser behind the proxy: HTTP %d", a.status)
+		}
+		// A header from an untrusted peer names nobody: that peer is the client.
+		other := s.from("127.0.0.5")
+		for i := range 10 {
+			req, _ := http.NewRequest(http.MethodGet, s.url+path, nil)
+			req.Header.Set("X-Forwarded-For", fmt.Sprintf("198.51.100.%d", 10+i))
+			send(t, other, req)
+		}
+		req, _ := http.NewRequest(http.MethodGet, s.url+path, nil)
+		req.Header.Set("X-Forwarded-For", "198.51.100.99")
+		if a := send(t, other, req); a.status != http.StatusTooManyRequests {
+			t.Errorf("an untrusted peer changing its header escaped its rate: HTTP %d", a.status)
+		}
+	})
+}
+
+// TestAProxiedRequestIsNotALoopbackViewer: a listener on loopback serves
+// private data to this machine's browsers without a token; a request a
+// trusted proxy forwards comes from elsewhere and needs one.
+func TestAProxiedRequestIsNotALoopbackViewer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newStack(t, options{clock: newClock(10), gateway: func(c *gateway.Config) {
+			c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
+		}})
+		path := venueapi.PathTiers + "?contract_code=BTC-USDT"
+		if a := s.get(t, path); a.status != http.StatusOK || errCodeOf(t, a) != venueapi.CodeOK {
+			t.Fatalf("a loopback browser: HTTP %d %s", a.status, a.body)
+		}
+		if a := s.get(t, path, "X-Forwarded-For", "198.51.100.1"); errCodeOf(t, a) != venueapi.CodeForbidden {
+			t.Fatalf("a proxied browser without a token: HTTP %d %s, want code %d", a.status, a.body, venueapi.CodeForbidden)
+		}
+	})
+}
+
+func errCodeOf(t testing.TB, a reply) int {
+	t.Helper()
+	c, _ := a.errCode(t)
+	return c
+}
