@@ -11,7 +11,7 @@ GO_SRC    := $(shell find app server venueapi -name '*.go' -not -name '*_test.go
 APP_SRC   := $(shell find app venueapi -name '*.go' -not -name '*_test.go') go.mod go.sum
 CHROMIUM  ?= /usr/bin/chromium
 
-.PHONY: all run build test bench deps chromium vet clean
+.PHONY: all run build test bench deps chromium redis-server vet clean
 
 all: build
 
@@ -61,17 +61,26 @@ chromium:
 		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium; \
 	fi
 
+# The shared-state tests start their own redis-server processes; install Debian's when it
+# is missing. Any service the package starts is not used by the tests.
+redis-server:
+	@if ! command -v redis-server >/dev/null 2>&1; then \
+		echo "installing Debian's redis-server for the shared-state tests"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q redis-server; \
+	fi
+
 vet:
 	@test -z "$$(gofmt -l app server venueapi)" || { echo "gofmt needed:"; gofmt -l app server venueapi; exit 1; }
 	$(GO) vet ./...
 
-test: build chromium vet
+test: build chromium redis-server vet
 	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 20m ./...
 
 # Speed and memory are checked here, never by timed tests. One package's
 # benchmarks at a time (-p 1): go test otherwise runs as many packages at
 # once as there are cores, and each timed the others' load.
-bench: build chromium
+bench: build chromium redis-server
 	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test -run '^$$' -bench . -benchmem -count=1 -p 1 ./...
 	$(GO) run ./server/cmd/loadtest -duration 5s -clients 32
 	@echo "Front end in headless Chromium (BenchmarkFrontEnd; ratios are go-app page / plain ECharts page, same run):"

@@ -1,0 +1,276 @@
+package cluster_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/riskchart/riskchart/server/internal/cluster"
+	"github.com/riskchart/riskchart/server/internal/redistest"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+func TestBudgetNeverGrantsMoreThanTheLimitInAnyWindow(t *testing.T) {
+	limit := venueapi.Limit{Requests: 40, Per: 500 * time.Millisecond}
+	tests := []struct {
+		name              string
+		replicas, workers int
+		longest           time.Duration
+	}{
+		{"three replicas taking turns now or never", 3, 8, 0},
+		{"three replicas reserving turns ahead", 3, 8, 300 * time.Millisecond},
+		{"one replica", 1, 16, 100 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := redistest.Start(t)
+			var bs []*cluster.Budget
+			for range tt.replicas {
+				bs = append(bs, replica(t, srv.URL(), fast(t), limit, tt.replicas))
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			var g grants
+			hammer(ctx, bs, tt.workers, tt.longest, &g)
+			// The log keeps a tenth of a window as margin: counted over the
+			// limit's own window the slack absorbs the answers' varying delay.
+			if n, at := most(g.all, limit.Per); n > limit.Requests {
+				t.Errorf("%d turns in the window from %s: limit %d", n, at.Format(time.StampMilli), limit.Requests)
+			}
+			// The budget was spent, not merely unused: 2 s hold nearly four windows.
+			if len(g.all) < 3*limit.Requests {
+				t.Errorf("%d turns in 2 s: the replicas should have spent the budget about 3.6 times", len(g.all))
+			}
+			for i, b := range bs {
+				if s := b.Stats(); s.LocalGranted != 0 || s.State != cluster.Shared {
+					t.Errorf("replica %d: %+v: Redis was up, every turn should be shared", i, s)
+				}
+			}
+		})
+	}
+}
+
+func TestTheReserveScriptIsAtomicUnderConcurrency(t *testing.T) {
+	srv := redistest.Start(t)
+	// A window far longer than the test: exactly the limit can be granted.
+	limit := venueapi.Limit{Requests: 60, Per: time.Minute}
+	for _, n := range []int{1, 3} {
+		var bs []*cluster.Budget
+		for range 4 {
+			b, err := cluster.NewBudget(open(t, srv.URL(), fast(t)), fmt.Sprint("atomic-", n), limit, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bs = append(bs, b)
+		}
+		var granted atomic.Int64
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for _, b := range bs {
+			for range 25 {
+				wg.Go(func() {
+					<-start
+					for range 4 {
+						ok, _, err := b.Take(context.Background(), n)
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						if ok {
+							granted.Add(int64(n))
+						}
+					}
+				})
+			}
+		}
+		close(start)
+		wg.Wait()
+		if got := granted.Load(); got != int64(limit.Requests) {
+			t.Errorf("n=%d: 400 concurrent asks on 4 clients granted %d turns, want exactly the limit %d", n, got, limit.Requests)
+		}
+	}
+}
+
+func TestAReplicaThatLosesRedisSpendsOnlyItsShareAndRejoins(t *testing.T) {
+	srv := redistest.Start(t)
+	limit := venueapi.Limit{Requests: 30, Per: 600 * time.Millisecond}
+	const n = 3
+	share := limit.Requests / n
+	var bs []*cluster.Budget
+	for range n {
+		bs = append(bs, replica(t, srv.URL(), fast(t), limit, n))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var g grants
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		hammer(ctx, bs, 4, 100*time.Millisecond, &g)
+	}()
+
+	time.Sleep(time.Second)
+	srv.Kill()
+	waitFor(t, 2*time.Second, "every replica degraded", func() bool {
+		for _, b := range bs {
+			if b.State() != cluster.Degraded {
+				return false
+			}
+		}
+		return true
+	})
+	time.Sleep(2500 * time.Millisecond)
+	srv.Restart()
+	waitFor(t, 5*time.Second, "every replica back on the shared log", func() bool {
+		for _, b := range bs {
+			if b.State() != cluster.Shared {
+				return false
+			}
+		}
+		return true
+	})
+	before := make([]uint64, n)
+	for i, b := range bs {
+		before[i] = b.Stats().SharedGranted
+	}
+	time.Sleep(time.Second)
+	cancel()
+	<-done
+
+	if m, at := most(g.all, limit.Per); m > limit.Requests {
+		t.Errorf("the cluster took %d turns in the window from %s: limit %d", m, at.Format(time.StampMilli), limit.Requests)
+	}
+	for i, b := range bs {
+		local := g.local[i]
+		if len(local) == 0 {
+			t.Errorf("replica %d took no turn alone while Redis was down", i)
+		}
+		if m, at := most(local, limit.Per); m > share {
+			t.Errorf("replica %d took %d turns alone in the window from %s: its share is %d", i, m, at.Format(time.StampMilli), share)
+		}
+		if s := b.Stats(); s.SharedGranted == before[i] {
+			t.Errorf("replica %d took no shared turn after Redis came back: %+v", i, s)
+		}
+	}
+}
+
+// The case a replica counting only its own turns gets wrong: one replica
+// loses Redis while the others keep it and keep spending the whole budget.
+func TestAPartitionedReplicaAndTheRestStayWithinTheLimitTogether(t *testing.T) {
+	srv := redistest.Start(t)
+	limit := venueapi.Limit{Requests: 30, Per: 600 * time.Millisecond}
+	const n = 3
+	p := newProxy(t, srv.Addr())
+	bs := []*cluster.Budget{
+		replica(t, srv.URL(), fast(t), limit, n),
+		replica(t, srv.URL(), fast(t), limit, n),
+		replica(t, p.URL(), fast(t), limit, n),
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var g grants
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		hammer(ctx, bs, 4, 100*time.Millisecond, &g)
+	}()
+
+	time.Sleep(time.Second)
+	p.setCut(true)
+	waitFor(t, 2*time.Second, "the partitioned replica degraded", func() bool { return bs[2].State() == cluster.Degraded })
+	time.Sleep(2500 * time.Millisecond)
+	if bs[0].State() != cluster.Shared || bs[1].State() != cluster.Shared {
+		t.Fatalf("replicas 0 and 1 left the shared log: %v, %v", bs[0].State(), bs[1].State())
+	}
+	p.setCut(false)
+	waitFor(t, 5*time.Second, "the partitioned replica back", func() bool { return bs[2].State() == cluster.Shared })
+	time.Sleep(time.Second)
+	cancel()
+	<-done
+
+	if m, at := most(g.all, limit.Per); m > limit.Requests {
+		t.Errorf("the cluster took %d turns in the window from %s: limit %d", m, at.Format(time.StampMilli), limit.Requests)
+	}
+	if len(g.local[2]) == 0 {
+		t.Error("the partitioned replica took no turn alone")
+	}
+	if m, _ := most(g.local[2], limit.Per); m > limit.Requests/n {
+		t.Errorf("the partitioned replica took %d turns alone in a window: its share is %d", m, limit.Requests/n)
+	}
+}
+
+func TestPauseStopsEveryReplica(t *testing.T) {
+	srv := redistest.Start(t)
+	limit := venueapi.Limit{Requests: 10, Per: time.Second}
+	a := replica(t, srv.URL(), fast(t), limit, 2)
+	b := replica(t, srv.URL(), fast(t), limit, 2)
+	ctx := context.Background()
+	a.Pause(ctx, 400*time.Millisecond)
+	ok, retry, err := b.Take(ctx, 1)
+	if err != nil || ok {
+		t.Fatalf("another replica's Take during a pause = %v, %v", ok, err)
+	}
+	if retry <= 0 || retry > 400*time.Millisecond {
+		t.Errorf("retryAfter = %s, want the rest of the 400ms pause", retry)
+	}
+	time.Sleep(retry)
+	if ok, _, err := b.Take(ctx, 1); err != nil || !ok {
+		t.Fatalf("Take after the pause = %v, %v", ok, err)
+	}
+}
+
+func TestWaitFailsAtOnceWhenTheTurnComesAfterTheDeadline(t *testing.T) {
+	srv := redistest.Start(t)
+	limit := venueapi.Limit{Requests: 2, Per: time.Second}
+	b := replica(t, srv.URL(), fast(t), limit, 1)
+	ctx := context.Background()
+	for range 2 {
+		if err := b.Wait(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	var spent *cluster.SpentError
+	if err := b.Wait(short); !errors.As(err, &spent) || spent.RetryAfter < 500*time.Millisecond {
+		t.Fatalf("Wait with the next turn a window away = %v, want *SpentError with RetryAfter near 1.1s", err)
+	}
+	if short.Err() != nil {
+		t.Error("Wait waited for a turn it could not have")
+	}
+}
+
+func TestNewBudgetChecksItsArguments(t *testing.T) {
+	c := open(t, "redis://127.0.0.1:1/0", fast(t))
+	tests := []struct {
+		name     string
+		budget   string
+		limit    venueapi.Limit
+		replicas int
+	}{
+		{"no name", "", venueapi.PrivateLimit(), 2},
+		{"a brace in the name", "a{b}", venueapi.PrivateLimit(), 2},
+		{"no requests", "p", venueapi.Limit{Per: time.Second}, 2},
+		{"no interval", "p", venueapi.Limit{Requests: 10}, 2},
+		{"no replicas", "p", venueapi.PrivateLimit(), 0},
+		{"more replicas than requests", "p", venueapi.Limit{Requests: 2, Per: time.Second}, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := cluster.NewBudget(c, tt.budget, tt.limit, tt.replicas); err == nil {
+				t.Error("NewBudget accepted it")
+			}
+		})
+	}
+	b, err := cluster.NewBudget(c, "private", venueapi.PrivateLimit(), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Reserve(context.Background(), b.Share()+1, 0); err == nil {
+		t.Error("Reserve accepted more turns than a replica's share")
+	}
+}

@@ -1,0 +1,134 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Everything is the key a watcher is told when any value may have changed
+// unseen: its subscription began, or was lost. Put refuses it as a key.
+const Everything = ""
+
+const (
+	maxKeyBytes = 512
+	channel     = prefix + "changed"
+)
+
+func valueKey(key string) string { return prefix + "value:" + key }
+
+// Put stores value under key for ttl, then tells every watcher that key
+// changed, in one atomic step, so that a watcher that reads key after the
+// news reads this value or a newer one.
+func (c *Client) Put(ctx context.Context, key string, value []byte, ttl time.Duration) error {
+	if err := validName("value", key, maxKeyBytes); err != nil {
+		return err
+	}
+	if len(value) > c.opt.MaxValueBytes {
+		return fmt.Errorf("value %s: %d bytes: must be at most %d", key, len(value), c.opt.MaxValueBytes)
+	}
+	if ttl < time.Millisecond {
+		return fmt.Errorf("value %s: ttl %s: must be at least 1ms, so that every value expires", key, ttl)
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	_, err := c.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Set(ctx, valueKey(key), value, ttl)
+		p.Publish(ctx, channel, key)
+		return nil
+	})
+	return c.note(err, "put "+key)
+}
+
+// Get reads the value under key; found is false when there is none.
+func (c *Client) Get(ctx context.Context, key string) (value []byte, found bool, err error) {
+	if err := validName("value", key, maxKeyBytes); err != nil {
+		return nil, false, err
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	value, err = c.rdb.Get(ctx, valueKey(key)).Bytes()
+	if errors.Is(err, redis.Nil) {
+		return nil, false, nil
+	}
+	if err = c.note(err, "get "+key); err != nil {
+		return nil, false, err
+	}
+	return value, true, nil
+}
+
+// Watch calls changed with the key of every Put, by any replica, until ctx
+// ends, and with Everything whenever it may have missed some: when its
+// subscription begins and when it is lost. A replica keeps local copies of
+// values and drops one on its key, so that a cache hit costs no Redis call.
+// While Redis is out of reach Watch tries again every ProbeEvery. changed
+// runs on Watch's goroutine, one call at a time; it should be quick.
+func (c *Client) Watch(ctx context.Context, changed func(key string)) error {
+	for {
+		err := c.watch(ctx, changed)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		c.log.Debug("watching values: subscription lost", "err", err)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(c.opt.ProbeEvery):
+		}
+	}
+}
+
+// watch holds one subscription until it fails. A subscription idle for
+// ProbeEvery is pinged; one that does not answer within Timeout is dropped.
+func (c *Client) watch(ctx context.Context, changed func(key string)) error {
+	ps := c.rdb.Subscribe(ctx)
+	defer ps.Close()
+	// Close ends a blocked receive when ctx ends.
+	stop := context.AfterFunc(ctx, func() { _ = ps.Close() })
+	defer stop()
+
+	sctx, cancel := c.bound(ctx)
+	err := ps.Subscribe(sctx, channel)
+	cancel()
+	if err != nil {
+		return c.note(err, "subscribe")
+	}
+	subscribed, pinged := false, false
+	for {
+		wait := c.opt.ProbeEvery
+		if pinged || !subscribed {
+			wait = c.opt.Timeout
+		}
+		msg, err := ps.ReceiveTimeout(ctx, wait)
+		switch {
+		case err != nil && timedOut(err) && !pinged && subscribed && ctx.Err() == nil:
+			pctx, cancel := c.bound(ctx)
+			err = ps.Ping(pctx)
+			cancel()
+			if err != nil {
+				changed(Everything)
+				return c.note(err, "ping subscription")
+			}
+			pinged = true
+			continue
+		case err != nil:
+			if subscribed {
+				changed(Everything)
+			}
+			return c.note(err, "receive")
+		}
+		pinged = false
+		switch m := msg.(type) {
+		case *redis.Subscription:
+			if !subscribed {
+				subscribed = true
+				changed(Everything)
+			}
+		case *redis.Message:
+			changed(m.Payload)
+		}
+	}
+}
