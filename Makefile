@@ -10,8 +10,9 @@ BIN       := bin/riskchart
 GO_SRC    := $(shell find app server venueapi -name '*.go' -not -name '*_test.go') web/web.go web/app-worker.js web/loader-patch.js go.mod go.sum
 APP_SRC   := $(shell find app venueapi -name '*.go' -not -name '*_test.go') go.mod go.sum
 CHROMIUM  ?= /usr/bin/chromium
+NGINX     ?= /usr/sbin/nginx
 
-.PHONY: all run build test bench deps chromium redis-server vet clean
+.PHONY: all run build test bench deps chromium redis-server nginx vet clean
 
 all: build
 
@@ -70,19 +71,32 @@ redis-server:
 		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q redis-server; \
 	fi
 
+# The deployment bench puts Debian's nginx in front of the replicas and of the
+# venue (proxy_cache); install it when it is missing. /usr/sbin is not on a
+# user's PATH, hence the path. The bench runs its own nginx on free loopback
+# ports with its own configuration, never a system one the package may start.
+nginx:
+	@if [ ! -x $(NGINX) ]; then \
+		echo "installing Debian's nginx for the deployment bench"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q nginx; \
+	fi
+
 vet:
 	@test -z "$$(gofmt -l app server venueapi)" || { echo "gofmt needed:"; gofmt -l app server venueapi; exit 1; }
 	$(GO) vet ./...
 
-test: build chromium redis-server vet
+test: build chromium redis-server nginx vet
 	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 20m ./...
 
 # Speed and memory are checked here, never by timed tests. One package's
 # benchmarks at a time (-p 1): go test otherwise runs as many packages at
 # once as there are cores, and each timed the others' load.
-bench: build chromium redis-server
+bench: build chromium redis-server nginx
 	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test -run '^$$' -bench . -benchmem -count=1 -p 1 ./...
 	$(GO) run ./server/cmd/loadtest -duration 5s -clients 32
+	$(GO) run ./server/cmd/loadtest -deploy -bin $(BIN) -nginx $(NGINX) -duration 2s -rounds 4 -clients 32
+	$(GO) run ./server/cmd/streambench -bin $(BIN)
 	@echo "Front end in headless Chromium (BenchmarkFrontEnd; ratios are go-app page / plain ECharts page, same run):"
 	@cat artifacts/frontbench.txt
 

@@ -43,12 +43,17 @@ type config struct {
 	EmbedMaxTTL     time.Duration    // the longest an embed link may last
 	ReadTimeout     time.Duration    // a whole request, headers and body, from its first byte
 	MaxConnsPerIP   int              // connections one client may hold open; 0: no bound
+	MaxStreams      int              // candle streams open at once
+	ClientStreams   int              // candle streams one client address may hold open
 	TrustedProxies  []netip.Prefix   // peers whose X-Forwarded-For / Forwarded name the client
 	ClientRate      rate.Limit       // requests per second per client address; rate.Inf: no limit
 	ClientBurst     int
 	RefreshInterval time.Duration
 	StaleAfter      time.Duration // a refresh slower than this answers the cached data, marked stale
 	ShutdownTimeout time.Duration
+	RedisURL        string // the Redis replicas share state through; empty: this process alone
+	Replicas        int    // the replicas sharing the venue budget: each spends 1/Replicas alone when Redis fails
+	Egress          string // names the public budget: replicas leaving through one address share one
 
 	summary []string // the printed lines, secrets already masked
 }
@@ -62,6 +67,7 @@ type setting struct {
 	unset  string // what an empty value means, for the usage and the summary
 	usage  string
 	secret bool                            // masked in the summary
+	mask   func(v string) string           // shows v with its secret part masked; nil: v, or **** if secret
 	set    func(c *config, v string) error // parses v into c; its error names the rule, parseConfig adds the source
 }
 
@@ -172,6 +178,39 @@ var settings = []setting{
 			}
 			return err
 		}},
+	{flag: "redis-url", env: "RISKCHART_REDIS_URL", unset: "this process alone: no state shared with other replicas",
+		usage: "Redis (or Valkey) the replicas share the venue budget and the caches through, e.g. redis://redis:6379/0 or rediss://user:password@host:6380/0",
+		mask:  maskURL,
+		set: func(c *config, v string) error {
+			if v == "" {
+				return nil
+			}
+			u, err := url.Parse(v)
+			if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
+				return errors.New("must be a redis:// or rediss:// URL naming a host, e.g. redis://redis:6379/0") // v may hold a password: not repeated
+			}
+			c.RedisURL = v
+			return nil
+		}},
+	{flag: "replicas", env: "RISKCHART_REPLICAS", def: "2",
+		usage: "replicas sharing RISKCHART_REDIS_URL, at least as many as run: each spends this part of the venue budget alone while Redis is out of reach",
+		set: func(c *config, v string) (err error) {
+			c.Replicas, err = strconv.Atoi(v)
+			if l := venueapi.PrivateLimit(); err != nil || c.Replicas < 1 || c.Replicas > l.Requests {
+				err = fmt.Errorf("must be a whole number from 1 to %d, so that each replica has a share of the venue's %d private calls per %s",
+					l.Requests, l.Requests, l.Per)
+			}
+			return err
+		}},
+	{flag: "egress", env: "RISKCHART_EGRESS", def: "default",
+		usage: "names the venue's public budget (800 calls/s per client address) in Redis: replicas leaving through one address share one name",
+		set: func(c *config, v string) error {
+			if !validEgress(v) {
+				return errors.New("must be 1 to 32 letters, digits, '.', '_' or '-'")
+			}
+			c.Egress = v
+			return nil
+		}},
 	{flag: "max-conns-per-client", env: "RISKCHART_MAX_CONNS_PER_CLIENT", def: "64", usage: "connections one client address (an IPv6 /64) may hold open; 0: no bound",
 		set: func(c *config, v string) (err error) {
 			c.MaxConnsPerIP, err = strconv.Atoi(v)
@@ -180,6 +219,10 @@ var settings = []setting{
 			}
 			return err
 		}},
+	{flag: "max-streams", env: "RISKCHART_MAX_STREAMS", def: "20000", usage: "candle streams (live charts) open at once; past it, a new one is refused with 429",
+		set: func(c *config, v string) (err error) { c.MaxStreams, err = parseStreamCap(v); return err }},
+	{flag: "max-streams-per-client", env: "RISKCHART_MAX_STREAMS_PER_CLIENT", def: "32", usage: "candle streams one client address (an IPv6 /64) may hold open; past it, 429",
+		set: func(c *config, v string) (err error) { c.ClientStreams, err = parseStreamCap(v); return err }},
 }
 
 // parseConfig reads flags from args and, for every flag not given, its
@@ -240,10 +283,35 @@ func (s setting) show(v string) string {
 	switch {
 	case v == "":
 		return "(unset: " + s.unset + ")"
+	case s.mask != nil:
+		return s.mask(v)
 	case s.secret:
 		return venue.Secret(v).String()
 	}
 	return v
+}
+
+// maskURL is a URL with its password masked; an unreadable one is masked whole.
+func maskURL(v string) string {
+	u, err := url.Parse(v)
+	if err != nil {
+		return venue.Secret(v).String()
+	}
+	return u.Redacted()
+}
+
+// validEgress reports whether v can name the public budget: it becomes part
+// of a Redis key.
+func validEgress(v string) bool {
+	if v == "" || len(v) > 32 {
+		return false
+	}
+	for _, r := range v {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // parsePublicURL reads RISKCHART_PUBLIC_URL: an absolute http or https URL
@@ -262,6 +330,16 @@ func parsePublicURL(v string) (*url.URL, error) {
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	return u, nil
+}
+
+// parseStreamCap reads a cap on open streams: 0 would refuse every chart
+// its live updates, so there is no "no bound".
+func parseStreamCap(v string) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return 0, errors.New("must be a whole number of streams, 1 or more")
+	}
+	return n, nil
 }
 
 // parseEmbedMaxTTL reads RISKCHART_EMBED_MAX_TTL, which the server and the

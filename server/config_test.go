@@ -102,6 +102,7 @@ func TestPrintedConfigurationMasksEverySecret(t *testing.T) {
 		"RISKCHART_SECRET_KEY":    "very-secret-key-value",
 		"RISKCHART_SANDBOX_KEYS":  "a:sandbox-secret-value",
 		"RISKCHART_VIEWER_TOKENS": "viewer-token-value",
+		"RISKCHART_REDIS_URL":     "rediss://riskchart:redis-password-value@redis.internal:6380/0",
 	}
 	c, err := parseConfig("riskchart", nil, func(k string) string { return env[k] }, io.Discard)
 	if err != nil {
@@ -109,13 +110,15 @@ func TestPrintedConfigurationMasksEverySecret(t *testing.T) {
 	}
 	var b strings.Builder
 	c.print(&b)
-	for _, secret := range []string{"very-secret-key-value", "sandbox-secret-value", "viewer-token-value"} {
+	for _, secret := range []string{"very-secret-key-value", "sandbox-secret-value", "viewer-token-value", "redis-password-value"} {
 		if strings.Contains(b.String(), secret) {
 			t.Errorf("printed configuration shows a secret:\n%s", b.String())
 		}
 	}
-	if !strings.Contains(b.String(), "public-access-key") {
-		t.Errorf("printed configuration hides the access key, which is not secret:\n%s", b.String())
+	for _, shown := range []string{"public-access-key", "rediss://riskchart:xxxxx@redis.internal:6380/0"} {
+		if !strings.Contains(b.String(), shown) {
+			t.Errorf("printed configuration hides %q, which is not secret:\n%s", shown, b.String())
+		}
 	}
 }
 
@@ -133,6 +136,8 @@ func TestEverySettingHasAFlagAVariableADefaultAndASummaryLine(t *testing.T) {
 	values["RISKCHART_TRUSTED_PROXIES"], values["RISKCHART_CLIENT_RATE"], values["RISKCHART_CLIENT_BURST"] = "10.0.0.0/8", "20", "40"
 	values["RISKCHART_FRAME_ANCESTORS"], values["RISKCHART_ALLOWED_HOSTS"] = "https://partner.example", "charts.example.net"
 	values["RISKCHART_READ_TIMEOUT"], values["RISKCHART_MAX_CONNS_PER_CLIENT"], values["RISKCHART_EMBED_MAX_TTL"] = "7s", "32", "720h"
+	values["RISKCHART_REDIS_URL"], values["RISKCHART_REPLICAS"], values["RISKCHART_EGRESS"] = "redis://redis.internal:6379/0", "3", "nat-a"
+	values["RISKCHART_MAX_STREAMS"], values["RISKCHART_MAX_STREAMS_PER_CLIENT"] = "500", "4"
 	delete(values, "RISKCHART_SECRET_KEY_FILE") // with the secret key itself, refused
 	summary := func(args []string, env map[string]string) string {
 		t.Helper()
@@ -369,5 +374,73 @@ func TestEmbedLinksLastNoLongerThanTheServerAccepts(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestTheSharedStateSettingsNameTheirRule(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		check   func(t *testing.T, c config)
+		wantErr []string
+		hidden  string // never in the error
+	}{
+		{name: "the defaults: no Redis, two replicas, one egress",
+			check: func(t *testing.T, c config) {
+				if c.RedisURL != "" || c.Replicas != 2 || c.Egress != "default" {
+					t.Errorf("redis %q replicas %d egress %q", c.RedisURL, c.Replicas, c.Egress)
+				}
+			}},
+		{name: "a TLS Redis with a password", env: map[string]string{"RISKCHART_REDIS_URL": "rediss://u:p@redis.internal:6380/1", "RISKCHART_REPLICAS": "5", "RISKCHART_EGRESS": "eu-west_1.nat"},
+			check: func(t *testing.T, c config) {
+				if c.RedisURL != "rediss://u:p@redis.internal:6380/1" || c.Replicas != 5 || c.Egress != "eu-west_1.nat" {
+					t.Errorf("redis %q replicas %d egress %q", c.RedisURL, c.Replicas, c.Egress)
+				}
+			}},
+		{name: "another scheme", env: map[string]string{"RISKCHART_REDIS_URL": "https://redis.internal"},
+			wantErr: []string{"RISKCHART_REDIS_URL", "redis://"}},
+		{name: "a URL without a host, its password not repeated", env: map[string]string{"RISKCHART_REDIS_URL": "redis://:hunter2-secret@/0"},
+			wantErr: []string{"RISKCHART_REDIS_URL", "host"}, hidden: "hunter2-secret"},
+		{name: "no replicas", env: map[string]string{"RISKCHART_REPLICAS": "0"},
+			wantErr: []string{"RISKCHART_REPLICAS", "1 to 72"}},
+		{name: "more replicas than private calls to share", env: map[string]string{"RISKCHART_REPLICAS": "73"},
+			wantErr: []string{"RISKCHART_REPLICAS", "1 to 72"}},
+		{name: "an egress that would change the Redis key's shape", env: map[string]string{"RISKCHART_EGRESS": "a{b}"},
+			wantErr: []string{"RISKCHART_EGRESS", "letters, digits"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := parseConfig("riskchart", nil, func(k string) string { return tt.env[k] }, io.Discard)
+			if tt.wantErr != nil {
+				for _, w := range tt.wantErr {
+					if err == nil || !strings.Contains(err.Error(), w) {
+						t.Fatalf("error %v, want one naming %q", err, w)
+					}
+				}
+				if tt.hidden != "" && strings.Contains(err.Error(), tt.hidden) {
+					t.Fatalf("error %v repeats the password", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, c)
+		})
+	}
+}
+
+func TestTheStreamCapsNameTheirRule(t *testing.T) {
+	for _, env := range []string{"RISKCHART_MAX_STREAMS", "RISKCHART_MAX_STREAMS_PER_CLIENT"} {
+		for _, v := range []string{"0", "-1", "many"} {
+			_, err := parseConfig("riskchart", nil, func(k string) string { return map[string]string{env: v}[k] }, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), env) || !strings.Contains(err.Error(), "1 or more") {
+				t.Errorf("%s=%s: %v, want an error naming it and the rule", env, v, err)
+			}
+		}
+	}
+	c, err := parseConfig("riskchart", nil, func(string) string { return "" }, io.Discard)
+	if err != nil || c.MaxStreams != 20000 || c.ClientStreams != 32 {
+		t.Errorf("defaults: %d streams, %d per client (%v); want 20000 and 32", c.MaxStreams, c.ClientStreams, err)
 	}
 }

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/riskchart/riskchart/server/internal/bundle"
 	"github.com/riskchart/riskchart/server/internal/connlimit"
@@ -38,6 +39,8 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// go-redis logs through a global: set once, here, for the process.
+	redis.SetLogger(redisLog{slog.New(slog.NewJSONHandler(os.Stderr, nil)).With("component", "redis")})
 	if err := run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "riskchart:", err)
 		os.Exit(1)
@@ -77,6 +80,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	} else if contracts == nil {
 		contracts = defaultContracts()
 	}
+	var rep *replica // nil: this process alone
+	var shared *gateway.SharedState
+	if cfg.RedisURL != "" {
+		if rep, err = joinReplicas(cfg, venueCfg.AccessKey, log); err != nil {
+			return err
+		}
+		defer rep.close()
+		venueCfg.PrivateBudget, venueCfg.PublicBudget, shared = rep.private, rep.public, rep.shared
+	}
 	client, err := venue.New(venueCfg)
 	if err != nil {
 		return fmt.Errorf("configuring the venue client: %w", err)
@@ -90,6 +102,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	registry := prometheus.NewRegistry()
+	streams := gateway.NewStreams() // closed by serve at shutdown: http.Server.Shutdown does not end them
 	handler, err := gateway.New(gateway.Config{
 		Venue:           client,
 		App:             front,
@@ -106,6 +119,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Registry:        registry,
 		RefreshInterval: cfg.RefreshInterval,
 		StaleAfter:      cfg.StaleAfter,
+		MaxStreams:      cfg.MaxStreams,
+		ClientStreams:   cfg.ClientStreams,
+		Streams:         streams,
+		Shared:          shared,
 		Logger:          log,
 	})
 	if errors.Is(err, gateway.ErrNoViewerTokens) {
@@ -118,6 +135,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if err != nil {
 		return err
+	}
+	if rep != nil {
+		rep.start(ctx, log)
 	}
 	tcp, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -132,14 +152,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			func() float64 { return float64(ln.Refused()) }),
 	)
 	fmt.Fprintf(stdout, "Riskchart is serving on http://%s/\n", ln.Addr())
-	return serve(ctx, ln, handler, cfg, log)
+	return serve(ctx, ln, handler, streams, cfg, log)
 }
 
 // serve answers on ln until ctx ends, then lets in-flight requests finish.
 // A client has cfg.ReadTimeout to send a whole request, so one that stops
 // sending ties a connection up, and shutdown, for no longer than that
 // (docs/decisions.md#slow-clients).
-func serve(ctx context.Context, ln net.Listener, h http.Handler, cfg config, log *slog.Logger) error {
+func serve(ctx context.Context, ln net.Listener, h http.Handler, streams *gateway.Streams, cfg config, log *slog.Logger) error {
 	grace := cfg.ShutdownTimeout
 	srv := &http.Server{
 		Handler:           h,
@@ -161,6 +181,9 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, cfg config, log
 	log.Info("shutting down", "grace", grace.String())
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
+	if err := streams.Close(sctx); err != nil { // each with a retry hint, before the process ends
+		log.Warn("candle streams still open", "err", err)
+	}
 	if err := srv.Shutdown(sctx); err != nil {
 		return fmt.Errorf("shutting down: %w", err)
 	}

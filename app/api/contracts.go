@@ -11,7 +11,7 @@ import (
 
 // PathContracts is the server's list of the contracts it offers; pages
 // preload it by this name.
-const PathContracts = "/api/v1/contracts"
+const PathContracts = venueapi.PathContracts
 
 // FetchContracts lists the contracts the server offers.
 func FetchContracts(ctx context.Context) ([]venueapi.Offer, error) {

@@ -8,8 +8,12 @@
 // latency, venue calls per 1000 browser requests and per series per refresh
 // interval, the ratio to the plain proxy, and whether the targets are met.
 //
+// -deploy measures the built binary as deployed instead (deploy.go): alone,
+// as replicas sharing Redis behind nginx, and beside nginx's proxy_cache.
+//
 //	go run ./server/cmd/loadtest -duration 10s
 //	go run ./server/cmd/loadtest -gateway http://127.0.0.1:8080 -venue http://127.0.0.1:9000
+//	go run ./server/cmd/loadtest -deploy -bin bin/riskchart
 package main
 
 import (
@@ -34,6 +38,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/gateway"
@@ -43,7 +48,7 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
@@ -61,6 +66,13 @@ type flags struct {
 	refresh    time.Duration
 	rate       float64
 	encoding   string
+
+	deploy      bool   // measure the built binary as deployed (deploy.go)
+	bin         string // the binary -deploy starts
+	nginx       string
+	redisServer string
+	root        string // the replicas' RISKCHART_ROOT
+	rounds      int    // runs per target, pooled
 }
 
 func parseFlags(args []string) (flags, error) {
@@ -74,6 +86,12 @@ func parseFlags(args []string) (flags, error) {
 	fs.DurationVar(&f.refresh, "refresh", time.Second, "the gateway's refresh interval (set for the in-process one, assumed for -gateway)")
 	fs.Float64Var(&f.rate, "rate", 20000, "requests per second of the paced run, where latency is judged at the target rate; 0: no paced run")
 	fs.StringVar(&f.encoding, "accept-encoding", chromiumEncodings, "the Accept-Encoding the clients send (as a browser's fetch does); empty: none, for uncompressed answers")
+	fs.BoolVar(&f.deploy, "deploy", false, "measure the built binary as deployed: alone, as replicas sharing one Redis behind nginx, and nginx's proxy_cache in front of the venue")
+	fs.StringVar(&f.bin, "bin", "bin/riskchart", "the binary -deploy starts")
+	fs.StringVar(&f.nginx, "nginx", "nginx", "the nginx -deploy starts: a path, or a name on PATH or in /usr/sbin")
+	fs.StringVar(&f.redisServer, "redis-server", "redis-server", "the redis-server -deploy starts: a path, or a name on PATH or in /usr/sbin")
+	fs.StringVar(&f.root, "root", ".", "the folder holding web/ and wasm_exec.js, for the replicas -deploy starts")
+	fs.IntVar(&f.rounds, "rounds", 1, "-deploy: runs of each target, in alternating order, pooled")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -84,12 +102,16 @@ func parseFlags(args []string) (flags, error) {
 		return f, errors.New("-requests must be at least 1")
 	case f.clients < 1 || f.clients > 4096:
 		return f, errors.New("-clients must be from 1 to 4096")
+	case f.rounds < 1 || f.rounds > 10:
+		return f, errors.New("-rounds must be from 1 to 10")
 	case f.refresh <= 0:
 		return f, errors.New("-refresh must be more than 0")
 	case f.rate < 0 || f.rate > 1e6:
 		return f, errors.New("-rate must be from 0 to 1000000")
 	case strings.ContainsAny(f.encoding, "\r\n"):
 		return f, errors.New("-accept-encoding must be one header line")
+	case f.deploy && (f.gatewayURL != "" || f.venueURL != ""):
+		return f, errors.New("-deploy starts its own servers: leave out -gateway and -venue")
 	case (f.gatewayURL == "") != (f.venueURL == ""):
 		return f, errors.New("-gateway and -venue go together: the proxy needs the venue the gateway uses")
 	}
@@ -127,6 +149,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if f.deploy {
+		return runDeploy(ctx, f, out)
+	}
 
 	gwURL, venueURL := f.gatewayURL, f.venueURL
 	var gwCalls, proxyCalls counter
@@ -156,9 +181,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	now := venueapi.Period1Min.Start(time.Now().Unix())
 	const chunks = 520 // two years of minutes in chunks of 2000
 	scenarios := []scenario{
-		{"one series, size=300", 1, func(int, int) string {
-			return venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=300"
-		}},
+		oneSeries(),
 		{fmt.Sprintf("%d series, size=300", len(codes)*len(periods)), len(codes) * len(periods), func(c, i int) string {
 			k := c + i
 			return fmt.Sprintf("%s?contract_code=%s&period=%s&size=300", venueapi.PathKLine, codes[k%len(codes)], periods[(k/len(codes))%len(periods)])
@@ -378,6 +401,16 @@ type result struct {
 	lat                []time.Duration // sorted; from the send
 	late               []time.Duration // sorted; paced runs: from the scheduled time
 	venueCalls         int64
+}
+
+// plus pools two runs of one target: counts and times added, latencies merged.
+func (r result) plus(o result) result {
+	lat := append(slices.Clip(r.lat), o.lat...)
+	slices.Sort(lat)
+	late := append(slices.Clip(r.late), o.late...)
+	slices.Sort(late)
+	return result{sent: r.sent + o.sent, done: r.done + o.done, errors: r.errors + o.errors, elapsed: r.elapsed + o.elapsed,
+		lat: lat, late: late, venueCalls: r.venueCalls + o.venueCalls}
 }
 
 func (r result) rps() float64 { return float64(r.done) / r.elapsed.Seconds() }

@@ -75,6 +75,8 @@ type Budget struct {
 	lastShared time.Time // the latest send of a turn from the shared log
 	paused     time.Time // the venue said its window is spent until then
 
+	left    int                 // turns the shared log had left after the last reserve
+	leftAt  time.Time           // when; a window later the log has emptied of them
 	turns   [2][2]atomic.Uint64 // by State, then granted (0) or refused (1)
 	crowded atomic.Bool         // more replicas present than configured: said once
 
@@ -275,6 +277,28 @@ func (b *Budget) State() State {
 // Share is a replica's share: what it spends alone while degraded.
 func (b *Budget) Share() int { return b.share }
 
+// Limit is the venue limit the budget keeps.
+func (b *Budget) Limit() venueapi.Limit { return b.limit }
+
+// Available is about how many turns could be had at once at now, for
+// metrics: from the local share while degraded; else what the shared log had
+// left after this replica's last turn, or the whole limit a window after it.
+// It asks Redis nothing.
+func (b *Budget) Available(now time.Time) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if now.Before(b.paused) {
+		return 0
+	}
+	if b.state == Degraded {
+		return b.local.free(now)
+	}
+	if b.leftAt.IsZero() || now.Sub(b.leftAt) >= b.window {
+		return b.limit.Requests
+	}
+	return b.left
+}
+
 // reserveLocal takes turns from this replica's share; b.mu is held.
 func (b *Budget) reserveLocal(now time.Time, n int, longest time.Duration) Reservation {
 	// Shared turns granted while this replica was present, its own included,
@@ -300,8 +324,8 @@ func (b *Budget) reserveShared(ctx context.Context, n int, longest time.Duration
 	if err = b.c.note(err, "reserve"); err != nil {
 		return Reservation{}, fmt.Errorf("budget %s: %w", b.name, err)
 	}
-	if len(v) != 4 {
-		return Reservation{}, fmt.Errorf("budget %s: the reserve script answered %d values, not 4", b.name, len(v))
+	if len(v) != 5 {
+		return Reservation{}, fmt.Errorf("budget %s: the reserve script answered %d values, not 5", b.name, len(v))
 	}
 	b.c.learnOffset(v[2], got)
 	if int(v[3]) > b.replicas && !b.crowded.Swap(true) {
@@ -309,12 +333,13 @@ func (b *Budget) reserveShared(ctx context.Context, n int, longest time.Duration
 			"present", v[3], "replicas", b.replicas)
 	}
 	r := Reservation{OK: v[0] == 1, Delay: time.Duration(v[1]) * time.Microsecond}
+	b.mu.Lock()
+	b.left, b.leftAt = int(v[4]), got
 	if r.OK {
 		r.b, r.n, r.token = b, n, token
-		b.mu.Lock()
 		b.lastShared = later(b.lastShared, got.Add(r.Delay))
-		b.mu.Unlock()
 	}
+	b.mu.Unlock()
 	b.count(Shared, r.OK)
 	return r, nil
 }

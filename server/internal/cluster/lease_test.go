@@ -60,3 +60,24 @@ func TestLeaseChecksItsArguments(t *testing.T) {
 		}
 	}
 }
+
+func TestOnlyALeasesHolderCanReleaseIt(t *testing.T) {
+	srv := redistest.Start(t)
+	a, b := open(t, srv.URL(), fast(t)), open(t, srv.URL(), fast(t))
+	ctx := context.Background()
+	if ok, err := a.Lease(ctx, "job", time.Minute); err != nil || !ok {
+		t.Fatalf("the first lease: %v, %v", ok, err)
+	}
+	if err := b.Release(ctx, "job"); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := b.Lease(ctx, "job", time.Minute); err != nil || ok {
+		t.Fatalf("another replica's release ended the lease: %v, %v", ok, err)
+	}
+	if err := a.Release(ctx, "job"); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := b.Lease(ctx, "job", time.Minute); err != nil || !ok {
+		t.Fatalf("after its holder released it, the lease was not free: %v, %v", ok, err)
+	}
+}

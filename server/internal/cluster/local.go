@@ -63,6 +63,17 @@ func (l *localLog) ages(now time.Time) []time.Duration {
 	return a
 }
 
+// free is how many turns could be taken at once at now.
+func (l *localLog) free(now time.Time) int {
+	n := 0
+	for _, t := range l.turns {
+		if now.Sub(t) < l.window {
+			n++
+		}
+	}
+	return max(0, l.limit-n)
+}
+
 // reset forgets every turn: they are in the shared log now.
 func (l *localLog) reset() { l.turns = l.turns[:0] }
 

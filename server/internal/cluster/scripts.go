@@ -13,13 +13,16 @@ var (
 	joinLua string
 	//go:embed lua/pause.lua
 	pauseLua string
+	//go:embed lua/release.lua
+	releaseLua string
 )
 
-// scripts are the budget's Lua scripts; each runs atomically in Redis.
+// scripts are the client's Lua scripts; each runs atomically in Redis.
 type scripts struct {
-	reserve, join, pause *redis.Script
+	reserve, join, pause, release *redis.Script
 }
 
 func newScripts() scripts {
-	return scripts{reserve: redis.NewScript(reserveLua), join: redis.NewScript(joinLua), pause: redis.NewScript(pauseLua)}
+	return scripts{reserve: redis.NewScript(reserveLua), join: redis.NewScript(joinLua), pause: redis.NewScript(pauseLua),
+		release: redis.NewScript(releaseLua)}
 }

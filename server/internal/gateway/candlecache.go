@@ -31,6 +31,8 @@ type candleCache struct {
 	hits       prometheus.Counter // resolved once: the hit path is hot
 	misses     prometheus.Counter
 	flight     singleflight.Group // keyed by series and what is asked of it
+	cluster    *SharedState       // nil: this process alone (shared_candles.go)
+	watched    watchList          // the series whose refreshes by other replicas are merged here
 }
 
 func newCandleCache(v *venue.Client, refresh, timeout, staleAfter time.Duration, bound int64, now func() time.Time, m *metrics) *candleCache {
@@ -178,22 +180,34 @@ func (c *candleCache) fetchLatest(ctx context.Context, s *candles.Series, size, 
 		patience = c.staleAfter
 	}
 	_, err := shared(ctx, &c.flight, flightKey(k, "latest", int64(size)), c.timeout, patience, held, func(ctx context.Context) (any, error) {
-		at := c.now()
-		env, err := c.venue.KLine(ctx, venueapi.KLineQuery{ContractCode: k.Code, Period: k.Period, Size: size})
-		c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
-		if err != nil {
-			c.remember(s, err, at)
-			return nil, err
+		if c.cluster.shared() {
+			return nil, c.latestShared(ctx, s, size, n)
 		}
-		cur := k.Period.Start(at.Unix())
-		f := candles.Fetch{Candles: env.Data, Asked: candles.Span{Lo: k.Period.Back(cur, size-1), Hi: cur}, At: at, Latest: true}
-		if len(env.Data) > 0 && len(env.Data) < size && env.Data[0].ID > f.Asked.Lo {
-			f.Floor = env.Data[0].ID // fewer than asked: the venue's history starts here
-		}
-		s.Merge(f)
-		return nil, nil
+		_, err := c.latestFromVenue(ctx, s, size)
+		c.countAlone("kline_latest", err)
+		return nil, err
 	})
 	return err
+}
+
+// latestFromVenue asks the venue for the latest size candles of s and
+// merges them.
+func (c *candleCache) latestFromVenue(ctx context.Context, s *candles.Series, size int) (candles.Fetch, error) {
+	k := s.Key()
+	at := c.now()
+	env, err := c.venue.KLine(ctx, venueapi.KLineQuery{ContractCode: k.Code, Period: k.Period, Size: size})
+	c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
+	if err != nil {
+		c.remember(s, err, at)
+		return candles.Fetch{}, err
+	}
+	cur := k.Period.Start(at.Unix())
+	f := candles.Fetch{Candles: env.Data, Asked: candles.Span{Lo: k.Period.Back(cur, size-1), Hi: cur}, At: at, Latest: true}
+	if len(env.Data) > 0 && len(env.Data) < size && env.Data[0].ID > f.Asked.Lo {
+		f.Floor = env.Data[0].ID // fewer than asked: the venue's history starts here
+	}
+	s.Merge(f)
+	return f, nil
 }
 
 // rangeOf makes sure s holds every candle with an id in [from, to], fetching
@@ -217,23 +231,37 @@ func (c *candleCache) rangeOf(ctx context.Context, s *candles.Series, from, to i
 	}
 	c.misses.Inc()
 	for _, g := range gaps {
-		held := func() (any, bool, error) { return nil, len(s.Missing(g.Lo, g.Hi, current)) == 0, nil }
-		_, err := shared(ctx, &c.flight, flightKey(k, "range", g.Lo, g.Hi), c.timeout, 0, held, func(ctx context.Context) (any, error) {
-			at := c.now()
-			recs, err := c.venue.KLineRange(ctx, k.Code, k.Period, g.Lo, g.Hi)
-			c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
-			if err != nil {
-				c.remember(s, err, at)
-				return nil, err
-			}
-			s.Merge(candles.Fetch{Candles: recs, Asked: g, At: at})
-			return nil, nil
-		})
+		var err error
+		if c.cluster.shared() {
+			err = c.gapShared(ctx, s, g, current)
+		} else {
+			err = c.gap(ctx, s, g, current)
+			c.countAlone("kline_history", err)
+		}
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// gap fetches the candles of g from the venue, once for all concurrent
+// askers.
+func (c *candleCache) gap(ctx context.Context, s *candles.Series, g candles.Span, current int64) error {
+	k := s.Key()
+	held := func() (any, bool, error) { return nil, len(s.Missing(g.Lo, g.Hi, current)) == 0, nil }
+	_, err := shared(ctx, &c.flight, flightKey(k, "range", g.Lo, g.Hi), c.timeout, 0, held, func(ctx context.Context) (any, error) {
+		at := c.now()
+		recs, err := c.venue.KLineRange(ctx, k.Code, k.Period, g.Lo, g.Hi)
+		c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
+		if err != nil {
+			c.remember(s, err, at)
+			return nil, err
+		}
+		s.Merge(candles.Fetch{Candles: recs, Asked: g, At: at})
+		return nil, nil
+	})
+	return err
 }
 
 // flightKey names a shared venue call: the series and what is asked of it.

@@ -6,6 +6,7 @@
 package gateway
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -44,6 +45,10 @@ type Config struct {
 	ClientRate      rate.Limit           // requests per second per client address on the limited paths; 0: 50; rate.Inf: no limit
 	ClientBurst     int                  // 0: 100
 	UpstreamTimeout time.Duration        // a venue call, waiting for budget included; 0: 4 s
+	MaxStreams      int                  // candle streams open at once; 0: 20,000
+	ClientStreams   int                  // candle streams one client address may hold open; 0: 32
+	Streams         *Streams             // the candle streams' lifetime, to close at shutdown; nil: never closed
+	Shared          *SharedState         // the state shared with other replicas through Redis; nil: this process alone
 	Registry        *prometheus.Registry // served at /metrics; nil: a new one
 	Logger          *slog.Logger         // nil: discard
 	Now             func() time.Time     // the clock of refreshes, TTLs, rates and envelopes' ts; nil: time.Now
@@ -76,6 +81,7 @@ type server struct {
 	hosts     []hostRule         // the Host headers answered; nil: any
 	origins   embedmsg.AllowList // besides the request's own, the origins private data may be asked from
 	refused   *refusals          // the request log's thinning of refused requests
+	streams   *streamHub         // the candle streams (stream.go)
 }
 
 // New builds the gateway's handler. It refuses to serve private data off
@@ -126,6 +132,15 @@ func New(cfg Config) (http.Handler, error) {
 	if cfg.UpstreamTimeout <= 0 {
 		cfg.UpstreamTimeout = 4 * time.Second
 	}
+	if cfg.MaxStreams <= 0 {
+		cfg.MaxStreams = 20_000
+	}
+	if cfg.ClientStreams <= 0 {
+		cfg.ClientStreams = 32
+	}
+	if cfg.Streams == nil {
+		cfg.Streams = NewStreams()
+	}
 	if cfg.Registry == nil {
 		cfg.Registry = prometheus.NewRegistry()
 	}
@@ -141,8 +156,18 @@ func New(cfg Config) (http.Handler, error) {
 	s.candles = newCandleCache(cfg.Venue, cfg.RefreshInterval, cfg.UpstreamTimeout, cfg.StaleAfter, cfg.CacheBytes, cfg.Now, s.metrics)
 	cfg.Registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "riskchart_cache_bytes",
 		Help: "Bytes the candle cache holds: candles and encoded answers."}, s.candles.bytesHeld))
+	s.streams = newStreamHub(s.candles, cfg, cfg.Registry)
 	s.tiers = newTTLCache(cfg.TierTTL, cfg.UpstreamTimeout, cfg.StaleAfter, cfg.Now)
 	s.limits = newTTLCache(cfg.LimitTTL, cfg.UpstreamTimeout, cfg.StaleAfter, cfg.Now)
+	if sh := cfg.Shared; sh != nil {
+		if err := sh.attach(cfg.Logger, cfg.Registry); err != nil {
+			return nil, err
+		}
+		s.candles.cluster = sh
+		sh.on("kline:latest:", s.candles.changed)
+		s.tiers.share(sh, "tiers", decodeAs[venueapi.TierEnvelope])
+		s.limits.share(sh, "limits", decodeAs[venueapi.LimitEnvelope])
+	}
 	s.listed = newListed(cfg.Venue, cfg.UpstreamTimeout, cfg.Now, s.metrics, cfg.Logger)
 	private, _ := cfg.Venue.QuotaStatus()
 	s.share = newFairShare(private.Quota)
@@ -152,4 +177,14 @@ func New(cfg Config) (http.Handler, error) {
 	}
 	s.headers = newHeaders(contentSecurityPolicy(cfg.FrameAncestors), cfg.RefreshInterval)
 	return s.routes(), nil
+}
+
+// decodeAs reads a venue answer the venue client returned as a *T, from the
+// JSON it encodes to.
+func decodeAs[T any](b []byte) (any, error) {
+	v := new(T)
+	if err := json.Unmarshal(b, v); err != nil {
+		return nil, err
+	}
+	return v, nil
 }

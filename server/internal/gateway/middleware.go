@@ -92,7 +92,9 @@ func routeOf(p string) string {
 		return "tiers"
 	case venueapi.PathPositionLimit:
 		return "position_limit"
-	case "/api/v1/contracts", "/healthz", "/readyz", "/metrics", "/login":
+	case venueapi.PathStreamKLine:
+		return "stream"
+	case venueapi.PathContracts, "/healthz", "/readyz", "/metrics", "/login":
 		return strings.TrimPrefix(p, "/")
 	}
 	return "app"

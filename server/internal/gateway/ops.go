@@ -10,10 +10,22 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-func handleHealth() http.Handler {
+// handleHealth says the process is up. With shared state it says whether
+// Redis is in use: "degraded" while it is out of reach and this replica
+// works alone (it still serves: HTTP 200), with the reason under "redis".
+func (s *server) handleHealth() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+		sh := s.cfg.Shared
+		if sh == nil {
+			writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+			return
+		}
+		if why := sh.health(); why != "" {
+			writeJSON(w, http.StatusOK, map[string]string{"status": "degraded", "redis": why})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "redis": "ok"})
 	})
 }
 

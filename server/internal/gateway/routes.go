@@ -21,12 +21,15 @@ func (s *server) routes() http.Handler {
 	mux.Handle(venueapi.PathTiers, s.limited(s.wrongMethod("GET, HEAD")))
 	mux.Handle(venueapi.PathPositionLimit, s.limited(s.wrongMethod("GET, HEAD, POST")))
 	// Riskchart's own.
-	mux.Handle("GET /api/v1/contracts", s.handleContracts())
-	mux.Handle("GET /api/v1/embed", s.handleEmbedConfig())
+	mux.Handle("GET "+venueapi.PathContracts, s.handleContracts())
+	mux.Handle("GET "+venueapi.PathEmbedConfig, s.handleEmbedConfig())
+	// The stream is Riskchart's own route: its refusals carry ordinary HTTP
+	// statuses (docs/decisions.md#gateway-error-statuses).
+	mux.Handle("GET "+venueapi.PathStreamKLine, s.limited(s.handleStream())) // limited: each opening costs a request of the client's rate
 	mux.Handle("GET /login", s.handleLoginPage())
 	mux.Handle("POST /login", s.limited(s.handleLogin())) // limited: no token guessing at wire speed
 	// Operations.
-	mux.Handle("GET /healthz", handleHealth())
+	mux.Handle("GET /healthz", s.handleHealth())
 	mux.Handle("GET /readyz", s.limited(s.handleReady())) // limited: each probe is a venue call
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.cfg.Registry, promhttp.HandlerOpts{}))
 	// The front end: pages, app.wasm, scripts, styles.

@@ -24,6 +24,9 @@ type ttlCache struct {
 	flight     singleflight.Group
 	mu         sync.Mutex
 	m          map[string]ttlEntry
+	cluster    *SharedState // nil: this process alone (shared_ttl.go)
+	name       string       // in the cache's Redis keys and metrics: tiers, limits
+	decode     func([]byte) (any, error)
 }
 
 type ttlEntry struct {
@@ -58,12 +61,14 @@ func (c *ttlCache) get(ctx context.Context, key string, fetch func(context.Conte
 		patience = c.staleAfter
 	}
 	v, err = shared(ctx, &c.flight, key, c.timeout, patience, held, func(ctx context.Context) (any, error) {
-		v, err := fetch(ctx)
-		switch {
-		case refusal(err):
-			c.keep(key, ttlEntry{err: err})
-		case err == nil:
-			c.keep(key, ttlEntry{v: v})
+		if c.cluster.shared() {
+			if v, done, err := c.getShared(ctx, key, fetch); done {
+				return v, err
+			}
+		}
+		v, _, err := c.fetchKeep(ctx, key, fetch)
+		if c.cluster != nil && err == nil {
+			c.cluster.count(c.name, "alone")
 		}
 		return v, err
 	})
@@ -71,6 +76,23 @@ func (c *ttlCache) get(ctx context.Context, key string, fetch func(context.Conte
 		return e.v, true, err
 	}
 	return v, false, err
+}
+
+// fetchKeep calls fetch and keeps its answer, or the venue's refusal, under
+// key; kept is what it kept, if anything.
+func (c *ttlCache) fetchKeep(ctx context.Context, key string, fetch func(context.Context) (any, error)) (v any, kept *ttlEntry, err error) {
+	v, err = fetch(ctx)
+	switch {
+	case refusal(err):
+		kept = &ttlEntry{err: err}
+	case err == nil:
+		kept = &ttlEntry{v: v}
+	default:
+		return v, nil, err
+	}
+	kept.at = c.now()
+	c.keep(key, *kept)
+	return v, kept, err
 }
 
 // refusal reports whether err is the venue refusing the query itself (no
@@ -91,7 +113,7 @@ func (c *ttlCache) entry(key string) (e ttlEntry, ok, fresh bool) {
 	return e, ok, ok && c.now().Sub(e.at) < c.ttl
 }
 
-// keep stores e under key, as of now.
+// keep stores e under key, as of e.at.
 func (c *ttlCache) keep(key string, e ttlEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -104,7 +126,6 @@ func (c *ttlCache) keep(key string, e ttlEntry) {
 		}
 	}
 	if _, held := c.m[key]; held || len(c.m) < ttlCacheMax {
-		e.at = now
 		c.m[key] = e
 	}
 }

@@ -33,7 +33,11 @@ type Config struct {
 	Retries      int              // extra attempts for retryable failures; 0: 2; negative: none
 	PrivateQuota venueapi.Limit   // zero: venueapi.PrivateLimit, shared by both signed calls
 	PublicQuota  venueapi.Limit   // zero: venueapi.PublicLimit
-	Logger       *slog.Logger     // nil: discard
+	// The budgets the calls spend; nil: an in-process quota of PrivateQuota
+	// or PublicQuota. Replicas pass the budgets they share.
+	PrivateBudget Budget
+	PublicBudget  Budget
+	Logger        *slog.Logger // nil: discard
 }
 
 // maxQuotaRequests bounds a quota's window: the quota remembers a send time
@@ -50,8 +54,8 @@ type Client struct {
 	now      func() time.Time // the signing clock
 	timeout  time.Duration
 	retries  int
-	private  *quota
-	public   *quota
+	private  Budget
+	public   Budget
 	key      *breaker            // signed calls: the venue refusing the key
 	circuits map[string]*breaker // by path: the venue failing an endpoint
 	log      *slog.Logger
@@ -110,6 +114,12 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	if cfg.PrivateBudget == nil {
+		cfg.PrivateBudget = newQuota(cfg.PrivateQuota)
+	}
+	if cfg.PublicBudget == nil {
+		cfg.PublicBudget = newQuota(cfg.PublicQuota)
+	}
 	j := newJitter()
 	circuits := map[string]*breaker{}
 	for _, path := range [...]string{venueapi.PathKLine, venueapi.PathTiers, venueapi.PathPositionLimit} {
@@ -118,7 +128,7 @@ func New(cfg Config) (*Client, error) {
 	return &Client{
 		base: u, host: venueapi.CanonicalHost(u.Scheme, u.Host), access: cfg.AccessKey, signer: venueapi.NewSigner(cfg.AccessKey, []byte(cfg.SecretKey)),
 		http: cfg.HTTPClient, now: cfg.Now, timeout: cfg.Timeout, retries: cfg.Retries,
-		private: newQuota(cfg.PrivateQuota), public: newQuota(cfg.PublicQuota),
+		private: cfg.PrivateBudget, public: cfg.PublicBudget,
 		key: newBreaker(KeyBreaker, keyFirstWait, keyMaxWait, j), circuits: circuits, log: cfg.Logger,
 	}, nil
 }
@@ -129,7 +139,7 @@ func (c *Client) HasKey() bool { return c.access != "" }
 // QuotaStatus reports the quotas and what is available of them now.
 func (c *Client) QuotaStatus() (private, public QuotaState) {
 	now := time.Now()
-	return c.private.state(now), c.public.state(now)
+	return c.private.State(now), c.public.State(now)
 }
 
 // request is what an endpoint file says of a call; call does the rest.
@@ -208,7 +218,7 @@ func (c *Client) send(ctx context.Context, req request, g gates) error {
 		if attempt > 0 && g.stopped() {
 			return last
 		}
-		if err := q.wait(ctx); err != nil {
+		if err := q.Wait(ctx); err != nil {
 			if last != nil {
 				return last // a retry without a turn in time: the venue's error says more
 			}
@@ -252,7 +262,7 @@ const maxAnswer = 32 << 20
 // attempt makes one HTTP exchange within the per-attempt timeout and
 // classifies its outcome. When the venue says its window is spent, q sends
 // nothing more until it resets.
-func (c *Client) attempt(ctx context.Context, req request, op string, q *quota) error {
+func (c *Client) attempt(ctx context.Context, req request, op string, q Budget) error {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	u := *c.base
@@ -291,13 +301,14 @@ func (c *Client) attempt(ctx context.Context, req request, op string, q *quota) 
 	case len(raw) > maxAnswer:
 		return &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: fmt.Errorf("the answer is larger than %d bytes", maxAnswer)}
 	}
+	// The pause holds every later call, whatever becomes of this one.
 	if d, ok := spentFor(res.Header); ok {
-		q.pause(time.Now(), d)
+		q.Pause(context.WithoutCancel(ctx), time.Now(), d)
 	}
 	st, decodeErr := req.decode(raw)
 	err = classify(op, res.StatusCode, res.Header, st, decodeErr)
 	if rl := (*RateLimitedError)(nil); errors.As(err, &rl) {
-		q.pause(time.Now(), rl.RetryAfter)
+		q.Pause(context.WithoutCancel(ctx), time.Now(), rl.RetryAfter)
 	}
 	return err
 }

@@ -14,6 +14,24 @@ type QuotaState struct {
 	Available float64 // requests that could be sent at once
 }
 
+// Budget is one of the venue's limits as the client spends it: one turn per
+// request sent, retries included. The default is an in-process quota (this
+// file); several replicas share one through Redis instead
+// (docs/architecture.md, "Shared state (Redis)"). Its methods are safe for
+// concurrent use.
+type Budget interface {
+	// Wait takes one turn, waiting for it within ctx's deadline. When the
+	// turn would come after the deadline it fails at once with a
+	// *RateLimitedError (Venue false) saying when to retry, and takes
+	// nothing; when ctx ends first it gives the turn back if it can.
+	Wait(ctx context.Context) error
+	// Pause sends nothing for d from now: the venue said its window is
+	// spent. It is recorded even when ctx is done.
+	Pause(ctx context.Context, now time.Time, d time.Duration)
+	// State is the limit and what of it could be sent at now.
+	State(now time.Time) QuotaState
+}
+
 // quota keeps the send times of the last Requests calls (a sliding-window
 // log), so that no window of Per ever holds more than Requests calls, however
 // the venue aligns its own windows. A token bucket cannot promise that: its
@@ -77,10 +95,10 @@ func (r reservation) cancel() {
 	}
 }
 
-// wait takes the next turn, waiting for it within ctx's deadline; when the
+// Wait takes the next turn, waiting for it within ctx's deadline; when the
 // turn comes after the deadline it fails at once with *RateLimitedError and
 // takes nothing.
-func (q *quota) wait(ctx context.Context) error {
+func (q *quota) Wait(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -103,15 +121,15 @@ func (q *quota) wait(ctx context.Context) error {
 	}
 }
 
-// pause sends nothing for d from now: the venue said its window is spent.
-func (q *quota) pause(now time.Time, d time.Duration) {
+// Pause sends nothing for d from now: the venue said its window is spent.
+func (q *quota) Pause(_ context.Context, now time.Time, d time.Duration) {
 	q.mu.Lock()
 	q.until = later(q.until, now.Add(d))
 	q.mu.Unlock()
 }
 
-// state is q and what of it could be sent at now.
-func (q *quota) state(now time.Time) QuotaState {
+// State is q and what of it could be sent at now.
+func (q *quota) State(now time.Time) QuotaState {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	free := 0

@@ -13,12 +13,12 @@ import (
 func TestAWaiterThatGivesUpReturnsItsTurn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		q := newQuota(venueapi.Limit{Requests: 1, Per: time.Minute})
-		if err := q.wait(context.Background()); err != nil {
+		if err := q.Wait(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error)
-		go func() { done <- q.wait(ctx) }()
+		go func() { done <- q.Wait(ctx) }()
 		synctest.Wait()
 		q.mu.Lock()
 		reserved := q.sent[0].After(time.Now())
@@ -33,7 +33,7 @@ func TestAWaiterThatGivesUpReturnsItsTurn(t *testing.T) {
 		short, stop := context.WithTimeout(context.Background(), time.Second)
 		defer stop()
 		var rl *RateLimitedError
-		if err := q.wait(short); !errors.As(err, &rl) || rl.RetryAfter > q.window {
+		if err := q.Wait(short); !errors.As(err, &rl) || rl.RetryAfter > q.window {
 			t.Fatalf("error %v: the next turn should be one window after the first call, not two", err)
 		}
 	})
@@ -74,11 +74,11 @@ func TestTurnsComeAWindowAfterTheTurnsTheyReuseAndAPauseHoldsThemAll(t *testing.
 			t.Fatalf("%s: a turn in %s (%v), want %s (%v)", st.name, d, ok, st.wantDelay, st.wantOK)
 		}
 	}
-	if s := q.state(t0.Add(2 * q.window)); s.Available != 1 || s.Quota != q.q {
+	if s := q.State(t0.Add(2 * q.window)); s.Available != 1 || s.Quota != q.q {
 		t.Fatalf("state %+v two windows on, want one request available", s)
 	}
-	q.pause(t0.Add(2*q.window), time.Minute)
-	if s := q.state(t0.Add(3 * q.window)); s.Available != 0 {
+	q.Pause(context.Background(), t0.Add(2*q.window), time.Minute)
+	if s := q.State(t0.Add(3 * q.window)); s.Available != 0 {
 		t.Fatalf("%v available while the venue holds us", s.Available)
 	}
 	if _, d, _ := q.reserve(t0.Add(2*q.window), time.Time{}); d != time.Minute {

@@ -8,7 +8,8 @@
 -- replica's local share), replicas, n, longest wait (µs), token (names the
 -- turns), the calling replica.
 -- Returns {1 granted or 0 refused, µs until the turn (refused: until one
--- could be had), Redis's now in µs, replicas present}.
+-- could be had), Redis's now in µs, replicas present, turns left in the
+-- window after this call (for metrics)}.
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local limit, window = tonumber(ARGV[1]), tonumber(ARGV[2])
@@ -27,7 +28,7 @@ if not redis.call('ZSCORE', KEYS[2], ARGV[8]) then here = here + 1 end
 local absent = math.max(0, replicas - here)
 local allowed = limit - share * absent
 if n > allowed then
-  return {0, window, now, present}
+  return {0, window, now, present, 0}
 end
 
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', int(now - window))
@@ -43,19 +44,20 @@ if redis.call('ZCARD', KEYS[1]) >= k then
   local old = redis.call('ZRANGE', KEYS[1], -k, -k, 'WITHSCORES')
   at = math.max(at, tonumber(old[2]) + window)
 end
+local left = math.max(0, allowed - redis.call('ZCARD', KEYS[1]))
 if at - now > longest then
-  return {0, at - now, now, present}
+  return {0, at - now, now, present, left}
 end
 -- No turn outlives a present replica's presence: a replica that leaves
 -- waits for its presence to end before it spends its share alone.
 if present > 0 then
   local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
   if at > tonumber(first[2]) then
-    return {0, at - now, now, present}
+    return {0, at - now, now, present, left}
   end
 end
 for i = 1, n do
   redis.call('ZADD', KEYS[1], int(at), ARGV[7] .. ':' .. i)
 end
 redis.call('PEXPIRE', KEYS[1], int(math.ceil((at - now + window) / 1000) + 1))
-return {1, at - now, now, present}
+return {1, at - now, now, present, math.max(0, left - n)}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"regexp"
+	"testing"
+
+	"github.com/riskchart/riskchart/server/internal/redistest"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+func TestWithRedisTheServerSharesItsBudgetsAndSaysSoOnHealthz(t *testing.T) {
+	redis := redistest.Start(t)
+	s := startServer(t, map[string]string{"RISKCHART_REDIS_URL": redis.URL(), "RISKCHART_REPLICAS": "3",
+		"RISKCHART_EGRESS": "nat-a", "RISKCHART_SANDBOX_KEYS": "lead-access-key:lead-secret"})
+	get := func(path string) string {
+		t.Helper()
+		res, err := http.Get(s.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: HTTP %d %.200s", path, res.StatusCode, b)
+		}
+		return string(b)
+	}
+	var health map[string]string
+	if err := json.Unmarshal([]byte(get("/healthz")), &health); err != nil || health["status"] != "ok" || health["redis"] != "ok" {
+		t.Fatalf("/healthz %v %v, want ok with Redis ok", health, err)
+	}
+	get(venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=5")
+	get(venueapi.PathTiers + "?contract_code=BTC-USDT")
+	metrics := get("/metrics")
+	// The private budget is named for a hash of the access key, never the key.
+	for _, want := range []string{`riskchart_shared_budget_degraded\{budget="public-nat-a"\} 0`, `riskchart_shared_budget_degraded\{budget="private-[0-9a-f]{16}"\} 0`,
+		`riskchart_shared_budget_turns_total\{budget="public-nat-a",from="shared",result="granted"\} [1-9]`,
+		`riskchart_shared_cache_total\{cache="kline_latest",how="fetched"\} 1`, `riskchart_redis_errors_total\{kind="error"\} 0`} {
+		if !regexp.MustCompile(want).MatchString(metrics) {
+			t.Errorf("/metrics has no line matching %s", want)
+		}
+	}
+	if regexp.MustCompile(`lead-access-key`).MatchString(metrics) {
+		t.Errorf("/metrics names the access key")
+	}
+}
