@@ -2,8 +2,11 @@ package components
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"net/url"
 	"strings"
 	"time"
 
@@ -24,8 +27,9 @@ const (
 )
 
 // KLineChart draws a contract's candles and volume, keeps the newest candle
-// live, loads older candles as the user pans back, and shows the legend of
-// the candle under the crosshair. Its parent sets the fields.
+// live (pushed by the server's stream, else polled: livestatus.go), loads
+// older candles as the user pans back, and shows the legend of the candle
+// under the crosshair. Its parent sets the fields.
 type KLineChart struct {
 	app.Compo
 
@@ -64,6 +68,12 @@ type KLineChart struct {
 	// keepView: the chart was adopted from the first paint, whose view the
 	// app's first draw keeps.
 	keepView bool
+
+	feed       liveFeed
+	source     *browser.EventSource // the stream of the series on show; nil: none open
+	sourceGen  int                  // bumps when a stream opens or closes: an old one's late events are dropped
+	streamed   string               // contract|period of the stream, opened or due
+	pushedLate []venueapi.Candle    // pushed while the chart was loading, applied once it has drawn
 }
 
 // LatestSize is how many of the latest candles a chart loads first.
@@ -81,7 +91,7 @@ func (k *KLineChart) OnMount(ctx app.Context) {
 	// with it the answer of the request it started.
 	ctx.Handle(actionRetryChart, func(ctx app.Context, a app.Action) { k.reload(ctx) })
 	k.live = true
-	k.reload(ctx) // first: the request goes out while the chart starts
+	k.reload(ctx) // first: the request goes out while the chart starts (and the stream opens)
 	if !k.adoptChart(ctx) {
 		k.initChart(ctx)
 	}
@@ -104,6 +114,7 @@ func (k *KLineChart) OnUpdate(ctx app.Context) {
 // OnDismount stops live updates and frees the chart.
 func (k *KLineChart) OnDismount() {
 	k.live = false
+	k.closeStream()
 	if k.chart != nil {
 		k.chart.Dispose()
 		k.chart = nil
@@ -124,6 +135,10 @@ func (k *KLineChart) reload(ctx app.Context) {
 	k.shown = k.Contract + "|" + string(k.Period)
 	k.candles, k.hover, k.horizon, k.stale, k.failed, k.olderErr = nil, -1, false, false, false, ""
 	k.loading, k.status = true, "Loading "+k.Contract+" "+string(k.Period)+"…"
+	k.pushedLate = nil
+	if k.streamed != k.shown && k.feed.mode != feedPolling {
+		k.openStream(ctx) // while polling, the next retry opens the stream of the view then shown
+	}
 	if k.chart != nil {
 		k.chart.Load([]byte("[]"), []byte("[]"), []byte("[]"), []byte("[]"))
 		k.chart.Redraw()
@@ -162,6 +177,10 @@ func (k *KLineChart) reload(ctx app.Context) {
 			k.candles = res.Candles
 			k.draw(ctx)
 			browser.KeepLastSeen(ctx.LocalStorage(), k.storageKey(), res.Candles, time.Now())
+			if late := k.pushedLate; len(late) > 0 && k.chart != nil {
+				k.pushedLate = nil
+				k.applyLive(late)
+			}
 		})
 	})
 }
@@ -335,8 +354,8 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 	})
 }
 
-// poll keeps the newest candle live: once a second for minute and hour
-// periods, every five seconds for longer ones.
+// poll keeps the newest candle live while the stream does not: once a
+// second for minute and hour periods, every five seconds for longer ones.
 func (k *KLineChart) poll(ctx app.Context) {
 	for k.live {
 		pace := time.Second
@@ -354,7 +373,11 @@ func (k *KLineChart) poll(ctx app.Context) {
 		ctx.Dispatch(func(ctx app.Context) {
 			gen = k.gen
 			q = venueapi.KLineQuery{ContractCode: k.Contract, Period: k.Period, Size: 2}
-			ready <- len(k.candles) > 0 && !k.loading && k.chart != nil
+			if reopenIn, closeIt := k.feed.silent(time.Now(), rand.Float64()); closeIt {
+				k.closeStream() // held back by a proxy: poll
+				k.reopenStream(ctx, reopenIn)
+			}
+			ready <- len(k.candles) > 0 && !k.loading && k.chart != nil && k.feed.polls()
 		})
 		if !<-ready {
 			continue
@@ -376,6 +399,108 @@ func (k *KLineChart) poll(ctx app.Context) {
 			}
 			k.applyLive(res.Candles)
 		})
+	}
+}
+
+// openStream opens the stream of the series on show; the browser's
+// EventSource delivers its events, which go to the chart through Dispatch.
+func (k *KLineChart) openStream(ctx app.Context) {
+	k.closeStream()
+	k.streamed = k.shown
+	if !browser.EventSourceSupported() {
+		k.feed.unsupported()
+		return
+	}
+	gen, ch := k.sourceGen, venueapi.Channel(k.Contract, k.Period)
+	on := func(f func(ctx app.Context)) {
+		ctx.Dispatch(func(ctx app.Context) {
+			if gen == k.sourceGen {
+				f(ctx)
+			}
+		})
+	}
+	k.feed.start()
+	query := url.Values{"contract_code": {k.Contract}, "period": {string(k.Period)}}
+	k.source = browser.OpenEventSource(browser.Origin()+streamPath+"?"+query.Encode(), browser.EventHandlers{
+		Open:    func() { on(func(app.Context) { k.feed.open(time.Now()) }) },
+		Message: func(_, data string) { on(func(ctx app.Context) { k.pushed(ctx, ch, data) }) },
+		Named:   map[string]func(string){"state": func(data string) { on(func(app.Context) { k.streamState(ch, data) }) }},
+		Error: func(closed bool) {
+			on(func(ctx app.Context) {
+				if reopenIn, closeIt := k.feed.fail(closed, rand.Float64()); closeIt {
+					k.closeStream()
+					k.reopenStream(ctx, reopenIn)
+				}
+			})
+		},
+	})
+}
+
+// closeStream closes the stream, if one is open; its late events are dropped.
+func (k *KLineChart) closeStream() {
+	k.sourceGen++
+	k.source.Close()
+	k.source = nil
+}
+
+// reopenStream opens the stream of the series then on show after d, unless
+// another has opened or closed meanwhile.
+func (k *KLineChart) reopenStream(ctx app.Context, d time.Duration) {
+	gen := k.sourceGen
+	ctx.Async(func() {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(d):
+		}
+		ctx.Dispatch(func(ctx app.Context) {
+			if gen == k.sourceGen && k.live {
+				k.openStream(ctx)
+			}
+		})
+	})
+}
+
+// pushed draws a candle the stream pushed: {"ch":…, then the venue's
+// record}. Candles pushed while the chart loads wait for it.
+func (k *KLineChart) pushed(ctx app.Context, ch, data string) {
+	var head struct {
+		Ch string `json:"ch"`
+	}
+	var c venueapi.Candle
+	if json.Unmarshal([]byte(data), &head) != nil || head.Ch != ch || json.Unmarshal([]byte(data), &c) != nil {
+		return // not this series' candle
+	}
+	k.feed.event()
+	k.offline, k.seenAt = false, time.Now()
+	switch {
+	case k.loading:
+		if len(k.pushedLate) < 16 {
+			k.pushedLate = append(k.pushedLate, c)
+		}
+	case len(k.candles) == 0 || k.chart == nil:
+		// Nothing drawn to update: a failed load's Retry, or no chart library.
+	case !k.savedAt.IsZero():
+		k.reload(ctx) // the network is back: the saved chart gives way
+	default:
+		k.applyLive([]venueapi.Candle{c})
+	}
+}
+
+// streamState reads the stream's state event: whether the server's candles
+// stand in for a venue that fails.
+func (k *KLineChart) streamState(ch, data string) {
+	var st struct {
+		Ch    string `json:"ch"`
+		Stale bool   `json:"stale"`
+	}
+	if json.Unmarshal([]byte(data), &st) != nil || st.Ch != ch {
+		return
+	}
+	k.feed.event()
+	k.stale = st.Stale
+	if !st.Stale {
+		k.offline, k.seenAt = false, time.Now()
 	}
 }
 
@@ -479,7 +604,7 @@ func (k *KLineChart) Render() app.UI {
 			item("amount", "Amount", v.Amount), item("turnover", "Turnover", v.Turnover), item("count", "Count", v.Count),
 		)
 	}
-	var notes []app.UI
+	notes := []app.UI{liveState(k.feed.mode)}
 	if k.offline {
 		notes = append(notes, offlineMark("offline-mark", cmp.Or(k.savedAt, k.seenAt), k.loc()))
 	}

@@ -1,0 +1,72 @@
+package browser
+
+import "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+// EventSource is the browser's EventSource: a stream of Server-Sent Events
+// from the server, which the browser reconnects by itself, telling the
+// server the id of the last event it got (Last-Event-ID).
+type EventSource struct {
+	v     app.Value
+	funcs []app.Func
+}
+
+// EventHandlers are told what an EventSource receives. Each runs on the
+// browser's event loop: hand work to the app with ctx.Dispatch.
+type EventHandlers struct {
+	Open    func()                       // the server answered: events may follow
+	Message func(id, data string)        // an event without a name
+	Named   map[string]func(data string) // events by name ("event: state")
+	// Error is told of a failure: closed when the browser gave up (the
+	// server refused the stream), else the browser is reconnecting.
+	Error func(closed bool)
+}
+
+// EventSourceSupported reports whether the browser has EventSource.
+func EventSourceSupported() bool {
+	return app.IsClient && app.Window().Get("EventSource").Truthy()
+}
+
+// OpenEventSource opens a stream of url; nil where the browser has no
+// EventSource. Close it when done.
+func OpenEventSource(url string, h EventHandlers) *EventSource {
+	if !EventSourceSupported() {
+		return nil
+	}
+	s := &EventSource{v: app.Window().Get("EventSource").New(url)}
+	listen := func(name string, f func(e app.Value)) {
+		fn := app.FuncOf(func(_ app.Value, args []app.Value) any {
+			if len(args) > 0 {
+				f(args[0])
+			}
+			return nil
+		})
+		s.funcs = append(s.funcs, fn)
+		s.v.Call("addEventListener", name, fn)
+	}
+	if h.Open != nil {
+		listen("open", func(app.Value) { h.Open() })
+	}
+	if h.Message != nil {
+		listen("message", func(e app.Value) { h.Message(e.Get("lastEventId").String(), e.Get("data").String()) })
+	}
+	for name, f := range h.Named {
+		listen(name, func(e app.Value) { f(e.Get("data").String()) })
+	}
+	if h.Error != nil {
+		closed := app.Window().Get("EventSource").Get("CLOSED").Int()
+		listen("error", func(app.Value) { h.Error(s.v.Get("readyState").Int() == closed) })
+	}
+	return s
+}
+
+// Close ends the stream; its handlers are told nothing more.
+func (s *EventSource) Close() {
+	if s == nil || s.v == nil {
+		return
+	}
+	s.v.Call("close")
+	for _, f := range s.funcs {
+		f.Release()
+	}
+	s.funcs, s.v = nil, nil
+}

@@ -1,0 +1,120 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The chart's live candle pushed by the server's stream, and the polling
+// it falls back to.
+
+// jsLiveState is the chart's badge of how its newest candle arrives: live,
+// reconnecting, polling, or "" while the first stream opens.
+const jsLiveState = `((document.getElementById("live-state") || {dataset: {}}).dataset.state || "")`
+
+// jsLiveUpdates counts the live updates the chart has drawn.
+const jsLiveUpdates = `performance.getEntriesByName("riskchart:live").length`
+
+// metricSum is the sum of the series of a metric whose labels hold labels
+// (e.g. `route="kline"`), as the server's /metrics says now.
+func metricSum(t *testing.T, base, name, labels string) float64 {
+	t.Helper()
+	res, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	sum := 0.0
+	sc := bufio.NewScanner(res.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, name+"{") && !strings.HasPrefix(line, name+" ") || !strings.Contains(line, labels) {
+			continue
+		}
+		v, err := strconv.ParseFloat(line[strings.LastIndexByte(line, ' ')+1:], 64)
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		sum += v
+	}
+	return sum
+}
+
+func TestTheChartsNewestCandleIsPushedWithNoPollInBetween(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&tz=utc")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	waitFor(t, ctx, jsLiveState+` === "live"`)
+	if got := evalJS[string](t, ctx, `(() => { const b = document.getElementById("live-state"); return b.closest("[role=status]") ? b.textContent : "outside a live region"; })()`); got != "Live" {
+		t.Errorf("the badge reads %q, want Live, in a polite live region", got)
+	}
+	if n := metricSum(t, s.URL, "riskchart_streams_open", ""); n != 1 {
+		t.Errorf("%v streams open, want the chart's one", n)
+	}
+
+	klines := metricSum(t, s.URL, "riskchart_requests_total", `route="kline"`)
+	lives := evalJS[int](t, ctx, jsLiveUpdates)
+	legend := evalJS[string](t, ctx, `document.getElementById("legend-vol").textContent + " " + document.getElementById("legend-close").textContent`)
+	// The sandbox's current candle changes every second; each change is drawn.
+	waitFor(t, ctx, jsLiveUpdates+` >= `+strconv.Itoa(lives+3))
+	waitFor(t, ctx, `document.getElementById("legend-vol").textContent + " " + document.getElementById("legend-close").textContent !== `+strconv.Quote(legend))
+	if n := metricSum(t, s.URL, "riskchart_requests_total", `route="kline"`); n != klines {
+		t.Fatalf("the KLine path answered %v requests while the chart drew three live updates: it polled", n-klines)
+	}
+
+	// The candle drawn is the server's current one, whichever of it is newest.
+	api := apiCandles(t, s.URL, "contract_code=BTC-USDT&period=1min&size=1")[0]
+	waitFor(t, ctx, `(() => {
+  const id = Number(document.getElementById("legend").dataset.id), vol = Number(document.getElementById("legend-vol").textContent);
+  return id > `+strconv.FormatInt(api.ID, 10)+` || (id === `+strconv.FormatInt(api.ID, 10)+` && vol >= `+api.Vol.String()+`);
+})()`)
+	screenshot(t, ctx, "chart-stream-live")
+
+	// The server gone, the chart says it is reconnecting, and polls as before:
+	// offline, the saved chart kept.
+	s.Stop(t)
+	waitFor(t, ctx, jsLiveState+` === "reconnecting"`)
+	waitFor(t, ctx, `(document.getElementById("offline-mark") || {}).textContent?.startsWith("Offline")`)
+	if n := evalJS[int](t, ctx, jsCandleCount); n == 0 {
+		t.Error("the chart lost its candles with the server")
+	}
+}
+
+func TestAChartWhoseStreamIsRefusedPollsAndSaysSo(t *testing.T) {
+	s := startServer(t, map[string]string{"RISKCHART_MAX_STREAMS": "1"})
+	// Another viewer holds the server's one stream.
+	hold, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(hold, http.MethodGet, s.URL+"/api/v1/stream/kline?contract_code=ETH-USDT&period=5min", nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("the first stream: %v %v", err, res)
+	}
+	defer res.Body.Close()
+
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&tz=utc")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	waitFor(t, ctx, jsLiveState+` === "polling"`)
+	klines := metricSum(t, s.URL, "riskchart_requests_total", `route="kline"`)
+	lives := evalJS[int](t, ctx, jsLiveUpdates)
+	waitFor(t, ctx, jsLiveUpdates+` >= `+strconv.Itoa(lives+2))
+	if n := metricSum(t, s.URL, "riskchart_requests_total", `route="kline"`); n < klines+2 {
+		t.Errorf("%v KLine requests over two live updates: the chart did not poll", n-klines)
+	}
+	if n := metricSum(t, s.URL, "riskchart_throttled_total", `budget="streams"`); n < 1 {
+		t.Errorf("the refused stream is not counted: %v", n)
+	}
+	screenshot(t, ctx, "chart-stream-polling")
+}
