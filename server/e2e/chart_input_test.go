@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,7 +86,20 @@ func width(v [2]float64) float64 { return v[1] - v[0] }
 // livePoll is the app's poll of the newest candles, as a Fetch URL pattern.
 const livePoll = "*" + venueapi.PathKLine + "?*&size=2"
 
-// openStill opens the chart page at u with the app's live polls refused, so
+// liveStream is the app's stream of pushed candles, as a Fetch URL pattern.
+// The tests that hold the newest candle still refuse it too: the chart then
+// falls back to its polls, which they answer or refuse.
+const liveStream = "*" + venueapi.PathStreamKLine + "?*"
+
+// stillPatterns are the requests openStill and the append test intercept.
+func stillPatterns() []*fetch.RequestPattern {
+	return []*fetch.RequestPattern{
+		{URLPattern: livePoll, RequestStage: fetch.RequestStageRequest},
+		{URLPattern: liveStream, RequestStage: fetch.RequestStageRequest},
+	}
+}
+
+// openStill opens the chart page at u with the app's live polls and stream refused, so
 // that a minute passing during a test cannot append a candle and move a
 // view that ends on the newest one (appending is
 // TestChartAppendsNewCandlesOnTheirBoundary's). Actions run first.
@@ -101,8 +115,7 @@ func openStill(t *testing.T, ctx context.Context, u string, actions ...chromedp.
 			}()
 		}
 	})
-	poll := &fetch.RequestPattern{URLPattern: livePoll, RequestStage: fetch.RequestStageRequest}
-	actions = append(actions, fetch.Enable().WithPatterns([]*fetch.RequestPattern{poll}), chromedp.Navigate(u))
+	actions = append(actions, fetch.Enable().WithPatterns(stillPatterns()), chromedp.Navigate(u))
 	if err := chromedp.Run(ctx, actions...); err != nil {
 		t.Fatal(err)
 	}
@@ -311,6 +324,10 @@ func TestChartAppendsNewCandlesOnTheirBoundary(t *testing.T) {
 			c := chromedp.FromContext(ctx)
 			exec := cdp.WithExecutor(ctx, c.Target)
 			var req nextCandle
+			if strings.Contains(e.Request.URL, venueapi.PathStreamKLine) {
+				fetch.FailRequest(e.RequestID, network.ErrorReasonBlockedByClient).Do(exec)
+				return
+			}
 			select {
 			case req = <-next:
 			default:
@@ -334,8 +351,7 @@ func TestChartAppendsNewCandlesOnTheirBoundary(t *testing.T) {
 			req.done <- given
 		}()
 	})
-	poll := &fetch.RequestPattern{URLPattern: livePoll, RequestStage: fetch.RequestStageRequest}
-	if err := chromedp.Run(ctx, fetch.Enable().WithPatterns([]*fetch.RequestPattern{poll}), chromedp.Navigate(s.URL+"/?tz=utc")); err != nil {
+	if err := chromedp.Run(ctx, fetch.Enable().WithPatterns(stillPatterns()), chromedp.Navigate(s.URL+"/?tz=utc")); err != nil {
 		t.Fatal(err)
 	}
 	waitDrawn(t, ctx, "BTC-USDT|1min")
@@ -355,7 +371,11 @@ func TestChartAppendsNewCandlesOnTheirBoundary(t *testing.T) {
 		t.Helper()
 		n := length()
 		done := make(chan map[string]any, 1)
-		next <- nextCandle{newest, done}
+		select {
+		case next <- nextCandle{newest, done}:
+		case <-time.After(20 * time.Second): // an earlier request was never taken
+			t.Fatal("the app did not poll for the newest candles")
+		}
 		var given map[string]any
 		select {
 		case given = <-done:

@@ -107,11 +107,16 @@ type testServer struct {
 	Log  *servertest.Buffer // its stderr
 	Out  *servertest.Buffer // its stdout
 	stop func(t testing.TB)
+	kill func()
 }
 
 // Stop shuts the server down now (tests of what happens without it): it
 // must exit cleanly within 15 s of SIGTERM, as it does when deployed.
 func (s *testServer) Stop(t testing.TB) { s.stop(t) }
+
+// Kill ends the server at once with SIGKILL, as a crash or an OOM kill
+// would: nothing of it gets to clean up.
+func (s *testServer) Kill() { s.kill() }
 
 // startServer starts the server binary on a free loopback port, with env
 // added to a minimal environment, and stops it at the end of the test.
@@ -135,6 +140,12 @@ func startServer(t testing.TB, env map[string]string) *testServer {
 		done <- err
 	}()
 	var once sync.Once
+	s.kill = func() {
+		once.Do(func() {
+			cmd.Process.Kill()
+			<-done
+		})
+	}
 	s.stop = func(t testing.TB) {
 		once.Do(func() {
 			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil && !errors.Is(err, os.ErrProcessDone) {
