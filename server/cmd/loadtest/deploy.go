@@ -6,11 +6,9 @@ package main
 // closed-loop load. See docs/performance.md#the-deployment-run.
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -25,6 +23,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/riskchart/riskchart/server/internal/cluster"
 	"github.com/riskchart/riskchart/server/internal/sandbox"
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -220,7 +219,12 @@ func (d *deployment) start(ctx context.Context, f flags) error {
 	if err != nil {
 		return err
 	}
-	if err := redis.waitReady(ctx, func(ctx context.Context) error { return redisPing(ctx, redisAddr) }); err != nil {
+	rc, err := cluster.Open("redis://"+redisAddr, cluster.Options{})
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	if err := redis.waitReady(ctx, rc.Ping); err != nil {
 		return err
 	}
 
@@ -507,28 +511,6 @@ func dialOK(ctx context.Context, addr string) error {
 		return err
 	}
 	return c.Close()
-}
-
-// redisPing sends PING in the protocol's inline form and expects +PONG.
-func redisPing(ctx context.Context, addr string) error {
-	d := net.Dialer{Timeout: time.Second}
-	c, err := d.DialContext(ctx, "tcp", addr)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(time.Second))
-	if _, err := c.Write([]byte("PING\r\n")); err != nil {
-		return err
-	}
-	line, err := bufio.NewReader(c).ReadString('\n')
-	if err != nil {
-		return err
-	}
-	if line != "+PONG\r\n" {
-		return errors.New("redis-server answered " + strconv.Quote(line))
-	}
-	return nil
 }
 
 // probe asks url once as the clients do and says how the answer came over
