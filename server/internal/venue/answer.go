@@ -121,8 +121,8 @@ func (e *brokenAnswerError) Unwrap() error { return e.err }
 // retryAfterOf reads when to retry: ratelimit-reset (ms), else Retry-After
 // (seconds or an HTTP date), else one second.
 func retryAfterOf(h http.Header) time.Duration {
-	if ms, err := strconv.ParseInt(h.Get("ratelimit-reset"), 10, 64); err == nil && ms >= 0 {
-		return time.Duration(min(ms, maxRetryAfter.Milliseconds())) * time.Millisecond
+	if d, ok := resetOf(h); ok {
+		return d
 	}
 	if v := h.Get("Retry-After"); v != "" {
 		if s, err := strconv.ParseInt(v, 10, 64); err == nil && s >= 0 {
@@ -141,8 +141,18 @@ func spentFor(h http.Header) (d time.Duration, ok bool) {
 	if h.Get("ratelimit-remaining") != "0" {
 		return 0, false
 	}
+	if d, ok := resetOf(h); ok && d > 0 {
+		return d, true
+	}
+	return 0, false
+}
+
+// resetOf reads ratelimit-reset, the milliseconds until the venue's window
+// resets, bounded by maxRetryAfter. ok is false when it is missing or not a
+// whole number of at least 0.
+func resetOf(h http.Header) (d time.Duration, ok bool) {
 	ms, err := strconv.ParseInt(h.Get("ratelimit-reset"), 10, 64)
-	if err != nil || ms <= 0 {
+	if err != nil || ms < 0 {
 		return 0, false
 	}
 	return time.Duration(min(ms, maxRetryAfter.Milliseconds())) * time.Millisecond, true
