@@ -301,13 +301,16 @@ func (c *Client) attempt(ctx context.Context, req request, op string, q Budget) 
 	case len(raw) > maxAnswer:
 		return &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: fmt.Errorf("the answer is larger than %d bytes", maxAnswer)}
 	}
-	// The pause holds every later call, whatever becomes of this one.
-	if d, ok := spentFor(res.Header); ok {
-		q.Pause(context.WithoutCancel(ctx), time.Now(), d)
+	// The pause holds every later call, whatever becomes of this one. A
+	// refusal pauses too, unless the spent window already covers its wait:
+	// a shared budget's pause is a Redis call.
+	spent, ok := spentFor(res.Header)
+	if ok {
+		q.Pause(context.WithoutCancel(ctx), time.Now(), spent)
 	}
 	st, decodeErr := req.decode(raw)
 	err = classify(op, res.StatusCode, res.Header, st, decodeErr)
-	if rl := (*RateLimitedError)(nil); errors.As(err, &rl) {
+	if rl := (*RateLimitedError)(nil); errors.As(err, &rl) && rl.RetryAfter > spent {
 		q.Pause(context.WithoutCancel(ctx), time.Now(), rl.RetryAfter)
 	}
 	return err
