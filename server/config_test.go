@@ -104,7 +104,7 @@ func TestPrintedConfigurationMasksEverySecret(t *testing.T) {
 		"RISKCHART_VIEWER_TOKENS": "viewer-token-value",
 		"RISKCHART_REDIS_URL":     "rediss://riskchart:redis-password-value@redis.internal:6380/0",
 	}
-	c, err := parseConfig("riskchart", nil, func(k string) string { return env[k] }, io.Discard)
+	c, err := parseEnv(env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,20 +240,14 @@ func TestFrameAncestorsAreOriginsThatCannotWidenTheContentSecurityPolicy(t *test
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := parseConfig("riskchart", nil, func(k string) string {
-				return map[string]string{"RISKCHART_FRAME_ANCESTORS": tt.value}[k]
-			}, io.Discard)
+			c, err := parseEnv(map[string]string{"RISKCHART_FRAME_ANCESTORS": tt.value})
 			if tt.wantErr == nil {
 				if err != nil || c.FrameAncestors != tt.value {
 					t.Fatalf("refused: %v", err)
 				}
 				return
 			}
-			for _, w := range append(tt.wantErr, "RISKCHART_FRAME_ANCESTORS") {
-				if err == nil || !strings.Contains(err.Error(), w) {
-					t.Fatalf("error %v, want one naming %q", err, w)
-				}
-			}
+			errorNames(t, err, append(tt.wantErr, "RISKCHART_FRAME_ANCESTORS")...)
 		})
 	}
 }
@@ -311,13 +305,9 @@ func TestTheHardeningSettingsNameTheirRule(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := parseConfig("riskchart", nil, func(k string) string { return tt.env[k] }, io.Discard)
+			c, err := parseEnv(tt.env)
 			if tt.wantErr != nil {
-				for _, w := range tt.wantErr {
-					if err == nil || !strings.Contains(err.Error(), w) {
-						t.Fatalf("error %v, want one naming %q", err, w)
-					}
-				}
+				errorNames(t, err, tt.wantErr...)
 				return
 			}
 			if err != nil {
@@ -410,13 +400,9 @@ func TestTheSharedStateSettingsNameTheirRule(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := parseConfig("riskchart", nil, func(k string) string { return tt.env[k] }, io.Discard)
+			c, err := parseEnv(tt.env)
 			if tt.wantErr != nil {
-				for _, w := range tt.wantErr {
-					if err == nil || !strings.Contains(err.Error(), w) {
-						t.Fatalf("error %v, want one naming %q", err, w)
-					}
-				}
+				errorNames(t, err, tt.wantErr...)
 				if tt.hidden != "" && strings.Contains(err.Error(), tt.hidden) {
 					t.Fatalf("error %v repeats the password", err)
 				}
@@ -433,14 +419,29 @@ func TestTheSharedStateSettingsNameTheirRule(t *testing.T) {
 func TestTheStreamCapsNameTheirRule(t *testing.T) {
 	for _, env := range []string{"RISKCHART_MAX_STREAMS", "RISKCHART_MAX_STREAMS_PER_CLIENT"} {
 		for _, v := range []string{"0", "-1", "many"} {
-			_, err := parseConfig("riskchart", nil, func(k string) string { return map[string]string{env: v}[k] }, io.Discard)
+			_, err := parseEnv(map[string]string{env: v})
 			if err == nil || !strings.Contains(err.Error(), env) || !strings.Contains(err.Error(), "1 or more") {
 				t.Errorf("%s=%s: %v, want an error naming it and the rule", env, v, err)
 			}
 		}
 	}
-	c, err := parseConfig("riskchart", nil, func(string) string { return "" }, io.Discard)
+	c, err := parseEnv(nil)
 	if err != nil || c.MaxStreams != 20000 || c.ClientStreams != 32 {
 		t.Errorf("defaults: %d streams, %d per client (%v); want 20000 and 32", c.MaxStreams, c.ClientStreams, err)
+	}
+}
+
+// parseEnv parses the configuration that env alone gives, without flags.
+func parseEnv(env map[string]string) (config, error) {
+	return parseConfig("riskchart", nil, func(k string) string { return env[k] }, io.Discard)
+}
+
+// errorNames fails t unless err names every one of want.
+func errorNames(t *testing.T, err error, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Fatalf("error %v, want one naming %q", err, w)
+		}
 	}
 }
