@@ -104,14 +104,7 @@ func TestAReplicaThatLosesRedisSpendsOnlyItsShareAndRejoins(t *testing.T) {
 	for range n {
 		bs = append(bs, replica(t, srv.URL(), fast(t), limit, n))
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var g grants
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		hammer(ctx, bs, 4, 100*time.Millisecond, &g)
-	}()
+	g, stop := hammering(t, bs, 4, 100*time.Millisecond)
 
 	time.Sleep(time.Second)
 	srv.Kill()
@@ -138,8 +131,7 @@ func TestAReplicaThatLosesRedisSpendsOnlyItsShareAndRejoins(t *testing.T) {
 		before[i] = b.Stats().SharedGranted
 	}
 	time.Sleep(time.Second)
-	cancel()
-	<-done
+	stop()
 
 	if m, at := most(g.all, limit.Per); m > limit.Requests {
 		t.Errorf("the cluster took %d turns in the window from %s: limit %d", m, at.Format(time.StampMilli), limit.Requests)
@@ -170,14 +162,7 @@ func TestAPartitionedReplicaAndTheRestStayWithinTheLimitTogether(t *testing.T) {
 		replica(t, srv.URL(), fast(t), limit, n),
 		replica(t, p.URL(), fast(t), limit, n),
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var g grants
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		hammer(ctx, bs, 4, 100*time.Millisecond, &g)
-	}()
+	g, stop := hammering(t, bs, 4, 100*time.Millisecond)
 
 	time.Sleep(time.Second)
 	p.setCut(true)
@@ -189,8 +174,7 @@ func TestAPartitionedReplicaAndTheRestStayWithinTheLimitTogether(t *testing.T) {
 	p.setCut(false)
 	waitFor(t, 5*time.Second, "the partitioned replica back", func() bool { return bs[2].State() == cluster.Shared })
 	time.Sleep(time.Second)
-	cancel()
-	<-done
+	stop()
 
 	if m, at := most(g.all, limit.Per); m > limit.Requests {
 		t.Errorf("the cluster took %d turns in the window from %s: limit %d", m, at.Format(time.StampMilli), limit.Requests)

@@ -98,6 +98,24 @@ func hammer(ctx context.Context, budgets []*cluster.Budget, goroutines int, long
 	wg.Wait()
 }
 
+// hammering runs hammer in the background until stop, which returns once
+// every goroutine has; a test that ends sooner stops it too.
+func hammering(t testing.TB, budgets []*cluster.Budget, goroutines int, longest time.Duration) (g *grants, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	g = &grants{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		hammer(ctx, budgets, goroutines, longest, g)
+	}()
+	stop = sync.OnceFunc(func() {
+		cancel()
+		<-done
+	})
+	t.Cleanup(stop)
+	return g, stop
+}
+
 func sleep(ctx context.Context, d time.Duration) {
 	t := time.NewTimer(d)
 	defer t.Stop()
