@@ -111,12 +111,11 @@ func New(cfg Config) (http.Handler, error) {
 // whose page metadata rewriteOG no longer finds fails at start-up, not in
 // every page.
 func checkPage(h *app.Handler, base string) error {
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
-	if rec.Code != http.StatusOK {
-		return fmt.Errorf("go-app's handler answered HTTP %d for /", rec.Code)
+	page, err := rendered(h, "/")
+	if err != nil {
+		return err
 	}
-	page, err := rewriteOG(rec.Body.Bytes(), base)
+	page, err = rewriteOG(page, base)
 	if err != nil {
 		return fmt.Errorf("rewriting the page metadata: %w: go-app has changed, review bundle's ogDomain", err)
 	}
@@ -165,12 +164,19 @@ var (
 
 // goappJS is the app.js that go-app's handler h generates.
 func goappJS(h *app.Handler) (string, error) {
+	b, err := rendered(h, "/app.js")
+	return string(b), err
+}
+
+// rendered is go-app's handler h's answer to a GET of target, which must
+// be HTTP 200.
+func rendered(h *app.Handler, target string) ([]byte, error) {
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, target, nil))
 	if rec.Code != http.StatusOK {
-		return "", fmt.Errorf("go-app's handler answered HTTP %d for /app.js", rec.Code)
+		return nil, fmt.Errorf("go-app's handler answered HTTP %d for %s", rec.Code, target)
 	}
-	return rec.Body.String(), nil
+	return rec.Body.Bytes(), nil
 }
 
 // workerConfig is what the service worker (web/app-worker.js) is told.

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"html"
+	"maps"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
@@ -86,13 +88,11 @@ func rewriteOG(page []byte, base string) ([]byte, error) {
 // servePage answers a page of the app: go-app prerenders it, then its
 // og:url and og:image are rewritten (see ogDomain).
 func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
-	var buf pageBuffer
-	h.app.ServeHTTP(&buf, r)
-	for k, vs := range buf.Header() {
-		w.Header()[k] = vs
-	}
-	body := buf.body.Bytes()
-	if buf.status == http.StatusOK {
+	rec := httptest.NewRecorder() // holds go-app's answer until it is rewritten
+	h.app.ServeHTTP(rec, r)
+	maps.Copy(w.Header(), rec.Header())
+	body := rec.Body.Bytes()
+	if rec.Code == http.StatusOK {
 		page, err := rewriteOG(body, h.ogBase)
 		if err != nil { // New checked go-app's pages: not seen unless a page differs
 			http.Error(w, "rendering the page's metadata failed", http.StatusInternalServerError)
@@ -101,32 +101,6 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 		body = page
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	}
-	w.WriteHeader(buf.status)
+	w.WriteHeader(rec.Code)
 	w.Write(body)
-}
-
-// pageBuffer holds what go-app answers for a page, so that it can be
-// rewritten before it is sent.
-type pageBuffer struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (b *pageBuffer) Header() http.Header {
-	if b.header == nil {
-		b.header = http.Header{}
-	}
-	return b.header
-}
-
-func (b *pageBuffer) WriteHeader(status int) {
-	if b.status == 0 {
-		b.status = status
-	}
-}
-
-func (b *pageBuffer) Write(p []byte) (int, error) {
-	b.WriteHeader(http.StatusOK)
-	return b.body.Write(p)
 }
