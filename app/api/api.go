@@ -47,6 +47,21 @@ func refusal(status, code int, msg string) error {
 	return nil
 }
 
+// envelopeError is what an answer to doing, given with its HTTP status,
+// failed by: nil when its envelope is readable and ok; the unknown contract
+// when the envelope says so; else the envelope's message and code.
+func envelopeError(doing string, status int, readable, ok bool, code int, msg string) error {
+	switch {
+	case !readable:
+		return fmt.Errorf("%s: the server answered HTTP %d with something unreadable", doing, status)
+	case ok:
+		return nil
+	case code == venueapi.CodeNoSuchContract:
+		return fmt.Errorf("%s: %w", doing, ErrUnknownContract)
+	}
+	return fmt.Errorf("%s: %s (code %d)", doing, msg, code)
+}
+
 // Headers is what a panel sends with its private calls: an embedded panel
 // sends its signed embed link, by which alone the server judges it.
 func Headers(embedded bool, token string) map[string]string {

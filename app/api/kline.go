@@ -33,14 +33,12 @@ func FetchKLine(ctx context.Context, q venueapi.KLineQuery) (KLine, error) {
 // refused query as the venue does, HTTP 200 with the error in the envelope.
 func ReadKLine(q venueapi.KLineQuery, status int, body string) (KLine, error) {
 	var env venueapi.KLineEnvelope
-	if err := json.Unmarshal([]byte(body), &env); err != nil || (env.Status != venueapi.StatusOK && env.Status != venueapi.StatusError) {
-		return KLine{}, fmt.Errorf("loading %s candles: the server answered HTTP %d with something unreadable", q.ContractCode, status)
+	readable := json.Unmarshal([]byte(body), &env) == nil && (env.Status == venueapi.StatusOK || env.Status == venueapi.StatusError)
+	if readable && env.Status != venueapi.StatusOK && env.ErrCode == venueapi.CodeNoSuchContract {
+		return KLine{}, ErrUnknownContract // the chart says so in its own words (components.KLineChart)
 	}
-	if env.Status != venueapi.StatusOK {
-		if env.ErrCode == venueapi.CodeNoSuchContract {
-			return KLine{}, ErrUnknownContract
-		}
-		return KLine{}, fmt.Errorf("loading %s candles: %s (code %d)", q.ContractCode, env.ErrMsg, env.ErrCode)
+	if err := envelopeError("loading "+q.ContractCode+" candles", status, readable, env.Status == venueapi.StatusOK, env.ErrCode, env.ErrMsg); err != nil {
+		return KLine{}, err
 	}
 	return KLine{Candles: env.Data, Stale: env.Stale}, nil
 }

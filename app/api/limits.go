@@ -35,13 +35,9 @@ func ReadLimits(status int, body string) (*venueapi.LimitEnvelope, error) {
 	if err := refusal(status, env.ErrCode, env.ErrMsg); err != nil {
 		return nil, err
 	}
-	switch {
-	case jsonErr != nil || (env.Status != venueapi.StatusOK && env.Status != venueapi.StatusError):
-		return nil, fmt.Errorf("fetching position limits: the server answered HTTP %d with something unreadable", status)
-	case env.Status == venueapi.StatusOK:
-		return &env, nil
-	case env.ErrCode == venueapi.CodeNoSuchContract:
-		return nil, fmt.Errorf("fetching position limits: %w", ErrUnknownContract)
+	readable := jsonErr == nil && (env.Status == venueapi.StatusOK || env.Status == venueapi.StatusError)
+	if err := envelopeError("fetching position limits", status, readable, env.Status == venueapi.StatusOK, env.ErrCode, env.ErrMsg); err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("fetching position limits: %s (code %d)", env.ErrMsg, env.ErrCode)
+	return &env, nil
 }

@@ -32,13 +32,8 @@ func ReadTiers(code string, status int, body string) (*venueapi.TierEnvelope, er
 	if err := refusal(status, env.Code, env.Message); err != nil {
 		return nil, err
 	}
-	switch {
-	case jsonErr != nil || env.Code == 0:
-		return nil, fmt.Errorf("fetching the tiers of %s: the server answered HTTP %d with something unreadable", code, status)
-	case env.Code == venueapi.CodeNoSuchContract:
-		return nil, fmt.Errorf("fetching the tiers of %s: %w", code, ErrUnknownContract)
-	case env.Code != venueapi.CodeOK:
-		return nil, fmt.Errorf("fetching the tiers of %s: %s (code %d)", code, env.Message, env.Code)
+	if err := envelopeError("fetching the tiers of "+code, status, jsonErr == nil && env.Code != 0, env.Code == venueapi.CodeOK, env.Code, env.Message); err != nil {
+		return nil, err
 	}
 	return &env, nil
 }
