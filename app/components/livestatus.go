@@ -73,9 +73,7 @@ func (f *liveFeed) unsupported() { f.mode = feedPolling }
 func (f *liveFeed) fail(closed bool, jitter float64) (reopenIn time.Duration, close bool) {
 	f.errors++
 	if !f.delivered {
-		// No stream has worked here: poll, and try one now and then.
-		f.mode = feedPolling
-		return f.backoff(retryFirst, retryMost, jitter), true
+		return f.retryLater(jitter) // no stream has worked here
 	}
 	f.mode = feedReconnecting
 	if !closed && f.errors == 1 && f.heard {
@@ -91,6 +89,12 @@ func (f *liveFeed) silent(now time.Time, jitter float64) (reopenIn time.Duration
 	if f.opened.IsZero() || f.heard || now.Sub(f.opened) < streamSilence {
 		return 0, false
 	}
+	return f.retryLater(jitter)
+}
+
+// retryLater is streams that do not deliver here: the chart polls, and
+// tries another stream now and then.
+func (f *liveFeed) retryLater(jitter float64) (reopenIn time.Duration, close bool) {
 	f.mode = feedPolling
 	return f.backoff(retryFirst, retryMost, jitter), true
 }
