@@ -2,9 +2,7 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -55,14 +53,10 @@ func evalJS[T any](t *testing.T, ctx context.Context, js string) T {
 
 func apiCandles(t *testing.T, base, query string) []venueapi.Candle {
 	t.Helper()
-	res, err := http.Get(base + venueapi.PathKLine + "?" + query)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
 	var env venueapi.KLineEnvelope
-	if err := json.NewDecoder(res.Body).Decode(&env); err != nil || env.Status != "ok" {
-		t.Fatalf("%s: %v %+v", query, err, env)
+	getJSON(t, base+venueapi.PathKLine+"?"+query, &env)
+	if env.Status != "ok" {
+		t.Fatalf("%s: %+v", query, env)
 	}
 	return env.Data
 }

@@ -107,12 +107,9 @@ func apiTiers(t *testing.T, base, code string) []venueapi.Tier {
 func faceValue(t *testing.T, base, code string) decimal.Decimal {
 	t.Helper()
 	var list struct {
-		Data []struct {
-			Code      string          `json:"contract_code"`
-			FaceValue decimal.Decimal `json:"face_value"`
-		} `json:"data"`
+		Data []venueapi.Offer `json:"data"`
 	}
-	getJSON(t, base+"/api/v1/contracts", &list)
+	getJSON(t, base+venueapi.PathContracts, &list)
 	for _, c := range list.Data {
 		if c.Code == code {
 			return c.FaceValue
