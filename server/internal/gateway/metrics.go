@@ -30,21 +30,10 @@ func newMetrics(reg *prometheus.Registry, v *venue.Client) *metrics {
 		local: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "riskchart_private_refused_locally_total",
 			Help: "Private requests refused without a venue call, by reason (unlisted, combination, share_spent)."}, []string{"reason"}),
 	}
-	budget := func(private bool) func() float64 {
-		return func() float64 {
-			p, q := v.QuotaStatus()
-			if private {
-				return p.Available
-			}
-			return q.Available
-		}
-	}
 	reg.MustRegister(m.requests, m.latency, m.cache, m.venueCalls, m.throttled, m.local,
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "riskchart_venue_budget_private_available", Help: "Private (signed) venue requests available now."}, budget(true)),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "riskchart_venue_budget_public_available", Help: "Public (KLine) venue requests available now."}, budget(false)),
 		// The process as the operator sees it: goroutines, memory, GC, open files.
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		newBreakerCollector(v),
+		newVenueCollector(v),
 	)
 	return m
 }
@@ -69,16 +58,18 @@ func outcome(err error) string {
 	return "error"
 }
 
-// breakerCollector reads the venue client's breakers
-// (docs/decisions.md#failure-memory) at each scrape, as the budget gauges
-// read its quotas.
-type breakerCollector struct {
-	v                     *venue.Client
-	open, trials, refused *prometheus.Desc
+// venueCollector reads the venue client at each scrape: its budgets, both
+// from one QuotaStatus, and its breakers (docs/decisions.md#failure-memory).
+type venueCollector struct {
+	v                           *venue.Client
+	privateBudget, publicBudget *prometheus.Desc
+	open, trials, refused       *prometheus.Desc
 }
 
-func newBreakerCollector(v *venue.Client) breakerCollector {
-	return breakerCollector{v: v,
+func newVenueCollector(v *venue.Client) venueCollector {
+	return venueCollector{v: v,
+		privateBudget: prometheus.NewDesc("riskchart_venue_budget_private_available", "Private (signed) venue requests available now.", nil, nil),
+		publicBudget:  prometheus.NewDesc("riskchart_venue_budget_public_available", "Public (KLine) venue requests available now.", nil, nil),
 		open: prometheus.NewDesc("riskchart_venue_breaker_open",
 			"1 while a breaker refuses venue calls unsent (key: the venue refuses the server's key; an endpoint: the venue fails it).", []string{"breaker"}, nil),
 		trials: prometheus.NewDesc("riskchart_venue_breaker_trials_total",
@@ -88,18 +79,23 @@ func newBreakerCollector(v *venue.Client) breakerCollector {
 	}
 }
 
-func (c breakerCollector) Describe(ch chan<- *prometheus.Desc) {
+func (c venueCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.privateBudget
+	ch <- c.publicBudget
 	ch <- c.open
 	ch <- c.trials
 	ch <- c.refused
 }
 
-func (c breakerCollector) Collect(ch chan<- prometheus.Metric) {
-	send := func(d *prometheus.Desc, t prometheus.ValueType, v float64, name string) {
-		if m, err := prometheus.NewConstMetric(d, t, v, name); err == nil { // one label, always given
+func (c venueCollector) Collect(ch chan<- prometheus.Metric) {
+	send := func(d *prometheus.Desc, t prometheus.ValueType, v float64, labels ...string) {
+		if m, err := prometheus.NewConstMetric(d, t, v, labels...); err == nil { // the labels each Desc names, always given
 			ch <- m
 		}
 	}
+	private, public := c.v.QuotaStatus()
+	send(c.privateBudget, prometheus.GaugeValue, private.Available)
+	send(c.publicBudget, prometheus.GaugeValue, public.Available)
 	for _, b := range c.v.Breakers() {
 		open := 0.0
 		if b.Open {
