@@ -183,9 +183,7 @@ func (c *candleCache) fetchLatest(ctx context.Context, s *candles.Series, size, 
 		if c.cluster.shared() {
 			return nil, c.latestShared(ctx, s, size, n)
 		}
-		_, err := c.latestFromVenue(ctx, s, size)
-		c.countAlone("kline_latest", err)
-		return nil, err
+		return nil, c.latestAlone(ctx, s, size)
 	})
 	return err
 }
@@ -235,8 +233,7 @@ func (c *candleCache) rangeOf(ctx context.Context, s *candles.Series, from, to i
 		if c.cluster.shared() {
 			err = c.gapShared(ctx, s, g, current)
 		} else {
-			err = c.gap(ctx, s, g, current)
-			c.countAlone("kline_history", err)
+			err = c.gapAlone(ctx, s, g, current)
 		}
 		if err != nil {
 			return err

@@ -76,7 +76,8 @@ type sharedRefusal struct {
 	HTTPStatus int    `json:"http_status,omitempty"`
 }
 
-// refusalOf is err as shared, or nil when it is not a refusal.
+// refusalOf is err as shared, or nil when it is not a refusal: the one
+// test of a refusal, which the private caches keep like an answer.
 func refusalOf(err error) *sharedRefusal {
 	var nf *venue.NotFoundError
 	var rj *venue.RejectedError
@@ -165,18 +166,12 @@ func (c *candleCache) latestShared(ctx context.Context, s *candles.Series, size,
 	return c.fillTail(ctx, s, n)
 }
 
-// latestAlone is latestFromVenue while Redis is out of reach.
+// latestAlone is latestFromVenue for this replica only: without shared
+// state, or while Redis is out of reach.
 func (c *candleCache) latestAlone(ctx context.Context, s *candles.Series, size int) error {
 	_, err := c.latestFromVenue(ctx, s, size)
-	c.countAlone("kline_latest", err)
+	c.cluster.countAlone("kline_latest", err)
 	return err
-}
-
-// countAlone counts a fetch made for this replica only, Redis being out of reach.
-func (c *candleCache) countAlone(cache string, err error) {
-	if c.cluster != nil && err == nil {
-		c.cluster.count(cache, "alone")
-	}
 }
 
 // fresh reports whether s's latest candles were refreshed, by any replica,
@@ -231,8 +226,7 @@ func (c *candleCache) gapShared(ctx context.Context, s *candles.Series, g candle
 		var err error
 		switch {
 		case !c.cluster.shared():
-			err = c.gap(ctx, s, piece, current)
-			c.countAlone("kline_history", err)
+			err = c.gapAlone(ctx, s, piece, current)
 		case piece.Hi >= current:
 			err = c.gap(ctx, s, piece, current)
 		default:
@@ -264,13 +258,13 @@ func (c *candleCache) loadBlock(ctx context.Context, s *candles.Series, b block,
 	key := "kline:block:" + seriesName(k) + "|" + strconv.FormatInt(b.n, 10)
 	for {
 		if !c.cluster.shared() {
-			return c.alone(ctx, s, piece, current)
+			return c.gapAlone(ctx, s, piece, current)
 		}
 		news := c.cluster.notice.next(key)
 		var f sharedFetch
 		found, err := c.cluster.get(ctx, key, &f)
 		if err != nil {
-			return c.alone(ctx, s, piece, current)
+			return c.gapAlone(ctx, s, piece, current)
 		}
 		if found && f.Lo <= piece.Lo && f.Hi >= piece.Hi {
 			s.Merge(f.fetch(false))
@@ -286,7 +280,7 @@ func (c *candleCache) loadBlock(ctx context.Context, s *candles.Series, b block,
 		lease := key + "|" + strconv.FormatInt(upto, 10)
 		won, err := c.cluster.lease(ctx, lease, c.timeout)
 		if err != nil {
-			return c.alone(ctx, s, piece, current)
+			return c.gapAlone(ctx, s, piece, current)
 		}
 		if won {
 			recs, err := c.venue.KLineRange(ctx, k.Code, k.Period, b.lo, upto)
@@ -308,10 +302,11 @@ func (c *candleCache) loadBlock(ctx context.Context, s *candles.Series, b block,
 	}
 }
 
-// alone fetches piece for this replica only, Redis being out of reach.
-func (c *candleCache) alone(ctx context.Context, s *candles.Series, piece candles.Span, current int64) error {
+// gapAlone is gap for this replica only: without shared state, or while
+// Redis is out of reach.
+func (c *candleCache) gapAlone(ctx context.Context, s *candles.Series, piece candles.Span, current int64) error {
 	err := c.gap(ctx, s, piece, current)
-	c.countAlone("kline_history", err)
+	c.cluster.countAlone("kline_history", err)
 	return err
 }
 

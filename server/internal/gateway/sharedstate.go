@@ -214,6 +214,14 @@ func (s *SharedState) count(cache, how string) {
 	}
 }
 
+// countAlone counts a cache fill made for this replica only, Redis being
+// out of reach; s may be nil (no shared state), which counts nothing.
+func (s *SharedState) countAlone(cache string, err error) {
+	if s != nil && err == nil {
+		s.count(cache, "alone")
+	}
+}
+
 // lease takes the lease called name for ttl; an error means Redis failed,
 // and has been noted.
 func (s *SharedState) lease(ctx context.Context, name string, ttl time.Duration) (bool, error) {

@@ -2,14 +2,10 @@ package gateway
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 
 	"golang.org/x/sync/singleflight"
-
-	"github.com/riskchart/riskchart/server/internal/venue"
-	"github.com/riskchart/riskchart/venueapi"
 )
 
 // ttlCache keeps the private answers briefly (tiers: minutes, limits:
@@ -67,9 +63,7 @@ func (c *ttlCache) get(ctx context.Context, key string, fetch func(context.Conte
 			}
 		}
 		v, _, err := c.fetchKeep(ctx, key, fetch)
-		if c.cluster != nil && err == nil {
-			c.cluster.count(c.name, "alone")
-		}
+		c.cluster.countAlone(c.name, err)
 		return v, err
 	})
 	if err != nil && ok && e.v != nil && staleable(err) {
@@ -83,7 +77,7 @@ func (c *ttlCache) get(ctx context.Context, key string, fetch func(context.Conte
 func (c *ttlCache) fetchKeep(ctx context.Context, key string, fetch func(context.Context) (any, error)) (v any, kept *ttlEntry, err error) {
 	v, err = fetch(ctx)
 	switch {
-	case refusal(err):
+	case refusalOf(err) != nil: // the venue refusing the query itself: asking again within the TTL gets the same answer
 		kept = &ttlEntry{err: err}
 	case err == nil:
 		kept = &ttlEntry{v: v}
@@ -93,15 +87,6 @@ func (c *ttlCache) fetchKeep(ctx context.Context, key string, fetch func(context
 	kept.at = c.now()
 	c.keep(key, *kept)
 	return v, kept, err
-}
-
-// refusal reports whether err is the venue refusing the query itself (no
-// such contract, invalid input): asking again within the TTL would get the
-// same answer, at the price of a venue call.
-func refusal(err error) bool {
-	var nf *venue.NotFoundError
-	var rj *venue.RejectedError
-	return errors.As(err, &nf) || (errors.As(err, &rj) && rj.Code == venueapi.CodeInvalidInput)
 }
 
 // entry returns what is kept under key, whether there is anything, and
