@@ -151,17 +151,3 @@ func (s *server) sentNothing(err error) bool {
 	return (errors.As(err, &rl) && !rl.Venue) || errors.As(err, new(*venue.CircuitOpenError)) ||
 		errors.As(err, new(*venue.InvalidRequestError)) || (errors.As(err, new(*venue.AuthError)) && !s.venue.HasKey())
 }
-
-// writePrivateError answers a private call that failed: a client that has
-// spent its share gets the venue's 1032 under HTTP 429 and a Retry-After;
-// anything else is writeVenueError's.
-func (s *server) writePrivateError(w http.ResponseWriter, r *http.Request, err error) {
-	var spent *shareSpentError
-	if !errors.As(err, &spent) {
-		s.writeVenueError(w, r, err)
-		return
-	}
-	s.metrics.throttled.WithLabelValues("client_share").Inc()
-	s.metrics.local.WithLabelValues("share_spent").Inc()
-	writeRateLimited(w, r.URL.Path, spent.retryAfter, s.now(), "this client's share of the venue's request budget is spent")
-}

@@ -34,7 +34,7 @@ func (s *server) handleTiers() http.Handler {
 			return env, err
 		})
 		if err != nil && !stale {
-			s.writePrivateError(w, r, err)
+			s.writeVenueError(w, r, err)
 			return
 		}
 		if stale {
@@ -81,7 +81,7 @@ func (s *server) handleLimits() http.Handler {
 			return env, err
 		})
 		if err != nil && !stale {
-			s.writePrivateError(w, r, err)
+			s.writeVenueError(w, r, err)
 			return
 		}
 		if stale {

@@ -58,10 +58,11 @@ func writeRateLimited(w http.ResponseWriter, path string, retry time.Duration, n
 	writeError(w, path, http.StatusTooManyRequests, venueapi.CodeRateLimited, msg+": retry in "+strconv.FormatInt(max(secs, 1), 10)+"s", now)
 }
 
-// writeVenueError maps what the venue client returned to an answer a client
-// of the venue (or a person) can act on, with the venue's statuses: its
-// business errors under HTTP 200, its limit under 429, and a 5xx only when
-// the venue cannot be reached or fails. Nothing of the server's key, and
+// writeVenueError maps what a venue call returned, the venue client's errors
+// or a call not made for the client's spent share (fairshare.go), to an
+// answer a client of the venue (or a person) can act on, with the venue's
+// statuses: its business errors under HTTP 200, its limit under 429, and a
+// 5xx only when the venue cannot be reached or fails. Nothing of the server's key, and
 // nothing of where the venue lives, is ever in it; the log line with the
 // request id has the detail.
 func (s *server) writeVenueError(w http.ResponseWriter, r *http.Request, err error) {
@@ -77,18 +78,23 @@ func (s *server) writeVenueError(w http.ResponseWriter, r *http.Request, err err
 		level, keyLevel = slog.LevelDebug, slog.LevelDebug
 	}
 	var (
-		inv *venue.InvalidRequestError
-		rej *venue.RejectedError
-		au  *venue.AuthError
-		rl  *venue.RateLimitedError
-		nf  *venue.NotFoundError
-		un  *venue.UnavailableError
+		inv   *venue.InvalidRequestError
+		rej   *venue.RejectedError
+		au    *venue.AuthError
+		rl    *venue.RateLimitedError
+		nf    *venue.NotFoundError
+		un    *venue.UnavailableError
+		spent *shareSpentError // not a venue error: a call not made (fairshare.go)
 	)
 	switch {
 	case errors.As(err, &inv):
 		writeError(w, path, http.StatusOK, venueapi.CodeInvalidInput, inv.Error(), now)
 	case errors.As(err, &nf):
 		writeError(w, path, http.StatusOK, venueapi.CodeNoSuchContract, "unknown contract: the venue does not list it", now)
+	case errors.As(err, &spent):
+		s.metrics.throttled.WithLabelValues("client_share").Inc()
+		s.metrics.local.WithLabelValues("share_spent").Inc()
+		writeRateLimited(w, path, spent.retryAfter, now, "this client's share of the venue's request budget is spent")
 	case errors.As(err, &rl):
 		budget := "venue_budget"
 		if rl.Venue {
