@@ -171,10 +171,8 @@ func TestAFailingVenueGetsOneCallPerWaitPerEndpointWhileBrowsersGetStaleAnswers(
 					"position_limit": venueapi.PathPositionLimit + "?contract_code=BTC-USDT",
 				}
 				order := []string{"kline", "tiers", "position_limit"}
-				for _, p := range held {
-					if a := s.get(t, p); a.status != 200 {
-						t.Fatalf("warm-up %s: HTTP %d", p, a.status)
-					}
+				for _, name := range order {
+					s.warm(t, held[name])
 				}
 				before := s.venueCalls()
 				s.sb.SetFaults(sandbox.Faults{PerPath: map[string]sandbox.Fault{"": tc.fault}})

@@ -41,17 +41,8 @@ func TestWhenTheVenueFailsACachedAnswerIsServedStaleElseAnActionableError(t *tes
 					venue:   func(c *venue.Config) { c.Timeout = 500 * time.Millisecond }, // the timeout case waits this long per call
 				})
 				now := venueapi.Period1Min.Start(clk.Now().Unix())
-				cached := []string{
-					venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=50",
-					venueapi.PathKLine + fmt.Sprintf("?contract_code=BTC-USDT&period=1min&from=%d&to=%d", now-3000, now),
-					venueapi.PathTiers + "?contract_code=BTC-USDT",
-					venueapi.PathPositionLimit + "?contract_code=BTC-USDT",
-				}
-				for _, p := range cached {
-					if a := s.get(t, p); a.status != 200 {
-						t.Fatalf("warm-up %s: HTTP %d", p, a.status)
-					}
-				}
+				cached := heldPaths(clk.Now())
+				s.warm(t, cached...)
 				s.sb.SetFaults(sandbox.Faults{PerPath: map[string]sandbox.Fault{"": tc.fault}})
 				clk.Advance(5 * time.Second) // past the refresh interval and the TTLs
 				for _, p := range cached {

@@ -2,6 +2,7 @@ package gateway_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -128,6 +129,28 @@ type reply struct {
 func (s *stack) get(t testing.TB, path string, header ...string) reply {
 	t.Helper()
 	return s.do(t, http.MethodGet, path, "", header...)
+}
+
+// warm asks for each path once, so that the gateway holds its answer.
+func (s *stack) warm(t testing.TB, paths ...string) {
+	t.Helper()
+	for _, p := range paths {
+		if a := s.get(t, p); a.status != 200 {
+			t.Fatalf("warm-up %s: HTTP %d", p, a.status)
+		}
+	}
+}
+
+// heldPaths are a query of each cache (latest candles, a candle range,
+// tiers, limits) for BTC-USDT, the range ending at the candle current at now.
+func heldPaths(now time.Time) []string {
+	current := venueapi.Period1Min.Start(now.Unix())
+	return []string{
+		venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=50",
+		venueapi.PathKLine + fmt.Sprintf("?contract_code=BTC-USDT&period=1min&from=%d&to=%d", current-3000, current),
+		venueapi.PathTiers + "?contract_code=BTC-USDT",
+		venueapi.PathPositionLimit + "?contract_code=BTC-USDT",
+	}
 }
 
 // do sends a request; header is name, value pairs.

@@ -2,7 +2,6 @@ package gateway_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -53,18 +52,8 @@ func TestASlowVenueIsNotWaitedForWhenAnAnswerIsHeld(t *testing.T) {
 			},
 			venue: func(c *venue.Config) { c.Timeout = 10 * time.Second },
 		})
-		now := venueapi.Period1Min.Start(clk.Now().Unix())
-		held := []string{
-			venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=50",
-			venueapi.PathKLine + fmt.Sprintf("?contract_code=BTC-USDT&period=1min&from=%d&to=%d", now-3000, now),
-			venueapi.PathTiers + "?contract_code=BTC-USDT",
-			venueapi.PathPositionLimit + "?contract_code=BTC-USDT",
-		}
-		for _, p := range held {
-			if a := s.get(t, p); a.status != 200 {
-				t.Fatalf("warm-up %s: HTTP %d", p, a.status)
-			}
-		}
+		held := heldPaths(clk.Now())
+		s.warm(t, held...)
 		s.sb.SetFaults(sandbox.Faults{PerPath: map[string]sandbox.Fault{"": {Latency: latency}}})
 		clk.Advance(5 * time.Second) // past the refresh interval and the TTLs
 		before := s.venueCalls()
