@@ -59,7 +59,7 @@ func TestPrivatePathsAnswerLocalBrowsersOrViewersAndKLineEveryone(t *testing.T) 
 		{"off loopback, the login cookie", public, tiers, []string{"Cookie", cookie.Name + "=" + cookie.Value}, 200},
 		{"off loopback, limits with the login cookie", public, venueapi.PathPositionLimit, []string{"Cookie", cookie.Name + "=" + cookie.Value}, 200},
 		{"off loopback, KLine is public", public, kline, nil, 200},
-		{"off loopback, the contracts are public", public, "/api/v1/contracts", nil, 200},
+		{"off loopback, the contracts are public", public, venueapi.PathContracts, nil, 200},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := tc.s.get(t, tc.path, tc.header...)
@@ -70,7 +70,7 @@ func TestPrivatePathsAnswerLocalBrowsersOrViewersAndKLineEveryone(t *testing.T) 
 			if a.status != want {
 				t.Fatalf("HTTP %d %s, want %d", a.status, a.body, want)
 			}
-			private := tc.path != kline && tc.path != "/api/v1/contracts"
+			private := tc.path != kline && tc.path != venueapi.PathContracts
 			if private && a.header.Get("Cache-Control") != "private, no-store" {
 				t.Errorf("Cache-Control %q, want private, no-store", a.header.Get("Cache-Control"))
 			}
@@ -132,7 +132,7 @@ func TestEveryAnswerCarriesTheSecurityHeaders(t *testing.T) {
 		{"a 1030", venueapi.PathKLine + "?period=1min", nil},
 		{"tiers", venueapi.PathTiers + "?contract_code=BTC-USDT", nil},
 		{"a 1013 from the venue", venueapi.PathTiers + "?contract_code=ZZZ-USDT", nil},
-		{"contracts", "/api/v1/contracts", nil},
+		{"contracts", venueapi.PathContracts, nil},
 		{"health", "/healthz", nil},
 		{"metrics", "/metrics", nil},
 		{"the login page", "/login", nil},
@@ -234,7 +234,7 @@ func TestSecretsAppearInNoAnswerAndNoLogLine(t *testing.T) {
 		viewer := []string{"Authorization", "Bearer " + testViewer}
 		paths := []string{
 			venueapi.PathTiers + "?contract_code=BTC-USDT", venueapi.PathPositionLimit, venueapi.PathTiers + "?contract_code=ZZZ-USDT",
-			venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=2", "/metrics", "/readyz", "/healthz", "/api/v1/contracts", "/login",
+			venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=2", "/metrics", "/readyz", "/healthz", venueapi.PathContracts, "/login",
 		}
 		for _, s := range []*stack{good, bad} {
 			for _, p := range paths {

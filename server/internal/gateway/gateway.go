@@ -29,7 +29,7 @@ import (
 type Config struct {
 	Venue           *venue.Client        // the only way to the venue: its base URL and three paths, its quotas
 	App             http.Handler         // the front end: every path routes.go does not list
-	Contracts       []venueapi.Offer     // offered at GET /api/v1/contracts
+	Contracts       []venueapi.Offer     // offered at GET venueapi.PathContracts
 	Public          bool                 // the listener is not loopback-only: private paths need a viewer token
 	ViewerTokens    []venue.Secret       // tokens that grant the private paths when Public
 	FrameAncestors  []string             // origins allowed to frame the pages and talk to embeds; default 'self'

@@ -56,7 +56,7 @@ func TestRequestsAreAnsweredOnlyForTheServersOwnHostNames(t *testing.T) {
 		{"a rebound name, for candles", loopback, "rebind.evil.example", kline, false},
 		{"a rebound name, for a page", loopback, "rebind.evil.example", "/", false},
 		{"a rebound name, for the metrics", loopback, "rebind.evil.example", "/metrics", false},
-		{"a rebound name, for the contracts", loopback, "rebind.evil.example", "/api/v1/contracts", false},
+		{"a rebound name, for the contracts", loopback, "rebind.evil.example", venueapi.PathContracts, false},
 		{"a rebound name, for the liveness probe", loopback, "rebind.evil.example", "/healthz", true},
 		{"a rebound name, for the readiness probe", loopback, "rebind.evil.example", "/readyz", true},
 		{"a name ending in localhost", loopback, "evil.localhost.example", tiers, false},

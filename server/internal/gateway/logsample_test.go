@@ -106,7 +106,7 @@ func TestEachKindOfRefusalHasItsOwnLineAndAnswersStillOneEach(t *testing.T) {
 		s.flood(t, 50, "", tiers, append(viewer, "Sec-Fetch-Site", "cross-site")...)
 		s.flood(t, 50, "", tiers) // no viewer token
 		s.flood(t, 10, "", tiers, venueapi.EmbedHeader, "not-a-link")
-		s.flood(t, 3, "", "/api/v1/contracts")
+		s.flood(t, 3, "", venueapi.PathContracts)
 		s.flood(t, 50, "", venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=2") // 30 past the burst
 		got := map[string]int{}
 		for _, l := range s.logLines(t, "requests refused") {

@@ -57,7 +57,7 @@ func TestTheContractsOnOfferComeFromConfiguration(t *testing.T) {
 		{Code: "BTC-USDT-CQ", FaceValue: decimal.RequireFromString("0.001"), PriceDecimals: 1},
 	}
 	s := newStack(t, options{gateway: func(c *gateway.Config) { c.Contracts = contracts }})
-	a := s.get(t, "/api/v1/contracts")
+	a := s.get(t, venueapi.PathContracts)
 	var got struct {
 		Data    []venueapi.Offer `json:"data"`
 		Private bool             `json:"private"`

@@ -161,7 +161,7 @@ func TestWithoutAVenueKeyPrivatePathsSaySo(t *testing.T) {
 		}
 	}
 	var contracts struct{ Private bool }
-	json.Unmarshal(s.get(t, "/api/v1/contracts").body, &contracts)
+	json.Unmarshal(s.get(t, venueapi.PathContracts).body, &contracts)
 	if contracts.Private {
 		t.Fatal("the contract list says private data is on offer")
 	}
