@@ -56,6 +56,18 @@ func ParsePrefixes(s string) ([]netip.Prefix, error) {
 	return out, nil
 }
 
+// Holder is the address a client's quota counts against: an IPv4 address,
+// or an IPv6 /64, which one host usually holds whole and would otherwise
+// have 2^64 quotas.
+func Holder(a netip.Addr) netip.Addr {
+	a = a.Unmap()
+	if a.Is6() {
+		p, _ := a.Prefix(64) // 64 bits of an IPv6 address: no error
+		return p.Addr()
+	}
+	return a
+}
+
 // Trusted reports whether a is one of the trusted proxies.
 func (r *Resolver) Trusted(a netip.Addr) bool {
 	a = a.Unmap()

@@ -14,6 +14,8 @@ import (
 	"net/netip"
 	"sync"
 	"sync/atomic"
+
+	"github.com/riskchart/riskchart/server/internal/clientaddr"
 )
 
 // Listener is a net.Listener that keeps at most Max connections open per
@@ -116,11 +118,7 @@ func clientOf(a net.Addr) (netip.Addr, bool) {
 		}
 		ap = p
 	}
-	ip := ap.Addr().Unmap()
-	if ip.Is6() {
-		p, _ := ip.Prefix(64)
-		ip = p.Addr()
-	}
+	ip := clientaddr.Holder(ap.Addr())
 	return ip, ip.IsValid()
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/riskchart/riskchart/server/internal/clientaddr"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -113,7 +114,7 @@ type subscriber struct {
 // what it starts from: the latest candles the pump pushed and whether they
 // are stale; pushes after them follow on the subscriber's channel.
 func (h *streamHub) subscribe(ctx context.Context, client netip.Addr, k streamKey) (*subscriber, []streamRecord, bool, error) {
-	client = clientKey(client)
+	client = clientaddr.Holder(client) // as connlimit counts
 	if !h.life.hold() {
 		return nil, nil, false, errStreamsClosed
 	}
@@ -167,17 +168,6 @@ func (h *streamHub) unsubscribe(sub *subscriber) {
 		delete(h.pumps, p.key)
 		p.stop()
 	}
-}
-
-// clientKey is the address a stream counts against: an IPv4 address, or an
-// IPv6 /64, which one host usually holds whole (as connlimit counts).
-func clientKey(a netip.Addr) netip.Addr {
-	a = a.Unmap()
-	if a.Is6() {
-		p, _ := a.Prefix(64) // 64 bits of an IPv6 address: no error
-		return p.Addr()
-	}
-	return a
 }
 
 // pump refreshes one series for its subscribers.
