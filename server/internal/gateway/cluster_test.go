@@ -37,6 +37,7 @@ type replicaOptions struct {
 	replicas     int                            // 0: 3
 	privateLimit venueapi.Limit                 // the venue's and the budgets'; zero: venueapi.PrivateLimit
 	gateway      func(i int, c *gateway.Config) // replica i's configuration
+	now          func() time.Time               // the venue's and the replicas' clock; nil: time.Now
 }
 
 // replicaSet is browsers → n gateways → one sandbox, the gateways sharing
@@ -147,7 +148,7 @@ func startReplicas(t *testing.T, o replicaOptions) *replicaSet {
 	rs := &replicaSet{redis: redistest.Start(t), venue: &venueLog{},
 		client: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
 	t.Cleanup(rs.client.CloseIdleConnections)
-	sb, err := sandbox.New(sandbox.Config{Keys: []sandbox.Key{{Access: testAccess, Secret: testSecret, Read: true}}, PrivateLimit: o.privateLimit})
+	sb, err := sandbox.New(sandbox.Config{Keys: []sandbox.Key{{Access: testAccess, Secret: testSecret, Read: true}}, PrivateLimit: o.privateLimit, Now: o.now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +187,7 @@ func startReplicas(t *testing.T, o replicaOptions) *replicaSet {
 		logs := &servertest.Buffer{}
 		rs.logs = append(rs.logs, logs)
 		cfg := gateway.Config{
-			Venue: vc, Shared: shared, RefreshInterval: 300 * time.Millisecond, ClientRate: 1e6, ClientBurst: 1e6,
+			Venue: vc, Shared: shared, RefreshInterval: 300 * time.Millisecond, ClientRate: 1e6, ClientBurst: 1e6, Now: o.now,
 			Contracts: []venueapi.Offer{{Code: "BTC-USDT", FaceValue: decimal.RequireFromString("0.001"), PriceDecimals: 1}},
 			Logger:    slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		}
@@ -300,10 +301,22 @@ func klineCallsOf(code string, from, to time.Time) func(venueCall) bool {
 	}
 }
 
+// minuteEndsIn returns a clock, time.Now shifted, whose minute ends d from
+// now.
+func minuteEndsIn(d time.Duration) func() time.Time {
+	now := time.Now()
+	shift := now.Add(d).Truncate(time.Minute).Add(time.Minute).Sub(now.Add(d))
+	return func() time.Time { return time.Now().Add(shift) }
+}
+
 func TestReplicasRefreshEachSeriesOncePerIntervalForTheWholeCluster(t *testing.T) {
 	t.Parallel() // real time, mostly waiting: see startReplicas
 	const refresh = 300 * time.Millisecond
-	rs := startReplicas(t, replicaOptions{})
+	// The run crosses a minute, where every replica's current candle
+	// changes: a refresh made in the minute before does not hold the new
+	// one, and the replicas must still wait for the series' lease rather
+	// than each ask the venue for it.
+	rs := startReplicas(t, replicaOptions{now: minuteEndsIn(time.Second)})
 	series := []string{"BTC-USDT", "ETH-USDT"}
 	paths := func(b int) []string {
 		return []string{venueapi.PathKLine + "?contract_code=" + series[b%2] + "&period=1min&size=150"}

@@ -175,9 +175,13 @@ func (c *candleCache) latestAlone(ctx context.Context, s *candles.Series, size i
 }
 
 // fresh reports whether s's latest candles were refreshed, by any replica,
-// within the refresh interval.
+// within the refresh interval, and reach the current candle: a refresh
+// made before a candle opened does not hold it, and the replica waits for
+// the series' lease rather than ask the venue for it alone.
 func (c *candleCache) fresh(s *candles.Series) bool {
-	return c.now().Sub(c.refreshed(s)) < c.refresh
+	now := c.now()
+	t := s.Tail(1, s.Key().Period.Start(now.Unix()))
+	return t.Held && now.Sub(t.Refreshed) < c.refresh
 }
 
 func (c *candleCache) refreshed(s *candles.Series) time.Time {
