@@ -1,6 +1,8 @@
 package studies
 
 import (
+	"math"
+	"math/bits"
 	"strconv"
 
 	"github.com/shopspring/decimal"
@@ -16,8 +18,50 @@ func valid(d decimal.Decimal) decimal.NullDecimal {
 	return decimal.NullDecimal{Decimal: d, Valid: true}
 }
 
-// div is a/b rounded half away from zero to places decimal places.
-func div(a, b decimal.Decimal) decimal.Decimal { return a.DivRound(b, places) }
+// div is a/b rounded half away from zero to places decimal places, as
+// a.DivRound(b, places). Most quotients here fit in machine words (prices
+// with a few decimals, means rounded to 12 places): those are done with
+// 128-bit integer arithmetic, which is several times faster than DivRound's
+// big numbers; the rest go to DivRound.
+func div(a, b decimal.Decimal) decimal.Decimal {
+	k := int(a.Exponent()) - int(b.Exponent()) + places // a/b = ca·10^k/cb × 10^-places
+	if a.NumDigits() > 18 || b.NumDigits() > 18 || k < 0 || k > 19 {
+		return a.DivRound(b, places)
+	}
+	ca, cb := a.CoefficientInt64(), b.CoefficientInt64()
+	if cb == 0 {
+		return a.DivRound(b, places) // DivRound's own answer to a division by zero
+	}
+	neg := (ca < 0) != (cb < 0)
+	ua, ub := absU(ca), absU(cb)
+	scale := uint64(1)
+	for range k {
+		scale *= 10
+	}
+	hi, lo := bits.Mul64(ua, scale)
+	if hi >= ub { // the quotient would not fit in 64 bits
+		return a.DivRound(b, places)
+	}
+	q, r := bits.Div64(hi, lo, ub)
+	if r >= ub-r { // r/ub ≥ ½: round away from zero
+		q++
+	}
+	if q > math.MaxInt64 {
+		return a.DivRound(b, places)
+	}
+	v := int64(q)
+	if neg {
+		v = -v
+	}
+	return decimal.New(v, -places)
+}
+
+func absU(x int64) uint64 {
+	if x < 0 {
+		return uint64(-x) // also right for math.MinInt64, whose uint64 is 1<<63
+	}
+	return uint64(x)
+}
 
 // stdDev is the population standard deviation of n values whose sum is sum
 // and whose sum of squares is sq, rounded down to places decimal places:
@@ -171,17 +215,18 @@ func (w *window) lines() []Line {
 
 // ema is an exponential moving average of a series that is invalid for a
 // while and then valid to its end: seeded with the simple mean of the first
-// n valid inputs, then ema = (2·x + (n−1)·previous)/(n+1).
+// n valid inputs, then ema = previous + 2·(x − previous)/(n+1), the step
+// rounded to places decimal places.
 type ema struct {
-	n          int
-	nD, n1, n2 decimal.Decimal // n, n+1, n−1
-	first      int             // index of the first valid input, -1 before it
-	sum        []decimal.Decimal
-	out        []decimal.NullDecimal
+	n      int
+	nD, n1 decimal.Decimal // n, n+1
+	first  int             // index of the first valid input, -1 before it
+	sum    []decimal.Decimal
+	out    []decimal.NullDecimal
 }
 
 func newEMA(n int) *ema {
-	return &ema{n: n, nD: decimal.NewFromInt(int64(n)), n1: decimal.NewFromInt(int64(n + 1)), n2: decimal.NewFromInt(int64(n - 1)), first: -1}
+	return &ema{n: n, nD: decimal.NewFromInt(int64(n)), n1: decimal.NewFromInt(int64(n + 1)), first: -1}
 }
 
 func (e *ema) push(x decimal.NullDecimal) decimal.NullDecimal {
@@ -208,7 +253,10 @@ func (e *ema) push(x decimal.NullDecimal) decimal.NullDecimal {
 		return v
 	}
 	prev := e.out[i-1].Decimal
-	v := valid(div(x.Decimal.Add(x.Decimal).Add(prev.Mul(e.n2)), e.n1))
+	// prev + α·(x − prev), α = 2/(n+1): the step is rounded, not the sum,
+	// which keeps the numbers small enough for div's fast path.
+	d := x.Decimal.Sub(prev)
+	v := valid(prev.Add(div(d.Add(d), e.n1)))
 	e.out = append(e.out, v)
 	return v
 }
