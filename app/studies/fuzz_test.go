@@ -1,0 +1,78 @@
+package studies
+
+import (
+	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// TestDivMatchesDivRound checks div's word-sized path against DivRound, at
+// the ties, the signs and the edges of the fast path.
+func TestDivMatchesDivRound(t *testing.T) {
+	for _, tc := range []struct{ a, b string }{
+		{"1", "3"}, {"2", "3"}, {"-2", "3"}, {"1", "-3"}, {"-1", "-3"},
+		{"0.0000000000005", "1"}, {"-0.0000000000005", "1"}, {"0.0000000000015", "1"}, // ties round away from zero
+		{"0.00000000000049999", "1"}, {"1e-13", "1"}, {"5e-13", "2"},
+		{"48725.6", "7"}, {"1218140.3", "25"}, {"92.857142857143", "1.607142857142"},
+		{"999999999999999999", "7"}, {"9999999", "0.0000001"}, {"123456789012345678", "0.001"},
+		{"1e30", "3"}, {"-9223372036854775807", "2"}, {"1", "1e30"}, {"0", "5"}, {"12", "1e-8"},
+	} {
+		a, b := decimal.RequireFromString(tc.a), decimal.RequireFromString(tc.b)
+		if got, want := div(a, b), a.DivRound(b, places); !got.Equal(want) {
+			t.Errorf("div(%s, %s) = %s, want %s", tc.a, tc.b, got, want)
+		}
+	}
+}
+
+func FuzzDiv(f *testing.F) {
+	f.Add(int64(5), int32(-13), int64(1), int32(0))
+	f.Add(int64(487256), int32(-1), int64(7), int32(0))
+	f.Fuzz(func(t *testing.T, ca int64, ea int32, cb int64, eb int32) {
+		if cb == 0 || ea < -40 || ea > 40 || eb < -40 || eb > 40 {
+			return
+		}
+		a, b := decimal.New(ca, ea), decimal.New(cb, eb)
+		if got, want := div(a, b), a.DivRound(b, places); !got.Equal(want) {
+			t.Errorf("div(%s, %s) = %s, want %s", a, b, got, want)
+		}
+	})
+}
+
+// FuzzUpdate edits a series in one of the ways the chart does (or any other
+// way) and checks that Update then holds what Reset computes.
+func FuzzUpdate(f *testing.F) {
+	f.Add(uint16(60), uint8(0), uint8(5), uint8(3), int64(123))
+	f.Add(uint16(60), uint8(1), uint8(59), uint8(0), int64(-77))
+	f.Add(uint16(60), uint8(2), uint8(40), uint8(2), int64(5))
+	f.Add(uint16(90), uint8(3), uint8(10), uint8(30), int64(0))
+	f.Fuzz(func(t *testing.T, n uint16, op, at, count uint8, delta int64) {
+		all := benchCandles(int(n%300) + 2)
+		lo, hi := len(all)/3, len(all)-len(all)/4 // the series before the edit
+		next := append([]venueapi.Candle(nil), all[lo:hi]...)
+		switch op % 4 {
+		case 0: // prepend count candles
+			next = append(append([]venueapi.Candle(nil), all[max(0, lo-int(count)):lo]...), next...)
+		case 1: // change one candle's close, usually the last
+			i := len(next) - 1 - int(at)%len(next)
+			next[i].Close = next[i].Close.Add(decimal.New(delta, -2))
+		case 2: // append count candles, changing the old last one's volume
+			next[len(next)-1].Vol = next[len(next)-1].Vol.Add(decimal.New(delta%1000, 0))
+			next = append(next, all[hi:min(len(all), hi+int(count))]...)
+		case 3: // drop candles from either end
+			from := min(len(next), int(at)%4)
+			next = next[from:max(from, len(next)-int(count)%4)]
+		}
+		specs, err := ParseSpecs("ma:3,ma:7,ema:5,boll,vol_ma:4,macd,rsi")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := NewSet(specs)
+		s.Reset(all[lo:hi])
+		s.Update(next)
+		fresh := NewSet(specs)
+		fresh.Reset(next)
+		sameLines(t, "Update", s.Lines(), fresh.Lines())
+	})
+}
