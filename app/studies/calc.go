@@ -3,6 +3,7 @@ package studies
 import (
 	"math"
 	"math/bits"
+	"slices"
 	"strconv"
 
 	"github.com/shopspring/decimal"
@@ -63,11 +64,27 @@ func absU(x int64) uint64 {
 	return uint64(x)
 }
 
-// stdDev is the population standard deviation of n values whose sum is sum
-// and whose sum of squares is sq, rounded down to places decimal places:
-// sqrt(n·sq − sum²)/n, computed with an exact integer square root.
-func stdDev(n decimal.Decimal, sum, sq decimal.Decimal) decimal.Decimal {
-	spread := n.Mul(sq).Sub(sum.Mul(sum)) // n² × variance, exact
+// stdDev is the population standard deviation of xs, rounded down to
+// places decimal places: sqrt(n·Σd² − (Σd)²)/n with d = x − xs[len-1]
+// (any shift gives the same exact value; this one keeps d small), computed
+// with an exact integer square root.
+func stdDev(xs []point) num {
+	if s, ok := stdDevWords(xs); ok {
+		return small(s)
+	}
+	return numOf(stdDevDecimal(xs))
+}
+
+// stdDevDecimal is stdDev in decimals, for any closes.
+func stdDevDecimal(xs []point) decimal.Decimal {
+	last := xs[len(xs)-1].close
+	var s1, s2 decimal.Decimal
+	for _, p := range xs {
+		d := p.close.Sub(last)
+		s1, s2 = s1.Add(d), s2.Add(d.Mul(d))
+	}
+	n := decimal.NewFromInt(int64(len(xs)))
+	spread := n.Mul(s2).Sub(s1.Mul(s1)) // n² × variance, exact
 	if spread.Sign() <= 0 {
 		return decimal.Zero
 	}
@@ -77,6 +94,71 @@ func stdDev(n decimal.Decimal, sum, sq decimal.Decimal) decimal.Decimal {
 	r.Sqrt(r)
 	r.Quo(r, n.BigInt())
 	return decimal.NewFromBigInt(r, -places)
+}
+
+// stdDevWords is stdDev in machine words, for closes with at most 6
+// decimals that differ by less than about 2000 within the window; ok is
+// false for others.
+func stdDevWords(xs []point) (sigma int64, ok bool) {
+	const micro = unit / 1_000_000 // d in 10^-6 units: d² then fits a word
+	last := xs[len(xs)-1].c
+	if last.big {
+		return 0, false
+	}
+	var s1 int64
+	var s2hi, s2lo uint64
+	for _, p := range xs {
+		if p.c.big {
+			return 0, false
+		}
+		d := p.c.i - last.i
+		if d%micro != 0 || d/micro >= 1<<31 || d/micro <= -1<<31 {
+			return 0, false
+		}
+		e := d / micro
+		s1 += e
+		var c uint64
+		s2lo, c = bits.Add64(s2lo, uint64(e*e), 0)
+		s2hi += c
+	}
+	// spread = n·s2 − s1², in units of 10^-12, as a 128-bit number.
+	n := uint64(len(xs))
+	hi, lo := bits.Mul64(s2lo, n)
+	hi += s2hi * n
+	sqHi, sqLo := bits.Mul64(absU(s1), absU(s1))
+	lo, borrow := bits.Sub64(lo, sqLo, 0)
+	hi, _ = bits.Sub64(hi, sqHi, borrow)
+	if hi >= 1<<22 { // spread < 2^86, so that × 10^12 stays below 2^126
+		return 0, false
+	}
+	// spread × 10^12 is n² × variance in units of 10^-24.
+	hi, lo = mul128(hi, lo, unit)
+	return int64(isqrt128(hi, lo) / n), true
+}
+
+// mul128 is (hi, lo) × k, for a product below 2^128.
+func mul128(hi, lo, k uint64) (uint64, uint64) {
+	h, l := bits.Mul64(lo, k)
+	return h + hi*k, l
+}
+
+// isqrt128 is floor(sqrt(hi·2^64 + lo)), for a number below 2^126.
+func isqrt128(hi, lo uint64) uint64 {
+	r := uint64(math.Sqrt(float64(hi)*(1<<64) + float64(lo))) // within a few units
+	for {
+		h, l := bits.Mul64(r, r)
+		if h < hi || h == hi && l <= lo {
+			break
+		}
+		r--
+	}
+	for {
+		h, l := bits.Mul64(r+1, r+1)
+		if h > hi || h == hi && l > lo {
+			return r
+		}
+		r++
+	}
 }
 
 func newStudy(s Spec) study {
@@ -97,6 +179,7 @@ func newStudy(s Spec) study {
 type emptyStudy struct{}
 
 func (*emptyStudy) push([]point)              {}
+func (*emptyStudy) grow(int)                  {}
 func (*emptyStudy) truncate(int)              {}
 func (*emptyStudy) prepend(int, []point) bool { return true }
 func (*emptyStudy) lines() []Line             { return nil }
@@ -105,56 +188,37 @@ func (*emptyStudy) lines() []Line             { return nil }
 // with the bands around it) or of the volume (VOL MA), from running sums.
 type window struct {
 	n      int
-	nD     decimal.Decimal
 	vol    bool // average the volume, not the close
-	boll   bool // also the bands, from the sum of squares
-	width  decimal.Decimal
+	boll   bool // also the bands
 	name   string
-	sum    []decimal.Decimal // sum over the window ending at each index (shorter at the start)
-	sq     []decimal.Decimal // sum of squares likewise, for BOLL
+	sum    []num // sum over the window ending at each index (shorter at the start)
 	mid    []decimal.NullDecimal
 	up, lo []decimal.NullDecimal
 }
 
 func newWindow(s Spec) *window {
 	w := &window{n: s.period(), vol: s.Kind == VolMA, boll: s.Kind == BOLL, name: s.Label()}
-	w.nD = decimal.NewFromInt(int64(w.n))
-	w.width = decimal.NewFromInt(BollWidth)
 	return w
 }
 
-func (w *window) x(p point) decimal.Decimal {
+func (w *window) x(p point) num {
 	if w.vol {
-		return p.vol
+		return p.v
 	}
-	return p.close
+	return p.c
 }
 
 func (w *window) push(pts []point) {
 	i := len(w.sum)
 	x := w.x(pts[i])
 	s := x
-	var sq decimal.Decimal
-	if w.boll {
-		sq = x.Mul(x)
-	}
 	if i > 0 {
-		s = w.sum[i-1].Add(s)
-		if w.boll {
-			sq = w.sq[i-1].Add(sq)
-		}
+		s = w.sum[i-1].add(s)
 	}
 	if i >= w.n {
-		out := w.x(pts[i-w.n])
-		s = s.Sub(out)
-		if w.boll {
-			sq = sq.Sub(out.Mul(out))
-		}
+		s = s.sub(w.x(pts[i-w.n]))
 	}
 	w.sum = append(w.sum, s)
-	if w.boll {
-		w.sq = append(w.sq, sq)
-	}
 	if i < w.n-1 {
 		w.mid = append(w.mid, invalid)
 		if w.boll {
@@ -162,11 +226,18 @@ func (w *window) push(pts []point) {
 		}
 		return
 	}
-	m := div(s, w.nD)
-	w.mid = append(w.mid, valid(m))
+	m := s.divInt(int64(w.n))
+	w.mid = append(w.mid, valid(m.dec()))
 	if w.boll {
-		band := stdDev(w.nD, s, sq).Mul(w.width)
-		w.up, w.lo = append(w.up, valid(m.Add(band))), append(w.lo, valid(m.Sub(band)))
+		band := stdDev(pts[i+1-w.n : i+1]).mulInt(BollWidth)
+		w.up, w.lo = append(w.up, valid(m.add(band).dec())), append(w.lo, valid(m.sub(band).dec()))
+	}
+}
+
+func (w *window) grow(n int) {
+	w.sum, w.mid = slices.Grow(w.sum, n), slices.Grow(w.mid, n)
+	if w.boll {
+		w.up, w.lo = slices.Grow(w.up, n), slices.Grow(w.lo, n)
 	}
 }
 
@@ -174,7 +245,7 @@ func (w *window) truncate(n int) {
 	n = min(n, len(w.sum))
 	w.sum, w.mid = w.sum[:n], w.mid[:n]
 	if w.boll {
-		w.sq, w.up, w.lo = w.sq[:n], w.up[:n], w.lo[:n]
+		w.up, w.lo = w.up[:n], w.lo[:n]
 	}
 }
 
@@ -183,7 +254,8 @@ func (w *window) truncate(n int) {
 // windows now reach into the new candles.
 func (w *window) prepend(p int, pts []point) bool {
 	old := *w
-	w.sum, w.sq, w.mid, w.up, w.lo = nil, nil, nil, nil, nil
+	w.sum, w.mid, w.up, w.lo = nil, nil, nil, nil
+	w.grow(len(pts))
 	keep := min(w.n-1, len(pts)-p) // old index from which values are kept
 	for len(w.sum) < p+keep {
 		w.push(pts)
@@ -191,7 +263,6 @@ func (w *window) prepend(p int, pts []point) bool {
 	w.sum = append(w.sum, old.sum[keep:len(pts)-p]...)
 	w.mid = append(w.mid, old.mid[keep:len(pts)-p]...)
 	if w.boll {
-		w.sq = append(w.sq, old.sq[keep:len(pts)-p]...)
 		w.up = append(w.up, old.up[keep:len(pts)-p]...)
 		w.lo = append(w.lo, old.lo[keep:len(pts)-p]...)
 	}
@@ -218,52 +289,53 @@ func (w *window) lines() []Line {
 // n valid inputs, then ema = previous + 2·(x − previous)/(n+1), the step
 // rounded to places decimal places.
 type ema struct {
-	n      int
-	nD, n1 decimal.Decimal // n, n+1
-	first  int             // index of the first valid input, -1 before it
-	sum    []decimal.Decimal
-	out    []decimal.NullDecimal
+	n     int
+	first int   // index of the first valid input, -1 before it
+	sum   []num // sums of the first valid inputs, for the seed
+	val   []num // the values, where out is valid
+	out   []decimal.NullDecimal
 }
 
-func newEMA(n int) *ema {
-	return &ema{n: n, nD: decimal.NewFromInt(int64(n)), n1: decimal.NewFromInt(int64(n + 1)), first: -1}
-}
+func newEMA(n int) *ema { return &ema{n: n, first: -1} }
 
-func (e *ema) push(x decimal.NullDecimal) decimal.NullDecimal {
+func (e *ema) push(x num, ok bool) (num, bool) {
 	i := len(e.out)
-	if !x.Valid {
-		e.out = append(e.out, invalid)
-		return invalid
+	if !ok {
+		e.out, e.val = append(e.out, invalid), append(e.val, num{})
+		return num{}, false
 	}
 	if e.first < 0 {
 		e.first = i
 	}
 	k := i - e.first // how many valid inputs came before this one
-	if k < e.n {
-		s := x.Decimal
+	var v num
+	switch {
+	case k < e.n:
+		s := x
 		if k > 0 {
-			s = e.sum[k-1].Add(s)
+			s = e.sum[k-1].add(s)
 		}
 		e.sum = append(e.sum[:k], s)
-		v := invalid
-		if k == e.n-1 {
-			v = valid(div(s, e.nD))
+		if k < e.n-1 {
+			e.out, e.val = append(e.out, invalid), append(e.val, num{})
+			return num{}, false
 		}
-		e.out = append(e.out, v)
-		return v
+		v = s.divInt(int64(e.n))
+	default:
+		// prev + α·(x − prev), α = 2/(n+1): the step is rounded, not the
+		// sum, which keeps the numbers small.
+		prev := e.val[i-1]
+		v = prev.add(x.sub(prev).mulInt(2).divInt(int64(e.n + 1)))
 	}
-	prev := e.out[i-1].Decimal
-	// prev + α·(x − prev), α = 2/(n+1): the step is rounded, not the sum,
-	// which keeps the numbers small enough for div's fast path.
-	d := x.Decimal.Sub(prev)
-	v := valid(prev.Add(div(d.Add(d), e.n1)))
-	e.out = append(e.out, v)
-	return v
+	e.out, e.val = append(e.out, valid(v.dec())), append(e.val, v)
+	return v, true
 }
+
+func (e *ema) grow(n int) { e.out, e.val = slices.Grow(e.out, n), slices.Grow(e.val, n) }
 
 func (e *ema) truncate(n int) {
 	n = min(n, len(e.out))
-	e.out = e.out[:n]
+	e.out, e.val = e.out[:n], e.val[:n]
 	switch {
 	case e.first >= n:
 		e.first, e.sum = -1, e.sum[:0]
@@ -278,7 +350,8 @@ type emaStudy struct {
 	e    *ema
 }
 
-func (s *emaStudy) push(pts []point)          { s.e.push(valid(pts[len(s.e.out)].close)) }
+func (s *emaStudy) push(pts []point)          { s.e.push(pts[len(s.e.out)].c, true) }
+func (s *emaStudy) grow(n int)                { s.e.grow(n) }
 func (s *emaStudy) truncate(n int)            { s.e.truncate(n) }
 func (s *emaStudy) prepend(int, []point) bool { return false }
 func (s *emaStudy) lines() []Line             { return []Line{{Name: s.name, Pane: PanePrice, Values: s.e.out}} }
@@ -291,18 +364,28 @@ type macdStudy struct {
 }
 
 func (m *macdStudy) push(pts []point) {
-	c := valid(pts[len(m.dif)].close)
-	f, s := m.fast.push(c), m.slow.push(c)
-	dif := invalid
-	if f.Valid && s.Valid {
-		dif = valid(f.Decimal.Sub(s.Decimal))
+	c := pts[len(m.dif)].c
+	f, fok := m.fast.push(c, true)
+	s, sok := m.slow.push(c, true)
+	var dif num
+	if fok && sok {
+		dif = f.sub(s)
+		m.dif = append(m.dif, valid(dif.dec()))
+	} else {
+		m.dif = append(m.dif, invalid)
 	}
-	m.dif = append(m.dif, dif)
-	hist := invalid
-	if dea := m.signal.push(dif); dea.Valid {
-		hist = valid(dif.Decimal.Sub(dea.Decimal))
+	if dea, ok := m.signal.push(dif, fok && sok); ok {
+		m.hist = append(m.hist, valid(dif.sub(dea).dec()))
+	} else {
+		m.hist = append(m.hist, invalid)
 	}
-	m.hist = append(m.hist, hist)
+}
+
+func (m *macdStudy) grow(n int) {
+	m.fast.grow(n)
+	m.slow.grow(n)
+	m.signal.grow(n)
+	m.dif, m.hist = slices.Grow(m.dif, n), slices.Grow(m.hist, n)
 }
 
 func (m *macdStudy) truncate(n int) {
@@ -327,13 +410,13 @@ func (m *macdStudy) lines() []Line {
 type rsiStudy struct {
 	n          int
 	name       string
-	nD, n1, h  decimal.Decimal // n, n−1, 100
-	gain, loss []decimal.Decimal
+	hundred    decimal.Decimal
+	gain, loss []num
 	out        []decimal.NullDecimal
 }
 
 func newRSI(n int) *rsiStudy {
-	return &rsiStudy{n: n, name: "RSI " + strconv.Itoa(n), nD: decimal.NewFromInt(int64(n)), n1: decimal.NewFromInt(int64(n - 1)), h: decimal.NewFromInt(100)}
+	return &rsiStudy{n: n, name: "RSI " + strconv.Itoa(n), hundred: decimal.NewFromInt(100)}
 }
 
 // push keeps, at index i, the running sums of the gains and losses of
@@ -341,35 +424,39 @@ func newRSI(n int) *rsiStudy {
 func (r *rsiStudy) push(pts []point) {
 	i := len(r.out)
 	if i == 0 {
-		r.gain, r.loss, r.out = append(r.gain, decimal.Zero), append(r.loss, decimal.Zero), append(r.out, invalid)
+		r.gain, r.loss, r.out = append(r.gain, num{}), append(r.loss, num{}), append(r.out, invalid)
 		return
 	}
-	d := pts[i].close.Sub(pts[i-1].close)
-	g, l := decimal.Zero, decimal.Zero
-	if d.Sign() > 0 {
+	d := pts[i].c.sub(pts[i-1].c)
+	var g, l num
+	if d.sign() > 0 {
 		g = d
 	} else {
-		l = d.Neg()
+		l = d.neg()
 	}
+	n := int64(r.n)
 	switch {
 	case i < r.n:
-		g, l = r.gain[i-1].Add(g), r.loss[i-1].Add(l)
+		g, l = r.gain[i-1].add(g), r.loss[i-1].add(l)
 	case i == r.n:
-		g, l = div(r.gain[i-1].Add(g), r.nD), div(r.loss[i-1].Add(l), r.nD)
+		g, l = r.gain[i-1].add(g).divInt(n), r.loss[i-1].add(l).divInt(n)
 	default:
-		g, l = div(r.gain[i-1].Mul(r.n1).Add(g), r.nD), div(r.loss[i-1].Mul(r.n1).Add(l), r.nD)
+		g, l = r.gain[i-1].mulInt(n-1).add(g).divInt(n), r.loss[i-1].mulInt(n-1).add(l).divInt(n)
 	}
 	r.gain, r.loss = append(r.gain, g), append(r.loss, l)
-	v := invalid
 	switch {
 	case i < r.n:
-	case l.Sign() == 0:
-		v = valid(r.h)
+		r.out = append(r.out, invalid)
+	case l.sign() == 0:
+		r.out = append(r.out, valid(r.hundred))
 	default:
 		// 100 − 100/(1 + g/l) = 100·g/(g + l): one rounding instead of two.
-		v = valid(div(r.h.Mul(g), g.Add(l)))
+		r.out = append(r.out, valid(g.mulInt(100).quo(g.add(l)).dec()))
 	}
-	r.out = append(r.out, v)
+}
+
+func (r *rsiStudy) grow(n int) {
+	r.gain, r.loss, r.out = slices.Grow(r.gain, n), slices.Grow(r.loss, n), slices.Grow(r.out, n)
 }
 
 func (r *rsiStudy) truncate(n int) {

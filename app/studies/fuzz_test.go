@@ -76,3 +76,100 @@ func FuzzUpdate(f *testing.F) {
 		sameLines(t, "Update", s.Lines(), fresh.Lines())
 	})
 }
+
+// FuzzStdDev holds the machine-word standard deviation to the decimal one.
+func FuzzStdDev(f *testing.F) {
+	f.Add(int64(487256), int64(1), int64(300), uint8(20), int32(-1))
+	f.Add(int64(1), int64(-7), int64(2_000_000_000), uint8(3), int32(-6))
+	f.Add(int64(5), int64(0), int64(1), uint8(20), int32(0))
+	f.Fuzz(func(t *testing.T, base, step, spread int64, n uint8, exp int32) {
+		if n == 0 || exp < -14 || exp > 4 {
+			return
+		}
+		xs := make([]point, int(n%40)+1)
+		seed := uint64(step)
+		for i := range xs {
+			seed = seed*6364136223846793005 + 1442695040888963407
+			var off int64
+			if spread != 0 {
+				off = int64(seed>>1) % spread
+			}
+			c := decimal.New(base+off, exp)
+			xs[i] = point{close: c, c: numOf(c)}
+		}
+		want := stdDevDecimal(xs)
+		if got := stdDev(xs).dec(); !got.Equal(want) {
+			t.Errorf("stdDev = %s, want %s", got, want)
+		}
+	})
+}
+
+func TestStdDevTakesMachineWordsWhenItCan(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		closes []string
+		words  bool
+		want   string
+	}{
+		{"prices with one decimal", []string{"48725.6", "48730.1", "48719.9", "48790"}, true, ""},
+		{"1..20", []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20"}, true, "5.766281297335"},
+		{"seven decimals", []string{"0.1234567", "0.1234568"}, false, "0.00000005"},
+		{"moves of more than 2147 within the window", []string{"100000", "103000"}, false, "1500"},
+		{"prices beyond a word", []string{"9999999999", "1"}, false, "4999999999"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			xs := make([]point, len(tc.closes))
+			for i, c := range tc.closes {
+				d := decimal.RequireFromString(c)
+				xs[i] = point{close: d, c: numOf(d)}
+			}
+			w, ok := stdDevWords(xs)
+			if ok != tc.words {
+				t.Fatalf("stdDevWords ok = %v, want %v", ok, tc.words)
+			}
+			want := stdDevDecimal(xs)
+			if ok && !decimal.New(w, -places).Equal(want) {
+				t.Errorf("stdDevWords = %d, want %s", w, want)
+			}
+			if tc.want != "" && !want.Equal(decimal.RequireFromString(tc.want)) {
+				t.Errorf("stdDevDecimal = %s, want %s", want, tc.want)
+			}
+			if got := stdDev(xs).dec(); !got.Equal(want) {
+				t.Errorf("stdDev = %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+// FuzzNum holds every num operation, in either form, to decimal arithmetic.
+func FuzzNum(f *testing.F) {
+	f.Add(int64(487256), int32(-1), int64(3), int32(-12), int64(7))
+	f.Add(int64(1)<<62, int32(-12), int64(-1), int32(-12), int64(2))
+	f.Add(int64(-5), int32(-13), int64(9), int32(5), int64(500))
+	f.Fuzz(func(t *testing.T, ca int64, ea int32, cb int64, eb int32, k int64) {
+		if ea < -30 || ea > 30 || eb < -30 || eb > 30 || k <= 0 || k >= 1<<31 {
+			return
+		}
+		a, b := decimal.New(ca, ea), decimal.New(cb, eb)
+		na, nb := numOf(a), numOf(b)
+		kd := decimal.NewFromInt(k)
+		check := func(op string, got num, want decimal.Decimal) {
+			t.Helper()
+			if !got.dec().Equal(want) {
+				t.Errorf("%s(%s, %s, %d) = %s, want %s", op, a, b, k, got.dec(), want)
+			}
+		}
+		check("numOf", na, a)
+		check("add", na.add(nb), a.Add(b))
+		check("sub", na.sub(nb), a.Sub(b))
+		check("neg", na.neg(), a.Neg())
+		check("mulInt", na.mulInt(k), a.Mul(kd))
+		check("divInt", na.divInt(k), div(a, kd))
+		if !b.IsZero() {
+			check("quo", na.quo(nb), div(a, b))
+		}
+		if na.sign() != a.Sign() {
+			t.Errorf("sign(%s) = %d", a, na.sign())
+		}
+	})
+}

@@ -52,20 +52,27 @@ type Set struct {
 type point struct {
 	id         int64
 	close, vol decimal.Decimal
+	c, v       num // close and vol as running numbers
 }
 
-func pointOf(c venueapi.Candle) point { return point{c.ID, c.Close, c.Vol} }
+func pointOf(c venueapi.Candle) point {
+	return point{id: c.ID, close: c.Close, vol: c.Vol, c: numOf(c.Close), v: numOf(c.Vol)}
+}
 
-func (p point) same(q point) bool {
+// same reports whether c is the candle p was made from, as far as the
+// studies can tell.
+func (p point) same(c venueapi.Candle) bool {
 	// Comparing the decimals' representation first skips the big-number
 	// comparison for the candles the caller handed back unchanged.
-	return p.id == q.id && (p.close == q.close || p.close.Equal(q.close)) && (p.vol == q.vol || p.vol.Equal(q.vol))
+	return p.id == c.ID && (p.close == c.Close || p.close.Equal(c.Close)) && (p.vol == c.Vol || p.vol.Equal(c.Vol))
 }
 
 // study is one study's state: its values at indices 0..len-1.
 type study interface {
 	// push computes the values at index len, reading pts[0..len].
 	push(pts []point)
+	// grow makes room for n more values.
+	grow(n int)
 	// truncate forgets the values at indices n and later.
 	truncate(n int)
 	// prepend brings the values up to date with pts, the old series'
@@ -104,6 +111,7 @@ func (s *Set) Reset(candles []venueapi.Candle) {
 // extend computes st's values from index from to the end of the series.
 func (s *Set) extend(st study, from int) {
 	st.truncate(from)
+	st.grow(len(s.pts) - from)
 	for i := from; i < len(s.pts); i++ {
 		st.push(s.pts[:i+1])
 	}
@@ -138,7 +146,7 @@ func (s *Set) Update(candles []venueapi.Candle) Change {
 		return Change{From: 0}
 	}
 	j := 0 // old candles unchanged
-	for j < len(old) && p+j < len(candles) && old[j].same(pointOf(candles[p+j])) {
+	for j < len(old) && p+j < len(candles) && old[j].same(candles[p+j]) {
 		j++
 	}
 	if p == 0 {
