@@ -162,6 +162,9 @@ func isqrt128(hi, lo uint64) uint64 {
 }
 
 func newStudy(s Spec) study {
+	if p := s.period(); p < 1 || p > MaxPeriod {
+		return &emptyStudy{} // a Spec ParseSpecs would refuse, such as ma:0
+	}
 	switch s.Kind {
 	case MA, VolMA, BOLL:
 		return newWindow(s)

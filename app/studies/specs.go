@@ -46,7 +46,8 @@ type Spec struct {
 	Period int
 }
 
-// period is the number of candles the study averages over.
+// period is the number of candles the study averages over (the longest
+// average, for MACD).
 func (s Spec) period() int {
 	switch {
 	case s.Kind == BOLL:
@@ -55,8 +56,12 @@ func (s Spec) period() int {
 		return VolMAPeriod
 	case s.Kind == RSI:
 		return RSIPeriod
+	case s.Kind == MACD:
+		return MACDSlow
+	case s.Kind == MA || s.Kind == EMA || s.Kind == VolMA:
+		return s.Period
 	}
-	return s.Period
+	return 0 // not a study
 }
 
 // String is the spec as ParseSpecs reads it: "ma:7", "boll", "vol_ma:5".

@@ -36,8 +36,9 @@ type Value struct {
 }
 
 // Change tells which values an Update changed: every line's values from
-// index From on (in the new series). From equals the series' length when
-// nothing changed.
+// index From on (in the new series) are new, and those before it are as
+// they were. From equals the series' length when nothing changed, or when
+// candles were only dropped from the end.
 type Change struct{ From int }
 
 // Set is the computed state of a list of studies over a candle series. It is
@@ -84,7 +85,8 @@ type study interface {
 	lines() []Line
 }
 
-// NewSet returns an empty Set for specs (as ParseSpecs returns them).
+// NewSet returns an empty Set for specs (as ParseSpecs returns them; a
+// spec it would refuse, such as ma:0, gets no lines).
 func NewSet(specs []Spec) *Set {
 	s := &Set{specs: specs}
 	for _, spec := range specs {

@@ -30,6 +30,24 @@ func series(closes []string) []venueapi.Candle {
 	return out
 }
 
+// forms are the same series in the two forms a running number takes: as
+// given (machine words), and nudged to 14 decimal places, which no machine
+// word holds at 12, so that every study runs on decimals.
+var forms = []struct {
+	name string
+	of   func([]venueapi.Candle) []venueapi.Candle
+}{
+	{"words", func(cs []venueapi.Candle) []venueapi.Candle { return cs }},
+	{"decimals", func(cs []venueapi.Candle) []venueapi.Candle {
+		out := append([]venueapi.Candle(nil), cs...)
+		for i := range out {
+			out[i].Close = out[i].Close.Add(decimal.New(3, -14))
+			out[i].Vol = out[i].Vol.Add(decimal.New(1, -13))
+		}
+		return out
+	}},
+}
+
 func allSpecs(t testing.TB) []Spec {
 	specs, err := ParseSpecs("ma:7,ma:25,ema:9,ema:99,boll,vol_ma,vol_ma:5,macd,rsi")
 	if err != nil {
@@ -143,7 +161,12 @@ func lineByName(t *testing.T, s *Set, name string) Line {
 }
 
 func TestStudiesMatchAFloatReference(t *testing.T) {
-	cs := series(testCloses)
+	for _, form := range forms {
+		t.Run(form.name, func(t *testing.T) { matchFloatReference(t, form.of(series(testCloses))) })
+	}
+}
+
+func matchFloatReference(t *testing.T, cs []venueapi.Candle) {
 	x := closesF(cs)
 	vols := make([]float64, len(cs))
 	for i, c := range cs {
@@ -299,7 +322,14 @@ func withClose(c venueapi.Candle, close string) venueapi.Candle {
 }
 
 func TestUpdateEqualsReset(t *testing.T) {
-	all := series(append(append([]string{}, testCloses...), testCloses...)) // 80 candles
+	for _, form := range forms {
+		t.Run(form.name, func(t *testing.T) {
+			updateEqualsReset(t, form.of(series(append(append([]string{}, testCloses...), testCloses...)))) // 80 candles
+		})
+	}
+}
+
+func updateEqualsReset(t *testing.T, all []venueapi.Candle) {
 	base := all[30:70]
 	edited := func(cs []venueapi.Candle, i int, close string) []venueapi.Candle {
 		out := append([]venueapi.Candle(nil), cs...)
@@ -360,6 +390,15 @@ func TestUpdateEqualsReset(t *testing.T) {
 			fresh.Reset(last)
 			sameLines(t, "a second Update", s.Lines(), fresh.Lines())
 		})
+	}
+}
+
+func TestSpecsParseSpecsRefusesGetNoLines(t *testing.T) {
+	s := NewSet([]Spec{{Kind: MA}, {Kind: EMA, Period: 501}, {Kind: "kdj"}, {Kind: MA, Period: 2}})
+	s.Reset(series([]string{"1", "2", "3"}))
+	s.Update(series([]string{"1", "2", "4"}))
+	if ls := s.Lines(); len(ls) != 1 || ls[0].Name != "MA 2" {
+		t.Fatalf("Lines() = %v, want only MA 2", ls)
 	}
 }
 
