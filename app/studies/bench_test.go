@@ -59,3 +59,23 @@ func BenchmarkUpdateLast(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkUpdatePrepend is a back-scroll: 500 older candles arrive before
+// the 1500 computed.
+func BenchmarkUpdatePrepend(b *testing.B) {
+	specs, err := ParseSpecs(benchSpecs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cs := benchCandles(2000)
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		s := NewSet(specs)
+		s.Reset(cs[500:])
+		b.StartTimer()
+		if ch := s.Update(cs); ch.From != 0 {
+			b.Fatalf("Change.From = %d, want 0", ch.From)
+		}
+	}
+}

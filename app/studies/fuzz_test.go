@@ -41,14 +41,17 @@ func FuzzDiv(f *testing.F) {
 }
 
 // FuzzUpdate edits a series in one of the ways the chart does (or any other
-// way) and checks that Update then holds what Reset computes.
+// way), in either form of numbers, and checks that Update then holds what
+// Reset computes.
 func FuzzUpdate(f *testing.F) {
 	f.Add(uint16(60), uint8(0), uint8(5), uint8(3), int64(123))
 	f.Add(uint16(60), uint8(1), uint8(59), uint8(0), int64(-77))
 	f.Add(uint16(60), uint8(2), uint8(40), uint8(2), int64(5))
 	f.Add(uint16(90), uint8(3), uint8(10), uint8(30), int64(0))
+	f.Add(uint16(80), uint8(4), uint8(10), uint8(30), int64(9))
+	f.Add(uint16(80), uint8(5), uint8(0), uint8(0), int64(-3))
 	f.Fuzz(func(t *testing.T, n uint16, op, at, count uint8, delta int64) {
-		all := benchCandles(int(n%300) + 2)
+		all := forms[int(op/4)%len(forms)].of(benchCandles(int(n%300) + 2))
 		lo, hi := len(all)/3, len(all)-len(all)/4 // the series before the edit
 		next := append([]venueapi.Candle(nil), all[lo:hi]...)
 		switch op % 4 {
