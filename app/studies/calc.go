@@ -13,8 +13,6 @@ import (
 // smoothing step, RSI) and the standard deviation are rounded to.
 const places = 12
 
-var invalid = decimal.NullDecimal{}
-
 func valid(d decimal.Decimal) decimal.NullDecimal {
 	return decimal.NullDecimal{Decimal: d, Valid: true}
 }
@@ -223,9 +221,9 @@ func (w *window) push(pts []point) {
 	}
 	w.sum = append(w.sum, s)
 	if i < w.n-1 {
-		w.mid = append(w.mid, invalid)
+		w.mid = append(w.mid, decimal.NullDecimal{})
 		if w.boll {
-			w.up, w.lo = append(w.up, invalid), append(w.lo, invalid)
+			w.up, w.lo = append(w.up, decimal.NullDecimal{}), append(w.lo, decimal.NullDecimal{})
 		}
 		return
 	}
@@ -304,7 +302,7 @@ func newEMA(n int) *ema { return &ema{n: n, first: -1} }
 func (e *ema) push(x num, ok bool) (num, bool) {
 	i := len(e.out)
 	if !ok {
-		e.out, e.val = append(e.out, invalid), append(e.val, num{})
+		e.out, e.val = append(e.out, decimal.NullDecimal{}), append(e.val, num{})
 		return num{}, false
 	}
 	if e.first < 0 {
@@ -320,7 +318,7 @@ func (e *ema) push(x num, ok bool) (num, bool) {
 		}
 		e.sum = append(e.sum[:k], s)
 		if k < e.n-1 {
-			e.out, e.val = append(e.out, invalid), append(e.val, num{})
+			e.out, e.val = append(e.out, decimal.NullDecimal{}), append(e.val, num{})
 			return num{}, false
 		}
 		v = s.divInt(int64(e.n))
@@ -375,12 +373,12 @@ func (m *macdStudy) push(pts []point) {
 		dif = f.sub(s)
 		m.dif = append(m.dif, valid(dif.dec()))
 	} else {
-		m.dif = append(m.dif, invalid)
+		m.dif = append(m.dif, decimal.NullDecimal{})
 	}
 	if dea, ok := m.signal.push(dif, fok && sok); ok {
 		m.hist = append(m.hist, valid(dif.sub(dea).dec()))
 	} else {
-		m.hist = append(m.hist, invalid)
+		m.hist = append(m.hist, decimal.NullDecimal{})
 	}
 }
 
@@ -427,7 +425,7 @@ func newRSI(n int) *rsiStudy {
 func (r *rsiStudy) push(pts []point) {
 	i := len(r.out)
 	if i == 0 {
-		r.gain, r.loss, r.out = append(r.gain, num{}), append(r.loss, num{}), append(r.out, invalid)
+		r.gain, r.loss, r.out = append(r.gain, num{}), append(r.loss, num{}), append(r.out, decimal.NullDecimal{})
 		return
 	}
 	d := pts[i].c.sub(pts[i-1].c)
@@ -449,7 +447,7 @@ func (r *rsiStudy) push(pts []point) {
 	r.gain, r.loss = append(r.gain, g), append(r.loss, l)
 	switch {
 	case i < r.n:
-		r.out = append(r.out, invalid)
+		r.out = append(r.out, decimal.NullDecimal{})
 	case l.sign() == 0:
 		r.out = append(r.out, valid(r.hundred))
 	default:

@@ -37,8 +37,6 @@ const (
 	noPeriodRule = "takes no period"
 )
 
-var kinds = []Kind{MA, EMA, BOLL, VolMA, MACD, RSI}
-
 // Spec is one study in a list: its kind and, for ma, ema and vol_ma, its
 // period. Period is 0 for the others, and 0 for vol_ma means VolMAPeriod.
 type Spec struct {
@@ -138,10 +136,7 @@ func parseSpec(item string) (Spec, error) {
 		}
 		return Spec{Kind: kind}, nil
 	}
-	known := make([]string, len(kinds))
-	for i, k := range kinds {
-		known[i] = string(k)
-	}
+	known := []string{string(MA), string(EMA), string(BOLL), string(VolMA), string(MACD), string(RSI)}
 	return Spec{}, &venueapi.ParamError{Param: paramName, Rule: "unknown study; known: " + strings.Join(known, ", "), Value: item}
 }
 

@@ -124,7 +124,8 @@ func (s *Set) extend(st study, from int) {
 // series it last computed (by ID, close and volume) and computes only what
 // depends on what changed:
 //   - the last candle replaced (a live update): the values at the last index,
-//     each in O(1) from the state kept before it (O(period) for none);
+//     each in O(1) from the state kept before it (BOLL's deviation reads its
+//     20 closes);
 //   - candles appended, with or without the old last one replaced: the new
 //     values only;
 //   - candles prepended (scrolling back): for MA, BOLL and VOL MA the new
