@@ -56,13 +56,13 @@ type point struct {
 	c, v       num // close and vol as running numbers
 }
 
-func pointOf(c venueapi.Candle) point {
+func pointOf(c *venueapi.Candle) point {
 	return point{id: c.ID, close: c.Close, vol: c.Vol, c: numOf(c.Close), v: numOf(c.Vol)}
 }
 
 // same reports whether c is the candle p was made from, as far as the
 // studies can tell.
-func (p point) same(c venueapi.Candle) bool {
+func (p *point) same(c *venueapi.Candle) bool {
 	// Comparing the decimals' representation first skips the big-number
 	// comparison for the candles the caller handed back unchanged.
 	return p.id == c.ID && (p.close == c.Close || p.close.Equal(c.Close)) && (p.vol == c.Vol || p.vol.Equal(c.Vol))
@@ -101,8 +101,8 @@ func (s *Set) Specs() []Spec { return s.specs }
 // Reset computes every study over candles afresh.
 func (s *Set) Reset(candles []venueapi.Candle) {
 	s.pts = s.pts[:0]
-	for _, c := range candles {
-		s.pts = append(s.pts, pointOf(c))
+	for i := range candles {
+		s.pts = append(s.pts, pointOf(&candles[i]))
 	}
 	for _, st := range s.studies {
 		st.truncate(0)
@@ -149,7 +149,7 @@ func (s *Set) Update(candles []venueapi.Candle) Change {
 		return Change{From: 0}
 	}
 	j := 0 // old candles unchanged
-	for j < len(old) && p+j < len(candles) && old[j].same(candles[p+j]) {
+	for j < len(old) && p+j < len(candles) && old[j].same(&candles[p+j]) {
 		j++
 	}
 	if p == 0 {
@@ -157,8 +157,8 @@ func (s *Set) Update(candles []venueapi.Candle) Change {
 			return Change{From: j}
 		}
 		s.pts = s.pts[:j]
-		for _, c := range candles[j:] {
-			s.pts = append(s.pts, pointOf(c))
+		for i := j; i < len(candles); i++ {
+			s.pts = append(s.pts, pointOf(&candles[i]))
 		}
 		for _, st := range s.studies {
 			s.extend(st, j)
@@ -166,8 +166,8 @@ func (s *Set) Update(candles []venueapi.Candle) Change {
 		return Change{From: j}
 	}
 	pts := make([]point, len(candles))
-	for i, c := range candles {
-		pts[i] = pointOf(c)
+	for i := range candles {
+		pts[i] = pointOf(&candles[i])
 	}
 	s.pts = pts
 	for _, st := range s.studies {
