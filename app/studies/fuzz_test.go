@@ -1,6 +1,8 @@
 package studies
 
 import (
+	"errors"
+	"slices"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -174,5 +176,31 @@ func FuzzNum(f *testing.F) {
 		if na.sign() != a.Sign() {
 			t.Errorf("sign(%s) = %d", a, na.sign())
 		}
+	})
+}
+
+// FuzzParseSpecs: any input either reads, and its canonical form reads back
+// to the same specs, or fails naming indicators.
+func FuzzParseSpecs(f *testing.F) {
+	for _, s := range []string{"ma:7,ma:25,ema:99,boll,vol_ma,macd,rsi", "vol_ma:5, VOL_MA:20", "ma:,", "rsi:1", "ema:-1", "ma:7:8"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		specs, err := ParseSpecs(s)
+		if err != nil {
+			var pe *venueapi.ParamError
+			if !errors.As(err, &pe) || pe.Param != "indicators" {
+				t.Fatalf("ParseSpecs(%q) error %v does not name indicators", s, err)
+			}
+			return
+		}
+		again, err := ParseSpecs(FormatSpecs(specs))
+		if err != nil || !slices.Equal(again, specs) {
+			t.Fatalf("ParseSpecs(%q) = %v, but its canonical form %q reads as %v, %v", s, specs, FormatSpecs(specs), again, err)
+		}
+		if len(specs) > MaxSpecs {
+			t.Fatalf("ParseSpecs(%q) gave %d specs", s, len(specs))
+		}
+		NewSet(specs).Reset(benchCandles(30))
 	})
 }
