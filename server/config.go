@@ -256,7 +256,7 @@ func parseConfig(name string, args []string, getenv func(string) string, stderr 
 		if err := s.set(&c, v); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", from, err))
 		}
-		c.summary = append(c.summary, fmt.Sprintf("  %-27s %s", s.env, s.show(v)))
+		c.summary = append(c.summary, summaryRow(s.env, s.show(v)))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return c, err
@@ -363,6 +363,19 @@ func loopbackOnly(addr string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// summaryRow is one setting's line of the summary.
+func summaryRow(env, shown string) string { return fmt.Sprintf("  %-32s %s", env, shown) }
+
+// showInSummary replaces env's line of the summary, for a setting whose
+// meaning is known only once the server runs (the port a :0 address got).
+func (c *config) showInSummary(env, shown string) {
+	for i, line := range c.summary {
+		if f := strings.Fields(line); len(f) > 0 && f[0] == env {
+			c.summary[i] = summaryRow(env, shown)
+		}
+	}
 }
 
 // print writes the configuration, secrets masked.

@@ -61,7 +61,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
-	cfg.print(stdout)
 
 	venueCfg := venue.Config{BaseURL: cfg.VenueURL, AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey, Logger: log}
 	contracts := cfg.Contracts
@@ -71,15 +70,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return err
 		}
 		venueCfg.BaseURL = url
+		cfg.showInSummary("RISKCHART_SANDBOX_ADDR", strings.TrimPrefix(url, "http://")+" (the embedded sandbox venue, from "+cfg.SandboxAddr+")")
 		if cfg.AccessKey == "" {
 			venueCfg.AccessKey, venueCfg.SecretKey = key.Access, venue.Secret(key.Secret)
 		}
 		if contracts == nil {
 			contracts = contractsOf(sb.Markets())
 		}
-	} else if contracts == nil {
-		contracts = defaultContracts()
+	} else {
+		cfg.showInSummary("RISKCHART_SANDBOX_ADDR", "(not used: RISKCHART_VENUE_URL is set)")
+		if contracts == nil {
+			contracts = defaultContracts()
+		}
 	}
+	cfg.print(stdout)
 	var rep *replica // nil: this process alone
 	var shared *gateway.SharedState
 	if cfg.RedisURL != "" {
