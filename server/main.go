@@ -105,6 +105,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
+	var demo *embedlink.Signer // the embed demo's own link: sandbox only (front.go)
+	if demoLinks(cfg) {
+		demo = links
+	}
+	front = withFrontExtras(front, cfg.Root, demo, cfg.EmbedMaxTTL)
 	registry := prometheus.NewRegistry()
 	streams := gateway.NewStreams() // closed by serve at shutdown: http.Server.Shutdown does not end them
 	handler, err := gateway.New(gateway.Config{
