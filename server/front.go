@@ -13,6 +13,9 @@ import (
 // only where the server made one (demoLinks).
 const demoLinkPath = "/embed/demo/link"
 
+// logSummaryEvery is how often the log sums up what the server answered.
+const logSummaryEvery = time.Minute
+
 // demoContracts are the contracts the demo page's buttons switch between.
 var demoContracts = []string{"BTC-USDT", "ETH-USDT"}
 

@@ -60,7 +60,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewJSONHandler(stderr, nil))
+	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 
 	venueCfg := venue.Config{BaseURL: cfg.VenueURL, AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey, Logger: log}
 	contracts := cfg.Contracts
@@ -148,6 +148,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if rep != nil {
 		rep.start(ctx, log)
 	}
+	go gateway.NewLogSummary(registry, log).Run(ctx, logSummaryEvery) // docs/deploy.md#logs
 	tcp, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listening on RISKCHART_ADDR %s: %w", cfg.Addr, err)
