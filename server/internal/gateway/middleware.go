@@ -64,8 +64,15 @@ func (s *server) logged(next http.Handler) http.Handler {
 			return
 		}
 		cache := lookup(rec.cache.Load())
-		s.log.Log(r.Context(), requestLevel(rec.status, rec.failed, cache), "request", "id", id, "method", r.Method, "path", r.URL.Path,
-			"status", rec.status, "cache", cache.String(), "duration_ms", float64(d.Microseconds())/1000)
+		level := requestLevel(rec.status, rec.failed, cache)
+		if !s.log.Enabled(r.Context(), level) {
+			return // the hot path: a cached answer builds no line
+		}
+		attrs := []any{"id", id, "method", r.Method, "path", r.URL.Path, "status", rec.status, "duration_ms", float64(d.Microseconds()) / 1000}
+		if cache != lookupNone {
+			attrs = append(attrs, "cache", cache.String())
+		}
+		s.log.Log(r.Context(), level, "request", attrs...)
 	})
 }
 
