@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"net"
 	"net/netip"
@@ -38,6 +39,7 @@ type config struct {
 	FrameAncestors  string           // origins allowed to embed the pages, space-separated
 	EmbedKey        venue.Secret     // signs embed links; empty: a key made at start
 	Root            string           // the folder holding web/ and wasm_exec.js
+	LogLevel        slog.Level       // the least level logged (docs/deploy.md#logs)
 	PublicURL       *url.URL         // where browsers reach the server, as they see it; nil: unknown
 	AllowedHosts    []string         // Host names answered besides PublicURL's and loopback's; "*": any
 	EmbedMaxTTL     time.Duration    // the longest an embed link may last
@@ -125,6 +127,13 @@ var settings = []setting{
 		set: func(c *config, v string) (err error) { c.EmbedMaxTTL, err = parseEmbedMaxTTL(v); return err }},
 	{flag: "root", env: "RISKCHART_ROOT", def: ".", usage: "folder holding web/ and wasm_exec.js",
 		set: func(c *config, v string) error { c.Root = v; return nil }},
+	{flag: "log-level", env: "RISKCHART_LOG_LEVEL", def: "info", usage: "the least level logged: debug (a line per request and venue call), info, warn or error",
+		set: func(c *config, v string) error {
+			if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
+				return errors.New("must be debug, info, warn or error")
+			}
+			return nil
+		}},
 	{flag: "public-url", env: "RISKCHART_PUBLIC_URL", unset: "pages carry no absolute links", usage: "the URL browsers reach the server at, e.g. https://charts.example.com",
 		set: func(c *config, v string) (err error) {
 			if v != "" {
@@ -256,7 +265,7 @@ func parseConfig(name string, args []string, getenv func(string) string, stderr 
 		if err := s.set(&c, v); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", from, err))
 		}
-		c.summary = append(c.summary, fmt.Sprintf("  %-27s %s", s.env, s.show(v)))
+		c.summary = append(c.summary, summaryRow(s.env, s.show(v)))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return c, err
@@ -363,6 +372,19 @@ func loopbackOnly(addr string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// summaryRow is one setting's line of the summary.
+func summaryRow(env, shown string) string { return fmt.Sprintf("  %-32s %s", env, shown) }
+
+// showInSummary replaces env's line of the summary, for a setting whose
+// meaning is known only once the server runs (the port a :0 address got).
+func (c *config) showInSummary(env, shown string) {
+	for i, line := range c.summary {
+		if f := strings.Fields(line); len(f) > 0 && f[0] == env {
+			c.summary[i] = summaryRow(env, shown)
+		}
+	}
 }
 
 // print writes the configuration, secrets masked.

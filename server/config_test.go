@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,6 +74,20 @@ func TestParseConfig(t *testing.T) {
 			wantErr: "RISKCHART_ADDR",
 		},
 		{
+			name:    "an unknown log level names its variable and the levels",
+			env:     map[string]string{"RISKCHART_LOG_LEVEL": "chatty"},
+			wantErr: "RISKCHART_LOG_LEVEL: must be debug, info, warn or error",
+		},
+		{
+			name: "the log level is read in any case",
+			env:  map[string]string{"RISKCHART_LOG_LEVEL": "Debug"},
+			check: func(t *testing.T, c config) {
+				if c.LogLevel != slog.LevelDebug {
+					t.Errorf("log level %v, want debug", c.LogLevel)
+				}
+			},
+		},
+		{
 			name:    "a malformed duration names its variable",
 			env:     map[string]string{"RISKCHART_REFRESH_INTERVAL": "soon"},
 			wantErr: "RISKCHART_REFRESH_INTERVAL",
@@ -138,6 +153,7 @@ func TestEverySettingHasAFlagAVariableADefaultAndASummaryLine(t *testing.T) {
 	values["RISKCHART_READ_TIMEOUT"], values["RISKCHART_MAX_CONNS_PER_CLIENT"], values["RISKCHART_EMBED_MAX_TTL"] = "7s", "32", "720h"
 	values["RISKCHART_REDIS_URL"], values["RISKCHART_REPLICAS"], values["RISKCHART_EGRESS"] = "redis://redis.internal:6379/0", "3", "nat-a"
 	values["RISKCHART_MAX_STREAMS"], values["RISKCHART_MAX_STREAMS_PER_CLIENT"] = "500", "4"
+	values["RISKCHART_LOG_LEVEL"] = "DEBUG"
 	delete(values, "RISKCHART_SECRET_KEY_FILE") // with the secret key itself, refused
 	summary := func(args []string, env map[string]string) string {
 		t.Helper()

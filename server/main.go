@@ -60,8 +60,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewJSONHandler(stderr, nil))
-	cfg.print(stdout)
+	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 
 	venueCfg := venue.Config{BaseURL: cfg.VenueURL, AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey, Logger: log}
 	contracts := cfg.Contracts
@@ -71,15 +70,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return err
 		}
 		venueCfg.BaseURL = url
+		cfg.showInSummary("RISKCHART_SANDBOX_ADDR", strings.TrimPrefix(url, "http://")+" (the embedded sandbox venue, from "+cfg.SandboxAddr+")")
 		if cfg.AccessKey == "" {
 			venueCfg.AccessKey, venueCfg.SecretKey = key.Access, venue.Secret(key.Secret)
 		}
 		if contracts == nil {
 			contracts = contractsOf(sb.Markets())
 		}
-	} else if contracts == nil {
-		contracts = defaultContracts()
+	} else {
+		cfg.showInSummary("RISKCHART_SANDBOX_ADDR", "(not used: RISKCHART_VENUE_URL is set)")
+		if contracts == nil {
+			contracts = defaultContracts()
+		}
 	}
+	cfg.print(stdout)
 	var rep *replica // nil: this process alone
 	var shared *gateway.SharedState
 	if cfg.RedisURL != "" {
@@ -101,6 +105,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
+	var demo *embedlink.Signer // the embed demo's own link: sandbox only (front.go)
+	if demoLinks(cfg) {
+		demo = links
+	}
+	front = withFrontExtras(front, cfg.Root, demo, cfg.EmbedMaxTTL)
 	registry := prometheus.NewRegistry()
 	streams := gateway.NewStreams() // closed by serve at shutdown: http.Server.Shutdown does not end them
 	handler, err := gateway.New(gateway.Config{
@@ -139,6 +148,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if rep != nil {
 		rep.start(ctx, log)
 	}
+	go gateway.NewLogSummary(registry, log).Run(ctx, logSummaryEvery) // docs/deploy.md#logs
 	tcp, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listening on RISKCHART_ADDR %s: %w", cfg.Addr, err)

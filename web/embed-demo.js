@@ -1,8 +1,8 @@
 // The embed demo: what a customer's page does to embed Riskchart.
 (() => {
   const riskchart = location.origin; // a customer writes Riskchart's address here
-  const link = new URLSearchParams(location.search).get("link") || "";
-  const src = (route, extra) => riskchart + "/embed/" + route + "?contract_code=BTC-USDT" + extra +
+  const given = new URLSearchParams(location.search).get("link") || "";
+  const src = (route, extra, link) => riskchart + "/embed/" + route + "?contract_code=BTC-USDT" + extra +
     (link && route !== "chart" ? "&embed=" + encodeURIComponent(link) : "");
   const frames = {
     chart: document.getElementById("demo-chart"),
@@ -10,8 +10,15 @@
     limits: document.getElementById("demo-limits"),
   };
   frames.chart.src = src("chart", "&period=5min&controls=0");
-  frames.tiers.src = src("tiers", "&controls=0");
-  frames.limits.src = src("limits", "&controls=0");
+  // Without ?link=, a server running its sandbox hands out a link of its
+  // own; any other answers 404 and the panels say they have no access.
+  const ownLink = given ? Promise.resolve(given) :
+    fetch("/embed/demo/link").then((r) => (r.ok ? r.json() : {})).then((j) => j.link || "").catch(() => "");
+  ownLink.then((link) => {
+    if (link && !given) document.getElementById("demo-own-link").hidden = false;
+    frames.tiers.src = src("tiers", "&controls=0", link);
+    frames.limits.src = src("limits", "&controls=0", link);
+  });
 
   const log = document.getElementById("demo-log");
   const candle = document.getElementById("demo-candle");

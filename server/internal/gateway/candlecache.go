@@ -116,6 +116,11 @@ func (c *candleCache) latest(ctx context.Context, s *candles.Series, n int) erro
 		return nil
 	}
 	c.misses.Inc()
+	if size < n || n <= 2 && c.joins(s, n) {
+		noteLookup(ctx, lookupRefresh) // the held candles joined by the open one: a live poll
+	} else {
+		noteLookup(ctx, lookupMiss)
+	}
 	if err := c.fetchLatest(ctx, s, size, n); err != nil {
 		return err
 	}
@@ -166,6 +171,12 @@ func (c *candleCache) need(s *candles.Series, n int) int {
 		}
 	}
 	return n
+}
+
+// joins reports whether s holds a run of candles that the open one extends:
+// asking for it is a refresh, not a miss.
+func (c *candleCache) joins(s *candles.Series, n int) bool {
+	return s.Tail(n, s.Key().Period.Start(c.now().Unix())).Joins
 }
 
 // fetchLatest asks the venue for the latest size candles of s, once for all
@@ -228,6 +239,7 @@ func (c *candleCache) rangeOf(ctx context.Context, s *candles.Series, from, to i
 		return nil
 	}
 	c.misses.Inc()
+	noteLookup(ctx, lookupMiss)
 	for _, g := range gaps {
 		var err error
 		if c.cluster.shared() {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/venue"
@@ -119,7 +120,10 @@ const shareAttempts = 3
 // share. A venue's 1013 tells the list of contracts it may be behind.
 func (s *server) privateGet(r *http.Request, cache *ttlCache, key string, fetch func(context.Context) (any, error)) (v any, stale bool, err error) {
 	client := s.clientOf(r)
+	var called atomic.Bool // this request's own venue call: the call may outlive the wait for it
 	charged := func(ctx context.Context) (any, error) {
+		called.Store(true)
+		noteLookup(r.Context(), lookupMiss)
 		at := s.now()
 		if ok, retry := s.share.take(client, at); !ok {
 			return nil, &shareSpentError{client: client, retryAfter: retry}
@@ -140,6 +144,7 @@ func (s *server) privateGet(r *http.Request, cache *ttlCache, key string, fetch 
 			break
 		}
 	}
+	s.metrics.countPrivateLookup(key, called.Load(), err)
 	return v, stale, err
 }
 

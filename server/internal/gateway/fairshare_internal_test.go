@@ -8,13 +8,16 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/riskchart/riskchart/server/internal/clientaddr"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
 func TestARequestThatJoinedACallRefusedForAnotherClientsShareAsksAgainUnderItsOwn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := &server{now: time.Now, clients: &clientaddr.Resolver{}, share: newFairShare(venueapi.PrivateLimit())}
+		s := &server{now: time.Now, clients: &clientaddr.Resolver{}, share: newFairShare(venueapi.PrivateLimit()),
+			metrics: newMetrics(prometheus.NewRegistry(), nil)} // never gathered: no venue client to read
 		cache := newTTLCache(time.Minute, time.Second, time.Second, time.Now)
 		release := make(chan struct{})
 		// Another client's call holds the key; it ends refused for that

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -36,6 +37,19 @@ func newMetrics(reg *prometheus.Registry, v *venue.Client) *metrics {
 		newVenueCollector(v),
 	)
 	return m
+}
+
+// countPrivateLookup counts a lookup of the tiers or limits cache, named by
+// its key's first part: a miss when the request called the venue, a hit
+// when the cache answered it.
+func (m *metrics) countPrivateLookup(key string, called bool, err error) {
+	cache, _, _ := strings.Cut(key, "|")
+	switch {
+	case called:
+		m.cache.WithLabelValues(cache, "miss").Inc()
+	case err == nil:
+		m.cache.WithLabelValues(cache, "hit").Inc()
+	}
 }
 
 // outcome names a venue call's result for the venue_calls metric.

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/riskchart/riskchart/venueapi"
@@ -62,14 +63,16 @@ func (s *server) logged(next http.Handler) http.Handler {
 			}
 			return
 		}
-		level := slog.LevelDebug
-		if rec.status >= 500 {
-			level = slog.LevelWarn
-		} else if route != "app" {
-			level = slog.LevelInfo
+		cache := lookup(rec.cache.Load())
+		level := requestLevel(rec.status, rec.failed, cache)
+		if !s.log.Enabled(r.Context(), level) {
+			return // the hot path: a cached answer builds no line
 		}
-		s.log.Log(r.Context(), level, "request", "id", id, "method", r.Method, "path", r.URL.Path,
-			"status", rec.status, "duration_ms", float64(d.Microseconds())/1000)
+		attrs := []any{"id", id, "method", r.Method, "path", r.URL.Path, "status", rec.status, "duration_ms", float64(d.Microseconds()) / 1000}
+		if cache != lookupNone {
+			attrs = append(attrs, "cache", cache.String())
+		}
+		s.log.Log(r.Context(), level, "request", attrs...)
 	})
 }
 
@@ -104,7 +107,9 @@ type statusRecorder struct {
 	http.ResponseWriter
 	status  int
 	id      string
-	refusal string // why the gateway refused the request (refuse), "" if it did not
+	refusal string       // why the gateway refused the request (refuse), "" if it did not
+	cache   atomic.Int32 // the lookup that answered it (noteLookup); set by a shared venue call's goroutine too
+	failed  bool         // answered with an error in the venue's envelope, whatever its HTTP status (noteFailed)
 }
 
 func (r *statusRecorder) WriteHeader(code int) {

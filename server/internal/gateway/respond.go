@@ -24,6 +24,7 @@ func writeError(w http.ResponseWriter, path string, status, code int, msg string
 	if w.Header().Get("Cache-Control") == "" { // a private path said "private, no-store" already
 		w.Header().Set("Cache-Control", "no-store")
 	}
+	noteFailed(w)
 	w.WriteHeader(status)
 	w.Write(venueapi.ErrorBody(path, code, msg, now.UnixMilli()))
 }

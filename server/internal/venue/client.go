@@ -193,9 +193,31 @@ func (c *Client) call(ctx context.Context, req request) error {
 	if err != nil {
 		return err
 	}
+	start := time.Now()
 	err = c.send(ctx, req, g)
 	c.done(ctx, g, err, time.Now())
+	c.logCall(ctx, req, time.Since(start), err)
 	return err
+}
+
+// logCall logs a venue call: at debug level when it succeeded or was never
+// sent (the budget spent), which the gateway's counters and request lines
+// show; at info level when the venue failed it, each such call being one the
+// breakers count (docs/deploy.md#logs). Never the query: a signed one holds
+// its signature.
+func (c *Client) logCall(ctx context.Context, req request, d time.Duration, err error) {
+	level := slog.LevelDebug
+	if rl := (*RateLimitedError)(nil); err != nil && (!errors.As(err, &rl) || rl.Venue) {
+		level = slog.LevelInfo
+	}
+	if !c.log.Enabled(ctx, level) {
+		return
+	}
+	attrs := []any{"op", req.method + " " + req.path, "duration_ms", float64(d.Microseconds()) / 1000}
+	if err != nil {
+		attrs = append(attrs, "err", err)
+	}
+	c.log.Log(ctx, level, "venue call", attrs...)
 }
 
 // send sends req within the quota, retrying what is safe to retry (every
