@@ -20,12 +20,16 @@
   }
   const boot = JSON.parse(conf.textContent);
   const q = new URLSearchParams(location.search);
-  const code = q.get("contract_code") || "";
+  // Codes and periods are read whatever their ASCII letters' case, as the
+  // app reads them (app/components/viewparams.go).
+  const code = (q.get("contract_code") || "").trim().replace(/[a-z]+/g, (s) => s.toUpperCase());
   const contract = code.length <= boot.contractMaxLen && new RegExp(boot.contractPattern).test(code) ? code : boot.contract;
-  const period = Object.hasOwn(boot.labels, q.get("period")) ? q.get("period") : boot.period;
-  const utc = q.get("tz") === boot.utc;
-  const asked = q.get("theme");
-  const theme = boot.themes.includes(asked) ? asked : "auto";
+  const asked = (q.get("period") || "").trim().replace(/[A-Z]+/g, (s) => s.toLowerCase());
+  const period = Object.hasOwn(boot.labels, asked) ? asked : boot.period;
+  // Day and month candles are named by their UTC date in every zone.
+  const utc = q.get("tz") === boot.utc || boot.utcLabels.includes(period);
+  const themeAsked = q.get("theme");
+  const theme = boot.themes.includes(themeAsked) ? themeAsked : "auto";
 
   // The page preloads this request, and web/chart-answer.js has started
   // reading it when it is the one this view needs. ECharts starts only once

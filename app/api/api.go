@@ -53,13 +53,31 @@ func refusal(status, code int, msg string) error {
 func envelopeError(doing string, status int, readable, ok bool, code int, msg string) error {
 	switch {
 	case !readable:
-		return fmt.Errorf("%s: the server answered HTTP %d with something unreadable", doing, status)
+		return &AnswerError{Doing: doing, Status: status, Unreadable: true}
 	case ok:
 		return nil
 	case code == venueapi.CodeNoSuchContract:
 		return fmt.Errorf("%s: %w", doing, ErrUnknownContract)
 	}
-	return fmt.Errorf("%s: %s (code %d)", doing, msg, code)
+	return &AnswerError{Doing: doing, Status: status, Code: code, Msg: msg}
+}
+
+// AnswerError is an answer that is not the data asked for: unreadable, or
+// an error envelope with its code and message. Words turns it into what a
+// trader reads.
+type AnswerError struct {
+	Doing      string // what was being done
+	Status     int    // the HTTP status
+	Unreadable bool   // the body is no envelope of ours
+	Code       int    // the envelope's code
+	Msg        string // the envelope's message
+}
+
+func (e *AnswerError) Error() string {
+	if e.Unreadable {
+		return fmt.Sprintf("%s: the server answered HTTP %d with something unreadable", e.Doing, e.Status)
+	}
+	return fmt.Sprintf("%s: %s (code %d)", e.Doing, e.Msg, e.Code)
 }
 
 // Headers is what a panel sends with its private calls: an embedded panel

@@ -47,6 +47,9 @@ type Config struct {
 	// Labels holds, for each period, the Go time layout (chartopt.LabelLayout)
 	// of its candles' labels; a period not in it is the default period.
 	Labels map[venueapi.Period]string `json:"labels"`
+	// UTCLabels lists the periods labelled in UTC in every zone
+	// (chartopt.LabelsInUTC).
+	UTCLabels []venueapi.Period `json:"utcLabels"`
 	// UTC is the value of ?tz= that shows times in UTC (else the browser's
 	// zone); Themes are the values of ?theme= that choose one (else "auto").
 	UTC    string   `json:"utc"`
@@ -74,6 +77,9 @@ func NewConfig(p Page) (Config, error) {
 		Labels: map[venueapi.Period]string{}, UTC: p.UTC, Themes: p.Themes, Frames: map[string]json.RawMessage{}}
 	for _, period := range venueapi.Periods() {
 		c.Labels[period] = chartopt.LabelLayout(period)
+		if chartopt.LabelsInUTC(period) {
+			c.UTCLabels = append(c.UTCLabels, period)
+		}
 	}
 	for name, dark := range map[string]bool{"light": false, "dark": true} {
 		f, err := chartopt.Frame(chartopt.DefaultStyle(dark))

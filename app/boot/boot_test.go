@@ -3,6 +3,7 @@ package boot
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,6 +29,7 @@ func TestTheConfigCarriesTheAppsRulesAsData(t *testing.T) {
 		ContractPattern string                     `json:"contractPattern"`
 		ContractMaxLen  int                        `json:"contractMaxLen"`
 		Labels          map[string]string          `json:"labels"`
+		UTCLabels       []string                   `json:"utcLabels"`
 		UTC             string                     `json:"utc"`
 		Themes          []string                   `json:"themes"`
 		Frames          map[string]json.RawMessage `json:"frames"`
@@ -48,6 +50,9 @@ func TestTheConfigCarriesTheAppsRulesAsData(t *testing.T) {
 	for _, p := range venueapi.Periods() {
 		if got.Labels[string(p)] != chartopt.LabelLayout(p) {
 			t.Errorf("period %s labelled %q, want chartopt's %q", p, got.Labels[string(p)], chartopt.LabelLayout(p))
+		}
+		if slices.Contains(got.UTCLabels, string(p)) != chartopt.LabelsInUTC(p) {
+			t.Errorf("period %s: the script's UTC periods %v disagree with chartopt", p, got.UTCLabels)
 		}
 	}
 	for _, name := range []string{"light", "dark"} {

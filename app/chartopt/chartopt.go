@@ -71,6 +71,9 @@ type dataZoom struct {
 	opts.DataZoom
 	Bottom string `json:"bottom,omitempty"`
 	Height string `json:"height,omitempty"`
+	// PreventDefaultMouseMove false lets a vertical swipe over the chart
+	// scroll the page (with touch-action: pan-y in web/style.css).
+	PreventDefaultMouseMove *bool `json:"preventDefaultMouseMove,omitempty"`
 }
 
 type series struct {
@@ -121,7 +124,7 @@ func Frame(s Style) ([]byte, error) {
 			{Position: "right", GridIndex: 1, SplitNumber: 2, AxisLabel: hidden, SplitLine: &opts.SplitLine{Show: opts.Bool(false)}},
 		},
 		DataZoom: []dataZoom{
-			{DataZoom: opts.DataZoom{Type: "inside", XAxisIndex: []int{0, 1}, Start: 70, End: 100}},
+			{DataZoom: opts.DataZoom{Type: "inside", XAxisIndex: []int{0, 1}, Start: 70, End: 100}, PreventDefaultMouseMove: opts.Bool(false)},
 			{DataZoom: opts.DataZoom{Type: "slider", XAxisIndex: []int{0, 1}, Start: 70, End: 100}, Bottom: "6", Height: "22"},
 		},
 		Series: []series{
@@ -175,9 +178,22 @@ func AppendLabel(b []byte, id int64, p venueapi.Period, loc *time.Location) []by
 	return strconv.AppendQuote(b, Label(id, p, loc))
 }
 
-// Label is how the time axis names candle id.
+// Label is how the time axis names candle id: in loc, except the candles
+// of whole venue days and months, which are named by their UTC date
+// whatever the zone (LabelsInUTC).
 func Label(id int64, p venueapi.Period, loc *time.Location) string {
+	if LabelsInUTC(p) {
+		loc = time.UTC
+	}
 	return time.Unix(id, 0).In(loc).Format(LabelLayout(p))
+}
+
+// LabelsInUTC reports whether candles of period p are labelled by their
+// UTC date in every zone: a daily or monthly candle is a venue day or month
+// (docs/decisions.md#day-candle-labels), which a zone west of UTC would
+// otherwise name by the day before.
+func LabelsInUTC(p venueapi.Period) bool {
+	return p == venueapi.Period1Day || p == venueapi.Period1Mon
 }
 
 // AppendPrice appends [open, close, low, high], exactly as decoded.

@@ -67,3 +67,36 @@ func BenchmarkData2000(b *testing.B) {
 		Data(candles, venueapi.Period1Min, time.UTC)
 	}
 }
+
+func TestDayAndMonthCandlesAreNamedByTheirUTCDateInEveryZone(t *testing.T) {
+	newYork, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokyo := time.FixedZone("UTC+9", 9*3600)
+	day := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC).Unix() // the venue's day of 25 November
+	month := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC).Unix()
+	minute := time.Date(2026, 11, 25, 0, 30, 0, 0, time.UTC).Unix()
+	for _, tc := range []struct {
+		name   string
+		id     int64
+		period venueapi.Period
+		loc    *time.Location
+		want   string
+	}{
+		{"a daily candle west of UTC keeps its UTC date", day, venueapi.Period1Day, newYork, "2026-11-25"},
+		{"a daily candle east of UTC keeps its UTC date", day, venueapi.Period1Day, tokyo, "2026-11-25"},
+		{"a monthly candle west of UTC keeps its UTC month", month, venueapi.Period1Mon, newYork, "2026-11"},
+		{"a minute candle is named in the zone asked", minute, venueapi.Period1Min, newYork, "11-24 19:30"},
+		{"a minute candle in UTC", minute, venueapi.Period1Min, time.UTC, "11-25 00:30"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Label(tc.id, tc.period, tc.loc); got != tc.want {
+				t.Errorf("Label = %q, want %q", got, tc.want)
+			}
+			if got := string(AppendLabel(nil, tc.id, tc.period, tc.loc)); got != `"`+tc.want+`"` {
+				t.Errorf("AppendLabel = %s, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package components
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -31,7 +32,8 @@ func (f *fetchState) done(err error, stale bool, now time.Time) {
 	f.busy, f.triedAt = false, now
 	f.noAccess = errors.Is(err, api.ErrNoAccess)
 	if err != nil {
-		f.err = err.Error()
+		f.err = api.Words(err)
+		slog.Warn("a panel's refresh failed", "err", err) // the technical text: the console's
 		return
 	}
 	f.err, f.stale = "", stale
@@ -40,8 +42,16 @@ func (f *fetchState) done(err error, stale bool, now time.Time) {
 	}
 }
 
+// retryFailed is how soon a refresh that failed (not refused) is tried
+// again, however long the panel's pace: the failure it shows goes as soon
+// as the server answers again, not a pace later.
+const retryFailed = 3 * time.Second
+
 // due reports whether the refresh loop should try again.
 func (f fetchState) due(now time.Time, every time.Duration) bool {
+	if f.err != "" && !f.noAccess {
+		every = min(every, retryFailed)
+	}
 	return !f.busy && now.Sub(f.triedAt) >= every
 }
 

@@ -3,10 +3,12 @@ package components
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/riskchart/riskchart/app/api"
+	"github.com/riskchart/riskchart/app/browser"
 )
 
 func TestFetchStateKeepsTheDataAgeThroughAFailure(t *testing.T) {
@@ -61,5 +63,39 @@ func TestAgeLabel(t *testing.T) {
 		if got := ageLabel(tt.d); got != tt.want {
 			t.Errorf("ageLabel(%v) = %q, want %q", tt.d, got, tt.want)
 		}
+	}
+}
+
+func TestAFailedRefreshIsTriedAgainSoonAndItsMessageGoesWithTheNextSuccess(t *testing.T) {
+	t0 := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name  string
+		err   error
+		every time.Duration
+		dueIn time.Duration
+		says  string
+	}{
+		{"a venue failure on a minute's pace", errors.New("venue busy"), time.Minute, retryFailed, "Something went wrong"},
+		{"no connection on a ten seconds' pace", fmt.Errorf("loading: %w", &browser.NetworkError{}), 10 * time.Second, retryFailed, "No connection to the server"},
+		{"a pace shorter than the retry", errors.New("venue busy"), time.Second, time.Second, "Something went wrong"},
+		{"a refusal keeps the panel's pace", fmt.Errorf("%w: no key", api.ErrNoAccess), time.Minute, time.Minute, "No access"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var f fetchState
+			f.done(nil, false, t0)
+			f.start()
+			f.done(tc.err, false, t0)
+			if f.err != tc.says && !strings.Contains(f.err, tc.says) {
+				t.Errorf("the failure reads %q, want %q", f.err, tc.says)
+			}
+			if f.due(t0.Add(tc.dueIn-time.Millisecond), tc.every) || !f.due(t0.Add(tc.dueIn), tc.every) {
+				t.Errorf("after a failure at %v, due at %v?", t0, tc.dueIn)
+			}
+			f.start()
+			f.done(nil, false, t0.Add(tc.dueIn))
+			if f.err != "" || !f.dataAt.Equal(t0.Add(tc.dueIn)) {
+				t.Errorf("the success after it left %+v", f)
+			}
+		})
 	}
 }

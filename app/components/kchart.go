@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net/url"
 	"strings"
@@ -38,6 +39,7 @@ type KLineChart struct {
 	UTC      bool  // time in UTC rather than the browser's zone
 	Dark     bool  // dark theme
 	Decimals int32 // price precision of the contract; -1 keeps the venue's digits
+	Compact  bool  // a small embed's layout (chartopt.Compact)
 	// OnCandle, when set, is told the candle the user clicked or hovered.
 	OnCandle func(ctx app.Context, c venueapi.Candle, clicked bool)
 	// OnError, when set, is told what the chart says went wrong.
@@ -74,6 +76,9 @@ type KLineChart struct {
 	sourceGen  int                  // bumps when a stream opens or closes: an old one's late events are dropped
 	streamed   string               // contract|period of the stream, opened or due
 	pushedLate []venueapi.Candle    // pushed while the chart was loading, applied once it has drawn
+	retry      chartRetry           // loading again once the server answers (chartretry.go)
+
+	compactDrew bool // the compact layout is drawn
 }
 
 // LatestSize is how many of the latest candles a chart loads first.
@@ -95,6 +100,7 @@ func (k *KLineChart) OnMount(ctx app.Context) {
 	if !k.adoptChart(ctx) {
 		k.initChart(ctx)
 	}
+	k.retryWhenBack(ctx)
 	ctx.Async(func() { k.poll(ctx) })
 }
 
@@ -106,7 +112,7 @@ func (k *KLineChart) OnUpdate(ctx app.Context) {
 	switch {
 	case k.shown != k.Contract+"|"+string(k.Period):
 		k.reload(ctx)
-	case k.chart != nil && (k.Dark != k.darkDrew || k.UTC != k.utcDrew):
+	case k.chart != nil && (k.Dark != k.darkDrew || k.UTC != k.utcDrew || k.Compact != k.compactDrew):
 		k.redrawAll()
 	}
 }
@@ -114,6 +120,7 @@ func (k *KLineChart) OnUpdate(ctx app.Context) {
 // OnDismount stops live updates and frees the chart.
 func (k *KLineChart) OnDismount() {
 	k.live = false
+	k.stopRetrying()
 	k.closeStream()
 	if k.chart != nil {
 		k.chart.Dispose()
@@ -159,6 +166,7 @@ func (k *KLineChart) reload(ctx app.Context) {
 				return
 			}
 			k.loading = false
+			k.retry.unanswered, k.retry.failedAt = api.Unanswered(err), time.Now()
 			if api.Unanswered(err) && !k.savedAt.IsZero() {
 				k.offline = true // keep the saved chart, marked
 				return
@@ -191,7 +199,8 @@ func (k *KLineChart) fail(ctx app.Context, err error) {
 	case errors.Is(err, api.ErrUnknownContract):
 		k.status = "The venue does not know the contract " + k.Contract + "."
 	default:
-		k.status = "Could not load the chart: " + err.Error()
+		k.status = "Could not load the chart. " + api.Words(err)
+		slog.Warn("the chart did not load", "contract", k.Contract, "period", k.Period, "err", err) // the technical text: the console's
 	}
 	if k.OnError != nil {
 		k.OnError(ctx, k.status)
@@ -203,7 +212,7 @@ func (k *KLineChart) draw(ctx app.Context) {
 	if k.chart == nil {
 		return // no chart library: the status says so
 	}
-	if k.darkDrew != k.Dark && !k.setFrame() {
+	if (k.darkDrew != k.Dark || k.compactDrew != k.Compact) && !k.setFrame() {
 		return
 	}
 	a := chartopt.Data(k.candles, k.Period, k.loc())
@@ -278,14 +287,23 @@ func (k *KLineChart) setFrame() bool {
 		k.failed, k.status = true, err.Error()
 		return false
 	}
-	k.darkDrew = k.Dark
+	k.darkDrew, k.compactDrew = k.Dark, false
+	if k.Compact {
+		patch, err := chartopt.Compact()
+		if err != nil {
+			k.failed, k.status = true, err.Error()
+			return false
+		}
+		k.chart.Patch(patch)
+		k.compactDrew = true
+	}
 	return true
 }
 
 // redrawAll redraws after a theme or zone change, keeping the view.
 func (k *KLineChart) redrawAll() {
 	start, end := k.chart.View()
-	if k.darkDrew != k.Dark {
+	if k.darkDrew != k.Dark || k.compactDrew != k.Compact {
 		k.setFrame()
 	}
 	a := chartopt.Data(k.candles, k.Period, k.loc())
@@ -327,7 +345,8 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 			}
 			k.older = false
 			if err != nil {
-				k.olderErr = err.Error() // keep what is drawn; panning back again retries
+				k.olderErr = api.Words(err) // keep what is drawn; panning back again retries
+				slog.Warn("older candles did not load", "err", err)
 				return
 			}
 			var older []venueapi.Candle
@@ -347,9 +366,7 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 			k.chart.Prepend(a.Labels, a.Prices, a.Ups, a.Downs)
 			k.chart.Draw(start+len(older), end+len(older))
 			browser.Measure("riskchart:prepend", began)
-			if k.hover >= 0 {
-				k.hover += len(older)
-			}
+			k.unpoint() // the crosshair's index now names another candle
 		})
 	})
 }
@@ -377,6 +394,7 @@ func (k *KLineChart) poll(ctx app.Context) {
 				k.closeStream() // held back by a proxy: poll
 				k.reopenStream(ctx, reopenIn)
 			}
+			k.retryIfDown(ctx, false)
 			ready <- len(k.candles) > 0 && !k.loading && k.chart != nil && k.feed.polls()
 		})
 		if !<-ready {
@@ -574,6 +592,7 @@ func (k *KLineChart) onKey(ctx app.Context, e app.Event) {
 		return
 	}
 	e.PreventDefault()
+	k.unpoint() // the keys move the candles from under the crosshair
 	k.chart.Zoom(max(start, 0), min(end, n-1))
 	if start <= 0 {
 		k.loadOlder(ctx)
@@ -615,7 +634,7 @@ func (k *KLineChart) Render() app.UI {
 		notes = append(notes, app.Span().Class("badge").Text("Loading older candles…"))
 	}
 	if k.olderErr != "" {
-		notes = append(notes, app.Span().ID("older-error").Class("badge warn").Text("Older candles did not load ("+k.olderErr+"): pan back again to retry"))
+		notes = append(notes, app.Span().ID("older-error").Class("badge warn").Text("Older candles did not load. "+k.olderErr+" Pan back again to retry."))
 	}
 	if k.horizon {
 		notes = append(notes, app.Span().ID("horizon-mark").Class("badge").Text("Start of history: the venue keeps about two years of candles"))
@@ -655,7 +674,7 @@ func (k *KLineChart) Render() app.UI {
 const shownFirst = 120
 
 func (k *KLineChart) zoneName() string {
-	if k.UTC {
+	if k.UTC || chartopt.LabelsInUTC(k.Period) {
 		return " UTC"
 	}
 	name, off := time.Now().In(k.loc()).Zone()

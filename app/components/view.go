@@ -31,12 +31,12 @@ func DefaultView() View {
 func ViewFromURL(u *url.URL) View {
 	q := u.Query()
 	v := DefaultView()
-	if c := q.Get("contract_code"); c != "" {
+	if c := contractParam(q); c != "" {
 		if _, err := venueapi.ParseContractCode(c); err == nil {
 			v.Contract = c
 		}
 	}
-	if p, err := venueapi.ParsePeriod(q.Get("period")); err == nil {
+	if p, err := venueapi.ParsePeriod(periodParam(q)); err == nil {
 		v.Period = p
 	}
 	v.UTC = q.Get("tz") == zoneUTC

@@ -17,6 +17,7 @@ type ChartPage struct {
 	v         components.View
 	contracts []venueapi.Offer
 	entryErr  string // why the free entry is not a contract code
+	notice    string // which view parameters of the URL are not shown, and why (components.ViewNotice)
 	dark      bool   // resolved theme
 }
 
@@ -24,6 +25,7 @@ type ChartPage struct {
 // the browser loads it while app.wasm downloads and compiles.
 func (p *ChartPage) OnPreRender(ctx app.Context) {
 	p.v = components.ViewFromURL(ctx.Page().URL())
+	p.notice = components.ViewNotice(ctx.Page().URL())
 	q := venueapi.KLineQuery{ContractCode: p.v.Contract, Period: p.v.Period, Size: components.LatestSize}
 	ctx.Page().SetPreloads(
 		app.Preload{As: "fetch", Href: venueapi.PathKLine + "?" + q.Values().Encode() + " crossorigin=anonymous"},
@@ -36,6 +38,7 @@ func (p *ChartPage) OnPreRender(ctx app.Context) {
 func (p *ChartPage) OnInit() {
 	if app.IsClient {
 		p.v = components.ViewFromURL(browser.URL())
+		p.notice = components.ViewNotice(browser.URL())
 		p.applyTheme()
 	}
 }
@@ -47,6 +50,7 @@ func (p *ChartPage) OnMount(ctx app.Context) {
 
 func (p *ChartPage) setView(ctx app.Context, v components.View) {
 	p.v = v
+	p.notice = "" // the URL now names the view on show
 	p.applyTheme()
 	browser.ReplaceQuery(v.Query())
 }
@@ -111,6 +115,9 @@ func (p *ChartPage) Render() app.UI {
 				return app.P().ID("contract-error").Class("field-error").Attr("role", "alert").Text(p.entryErr)
 			}),
 		),
+		app.If(p.notice != "", func() app.UI {
+			return app.P().ID("view-notice").Class("notice view-notice").Attr("role", "status").Text(p.notice)
+		}),
 		app.Div().Class("layout").Body(
 			app.Main().Class("main").Body(
 				&components.KLineChart{Contract: v.Contract, Period: v.Period, UTC: v.UTC, Dark: p.dark, Decimals: p.decimals()},

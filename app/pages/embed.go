@@ -8,6 +8,7 @@ import (
 
 	"github.com/riskchart/riskchart/app/api"
 	"github.com/riskchart/riskchart/app/browser"
+	"github.com/riskchart/riskchart/app/chartopt"
 	"github.com/riskchart/riskchart/app/components"
 	"github.com/riskchart/riskchart/app/embedmsg"
 	"github.com/riskchart/riskchart/venueapi"
@@ -23,6 +24,8 @@ type EmbedPage struct {
 	kind     string // embedmsg.RouteChart, RouteTiers or RouteLimits
 	v        components.View
 	controls bool   // show the pickers (controls=0 hides them)
+	notice   string // which view parameters of the URL are not shown, and why (components.ViewNotice)
+	compact  bool   // a chart embed too low for the full layout (chartopt.CompactHeight)
 	token    string // signed embed link (?embed=), the private panels' only access
 	dark     bool
 
@@ -43,10 +46,12 @@ type EmbedPage struct {
 func (e *EmbedPage) OnNav(ctx app.Context) {
 	u := ctx.Page().URL()
 	e.v = components.ViewFromURL(u)
+	e.notice = components.ViewNotice(u)
 	q := u.Query()
 	e.controls = q.Get("controls") != "0"
 	e.token = q.Get("embed")
 	e.dark = browser.SetTheme(e.v.Theme)
+	e.fitSize(ctx)
 	// The locale is the document's language (screen readers, the browser's
 	// own controls); numbers stay exactly as the venue wrote them.
 	if l := q.Get("locale"); validLocale(l) {
@@ -91,7 +96,16 @@ func (e *EmbedPage) OnDismount() {
 
 // OnResize tells the parent the new preferred height (for browsers without
 // ResizeObserver).
-func (e *EmbedPage) OnResize(ctx app.Context) { e.postHeight() }
+func (e *EmbedPage) OnResize(ctx app.Context) {
+	e.fitSize(ctx)
+	e.postHeight()
+}
+
+// fitSize chooses the chart's layout by the iframe's height.
+func (e *EmbedPage) fitSize(ctx app.Context) {
+	_, h := ctx.Page().Size()
+	e.compact = h > 0 && h < chartopt.CompactHeight
+}
 
 // post sends one message to the parent, when there is an allowed one.
 func (e *EmbedPage) post(msg any) { e.postJSON(embedmsg.Encode(msg)) }
@@ -178,7 +192,7 @@ func (e *EmbedPage) Render() app.UI {
 	var body app.UI
 	switch e.kind {
 	case embedmsg.RouteChart:
-		body = &components.KLineChart{Contract: e.v.Contract, Period: e.v.Period, UTC: e.v.UTC, Dark: e.dark, Decimals: -1,
+		body = &components.KLineChart{Contract: e.v.Contract, Period: e.v.Period, UTC: e.v.UTC, Dark: e.dark, Decimals: -1, Compact: e.compact,
 			OnDrawn: func(ctx app.Context) {
 				e.announce(embedmsg.ChartReady(e.v.Contract, e.v.Period))
 				e.postHeight()
@@ -202,16 +216,33 @@ func (e *EmbedPage) Render() app.UI {
 				e.postHeight()
 			}}
 	}
-	var controls app.UI
-	if e.controls && e.kind == embedmsg.RouteChart {
-		controls = &components.PeriodPicker{Class: "chips embed-controls", Period: e.v.Period,
-			OnPick: func(ctx app.Context, pr venueapi.Period) { e.v.Period = pr }}
+	var head app.UI
+	if e.kind == embedmsg.RouteChart {
+		// What the chart shows, on the row of the period chips.
+		var controls app.UI
+		if e.controls {
+			controls = &components.PeriodPicker{Class: "chips embed-controls", Period: e.v.Period,
+				OnPick: func(ctx app.Context, pr venueapi.Period) { e.v.Period = pr }}
+		}
+		head = app.Div().Class("embed-head").Body(
+			app.H1().ID("embed-title").Class("embed-title").Text(e.v.Contract+" · "+string(e.v.Period)),
+			controls,
+		)
 	}
 	class := "embed embed-" + e.kind
 	if !e.controls {
 		class += " no-controls"
 	}
-	return app.Div().ID("embed-root").Class(class).Body(controls, body)
+	if e.compact && e.kind == embedmsg.RouteChart {
+		class += " embed-compact"
+	}
+	return app.Div().ID("embed-root").Class(class).Body(
+		head,
+		app.If(e.notice != "", func() app.UI {
+			return app.P().ID("view-notice").Class("notice view-notice").Attr("role", "status").Text(e.notice)
+		}),
+		body,
+	)
 }
 
 // validLocale reports whether s is a BCP 47 language tag, loosely: a

@@ -594,7 +594,7 @@ func TestRiskPanelsShowStaleAndFailedRefreshes(t *testing.T) {
 		if at := evalJS[string](t, ctx, jsAt); at != back {
 			t.Errorf("a failed refresh moved the data's time from %s to %s", back, at)
 		}
-		if text := evalJS[string](t, ctx, `document.querySelector("#limits-state .refresh-error").textContent`); !strings.HasPrefix(text, "Refresh failed at ") || !strings.Contains(text, "no answer from the server") {
+		if text := evalJS[string](t, ctx, `document.querySelector("#limits-state .refresh-error").textContent`); !strings.HasPrefix(text, "Refresh failed at ") || !strings.Contains(text, "No connection to the server") {
 			t.Errorf("the failure reads %q", text)
 		}
 		screenshot(t, ctx, "risk-refresh-failed")

@@ -1,0 +1,274 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/device"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// What a trader tripped over on the chart: a phone's header and swipes, the
+// dates of daily candles west of UTC, views the URL names wrongly, a chart
+// that failed offline, the legend after Home, and a small chart embed.
+
+// TestPhoneHeaderIsTwoRowsAndTheChartStartsHigh opens the chart on a phone
+// (390 × 844): the header holds two rows, the period chips are touch
+// targets, the price grid (and so the first candle) starts within the first
+// 260 px of the page, and a vertical swipe over the chart scrolls the page.
+func TestPhoneHeaderIsTwoRowsAndTheChartStartsHigh(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Emulate(device.IPhone12), chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	if w := evalJS[int](t, ctx, `innerWidth`); w != 390 {
+		t.Fatalf("the phone is %d px wide", w)
+	}
+	rows := evalJS[int](t, ctx, `(() => {
+  const tops = new Set();
+  for (const el of document.querySelectorAll(".bar > *")) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 1 && r.height > 1) tops.add(Math.round(r.top / 8));
+  }
+  return tops.size;
+})()`)
+	if rows > 2 {
+		t.Errorf("the header holds %d rows of controls, want at most 2 (%.0f px high)", rows, evalJS[float64](t, ctx, `document.querySelector(".bar").getBoundingClientRect().height`))
+	}
+	if small := evalJS[string](t, ctx, `[...document.querySelectorAll("#period-picker .chip")].filter(c => { const r = c.getBoundingClientRect(); return r.height < 44 || r.width < 44; }).map(c => c.dataset.period + " " + Math.round(c.getBoundingClientRect().height) + " px").join(", ")`); small != "" {
+		t.Errorf("period chips below 44 px: %s", small)
+	}
+	grid := evalJS[struct{ X, Y, Width, Height float64 }](t, ctx, jsPriceGrid)
+	if top := grid.Y + evalJS[float64](t, ctx, `scrollY`); top > 260 {
+		t.Errorf("the price grid starts %.0f px down the page, want the first candle within 260 px", top)
+	}
+	// The first candle in view sits inside the phone's width.
+	if x := evalJS[float64](t, ctx, `(() => { const c = `+jsChart+`, o = c.getOption(); return document.getElementById("chart").getBoundingClientRect().left + c.convertToPixel({xAxisIndex: 0}, o.dataZoom[0].startValue); })()`); x < grid.X || x > grid.X+grid.Width {
+		t.Errorf("the first candle in view is at x = %.0f, outside the grid %.0f–%.0f", x, grid.X, grid.X+grid.Width)
+	}
+	screenshot(t, ctx, "chart-phone-header")
+
+	// A finger moving up over the chart's middle scrolls the page down.
+	if before := evalJS[float64](t, ctx, `scrollY`); before != 0 {
+		t.Fatalf("the page starts scrolled by %.0f px", before)
+	}
+	x, y := grid.X+grid.Width/2, grid.Y+grid.Height/2
+	swipe := chromedp.Tasks{input.DispatchTouchEvent(input.TouchStart, []*input.TouchPoint{{X: x, Y: y}})}
+	for i := 1; i <= 10; i++ {
+		swipe = append(swipe, input.DispatchTouchEvent(input.TouchMove, []*input.TouchPoint{{X: x, Y: y - float64(i*20)}}), chromedp.Sleep(16*time.Millisecond))
+	}
+	swipe = append(swipe, input.DispatchTouchEvent(input.TouchEnd, []*input.TouchPoint{}))
+	if err := chromedp.Run(ctx, swipe); err != nil {
+		t.Fatal(err)
+	}
+	tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := chromedp.Run(tctx, chromedp.Poll(`scrollY > 50`, nil, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		t.Errorf("a vertical swipe over the chart scrolled the page by %.0f px, want more than 50", evalJS[float64](t, ctx, `scrollY`))
+	}
+}
+
+// TestChartStatesAsATraderMeetsThem: daily candles west of UTC, codes and
+// periods the URL names wrongly, a chart that failed offline, the legend
+// after Home.
+func TestChartStatesAsATraderMeetsThem(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+
+	t.Run("west of UTC a daily candle carries its UTC date on the axis and in the legend", func(t *testing.T) {
+		if err := chromedp.Run(ctx, emulation.SetTimezoneOverride("America/New_York"),
+			chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1day&tz=local")); err != nil {
+			t.Fatal(err)
+		}
+		waitDrawn(t, ctx, "BTC-USDT|1day")
+		candles := apiCandles(t, s.URL, "contract_code=BTC-USDT&period=1day&size=3")
+		want := time.Unix(candles[len(candles)-1].ID, 0).UTC().Format("2006-01-02")
+		if zone := evalJS[int](t, ctx, `new Date().getTimezoneOffset()`); zone < 240 {
+			t.Fatalf("the browser's zone is %d min from UTC: not west of it", zone)
+		}
+		got := evalJS[string](t, ctx, `(() => { const d = `+jsChart+`.getOption().xAxis[1].data; return d[d.length - 1]; })()`)
+		if got != want {
+			t.Errorf("the latest daily candle is labelled %q on the axis, want its UTC date %q", got, want)
+		}
+		waitFor(t, ctx, `!!document.getElementById("legend-time")`)
+		if legend := evalJS[string](t, ctx, `document.getElementById("legend-time").textContent`); legend != want+" UTC" {
+			t.Errorf("the legend says %q, want %q", legend, want+" UTC")
+		}
+		// The minute candles stay in the browser's zone.
+		click(t, ctx, `[data-period="1min"]`)
+		waitDrawn(t, ctx, "BTC-USDT|1min")
+		if legend := evalJS[string](t, ctx, `document.getElementById("legend-time").textContent`); strings.Contains(legend, "UTC") && !strings.Contains(legend, "UTC-") {
+			t.Errorf("a minute candle's legend %q is not in New York's time", legend)
+		}
+		chromedp.Run(ctx, emulation.SetTimezoneOverride(""))
+	})
+
+	t.Run("a lower-case code is the contract, not BTC-USDT", func(t *testing.T) {
+		if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=eth-usdt&period=5MIN")); err != nil {
+			t.Fatal(err)
+		}
+		waitDrawn(t, ctx, "ETH-USDT|5min")
+		if n := evalJS[int](t, ctx, `document.querySelectorAll("#view-notice").length`); n != 0 {
+			t.Errorf("a code read whatever its case still drew a notice: %q", evalJS[string](t, ctx, `document.getElementById("view-notice").textContent`))
+		}
+	})
+
+	t.Run("a period the venue lacks and a malformed code are named, with what is shown instead", func(t *testing.T) {
+		for _, tc := range []struct{ query, says, shown string }{
+			{"period=1week", "“1week” is not a period of the venue", "BTC-USDT|1min"},
+			{"contract_code=ETH_USDT&period=1hour", "“ETH_USDT” is not a contract code", "BTC-USDT|1hour"},
+		} {
+			if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?"+tc.query)); err != nil {
+				t.Fatal(err)
+			}
+			waitDrawn(t, ctx, tc.shown)
+			waitFor(t, ctx, `!!document.getElementById("view-notice")`)
+			if text := evalJS[string](t, ctx, `document.getElementById("view-notice").textContent`); !strings.Contains(text, tc.says) || !strings.Contains(text, "showing") {
+				t.Errorf("%s: the notice reads %q, want %q and what is shown", tc.query, text, tc.says)
+			}
+		}
+	})
+
+	t.Run("a chart that failed offline loads by itself once the connection is back", func(t *testing.T) {
+		if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min")); err != nil {
+			t.Fatal(err)
+		}
+		waitDrawn(t, ctx, "BTC-USDT|1min")
+		if err := chromedp.Run(ctx, network.Enable(), network.EmulateNetworkConditions(true, 0, -1, -1)); err != nil {
+			t.Fatal(err)
+		}
+		click(t, ctx, `[data-period="4hour"]`) // never loaded here: nothing saved to fall back on
+		waitFor(t, ctx, `!!document.getElementById("retry")`)
+		status := evalJS[string](t, ctx, `document.getElementById("chart-status").textContent`)
+		if !strings.Contains(status, "No connection to the server") {
+			t.Errorf("offline, the chart says %q", status)
+		}
+		for _, dev := range []string{"TypeError", "Failed to fetch", "no answer from the server ("} {
+			if strings.Contains(status, dev) {
+				t.Errorf("the chart shows developer text %q: %q", dev, status)
+			}
+		}
+		back := time.Now()
+		if err := chromedp.Run(ctx, network.EmulateNetworkConditions(false, 0, -1, -1)); err != nil {
+			t.Fatal(err)
+		}
+		tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		if err := chromedp.Run(tctx, chromedp.Poll(`document.querySelector(".kchart").dataset.drawn === "BTC-USDT|4hour"`, nil, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+			t.Fatalf("30 s after the connection came back the chart still says %q", evalJS[string](t, ctx, `document.querySelector(".kchart").innerText`))
+		}
+		t.Logf("drawn %v after the connection came back", time.Since(back).Round(10*time.Millisecond))
+	})
+
+	t.Run("after Home the legend shows the candle under the crosshair", func(t *testing.T) {
+		if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&tz=utc")); err != nil {
+			t.Fatal(err)
+		}
+		waitDrawn(t, ctx, "BTC-USDT|1min")
+		grid := evalJS[struct{ X, Y, Width, Height float64 }](t, ctx, jsPriceGrid)
+		if err := chromedp.Run(ctx, chromedp.Focus("#chart-area", chromedp.ByID),
+			chromedp.MouseEvent(input.MouseMoved, grid.X+grid.Width*0.6, grid.Y+grid.Height/2)); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, `document.getElementById("legend").dataset.hover === "true"`)
+		prepends := evalJS[int](t, ctx, `performance.getEntriesByName("riskchart:prepend").length`)
+		if err := chromedp.Run(ctx, chromedp.KeyEvent(kb.Home)); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, fmt.Sprintf(`performance.getEntriesByName("riskchart:prepend").length > %d`, prepends))
+		// The crosshair's candle, read from ECharts, and the legend's.
+		const jsAgree = `(() => {
+  const c = ` + jsChart + `, o = c.getOption(), info = c.getModel().getComponent("axisPointer").coordSysAxesInfo;
+  const ax = info && Object.values(info.axesInfo).find(a => a.axis.dim === "x" && a.axis.model.componentIndex === 0);
+  const i = ax && ax.axisPointerModel.option.value, label = o.xAxis[0].data[i];
+  const legend = document.getElementById("legend-time").textContent, hover = document.getElementById("legend").dataset.hover;
+  if (ax && ax.axisPointerModel.option.status === "hide") return hover === "false" ? "" : "no crosshair, but the legend shows the hovered " + legend;
+  return legend === label + " UTC" ? "" : "crosshair on " + i + " (" + label + "), legend on " + legend;
+})()`
+		tctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		defer cancel()
+		if err := chromedp.Run(tctx, chromedp.Poll(jsAgree+` === ""`, nil, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+			t.Errorf("after Home and the older candles: %s", evalJS[string](t, ctx, jsAgree))
+		}
+		if err := chromedp.Run(ctx, chromedp.MouseEvent(input.MouseMoved, grid.X+grid.Width*0.3, grid.Y+grid.Height/2)); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, `document.getElementById("legend").dataset.hover === "true"`)
+		if msg := evalJS[string](t, ctx, jsAgree); msg != "" {
+			t.Errorf("pointing again after Home: %s", msg)
+		}
+	})
+}
+
+// TestChartEmbedAt320x240 opens a chart embed the size of a small widget:
+// it names its contract and period, draws candles, keeps its price labels
+// apart, its legend to one line and its time labels clear of the slider.
+func TestChartEmbedAt320x240(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(320, 240, 1, false),
+		chromedp.Navigate(s.URL+"/embed/chart?contract_code=ETH-USDT&period=5min")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "ETH-USDT|5min")
+	waitFor(t, ctx, `!!document.querySelector("#legend .legend-item") && document.querySelector(".embed").classList.contains("embed-compact")`)
+	title := evalJS[struct {
+		Text               string
+		Top, Bottom, Right float64
+	}](t, ctx, `(() => { const e = document.getElementById("embed-title"), r = e.getBoundingClientRect(); return {text: e.textContent, top: r.top, bottom: r.bottom, right: r.right}; })()`)
+	if title.Text != "ETH-USDT · 5min" || title.Top < 0 || title.Bottom > 40 || title.Right > 320 {
+		t.Errorf("the embed's title %+v, want “ETH-USDT · 5min” in its top 40 px", title)
+	}
+	if n := evalJS[int](t, ctx, jsCandleCount); n == 0 {
+		t.Error("no candles")
+	}
+	grid := evalJS[struct{ X, Y, Width, Height float64 }](t, ctx, jsPriceGrid)
+	if grid.Height < 80 {
+		t.Errorf("the price grid is %.0f px high, want 80 at least", grid.Height)
+	}
+	// Price labels: few, and each at least a line from the next.
+	ticks := evalJS[[]float64](t, ctx, `(() => {
+  const c = `+jsChart+`, ax = c.getModel().getComponent("yAxis", 0).axis;
+  return ax.getTicksCoords().map(t => t.coord);
+})()`)
+	font := evalJS[float64](t, ctx, `(() => { const l = `+jsChart+`.getOption().yAxis[0].axisLabel; return (l && l.fontSize) || 12; })()`)
+	if len(ticks) > 6 || len(ticks) < 2 {
+		t.Errorf("%d price labels on a %.0f px grid, want 2 to 6", len(ticks), grid.Height)
+	}
+	for i := 1; i < len(ticks); i++ {
+		if gap := math.Abs(ticks[i-1] - ticks[i]); gap < font+2 {
+			t.Errorf("price labels %d and %d are %.0f px apart, under a line of %.0f px", i-1, i, gap, font+2)
+		}
+	}
+	legend := evalJS[float64](t, ctx, `document.getElementById("legend").getBoundingClientRect().height`)
+	if legend > 24 {
+		t.Errorf("the legend is %.0f px high: more than a line", legend)
+	}
+	if bottom := evalJS[float64](t, ctx, `document.getElementById("legend").getBoundingClientRect().bottom`); bottom > grid.Y+0.5 {
+		t.Errorf("the legend ends at %.0f, below the price grid's top %.0f", bottom, grid.Y)
+	}
+	// The time labels end inside the embed, and no slider lies over them.
+	clear := evalJS[string](t, ctx, `(() => {
+  const c = `+jsChart+`, o = c.getOption(), r = document.getElementById("chart").getBoundingClientRect();
+  const vol = c.getModel().getComponent("grid", 1).coordinateSystem.getRect();
+  const labelsBottom = r.top + vol.y + vol.height + 4 + 14;
+  if (labelsBottom > innerHeight) return "time labels end at " + labelsBottom.toFixed(0) + ", below the embed's " + innerHeight;
+  const slider = o.dataZoom.find(z => z.type === "slider");
+  if (slider && slider.show !== false) return "a slider is shown over the time labels";
+  return "";
+})()`)
+	if clear != "" {
+		t.Error(clear)
+	}
+	screenshot(t, ctx, "embed-chart-320x240")
+}
