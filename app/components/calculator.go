@@ -130,7 +130,7 @@ func (c *Calculator) calcContract() (risk.Contract, *venueapi.PositionLimit, err
 	case len(c.Ladder) == 0 && c.TiersDenied:
 		return risk.Contract{}, nil, errors.New("it needs the tiers, and this server gives no access to them")
 	case len(c.Ladder) == 0 && c.TiersErr != "":
-		return risk.Contract{}, nil, errors.New("the tiers could not be loaded (" + c.TiersErr + "); they are asked for again every minute")
+		return risk.Contract{}, nil, errors.New("the tiers could not be loaded (" + c.TiersErr + "); they are asked for again in a few seconds")
 	case len(c.Ladder) == 0:
 		return risk.Contract{}, nil, errors.New("waiting for the tiers")
 	}

@@ -36,7 +36,7 @@ func TestCalculatorSaysWhatItWaitsFor(t *testing.T) {
 		{"limits it may not see", Calculator{Contract: "BTC-USDT", Tiers: openLadder, Ladder: ladder, Contracts: offers, LimitsDenied: true},
 			"it needs the mark price from your position limits, and this server gives no access to them"},
 		{"tiers that failed to load", Calculator{Contract: "BTC-USDT", TiersErr: "HTTP 502"},
-			"the tiers could not be loaded (HTTP 502); they are asked for again every minute"},
+			"the tiers could not be loaded (HTTP 502); they are asked for again in a few seconds"},
 		{"limits that failed to load", Calculator{Contract: "BTC-USDT", Tiers: openLadder, Ladder: ladder, Contracts: offers, LimitsErr: "offline"},
 			"the mark price (your position limits) could not be loaded (offline); it is asked for again shortly"},
 	}

@@ -18,6 +18,7 @@ import (
 const (
 	tiersEvery  = time.Minute
 	limitsEvery = 10 * time.Second
+	retryEvery  = 5 * time.Second // after a failed fetch of the tiers
 )
 
 // RiskPanel shows a contract's risk-limit tiers, the account's position
@@ -113,7 +114,11 @@ func (r *RiskPanel) tick(ctx app.Context) {
 	if r.limitsState.noAccess {
 		limitsPace = tiersEvery // a refusal does not change by the second
 	}
-	tiersDue := r.tiersState.due(now, tiersEvery) && r.wantsTiers()
+	tiersPace := tiersEvery
+	if r.tiersState.err != "" && !r.tiersState.noAccess && !r.unknown {
+		tiersPace = retryEvery // a failure (a spent budget, a blip) is asked again soon, not in a minute
+	}
+	tiersDue := r.tiersState.due(now, tiersPace) && r.wantsTiers()
 	limitsDue := r.limitsState.due(now, limitsPace)
 	ages := r.ageKey(now)
 	if !tiersDue && !limitsDue && ages == r.ages {
