@@ -456,7 +456,7 @@ type Liquidation struct {
 // Liquidations estimates, isolated-style, the prices at which a long and a
 // short of the result's size, entered at entry with margin put up, have
 // margin + PnL = maintenance margin, keeping the tier of the mark price
-// (docs/calculator.md#liquidation-price). With n contracts of face value f,
+// (docs/calculator.md#liquidation-price-isolated-style-estimate). With n contracts of face value f,
 // rate r and amount a in contracts or A in USDT (the other zero):
 //
 //	long:  P = (n·f·E − M − A) / (f·(n − n·r + a))
