@@ -37,6 +37,7 @@ type config struct {
 	ViewerTokens    venue.Secret     // comma-separated tokens for private paths off loopback
 	Contracts       []venueapi.Offer // nil: the sandbox's markets, or defaultContracts for a real venue
 	FrameAncestors  string           // origins allowed to embed the pages, space-separated
+	PublicTiers     bool             // tier ladders served without a viewer token or embed link
 	EmbedKey        venue.Secret     // signs embed links; empty: a key made at start
 	Root            string           // the folder holding web/ and wasm_exec.js
 	LogLevel        slog.Level       // the least level logged (docs/deploy.md#logs)
@@ -118,6 +119,16 @@ var settings = []setting{
 				return err
 			}
 			c.FrameAncestors = v
+			return nil
+		}},
+	{flag: "public-tiers", env: "RISKCHART_PUBLIC_TIERS", def: "false",
+		usage: "serve the venue-wide tier ladders to every page and embed without a token or signed link (limits stay private)",
+		set: func(c *config, v string) error {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return errors.New("must be true or false")
+			}
+			c.PublicTiers = b
 			return nil
 		}},
 	{flag: "embed-key", env: "RISKCHART_EMBED_KEY", unset: "one made at start; links die with the process", secret: true,

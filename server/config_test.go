@@ -154,6 +154,7 @@ func TestEverySettingHasAFlagAVariableADefaultAndASummaryLine(t *testing.T) {
 	values["RISKCHART_REDIS_URL"], values["RISKCHART_REPLICAS"], values["RISKCHART_EGRESS"] = "redis://redis.internal:6379/0", "3", "nat-a"
 	values["RISKCHART_MAX_STREAMS"], values["RISKCHART_MAX_STREAMS_PER_CLIENT"] = "500", "4"
 	values["RISKCHART_LOG_LEVEL"] = "DEBUG"
+	values["RISKCHART_PUBLIC_TIERS"] = "true"
 	delete(values, "RISKCHART_SECRET_KEY_FILE") // with the secret key itself, refused
 	summary := func(args []string, env map[string]string) string {
 		t.Helper()

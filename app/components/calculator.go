@@ -5,14 +5,17 @@ import (
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/shopspring/decimal"
 
 	"github.com/riskchart/riskchart/app/risk"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
 // Calculator takes a position size (in contracts or USDT) and a leverage,
-// and answers with the tier, the maintenance margin, the largest position
-// the tiers allow and whether the account's limits take it. Its parent
+// and answers with the tier, the initial and maintenance margins, the
+// largest position the tiers allow at that leverage, whether the account's
+// limits take it at that leverage, and an estimated liquidation price for
+// an entry price and the margin put up (docs/calculator.md). Its parent
 // gives it the data; it tells the parent the tier it lands in.
 type Calculator struct {
 	app.Compo
@@ -31,13 +34,19 @@ type Calculator struct {
 	Limit *venueapi.PositionLimit
 	// TiersDenied and LimitsDenied say that the server refuses that data.
 	TiersDenied, LimitsDenied bool
+	// TiersErr and LimitsErr are why the last fetch of that data failed
+	// while none is on show; "" when it did not.
+	TiersErr, LimitsErr string
+	// Unknown says the venue does not list the contract.
+	Unknown bool
 	// OnTier, when set, is told the tier of the position whenever it
 	// changes; 0 when there is no answer.
 	OnTier func(ctx app.Context, t venueapi.TierNumber)
 
 	size, leverage string
-	touched        bool // a size was typed: an empty one is then an error
-	leverageTyped  bool // else the account's own leverage is used
+	entry, margin  string // "" : the mark price, the initial margin
+	touched        bool   // a size was typed: an empty one is then an error
+	leverageTyped  bool   // else the account's own leverage is used
 	unit           risk.Unit
 	tier           venueapi.TierNumber // the tier last told
 }
@@ -92,21 +101,43 @@ func (c *Calculator) calculate() (risk.Result, error) {
 	return risk.Calculate(c.Ladder, limit, k, size, c.unit, lev)
 }
 
+// liquidation reads the entry price and margin (the mark price and the
+// initial margin when left empty) and estimates both sides' prices.
+func (c *Calculator) liquidation(res risk.Result, k risk.Contract) (entry, margin decimal.Decimal, long, short risk.Liquidation, err error) {
+	entry, margin = k.MarkPrice, res.Initial
+	if c.entry != "" {
+		if entry, err = risk.ParseAmount("entry", c.entry); err != nil {
+			return
+		}
+	}
+	if c.margin != "" {
+		if margin, err = risk.ParseAmount("margin", c.margin); err != nil {
+			return
+		}
+	}
+	long, short = risk.Liquidations(c.Ladder, res, k, entry, margin)
+	return
+}
+
 // calcContract is what the calculator needs besides the typed numbers, or
-// why it cannot answer yet.
+// why it cannot answer: what it waits for, or what failed and is retried.
 func (c *Calculator) calcContract() (risk.Contract, *venueapi.PositionLimit, error) {
 	switch {
+	case c.Unknown:
+		return risk.Contract{}, nil, errors.New(unknownContractText(c.Contract))
 	case c.LadderErr != "":
 		return risk.Contract{}, nil, errors.New("the venue's tiers do not form a ladder")
 	case len(c.Ladder) == 0 && c.TiersDenied:
 		return risk.Contract{}, nil, errors.New("it needs the tiers, and this server gives no access to them")
+	case len(c.Ladder) == 0 && c.TiersErr != "":
+		return risk.Contract{}, nil, errors.New("the tiers could not be loaded (" + c.TiersErr + "); they are asked for again in a few seconds")
 	case len(c.Ladder) == 0:
 		return risk.Contract{}, nil, errors.New("waiting for the tiers")
 	}
 	var k risk.Contract
 	for _, o := range c.Contracts {
 		if o.Code == c.Contract {
-			k.FaceValue = o.FaceValue
+			k.FaceValue, k.PriceDecimals = o.FaceValue, o.PriceDecimals
 		}
 	}
 	if !k.FaceValue.IsPositive() {
@@ -122,19 +153,34 @@ func (c *Calculator) calcContract() (risk.Contract, *venueapi.PositionLimit, err
 		return k, limit, nil
 	case c.LimitsDenied:
 		return k, nil, errors.New("it needs the mark price from your position limits, and this server gives no access to them")
+	case c.LimitsErr != "":
+		return k, nil, errors.New("the mark price (your position limits) could not be loaded (" + c.LimitsErr + "); it is asked for again shortly")
 	}
 	return k, nil, errors.New("waiting for the mark price (your position limits)")
 }
 
-// fitText says whether the position fits one side of the account's limits.
-func fitText(f risk.Fit, limit, value string) string {
-	switch f {
-	case risk.Fits:
-		return "fits (limit " + limit + " cont · " + value + " USDT)"
-	case risk.Exceeds:
-		return "exceeds the limit of " + limit + " cont · " + value + " USDT"
+// fitText says whether the position fits one side's limit at the typed
+// leverage, and which limit that is: the account's or the tiers' top.
+func fitText(s risk.SideLimit, lev string, accountLev int) string {
+	if s.NoTier {
+		return "exceeds: no tier allows " + lev + "×"
 	}
-	return "unknown"
+	which := "your limit"
+	if s.ByTiers {
+		which = "the tiers' top at " + lev + "×"
+	} else if strconv.Itoa(accountLev) != lev && accountLev > 0 {
+		which = "your limit, given at your " + strconv.Itoa(accountLev) + "×"
+	}
+	switch s.Fit {
+	case risk.Fits:
+		return "fits at " + lev + "× (limit " + s.Limit.String() + " cont: " + which + ")"
+	case risk.Exceeds:
+		return "exceeds the limit at " + lev + "× of " + s.Limit.String() + " cont (" + which + ")"
+	}
+	if s.ByTiers {
+		return "unknown: your limits are not loaded; the tiers allow up to " + s.Limit.String() + " cont at " + lev + "×"
+	}
+	return "unknown: your limits are not loaded"
 }
 
 // maxText is the largest position the tiers allow at a leverage, in the
@@ -151,10 +197,42 @@ func maxText(m risk.Max, unit, lev string) string {
 	return m.Volume.String() + " cont (" + m.Position.USDT.String() + " USDT)"
 }
 
+// marginHow is the maintenance margin's formula with the numbers put in.
+func marginHow(res risk.Result, k risk.Contract, unit string) string {
+	rate := rateText(res.Tier.MaintenanceMarginRate)
+	rounded := ", rounded up to " + strconv.Itoa(risk.MarginPlaces) + " decimals"
+	if unit == venueapi.UnitUSDT {
+		return " = " + res.Position.USDT.String() + " USDT × " + rate + " − " + res.Amount.String() + " USDT (tier " +
+			strconv.Itoa(int(res.Tier.Tier)) + "'s maint. amount)" + rounded
+	}
+	return " = (" + res.Position.Contracts.String() + " cont × " + rate + " − " + res.Amount.String() + " cont (tier " +
+		strconv.Itoa(int(res.Tier.Tier)) + "'s maint. amount)) × " + k.FaceValue.String() + " face value × " + k.MarkPrice.String() + " mark" + rounded
+}
+
+// liqText is one side's estimated liquidation price.
+func liqText(l risk.Liquidation, side string) string {
+	switch {
+	case l.None:
+		return side + ": none (the margin covers a fall to zero)"
+	case l.AtOnce:
+		return side + ": " + l.Price.String() + " (at once: the margin is below the maintenance margin at the entry price)"
+	}
+	return side + ": " + l.Price.String()
+}
+
 // Render draws the fields and the answer, or why there is none yet.
 func (c *Calculator) Render() app.UI {
 	res, err := c.calculate()
 	k, limit, whyNot := c.calcContract()
+	var entry, margin decimal.Decimal
+	var long, short risk.Liquidation
+	var liqErr error
+	if err == nil {
+		entry, margin, long, short, liqErr = c.liquidation(res, k)
+		if err == nil && liqErr != nil {
+			err = liqErr
+		}
+	}
 	var fe *risk.FieldError
 	isField := errors.As(err, &fe)
 	fieldErr := func(field string) app.UI {
@@ -163,27 +241,38 @@ func (c *Calculator) Render() app.UI {
 		}
 		return app.P().ID("calc-error-"+field).Class("field-error").Attr("role", "alert").Text(fe.Error())
 	}
+	invalid := func(field string) bool { return isField && fe.Field == field }
 	var out []app.UI
 	if err == nil {
-		long, short := "unknown", "unknown"
+		accountLev := 0
 		if limit != nil {
-			long = fitText(res.Long, limit.BuyLimit.String(), limit.BuyLimitValue.String())
-			short = fitText(res.Short, limit.SellLimit.String(), limit.SellLimitValue.String())
+			accountLev = limit.LeverRate
 		}
 		item := func(id, label, value string) []app.UI {
 			return []app.UI{app.Dt().Text(label), app.Dd().ID(id).Text(value)}
 		}
+		unit := c.Ladder.Unit()
 		out = append(out, item("calc-tier", "Tier", strconv.Itoa(int(res.Tier.Tier))+" ("+bandText(c.Tiers, res.Tier)+")")...)
 		out = append(out, item("calc-position", "Position", res.Position.Contracts.String()+" cont · "+res.Position.USDT.String()+" USDT at mark "+k.MarkPrice.String())...)
 		out = append(out, item("calc-tier-lever", "Tier's max lev.", res.Tier.MaxLever.String()+"×")...)
+		out = append(out, app.Dt().Text("Initial margin at "+c.leverage+"×"), app.Dd().ID("calc-initial").Body(
+			app.Span().Text(res.Initial.String()+" USDT"),
+			app.Span().ID("calc-initial-how").Class("how").Text(" = "+res.Position.USDT.String()+" USDT ÷ "+c.leverage+", rounded up to "+strconv.Itoa(risk.MarginPlaces)+" decimals"),
+		))
 		out = append(out, app.Dt().Text("Maintenance margin"), app.Dd().ID("calc-margin").Body(
 			app.Span().Text(res.Margin.String()+" USDT"),
-			app.Span().ID("calc-margin-how").Class("how").Text(" = "+res.Position.Contracts.String()+" cont × "+k.MarkPrice.String()+
-				" mark × "+k.FaceValue.String()+" face value × "+rateText(res.Tier.MaintenanceMarginRate)),
+			app.Span().ID("calc-margin-how").Class("how").Text(marginHow(res, k, unit)),
 		))
-		out = append(out, item("calc-max", "Largest at "+c.leverage+"×", maxText(res.Max, c.Ladder.Unit(), c.leverage))...)
-		out = append(out, item("calc-fits-long", "Long", long)...)
-		out = append(out, item("calc-fits-short", "Short", short)...)
+		out = append(out, item("calc-max", "Largest at "+c.leverage+"×", maxText(res.Max, unit, c.leverage))...)
+		out = append(out, item("calc-fits-long", "Long", fitText(res.Long, c.leverage, accountLev))...)
+		out = append(out, item("calc-fits-short", "Short", fitText(res.Short, c.leverage, accountLev))...)
+		out = append(out, app.Dt().Text("Liquidation price (isolated estimate)"), app.Dd().ID("calc-liq").Body(
+			app.Span().ID("calc-liq-long").Class("liq").Text(liqText(long, "Long")),
+			app.Span().Class("liq-sep").Text(" · "),
+			app.Span().ID("calc-liq-short").Class("liq").Text(liqText(short, "Short")),
+			app.Span().ID("calc-liq-how").Class("how").Text(" at entry "+entry.String()+" with "+margin.String()+
+				" USDT of margin, where margin + PnL = maintenance margin. Cross margin also counts your balance, which this server does not see."),
+		))
 	}
 	return app.Section().ID("calculator").Aria("labelledby", "calc-title").Body(
 		app.H2().ID("calc-title").Text("Calculator"),
@@ -192,7 +281,7 @@ func (c *Calculator) Render() app.UI {
 				app.Label().For("calc-size").Text("Position size"),
 				app.Div().Class("calc-size-row").Body(
 					app.Input().ID("calc-size").Class("control").Attr("inputmode", "decimal").Attr("autocomplete", "off").Value(c.size).
-						Aria("invalid", isField && fe.Field == "size" && c.touched).Aria("describedby", "calc-error-size").
+						Aria("invalid", invalid("size") && c.touched).Aria("describedby", "calc-error-size").
 						OnInput(func(ctx app.Context, e app.Event) {
 							c.size, c.touched = ctx.JSSrc().Get("value").String(), true
 							c.tell(ctx)
@@ -211,12 +300,26 @@ func (c *Calculator) Render() app.UI {
 			app.Div().Class("calc-field").Body(
 				app.Label().For("calc-leverage").Text("Leverage (×)"),
 				app.Input().ID("calc-leverage").Class("control").Attr("inputmode", "numeric").Attr("autocomplete", "off").Value(c.leverage).
-					Aria("invalid", isField && fe.Field == "leverage").Aria("describedby", "calc-error-leverage").
+					Aria("invalid", invalid("leverage")).Aria("describedby", "calc-error-leverage").
 					OnInput(func(ctx app.Context, e app.Event) {
 						c.leverage, c.leverageTyped = ctx.JSSrc().Get("value").String(), true
 						c.tell(ctx)
 					}),
 				fieldErr("leverage"),
+			),
+			app.Div().Class("calc-field").Body(
+				app.Label().For("calc-entry").Text("Entry price (USDT)"),
+				app.Input().ID("calc-entry").Class("control").Attr("inputmode", "decimal").Attr("autocomplete", "off").Value(c.entry).
+					Placeholder("mark price").Aria("invalid", invalid("entry")).Aria("describedby", "calc-error-entry").
+					OnInput(func(ctx app.Context, e app.Event) { c.entry = ctx.JSSrc().Get("value").String() }),
+				fieldErr("entry"),
+			),
+			app.Div().Class("calc-field").Body(
+				app.Label().For("calc-margin-in").Text("Margin put up (USDT)"),
+				app.Input().ID("calc-margin-in").Class("control").Attr("inputmode", "decimal").Attr("autocomplete", "off").Value(c.margin).
+					Placeholder("initial margin").Aria("invalid", invalid("margin")).Aria("describedby", "calc-error-margin").
+					OnInput(func(ctx app.Context, e app.Event) { c.margin = ctx.JSSrc().Get("value").String() }),
+				fieldErr("margin"),
 			),
 		),
 		app.If(err == nil && res.LeverageTooBig, func() app.UI {
@@ -224,10 +327,13 @@ func (c *Calculator) Render() app.UI {
 				Text("Leverage " + c.leverage + "× is above the " + res.Tier.MaxLever.String() + "× tier " + strconv.Itoa(int(res.Tier.Tier)) + " allows.")
 		}),
 		app.If(whyNot == nil && !c.touched && c.size == "", func() app.UI {
-			return app.P().ID("calc-hint").Class("muted").Text("Enter a position size to see its tier, margin and limits.")
+			return app.P().ID("calc-hint").Class("muted").Text("Enter a position size (whole contracts, or USDT) to see its tier, margins, limits and liquidation prices.")
 		}),
 		app.If(whyNot != nil, func() app.UI {
-			return app.P().ID("calc-status").Class("muted").Text("The calculator cannot answer yet: " + whyNot.Error() + ".")
+			if c.Unknown {
+				return app.P().ID("calc-status").Class("muted").Text(whyNot.Error())
+			}
+			return app.P().ID("calc-status").Class("muted").Text("The calculator cannot answer: " + whyNot.Error() + ".")
 		}),
 		app.Dl().ID("calc-result").Class("calc-result").Aria("live", "polite").Body(out...),
 	)

@@ -35,12 +35,16 @@ func TestCalculatorSaysWhatItWaitsFor(t *testing.T) {
 			"waiting for the mark price (your position limits)"},
 		{"limits it may not see", Calculator{Contract: "BTC-USDT", Tiers: openLadder, Ladder: ladder, Contracts: offers, LimitsDenied: true},
 			"it needs the mark price from your position limits, and this server gives no access to them"},
+		{"tiers that failed to load", Calculator{Contract: "BTC-USDT", TiersErr: "HTTP 502"},
+			"the tiers could not be loaded (HTTP 502); they are asked for again in a few seconds"},
+		{"limits that failed to load", Calculator{Contract: "BTC-USDT", Tiers: openLadder, Ladder: ladder, Contracts: offers, LimitsErr: "offline"},
+			"the mark price (your position limits) could not be loaded (offline); it is asked for again shortly"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := tt.calc
 			_, out := render(t, &c)
-			if want := html.EscapeString("The calculator cannot answer yet: " + tt.want + "."); !strings.Contains(out, want) {
+			if want := html.EscapeString("The calculator cannot answer: " + tt.want + "."); !strings.Contains(out, want) {
 				t.Fatalf("no %q in\n%s", want, out)
 			}
 		})
@@ -82,9 +86,14 @@ func TestCalculatorAnswersOnceTheDataLandsAndTellsItsTier(t *testing.T) {
 	for _, want := range []string{
 		"2 (5200 – 21000 cont)",
 		"6000 cont · 570000 USDT at mark 95000",
-		"2850 USDT",
-		"fits (limit 10000 cont · 950000 USDT)",
-		"exceeds the limit of 5000 cont · 475000 USDT",
+		// (6000 × 0.005 − 5.2 cont, tier 2's amount) × 0.001 × 95000 = 2356, not 6000 × 95 × 0.005 = 2850
+		"2356 USDT",
+		"28500 USDT", // 570000 / 20
+		"fits at 20× (limit 10000 cont: your limit)",
+		"exceeds the limit at 20× of 5000 cont (your limit)",
+		// (570000 − 28500) / (0.001 × (6000 − 30 + 5.2)) = 90624.6…, up to a whole USDT as the offer has no price decimals
+		"Long: 90625",
+		"Short: 99339",
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("no %q", want)

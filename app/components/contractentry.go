@@ -1,6 +1,8 @@
 package components
 
 import (
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/riskchart/riskchart/venueapi"
@@ -38,7 +40,7 @@ func (c *ContractEntry) OnUpdate(ctx app.Context) {
 
 func (c *ContractEntry) submit(ctx app.Context, e app.Event) {
 	e.PreventDefault()
-	code := c.entry
+	code := strings.ToUpper(strings.TrimSpace(c.entry)) // the venue's codes are upper case: btc-usdt-cq is BTC-USDT-CQ
 	if _, err := venueapi.ParseContractCode(code); err != nil {
 		if c.OnError != nil {
 			c.OnError(ctx, "Not a contract code: use BASE-QUOTE (a swap), BASE-QUOTE-YYMMDD (a future) or BASE-QUOTE-CW/NW/CQ/NQ.")

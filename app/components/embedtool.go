@@ -1,13 +1,24 @@
 package components
 
 import (
+	"errors"
 	"html"
 	"net/url"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/riskchart/riskchart/app/api"
 	"github.com/riskchart/riskchart/app/browser"
 	"github.com/riskchart/riskchart/app/embedmsg"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// What the dialog knows of whether the venue lists the contract on show.
+const (
+	venueUnchecked = iota // not asked yet, or being asked
+	venueKnows
+	venueUnknown
+	venueUnanswered // the check failed: the snippets are offered, with a word of caution
 )
 
 // EmbedTool is the main page's Embed button and the dialog it opens: the
@@ -23,18 +34,67 @@ type EmbedTool struct {
 	noPicker bool   // controls=0 in the snippets
 	link     string // a signed embed link for the private panels, pasted by the user
 	copied   string // the route whose snippet was just copied
+
+	checked string // the contract last asked about
+	known   int    // the venue's answer for checked
+}
+
+// check asks the venue, through the server's KLine path, whether it lists
+// the contract on show: a snippet of a contract it does not know embeds
+// nothing but an error.
+func (t *EmbedTool) check(ctx app.Context) {
+	code := t.View.Contract
+	if code == t.checked {
+		return
+	}
+	t.checked, t.known = code, venueUnchecked
+	ctx.Async(func() {
+		_, err := api.FetchKLine(ctx, venueapi.KLineQuery{ContractCode: code, Period: venueapi.Period1Min, Size: 1})
+		ctx.Dispatch(func(ctx app.Context) {
+			if code != t.checked {
+				return
+			}
+			switch {
+			case err == nil:
+				t.known = venueKnows
+			case errors.Is(err, api.ErrUnknownContract):
+				t.known = venueUnknown
+			default:
+				t.known = venueUnanswered
+			}
+		})
+	})
+}
+
+// OnUpdate checks a contract chosen while the dialog is open.
+func (t *EmbedTool) OnUpdate(ctx app.Context) {
+	if t.open {
+		t.check(ctx)
+	}
 }
 
 // Render draws the button and, when open, the dialog.
 func (t *EmbedTool) Render() app.UI {
 	return app.Div().Class("embed-tool").Body(
 		app.Button().ID("embed-open").Class("button").Aria("expanded", t.open).Aria("controls", "embed-dialog").Text("Embed").
-			OnClick(func(ctx app.Context, e app.Event) { t.open, t.copied = !t.open, "" }),
+			OnClick(func(ctx app.Context, e app.Event) {
+				t.open, t.copied = !t.open, ""
+				if t.open {
+					t.checked = "" // ask again: a contract may have been listed or expired since
+					t.check(ctx)
+				}
+			}),
 		app.If(t.open, t.renderDialog),
 	)
 }
 
 func (t *EmbedTool) renderDialog() app.UI {
+	if t.known == venueUnknown {
+		return app.Section().ID("embed-dialog").Class("dialog embed-dialog").Attr("role", "dialog").Aria("label", "Embed this view").Body(
+			app.P().ID("embed-unknown").Attr("role", "status").Text(unknownContractText(t.View.Contract)+" There is nothing to embed: choose a listed contract first."),
+			app.Button().Class("button").Text("Close").OnClick(func(ctx app.Context, e app.Event) { t.open = false }),
+		)
+	}
 	opts := snippetOptions{noPicker: t.noPicker, link: t.link}
 	item := func(route, label string) app.UI {
 		snippet := embedSnippet(browser.Origin(), route, t.View, opts)
@@ -57,6 +117,9 @@ func (t *EmbedTool) renderDialog() app.UI {
 		}).Body(
 		app.P().Text("Paste a snippet into your page. Your site's origin must be in the server's RISKCHART_FRAME_ANCESTORS. "+
 			"The private panels show data only with a signed embed link (riskchart embed-link)."),
+		app.If(t.known == venueUnanswered, func() app.UI {
+			return app.P().ID("embed-unchecked").Class("muted").Text("Could not check that the venue lists " + t.View.Contract + ": the snippets may show an error.")
+		}),
 		app.Label().Class("embed-option").Body(
 			app.Input().ID("embed-no-picker").Type("checkbox").Checked(t.noPicker).
 				OnChange(func(ctx app.Context, e app.Event) { t.noPicker = ctx.JSSrc().Get("checked").Bool() }),

@@ -94,6 +94,11 @@ type LimitsTable struct {
 // Render draws the table and the filter form.
 func (t *LimitsTable) Render() app.UI {
 	rows, st := t.Rows, t.State
+	if len(rows) == 0 && st.noAccess {
+		return app.Section().ID("limits").Aria("labelledby", "limits-title").Body(
+			app.H2().ID("limits-title").Text("Position limits"),
+			app.P().ID("limits-noaccess").Class("muted").Text("Your position limits are not available here."))
+	}
 	trs := make([]app.UI, 0, len(rows)+1)
 	for _, l := range rows {
 		trs = append(trs, app.Tr().DataSet("contract", l.ContractCode).Body(

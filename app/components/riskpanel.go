@@ -1,6 +1,7 @@
 package components
 
 import (
+	"errors"
 	"strconv"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 const (
 	tiersEvery  = time.Minute
 	limitsEvery = 10 * time.Second
+	retryEvery  = 5 * time.Second // after a failed fetch of the tiers
 )
 
 // RiskPanel shows a contract's risk-limit tiers, the account's position
@@ -34,6 +36,8 @@ type RiskPanel struct {
 	// signed embed link (empty: none), the only access it has.
 	Embedded   bool
 	EmbedToken string
+	// NoCalculator leaves the calculator out (an embed with controls=0).
+	NoCalculator bool
 	// Contracts is the server's list, for face values; the page fetches it.
 	Contracts []venueapi.Offer
 	// OnLoaded, when set, is told each time the data of a shown panel lands:
@@ -51,6 +55,7 @@ type RiskPanel struct {
 	ladderErr  string
 	tiersState fetchState
 	current    venueapi.TierNumber // the calculator's tier, marked in the table
+	unknown    bool                // the venue does not list the contract
 
 	limits      []venueapi.PositionLimit // the selected contract's own
 	limitsState fetchState
@@ -96,7 +101,7 @@ func (r *RiskPanel) OnUpdate(ctx app.Context) {
 	if r.shown == r.Contract {
 		return
 	}
-	r.tiers, r.ladder, r.ladderErr, r.limits = nil, nil, "", nil
+	r.tiers, r.ladder, r.ladderErr, r.limits, r.unknown = nil, nil, "", nil, false
 	r.tiersState, r.limitsState, r.offlineAt = fetchState{}, fetchState{}, time.Time{}
 	r.load(ctx, true, true)
 }
@@ -109,7 +114,11 @@ func (r *RiskPanel) tick(ctx app.Context) {
 	if r.limitsState.noAccess {
 		limitsPace = tiersEvery // a refusal does not change by the second
 	}
-	tiersDue := r.tiersState.due(now, tiersEvery) && r.wantsTiers()
+	tiersPace := tiersEvery
+	if r.tiersState.err != "" && !r.tiersState.noAccess && !r.unknown {
+		tiersPace = retryEvery // a failure (a spent budget, a blip) is asked again soon, not in a minute
+	}
+	tiersDue := r.tiersState.due(now, tiersPace) && r.wantsTiers()
 	limitsDue := r.limitsState.due(now, limitsPace)
 	ages := r.ageKey(now)
 	if !tiersDue && !limitsDue && ages == r.ages {
@@ -232,6 +241,13 @@ func (r *RiskPanel) limitsOnShow() ([]venueapi.PositionLimit, fetchState) {
 func (r *RiskPanel) landed(ctx app.Context, st *fetchState, err error, stale bool, set func()) {
 	r.now = time.Now()
 	st.done(err, stale, r.now)
+	switch {
+	case st == &r.foundState:
+	case errors.Is(err, api.ErrUnknownContract):
+		r.unknown = true
+	case err == nil:
+		r.unknown = false
+	}
 	if r.OnLoaded != nil && (r.Show == "" || (r.Show == "tiers") == (st == &r.tiersState)) {
 		defer r.OnLoaded(ctx, err)
 	}
@@ -304,18 +320,25 @@ func (r *RiskPanel) Render() app.UI {
 			return app.P().ID("risk-offline").Class("notice").Attr("role", "status").
 				Text("Offline, as of " + r.offlineAt.Format("2006-01-02 15:04:05") + ": the last tiers and limits seen.")
 		}),
-		slot(r.denied(), func() app.UI {
+		slot(r.denied() && !r.unknown, func() app.UI {
 			return app.P().ID("risk-noaccess").Class("notice").Attr("role", "status").Text(r.noAccessText())
 		}),
+		slot(r.unknown, func() app.UI {
+			return app.P().ID("risk-unknown").Class("notice").Attr("role", "status").Text(unknownContractText(r.Contract))
+		}),
+	}
+	if r.unknown {
+		return app.Aside().Class("risk").Aria("label", "Risk limits of "+r.Contract).Body(body...)
 	}
 	if r.Show != "limits" {
 		body = append(body,
 			&TierTable{Contract: r.Contract, Tiers: r.tiers, State: r.tiersState, Now: r.now,
-				Current: r.current, LadderErr: r.ladderErr},
-			slot(r.isSwap(), func() app.UI {
+				Current: r.current, LadderErr: r.ladderErr, Calculator: !r.NoCalculator},
+			slot(r.isSwap() && !r.NoCalculator, func() app.UI {
 				return &Calculator{Contract: r.Contract, Tiers: r.tiers, Ladder: r.ladder, LadderErr: r.ladderErr,
 					Contracts: r.Contracts, Limit: r.ownLimit(),
 					TiersDenied: r.tiersState.noAccess, LimitsDenied: r.limitsState.noAccess,
+					TiersErr: failedWithout(r.tiersState, len(r.tiers) > 0), LimitsErr: failedWithout(r.limitsState, r.ownLimit() != nil),
 					OnTier: func(ctx app.Context, t venueapi.TierNumber) { r.current = t }}
 			}),
 		)
@@ -333,6 +356,21 @@ func (r *RiskPanel) Render() app.UI {
 		})
 	}
 	return app.Aside().Class("risk").Aria("label", "Risk limits of "+r.Contract).Body(body...)
+}
+
+// unknownContractText is how every panel says that the venue does not list
+// a contract, in the chart's words.
+func unknownContractText(code string) string {
+	return "The venue does not know the contract " + code + "."
+}
+
+// failedWithout is why the last fetch failed while no data is on show; ""
+// when data is on show or nothing failed.
+func failedWithout(st fetchState, have bool) string {
+	if have || st.noAccess {
+		return ""
+	}
+	return st.err
 }
 
 // slot is el() when shown, else an empty text node holding its place: go-app

@@ -85,6 +85,30 @@ func bandText(tiers []venueapi.Tier, t venueapi.Tier) string {
 	return t.MinVolume.String() + " – " + top + " " + unitShort(t.VolumeUnit)
 }
 
+// bandRange is a band without its unit, for a table whose header names it:
+// "0 – 5200", "5000 – ∞".
+func bandRange(tiers []venueapi.Tier, t venueapi.Tier) string {
+	top := t.MaxVolume.String()
+	if openTop(tiers, t) {
+		top = "∞"
+	}
+	return t.MinVolume.String() + " – " + top
+}
+
+// amounts are the ladder's cumulative maintenance amounts by tier number;
+// nil when the tiers are not a ladder.
+func amounts(tiers []venueapi.Tier) map[venueapi.TierNumber]decimal.Decimal {
+	l, err := risk.NewLadder(tiers)
+	if err != nil {
+		return nil
+	}
+	out := make(map[venueapi.TierNumber]decimal.Decimal, len(l))
+	for i, a := range l.MaintenanceAmounts() {
+		out[l[i].Tier] = a
+	}
+	return out
+}
+
 // rateText is a maintenance margin rate as a percentage, exact: 0.005 is 0.5%.
 func rateText(rate decimal.Decimal) string { return rate.Mul(hundred).String() + "%" }
 
@@ -105,6 +129,8 @@ type TierTable struct {
 	Current venueapi.TierNumber
 	// LadderErr is why the tiers do not form a ladder; "" when they do.
 	LadderErr string
+	// Calculator says that a calculator beside the table marks its tier.
+	Calculator bool
 
 	sortBy   string // column of the table
 	sortDesc bool
@@ -125,6 +151,10 @@ func (t *TierTable) Render() app.UI {
 		return app.Section().ID("tiers").Aria("labelledby", "tiers-title").Body(head,
 			app.P().Class("muted").Text("The venue publishes risk-limit tiers for swaps; "+t.Contract+" is not one."))
 	}
+	if len(t.Tiers) == 0 && t.State.noAccess {
+		return app.Section().ID("tiers").Aria("labelledby", "tiers-title").Body(head,
+			app.P().ID("tiers-noaccess").Class("muted").Text("The risk-limit tiers of "+t.Contract+" are not available here."))
+	}
 	current := t.Current
 	th := func(col, label string) app.UI {
 		sortState := "none"
@@ -141,22 +171,32 @@ func (t *TierTable) Render() app.UI {
 			}))
 	}
 	rows := sortTiers(t.Tiers, t.sortBy, t.sortDesc)
+	amount := amounts(t.Tiers)
 	trs := make([]app.UI, 0, len(rows))
 	for _, row := range rows {
+		amt := "—"
+		if a, ok := amount[row.Tier]; ok {
+			amt = a.String()
+		}
 		tr := app.Tr().DataSet("tier", int(row.Tier)).Body(
 			app.Td().Class("num tier").Text(int(row.Tier)),
-			app.Td().Class("num band").Text(bandText(t.Tiers, row)),
+			app.Td().Class("num band").Text(bandRange(t.Tiers, row)),
 			app.Td().Class("num lever").Text(row.MaxLever.String()+"×"),
 			app.Td().Class("num rate").Text(rateText(row.MaintenanceMarginRate)),
+			app.Td().Class("num amount").Text(amt),
 		)
 		if row.Tier == current {
 			tr = tr.Class("current").Aria("current", "true").Title("The calculator's position is in this tier")
 		}
 		trs = append(trs, tr)
 	}
-	unit := ""
+	unit, short := "", "cont"
 	if len(t.Tiers) > 0 {
-		unit = risk.UnitName(t.Tiers[0].VolumeUnit)
+		unit, short = risk.UnitName(t.Tiers[0].VolumeUnit), unitShort(t.Tiers[0].VolumeUnit)
+	}
+	highlighted := ""
+	if t.Calculator {
+		highlighted = " Highlighted: the tier of the calculator's position."
 	}
 	return app.Section().ID("tiers").Aria("labelledby", "tiers-title").Body(
 		head,
@@ -164,13 +204,19 @@ func (t *TierTable) Render() app.UI {
 		app.Div().Class("table-scroll").Body(
 			app.Table().ID("tier-table").Class("grid").Body(
 				app.Caption().Class("sr-only").Text("Risk-limit tiers of "+t.Contract),
-				app.THead().Body(app.Tr().Body(th(sortTier, "Tier"), th(sortBand, "Position band"), th(sortLever, "Max leverage"), th(sortRate, "Maint. margin rate"))),
+				app.THead().Body(app.Tr().Body(th(sortTier, "Tier"), th(sortBand, "Position band ("+short+")"), th(sortLever, "Max leverage"),
+					th(sortRate, "Maint. margin rate"), app.Th().Scope("col").Class("amount").Text("Maint. amount ("+short+")"))),
 				app.TBody().Body(trs...),
 			),
 		),
 		app.If(unit != "", func() app.UI {
-			return app.P().ID("tiers-note").Class("muted note").Text("Bands in " + unit + " (position value = contracts × face value × mark price for USDT). " +
-				"A size on a band's top belongs to that tier. Highlighted: the tier of the calculator's position.")
+			how := "Bands in " + unit + " of position size. "
+			if unit == "USDT" {
+				how = "Bands in USDT of position value (contracts × face value × mark price). "
+			}
+			return app.P().ID("tiers-note").Class("muted note").Text(how +
+				"A size on a band's top belongs to that tier. Maintenance margin = size × rate − the tier's maint. amount, in " + unit +
+				"." + highlighted)
 		}),
 		app.If(t.LadderErr != "", func() app.UI {
 			return app.P().ID("tiers-invalid").Class("field-error").Text("The venue's tiers do not form a ladder, so the calculator will not use them: " + t.LadderErr)

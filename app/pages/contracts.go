@@ -1,6 +1,8 @@
 package pages
 
 import (
+	"time"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/riskchart/riskchart/app/api"
@@ -9,12 +11,24 @@ import (
 
 // loadContracts fetches the server's contract list once for the page and
 // hands it to set; the page passes it down, so no component fetches it again.
-// A failure leaves the list empty: what needs it waits.
+// A failure is tried again every few seconds while the page is open, so
+// what needs the list does not wait for ever.
 func loadContracts(ctx app.Context, set func([]venueapi.Offer)) {
 	ctx.Async(func() {
-		list, err := api.FetchContracts(ctx)
-		if err == nil {
-			ctx.Dispatch(func(app.Context) { set(list) })
+		for {
+			list, err := api.FetchContracts(ctx)
+			if err == nil {
+				ctx.Dispatch(func(app.Context) { set(list) })
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(contractsRetry):
+			}
 		}
 	})
 }
+
+// contractsRetry is the pause before asking again for a list that failed.
+const contractsRetry = 5 * time.Second

@@ -205,7 +205,7 @@ func (e *EmbedPage) Render() app.UI {
 				}
 			}}
 	default:
-		body = &components.RiskPanel{Contract: e.v.Contract, Show: e.kind, Embedded: true, EmbedToken: e.token, Contracts: e.contracts,
+		body = &components.RiskPanel{Contract: e.v.Contract, Show: e.kind, Embedded: true, EmbedToken: e.token, Contracts: e.contracts, NoCalculator: !e.controls,
 			OnLoaded: func(ctx app.Context, err error) {
 				switch {
 				case err == nil || errors.Is(err, api.ErrNoAccess):

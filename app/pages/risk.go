@@ -2,6 +2,7 @@ package pages
 
 import (
 	"net/url"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -17,14 +18,17 @@ type RiskPage struct {
 	show     string // "tiers" or "limits"
 	contract string
 	err      string // a contract_code that is not one
+	entryErr string // a code typed in the entry that is not one
 
 	contracts []venueapi.Offer // the server's list, for face values
 }
 
 // riskPageContract reads the page's contract from its URL: absent is
-// BTC-USDT, as on the chart page; malformed is an error naming the parameter.
+// BTC-USDT, as on the chart page; any letter case is read as the venue's
+// upper case (btc-usdt-cq is BTC-USDT-CQ); malformed is an error naming the
+// parameter.
 func riskPageContract(u *url.URL) (string, error) {
-	code := u.Query().Get("contract_code")
+	code := strings.ToUpper(strings.TrimSpace(u.Query().Get("contract_code")))
 	if code == "" {
 		return "BTC-USDT", nil
 	}
@@ -62,6 +66,10 @@ func (p *RiskPage) Render() app.UI {
 		}
 		return a
 	}
+	pick := func(ctx app.Context, code string) {
+		p.entryErr = ""
+		ctx.Navigate("/" + p.show + "?" + url.Values{"contract_code": {strings.ToUpper(code)}}.Encode())
+	}
 	var body app.UI
 	switch {
 	case p.err != "":
@@ -73,9 +81,16 @@ func (p *RiskPage) Render() app.UI {
 	return app.Div().Class("page risk-page").Body(
 		app.Header().Class("bar").Body(
 			app.A().Class("brand").Href("/"+q).Text("Riskchart"),
-			app.Span().Class("contract").Text(p.contract),
+			app.Div().Class("risk-pickers").Body(
+				&components.ContractPicker{Contracts: p.contracts, Contract: p.contract, OnPick: pick},
+				&components.ContractEntry{Contract: p.contract, OnEnter: pick,
+					OnError: func(ctx app.Context, msg string) { p.entryErr = msg }},
+			),
 			app.Nav().Class("chips").Aria("label", "Risk views").Body(link("/tiers", "Tiers"), link("/limits", "Limits"), link("/", "Chart")),
 		),
+		app.If(p.entryErr != "", func() app.UI {
+			return app.P().ID("contract-error").Class("field-error").Attr("role", "alert").Text(p.entryErr)
+		}),
 		body,
 	)
 }

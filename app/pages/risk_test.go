@@ -13,6 +13,8 @@ func TestRiskPageContract(t *testing.T) {
 		{"", "BTC-USDT", false},
 		{"contract_code=ETH-USDT", "ETH-USDT", false},
 		{"contract_code=BTC-USDT-CQ", "BTC-USDT-CQ", false},
+		{"contract_code=btc-usdt-cq", "BTC-USDT-CQ", false},
+		{"contract_code=Eth-Usdt", "ETH-USDT", false},
 		{"contract_code=btc", "", true},
 	}
 	for _, tt := range tests {

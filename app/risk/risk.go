@@ -1,7 +1,10 @@
 // Package risk is the arithmetic of the risk views: which risk-limit tier a
-// position falls in, its maintenance margin, the largest position a leverage
-// allows, and whether it fits the account's limits. Every number is an exact
-// decimal; nothing here touches the browser, so it is tested natively.
+// position falls in, its initial and maintenance margins, the largest
+// position a leverage allows, whether it fits the account's limits at that
+// leverage, and an estimated liquidation price. Every number is an exact
+// decimal until a margin or price is rounded for show (docs/calculator.md
+// has each formula with worked examples); nothing here touches the browser,
+// so it is tested natively.
 package risk
 
 import (
@@ -17,9 +20,15 @@ import (
 
 // Contract is what the arithmetic needs of a contract.
 type Contract struct {
-	FaceValue decimal.Decimal // base asset per contract (GET /api/v1/contracts)
-	MarkPrice decimal.Decimal // USDT per base asset (the position-limit record)
+	FaceValue     decimal.Decimal // base asset per contract (GET /api/v1/contracts)
+	MarkPrice     decimal.Decimal // USDT per base asset (the position-limit record)
+	PriceDecimals int32           // the price tick is 10^-PriceDecimals USDT
 }
+
+// MarginPlaces is the precision of a margin in USDT, the settlement
+// currency: four decimal places, rounded up, so that a margin is never
+// understated (docs/calculator.md#rounding).
+const MarginPlaces = 4
 
 // ContractValue is the USDT value of one contract at the mark price.
 func (c Contract) ContractValue() decimal.Decimal { return c.FaceValue.Mul(c.MarkPrice) }
@@ -33,39 +42,100 @@ const (
 	USDT      Unit = "usdt"
 )
 
-// FieldError is bad input, named by its field, shown next to that field.
+// FieldError is bad input on one field, shown next to that field. Its
+// message is a whole sentence a trader reads ("Position size is beyond the
+// last tier …"); Field only says where it goes.
 type FieldError struct {
 	Field, Rule string
 }
 
-func (e *FieldError) Error() string { return e.Field + ": " + e.Rule }
+func (e *FieldError) Error() string { return e.Rule }
 
 // maxInputLen bounds what a person types: a longer "number" is a paste
 // accident, and a huge exponent would cost big-integer arithmetic.
 const maxInputLen = 40
 
-// ParseAmount reads a positive decimal typed into field: plain digits with
-// an optional point ("1500", "0.25"); no exponent, sign or thousands mark.
+// fieldWords is how a message names a field, and a number to show as an
+// example of what to type there.
+var fieldWords = map[string][2]string{
+	"size":     {"Position size", "1500"},
+	"leverage": {"Leverage", "10"},
+	"entry":    {"Entry price", "95000.5"},
+	"margin":   {"Margin", "250"},
+}
+
+func words(field string) (label, example string) {
+	if w, ok := fieldWords[field]; ok {
+		return w[0], w[1]
+	}
+	return field, "1500"
+}
+
+// ParseAmount reads a positive decimal typed into field as people write
+// one: "1500", "0.25", "1000." and ".5"; commas grouping thousands
+// ("1,000", "12,500.75"); an exponent ("1e3", "2.5E-2"). A comma that may be
+// a decimal comma ("1,5") is refused with a message saying what to type,
+// as is a sign, a space inside the number or any other mark.
 func ParseAmount(field, s string) (decimal.Decimal, error) {
+	label, example := words(field)
+	notNumber := &FieldError{field, label + " must be a number, like " + example + " (1,500 and 1.5e3 are read too)"}
 	s = strings.TrimSpace(s)
 	switch {
 	case s == "":
-		return decimal.Zero, &FieldError{field, "enter a number"}
+		return decimal.Zero, &FieldError{field, label + " is empty: enter a number, like " + example}
 	case len(s) > maxInputLen:
-		return decimal.Zero, &FieldError{field, "must be a number, like 1.5"}
-	case strings.HasPrefix(s, "-") && plainNumber(s[1:]):
-		return decimal.Zero, &FieldError{field, "must be more than zero"}
-	case !plainNumber(s):
-		return decimal.Zero, &FieldError{field, "must be a number, like 1.5"}
+		return decimal.Zero, notNumber
 	}
-	d, err := decimal.NewFromString(s)
+	negative := strings.HasPrefix(s, "-")
+	mantissa, exp, hasExp := strings.Cut(strings.TrimPrefix(s, "-"), "e")
+	if !hasExp {
+		mantissa, exp, hasExp = strings.Cut(strings.TrimPrefix(s, "-"), "E")
+	}
+	if strings.Contains(mantissa, ",") {
+		plain, ok := ungroup(mantissa)
+		if !ok {
+			return decimal.Zero, &FieldError{field, label + " has a comma that is not a thousands mark: write decimals with a point (1.5) and thousands as 1,000 or 1000"}
+		}
+		mantissa = plain
+	}
+	if !plainNumber(mantissa) || hasExp && !exponent(exp) {
+		return decimal.Zero, notNumber
+	}
+	text := mantissa
+	if hasExp {
+		text += "e" + exp
+	}
+	d, err := decimal.NewFromString(text)
 	if err != nil {
-		return decimal.Zero, &FieldError{field, "must be a number, like 1.5"}
+		return decimal.Zero, notNumber
 	}
-	if !d.IsPositive() {
-		return decimal.Zero, &FieldError{field, "must be more than zero"}
+	if negative || !d.IsPositive() {
+		return decimal.Zero, &FieldError{field, label + " must be more than zero"}
 	}
 	return d, nil
+}
+
+// ungroup removes commas that group an integer part in threes ("12,500.75"
+// → "12500.75"); ok is false for any other comma.
+func ungroup(s string) (string, bool) {
+	whole, frac, hasPoint := strings.Cut(s, ".")
+	groups := strings.Split(whole, ",")
+	if len(groups[0]) == 0 || len(groups[0]) > 3 {
+		return "", false
+	}
+	for _, g := range groups[1:] {
+		if len(g) != 3 {
+			return "", false
+		}
+	}
+	if strings.Contains(frac, ",") {
+		return "", false
+	}
+	out := strings.Join(groups, "")
+	if hasPoint {
+		out += "." + frac
+	}
+	return out, true
 }
 
 // plainNumber reports whether s is digits with at most one point among them.
@@ -84,6 +154,21 @@ func plainNumber(s string) bool {
 	return digits > 0 && points <= 1
 }
 
+// exponent reports whether s is an exponent a person means: an optional
+// sign and one or two digits (a larger one is a typing accident).
+func exponent(s string) bool {
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "+"), "-")
+	if len(s) == 0 || len(s) > 2 {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // ParseLeverage reads a whole leverage of at least 1.
 func ParseLeverage(s string) (decimal.Decimal, error) {
 	d, err := ParseAmount("leverage", s)
@@ -91,7 +176,7 @@ func ParseLeverage(s string) (decimal.Decimal, error) {
 		return d, err
 	}
 	if !d.IsInteger() {
-		return decimal.Zero, &FieldError{"leverage", "must be a whole number, like 10"}
+		return decimal.Zero, &FieldError{"leverage", "Leverage must be a whole number, like 10"}
 	}
 	return d, nil
 }
@@ -113,16 +198,16 @@ func NewPosition(size decimal.Decimal, unit Unit, c Contract) (Position, error) 
 	case USDT:
 		n := size.Div(value).Floor()
 		if !n.IsPositive() {
-			return Position{}, &FieldError{"size", "less than one contract (" + value.String() + " USDT at the mark price)"}
+			return Position{}, &FieldError{"size", "Position size is less than one contract (" + value.String() + " USDT at the mark price)"}
 		}
 		return Position{Contracts: n, USDT: n.Mul(value)}, nil
 	case Contracts:
 		if !size.IsInteger() {
-			return Position{}, &FieldError{"size", "must be a whole number of contracts"}
+			return Position{}, &FieldError{"size", "Position size in contracts must be a whole number, like 15 (or choose USDT)"}
 		}
 		return Position{Contracts: size, USDT: size.Mul(value)}, nil
 	}
-	return Position{}, &FieldError{"unit", "must be contracts or USDT"}
+	return Position{}, &FieldError{"unit", "Size unit must be contracts or USDT"}
 }
 
 // In is the position measured in a tier band's volume unit.
@@ -192,13 +277,47 @@ func (l Ladder) TierOf(p Position) (int, error) {
 		}
 	}
 	last := l[len(l)-1]
-	return -1, &FieldError{"size", fmt.Sprintf("beyond the last tier (tier %d ends at %s %s)", last.Tier, last.MaxVolume, UnitName(last.VolumeUnit))}
+	return -1, &FieldError{"size", fmt.Sprintf("Position size is beyond the last tier (tier %d ends at %s %s)", last.Tier, last.MaxVolume, UnitName(last.VolumeUnit))}
 }
 
-// MaintenanceMargin is contracts × mark price × face value × the tier's
-// rate, in USDT, exact.
-func MaintenanceMargin(p Position, c Contract, t venueapi.Tier) decimal.Decimal {
-	return p.Contracts.Mul(c.MarkPrice).Mul(c.FaceValue).Mul(t.MaintenanceMarginRate)
+// MaintenanceAmounts are the ladder's cumulative maintenance amounts, one
+// per tier, in the ladder's unit: amount_1 = 0 and
+// amount_k = amount_k-1 + floor_k × (rate_k − rate_k-1), floor_k being the
+// band's min_volume. Deducted from size × rate_k, they make the maintenance
+// margin continuous across band edges (docs/calculator.md#maintenance-margin).
+func (l Ladder) MaintenanceAmounts() []decimal.Decimal {
+	out := make([]decimal.Decimal, len(l))
+	amount, rate := decimal.Zero, decimal.Zero
+	for i, t := range l {
+		amount = amount.Add(t.MinVolume.Mul(t.MaintenanceMarginRate.Sub(rate)))
+		rate = t.MaintenanceMarginRate
+		out[i] = amount
+	}
+	return out
+}
+
+// MaintenanceMargin is, in USDT and exact, size × rate − amount of tier i
+// in the ladder's unit; a size in contracts is then worth face value × mark
+// price a contract.
+func (l Ladder) MaintenanceMargin(p Position, c Contract, i int) decimal.Decimal {
+	mm := p.In(l.Unit()).Mul(l[i].MaintenanceMarginRate).Sub(l.MaintenanceAmounts()[i])
+	if l.Unit() == venueapi.UnitContract {
+		mm = mm.Mul(c.ContractValue())
+	}
+	return mm
+}
+
+// RoundMargin rounds a USDT margin up to MarginPlaces.
+func RoundMargin(m decimal.Decimal) decimal.Decimal { return m.RoundCeil(MarginPlaces) }
+
+// InitialMargin is the position's value over the leverage, rounded up to
+// MarginPlaces (exactly: no intermediate rounding of the quotient).
+func InitialMargin(p Position, leverage decimal.Decimal) decimal.Decimal {
+	q, r := p.USDT.QuoRem(leverage, MarginPlaces)
+	if r.IsPositive() {
+		q = q.Add(decimal.New(1, -MarginPlaces))
+	}
+	return q
 }
 
 // Max is the largest position the tiers allow at a leverage.
@@ -244,11 +363,43 @@ const (
 	Exceeds
 )
 
-func fit(p Position, limit decimal.Decimal) Fit {
-	if p.Contracts.GreaterThan(limit) {
-		return Exceeds
+// SideLimit is one side's limit at the typed leverage: the smaller of the
+// account's limit (which the venue reports at the account's own leverage)
+// and the largest position the tiers allow at the typed leverage.
+type SideLimit struct {
+	Fit      Fit
+	Limit    decimal.Decimal // contracts; zero when no tier allows the leverage
+	ByTiers  bool            // the tiers' top at the leverage is the smaller
+	NoTier   bool            // no tier allows the leverage: nothing fits
+	Account  decimal.Decimal // the account's own limit, contracts
+	HasLimit bool            // the account's limit is known
+}
+
+// sideAt is one side's SideLimit for a position: a position above the
+// tiers' top at the leverage exceeds whatever the account's limit says.
+func sideAt(p Position, m Max, account *decimal.Decimal) SideLimit {
+	s := SideLimit{}
+	if account != nil {
+		s.Account, s.HasLimit = *account, true
 	}
-	return Fits
+	switch {
+	case !m.Allowed:
+		s.NoTier, s.Fit = true, Exceeds
+		return s
+	case !m.Unbounded && (!s.HasLimit || m.Position.Contracts.LessThan(s.Account)):
+		s.Limit, s.ByTiers = m.Position.Contracts, true
+	case s.HasLimit:
+		s.Limit = s.Account
+	default:
+		return s // open-ended tiers and no account limit: nothing to compare
+	}
+	switch {
+	case p.Contracts.GreaterThan(s.Limit):
+		s.Fit = Exceeds
+	case s.HasLimit:
+		s.Fit = Fits
+	}
+	return s
 }
 
 // Result is the calculator's answer for one size and leverage.
@@ -256,10 +407,13 @@ type Result struct {
 	Position       Position
 	TierIndex      int // in the ladder
 	Tier           venueapi.Tier
-	LeverageTooBig bool // the chosen leverage is above the tier's maximum
-	Margin         decimal.Decimal
+	LeverageTooBig bool            // the chosen leverage is above the tier's maximum
+	Amount         decimal.Decimal // the tier's cumulative maintenance amount, in the ladder's unit
+	MarginExact    decimal.Decimal // maintenance margin, USDT, exact
+	Margin         decimal.Decimal // the same rounded up to MarginPlaces
+	Initial        decimal.Decimal // initial margin at the leverage, USDT, rounded up
 	Max            Max
-	Long, Short    Fit
+	Long, Short    SideLimit
 }
 
 // Calculate answers for a size typed in unit and a leverage; limit is the
@@ -274,16 +428,67 @@ func Calculate(l Ladder, limit *venueapi.PositionLimit, c Contract, size decimal
 		return Result{}, err
 	}
 	t := l[i]
+	mm := l.MaintenanceMargin(p, c, i)
 	r := Result{
 		Position: p, TierIndex: i, Tier: t,
 		LeverageTooBig: leverage.GreaterThan(t.MaxLever),
-		Margin:         MaintenanceMargin(p, c, t),
+		Amount:         l.MaintenanceAmounts()[i],
+		MarginExact:    mm,
+		Margin:         RoundMargin(mm),
+		Initial:        InitialMargin(p, leverage),
 		Max:            l.MaxPosition(leverage, c),
 	}
+	var buy, sell *decimal.Decimal
 	if limit != nil {
-		r.Long, r.Short = fit(p, limit.BuyLimit), fit(p, limit.SellLimit)
+		buy, sell = &limit.BuyLimit, &limit.SellLimit
 	}
+	r.Long, r.Short = sideAt(p, r.Max, buy), sideAt(p, r.Max, sell)
 	return r, nil
+}
+
+// Liquidation is an estimated liquidation price of one side.
+type Liquidation struct {
+	Price  decimal.Decimal // rounded to the price tick, towards the entry
+	None   bool            // a long whose margin covers a fall to zero
+	AtOnce bool            // the margin is below the maintenance margin at the entry
+}
+
+// Liquidations estimates, isolated-style, the prices at which a long and a
+// short of the result's size, entered at entry with margin put up, have
+// margin + PnL = maintenance margin, keeping the tier of the mark price
+// (docs/calculator.md#liquidation-price-isolated-style-estimate). With n contracts of face value f,
+// rate r and amount a in contracts or A in USDT (the other zero):
+//
+//	long:  P = (n·f·E − M − A) / (f·(n − n·r + a))
+//	short: P = (n·f·E + M + A) / (f·(n + n·r − a))
+func Liquidations(l Ladder, r Result, c Contract, entry, margin decimal.Decimal) (long, short Liquidation) {
+	n, f, rate := r.Position.Contracts, c.FaceValue, r.Tier.MaintenanceMarginRate
+	amtC, amtU := decimal.Zero, decimal.Zero
+	if l.Unit() == venueapi.UnitContract {
+		amtC = r.Amount
+	} else {
+		amtU = r.Amount
+	}
+	nr := n.Mul(rate)
+	cost := n.Mul(f).Mul(entry)
+	tick := c.PriceDecimals
+	const prec = 24
+	if den := f.Mul(n.Sub(nr).Add(amtC)); den.IsPositive() {
+		num := cost.Sub(margin).Sub(amtU)
+		if num.IsPositive() {
+			long.Price = num.DivRound(den, prec).RoundCeil(tick)
+			long.AtOnce = !long.Price.LessThan(entry)
+		} else {
+			long.None = true
+		}
+	} else {
+		long.None = true
+	}
+	if den := f.Mul(n.Add(nr).Sub(amtC)); den.IsPositive() {
+		short.Price = cost.Add(margin).Add(amtU).DivRound(den, prec).RoundFloor(tick)
+		short.AtOnce = !short.Price.GreaterThan(entry)
+	}
+	return long, short
 }
 
 // UnitName is how the UI names a tier band's volume unit.

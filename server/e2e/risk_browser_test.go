@@ -172,6 +172,27 @@ func numberIn(t *testing.T, text string) decimal.Decimal {
 	return d
 }
 
+// maintAmount is tier i's cumulative maintenance amount, in the ladder's
+// unit, worked here from the venue's ladder (docs/calculator.md).
+func maintAmount(tiers []venueapi.Tier, i int) decimal.Decimal {
+	amount, rate := decimal.Zero, decimal.Zero
+	for _, t := range tiers[:i+1] {
+		amount = amount.Add(t.MinVolume.Mul(t.MaintenanceMarginRate.Sub(rate)))
+		rate = t.MaintenanceMarginRate
+	}
+	return amount
+}
+
+// tierIndex is the index of tier t in tiers.
+func tierIndex(tiers []venueapi.Tier, t venueapi.Tier) int {
+	for i := range tiers {
+		if tiers[i].Tier == t.Tier {
+			return i
+		}
+	}
+	return -1
+}
+
 func TestRiskPanelsInTheBrowser(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
@@ -186,14 +207,17 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 	t.Run("the tier table matches the venue's tiers row for row", func(t *testing.T) {
 		rows := evalJS[[][]string](t, ctx, `[...document.querySelectorAll("#tier-table tbody tr")].map(r => [...r.cells].map(c => c.textContent))`)
 		for i, tr := range tiers {
-			want := []string{fmt.Sprint(tr.Tier), tr.MinVolume.String() + " – " + tr.MaxVolume.String() + " cont", tr.MaxLever.String() + "×",
-				tr.MaintenanceMarginRate.Mul(decimal.NewFromInt(100)).String() + "%"}
+			want := []string{fmt.Sprint(tr.Tier), tr.MinVolume.String() + " – " + tr.MaxVolume.String(), tr.MaxLever.String() + "×",
+				tr.MaintenanceMarginRate.Mul(decimal.NewFromInt(100)).String() + "%", maintAmount(tiers, i).String()}
 			if fmt.Sprint(rows[i]) != fmt.Sprint(want) {
 				t.Errorf("row %d: %q, want %q", i+1, rows[i], want)
 			}
 		}
 		if note := evalJS[string](t, ctx, `document.getElementById("tiers-note").textContent`); !strings.Contains(note, "contracts") {
 			t.Errorf("the table does not say its unit: %q", note)
+		}
+		if head := evalJS[string](t, ctx, `document.querySelector("#tier-table thead").textContent`); !strings.Contains(head, "Position band (cont)") || !strings.Contains(head, "Maint. amount (cont)") {
+			t.Errorf("the headers do not say their unit: %q", head)
 		}
 	})
 
@@ -304,10 +328,12 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 					}
 					maxTop = tr.MaxVolume
 				}
+				// (contracts × rate − the tier's amount) × face × mark, up to 4 places
+				mm := contracts.Mul(tier.MaintenanceMarginRate).Sub(maintAmount(tiers, tierIndex(tiers, tier))).Mul(face).Mul(mark).RoundCeil(4)
 				want := map[string]string{
 					"calc-tier":       fmt.Sprint(tier.Tier),
 					"calc-position":   contracts.String(),
-					"calc-margin":     contracts.Mul(mark).Mul(face).Mul(tier.MaintenanceMarginRate).String(),
+					"calc-margin":     mm.String(),
 					"calc-tier-lever": tier.MaxLever.String() + "×",
 					"calc-max":        maxTop.String(),
 				}
@@ -332,8 +358,9 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 				if warn := evalJS[bool](t, ctx, `!!document.getElementById("calc-warning")`); warn != wantWarn {
 					t.Errorf("leverage warning shown: %v, want %v", warn, wantWarn)
 				}
+				// at the typed leverage: the smaller of the account's limit and the tiers' top there
 				fits := map[bool]string{true: "fits", false: "exceeds"}
-				for id, lim := range map[string]decimal.Decimal{"calc-fits-long": limit.BuyLimit, "calc-fits-short": limit.SellLimit} {
+				for id, lim := range map[string]decimal.Decimal{"calc-fits-long": decimal.Min(limit.BuyLimit, maxTop), "calc-fits-short": decimal.Min(limit.SellLimit, maxTop)} {
 					if got := evalJS[string](t, ctx, fmt.Sprintf(`document.getElementById(%q).textContent`, id)); !strings.HasPrefix(got, fits[!contracts.GreaterThan(lim)]) {
 						t.Errorf("%s reads %q against a limit of %s contracts", id, got, lim)
 					}
@@ -349,12 +376,12 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 		choose(t, ctx, "calc-unit", "contracts")
 		typeInto(ctx, "calc-leverage", "10")
 		for _, tc := range []struct{ field, value, want string }{
-			{"size", "-5", "more than zero"},
-			{"size", "lots", "must be a number"},
-			{"size", "", "enter a number"},
-			{"size", "2.5", "whole number of contracts"},
-			{"leverage", "2.5", "whole number"},
-			{"leverage", "0", "more than zero"},
+			{"size", "-5", "Position size must be more than zero"},
+			{"size", "lots", "Position size must be a number"},
+			{"size", "", "Position size is empty: enter a number"},
+			{"size", "2.5", "Position size in contracts must be a whole number"},
+			{"leverage", "2.5", "Leverage must be a whole number"},
+			{"leverage", "0", "Leverage must be more than zero"},
 		} {
 			typeInto(ctx, "calc-size", "10")
 			if tc.field == "leverage" {
@@ -362,8 +389,8 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 			} else {
 				typeInto(ctx, "calc-size", tc.value)
 			}
-			waitFor(t, ctx, fmt.Sprintf(`(() => { const e = document.getElementById("calc-error-%s"); return !!e && e.textContent.startsWith(%q) && e.textContent.includes(%q) && !document.getElementById("calc-margin") && document.getElementById("calc-%s").getAttribute("aria-invalid") === "true" })()`,
-				tc.field, tc.field+":", tc.want, tc.field))
+			waitFor(t, ctx, fmt.Sprintf(`(() => { const e = document.getElementById("calc-error-%s"); return !!e && e.textContent.startsWith(%q) && !document.getElementById("calc-margin") && document.getElementById("calc-%s").getAttribute("aria-invalid") === "true" })()`,
+				tc.field, tc.want, tc.field))
 			typeInto(ctx, "calc-leverage", "10")
 		}
 		screenshot(t, ctx, "risk-calculator-error")
@@ -438,8 +465,11 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/tiers?contract_code="+sol))
 		waitFor(t, ctx, fmt.Sprintf(`document.querySelectorAll("#tier-table tbody tr").length === %d`, len(solTiers)))
 		first := evalJS[string](t, ctx, `document.querySelector("#tier-table tbody tr .band").textContent`)
-		if want := "0 – " + solTiers[0].MaxVolume.String() + " USDT"; first != want {
+		if want := "0 – " + solTiers[0].MaxVolume.String(); first != want {
 			t.Errorf("band %q, want %q", first, want)
+		}
+		if head := evalJS[string](t, ctx, `document.querySelector("#tier-table thead").textContent`); !strings.Contains(head, "Position band (USDT)") {
+			t.Errorf("the band header does not say USDT: %q", head)
 		}
 		// Exactly tier 1's top in USDT buys floor(top / value) contracts, in tier 1.
 		solFace := faceValue(t, s.URL, sol)
@@ -457,7 +487,7 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 		if got := evalJS[string](t, ctx, `document.getElementById("calc-tier").textContent`); !strings.HasPrefix(got, fmt.Sprint(tier.Tier)+" ") {
 			t.Errorf("tier %q, want %d", got, tier.Tier)
 		}
-		margin := contracts.Mul(mark).Mul(solFace).Mul(tier.MaintenanceMarginRate)
+		margin := contracts.Mul(mark).Mul(solFace).Mul(tier.MaintenanceMarginRate).Sub(maintAmount(solTiers, tierIndex(solTiers, tier))).RoundCeil(4)
 		if got := numberIn(t, evalJS[string](t, ctx, `document.getElementById("calc-margin").textContent`)); !got.Equal(margin) {
 			t.Errorf("margin %s, want %s", got, margin)
 		}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/riskchart/riskchart/server/internal/embedlink"
 	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -41,6 +42,28 @@ func (s *server) private(next http.Handler) http.Handler {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="riskchart"`)
 			writeError(w, r.URL.Path, http.StatusOK, venueapi.CodeForbidden,
 				"private data needs a viewer token: sign in at /login or send Authorization: Bearer <token>", s.now())
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// tiersAccess guards the tier path: private, unless PublicTiers makes the
+// ladders public. They are venue-wide, the same for every account, and the
+// venue family publishes them on its own site; the gateway's cache and the
+// client's fair share still bound the venue calls. Another site's page is
+// refused all the same: it would spend this server's venue budget
+// (docs/decisions.md#public-tiers).
+func (s *server) tiersAccess(next http.Handler) http.Handler {
+	if !s.cfg.PublicTiers {
+		return s.private(next)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "private, no-store")
+		if why := s.crossSite(r); why != "" {
+			refuse(r, refusalCrossSite)
+			writeError(w, r.URL.Path, http.StatusOK, venueapi.CodeForbidden,
+				"tiers are not served to other sites' pages: "+why, s.now())
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -94,8 +117,9 @@ func (s *server) validCookie(value string) bool {
 }
 
 // embedDenied reports, and answers, an embed call its link does not cover.
+// With PublicTiers, the tiers need no link.
 func (s *server) embedDenied(w http.ResponseWriter, r *http.Request, panel, contract string) bool {
-	if _, embed := r.Header[venueapi.EmbedHeader]; !embed {
+	if _, embed := r.Header[venueapi.EmbedHeader]; !embed || panel == embedlink.PanelTiers && s.cfg.PublicTiers {
 		return false
 	}
 	token := r.Header.Get(venueapi.EmbedHeader)

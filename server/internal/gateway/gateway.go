@@ -34,6 +34,7 @@ type Config struct {
 	ViewerTokens    []venue.Secret       // tokens that grant the private paths when Public
 	FrameAncestors  []string             // origins allowed to frame the pages and talk to embeds; default 'self'
 	EmbedLinks      *embedlink.Signer    // checks signed embed links; nil: embeds get no private data
+	PublicTiers     bool                 // the tier ladders (venue-wide) need no viewer token or embed link; limits stay private
 	PublicURL       *url.URL             // where browsers reach the server, as they see it; nil: unknown
 	AllowedHosts    []string             // Host names answered besides loopback's and PublicURL's (ParseAllowedHosts); "*": any
 	RefreshInterval time.Duration        // current-candle refresh per series; 0: 1 s

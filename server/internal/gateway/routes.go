@@ -13,7 +13,7 @@ func (s *server) routes() http.Handler {
 	mux := http.NewServeMux()
 	// The venue's three paths, for browsers and any client of the venue.
 	mux.Handle("GET "+venueapi.PathKLine, s.limited(s.handleKLine()))
-	mux.Handle("GET "+venueapi.PathTiers, s.limited(s.private(s.handleTiers())))
+	mux.Handle("GET "+venueapi.PathTiers, s.limited(s.tiersAccess(s.handleTiers())))
 	mux.Handle("GET "+venueapi.PathPositionLimit, s.limited(s.private(s.handleLimits())))
 	mux.Handle("POST "+venueapi.PathPositionLimit, s.limited(s.private(s.handleLimits())))
 	// Any other method: 405 in the venue's envelope (the mux's own is plain text).

@@ -1,0 +1,261 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/shopspring/decimal"
+
+	"github.com/riskchart/riskchart/server/internal/sandbox"
+	"github.com/riskchart/riskchart/server/internal/sandbox/sandboxtest"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// overflowJS lists what in the risk panels is wider than its box: a panel,
+// a section, a table's scroll box or a form control whose text is cut. An
+// empty list is a panel that fits.
+const overflowJS = `(() => {
+  const out = [];
+  const risk = document.querySelector(".risk");
+  if (!risk) return ["no .risk panel"];
+  const edge = risk.getBoundingClientRect().right + 1;
+  for (const el of [risk, ...risk.querySelectorAll("section, .table-scroll, dl, form")]) {
+    if (el.scrollWidth > el.clientWidth + 1) out.push((el.id || el.className || el.tagName) + " scrolls " + el.scrollWidth + " > " + el.clientWidth);
+  }
+  for (const el of risk.querySelectorAll("th, td, dd, dt, p, label, input, select, button")) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.right > edge) out.push((el.id || el.className || el.tagName) + " ends at " + Math.round(r.right) + " > " + Math.round(edge) + ": " + el.textContent.slice(0, 40));
+  }
+  const c = document.createElement("canvas").getContext("2d");
+  for (const s of risk.querySelectorAll("select")) {
+    const cs = getComputedStyle(s);
+    c.font = cs.font;
+    const text = s.selectedIndex >= 0 ? s.options[s.selectedIndex].text : "";
+    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    if (c.measureText(text).width > room + 1) out.push(s.id + " cuts " + JSON.stringify(text) + ": " + Math.round(c.measureText(text).width) + " > " + Math.round(room));
+  }
+  return out;
+})()`
+
+func sandboxContracts(t *testing.T, base string) []venueapi.Offer {
+	t.Helper()
+	var list struct {
+		Data []venueapi.Offer `json:"data"`
+	}
+	getJSON(t, base+venueapi.PathContracts, &list)
+	if len(list.Data) == 0 {
+		t.Fatal("the server lists no contracts")
+	}
+	return list.Data
+}
+
+// TestRiskPanelsFitTheirBoxAtEveryWidth: at 320 to 1920 px, for every
+// contract the sandbox lists, no part of the tiers, limits or calculator is
+// wider than its box, on the chart page's side panel, /tiers and /limits,
+// with the calculator's answer drawn (its longest text).
+func TestRiskPanelsFitTheirBoxAtEveryWidth(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	contracts := sandboxContracts(t, s.URL)
+	for _, width := range []int64{320, 390, 768, 1280, 1920} {
+		for _, page := range []string{"/", "/tiers", "/limits"} {
+			t.Run(fmt.Sprintf("%d px %s", width, page), func(t *testing.T) {
+				if err := chromedp.Run(ctx, chromedp.EmulateViewport(width, 900), chromedp.Navigate(s.URL+page+"?contract_code="+contracts[0].Code)); err != nil {
+					t.Fatal(err)
+				}
+				// the app runs: the picker is its own, not the prerendered one
+				waitFor(t, ctx, fmt.Sprintf(`document.querySelector(".risk")?.getAttribute("aria-label") === "Risk limits of %s" && document.querySelectorAll("#contract-select option").length > 1`, contracts[0].Code))
+				for _, c := range contracts {
+					choose(t, ctx, "contract-select", c.Code)
+					code, _ := venueapi.ParseContractCode(c.Code)
+					swap := code.Kind == venueapi.KindSwap
+					switch {
+					case page != "/limits" && swap:
+						waitFor(t, ctx, fmt.Sprintf(`document.querySelector(".risk")?.getAttribute("aria-label") === "Risk limits of %s" && document.querySelectorAll("#tier-table tbody tr").length > 0 && !!document.getElementById("calc-size")`, c.Code))
+						typeInto(ctx, "calc-leverage", "150")
+						typeInto(ctx, "calc-size", "12,345")
+						waitFor(t, ctx, `!!document.getElementById("calc-liq") || !!document.getElementById("calc-error-size")`)
+					case page != "/tiers":
+						waitFor(t, ctx, fmt.Sprintf(`document.querySelector(".risk")?.getAttribute("aria-label") === "Risk limits of %s" && document.querySelectorAll("#limits-table tbody tr").length > 0`, c.Code))
+					default:
+						waitFor(t, ctx, fmt.Sprintf(`document.querySelector(".risk")?.getAttribute("aria-label") === "Risk limits of %s"`, c.Code))
+					}
+					if bad := evalJS[[]string](t, ctx, overflowJS); len(bad) > 0 {
+						screenshot(t, ctx, fmt.Sprintf("risk-overflow-%d-%s-%s", width, strings.Trim(page, "/"), c.Code))
+						t.Errorf("%s at %d px on %s: %s", c.Code, width, page, strings.Join(bad, "; "))
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestCalculatorAnswersWhatATraderAsks drives the calculator on the sandbox's
+// BTC-USDT (tier 1 to 5200 contracts at 200×, tier 2 at 100×).
+func TestCalculatorAnswersWhatATraderAsks(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	tiers := apiTiers(t, s.URL, "BTC-USDT")
+	if !tiers[0].MaxVolume.Equal(decimal.NewFromInt(5200)) || !tiers[1].MaxLever.Equal(decimal.NewFromInt(100)) {
+		t.Fatalf("the sandbox's BTC-USDT ladder changed: %+v", tiers[:2])
+	}
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/tiers?contract_code=BTC-USDT")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `!!document.getElementById("calc-hint") && !document.getElementById("calc-status")`)
+	if hint := evalJS[string](t, ctx, `document.getElementById("calculator").textContent`); strings.Contains(hint, "1.5") {
+		t.Errorf("the calculator suggests 1.5 contracts, which it refuses: %q", hint)
+	}
+	margin := func(size string) decimal.Decimal {
+		typeInto(ctx, "calc-size", size)
+		conts := decimal.RequireFromString(strings.ReplaceAll(size, ",", "")).String()
+		waitFor(t, ctx, fmt.Sprintf(`document.getElementById("calc-position")?.textContent.startsWith(%q)`, conts+" cont"))
+		return numberIn(t, evalJS[string](t, ctx, `document.getElementById("calc-margin").textContent`))
+	}
+	typeInto(ctx, "calc-leverage", "20")
+
+	t.Run("the maintenance margin does not jump at a tier's edge", func(t *testing.T) {
+		below, above := margin("5200"), margin("5201")
+		mark := numberIn(t, strings.TrimSpace(evalJS[string](t, ctx, `document.getElementById("calc-position").textContent.split("at mark ")[1]`)))
+		// one contract more costs at most one contract's value × tier 2's rate (plus rounding)
+		step := mark.Mul(decimal.RequireFromString("0.001")).Mul(tiers[1].MaintenanceMarginRate).Add(decimal.RequireFromString("0.0002"))
+		if d := above.Sub(below); d.IsNegative() || d.GreaterThan(step) {
+			t.Errorf("5200 → 5201 contracts: %s → %s USDT, a step of %s (at most %s)", below, above, d, step)
+		}
+		if how := evalJS[string](t, ctx, `document.getElementById("calc-margin-how").textContent`); !strings.Contains(how, "5.2 cont (tier 2's maint. amount)") {
+			t.Errorf("the formula shown: %q", how)
+		}
+		if places := strings.SplitN(above.String(), ".", 2); len(places) == 2 && len(places[1]) > 4 {
+			t.Errorf("margin %s has more than 4 decimals", above)
+		}
+	})
+
+	t.Run("initial margin and liquidation estimates are shown", func(t *testing.T) {
+		margin("5201")
+		for _, id := range []string{"calc-initial", "calc-liq-long", "calc-liq-short"} {
+			if got := evalJS[string](t, ctx, fmt.Sprintf(`document.getElementById(%q)?.textContent || ""`, id)); got == "" {
+				t.Errorf("no %s", id)
+			}
+		}
+		if label := evalJS[string](t, ctx, `document.getElementById("calc-result").textContent`); !strings.Contains(label, "isolated estimate") {
+			t.Errorf("the liquidation price is not labelled an isolated estimate: %q", label)
+		}
+	})
+
+	t.Run("at 150× a tier-2 position does not fit", func(t *testing.T) {
+		typeInto(ctx, "calc-leverage", "150")
+		margin("6000")
+		waitFor(t, ctx, `!!document.getElementById("calc-warning")`)
+		for _, id := range []string{"calc-fits-long", "calc-fits-short"} {
+			if got := evalJS[string](t, ctx, fmt.Sprintf(`document.getElementById(%q).textContent`, id)); !strings.HasPrefix(got, "exceeds the limit at 150× of 5200 cont") {
+				t.Errorf("%s: %q", id, got)
+			}
+		}
+		typeInto(ctx, "calc-leverage", "20")
+	})
+
+	t.Run("sizes are read as people type them", func(t *testing.T) {
+		for _, in := range []string{"1,000", "1000.", "1e3"} {
+			margin(in) // waits for "1000 cont"
+		}
+	})
+
+	t.Run("messages start with words a trader reads", func(t *testing.T) {
+		for _, tc := range []struct{ in, want string }{
+			{"1.5", "Position size in contracts must be a whole number, like 15"},
+			{"1,5", "Position size has a comma that is not a thousands mark"},
+			{"99999999", "Position size is beyond the last tier (tier 8 ends at"},
+		} {
+			typeInto(ctx, "calc-size", tc.in)
+			waitFor(t, ctx, fmt.Sprintf(`document.getElementById("calc-error-size")?.textContent.startsWith(%q)`, tc.want))
+		}
+	})
+}
+
+// TestRiskPagesPickersCaseAndUnknownContracts: the pages take any letter
+// case, offer a picker, and say one thing for a contract the venue does not
+// list, without waiting for ever.
+func TestRiskPagesPickersCaseAndUnknownContracts(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+
+	t.Run("a lowercase code is the venue's code", func(t *testing.T) {
+		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/limits?contract_code=btc-usdt-cq"))
+		waitFor(t, ctx, `document.querySelector(".risk")?.getAttribute("aria-label") === "Risk limits of BTC-USDT-CQ" && !document.getElementById("risk-page-error")`)
+	})
+
+	t.Run("the picker moves the page to another contract", func(t *testing.T) {
+		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/tiers?contract_code=BTC-USDT"))
+		waitFor(t, ctx, `document.querySelectorAll("#contract-select option").length > 1 && !!document.getElementById("contract-form")`)
+		choose(t, ctx, "contract-select", "SOL-USDT")
+		waitFor(t, ctx, `location.search === "?contract_code=SOL-USDT" && document.querySelector(".risk")?.getAttribute("aria-label") === "Risk limits of SOL-USDT"`)
+		typeInto(ctx, "contract-input", "eth-usdt")
+		click(t, ctx, "#contract-form button")
+		waitFor(t, ctx, `location.search === "?contract_code=ETH-USDT"`)
+	})
+
+	for _, page := range []string{"/tiers", "/limits", "/"} {
+		t.Run("an unknown contract on "+page, func(t *testing.T) {
+			chromedp.Run(ctx, chromedp.Navigate(s.URL+page+"?contract_code=ABC-USDT"))
+			waitFor(t, ctx, `document.getElementById("risk-unknown")?.textContent === "The venue does not know the contract ABC-USDT."`)
+			if text := evalJS[string](t, ctx, `document.querySelector(".risk").textContent`); strings.Contains(text, "waiting") || strings.Contains(text, "Loading") {
+				t.Errorf("the panel still waits: %q", text)
+			}
+		})
+	}
+
+	t.Run("the embed dialog offers no snippet for an unknown contract", func(t *testing.T) {
+		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=ABC-USDT"))
+		waitFor(t, ctx, `!!document.getElementById("risk-unknown")`) // the app runs: the button is its own, not the prerendered one
+		click(t, ctx, "#embed-open")
+		waitFor(t, ctx, `document.getElementById("embed-unknown")?.textContent.startsWith("The venue does not know the contract ABC-USDT.") && !document.querySelector("#embed-dialog textarea")`)
+		click(t, ctx, "#embed-open") // closed
+		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT"))
+		waitFor(t, ctx, `document.querySelectorAll("#tier-table tbody tr").length > 0`)
+		click(t, ctx, "#embed-open")
+		waitFor(t, ctx, `document.querySelectorAll("#embed-dialog textarea").length === 3 && !document.getElementById("embed-unknown")`)
+	})
+}
+
+// TestNoAccessPanelsDrawNoEmptyTable: a server without a venue key says so
+// once, and draws no table header over nothing.
+func TestNoAccessPanelsDrawNoEmptyTable(t *testing.T) {
+	venueURL, _ := sandboxtest.Start(t, sandbox.Config{})
+	s := startServer(t, map[string]string{"RISKCHART_VENUE_URL": venueURL})
+	ctx := newBrowser(t)
+	for _, page := range []string{"/tiers", "/limits"} {
+		chromedp.Run(ctx, chromedp.Navigate(s.URL+page+"?contract_code=BTC-USDT"))
+		waitFor(t, ctx, `!!document.getElementById("risk-noaccess") && !!(document.getElementById("tiers-noaccess") || document.getElementById("limits-noaccess"))`)
+		if n := evalJS[int](t, ctx, `document.querySelectorAll(".risk table, .risk th").length`); n != 0 {
+			t.Errorf("%s: %d table parts drawn without access", page, n)
+		}
+	}
+}
+
+// TestPublicTiersReachEmbedsWithoutALink: with RISKCHART_PUBLIC_TIERS on, a
+// tiers embed without a signed link shows the ladder (and, with controls=0,
+// no calculator and no word of it); off, it shows the refusal.
+func TestPublicTiersReachEmbedsWithoutALink(t *testing.T) {
+	ctx := newBrowser(t)
+	for _, tc := range []struct {
+		public string
+		shown  bool
+	}{{"true", true}, {"false", false}} {
+		t.Run("RISKCHART_PUBLIC_TIERS="+tc.public, func(t *testing.T) {
+			s := startServer(t, map[string]string{"RISKCHART_PUBLIC_TIERS": tc.public})
+			chromedp.Run(ctx, chromedp.Navigate(s.URL+"/embed/tiers?contract_code=BTC-USDT&controls=0"))
+			if !tc.shown {
+				waitFor(t, ctx, `!!document.getElementById("risk-noaccess") && !document.querySelector("#tier-table")`)
+				return
+			}
+			waitFor(t, ctx, `document.querySelectorAll("#tier-table tbody tr").length === 8`)
+			if text := evalJS[string](t, ctx, `document.getElementById("embed-root").textContent`); strings.Contains(text, "Highlighted") || strings.Contains(text, "Calculator") {
+				t.Errorf("controls=0 still speaks of the calculator: %q", text)
+			}
+			chromedp.Run(ctx, chromedp.Navigate(s.URL+"/embed/limits?contract_code=BTC-USDT"))
+			waitFor(t, ctx, `!!document.getElementById("risk-noaccess") && !document.querySelector("#limits-table")`)
+		})
+	}
+}
