@@ -12,7 +12,7 @@ APP_SRC   := $(shell find app venueapi -name '*.go' -not -name '*_test.go') go.m
 CHROMIUM  ?= /usr/bin/chromium
 NGINX     ?= /usr/sbin/nginx
 
-.PHONY: all run build test bench deps chromium redis-server nginx vet clean
+.PHONY: all run build test bench deps chromium redis-server nginx vet clean wasm-size
 
 all: build
 
@@ -99,6 +99,10 @@ bench: build chromium redis-server nginx
 	$(GO) run ./server/cmd/streambench -bin $(BIN)
 	@echo "Front end in headless Chromium (BenchmarkFrontEnd; ratios are go-app page / plain ECharts page, same run):"
 	@cat artifacts/frontbench.txt
+
+# app.wasm's code per package, the data segments in one row: docs/performance.md.
+wasm-size:
+	$(GO) run ./server/cmd/wasmsize -top 15 ./app/wasm
 
 clean:
 	rm -rf bin web/app.wasm web/app.wasm.gz web/echarts.min.js web/echarts.min.js.gz $(ICONS) node_modules
