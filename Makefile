@@ -21,7 +21,7 @@ run: build
 
 ICONS     := web/icon-192.png web/icon-512.png web/icon-maskable-512.png
 
-build: deps wasm_exec.js web/echarts.min.js.gz web/app.wasm.gz $(ICONS) $(BIN)
+build: deps wasm_exec.js web/echarts.min.js.br web/app.wasm.br $(ICONS) $(BIN)
 
 # The app icons are drawn by the build, not committed as binaries.
 $(ICONS) &: server/cmd/icons/main.go
@@ -38,8 +38,9 @@ node_modules/.package-lock.json: package.json package-lock.json
 web/echarts.min.js: node_modules/.package-lock.json server/cmd/echartsbuild/main.go
 	$(GO) run ./server/cmd/echartsbuild -o $@
 
-web/echarts.min.js.gz: web/echarts.min.js
-	gzip -9 -k -f web/echarts.min.js
+# Brotli and gzip siblings, which the server sends to browsers that take them.
+web/echarts.min.js.br web/echarts.min.js.gz &: web/echarts.min.js server/cmd/precompress/main.go
+	$(GO) run ./server/cmd/precompress web/echarts.min.js
 
 # The glue must match the compiler that built app.wasm, not go-app's embedded copy.
 wasm_exec.js: $(WASM_EXEC)
@@ -48,8 +49,8 @@ wasm_exec.js: $(WASM_EXEC)
 web/app.wasm: $(APP_SRC)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./app/wasm
 
-web/app.wasm.gz: web/app.wasm
-	gzip -9 -k -f web/app.wasm
+web/app.wasm.br web/app.wasm.gz &: web/app.wasm server/cmd/precompress/main.go
+	$(GO) run ./server/cmd/precompress web/app.wasm
 
 $(BIN): $(GO_SRC)
 	$(GO) build -trimpath -o $@ ./server
@@ -105,4 +106,4 @@ wasm-size:
 	$(GO) run ./server/cmd/wasmsize -top 15 ./app/wasm
 
 clean:
-	rm -rf bin web/app.wasm web/app.wasm.gz web/echarts.min.js web/echarts.min.js.gz $(ICONS) node_modules
+	rm -rf bin web/app.wasm web/app.wasm.gz web/app.wasm.br web/echarts.min.js web/echarts.min.js.gz web/echarts.min.js.br $(ICONS) node_modules
