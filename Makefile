@@ -12,7 +12,7 @@ APP_SRC   := $(shell find app venueapi -name '*.go' -not -name '*_test.go') go.m
 CHROMIUM  ?= /usr/bin/chromium
 NGINX     ?= /usr/sbin/nginx
 
-.PHONY: all run build test bench deps chromium redis-server nginx vet clean wasm-size
+.PHONY: all run build test bench deps chromium redis-server nginx vet clean wasm-size trace-startup
 
 all: build
 
@@ -100,6 +100,13 @@ bench: build chromium redis-server nginx
 	$(GO) run ./server/cmd/streambench -bin $(BIN)
 	@echo "Front end in headless Chromium (BenchmarkFrontEnd; ratios are go-app page / plain ECharts page, same run):"
 	@cat artifacts/frontbench.txt
+	@echo "Start-up (BenchmarkStartUp; loopback and the mobile profile, cold and next visit, same run):"
+	@cat artifacts/startbench.txt
+
+# Where a cold and a warm start of the chart page spend their time: docs/performance.md.
+trace-startup: build chromium
+	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test ./server/e2e -run '^$$' -bench '^BenchmarkStartUpTrace$$' -benchtime 1x -count=1
+	@cat artifacts/starttrace.txt
 
 # app.wasm's code per package, the data segments in one row: docs/performance.md.
 wasm-size:
