@@ -12,7 +12,7 @@ APP_SRC   := $(shell find app venueapi -name '*.go' -not -name '*_test.go') go.m
 CHROMIUM  ?= /usr/bin/chromium
 NGINX     ?= /usr/sbin/nginx
 
-.PHONY: all run build test bench deps chromium redis-server nginx vet clean
+.PHONY: all run build test bench deps chromium redis-server nginx vet clean wasm-size trace-startup
 
 all: build
 
@@ -21,7 +21,7 @@ run: build
 
 ICONS     := web/icon-192.png web/icon-512.png web/icon-maskable-512.png
 
-build: deps wasm_exec.js web/echarts.min.js.gz web/app.wasm.gz $(ICONS) $(BIN)
+build: deps wasm_exec.js web/echarts.min.js.br web/app.wasm.br $(ICONS) $(BIN)
 
 # The app icons are drawn by the build, not committed as binaries.
 $(ICONS) &: server/cmd/icons/main.go
@@ -38,8 +38,9 @@ node_modules/.package-lock.json: package.json package-lock.json
 web/echarts.min.js: node_modules/.package-lock.json server/cmd/echartsbuild/main.go
 	$(GO) run ./server/cmd/echartsbuild -o $@
 
-web/echarts.min.js.gz: web/echarts.min.js
-	gzip -9 -k -f web/echarts.min.js
+# Brotli and gzip siblings, which the server sends to browsers that take them.
+web/echarts.min.js.br web/echarts.min.js.gz &: web/echarts.min.js server/cmd/precompress/main.go
+	$(GO) run ./server/cmd/precompress web/echarts.min.js
 
 # The glue must match the compiler that built app.wasm, not go-app's embedded copy.
 wasm_exec.js: $(WASM_EXEC)
@@ -48,8 +49,8 @@ wasm_exec.js: $(WASM_EXEC)
 web/app.wasm: $(APP_SRC)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./app/wasm
 
-web/app.wasm.gz: web/app.wasm
-	gzip -9 -k -f web/app.wasm
+web/app.wasm.br web/app.wasm.gz &: web/app.wasm server/cmd/precompress/main.go
+	$(GO) run ./server/cmd/precompress web/app.wasm
 
 $(BIN): $(GO_SRC)
 	$(GO) build -trimpath -o $@ ./server
@@ -99,6 +100,17 @@ bench: build chromium redis-server nginx
 	$(GO) run ./server/cmd/streambench -bin $(BIN)
 	@echo "Front end in headless Chromium (BenchmarkFrontEnd; ratios are go-app page / plain ECharts page, same run):"
 	@cat artifacts/frontbench.txt
+	@echo "Start-up (BenchmarkStartUp; loopback and the mobile profile, cold and next visit, same run):"
+	@cat artifacts/startbench.txt
+
+# Where a cold and a warm start of the chart page spend their time: docs/performance.md.
+trace-startup: build chromium
+	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test ./server/e2e -run '^$$' -bench '^BenchmarkStartUpTrace$$' -benchtime 1x -count=1
+	@cat artifacts/starttrace.txt
+
+# app.wasm's code per package, the data segments in one row: docs/performance.md.
+wasm-size:
+	$(GO) run ./server/cmd/wasmsize -top 15 ./app/wasm
 
 clean:
-	rm -rf bin web/app.wasm web/app.wasm.gz web/echarts.min.js web/echarts.min.js.gz $(ICONS) node_modules
+	rm -rf bin web/app.wasm web/app.wasm.gz web/app.wasm.br web/echarts.min.js web/echarts.min.js.gz web/echarts.min.js.br $(ICONS) node_modules

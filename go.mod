@@ -3,6 +3,7 @@ module github.com/riskchart/riskchart
 go 1.26.8
 
 require (
+	github.com/andybalholm/brotli v1.2.8
 	github.com/chromedp/cdproto v0.0.0-20250724212937-08a3db8b4327
 	github.com/chromedp/chromedp v0.14.2
 	github.com/evanw/esbuild v0.28.2

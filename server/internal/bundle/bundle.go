@@ -87,7 +87,7 @@ func New(cfg Config) (http.Handler, error) {
 		return nil, err
 	}
 	h.Version = version
-	// app.wasm is served gzip-compressed: the progress bar needs the raw size.
+	// app.wasm is served compressed (brotli or gzip): the progress bar needs the raw size.
 	h.WasmContentLength = strconv.FormatInt(wasmSize, 10)
 	goapp, err := goappJS(h)
 	if err != nil {
@@ -240,7 +240,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// serveWeb serves a file of web/, its .gz sibling when the browser takes gzip.
+// serveWeb serves a file of web/, its .br or .gz sibling when the browser
+// takes brotli or gzip (see servePrecompressed).
 func (h *handler) serveWeb(w http.ResponseWriter, r *http.Request) {
 	name := path.Clean(r.URL.Path[len("/web/"):])
 	if name == "." || strings.HasPrefix(name, "..") || webjs.Assembled(name) {
@@ -253,15 +254,8 @@ func (h *handler) serveWeb(w http.ResponseWriter, r *http.Request) {
 	if ct := contentType(name); ct != "" {
 		w.Header().Set("Content-Type", ct)
 	}
-	if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-		if f, err := os.Open(file + ".gz"); err == nil {
-			defer f.Close()
-			if st, err := f.Stat(); err == nil {
-				w.Header().Set("Content-Encoding", "gzip")
-				http.ServeContent(w, r, name, st.ModTime(), f)
-				return
-			}
-		}
+	if servePrecompressed(w, r, file, name) {
+		return
 	}
 	http.ServeFile(w, r, file)
 }

@@ -1,0 +1,84 @@
+// Command precompress writes a brotli (.br, quality 11) and a gzip (.gz,
+// best compression) sibling of each file it is given, which the server
+// sends to browsers that accept them (server/internal/bundle). It is pure
+// Go (github.com/andybalholm/brotli), so the build needs no package beyond
+// the Go toolchain: see docs/performance.md.
+//
+//	go run ./server/cmd/precompress web/app.wasm web/echarts.min.js
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/andybalholm/brotli"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "precompress:", err)
+		os.Exit(1)
+	}
+}
+
+func run(files []string, stdout io.Writer) error {
+	if len(files) == 0 {
+		return errors.New("want the files to compress as arguments")
+	}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", f, err)
+		}
+		br, err := compress(raw, func(w io.Writer) (io.WriteCloser, error) {
+			return brotli.NewWriterOptions(w, brotli.WriterOptions{Quality: brotli.BestCompression, LGWin: 24}), nil
+		})
+		if err != nil {
+			return fmt.Errorf("brotli of %s: %w", f, err)
+		}
+		gz, err := compress(raw, func(w io.Writer) (io.WriteCloser, error) { return gzip.NewWriterLevel(w, gzip.BestCompression) })
+		if err != nil {
+			return fmt.Errorf("gzip of %s: %w", f, err)
+		}
+		for ext, b := range map[string][]byte{".br": br, ".gz": gz} {
+			if err := writeAtomic(f+ext, b); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(stdout, "%s: %d bytes, gzip %d, brotli %d\n", f, len(raw), len(gz), len(br))
+	}
+	return nil
+}
+
+func compress(raw []byte, newWriter func(io.Writer) (io.WriteCloser, error)) ([]byte, error) {
+	var buf bytes.Buffer
+	w, err := newWriter(&buf)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write(raw); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// writeAtomic writes b to name through a temporary file, so that a server
+// reading web/ never sends half a file.
+func writeAtomic(name string, b []byte) error {
+	tmp := name + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	return nil
+}

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/andybalholm/brotli"
+)
+
+func TestSiblingsDecompressToTheFile(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "app.wasm")
+	raw := []byte(strings.Repeat("riskchart candles ", 5000))
+	if err := os.WriteFile(f, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := run([]string{f}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	readers := map[string]func(io.Reader) (io.Reader, error){
+		".br": func(r io.Reader) (io.Reader, error) { return brotli.NewReader(r), nil },
+		".gz": func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) },
+	}
+	for ext, open := range readers {
+		b, err := os.ReadFile(f + ext)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b) >= len(raw)/10 {
+			t.Errorf("%s is %d bytes of %d: not compressed", ext, len(b), len(raw))
+		}
+		r, err := open(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := io.ReadAll(r); err != nil || !bytes.Equal(got, raw) {
+			t.Errorf("%s decompresses to %d bytes (%v), want the file's %d", ext, len(got), err, len(raw))
+		}
+	}
+	if _, err := os.Stat(f + ".br.tmp"); err == nil {
+		t.Error("a temporary file is left")
+	}
+}
+
+func TestAMissingFileIsNamed(t *testing.T) {
+	err := run([]string{filepath.Join(t.TempDir(), "nope.wasm")}, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "nope.wasm") {
+		t.Fatalf("error %v, want one naming nope.wasm", err)
+	}
+	if err := run(nil, io.Discard); err == nil {
+		t.Error("no error without files")
+	}
+}

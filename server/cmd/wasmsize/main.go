@@ -1,0 +1,430 @@
+// Command wasmsize prints how much of the WebAssembly front end each package
+// takes. It builds the package (./app/wasm by default) for js/wasm as the
+// Makefile does but keeping the module's "name" section, sums the code of
+// each function by the package it belongs to, and shows the data segments
+// (type data, strings, pclntab, which no section assigns to a package) as
+// one row.
+//
+//	go run ./server/cmd/wasmsize -top 15 ./app/wasm
+//
+// make wasm-size runs it; docs/performance.md keeps the table.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "wasmsize:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("wasmsize", flag.ContinueOnError)
+	top := fs.Int("top", 25, "packages to list, the largest first; the rest are summed in one row")
+	module := fs.Bool("module", false, "sum by module (host/owner/repo, or the standard library's top-level package) instead of by package")
+	in := fs.String("in", "", "list the functions of this import path instead, the largest first")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *top < 1 {
+		return fmt.Errorf("-top is %d: it must be at least 1", *top)
+	}
+	pkg := "./app/wasm"
+	switch fs.NArg() {
+	case 0:
+	case 1:
+		pkg = fs.Arg(0)
+	default:
+		return errors.New("want at most one argument: the main package to build")
+	}
+	dir, err := os.MkdirTemp("", "wasmsize")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	out := filepath.Join(dir, "app.wasm")
+	if _, err := goCmd(ctx, "build", "-trimpath", "-o", out, pkg); err != nil {
+		return err
+	}
+	deps, err := goCmd(ctx, "list", "-deps", pkg)
+	if err != nil {
+		return err
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		return fmt.Errorf("reading the module: %w", err)
+	}
+	m, err := parse(b)
+	if err != nil {
+		return fmt.Errorf("reading the module built from %s: %w", pkg, err)
+	}
+	names := newPackageNames(strings.Fields(deps))
+	group := names.of
+	switch {
+	case *in != "":
+		group = func(sym string) string {
+			if names.of(sym) == *in {
+				return sym
+			}
+			return "(other packages)"
+		}
+	case *module:
+		group = func(sym string) string { return moduleOf(names.of(sym)) }
+	}
+	return report(stdout, m, int64(len(b)), group, *top)
+}
+
+// goCmd runs the go command for js/wasm and returns its output.
+func goCmd(ctx context.Context, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go %s: %w: %s", strings.Join(args, " "), err, stderr.String())
+	}
+	return string(out), nil
+}
+
+// report writes the table: the top packages by code, the rest in one row,
+// then the data and the other sections, each with its share of total.
+func report(stdout io.Writer, m *wasmModule, total int64, group func(string) string, top int) error {
+	rows := m.byGroup(group)
+	w := bufio.NewWriter(stdout)
+	fmt.Fprintf(w, "%-60s %10s %6s\n", "package (code of its functions)", "bytes", "share")
+	var rest int64
+	for i, r := range rows {
+		if i >= top {
+			rest += r.size
+			continue
+		}
+		fmt.Fprintf(w, "%-60s %10d %5.1f%%\n", r.name, r.size, pct(r.size, total))
+	}
+	if rest > 0 {
+		fmt.Fprintf(w, "%-60s %10d %5.1f%%\n", fmt.Sprintf("(%d more rows)", len(rows)-top), rest, pct(rest, total))
+	}
+	fmt.Fprintf(w, "%-60s %10d %5.1f%%\n", "(data segments: types, strings, pclntab, tables)", m.data, pct(m.data, total))
+	fmt.Fprintf(w, "%-60s %10d %5.1f%%\n", "(other sections: names, imports, headers)", total-m.code-m.data, pct(total-m.code-m.data, total))
+	fmt.Fprintf(w, "%-60s %10d\n", "module, with its name section", total)
+	if m.unnamed > 0 {
+		fmt.Fprintf(w, "note: %d functions have no name\n", m.unnamed)
+	}
+	return w.Flush()
+}
+
+func pct(n, total int64) float64 { return 100 * float64(n) / float64(total) }
+
+// wasmModule is what wasmsize reads of a module.
+type wasmModule struct {
+	imported int            // imported functions, which come first in the function index space
+	bodies   []int64        // each defined function's body size, in code section order
+	names    map[int]string // function index → name, from the "name" section
+	code     int64          // the code section's size
+	data     int64          // the data section's size
+	unnamed  int            // defined functions the name section does not name
+}
+
+type row struct {
+	name string
+	size int64
+}
+
+// byGroup sums the body sizes of the defined functions by group(name),
+// the largest first.
+func (m *wasmModule) byGroup(group func(string) string) []row {
+	sums := map[string]int64{}
+	for i, size := range m.bodies {
+		name, ok := m.names[m.imported+i]
+		if !ok {
+			name = "(unnamed)"
+		}
+		sums[group(name)] += size
+	}
+	rows := make([]row, 0, len(sums))
+	for k, v := range sums {
+		rows = append(rows, row{k, v})
+	}
+	slices.SortFunc(rows, func(a, b row) int {
+		if c := cmp.Compare(b.size, a.size); c != 0 {
+			return c
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	return rows
+}
+
+// The linker writes a function's name with every character other than a
+// letter, digit, underscore or dot replaced by an underscore (cmd/link's
+// wasm nameRegexp): github.com/a-b/c.(*T).M becomes github.com_a_b_c.__T_.M.
+var nameRegexp = regexp.MustCompile(`[^\w.]`)
+
+// packageNames maps the linker's function names back to import paths.
+type packageNames struct {
+	bySanitized map[string]string // sanitized import path → import path
+}
+
+func newPackageNames(paths []string) packageNames {
+	p := packageNames{bySanitized: map[string]string{}}
+	for _, path := range paths {
+		p.bySanitized[nameRegexp.ReplaceAllString(path, "_")] = path
+	}
+	return p
+}
+
+// of is the import path of the function named sym: the longest known
+// package whose sanitized path, then a dot, starts sym. Compiler-made
+// functions (type:.eq.T becomes type_.eq.T) are grouped by what comes
+// before their first dot.
+func (p packageNames) of(sym string) string {
+	best := ""
+	for i := 0; i < len(sym); i++ {
+		if sym[i] != '.' {
+			continue
+		}
+		if path, ok := p.bySanitized[sym[:i]]; ok && len(path) > len(best) {
+			best = path
+		}
+	}
+	if best != "" {
+		return best
+	}
+	if i := strings.IndexByte(sym, '.'); i > 0 {
+		return "(" + sym[:i] + ")"
+	}
+	return "(" + sym + ")"
+}
+
+// moduleOf is a package path's module-like prefix: host/owner/repo for a
+// path on a host (a dot in its first element), else its first element
+// (the standard library's top-level packages).
+func moduleOf(pkg string) string {
+	parts := strings.Split(pkg, "/")
+	if strings.Contains(parts[0], ".") && len(parts) >= 3 {
+		return strings.Join(parts[:3], "/")
+	}
+	return parts[0]
+}
+
+// parse reads a module's import, code, data and name sections.
+func parse(b []byte) (*wasmModule, error) {
+	if len(b) < 8 || !bytes.Equal(b[:4], []byte("\x00asm")) {
+		return nil, errors.New("not a WebAssembly module")
+	}
+	m := &wasmModule{names: map[int]string{}}
+	r := &reader{b: b, off: 8}
+	for r.off < len(r.b) {
+		id, err := r.byte()
+		if err != nil {
+			return nil, err
+		}
+		size, err := r.uleb()
+		if err != nil {
+			return nil, err
+		}
+		body, err := r.bytes(int(size))
+		if err != nil {
+			return nil, fmt.Errorf("section %d: %w", id, err)
+		}
+		s := &reader{b: body}
+		switch id {
+		case 2:
+			err = m.readImports(s)
+		case 10:
+			m.code = int64(size)
+			err = m.readCode(s)
+		case 11:
+			m.data = int64(size)
+		case 0:
+			err = m.readCustom(s)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("section %d: %w", id, err)
+		}
+	}
+	for i := range m.bodies {
+		if _, ok := m.names[m.imported+i]; !ok {
+			m.unnamed++
+		}
+	}
+	return m, nil
+}
+
+func (m *wasmModule) readImports(r *reader) error {
+	n, err := r.uleb()
+	if err != nil {
+		return err
+	}
+	for range n {
+		for range 2 { // module, field
+			if _, err := r.name(); err != nil {
+				return err
+			}
+		}
+		kind, err := r.byte()
+		if err != nil {
+			return err
+		}
+		switch kind {
+		case 0: // function: a type index
+			m.imported++
+			_, err = r.uleb()
+		case 1: // table: reftype, limits
+			if _, err = r.byte(); err == nil {
+				err = r.limits()
+			}
+		case 2: // memory: limits
+			err = r.limits()
+		case 3: // global: valtype, mutability
+			_, err = r.bytes(2)
+		default:
+			err = fmt.Errorf("import kind %d", kind)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *wasmModule) readCode(r *reader) error {
+	n, err := r.uleb()
+	if err != nil {
+		return err
+	}
+	for range n {
+		size, err := r.uleb()
+		if err != nil {
+			return err
+		}
+		if _, err := r.bytes(int(size)); err != nil {
+			return err
+		}
+		m.bodies = append(m.bodies, int64(size))
+	}
+	return nil
+}
+
+// readCustom reads the function names of a "name" section; other custom
+// sections are skipped.
+func (m *wasmModule) readCustom(r *reader) error {
+	name, err := r.name()
+	if err != nil || name != "name" {
+		return err
+	}
+	for r.off < len(r.b) {
+		id, err := r.byte()
+		if err != nil {
+			return err
+		}
+		size, err := r.uleb()
+		if err != nil {
+			return err
+		}
+		sub, err := r.bytes(int(size))
+		if err != nil {
+			return err
+		}
+		if id != 1 { // function names
+			continue
+		}
+		s := &reader{b: sub}
+		n, err := s.uleb()
+		if err != nil {
+			return err
+		}
+		for range n {
+			idx, err := s.uleb()
+			if err != nil {
+				return err
+			}
+			fn, err := s.name()
+			if err != nil {
+				return err
+			}
+			m.names[int(idx)] = fn
+		}
+	}
+	return nil
+}
+
+// reader reads the encodings of the WebAssembly binary format.
+type reader struct {
+	b   []byte
+	off int
+}
+
+var errShort = errors.New("the module ends early")
+
+func (r *reader) byte() (byte, error) {
+	if r.off >= len(r.b) {
+		return 0, errShort
+	}
+	r.off++
+	return r.b[r.off-1], nil
+}
+
+func (r *reader) bytes(n int) ([]byte, error) {
+	if n < 0 || n > len(r.b)-r.off {
+		return nil, errShort
+	}
+	r.off += n
+	return r.b[r.off-n : r.off], nil
+}
+
+func (r *reader) uleb() (uint64, error) {
+	var v uint64
+	for shift := 0; shift < 64; shift += 7 {
+		c, err := r.byte()
+		if err != nil {
+			return 0, err
+		}
+		v |= uint64(c&0x7f) << shift
+		if c&0x80 == 0 {
+			return v, nil
+		}
+	}
+	return 0, errors.New("an integer longer than 64 bits")
+}
+
+func (r *reader) name() (string, error) {
+	n, err := r.uleb()
+	if err != nil {
+		return "", err
+	}
+	b, err := r.bytes(int(n))
+	return string(b), err
+}
+
+func (r *reader) limits() error {
+	flags, err := r.byte()
+	if err != nil {
+		return err
+	}
+	if _, err := r.uleb(); err != nil {
+		return err
+	}
+	if flags&1 != 0 {
+		_, err = r.uleb()
+	}
+	return err
+}

@@ -1,0 +1,265 @@
+package e2e
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/storage"
+	"github.com/chromedp/chromedp"
+)
+
+// startMarksJS times what the pages do not mark themselves (compile,
+// instantiation, go-app's loader leaving, the first risk table) and reads
+// every time back as benchStartTimes().
+//
+//go:embed testdata/startmarks.js
+var startMarksJS string
+
+// startProfile is the network and CPU a start-up is measured under.
+type startProfile struct {
+	name string
+	// mobile: Chromium's emulation of a mid-range phone on a good mobile
+	// link: 9 Mbit/s down, 1.5 Mbit/s up, 40 ms round trip, CPU 4× slower.
+	mobile bool
+}
+
+var startProfiles = []startProfile{{"loopback", false}, {"mobile", true}}
+
+// startTimes is benchStartTimes() of testdata/startmarks.js.
+type startTimes struct {
+	AppPage         bool    `json:"appPage"`
+	Drawn           float64 `json:"drawn"`    // first candles on screen, whoever drew them
+	AppDrawn        float64 `json:"appDrawn"` // the app's own first draw
+	Running         float64 `json:"running"`  // go-app's loader gone; the plain page: its first chart
+	Risk            float64 `json:"risk"`     // the first risk tier row on show
+	WasmStart       float64 `json:"wasmStart"`
+	WasmResponseEnd float64 `json:"wasmResponseEnd"`
+	WasmTransfer    float64 `json:"wasmTransfer"` // bytes on the wire, headers included; 0 from a cache
+	WasmReady       float64 `json:"wasmReady"`    // instantiateStreaming resolved: compiled and instantiated
+	Marks           []struct {
+		Name string  `json:"name"`
+		At   float64 `json:"at"`
+	} `json:"marks"`
+	Done bool `json:"done"`
+}
+
+// BenchmarkStartUp is make bench's start-up section (issue 24): the go-app
+// page against the plain page drawing the same KLine answer, rounds
+// interleaved, on a cold visit (caches and the origin's storage cleared)
+// and the next visit in the same tab; on loopback and under the mobile
+// profile. For each: first candles, app running (go-app's loader gone,
+// against the plain page's first chart), and the app's first risk table.
+func BenchmarkStartUp(b *testing.B) {
+	s := startServer(b, nil)
+	plain := brotliInFront(b, plainOrigin(b, s.URL))
+	alloc := newAllocator(b)
+	pages := [2]struct{ name, url string }{{"go-app", s.URL + "/"}, {"plain-js", plain + "/web/bench/plain.html"}}
+	rounds := map[string]int{"loopback": 5, "mobile": 3}
+	// [profile][page][visit: 0 cold, 1 next]
+	got := map[string]*[2][2][]startTimes{}
+	for _, p := range startProfiles {
+		got[p.name] = &[2][2][]startTimes{}
+	}
+	for range b.N {
+		for _, p := range startProfiles {
+			for r := range rounds[p.name] {
+				for j := range pages {
+					i := (j + r) % len(pages)
+					cold, next := startVisits(b, alloc, pages[i].url, p)
+					got[p.name][i][0] = append(got[p.name][i][0], cold)
+					got[p.name][i][1] = append(got[p.name][i][1], next)
+				}
+			}
+		}
+	}
+	var out strings.Builder
+	report := func(name string, v float64) {
+		b.ReportMetric(v, name)
+		fmt.Fprintf(&out, "%-36s %10.3f\n", name, v)
+	}
+	for _, p := range startProfiles {
+		for v, visit := range []string{"cold", "next"} {
+			app, js := got[p.name][0][v], got[p.name][1][v]
+			pick := func(ts []startTimes, f func(startTimes) float64) float64 {
+				var xs []float64
+				for _, t := range ts {
+					xs = append(xs, f(t))
+				}
+				return median(xs)
+			}
+			candles, plainChart := pick(app, func(t startTimes) float64 { return t.Drawn }), pick(js, func(t startTimes) float64 { return t.Drawn })
+			running := pick(app, func(t startTimes) float64 { return t.Running })
+			pre := p.name + "-" + visit + "-"
+			report(pre+"candles-app-ms", candles)
+			report(pre+"candles-plain-ms", plainChart)
+			report(pre+"candles-ratio", candles/plainChart)
+			report(pre+"running-app-ms", running)
+			report(pre+"running-ratio", running/plainChart)
+			report(pre+"risk-table-ms", pick(app, func(t startTimes) float64 { return t.Risk }))
+			if v == 0 {
+				report(p.name+"-app.wasm-wire-MB", pick(app, func(t startTimes) float64 { return t.WasmTransfer })/1e6)
+			}
+		}
+	}
+	if st, err := os.Stat(filepath.Join(repoRoot, "web", "app.wasm.br")); err == nil { // a build without brotli, for comparison, has none
+		report("app.wasm.br-MB", float64(st.Size())/1e6)
+	}
+	out.WriteString("\nround by round, ms (candles / running / risk table):\n")
+	for _, p := range startProfiles {
+		for i, pg := range pages {
+			for v, visit := range []string{"cold", "next"} {
+				fmt.Fprintf(&out, "%-26s", p.name+"-"+pg.name+"-"+visit)
+				for _, t := range got[p.name][i][v] {
+					fmt.Fprintf(&out, " %.0f/%.0f/%.0f", t.Drawn, t.Running, t.Risk)
+				}
+				out.WriteString("\n")
+			}
+		}
+	}
+	os.WriteFile(filepath.Join(artifactDir(b), "startbench.txt"), []byte(out.String()), 0o644)
+}
+
+// brotliInFront serves the plain page's scripts brotli-compressed, from
+// the build's .br siblings, as Riskchart serves its own, and everything else
+// from origin, the plain page's server: on the mobile profile the plain page
+// would otherwise download ECharts uncompressed (544 kB at 9 Mbit/s: about
+// half a second) and the comparison would be of the compression. Each
+// compressed answer carries the headers origin gives the same file.
+func brotliInFront(b *testing.B, origin string) string {
+	target, _ := url.Parse(origin)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name, ok := strings.CutPrefix(r.URL.Path, "/web/")
+		br, err := os.ReadFile(filepath.Join(repoRoot, "web", filepath.FromSlash(path.Clean(name))+".br"))
+		if !ok || err != nil || r.Method != http.MethodGet || r.Header.Get("Range") != "" || !strings.Contains(r.Header.Get("Accept-Encoding"), "br") {
+			proxy.ServeHTTP(w, r)
+			return
+		}
+		head, err := http.Head(origin + r.URL.Path)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		head.Body.Close()
+		maps.Copy(w.Header(), head.Header)
+		// A revalidation is answered as origin would, or the plain page's next visit would download again.
+		if since, err := http.ParseTime(r.Header.Get("If-Modified-Since")); err == nil {
+			if mod, err := http.ParseTime(head.Header.Get("Last-Modified")); err == nil && !mod.After(since) {
+				w.Header().Del("Content-Length")
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
+		}
+		w.Header().Set("Content-Encoding", "br")
+		w.Header().Set("Content-Length", strconv.Itoa(len(br)))
+		w.Header().Add("Vary", "Accept-Encoding")
+		w.Write(br)
+	}))
+	b.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// BenchmarkStartUpTrace is make trace-startup: one cold and one next visit
+// of the go-app page on loopback, broken down by what the browser and the
+// app did, from the Performance API (resource timing of app.wasm, the
+// marks of testdata/startmarks.js and every riskchart: mark the app set).
+func BenchmarkStartUpTrace(b *testing.B) {
+	s := startServer(b, nil)
+	alloc := newAllocator(b)
+	var out strings.Builder
+	for range b.N {
+		cold, next := startVisits(b, alloc, s.URL+"/", startProfiles[0])
+		for _, v := range []struct {
+			name string
+			t    startTimes
+		}{{"cold", cold}, {"next visit, same tab", next}} {
+			writeStartTrace(&out, v.name, v.t)
+		}
+	}
+	os.WriteFile(filepath.Join(artifactDir(b), "starttrace.txt"), []byte(out.String()), 0o644)
+}
+
+// writeStartTrace writes one visit's breakdown, each step with its start,
+// end and duration in ms since navigation.
+func writeStartTrace(out *strings.Builder, name string, t startTimes) {
+	fmt.Fprintf(out, "%s (app.wasm %.0f bytes on the wire)\n", name, t.WasmTransfer)
+	// seen is a time a step can start from: -1 when the page never reached it.
+	seen := func(at float64) float64 {
+		if at <= 0 {
+			return -1
+		}
+		return at
+	}
+	step := func(what string, from, to float64) {
+		if from < 0 || to <= 0 {
+			fmt.Fprintf(out, "  %-48s (not seen)\n", what)
+			return
+		}
+		fmt.Fprintf(out, "  %-48s %7.0f → %7.0f  %6.0f ms\n", what, from, to, to-from)
+	}
+	step("page until app.wasm is asked for", 0, t.WasmStart)
+	step("download of app.wasm (compiling as it streams)", seen(t.WasmStart), t.WasmResponseEnd)
+	step("compile tail and instantiate", seen(t.WasmResponseEnd), t.WasmReady)
+	step("Go runtime, package init, main, mount", seen(t.WasmReady), t.Running)
+	step("first candles drawn (page or app)", 0, t.Drawn)
+	step("app's own draw (chart adopted)", 0, t.AppDrawn)
+	step("first risk tier row on show", 0, t.Risk)
+	for _, m := range t.Marks {
+		fmt.Fprintf(out, "  mark %-43s %7.0f\n", m.Name, m.At)
+	}
+}
+
+// startVisits opens u in a new tab under profile p, with the caches and the
+// origin's storage cleared, and returns its cold visit and the next visit in
+// the same tab, each once it has drawn (and, for the app, runs and shows
+// its risk table).
+func startVisits(b *testing.B, browser context.Context, u string, p startProfile) (cold, next startTimes) {
+	ctx, cancel := chromedp.NewContext(browser)
+	defer cancel()
+	origin := u[:strings.Index(u[len("http://"):], "/")+len("http://")]
+	setup := chromedp.Tasks{network.Enable(), network.ClearBrowserCache(), storage.ClearDataForOrigin(origin, "all"),
+		chromedp.ActionFunc(func(ctx context.Context) error {
+			_, err := page.AddScriptToEvaluateOnNewDocument(startMarksJS).Do(ctx)
+			return err
+		})}
+	if p.mobile {
+		setup = append(setup, network.EmulateNetworkConditions(false, 40, 9e6/8, 1.5e6/8), emulation.SetCPUThrottlingRate(4))
+	}
+	if err := chromedp.Run(ctx, setup); err != nil {
+		b.Fatalf("setting up the tab: %v", err)
+	}
+	cold = startAfterNavigation(b, ctx, u)
+	settle(b, ctx)
+	next = startAfterNavigation(b, ctx, u)
+	settle(b, ctx)
+	leave(b, ctx)
+	return cold, next
+}
+
+func startAfterNavigation(b *testing.B, ctx context.Context, u string) startTimes {
+	tctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+	var t startTimes
+	if err := chromedp.Run(tctx, chromedp.Navigate(u),
+		chromedp.Poll(`window.benchStartTimes && benchStartTimes().done`, nil, chromedp.WithPollingInterval(50*time.Millisecond)),
+		chromedp.Evaluate(`benchStartTimes()`, &t)); err != nil {
+		b.Fatalf("%s: %v", u, err)
+	}
+	return t
+}

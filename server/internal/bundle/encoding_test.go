@@ -1,0 +1,160 @@
+package bundle
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"testing"
+
+	"github.com/andybalholm/brotli"
+)
+
+func brotliOf(t *testing.T, s string) string {
+	t.Helper()
+	var b bytes.Buffer
+	w := brotli.NewWriterLevel(&b, brotli.BestCompression)
+	if _, err := w.Write([]byte(s)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// decoded is body decoded from encoding ("" for none).
+func decoded(t *testing.T, encoding string, body []byte) string {
+	t.Helper()
+	var r io.Reader = bytes.NewReader(body)
+	switch encoding {
+	case "br":
+		r = brotli.NewReader(r)
+	case "gzip":
+		zr, err := gzip.NewReader(r)
+		if err != nil {
+			t.Fatalf("gzip body: %v", err)
+		}
+		r = zr
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatalf("%s body: %v", encoding, err)
+	}
+	return string(b)
+}
+
+func TestWebFilesComeInTheEncodingTheBrowserPrefers(t *testing.T) {
+	h, err := New(Config{Root: builtRoot(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, path, accept, method string
+		want                       string // Content-Encoding
+		contentType                string
+	}{
+		{"Chromium's header: brotli", "/web/app.wasm", "gzip, deflate, br, zstd", "GET", "br", "application/wasm"},
+		{"brotli alone", "/web/app.wasm", "br", "GET", "br", "application/wasm"},
+		{"gzip alone", "/web/app.wasm", "gzip", "GET", "gzip", "application/wasm"},
+		{"brotli refused by weight", "/web/app.wasm", "gzip, br;q=0", "GET", "gzip", "application/wasm"},
+		{"gzip weighed above brotli", "/web/app.wasm", "br;q=0.5, gzip;q=0.8", "GET", "gzip", "application/wasm"},
+		{"identity only", "/web/app.wasm", "identity", "GET", "", "application/wasm"},
+		{"any coding", "/web/app.wasm", "*", "GET", "br", "application/wasm"},
+		{"any coding but brotli", "/web/app.wasm", "*, br;q=0", "GET", "gzip", "application/wasm"},
+		{"everything refused but identity", "/web/app.wasm", "*;q=0", "GET", "", "application/wasm"},
+		{"a weight that does not parse", "/web/app.wasm", "br;q=high", "GET", "", "application/wasm"},
+		{"upper case", "/web/echarts.min.js", "BR", "GET", "br", "application/javascript"},
+		{"no header", "/web/echarts.min.js", "", "GET", "", "application/javascript"},
+		{"a file the build does not compress", "/web/embed.css", "br, gzip", "GET", "", "text/css; charset=utf-8"},
+		{"HEAD of app.wasm in brotli", "/web/app.wasm", "br", "HEAD", "br", "application/wasm"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest(tt.method, tt.path, nil)
+			if tt.accept != "" {
+				req.Header.Set("Accept-Encoding", tt.accept)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			res := rec.Result()
+			if res.StatusCode != http.StatusOK {
+				t.Fatalf("HTTP %d", res.StatusCode)
+			}
+			if got := res.Header.Get("Content-Encoding"); got != tt.want {
+				t.Fatalf("Content-Encoding %q, want %q", got, tt.want)
+			}
+			if got := res.Header.Get("Content-Type"); got != tt.contentType {
+				t.Errorf("Content-Type %q, want %q", got, tt.contentType)
+			}
+			if got := res.Header.Values("Vary"); len(got) != 1 || got[0] != "Accept-Encoding" {
+				t.Errorf("Vary %q, want Accept-Encoding", got)
+			}
+			body := rec.Body.Bytes()
+			length, err := strconv.Atoi(res.Header.Get("Content-Length"))
+			if err != nil {
+				t.Fatalf("Content-Length %q", res.Header.Get("Content-Length"))
+			}
+			if tt.method == "HEAD" {
+				if len(body) != 0 || length == 0 {
+					t.Fatalf("HEAD: %d bytes of body, Content-Length %d", len(body), length)
+				}
+				return
+			}
+			if length != len(body) {
+				t.Errorf("Content-Length %d for %d bytes", length, len(body))
+			}
+			if got, want := decoded(t, tt.want, body), tt.path[len("/web/"):]; got != want {
+				t.Errorf("body %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+func TestARangeOfACompressedFileCountsInItsEncodedBytes(t *testing.T) {
+	h, err := New(Config{Root: builtRoot(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(accept, rng, ifRange string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodGet, "/web/app.wasm", nil)
+		req.Header.Set("Accept-Encoding", accept)
+		if rng != "" {
+			req.Header.Set("Range", rng)
+		}
+		if ifRange != "" {
+			req.Header.Set("If-Range", ifRange)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	full := map[string]*httptest.ResponseRecorder{"br": get("br", "", ""), "gzip": get("gzip", "", "")}
+	if full["br"].Header().Get("ETag") == full["gzip"].Header().Get("ETag") {
+		t.Fatalf("brotli and gzip share the ETag %s: a cache could mix their bytes", full["br"].Header().Get("ETag"))
+	}
+	for enc, whole := range full {
+		part := get(enc, "bytes=2-5", "")
+		if part.Code != http.StatusPartialContent || part.Header().Get("Content-Encoding") != enc {
+			t.Fatalf("%s: HTTP %d, Content-Encoding %q, want 206 in %s", enc, part.Code, part.Header().Get("Content-Encoding"), enc)
+		}
+		if want := whole.Body.Bytes()[2:6]; !bytes.Equal(part.Body.Bytes(), want) {
+			t.Errorf("%s: range %x, want %x", enc, part.Body.Bytes(), want)
+		}
+		if got := part.Header().Get("Content-Range"); got != "bytes 2-5/"+strconv.Itoa(whole.Body.Len()) {
+			t.Errorf("%s: Content-Range %q", enc, got)
+		}
+		if got := part.Header().Get("Content-Length"); got != "4" {
+			t.Errorf("%s: Content-Length %q of a 4-byte range", enc, got)
+		}
+	}
+	// A range asked of the gzip representation, sent to a browser now taking brotli: the whole file.
+	if rec := get("br", "bytes=2-5", full["gzip"].Header().Get("ETag")); rec.Code != http.StatusOK || !bytes.Equal(rec.Body.Bytes(), full["br"].Body.Bytes()) {
+		t.Errorf("If-Range of another encoding: HTTP %d, %d bytes; want 200 and the whole brotli file", rec.Code, rec.Body.Len())
+	}
+	if rec := get("br", "bytes=999999-", ""); rec.Code != http.StatusRequestedRangeNotSatisfiable {
+		t.Errorf("a range past the end: HTTP %d, want 416", rec.Code)
+	}
+}
