@@ -118,6 +118,9 @@ func TestChartInTheBrowser(t *testing.T) {
 
 	t.Run("every period draws its candles and goes into the URL", func(t *testing.T) {
 		for _, p := range venueapi.Periods() {
+			if p.Canonical() != p {
+				continue // one chip per series: 1hour is 60min's other name
+			}
 			if err := chromedp.Run(ctx, chromedp.Click(fmt.Sprintf(`[data-period=%q]`, p), chromedp.ByQuery)); err != nil {
 				t.Fatal(err)
 			}
