@@ -13,6 +13,13 @@
 // adopted.
 (() => {
   "use strict";
+  // The page's controls are forms to the view they name (a click navigates
+  // before the app runs); a list needs a submit. The app replaces the list,
+  // and this listener with it, when it mounts.
+  const pick = document.getElementById("contract-select");
+  if (pick && pick.form) {
+    pick.addEventListener("change", () => pick.form.requestSubmit());
+  }
   const conf = document.getElementById("chart-boot");
   const host = document.getElementById("chart");
   if (!conf || !host || !window.echarts) {

@@ -335,9 +335,11 @@ func TestChartInTheBrowser(t *testing.T) {
 		if err := chromedp.Run(tctx, chromedp.Poll(`document.getElementById("legend-time").textContent.endsWith("UTC")`, nil)); err != nil {
 			t.Fatalf("times are not in UTC: %v", err)
 		}
+		chromedp.Run(ctx, chromedp.Click(`#theme-toggle`, chromedp.ByQuery)) // auto, light, dark
+		waitFor(t, ctx, `document.getElementById("theme-toggle").textContent === "Theme: light"`)
 		chromedp.Run(ctx, chromedp.Click(`#theme-toggle`, chromedp.ByQuery))
 		if theme := evalJS[string](t, ctx, `document.documentElement.dataset.theme || ""`); theme != "dark" {
-			t.Fatalf("theme %q after one toggle, want dark", theme)
+			t.Fatalf("theme %q after two toggles, want dark", theme)
 		}
 		waitFor(t, ctx, jsLiveLayer+`.problem === ""`) // the newest candle drawn again in the new frame
 		screenshot(t, ctx, "chart-dark-utc")

@@ -1,0 +1,157 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// jsFirstPaint is what the first-paint script drew, before the app runs:
+// its view, the step between its newest candles (the period's length) and
+// whether the app has drawn.
+const jsFirstPaint = `(() => {
+  const b = window.riskchartBoot;
+  if (!b || !b.drawn || !b.answer) return "";
+  const d = JSON.parse(b.answer).data;
+  const app = performance.getEntriesByName("riskchart:app-drawn").length > 0;
+  return b.contract + "|" + b.period + "|step " + (d[d.length - 1].id - d[d.length - 2].id) + "|app " + app;
+})()`
+
+// TestControlsNavigateBeforeTheAppRuns holds back app.wasm and uses the
+// chart page's controls as a person would while it loads: each is a form to
+// the view it names, so a click navigates there and the first paint draws
+// that view. Then it lets app.wasm through: the app takes the controls over
+// and changes the view in place, without a navigation.
+func TestControlsNavigateBeforeTheAppRuns(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	var mu sync.Mutex
+	var held []fetch.RequestID // one per page load, while app.wasm is held
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			mu.Lock()
+			held = append(held, e.RequestID)
+			mu.Unlock()
+		}
+	})
+	pattern := &fetch.RequestPattern{URLPattern: "*/web/app.wasm*", RequestStage: fetch.RequestStageRequest}
+	if err := chromedp.Run(ctx, fetch.Enable().WithPatterns([]*fetch.RequestPattern{pattern}),
+		chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, jsFirstPaint+` === "BTC-USDT|1min|step 60|app false"`)
+
+	// Each step marks the window first: a navigation drops the mark.
+	steps := []struct {
+		name   string
+		act    chromedp.Action
+		search []string // what the new URL holds
+		want   string   // jsFirstPaint of the new page
+		theme  string   // the page's theme, and the toggle's label
+	}{
+		{"a period chip", chromedp.Click(`[data-period="15min"]`, chromedp.ByQuery),
+			[]string{"contract_code=BTC-USDT", "period=15min"}, "BTC-USDT|15min|step 900|app false", "auto"},
+		{"the theme toggle", chromedp.Click(`#theme-toggle`, chromedp.ByQuery),
+			[]string{"period=15min", "theme=light"}, "BTC-USDT|15min|step 900|app false", "light"},
+		{"the contract entry", chromedp.Tasks{chromedp.SendKeys(`#contract-input`, "ETH-USDT", chromedp.ByQuery), chromedp.Click(`#contract-form button`, chromedp.ByQuery)},
+			[]string{"contract_code=ETH-USDT", "period=15min", "theme=light"}, "ETH-USDT|15min|step 900|app false", "light"},
+		// Before the app, the list holds the contract on show alone: the
+		// test adds one, as the app's list would.
+		{"the contract list", chromedp.Evaluate(`(() => { const s = document.getElementById("contract-select"); s.add(new Option("BTC-USDT-CQ")); s.value = "BTC-USDT-CQ"; s.dispatchEvent(new Event("change", {bubbles: true})); })()`, nil),
+			[]string{"contract_code=BTC-USDT-CQ", "period=15min", "theme=light"}, "BTC-USDT-CQ|15min|step 900|app false", "light"},
+	}
+	for _, st := range steps {
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`window.sameDocument = true`, nil), st.act); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		waitAcrossNavigation(t, ctx, `!window.sameDocument && `+jsFirstPaint+` !== ""`)
+		if got := evalJS[string](t, ctx, jsFirstPaint); got != st.want {
+			t.Errorf("after %s the first paint drew %q, want %q", st.name, got, st.want)
+		}
+		u := evalJS[string](t, ctx, `location.search`)
+		for _, w := range st.search {
+			if !strings.Contains(u, w) {
+				t.Errorf("after %s the URL %q lacks %s", st.name, u, w)
+			}
+		}
+		if got := evalJS[string](t, ctx, `(document.documentElement.dataset.theme || "auto") + "|" + document.getElementById("theme-toggle").textContent`); got != st.theme+"|Theme: "+st.theme {
+			t.Errorf("after %s the theme and its label are %q, want %s", st.name, got, st.theme)
+		}
+	}
+	screenshot(t, ctx, "startup-controls-before-app")
+
+	// Let app.wasm through: stop holding it, and release what is held.
+	if err := chromedp.Run(ctx, fetch.Disable()); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	for _, id := range held {
+		_ = chromedp.Run(ctx, fetch.ContinueRequest(id)) // those of pages left are gone
+	}
+	mu.Unlock()
+	waitDrawn(t, ctx, "BTC-USDT-CQ|15min")
+
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.sameDocument = true`, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Run(ctx, chromedp.Click(`[data-period="4hour"]`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT-CQ|4hour")
+	if u := evalJS[string](t, ctx, `location.search`); !strings.Contains(u, "period=4hour") {
+		t.Errorf("the URL %q does not hold the period the app shows", u)
+	}
+	testThemeCycles(t, ctx, "light")
+	if !evalJS[bool](t, ctx, `window.sameDocument === true`) {
+		t.Error("with the app running, a control navigated")
+	}
+}
+
+// testThemeCycles clicks the theme toggle, then presses Enter and Space on
+// it, through several full cycles from theme from, checking the label and
+// the page's theme at each step.
+func testThemeCycles(t *testing.T, ctx context.Context, from string) {
+	t.Helper()
+	next := map[string]string{"auto": "light", "light": "dark", "dark": "auto"}
+	theme := from
+	for i, act := range []chromedp.Action{
+		chromedp.Click(`#theme-toggle`, chromedp.ByQuery), chromedp.Click(`#theme-toggle`, chromedp.ByQuery), chromedp.Click(`#theme-toggle`, chromedp.ByQuery),
+		chromedp.Click(`#theme-toggle`, chromedp.ByQuery), chromedp.Click(`#theme-toggle`, chromedp.ByQuery), chromedp.Click(`#theme-toggle`, chromedp.ByQuery),
+		chromedp.Tasks{chromedp.Focus(`#theme-toggle`, chromedp.ByQuery), chromedp.KeyEvent(kb.Enter)},
+		chromedp.Tasks{chromedp.Focus(`#theme-toggle`, chromedp.ByQuery), chromedp.KeyEvent(kb.Enter)},
+		chromedp.Tasks{chromedp.Focus(`#theme-toggle`, chromedp.ByQuery), chromedp.KeyEvent(kb.Enter)},
+		chromedp.Tasks{chromedp.Focus(`#theme-toggle`, chromedp.ByQuery), chromedp.KeyEvent(" ")},
+		chromedp.Tasks{chromedp.Focus(`#theme-toggle`, chromedp.ByQuery), chromedp.KeyEvent(" ")},
+		chromedp.Tasks{chromedp.Focus(`#theme-toggle`, chromedp.ByQuery), chromedp.KeyEvent(" ")},
+	} {
+		if err := chromedp.Run(ctx, act); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		theme = next[theme]
+		want := fmt.Sprintf(`(document.documentElement.dataset.theme || "auto") === %q && document.getElementById("theme-toggle").textContent === "Theme: " + %q && (new URLSearchParams(location.search).get("theme") || "") === %q`,
+			theme, theme, map[bool]string{true: "", false: theme}[theme == "auto"])
+		waitFor(t, ctx, want)
+	}
+}
+
+// waitAcrossNavigation waits until js is true in the page, which may be
+// navigating: an evaluation the navigation cuts short is tried again.
+func waitAcrossNavigation(t *testing.T, ctx context.Context, js string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		var ok bool
+		if err := chromedp.Run(ctx, chromedp.Evaluate(js, &ok)); err == nil && ok {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("waiting for %s: not true within 20 s; the page is at %s", js, evalJS[string](t, ctx, `location.href`))
+}
