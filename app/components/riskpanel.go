@@ -45,6 +45,7 @@ type RiskPanel struct {
 	ages      string        // the age labels last drawn
 	stop      chan struct{} // closed on dismount: ends the refresh loop
 	offlineAt time.Time     // when the data on show was saved, when offline
+	marked    bool          // the first data's start-up mark is made
 
 	tiers      []venueapi.Tier
 	ladder     risk.Ladder // the tiers checked and ordered; nil when they are not a ladder
@@ -240,6 +241,10 @@ func (r *RiskPanel) landed(ctx app.Context, st *fetchState, err error, stale boo
 		return
 	}
 	set()
+	if !r.marked {
+		r.marked = true
+		browser.Mark(browser.MarkRiskFirstData)
+	}
 	r.offlineAt = time.Time{}
 	r.save(ctx)
 }

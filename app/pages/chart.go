@@ -42,6 +42,7 @@ func (p *ChartPage) OnInit() {
 
 // OnMount loads the contract list, for the picker and the risk panel.
 func (p *ChartPage) OnMount(ctx app.Context) {
+	browser.Mark(browser.MarkMounted)
 	loadContracts(ctx, func(list []venueapi.Offer) { p.contracts = list })
 }
 

@@ -155,3 +155,37 @@ func waitAcrossNavigation(t *testing.T, ctx context.Context, js string) {
 	}
 	t.Fatalf("waiting for %s: not true within 20 s; the page is at %s", js, evalJS[string](t, ctx, `location.href`))
 }
+
+// TestStartupMarksAreLeftInOrder: the start-up trace reads the app's marks
+// by name (docs/performance.md); each is left once, in the order a start
+// passes them.
+func TestStartupMarksAreLeftInOrder(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=5min")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|5min")
+	waitFor(t, ctx, `!!document.querySelector("#tier-table tbody tr")`)
+	got := evalJS[string](t, ctx, `["riskchart:drawn", "riskchart:main", "riskchart:mounted", "riskchart:adopted", "riskchart:app-drawn", "riskchart:risk-first-data"]
+  .map((n) => { const m = performance.getEntriesByName(n, "mark"); return m.length === 0 ? n + " missing" : n + " " + m.length + (m[0].startTime >= 0 ? "" : "?") + "@" + m[0].startTime; }).join("\n")`)
+	var last float64
+	for i, line := range strings.Split(got, "\n") {
+		var name string
+		var n int
+		var at float64
+		if _, err := fmt.Sscanf(strings.Replace(line, "@", " ", 1), "%s %d %g", &name, &n, &at); err != nil {
+			t.Fatalf("marks:\n%s", got)
+		}
+		// riskchart:drawn is the first paint's, then the app's: two.
+		if want := map[bool]int{true: 2, false: 1}[i == 0]; n != want {
+			t.Errorf("%s left %d times, want %d", name, n, want)
+		}
+		if i > 1 && i < 5 && at < last { // main, mounted, adopted, app-drawn in that order
+			t.Errorf("%s at %.1f ms, before the mark before it (%.1f ms):\n%s", name, at, last, got)
+		}
+		if i > 0 {
+			last = at
+		}
+	}
+}
