@@ -146,6 +146,9 @@ func (r *RiskPanel) wantsTiers() bool { return r.Show != "limits" && r.isSwap() 
 func (r *RiskPanel) load(ctx app.Context, tiers, limits bool) {
 	r.shown = r.Contract
 	code, header := r.Contract, api.Headers(r.Embedded, r.EmbedToken)
+	if tiers && r.wantsTiers() && !r.tiersState.busy && r.adoptFirstTiers(ctx, code) {
+		tiers = false // the page held them: firsttiers.go
+	}
 	if tiers && r.wantsTiers() && !r.tiersState.busy {
 		r.tiersState.start()
 		ctx.Async(func() {

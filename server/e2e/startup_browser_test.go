@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -11,6 +12,8 @@ import (
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/riskchart/riskchart/venueapi"
 )
 
 // jsFirstPaint is what the first-paint script drew, before the app runs:
@@ -187,5 +190,52 @@ func TestStartupMarksAreLeftInOrder(t *testing.T) {
 		if i > 0 {
 			last = at
 		}
+	}
+}
+
+// TestTiersShownBeforeTheAppRuns: when the server holds the tiers of the
+// page's contract, the page carries them; with app.wasm held back the tier
+// table shows them, and the app adopts them without fetching them again.
+func TestTiersShownBeforeTheAppRuns(t *testing.T) {
+	s := startServer(t, nil)
+	var env struct {
+		Data []json.RawMessage `json:"data"`
+	}
+	getJSON(t, s.URL+venueapi.PathTiers+"?contract_code=BTC-USDT", &env) // the server now holds them
+	if len(env.Data) == 0 {
+		t.Fatal("the sandbox has no tiers for BTC-USDT")
+	}
+	ctx := newBrowser(t)
+	paused := make(chan fetch.RequestID, 4)
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			paused <- e.RequestID
+		}
+	})
+	pattern := &fetch.RequestPattern{URLPattern: "*/web/app.wasm*", RequestStage: fetch.RequestStageRequest}
+	if err := chromedp.Run(ctx, fetch.Enable().WithPatterns([]*fetch.RequestPattern{pattern}),
+		chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=5min")); err != nil {
+		t.Fatal(err)
+	}
+	const jsRows = `document.querySelectorAll("#tier-table tbody tr[data-tier]").length`
+	if n := evalJS[int](t, ctx, jsRows); n != len(env.Data) {
+		t.Errorf("before the app runs the tier table shows %d rows, want %d", n, len(env.Data))
+	}
+	if evalJS[bool](t, ctx, `performance.getEntriesByName("riskchart:main").length > 0`) {
+		t.Fatal("app.wasm ran: it was not held back")
+	}
+	screenshot(t, ctx, "startup-tiers-before-app")
+	select {
+	case id := <-paused:
+		if err := chromedp.Run(ctx, fetch.ContinueRequest(id)); err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("app.wasm was never asked for")
+	}
+	waitDrawn(t, ctx, "BTC-USDT|5min")
+	waitFor(t, ctx, `performance.getEntriesByName("riskchart:risk-first-data").length > 0 && `+jsRows+` === `+fmt.Sprint(len(env.Data)))
+	if n := evalJS[int](t, ctx, `performance.getEntriesByType("resource").filter((e) => e.name.includes("`+venueapi.PathTiers+`")).length`); n != 0 {
+		t.Errorf("the app fetched the tiers %d times though the page held them", n)
 	}
 }
