@@ -53,6 +53,8 @@ func TestTheChartPageCarriesTheTiersTheServerHolds(t *testing.T) {
 		{"a held contract, to a viewer with a token", "/?contract_code=BTC-USDT", viewer, true},
 		{"a held contract, to a viewer without access", "/?contract_code=BTC-USDT", proxied, false},
 		{"a contract not held", "/?contract_code=ETH-USDT", nil, false},
+		{"the shell the service worker keeps", "/", map[string]string{"Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors"}, false},
+		{"a page load in a browser", "/", map[string]string{"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate"}, true},
 		{"another page", "/tiers?contract_code=BTC-USDT", nil, false},
 	}
 	for _, tt := range tests {

@@ -15,11 +15,19 @@ import (
 // venue.
 func (s *server) withFirstTiers(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet && r.URL.Path == "/" && s.mayViewPrivate(r) {
+		if r.Method == http.MethodGet && r.URL.Path == "/" && shownNow(r) && s.mayViewPrivate(r) {
 			r = r.WithContext(firstdata.WithTiers(r.Context(), s.cachedTiers))
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// shownNow reports whether r is a page load a browser shows, not a fetch of
+// the page to keep: the service worker keeps "/" as the shell of every
+// view, and a shell with one contract's tiers would show them for another.
+func shownNow(r *http.Request) bool {
+	dest := r.Header.Get("Sec-Fetch-Dest")
+	return dest == "" || dest == "document"
 }
 
 // mayViewPrivate is private's rule for a request without an embed header:
