@@ -69,6 +69,12 @@ func TestControlsNavigateBeforeTheAppRuns(t *testing.T) {
 		// test adds one, as the app's list would.
 		{"the contract list", chromedp.Evaluate(`(() => { const s = document.getElementById("contract-select"); s.add(new Option("BTC-USDT-CQ")); s.value = "BTC-USDT-CQ"; s.dispatchEvent(new Event("change", {bubbles: true})); })()`, nil),
 			[]string{"contract_code=BTC-USDT-CQ", "period=15min", "theme=light"}, "BTC-USDT-CQ|15min|step 900|app false", "light"},
+		// The service worker answers every view with the page of the
+		// default view: the view comes from the URL, not the page.
+		{"a chip on a page prerendered for another view", chromedp.Tasks{
+			chromedp.Evaluate(`document.querySelectorAll('input[type="hidden"]').forEach((f) => { f.value = {contract_code: "BTC-USDT", period: "1min", theme: "auto"}[f.name] || f.value; })`, nil),
+			chromedp.Click(`[data-period="30min"]`, chromedp.ByQuery)},
+			[]string{"contract_code=BTC-USDT-CQ", "period=30min", "theme=light"}, "BTC-USDT-CQ|30min|step 1800|app false", "light"},
 	}
 	for _, st := range steps {
 		if err := chromedp.Run(ctx, chromedp.Evaluate(`window.sameDocument = true`, nil), st.act); err != nil {
@@ -99,7 +105,7 @@ func TestControlsNavigateBeforeTheAppRuns(t *testing.T) {
 		_ = chromedp.Run(ctx, fetch.ContinueRequest(id)) // those of pages left are gone
 	}
 	mu.Unlock()
-	waitDrawn(t, ctx, "BTC-USDT-CQ|15min")
+	waitDrawn(t, ctx, "BTC-USDT-CQ|30min")
 
 	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.sameDocument = true`, nil)); err != nil {
 		t.Fatal(err)
