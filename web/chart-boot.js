@@ -13,6 +13,30 @@
 // adopted.
 (() => {
   "use strict";
+  // The page's controls are forms to the view they name (a click navigates
+  // before the app runs); a list needs a submit. The app replaces the list,
+  // and this listener with it, when it mounts.
+  const pick = document.getElementById("contract-select");
+  if (pick && pick.form) {
+    pick.addEventListener("change", () => pick.form.requestSubmit());
+  }
+  // The service worker answers with a page prerendered for the default view:
+  // a form's hidden fields take the rest of the view from the URL instead.
+  document.addEventListener("submit", (e) => {
+    const form = e.target;
+    if (form.method !== "get") {
+      return;
+    }
+    const own = new Set([...form.elements].filter((f) => f.name && f.type !== "hidden").map((f) => f.name));
+    form.querySelectorAll('input[type="hidden"]').forEach((f) => f.remove());
+    for (const [name, value] of new URLSearchParams(location.search)) {
+      if (!own.has(name)) {
+        const f = document.createElement("input");
+        Object.assign(f, { type: "hidden", name, value });
+        form.append(f);
+      }
+    }
+  }, true);
   const conf = document.getElementById("chart-boot");
   const host = document.getElementById("chart");
   if (!conf || !host || !window.echarts) {

@@ -60,3 +60,18 @@ func TakeFirstPaintAnswer(contract string, period venueapi.Period) (body string,
 	b.Set("answer", nil)
 	return body, true
 }
+
+// TakeFirstTiers returns, once, the tier path's answer the server put in the
+// page for contract (boot.TiersID). The element is outside the app's root,
+// so it outlives go-app's mount; it is removed once read.
+func TakeFirstTiers(contract string) (body string, ok bool) {
+	el := ElementByID(boot.TiersID)
+	if !el.Truthy() {
+		return "", false
+	}
+	el.Call("remove")
+	if el.Call("getAttribute", "data-contract").String() != contract {
+		return "", false
+	}
+	return el.Get("textContent").String(), true
+}

@@ -2,8 +2,20 @@ package browser
 
 import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
+// The start-up marks, in the order a start passes them; the start-up trace
+// reads them by name (docs/performance.md), so the names stay.
+const (
+	MarkMain          = "riskchart:main"            // app.wasm's main has started
+	MarkMounted       = "riskchart:mounted"         // go-app has mounted the chart page
+	MarkAdopted       = "riskchart:adopted"         // the app has taken over the first paint's chart
+	MarkRiskFirstData = "riskchart:risk-first-data" // the risk panel's first tiers or limits are on show
+)
+
 // Now is the page's clock in milliseconds since navigation.
 func Now() float64 { return app.Window().Get("performance").Call("now").Float() }
+
+// Mark records a User Timing mark named name at now.
+func Mark(name string) { app.Window().Get("performance").Call("mark", name) }
 
 // Measure records a User Timing entry from start to now, so that benchmarks
 // (and the browser's performance tools) see how long an operation took.
@@ -14,7 +26,7 @@ func Measure(name string, start float64) {
 // MarkDrawn marks the app's chart as drawn, for benchmarks, and tells
 // app.js, which registers the service worker only then.
 func MarkDrawn() {
-	app.Window().Get("performance").Call("mark", "riskchart:drawn")
-	app.Window().Get("performance").Call("mark", "riskchart:app-drawn")
+	Mark("riskchart:drawn")
+	Mark("riskchart:app-drawn")
 	app.Window().Call("dispatchEvent", app.Window().Get("Event").New("riskchart:app-drawn"))
 }

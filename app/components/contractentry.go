@@ -18,6 +18,9 @@ type ContractEntry struct {
 	// OnEnter is told a well-formed code; OnError why a code is not one.
 	OnEnter func(ctx app.Context, code string)
 	OnError func(ctx app.Context, msg string)
+	// View is the page's view: the form is a GET form to it, so that a code
+	// entered before the app runs navigates to its chart.
+	View View
 
 	entry string // the field as typed
 	shown string // the Contract the field last took
@@ -54,11 +57,12 @@ func (c *ContractEntry) submit(ctx app.Context, e app.Event) {
 
 // Render draws the form.
 func (c *ContractEntry) Render() app.UI {
-	return app.Form().ID("contract-form").Class("entry").OnSubmit(c.submit).Body(
+	form, fields := viewForm(c.View, "contract_code")
+	return form.ID("contract-form").Class("entry").OnSubmit(c.submit).Body(append([]app.UI{
 		app.Label().For("contract-input").Class("sr-only").Text("Any contract code"),
-		app.Input().ID("contract-input").Class("control").Type("text").Placeholder("e.g. BTC-USDT-CQ").Value(c.entry).
+		app.Input().ID("contract-input").Class("control").Type("text").Name("contract_code").Placeholder("e.g. BTC-USDT-CQ").Value(c.entry).
 			Attr("autocapitalize", "characters").Attr("spellcheck", "false").Aria("describedby", "contract-error").
 			OnInput(func(ctx app.Context, e app.Event) { c.entry = ctx.JSSrc().Get("value").String() }),
 		app.Button().Type("submit").Class("button").Text("Show"),
-	)
+	}, fields...)...)
 }

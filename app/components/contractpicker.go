@@ -17,6 +17,10 @@ type ContractPicker struct {
 	Contract string
 	// OnPick is told the contract chosen.
 	OnPick func(ctx app.Context, code string)
+	// View is the page's view: the list is in a GET form to it, which the
+	// first-paint script (web/chart-boot.js) submits on a choice made before
+	// the app runs.
+	View View
 }
 
 // Render draws the select element.
@@ -30,9 +34,10 @@ func (p *ContractPicker) Render() app.UI {
 	if !listed {
 		options = append(options, app.Option().Value(p.Contract).Selected(true).Text(p.Contract))
 	}
-	return app.Select().ID("contract-select").Class("control").Body(options...).OnChange(func(ctx app.Context, e app.Event) {
+	form, fields := viewForm(p.View, "contract_code")
+	return form.ID("contract-pick").Class("view-form").Body(append([]app.UI{app.Select().ID("contract-select").Class("control").Name("contract_code").Body(options...).OnChange(func(ctx app.Context, e app.Event) {
 		if p.OnPick != nil {
 			p.OnPick(ctx, ctx.JSSrc().Get("value").String())
 		}
-	})
+	})}, fields...)...)
 }

@@ -245,6 +245,7 @@ func (k *KLineChart) adoptChart(ctx app.Context) bool {
 		return false // no candles drawn for this view: the app starts ECharts itself
 	}
 	k.chart, k.darkDrew = echarts.Adopt(host, instance, el, dark), dark
+	browser.Mark(browser.MarkAdopted)
 	k.listen(ctx)
 	k.status = "" // the latest candles are on show; the app's own follow
 	k.keepView = true

@@ -49,6 +49,7 @@ type RiskPanel struct {
 	ages      string        // the age labels last drawn
 	stop      chan struct{} // closed on dismount: ends the refresh loop
 	offlineAt time.Time     // when the data on show was saved, when offline
+	marked    bool          // the first data's start-up mark is made
 
 	tiers      []venueapi.Tier
 	ladder     risk.Ladder // the tiers checked and ordered; nil when they are not a ladder
@@ -154,6 +155,9 @@ func (r *RiskPanel) wantsTiers() bool { return r.Show != "limits" && r.isSwap() 
 func (r *RiskPanel) load(ctx app.Context, tiers, limits bool) {
 	r.shown = r.Contract
 	code, header := r.Contract, api.Headers(r.Embedded, r.EmbedToken)
+	if tiers && r.wantsTiers() && !r.tiersState.busy && r.adoptFirstTiers(ctx, code) {
+		tiers = false // the page held them: firsttiers.go
+	}
 	if tiers && r.wantsTiers() && !r.tiersState.busy {
 		r.tiersState.start()
 		ctx.Async(func() {
@@ -256,6 +260,10 @@ func (r *RiskPanel) landed(ctx app.Context, st *fetchState, err error, stale boo
 		return
 	}
 	set()
+	if !r.marked {
+		r.marked = true
+		browser.Mark(browser.MarkRiskFirstData)
+	}
 	r.offlineAt = time.Time{}
 	r.save(ctx)
 }

@@ -45,6 +45,7 @@ func (p *ChartPage) OnInit() {
 
 // OnMount loads the contract list, for the picker and the risk panel.
 func (p *ChartPage) OnMount(ctx app.Context) {
+	browser.Mark(browser.MarkMounted)
 	loadContracts(ctx, func(list []venueapi.Offer) { p.contracts = list })
 }
 
@@ -73,7 +74,6 @@ func (p *ChartPage) Render() app.UI {
 	if v.Contract == "" {
 		v = components.DefaultView()
 	}
-	themeNext := map[string]string{"auto": "dark", "dark": "light", "light": "auto"}[v.Theme]
 	setContract := func(ctx app.Context, code string) {
 		p.entryErr = ""
 		nv := p.v
@@ -84,28 +84,28 @@ func (p *ChartPage) Render() app.UI {
 		app.Header().Class("bar").Body(
 			app.H1().Class("brand").Text("Riskchart"),
 			app.Label().For("contract-select").Class("sr-only").Text("Contract"),
-			&components.ContractPicker{Contracts: p.contracts, Contract: v.Contract, OnPick: setContract},
-			&components.ContractEntry{Contract: v.Contract, OnEnter: setContract,
+			&components.ContractPicker{Contracts: p.contracts, Contract: v.Contract, OnPick: setContract, View: v},
+			&components.ContractEntry{Contract: v.Contract, OnEnter: setContract, View: v,
 				OnError: func(ctx app.Context, msg string) { p.entryErr = msg }},
-			&components.PeriodPicker{ID: "period-picker", Class: "chips", Period: v.Period,
+			&components.PeriodPicker{ID: "period-picker", Class: "chips", Period: v.Period, View: &v,
 				OnPick: func(ctx app.Context, pr venueapi.Period) {
 					nv := p.v
 					nv.Period = pr
 					p.setView(ctx, nv)
 				}},
 			app.Div().Class("toggles").Body(
-				app.Button().ID("tz-toggle").Class("button").Aria("pressed", v.UTC).Title("Show times in UTC or in your zone").
-					Text(map[bool]string{true: "UTC", false: "Local time"}[v.UTC]).OnClick(func(ctx app.Context, e app.Event) {
+				// The handlers read p.v at the click: go-app keeps a
+				// handler of the first render while its code is the same.
+				&components.ZoneToggle{View: v, OnToggle: func(ctx app.Context) {
 					nv := p.v
 					nv.UTC = !nv.UTC
 					p.setView(ctx, nv)
-				}),
-				app.Button().ID("theme-toggle").Class("button").Title("Theme: automatic, dark or light").
-					Text("Theme: "+v.Theme).OnClick(func(ctx app.Context, e app.Event) {
+				}},
+				&components.ThemeToggle{View: v, OnToggle: func(ctx app.Context) {
 					nv := p.v
-					nv.Theme = themeNext
+					nv.Theme = components.NextTheme(nv.Theme)
 					p.setView(ctx, nv)
-				}),
+				}},
 				app.Button().ID("jump-latest").Class("button").Text("Latest ⇥").Title("Jump to the latest candle").
 					OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(components.ActionJumpToLatest) }),
 				&components.EmbedTool{View: v},

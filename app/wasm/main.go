@@ -5,10 +5,12 @@ package main
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/riskchart/riskchart/app/browser"
 	"github.com/riskchart/riskchart/app/pages"
 )
 
 func main() {
+	browser.Mark(browser.MarkMain)
 	pages.Routes()
 	app.RunWhenOnBrowser()
 }

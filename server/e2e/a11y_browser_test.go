@@ -103,7 +103,7 @@ func TestThePageByKeyboardAndScreenReader(t *testing.T) {
 		press(`#tz-toggle`, " ")
 		waitFor(t, ctx, `document.getElementById("legend-time").textContent.endsWith("UTC")`)
 		press(`#theme-toggle`, kb.Enter)
-		waitFor(t, ctx, `document.documentElement.dataset.theme === "dark"`)
+		waitFor(t, ctx, `document.documentElement.dataset.theme === "light"`)
 		if err := chromedp.Run(ctx, chromedp.Focus(`#contract-input`, chromedp.ByQuery), chromedp.KeyEvent("ETH-USDT"+kb.Enter)); err != nil {
 			t.Fatal(err)
 		}

@@ -118,6 +118,9 @@ func TestChartInTheBrowser(t *testing.T) {
 
 	t.Run("every period draws its candles and goes into the URL", func(t *testing.T) {
 		for _, p := range venueapi.Periods() {
+			if p.Canonical() != p {
+				continue // one chip per series: 1hour is 60min's other name
+			}
 			if err := chromedp.Run(ctx, chromedp.Click(fmt.Sprintf(`[data-period=%q]`, p), chromedp.ByQuery)); err != nil {
 				t.Fatal(err)
 			}
@@ -332,9 +335,11 @@ func TestChartInTheBrowser(t *testing.T) {
 		if err := chromedp.Run(tctx, chromedp.Poll(`document.getElementById("legend-time").textContent.endsWith("UTC")`, nil)); err != nil {
 			t.Fatalf("times are not in UTC: %v", err)
 		}
+		chromedp.Run(ctx, chromedp.Click(`#theme-toggle`, chromedp.ByQuery)) // auto, light, dark
+		waitFor(t, ctx, `document.getElementById("theme-toggle").textContent === "Theme: light"`)
 		chromedp.Run(ctx, chromedp.Click(`#theme-toggle`, chromedp.ByQuery))
 		if theme := evalJS[string](t, ctx, `document.documentElement.dataset.theme || ""`); theme != "dark" {
-			t.Fatalf("theme %q after one toggle, want dark", theme)
+			t.Fatalf("theme %q after two toggles, want dark", theme)
 		}
 		waitFor(t, ctx, jsLiveLayer+`.problem === ""`) // the newest candle drawn again in the new frame
 		screenshot(t, ctx, "chart-dark-utc")

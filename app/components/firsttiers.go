@@ -1,0 +1,39 @@
+package components
+
+import (
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/api"
+	"github.com/riskchart/riskchart/app/browser"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// FirstTiersTable is the tier table as the server prerenders it when it
+// holds the tiers of contract (env, fetched at env.Ts): the page shows them
+// before app.wasm runs, and the app adopts the same answer (adoptFirstTiers).
+func FirstTiersTable(contract string, env *venueapi.TierEnvelope, now time.Time) app.UI {
+	at := time.UnixMilli(env.Ts)
+	return &TierTable{Contract: contract, Tiers: env.Data, Now: now, State: fetchState{dataAt: at, triedAt: at}}
+}
+
+// adoptFirstTiers takes, once, the tiers the server put in the page for
+// code, in place of a fetch; the refresh then comes when it would have after
+// the server's own fetch.
+func (r *RiskPanel) adoptFirstTiers(ctx app.Context, code string) bool {
+	body, ok := browser.TakeFirstTiers(code)
+	if !ok {
+		return false
+	}
+	env, err := api.ReadTiers(code, 200, body)
+	if err != nil {
+		return false // the panel fetches them and says what is wrong
+	}
+	r.tiersState.start()
+	r.landed(ctx, &r.tiersState, nil, env.Stale, func() { r.setTiers(env.Data) })
+	if at := time.UnixMilli(env.Ts); at.Before(r.now) {
+		r.tiersState.dataAt, r.tiersState.triedAt = at, at
+	}
+	return true
+}

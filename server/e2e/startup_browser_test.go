@@ -1,0 +1,247 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// jsFirstPaint is what the first-paint script drew, before the app runs:
+// its view, the step between its newest candles (the period's length) and
+// whether the app has drawn.
+const jsFirstPaint = `(() => {
+  const b = window.riskchartBoot;
+  if (!b || !b.drawn || !b.answer) return "";
+  const d = JSON.parse(b.answer).data;
+  const app = performance.getEntriesByName("riskchart:app-drawn").length > 0;
+  return b.contract + "|" + b.period + "|step " + (d[d.length - 1].id - d[d.length - 2].id) + "|app " + app;
+})()`
+
+// TestControlsNavigateBeforeTheAppRuns holds back app.wasm and uses the
+// chart page's controls as a person would while it loads: each is a form to
+// the view it names, so a click navigates there and the first paint draws
+// that view. Then it lets app.wasm through: the app takes the controls over
+// and changes the view in place, without a navigation.
+func TestControlsNavigateBeforeTheAppRuns(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	var mu sync.Mutex
+	var held []fetch.RequestID // one per page load, while app.wasm is held
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			mu.Lock()
+			held = append(held, e.RequestID)
+			mu.Unlock()
+		}
+	})
+	pattern := &fetch.RequestPattern{URLPattern: "*/web/app.wasm*", RequestStage: fetch.RequestStageRequest}
+	if err := chromedp.Run(ctx, fetch.Enable().WithPatterns([]*fetch.RequestPattern{pattern}),
+		chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, jsFirstPaint+` === "BTC-USDT|1min|step 60|app false"`)
+
+	// Each step marks the window first: a navigation drops the mark.
+	steps := []struct {
+		name   string
+		act    chromedp.Action
+		search []string // what the new URL holds
+		want   string   // jsFirstPaint of the new page
+		theme  string   // the page's theme, and the toggle's label
+	}{
+		{"a period chip", chromedp.Click(`[data-period="15min"]`, chromedp.ByQuery),
+			[]string{"contract_code=BTC-USDT", "period=15min"}, "BTC-USDT|15min|step 900|app false", "auto"},
+		{"the theme toggle", chromedp.Click(`#theme-toggle`, chromedp.ByQuery),
+			[]string{"period=15min", "theme=light"}, "BTC-USDT|15min|step 900|app false", "light"},
+		{"the contract entry", chromedp.Tasks{chromedp.SendKeys(`#contract-input`, "ETH-USDT", chromedp.ByQuery), chromedp.Click(`#contract-form button`, chromedp.ByQuery)},
+			[]string{"contract_code=ETH-USDT", "period=15min", "theme=light"}, "ETH-USDT|15min|step 900|app false", "light"},
+		// Before the app, the list holds the contract on show alone: the
+		// test adds one, as the app's list would.
+		{"the contract list", chromedp.Evaluate(`(() => { const s = document.getElementById("contract-select"); s.add(new Option("BTC-USDT-CQ")); s.value = "BTC-USDT-CQ"; s.dispatchEvent(new Event("change", {bubbles: true})); })()`, nil),
+			[]string{"contract_code=BTC-USDT-CQ", "period=15min", "theme=light"}, "BTC-USDT-CQ|15min|step 900|app false", "light"},
+		// The service worker answers every view with the page of the
+		// default view: the view comes from the URL, not the page.
+		{"a chip on a page prerendered for another view", chromedp.Tasks{
+			chromedp.Evaluate(`document.querySelectorAll('input[type="hidden"]').forEach((f) => { f.value = {contract_code: "BTC-USDT", period: "1min", theme: "auto"}[f.name] || f.value; })`, nil),
+			chromedp.Click(`[data-period="30min"]`, chromedp.ByQuery)},
+			[]string{"contract_code=BTC-USDT-CQ", "period=30min", "theme=light"}, "BTC-USDT-CQ|30min|step 1800|app false", "light"},
+	}
+	for _, st := range steps {
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`window.sameDocument = true`, nil), st.act); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		waitAcrossNavigation(t, ctx, `!window.sameDocument && `+jsFirstPaint+` !== ""`)
+		if got := evalJS[string](t, ctx, jsFirstPaint); got != st.want {
+			t.Errorf("after %s the first paint drew %q, want %q", st.name, got, st.want)
+		}
+		u := evalJS[string](t, ctx, `location.search`)
+		for _, w := range st.search {
+			if !strings.Contains(u, w) {
+				t.Errorf("after %s the URL %q lacks %s", st.name, u, w)
+			}
+		}
+		if got := evalJS[string](t, ctx, `(document.documentElement.dataset.theme || "auto") + "|" + document.getElementById("theme-toggle").textContent`); got != st.theme+"|Theme: "+st.theme {
+			t.Errorf("after %s the theme and its label are %q, want %s", st.name, got, st.theme)
+		}
+	}
+	screenshot(t, ctx, "startup-controls-before-app")
+
+	// Let app.wasm through: stop holding it, and release what is held.
+	if err := chromedp.Run(ctx, fetch.Disable()); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	for _, id := range held {
+		_ = chromedp.Run(ctx, fetch.ContinueRequest(id)) // those of pages left are gone
+	}
+	mu.Unlock()
+	waitDrawn(t, ctx, "BTC-USDT-CQ|30min")
+
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.sameDocument = true`, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Run(ctx, chromedp.Click(`[data-period="4hour"]`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT-CQ|4hour")
+	if u := evalJS[string](t, ctx, `location.search`); !strings.Contains(u, "period=4hour") {
+		t.Errorf("the URL %q does not hold the period the app shows", u)
+	}
+	testThemeCycles(t, ctx, "light")
+	if !evalJS[bool](t, ctx, `window.sameDocument === true`) {
+		t.Error("with the app running, a control navigated")
+	}
+}
+
+// testThemeCycles clicks the theme toggle, then presses Enter and Space on
+// it, through several full cycles from theme from, checking the label and
+// the page's theme at each step.
+func testThemeCycles(t *testing.T, ctx context.Context, from string) {
+	t.Helper()
+	next := map[string]string{"auto": "light", "light": "dark", "dark": "auto"}
+	theme := from
+	for i, act := range []chromedp.Action{
+		chromedp.Click(`#theme-toggle`, chromedp.ByQuery), chromedp.Click(`#theme-toggle`, chromedp.ByQuery), chromedp.Click(`#theme-toggle`, chromedp.ByQuery),
+		chromedp.Click(`#theme-toggle`, chromedp.ByQuery), chromedp.Click(`#theme-toggle`, chromedp.ByQuery), chromedp.Click(`#theme-toggle`, chromedp.ByQuery),
+		chromedp.Tasks{chromedp.Focus(`#theme-toggle`, chromedp.ByQuery), chromedp.KeyEvent(kb.Enter)},
+		chromedp.Tasks{chromedp.Focus(`#theme-toggle`, chromedp.ByQuery), chromedp.KeyEvent(kb.Enter)},
+		chromedp.Tasks{chromedp.Focus(`#theme-toggle`, chromedp.ByQuery), chromedp.KeyEvent(kb.Enter)},
+		chromedp.Tasks{chromedp.Focus(`#theme-toggle`, chromedp.ByQuery), chromedp.KeyEvent(" ")},
+		chromedp.Tasks{chromedp.Focus(`#theme-toggle`, chromedp.ByQuery), chromedp.KeyEvent(" ")},
+		chromedp.Tasks{chromedp.Focus(`#theme-toggle`, chromedp.ByQuery), chromedp.KeyEvent(" ")},
+	} {
+		if err := chromedp.Run(ctx, act); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		theme = next[theme]
+		want := fmt.Sprintf(`(document.documentElement.dataset.theme || "auto") === %q && document.getElementById("theme-toggle").textContent === "Theme: " + %q && (new URLSearchParams(location.search).get("theme") || "") === %q`,
+			theme, theme, map[bool]string{true: "", false: theme}[theme == "auto"])
+		waitFor(t, ctx, want)
+	}
+}
+
+// waitAcrossNavigation waits until js is true in the page, which may be
+// navigating: an evaluation the navigation cuts short is tried again.
+func waitAcrossNavigation(t *testing.T, ctx context.Context, js string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		var ok bool
+		if err := chromedp.Run(ctx, chromedp.Evaluate(js, &ok)); err == nil && ok {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("waiting for %s: not true within 20 s; the page is at %s", js, evalJS[string](t, ctx, `location.href`))
+}
+
+// TestStartupMarksAreLeftInOrder: the start-up trace reads the app's marks
+// by name (docs/performance.md); each is left once, in the order a start
+// passes them.
+func TestStartupMarksAreLeftInOrder(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=5min")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|5min")
+	waitFor(t, ctx, `!!document.querySelector("#tier-table tbody tr")`)
+	got := evalJS[string](t, ctx, `["riskchart:drawn", "riskchart:main", "riskchart:mounted", "riskchart:adopted", "riskchart:app-drawn", "riskchart:risk-first-data"]
+  .map((n) => { const m = performance.getEntriesByName(n, "mark"); return m.length === 0 ? n + " missing" : n + " " + m.length + (m[0].startTime >= 0 ? "" : "?") + "@" + m[0].startTime; }).join("\n")`)
+	var last float64
+	for i, line := range strings.Split(got, "\n") {
+		var name string
+		var n int
+		var at float64
+		if _, err := fmt.Sscanf(strings.Replace(line, "@", " ", 1), "%s %d %g", &name, &n, &at); err != nil {
+			t.Fatalf("marks:\n%s", got)
+		}
+		// riskchart:drawn is the first paint's, then the app's: two.
+		if want := map[bool]int{true: 2, false: 1}[i == 0]; n != want {
+			t.Errorf("%s left %d times, want %d", name, n, want)
+		}
+		if i > 1 && i < 5 && at < last { // main, mounted, adopted, app-drawn in that order
+			t.Errorf("%s at %.1f ms, before the mark before it (%.1f ms):\n%s", name, at, last, got)
+		}
+		if i > 0 {
+			last = at
+		}
+	}
+}
+
+// TestTiersShownBeforeTheAppRuns: when the server holds the tiers of the
+// page's contract, the page carries them; with app.wasm held back the tier
+// table shows them, and the app adopts them without fetching them again.
+func TestTiersShownBeforeTheAppRuns(t *testing.T) {
+	s := startServer(t, nil)
+	var env struct {
+		Data []json.RawMessage `json:"data"`
+	}
+	getJSON(t, s.URL+venueapi.PathTiers+"?contract_code=BTC-USDT", &env) // the server now holds them
+	if len(env.Data) == 0 {
+		t.Fatal("the sandbox has no tiers for BTC-USDT")
+	}
+	ctx := newBrowser(t)
+	paused := make(chan fetch.RequestID, 4)
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			paused <- e.RequestID
+		}
+	})
+	pattern := &fetch.RequestPattern{URLPattern: "*/web/app.wasm*", RequestStage: fetch.RequestStageRequest}
+	if err := chromedp.Run(ctx, fetch.Enable().WithPatterns([]*fetch.RequestPattern{pattern}),
+		chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=5min")); err != nil {
+		t.Fatal(err)
+	}
+	const jsRows = `document.querySelectorAll("#tier-table tbody tr[data-tier]").length`
+	if n := evalJS[int](t, ctx, jsRows); n != len(env.Data) {
+		t.Errorf("before the app runs the tier table shows %d rows, want %d", n, len(env.Data))
+	}
+	if evalJS[bool](t, ctx, `performance.getEntriesByName("riskchart:main").length > 0`) {
+		t.Fatal("app.wasm ran: it was not held back")
+	}
+	screenshot(t, ctx, "startup-tiers-before-app")
+	select {
+	case id := <-paused:
+		if err := chromedp.Run(ctx, fetch.ContinueRequest(id)); err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("app.wasm was never asked for")
+	}
+	waitDrawn(t, ctx, "BTC-USDT|5min")
+	waitFor(t, ctx, `performance.getEntriesByName("riskchart:risk-first-data").length > 0 && `+jsRows+` === `+fmt.Sprint(len(env.Data)))
+	if n := evalJS[int](t, ctx, `performance.getEntriesByType("resource").filter((e) => e.name.includes("`+venueapi.PathTiers+`")).length`); n != 0 {
+		t.Errorf("the app fetched the tiers %d times though the page held them", n)
+	}
+}

@@ -1,0 +1,59 @@
+package bundle
+
+import (
+	"bytes"
+	"encoding/json"
+	"html"
+	"net/http"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/boot"
+	"github.com/riskchart/riskchart/app/components"
+	"github.com/riskchart/riskchart/server/internal/firstdata"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// withFirstTiers puts in the chart page the tiers the server holds for its
+// contract, when the request carries them (firstdata): the tier table drawn
+// with them in place of the prerendered empty one, and the answer itself
+// for the app to adopt (boot.TiersID). ok is false when the page is left as
+// it was.
+func withFirstTiers(r *http.Request, page []byte) (out []byte, ok bool) {
+	lookup, found := firstdata.Tiers(r.Context())
+	if !found || r.URL.Path != "/" {
+		return page, false
+	}
+	contract := components.ViewFromURL(r.URL).Contract
+	body, found := lookup(contract)
+	if !found {
+		return page, false
+	}
+	var env venueapi.TierEnvelope
+	if err := json.Unmarshal(body, &env); err != nil || len(env.Data) == 0 {
+		return page, false
+	}
+	// Marshalled here: json.Marshal escapes <, > and &, so the text cannot
+	// end the script element.
+	answer, err := json.Marshal(env)
+	if err != nil {
+		return page, false
+	}
+	// The prerendered table is the one section with id="tiers" (TierTable),
+	// holding no other section.
+	id := bytes.Index(page, []byte(` id="tiers"`))
+	start := bytes.LastIndex(page[:max(id, 0)], []byte("<section"))
+	end := bytes.Index(page[max(id, 0):], []byte("</section>"))
+	bodyEnd := bytes.LastIndex(page, []byte("</body>"))
+	if id < 0 || start < 0 || end < 0 || bodyEnd < id {
+		return page, false
+	}
+	end += id + len("</section>")
+	table := app.HTMLString(components.FirstTiersTable(contract, &env, time.Now()))
+	script := `<script type="application/json" id="` + boot.TiersID + `" data-contract="` + html.EscapeString(contract) + `">` + string(answer) + "</script>\n"
+	out = make([]byte, 0, len(page)+len(table)+len(script))
+	out = append(append(append(out, page[:start]...), table...), page[end:bodyEnd]...)
+	out = append(append(out, script...), page[bodyEnd:]...)
+	return out, true
+}
