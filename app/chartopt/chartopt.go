@@ -26,6 +26,8 @@ import (
 type Style struct {
 	Dark     bool
 	Up, Down string // colours of rising and falling candles and their volume
+	Scale    Scale  // the price axis' scale (look.go)
+	Kind     Kind   // how candles are drawn (look.go)
 }
 
 // DefaultStyle is green up, red down.
@@ -135,6 +137,7 @@ func Frame(s Style) ([]byte, error) {
 	for i := range o.Series {
 		o.Series[i].Data = []int{}
 	}
+	applyLook(&o, s)
 	b, err := json.Marshal(o)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the chart frame: %w", err)
