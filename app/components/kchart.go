@@ -38,6 +38,10 @@ type KLineChart struct {
 	UTC      bool  // time in UTC rather than the browser's zone
 	Dark     bool  // dark theme
 	Decimals int32 // price precision of the contract; -1 keeps the venue's digits
+
+	Look   Look   // price scale and chart style (chartlook.go)
+	Notice string // what the URL asked for that is not shown, and why
+
 	// OnCandle, when set, is told the candle the user clicked or hovered.
 	OnCandle func(ctx app.Context, c venueapi.Candle, clicked bool)
 	// OnError, when set, is told what the chart says went wrong.
@@ -59,6 +63,7 @@ type KLineChart struct {
 	gen      int // bumps on every reload: late answers of older loads are dropped
 	live     bool
 	darkDrew bool
+	lookDrew Look
 	utcDrew  bool
 	// savedAt is when the candles on show were fetched, when they come from
 	// browser storage (a second visit, or no network); zero for live data.
@@ -96,6 +101,7 @@ func (k *KLineChart) OnMount(ctx app.Context) {
 		k.initChart(ctx)
 	}
 	ctx.Async(func() { k.poll(ctx) })
+	ctx.Async(func() { k.countdown(ctx) })
 }
 
 // OnUpdate follows the parent's changes of contract, period, zone or theme.
@@ -106,7 +112,7 @@ func (k *KLineChart) OnUpdate(ctx app.Context) {
 	switch {
 	case k.shown != k.Contract+"|"+string(k.Period):
 		k.reload(ctx)
-	case k.chart != nil && (k.Dark != k.darkDrew || k.UTC != k.utcDrew):
+	case k.chart != nil && (k.Dark != k.darkDrew || k.UTC != k.utcDrew || k.Look != k.lookDrew):
 		k.redrawAll()
 	}
 }
@@ -203,7 +209,7 @@ func (k *KLineChart) draw(ctx app.Context) {
 	if k.chart == nil {
 		return // no chart library: the status says so
 	}
-	if k.darkDrew != k.Dark && !k.setFrame() {
+	if (k.darkDrew != k.Dark || k.lookDrew != k.Look) && !k.setFrame() {
 		return
 	}
 	a := chartopt.Data(k.candles, k.Period, k.loc())
@@ -237,6 +243,7 @@ func (k *KLineChart) adoptChart(ctx app.Context) bool {
 	}
 	k.chart, k.darkDrew = echarts.Adopt(host, instance, el, dark), dark
 	k.listen(ctx)
+	k.attachAxes()
 	k.status = "" // the latest candles are on show; the app's own follow
 	k.keepView = true
 	return true
@@ -274,18 +281,19 @@ func (k *KLineChart) initChart(ctx app.Context) {
 
 // setFrame gives the chart the frame of the theme, reporting success.
 func (k *KLineChart) setFrame() bool {
-	if err := k.chart.SetFrame(chartopt.DefaultStyle(k.Dark)); err != nil {
+	if err := k.chart.SetFrame(k.style()); err != nil {
 		k.failed, k.status = true, err.Error()
 		return false
 	}
-	k.darkDrew = k.Dark
+	k.darkDrew, k.lookDrew = k.Dark, k.Look
+	k.attachAxes()
 	return true
 }
 
 // redrawAll redraws after a theme or zone change, keeping the view.
 func (k *KLineChart) redrawAll() {
 	start, end := k.chart.View()
-	if k.darkDrew != k.Dark {
+	if k.darkDrew != k.Dark || k.lookDrew != k.Look {
 		k.setFrame()
 	}
 	a := chartopt.Data(k.candles, k.Period, k.loc())
@@ -605,6 +613,9 @@ func (k *KLineChart) Render() app.UI {
 		)
 	}
 	notes := []app.UI{liveState(k.feed.mode)}
+	if k.Notice != "" {
+		notes = append(notes, app.Span().ID("view-notice").Class("badge warn").Text(k.Notice))
+	}
 	if k.offline {
 		notes = append(notes, offlineMark("offline-mark", cmp.Or(k.savedAt, k.seenAt), k.loc()))
 	}

@@ -22,10 +22,12 @@ type Chart struct {
 	// the price and the two volume series.
 	labels, prices, ups, downs app.Value
 	funcs                      []app.Func
+	axisFuncs                  []app.Func // the label rules of SetAxes (axes.go)
 	// The view, as indexes of the first and last candles shown: kept here
 	// because reading it back (getOption) copies the whole option.
 	start, end int
 	live       liveLayer // the newest candle (live.go)
+	mark       lastMark  // the last-price line and tag (lastprice.go)
 	resized    app.Value // a ResizeObserver of the chart's element
 }
 
@@ -294,8 +296,8 @@ func (c *Chart) Dispose() {
 		c.resized.Call("disconnect")
 	}
 	c.v.Call("dispose")
-	for _, f := range c.funcs {
+	for _, f := range append(c.funcs, c.axisFuncs...) {
 		f.Release()
 	}
-	c.funcs = nil
+	c.funcs, c.axisFuncs = nil, nil
 }

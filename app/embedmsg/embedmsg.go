@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/riskchart/riskchart/app/chartopt"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -123,6 +124,8 @@ type Set struct {
 	ContractCode string
 	Period       venueapi.Period
 	Theme        string
+	Scale        string // as ?scale= names it, checked (app/chartopt.ParseScale)
+	Style        string // as ?style= names it, checked (app/chartopt.ParseKind)
 }
 
 // maxMessage bounds what a parent may send: a command is a few dozen bytes.
@@ -145,6 +148,8 @@ func ParseSet(data string) (Set, error) {
 		ContractCode *string `json:"contract_code"`
 		Period       *string `json:"period"`
 		Theme        *string `json:"theme"`
+		Scale        *string `json:"scale"`
+		Style        *string `json:"style"`
 	}
 	if json.Unmarshal([]byte(data), &m) != nil || m.Type != TypeSet {
 		return Set{}, ErrNotACommand
@@ -171,8 +176,20 @@ func ParseSet(data string) (Set, error) {
 			return Set{}, &venueapi.ParamError{Param: "theme", Rule: "must be auto, light or dark", Value: *m.Theme}
 		}
 	}
+	if m.Scale != nil {
+		if _, err := chartopt.ParseScale(*m.Scale); err != nil {
+			return Set{}, &venueapi.ParamError{Param: "scale", Rule: "must be linear, log or percent", Value: *m.Scale}
+		}
+		s.Scale = *m.Scale
+	}
+	if m.Style != nil {
+		if _, err := chartopt.ParseKind(*m.Style); err != nil {
+			return Set{}, &venueapi.ParamError{Param: "style", Rule: "must be candles or hollow", Value: *m.Style}
+		}
+		s.Style = *m.Style
+	}
 	if s == (Set{}) {
-		return Set{}, &venueapi.ParamError{Param: "type", Rule: TypeSet + " needs contract_code, period or theme"}
+		return Set{}, &venueapi.ParamError{Param: "type", Rule: TypeSet + " needs contract_code, period, theme, scale or style"}
 	}
 	return s, nil
 }

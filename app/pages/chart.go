@@ -18,6 +18,7 @@ type ChartPage struct {
 	contracts []venueapi.Offer
 	entryErr  string // why the free entry is not a contract code
 	dark      bool   // resolved theme
+	stopPop   func() // ends following Back and Forward
 }
 
 // OnPreRender names, on the server, what the page will fetch first, so that
@@ -43,12 +44,27 @@ func (p *ChartPage) OnInit() {
 // OnMount loads the contract list, for the picker and the risk panel.
 func (p *ChartPage) OnMount(ctx app.Context) {
 	loadContracts(ctx, func(list []venueapi.Offer) { p.contracts = list })
+	// Back and Forward restore the view of their history entry (setView pushes one per change).
+	p.stopPop = browser.OnPopState(func() {
+		ctx.Dispatch(func(ctx app.Context) {
+			p.v = components.ViewFromURL(browser.URL())
+			p.applyTheme()
+		})
+	})
+}
+
+// OnDismount stops following Back and Forward.
+func (p *ChartPage) OnDismount() {
+	if p.stopPop != nil {
+		p.stopPop()
+		p.stopPop = nil
+	}
 }
 
 func (p *ChartPage) setView(ctx app.Context, v components.View) {
 	p.v = v
 	p.applyTheme()
-	browser.ReplaceQuery(v.Query())
+	browser.PushQuery(v.Query()) // a history entry: Back steps through views (history.go)
 }
 
 // applyTheme sets the document's theme: the user's choice, or the system's.
@@ -113,7 +129,7 @@ func (p *ChartPage) Render() app.UI {
 		),
 		app.Div().Class("layout").Body(
 			app.Main().Class("main").Body(
-				&components.KLineChart{Contract: v.Contract, Period: v.Period, UTC: v.UTC, Dark: p.dark, Decimals: p.decimals()},
+				&components.KLineChart{Contract: v.Contract, Period: v.Period, UTC: v.UTC, Dark: p.dark, Decimals: p.decimals(), Look: v.Look, Notice: v.Notice},
 			),
 			&components.RiskPanel{Contract: v.Contract, Contracts: p.contracts},
 		),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/riskchart/riskchart/app/api"
 	"github.com/riskchart/riskchart/app/browser"
+	"github.com/riskchart/riskchart/app/chartopt"
 	"github.com/riskchart/riskchart/app/components"
 	"github.com/riskchart/riskchart/app/embedmsg"
 	"github.com/riskchart/riskchart/venueapi"
@@ -168,6 +169,12 @@ func (e *EmbedPage) onMessage(ctx app.Context, from, data string) {
 		e.v.Theme = set.Theme
 		e.dark = browser.SetTheme(e.v.Theme)
 	}
+	if set.Scale != "" {
+		e.v.Look.Scale, _ = chartopt.ParseScale(set.Scale) // checked by ParseSet
+	}
+	if set.Style != "" {
+		e.v.Look.Kind, _ = chartopt.ParseKind(set.Style)
+	}
 }
 
 // Render fills the iframe with the chart or a panel.
@@ -178,7 +185,7 @@ func (e *EmbedPage) Render() app.UI {
 	var body app.UI
 	switch e.kind {
 	case embedmsg.RouteChart:
-		body = &components.KLineChart{Contract: e.v.Contract, Period: e.v.Period, UTC: e.v.UTC, Dark: e.dark, Decimals: -1,
+		body = &components.KLineChart{Contract: e.v.Contract, Period: e.v.Period, UTC: e.v.UTC, Dark: e.dark, Decimals: -1, Look: e.v.Look, Notice: e.v.Notice,
 			OnDrawn: func(ctx app.Context) {
 				e.announce(embedmsg.ChartReady(e.v.Contract, e.v.Period))
 				e.postHeight()

@@ -1,0 +1,128 @@
+package e2e
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// jsLook reads what the chart draws of the view's look (app/chartopt/look.go)
+// and marks (app/echarts/lastprice.go): the price axis' type, the candles'
+// rising fill, the last-price tag's text and colour, the line's height and
+// the newest close's, and the labels the axes show.
+const jsLook = `(() => {
+  const c = ` + jsChart + `, o = c.getOption(), n = o.series[0].data.length;
+  const el = (name) => c.getZr().storage.getRoots().find((e) => e.name === name);
+  const line = el("last-price-line"), tag = el("last-price-tag");
+  const last = o.series[0].data[n - 1], v = Array.isArray(last) ? last : last.value;
+  const axis = c.getModel().getComponent("yAxis", 0).axis, time = c.getModel().getComponent("xAxis", 1).axis;
+  return {
+    yType: o.yAxis[0].type, upFill: o.series[0].itemStyle.color, up: o.series[1].itemStyle.color, down: o.series[2].itemStyle.color,
+    close: Number(document.getElementById("legend-close").textContent), dir: document.getElementById("legend").classList.contains("up") ? "up" : "down",
+    tag: tag && !tag.ignore ? tag.style.text : "", tagColour: tag ? tag.style.backgroundColor : "",
+    lineY: line && !line.ignore ? line.shape.y1 : -1, closeY: c.convertToPixel({gridIndex: 0}, [n - 1, Number(document.getElementById("legend-close").textContent)])[1],
+    priceLabels: axis.getViewLabels().map((l) => l.formattedLabel),
+    timeLabels: time.getViewLabels().map((l) => l.formattedLabel),
+    volumeLabels: c.getModel().getComponent("yAxis", 1).axis.getViewLabels().map((l) => l.formattedLabel),
+    notice: (document.getElementById("view-notice") || {}).textContent || "",
+    url: location.search,
+  };
+})()`
+
+func TestChartLooksAndMarksFromTheURL(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	read := func(t *testing.T, path string) map[string]any {
+		t.Helper()
+		if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+path)); err != nil {
+			t.Fatal(err)
+		}
+		waitDrawn(t, ctx, "BTC-USDT|1min")
+		return evalJS[map[string]any](t, ctx, jsLook)
+	}
+	t.Run("the default draws filled candles on a linear axis with the last price marked", func(t *testing.T) {
+		l := read(t, "/?contract_code=BTC-USDT&period=1min")
+		if l["yType"] != "value" || l["upFill"] != l["up"] {
+			t.Errorf("default look: %v", l)
+		}
+		// The countdown is written once a second.
+		if err := chromedp.Run(ctx, chromedp.Poll(`(`+jsLook+`).tag.includes("\n")`, nil)); err != nil {
+			t.Fatal(err)
+		}
+		l = evalJS[map[string]any](t, ctx, jsLook)
+		// The legend shows the newest candle (nothing hovered); the tag writes
+		// its close with thousands separators, the countdown under it.
+		close, _ := l["close"].(float64)
+		tag, _ := l["tag"].(string)
+		head, left, _ := strings.Cut(tag, "\n")
+		if v, err := strconv.ParseFloat(strings.ReplaceAll(head, ",", ""), 64); err != nil || v != close || !strings.Contains(head, ",") {
+			t.Errorf("last-price tag %q for close %v", tag, close)
+		}
+		if !strings.HasSuffix(left, "s") {
+			t.Errorf("no time left under the last price (1min candle): tag %q", tag)
+		}
+		want := l[l["dir"].(string)]
+		if l["tagColour"] != want {
+			t.Errorf("tag coloured %v, the candle is %v (%v)", l["tagColour"], l["dir"], want)
+		}
+		if dy := l["lineY"].(float64) - l["closeY"].(float64); dy > 0.5 || dy < -0.5 {
+			t.Errorf("last-price line at y %v, the close is at %v", l["lineY"], l["closeY"])
+		}
+		// ECharts lists the view's edge candles too and hides them when off the interval.
+		times := l["timeLabels"].([]any)
+		if len(times) < 3 {
+			t.Fatalf("time labels %v", times)
+		}
+		for _, lbl := range times[1 : len(times)-1] {
+			hm := lbl.(string)[len(lbl.(string))-2:]
+			if hm != "00" && hm != "15" && hm != "30" && hm != "45" {
+				t.Errorf("time label %q is not on a quarter hour (labels %v)", lbl, l["timeLabels"])
+			}
+		}
+		if len(l["volumeLabels"].([]any)) == 0 {
+			t.Errorf("the volume pane has no scale")
+		}
+	})
+	t.Run("scale=log and style=hollow are drawn and stay in the URL", func(t *testing.T) {
+		l := read(t, "/?contract_code=BTC-USDT&period=1min&scale=log&style=hollow")
+		if l["yType"] != "log" || l["upFill"] != "transparent" {
+			t.Errorf("log and hollow: %v", l)
+		}
+		if u := l["url"].(string); !strings.Contains(u, "scale=log") || !strings.Contains(u, "style=hollow") {
+			t.Errorf("URL %q lost the look", u)
+		}
+	})
+	t.Run("scale=percent labels the price axis in percent", func(t *testing.T) {
+		l := read(t, "/?contract_code=BTC-USDT&period=1min&scale=percent")
+		labels := l["priceLabels"].([]any)
+		if len(labels) == 0 {
+			t.Fatal("no price labels")
+		}
+		for _, lbl := range labels {
+			if !strings.HasSuffix(lbl.(string), "%") {
+				t.Errorf("percent axis label %q", lbl)
+			}
+		}
+	})
+	t.Run("a bad scale is named in a notice and the rest is drawn", func(t *testing.T) {
+		l := read(t, "/?contract_code=BTC-USDT&period=1min&scale=foo&style=hollow")
+		if n := l["notice"].(string); !strings.Contains(n, "scale=foo") || !strings.Contains(n, "linear, log or percent") {
+			t.Errorf("notice %q", n)
+		}
+		if l["yType"] != "value" || l["upFill"] != "transparent" {
+			t.Errorf("the rest of the look is not drawn: %v", l)
+		}
+	})
+	t.Run("the embed takes the same parameters", func(t *testing.T) {
+		if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/embed/chart?contract_code=BTC-USDT&period=1min&scale=log&style=hollow")); err != nil {
+			t.Fatal(err)
+		}
+		waitDrawn(t, ctx, "BTC-USDT|1min")
+		l := evalJS[map[string]any](t, ctx, jsLook)
+		if l["yType"] != "log" || l["upFill"] != "transparent" {
+			t.Errorf("embed look: %v", l)
+		}
+	})
+}
