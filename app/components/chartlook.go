@@ -14,6 +14,7 @@ import (
 func (k *KLineChart) style() chartopt.Style {
 	s := chartopt.DefaultStyle(k.Dark)
 	s.Scale, s.Kind = k.Look.Scale, k.Look.Kind
+	s.Studies = k.studyLines()
 	return s
 }
 

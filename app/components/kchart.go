@@ -16,6 +16,7 @@ import (
 	"github.com/riskchart/riskchart/app/browser"
 	"github.com/riskchart/riskchart/app/chartopt"
 	"github.com/riskchart/riskchart/app/echarts"
+	"github.com/riskchart/riskchart/app/studies"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -73,6 +74,9 @@ type KLineChart struct {
 	// keepView: the chart was adopted from the first paint, whose view the
 	// app's first draw keeps.
 	keepView bool
+
+	studySet   *studies.Set // the view's studies over the held candles (chartstudies.go)
+	studySpecs string       // the indicators studySet computes
 
 	feed       liveFeed
 	source     *browser.EventSource // the stream of the series on show; nil: none open
@@ -215,6 +219,7 @@ func (k *KLineChart) draw(ctx app.Context) {
 	a := chartopt.Data(k.candles, k.Period, k.loc())
 	k.utcDrew = k.UTC
 	k.chart.Load(a.Labels, a.Prices, a.Ups, a.Downs)
+	k.loadStudies(true)
 	n := len(k.candles)
 	if start, end := k.chart.View(); k.keepView && end > start && end < n {
 		k.chart.Draw(start, end) // where the user has moved the first paint
@@ -299,6 +304,7 @@ func (k *KLineChart) redrawAll() {
 	a := chartopt.Data(k.candles, k.Period, k.loc())
 	k.utcDrew = k.UTC
 	k.chart.Load(a.Labels, a.Prices, a.Ups, a.Downs)
+	k.loadStudies(true)
 	k.chart.Draw(start, end)
 }
 
@@ -353,6 +359,7 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 			a := chartopt.Data(older, k.Period, k.loc())
 			k.candles = append(older, k.candles...)
 			k.chart.Prepend(a.Labels, a.Prices, a.Ups, a.Downs)
+			k.loadStudies(false) // extended: the studies that allow it keep their values
 			k.chart.Draw(start+len(older), end+len(older))
 			browser.Measure("riskchart:prepend", began)
 			if k.hover >= 0 {
@@ -534,6 +541,7 @@ func (k *KLineChart) applyLive(fresh []venueapi.Candle) {
 		up, down := chartopt.AppendVolume(nil, nil, c)
 		k.chart.SetLast(string(chartopt.AppendLabel(nil, c.ID, k.Period, k.loc())), string(chartopt.AppendPrice(nil, c)), string(up), string(down), c.ID > last.ID)
 	}
+	k.liveStudies()
 	switch {
 	case following && appended > 0:
 		k.chart.Draw(start+appended, end+appended)
@@ -610,6 +618,7 @@ func (k *KLineChart) Render() app.UI {
 			item("open", "O", v.Open), item("high", "H", v.High), item("low", "L", v.Low), item("close", "C", v.Close),
 			item("change", "Chg", v.Change), item("change-pct", "Chg%", v.ChangePct), item("vol", "Vol", v.Vol),
 			item("amount", "Amount", v.Amount), item("turnover", "Turnover", v.Turnover), item("count", "Count", v.Count),
+			k.studyLegend(i),
 		)
 	}
 	notes := []app.UI{liveState(k.feed.mode)}

@@ -12,6 +12,8 @@ import (
 type Look struct {
 	Scale chartopt.Scale
 	Kind  chartopt.Kind
+	// Indicators are the studies drawn, as studies.FormatSpecs writes them.
+	Indicators string
 }
 
 // lookFromQuery reads ?scale=&style= from q. A value the chart cannot draw
@@ -33,6 +35,9 @@ func lookFromQuery(q url.Values) (l Look, notice string) {
 			l.Kind = k
 		}
 	}
+	var bad []string
+	l.Indicators, bad = indicatorsFromQuery(q.Get("indicators"))
+	notices = append(notices, bad...)
 	if len(notices) > 0 {
 		notice = "Not shown: " + strings.Join(notices, "; ") + "."
 	}
@@ -46,5 +51,8 @@ func (l Look) setLook(q url.Values) {
 	}
 	if l.Kind != chartopt.KindCandles {
 		q.Set("style", string(l.Kind))
+	}
+	if l.Indicators != "" {
+		q.Set("indicators", l.Indicators)
 	}
 }

@@ -40,9 +40,14 @@ func (c *Chart) SetAxes(a Axes) {
 		return len(args) > 0 && args[0].Type() == app.TypeNumber && a.TimeShown(args[0].Int())
 	})
 	c.axisFuncs = append(c.axisFuncs, shown)
+	xAxes := make([]any, c.xAxes) // the lowest grid's names the times
+	for i := range xAxes {
+		xAxes[i] = map[string]any{}
+	}
+	xAxes[len(xAxes)-1] = map[string]any{"axisLabel": map[string]any{
+		"interval": shown, "hideOverlap": true, "alignMinLabel": "left", "alignMaxLabel": "right"}}
 	c.v.Call("setOption", map[string]any{
-		"xAxis": []any{map[string]any{}, map[string]any{"axisLabel": map[string]any{
-			"interval": shown, "hideOverlap": true, "alignMinLabel": "left", "alignMaxLabel": "right"}}},
+		"xAxis": xAxes,
 		"yAxis": []any{
 			map[string]any{"axisLabel": map[string]any{"formatter": price}, "axisPointer": map[string]any{"label": map[string]any{"formatter": price}}},
 			map[string]any{"axisLabel": map[string]any{"show": true, "formatter": number(a.Volume)},

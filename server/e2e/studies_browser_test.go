@@ -126,3 +126,107 @@ func TestChartLooksAndMarksFromTheURL(t *testing.T) {
 		}
 	})
 }
+
+// jsStudies reads the study series the chart draws: name, type, grid and
+// how many points it has, and the grids' boxes.
+const jsStudies = `(() => {
+  const c = ` + jsChart + `, o = c.getOption();
+  return {
+    series: o.series.slice(3).map((s) => ({name: s.name, type: s.type, axis: s.xAxisIndex, points: s.data.filter((v) => v !== "-").length, n: s.data.length})),
+    grids: o.grid.length, candles: o.series[0].data.length,
+    legend: [...document.querySelectorAll("#legend [data-study]")].map((e) => e.dataset.study + "=" + e.textContent),
+    notice: (document.getElementById("view-notice") || {}).textContent || "",
+  };
+})()`
+
+type studySeries struct {
+	Name   string `json:"name"`
+	Type   string `json:"type"`
+	Axis   int    `json:"axis"`
+	Points int    `json:"points"`
+	N      int    `json:"n"`
+}
+
+type studiesDrawn struct {
+	Series  []studySeries `json:"series"`
+	Grids   int           `json:"grids"`
+	Candles int           `json:"candles"`
+	Legend  []string      `json:"legend"`
+	Notice  string        `json:"notice"`
+}
+
+const allStudies = "ma:7,ma:25,ema:99,boll,vol_ma,macd,rsi"
+
+func TestStudiesFromTheURL(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	open := func(t *testing.T, path, shown string) studiesDrawn {
+		t.Helper()
+		if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+path)); err != nil {
+			t.Fatal(err)
+		}
+		waitDrawn(t, ctx, shown)
+		return evalJS[studiesDrawn](t, ctx, jsStudies)
+	}
+	check := func(t *testing.T, d studiesDrawn) {
+		t.Helper()
+		want := map[string]int{"MA 7": 0, "MA 25": 0, "EMA 99": 0, "BOLL upper": 0, "BOLL middle": 0, "BOLL lower": 0,
+			"VOL MA 20": 1, "MACD DIF": 2, "MACD DEA": 2, "MACD hist": 2, "RSI 14": 3}
+		if d.Grids != 4 {
+			t.Errorf("%d grids, want price, volume, MACD and RSI", d.Grids)
+		}
+		got := map[string]bool{}
+		for _, sr := range d.Series {
+			got[sr.Name] = true
+			axis, ok := want[sr.Name]
+			if !ok {
+				continue
+			}
+			if sr.Axis != axis || sr.N != d.Candles || sr.Points == 0 {
+				t.Errorf("%s: axis %d (want %d), %d values for %d candles, %d drawn", sr.Name, sr.Axis, axis, sr.N, d.Candles, sr.Points)
+			}
+		}
+		for name := range want {
+			if !got[name] {
+				t.Errorf("no series %s (series %+v)", name, d.Series)
+			}
+		}
+		if len(d.Legend) < len(want) {
+			t.Errorf("legend shows %v", d.Legend)
+		}
+	}
+	t.Run("every study draws its series in its pane, the legend its value", func(t *testing.T) {
+		d := open(t, "/?contract_code=BTC-USDT&period=1min&indicators="+allStudies, "BTC-USDT|1min")
+		check(t, d)
+		screenshot(t, ctx, "studies-1280")
+	})
+	t.Run("a reload keeps them", func(t *testing.T) {
+		if err := chromedp.Run(ctx, chromedp.Reload()); err != nil {
+			t.Fatal(err)
+		}
+		waitDrawn(t, ctx, "BTC-USDT|1min")
+		check(t, evalJS[studiesDrawn](t, ctx, jsStudies))
+	})
+	t.Run("a period change keeps them", func(t *testing.T) {
+		if err := chromedp.Run(ctx, chromedp.Click(`[data-period="5min"]`, chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		waitDrawn(t, ctx, "BTC-USDT|5min")
+		check(t, evalJS[studiesDrawn](t, ctx, jsStudies))
+		if u := evalJS[string](t, ctx, "location.search"); !strings.Contains(u, "indicators=") {
+			t.Errorf("URL %q lost the studies", u)
+		}
+	})
+	t.Run("a bad study is named and the others drawn", func(t *testing.T) {
+		d := open(t, "/?contract_code=BTC-USDT&period=1min&indicators=ma:0,rsi", "BTC-USDT|1min")
+		if !strings.Contains(d.Notice, "ma:0") {
+			t.Errorf("notice %q", d.Notice)
+		}
+		if len(d.Series) != 1 || d.Series[0].Name != "RSI 14" {
+			t.Errorf("series %+v", d.Series)
+		}
+	})
+	t.Run("the embed takes them", func(t *testing.T) {
+		check(t, open(t, "/embed/chart?contract_code=BTC-USDT&period=1min&indicators="+allStudies, "BTC-USDT|1min"))
+	})
+}
