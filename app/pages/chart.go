@@ -120,6 +120,11 @@ func (p *ChartPage) Render() app.UI {
 				}),
 				app.Button().ID("jump-latest").Class("button").Text("Latest ⇥").Title("Jump to the latest candle").
 					OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(components.ActionJumpToLatest) }),
+				&components.StudyMenu{Indicators: v.Look.Indicators, OnChange: func(ctx app.Context, indicators string) {
+					nv := p.v
+					nv.Look.Indicators = indicators
+					p.setView(ctx, nv)
+				}},
 				&components.EmbedTool{View: v},
 				&components.AppStatus{},
 			),

@@ -230,3 +230,47 @@ func TestStudiesFromTheURL(t *testing.T) {
 		check(t, open(t, "/embed/chart?contract_code=BTC-USDT&period=1min&indicators="+allStudies, "BTC-USDT|1min"))
 	})
 }
+
+func TestStudyMenuWithTheKeyboardAndBack(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	seriesNamed := func(name string) bool {
+		return evalJS[bool](t, ctx, `(`+jsStudies+`).series.some((s) => s.name === `+strconv.Quote(name)+`)`)
+	}
+	wait := func(t *testing.T, js string) {
+		t.Helper()
+		if err := chromedp.Run(ctx, chromedp.Poll(js, nil)); err != nil {
+			t.Fatalf("waiting for %s: %v (URL %s)", js, err, evalJS[string](t, ctx, "location.search"))
+		}
+	}
+	// Open the menu and tick MA 7 with the keyboard alone.
+	if err := chromedp.Run(ctx,
+		chromedp.Focus(`#study-menu > summary`, chromedp.ByQuery),
+		chromedp.KeyEvent("\r"),
+		chromedp.KeyEvent("\t"),
+		chromedp.KeyEvent(" "),
+	); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, `location.search.includes("indicators=ma%3A7")`)
+	wait(t, `(`+jsStudies+`).series.some((s) => s.name === "MA 7")`)
+	// And untick it: the URL follows, the line goes.
+	if err := chromedp.Run(ctx, chromedp.KeyEvent(" ")); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, `!location.search.includes("indicators=")`)
+	wait(t, `!(`+jsStudies+`).series.some((s) => s.name === "MA 7")`)
+	// Back steps to the view with MA 7, then to the one without.
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`history.back()`, nil)); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, `location.search.includes("indicators=ma%3A7")`)
+	wait(t, `(`+jsStudies+`).series.some((s) => s.name === "MA 7")`)
+	if !seriesNamed("MA 7") {
+		t.Errorf("Back did not restore the study")
+	}
+}
