@@ -77,6 +77,7 @@ type KLineChart struct {
 
 	studySet   *studies.Set // the view's studies over the held candles (chartstudies.go)
 	studySpecs string       // the indicators studySet computes
+	toHorizon  bool         // Home: keep loading older chunks until the venue has none
 
 	feed       liveFeed
 	source     *browser.EventSource // the stream of the series on show; nil: none open
@@ -142,6 +143,7 @@ func (k *KLineChart) loc() *time.Location {
 func (k *KLineChart) reload(ctx app.Context) {
 	k.gen++
 	gen := k.gen
+	k.toHorizon = false
 	k.shown = k.Contract + "|" + string(k.Period)
 	k.candles, k.hover, k.horizon, k.stale, k.failed, k.olderErr = nil, -1, false, false, false, ""
 	k.loading, k.status = true, "Loading "+k.Contract+" "+string(k.Period)+"…"
@@ -351,7 +353,7 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 				}
 			}
 			if len(older) == 0 {
-				k.horizon = true
+				k.horizon, k.toHorizon = true, false
 				return
 			}
 			began := browser.Now()
@@ -365,6 +367,7 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 			if k.hover >= 0 {
 				k.hover += len(older)
 			}
+			k.towardsHorizon(ctx)
 		})
 	})
 }
@@ -584,10 +587,14 @@ func (k *KLineChart) onKey(ctx app.Context, e app.Event) {
 		start, end = max(0, start-step), min(n-1, end+step)
 	case "Home":
 		start, end = 0, width
+		k.toHorizon = true // and on, chunk by chunk, to the start of the venue's history
 	case "End":
 		start, end = n-1-width, n-1
 	default:
 		return
+	}
+	if e.Get("key").String() != "Home" {
+		k.toHorizon = false
 	}
 	e.PreventDefault()
 	k.chart.Zoom(max(start, 0), min(end, n-1))
@@ -621,7 +628,7 @@ func (k *KLineChart) Render() app.UI {
 			k.studyLegend(i),
 		)
 	}
-	notes := []app.UI{liveState(k.feed.mode)}
+	notes := []app.UI{liveState(k.feed.mode), k.comfortButtons()}
 	if k.Notice != "" {
 		notes = append(notes, app.Span().ID("view-notice").Class("badge warn").Text(k.Notice))
 	}

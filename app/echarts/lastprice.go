@@ -77,3 +77,9 @@ func (m *lastMark) ensure(zr app.Value) {
 	zr.Call("add", m.line)
 	zr.Call("add", m.tag)
 }
+
+// DataURL is the chart as a PNG image (ECharts' own export), at twice the
+// screen's resolution, on background bg (the canvas itself is transparent).
+func (c *Chart) DataURL(bg string) string {
+	return c.v.Call("getDataURL", map[string]any{"type": "png", "pixelRatio": 2, "backgroundColor": bg}).String()
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // jsLook reads what the chart draws of the view's look (app/chartopt/look.go)
@@ -273,4 +274,40 @@ func TestStudyMenuWithTheKeyboardAndBack(t *testing.T) {
 	if !seriesNamed("MA 7") {
 		t.Errorf("Back did not restore the study")
 	}
+}
+
+func TestChartComfort(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1day&indicators=ma:7,macd")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1day")
+	t.Run("Home loads back to the start of history, the studies with it", func(t *testing.T) {
+		before := evalJS[int](t, ctx, jsCandleCount)
+		if err := chromedp.Run(ctx, chromedp.Focus("#chart-area", chromedp.ByID), chromedp.KeyEvent(kb.Home)); err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Run(ctx, chromedp.WaitVisible("#horizon-mark", chromedp.ByID)); err != nil {
+			t.Fatal(err)
+		}
+		d := evalJS[studiesDrawn](t, ctx, jsStudies)
+		if d.Candles <= before {
+			t.Errorf("Home: %d candles, %d before", d.Candles, before)
+		}
+		for _, sr := range d.Series {
+			if sr.N != d.Candles {
+				t.Errorf("%s holds %d values for %d candles after the back-scroll", sr.Name, sr.N, d.Candles)
+			}
+		}
+	})
+	t.Run("the snapshot is ECharts' PNG of the chart", func(t *testing.T) {
+		url := evalJS[string](t, ctx, jsChart+`.getDataURL({type: "png", pixelRatio: 2, backgroundColor: "#fff"})`)
+		if !strings.HasPrefix(url, "data:image/png;base64,") || len(url) < 10000 {
+			t.Errorf("snapshot %.60s… (%d bytes)", url, len(url))
+		}
+		if n := evalJS[int](t, ctx, `document.querySelectorAll("#chart-snapshot, #chart-fullscreen").length`); n != 2 {
+			t.Errorf("%d of the snapshot and fullscreen buttons", n)
+		}
+	})
 }
