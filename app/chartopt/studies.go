@@ -32,6 +32,9 @@ const paneHeight = 13
 // empty band between them and the grid, whatever the chart's height.
 const lowestBottom = "54"
 
+// paneBase is where the lowest oscillator pane starts, as a share of the chart.
+const paneBase = 76
+
 // legendTop is where the price grid starts when studies add their values
 // to the legend that lies over it (two more lines).
 const legendTop = "96"
@@ -59,8 +62,10 @@ func applyStudies(o *option, s Style) {
 		last.Height, last.Bottom = "", lowestBottom
 	}()
 	if k := len(panes); k > 0 {
-		o.Grid[0].Bottom = strconv.Itoa(32+k*paneHeight) + "%"
-		o.Grid[1].Top = strconv.Itoa(70-k*paneHeight) + "%"
+		// The lowest pane starts lower than the volume grid does alone, so
+		// that reaching down to the time labels it is about as tall as the others.
+		o.Grid[0].Bottom = strconv.Itoa(100-paneBase+k*paneHeight+2) + "%"
+		o.Grid[1].Top = strconv.Itoa(paneBase-k*paneHeight) + "%"
 		timeAxis := o.XAxis[1]
 		o.XAxis[1].AxisLabel = &opts.AxisLabel{Show: opts.Bool(false)}
 		o.XAxis[1].AxisPointer = &opts.AxisPointer{Label: &opts.Label{Show: opts.Bool(false)}}
@@ -71,7 +76,7 @@ func applyStudies(o *option, s Style) {
 		for i, p := range panes {
 			g := 2 + i
 			grid[p] = g
-			o.Grid = append(o.Grid, grid2(strconv.Itoa(70-(k-1-i)*paneHeight)+"%", strconv.Itoa(paneHeight-2)+"%"))
+			o.Grid = append(o.Grid, grid2(strconv.Itoa(paneBase-(k-1-i)*paneHeight)+"%", strconv.Itoa(paneHeight-2)+"%"))
 			x := opts.XAxis{Type: "category", GridIndex: g, AxisLabel: &opts.AxisLabel{Show: opts.Bool(false)},
 				AxisLine: &opts.AxisLine{LineStyle: &opts.LineStyle{Color: axis}}, AxisPointer: &opts.AxisPointer{Label: &opts.Label{Show: opts.Bool(false)}}}
 			if i == k-1 {
