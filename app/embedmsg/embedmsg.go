@@ -8,12 +8,14 @@
 package embedmsg
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"net/url"
 	"strings"
 
 	"github.com/riskchart/riskchart/app/chartopt"
+	"github.com/riskchart/riskchart/app/studies"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -126,7 +128,13 @@ type Set struct {
 	Theme        string
 	Scale        string // as ?scale= names it, checked (app/chartopt.ParseScale)
 	Style        string // as ?style= names it, checked (app/chartopt.ParseKind)
+	// Indicators are the studies to draw, as studies.FormatSpecs writes
+	// them; "none" for none (an empty list would read as "unchanged").
+	Indicators string
 }
+
+// IndicatorsNone is Set.Indicators when the parent asked for no studies.
+const IndicatorsNone = "none"
 
 // maxMessage bounds what a parent may send: a command is a few dozen bytes.
 const maxMessage = 4096
@@ -150,6 +158,7 @@ func ParseSet(data string) (Set, error) {
 		Theme        *string `json:"theme"`
 		Scale        *string `json:"scale"`
 		Style        *string `json:"style"`
+		Indicators   *string `json:"indicators"`
 	}
 	if json.Unmarshal([]byte(data), &m) != nil || m.Type != TypeSet {
 		return Set{}, ErrNotACommand
@@ -188,8 +197,15 @@ func ParseSet(data string) (Set, error) {
 		}
 		s.Style = *m.Style
 	}
+	if m.Indicators != nil {
+		specs, err := studies.ParseSpecs(*m.Indicators)
+		if err != nil {
+			return Set{}, err
+		}
+		s.Indicators = cmp.Or(studies.FormatSpecs(specs), IndicatorsNone)
+	}
 	if s == (Set{}) {
-		return Set{}, &venueapi.ParamError{Param: "type", Rule: TypeSet + " needs contract_code, period, theme, scale or style"}
+		return Set{}, &venueapi.ParamError{Param: "type", Rule: TypeSet + " needs contract_code, period, theme, scale, style or indicators"}
 	}
 	return s, nil
 }

@@ -175,6 +175,13 @@ func (e *EmbedPage) onMessage(ctx app.Context, from, data string) {
 	if set.Style != "" {
 		e.v.Look.Kind, _ = chartopt.ParseKind(set.Style)
 	}
+	switch set.Indicators {
+	case "":
+	case embedmsg.IndicatorsNone:
+		e.v.Look.Indicators = ""
+	default:
+		e.v.Look.Indicators = set.Indicators
+	}
 }
 
 // Render fills the iframe with the chart or a panel.
