@@ -7,11 +7,10 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// comfortButtons are the chart's fullscreen and snapshot buttons.
+// comfortButtons are the chart's fullscreen and snapshot buttons; always
+// there, prerendered too, so that the chart's box does not move when the
+// app takes over the first paint.
 func (k *KLineChart) comfortButtons() app.UI {
-	if k.chart == nil || len(k.candles) == 0 {
-		return nil
-	}
 	return app.Span().Class("chart-comfort").Body(
 		app.Button().ID("chart-fullscreen").Class("button").Title("Show the chart on the whole screen (Esc leaves)").Text("Fullscreen").
 			OnClick(func(ctx app.Context, e app.Event) {
@@ -27,6 +26,9 @@ func (k *KLineChart) comfortButtons() app.UI {
 
 // snapshot downloads the chart as a PNG named after the contract, period and time.
 func (k *KLineChart) snapshot() {
+	if k.chart == nil || len(k.candles) == 0 {
+		return
+	}
 	bg := "#ffffff"
 	if k.Dark {
 		bg = "#0b1220"

@@ -19,6 +19,7 @@ type StudyMenu struct {
 	OnChange   func(ctx app.Context, indicators string) // told the new list
 
 	period string // the period field's text
+	open   bool   // the disclosure is open: its controls exist only then
 	err    string // why the period is not one
 }
 
@@ -61,28 +62,34 @@ func (m *StudyMenu) Render() app.UI {
 			change(ctx, toggled(current, studies.Spec{Kind: kind, Period: n}, true))
 		}
 	}
-	return app.Details().ID("study-menu").Class("study-menu").Body(
+	return app.Details().ID("study-menu").Class("study-menu").Open(m.open).
+		On("toggle", func(ctx app.Context, e app.Event) { m.open = ctx.JSSrc().Get("open").Bool() }).Body(
 		app.Summary().Class("button").Text("Studies"),
-		app.Div().Class("study-menu-body").Body(
-			app.Range(offered).Slice(func(i int) app.UI {
-				s := offered[i]
-				id := "study-" + s.String()
-				return app.Label().For(id).Class("study-option").Body(
-					app.Input().Type("checkbox").ID(id).DataSet("study", s.String()).Checked(slices.Contains(current, s)).
-						OnChange(func(ctx app.Context, e app.Event) {
-							change(ctx, toggled(current, s, ctx.JSSrc().Get("checked").Bool()))
-						}),
-					app.Text(" "+s.Label()),
-				)
-			}),
-			app.Div().Class("study-period").Body(
-				app.Label().For("study-period").Text("Period"),
-				app.Input().Type("number").ID("study-period").Min(1).Max(studies.MaxPeriod).Value(m.period).
-					OnInput(func(ctx app.Context, e app.Event) { m.period = ctx.JSSrc().Get("value").String() }),
-				app.Button().ID("study-add-ma").Class("button").Text("Add MA").OnClick(add(studies.MA)),
-				app.Button().ID("study-add-ema").Class("button").Text("Add EMA").OnClick(add(studies.EMA)),
-			),
-			app.If(m.err != "", func() app.UI { return app.P().Class("field-error").Attr("role", "alert").Text(m.err) }),
+		app.If(m.open, func() app.UI { return m.body(current, offered, change, add) }),
+	)
+}
+
+// body is the open menu's controls.
+func (m *StudyMenu) body(current, offered []studies.Spec, change func(app.Context, []studies.Spec), add func(studies.Kind) app.EventHandler) app.UI {
+	return app.Div().Class("study-menu-body").Body(
+		app.Range(offered).Slice(func(i int) app.UI {
+			s := offered[i]
+			id := "study-" + s.String()
+			return app.Label().For(id).Class("study-option").Body(
+				app.Input().Type("checkbox").ID(id).DataSet("study", s.String()).Checked(slices.Contains(current, s)).
+					OnChange(func(ctx app.Context, e app.Event) {
+						change(ctx, toggled(current, s, ctx.JSSrc().Get("checked").Bool()))
+					}),
+				app.Text(" "+s.Label()),
+			)
+		}),
+		app.Div().Class("study-period").Body(
+			app.Label().For("study-period").Text("Period"),
+			app.Input().Type("number").ID("study-period").Min(1).Max(studies.MaxPeriod).Value(m.period).
+				OnInput(func(ctx app.Context, e app.Event) { m.period = ctx.JSSrc().Get("value").String() }),
+			app.Button().ID("study-add-ma").Class("button").Text("Add MA").OnClick(add(studies.MA)),
+			app.Button().ID("study-add-ema").Class("button").Text("Add EMA").OnClick(add(studies.EMA)),
 		),
+		app.If(m.err != "", func() app.UI { return app.P().Class("field-error").Attr("role", "alert").Text(m.err) }),
 	)
 }

@@ -252,6 +252,7 @@ func TestStudyMenuWithTheKeyboardAndBack(t *testing.T) {
 	if err := chromedp.Run(ctx,
 		chromedp.Focus(`#study-menu > summary`, chromedp.ByQuery),
 		chromedp.KeyEvent("\r"),
+		chromedp.WaitVisible(`input[data-study="ma:7"]`, chromedp.ByQuery), // the open menu's controls
 		chromedp.KeyEvent("\t"),
 		chromedp.KeyEvent(" "),
 	); err != nil {
