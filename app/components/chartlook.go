@@ -1,6 +1,7 @@
 package components
 
 import (
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -70,4 +71,10 @@ func (k *KLineChart) countdown(ctx app.Context) {
 			})
 		}
 	}
+}
+
+// baseCoin is the coin a contract's amount is counted in: "BTC" of BTC-USDT.
+func baseCoin(contract string) string {
+	base, _, _ := strings.Cut(contract, "-")
+	return base
 }

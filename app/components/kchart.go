@@ -623,8 +623,8 @@ func (k *KLineChart) Render() app.UI {
 		legend = app.Dl().ID("legend").Class("legend "+dir).DataSet("id", fmt.Sprint(c.ID)).DataSet("hover", k.hover >= 0 && k.hover < n-1).Aria("label", "Candle under the crosshair").Body(
 			app.Div().Class("legend-item").Body(app.Dt().Text("Time"), app.Dd().ID("legend-time").Text(chartopt.Label(c.ID, k.Period, k.loc())+k.zoneName())),
 			item("open", "O", v.Open), item("high", "H", v.High), item("low", "L", v.Low), item("close", "C", v.Close),
-			item("change", "Chg", v.Change), item("change-pct", "Chg%", v.ChangePct), item("vol", "Vol", v.Vol),
-			item("amount", "Amount", v.Amount), item("turnover", "Turnover", v.Turnover), item("count", "Count", v.Count),
+			item("change", "Chg", v.Change), item("change-pct", "Chg%", v.ChangePct), item("vol", "Vol (cont)", v.Vol),
+			item("amount", "Amount ("+baseCoin(k.Contract)+")", v.Amount), item("turnover", "Turnover (USDT)", v.Turnover), item("count", "Count", v.Count),
 			k.studyLegend(i),
 		)
 	}
