@@ -26,6 +26,10 @@ import (
 type Style struct {
 	Dark     bool
 	Up, Down string // colours of rising and falling candles and their volume
+	Scale    Scale  // the price axis' scale (look.go)
+	Kind     Kind   // how candles are drawn (look.go)
+	// Studies are the study lines drawn after the candles (studies.go).
+	Studies []StudyLine
 }
 
 // DefaultStyle is green up, red down.
@@ -85,6 +89,9 @@ type series struct {
 	ItemStyle  *opts.ItemStyle `json:"itemStyle,omitempty"`
 	Large      bool            `json:"large,omitempty"`
 	BarWidth   string          `json:"barWidth,omitempty"`
+	ShowSymbol *bool           `json:"showSymbol,omitempty"`
+	Silent     bool            `json:"silent,omitempty"`
+	LineStyle  *opts.LineStyle `json:"lineStyle,omitempty"`
 	Data       []int           `json:"data"`
 }
 
@@ -138,6 +145,8 @@ func Frame(s Style) ([]byte, error) {
 	for i := range o.Series {
 		o.Series[i].Data = []int{}
 	}
+	applyLook(&o, s)
+	applyStudies(&o, s)
 	b, err := json.Marshal(o)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the chart frame: %w", err)

@@ -17,6 +17,7 @@ import (
 	"github.com/riskchart/riskchart/app/browser"
 	"github.com/riskchart/riskchart/app/chartopt"
 	"github.com/riskchart/riskchart/app/echarts"
+	"github.com/riskchart/riskchart/app/studies"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -40,6 +41,9 @@ type KLineChart struct {
 	Dark     bool  // dark theme
 	Decimals int32 // price precision of the contract; -1 keeps the venue's digits
 	Compact  bool  // a small embed's layout (chartopt.Compact)
+
+	Look Look // price scale and chart style (chartlook.go)
+
 	// OnCandle, when set, is told the candle the user clicked or hovered.
 	OnCandle func(ctx app.Context, c venueapi.Candle, clicked bool)
 	// OnError, when set, is told what the chart says went wrong.
@@ -61,6 +65,7 @@ type KLineChart struct {
 	gen      int // bumps on every reload: late answers of older loads are dropped
 	live     bool
 	darkDrew bool
+	lookDrew Look
 	utcDrew  bool
 	// savedAt is when the candles on show were fetched, when they come from
 	// browser storage (a second visit, or no network); zero for live data.
@@ -70,6 +75,10 @@ type KLineChart struct {
 	// keepView: the chart was adopted from the first paint, whose view the
 	// app's first draw keeps.
 	keepView bool
+
+	studySet   *studies.Set // the view's studies over the held candles (chartstudies.go)
+	studySpecs string       // the indicators studySet computes
+	toHorizon  bool         // Home: keep loading older chunks until the venue has none
 
 	feed       liveFeed
 	source     *browser.EventSource // the stream of the series on show; nil: none open
@@ -102,6 +111,7 @@ func (k *KLineChart) OnMount(ctx app.Context) {
 	}
 	k.retryWhenBack(ctx)
 	ctx.Async(func() { k.poll(ctx) })
+	ctx.Async(func() { k.countdown(ctx) })
 }
 
 // OnUpdate follows the parent's changes of contract, period, zone or theme.
@@ -112,7 +122,7 @@ func (k *KLineChart) OnUpdate(ctx app.Context) {
 	switch {
 	case k.shown != k.Contract+"|"+string(k.Period):
 		k.reload(ctx)
-	case k.chart != nil && (k.Dark != k.darkDrew || k.UTC != k.utcDrew || k.Compact != k.compactDrew):
+	case k.chart != nil && (k.Dark != k.darkDrew || k.UTC != k.utcDrew || k.Compact != k.compactDrew || k.Look != k.lookDrew):
 		k.redrawAll()
 	}
 }
@@ -139,6 +149,7 @@ func (k *KLineChart) loc() *time.Location {
 func (k *KLineChart) reload(ctx app.Context) {
 	k.gen++
 	gen := k.gen
+	k.toHorizon = false
 	k.shown = k.Contract + "|" + string(k.Period)
 	k.candles, k.hover, k.horizon, k.stale, k.failed, k.olderErr = nil, -1, false, false, false, ""
 	k.loading, k.status = true, "Loading "+k.Contract+" "+string(k.Period)+"…"
@@ -212,12 +223,13 @@ func (k *KLineChart) draw(ctx app.Context) {
 	if k.chart == nil {
 		return // no chart library: the status says so
 	}
-	if (k.darkDrew != k.Dark || k.compactDrew != k.Compact) && !k.setFrame() {
+	if (k.darkDrew != k.Dark || k.compactDrew != k.Compact || k.lookDrew != k.Look) && !k.setFrame() {
 		return
 	}
 	a := chartopt.Data(k.candles, k.Period, k.loc())
 	k.utcDrew = k.UTC
 	k.chart.Load(a.Labels, a.Prices, a.Ups, a.Downs)
+	k.loadStudies(true)
 	n := len(k.candles)
 	if start, end := k.chart.View(); k.keepView && end > start && end < n {
 		k.chart.Draw(start, end) // where the user has moved the first paint
@@ -247,6 +259,7 @@ func (k *KLineChart) adoptChart(ctx app.Context) bool {
 	k.chart, k.darkDrew = echarts.Adopt(host, instance, el, dark), dark
 	browser.Mark(browser.MarkAdopted)
 	k.listen(ctx)
+	k.attachAxes()
 	k.status = "" // the latest candles are on show; the app's own follow
 	k.keepView = true
 	return true
@@ -284,11 +297,11 @@ func (k *KLineChart) initChart(ctx app.Context) {
 
 // setFrame gives the chart the frame of the theme, reporting success.
 func (k *KLineChart) setFrame() bool {
-	if err := k.chart.SetFrame(chartopt.DefaultStyle(k.Dark)); err != nil {
+	if err := k.chart.SetFrame(k.style()); err != nil {
 		k.failed, k.status = true, err.Error()
 		return false
 	}
-	k.darkDrew, k.compactDrew = k.Dark, false
+	k.darkDrew, k.lookDrew, k.compactDrew = k.Dark, k.Look, false
 	if k.Compact {
 		patch, err := chartopt.Compact()
 		if err != nil {
@@ -298,18 +311,20 @@ func (k *KLineChart) setFrame() bool {
 		k.chart.Patch(patch)
 		k.compactDrew = true
 	}
+	k.attachAxes()
 	return true
 }
 
 // redrawAll redraws after a theme or zone change, keeping the view.
 func (k *KLineChart) redrawAll() {
 	start, end := k.chart.View()
-	if k.darkDrew != k.Dark || k.compactDrew != k.Compact {
+	if k.darkDrew != k.Dark || k.compactDrew != k.Compact || k.lookDrew != k.Look {
 		k.setFrame()
 	}
 	a := chartopt.Data(k.candles, k.Period, k.loc())
 	k.utcDrew = k.UTC
 	k.chart.Load(a.Labels, a.Prices, a.Ups, a.Downs)
+	k.loadStudies(true)
 	k.chart.Draw(start, end)
 }
 
@@ -357,7 +372,7 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 				}
 			}
 			if len(older) == 0 {
-				k.horizon = true
+				k.horizon, k.toHorizon = true, false
 				return
 			}
 			began := browser.Now()
@@ -365,9 +380,11 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 			a := chartopt.Data(older, k.Period, k.loc())
 			k.candles = append(older, k.candles...)
 			k.chart.Prepend(a.Labels, a.Prices, a.Ups, a.Downs)
+			k.loadStudies(false) // extended: the studies that allow it keep their values
 			k.chart.Draw(start+len(older), end+len(older))
 			browser.Measure("riskchart:prepend", began)
 			k.unpoint() // the crosshair's index now names another candle
+			k.towardsHorizon(ctx)
 		})
 	})
 }
@@ -545,6 +562,7 @@ func (k *KLineChart) applyLive(fresh []venueapi.Candle) {
 		up, down := chartopt.AppendVolume(nil, nil, c)
 		k.chart.SetLast(string(chartopt.AppendLabel(nil, c.ID, k.Period, k.loc())), string(chartopt.AppendPrice(nil, c)), string(up), string(down), c.ID > last.ID)
 	}
+	k.liveStudies()
 	switch {
 	case following && appended > 0:
 		k.chart.Draw(start+appended, end+appended)
@@ -587,10 +605,14 @@ func (k *KLineChart) onKey(ctx app.Context, e app.Event) {
 		start, end = max(0, start-step), min(n-1, end+step)
 	case "Home":
 		start, end = 0, width
+		k.toHorizon = true // and on, chunk by chunk, to the start of the venue's history
 	case "End":
 		start, end = n-1-width, n-1
 	default:
 		return
+	}
+	if e.Get("key").String() != "Home" {
+		k.toHorizon = false
 	}
 	e.PreventDefault()
 	k.unpoint() // the keys move the candles from under the crosshair
@@ -620,11 +642,12 @@ func (k *KLineChart) Render() app.UI {
 		legend = app.Dl().ID("legend").Class("legend "+dir).DataSet("id", fmt.Sprint(c.ID)).DataSet("hover", k.hover >= 0 && k.hover < n-1).Aria("label", "Candle under the crosshair").Body(
 			app.Div().Class("legend-item").Body(app.Dt().Text("Time"), app.Dd().ID("legend-time").Text(chartopt.Label(c.ID, k.Period, k.loc())+k.zoneName())),
 			item("open", "O", v.Open), item("high", "H", v.High), item("low", "L", v.Low), item("close", "C", v.Close),
-			item("change", "Chg", v.Change), item("change-pct", "Chg%", v.ChangePct), item("vol", "Vol", v.Vol),
-			item("amount", "Amount", v.Amount), item("turnover", "Turnover", v.Turnover), item("count", "Count", v.Count),
+			item("change", "Chg", v.Change), item("change-pct", "Chg%", v.ChangePct), item("vol", "Vol (cont)", v.Vol),
+			item("amount", "Amount ("+baseCoin(k.Contract)+")", v.Amount), item("turnover", "Turnover (USDT)", v.Turnover), item("count", "Count", v.Count),
+			k.studyLegend(i),
 		)
 	}
-	notes := []app.UI{liveState(k.feed.mode)}
+	notes := []app.UI{liveState(k.feed.mode), k.comfortButtons()}
 	if k.offline {
 		notes = append(notes, offlineMark("offline-mark", cmp.Or(k.savedAt, k.seenAt), k.loc()))
 	}

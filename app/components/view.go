@@ -13,6 +13,9 @@ type View struct {
 	Period   venueapi.Period
 	UTC      bool
 	Theme    string // "auto", "light" or "dark"
+	Look     Look   // ?scale= and ?style= (viewlook.go)
+	// Notice says what the URL asked for that is not shown, and why ("": all is).
+	Notice string
 }
 
 // The values of ?tz= and ?theme= that a view reads; any other is the
@@ -43,6 +46,7 @@ func ViewFromURL(u *url.URL) View {
 	if t := q.Get("theme"); slices.Contains(themes, t) {
 		v.Theme = t
 	}
+	v.Look, v.Notice = lookFromQuery(q)
 	return v
 }
 
@@ -57,5 +61,6 @@ func (v View) Query() string {
 	if v.Theme != "auto" {
 		q.Set("theme", v.Theme)
 	}
+	v.Look.setLook(q)
 	return q.Encode()
 }

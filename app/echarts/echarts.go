@@ -22,11 +22,15 @@ type Chart struct {
 	// the price and the two volume series.
 	labels, prices, ups, downs app.Value
 	funcs                      []app.Func
+	axisFuncs                  []app.Func // the label rules of SetAxes (axes.go)
 	// The view, as indexes of the first and last candles shown: kept here
 	// because reading it back (getOption) copies the whole option.
 	start, end int
-	live       liveLayer // the newest candle (live.go)
-	resized    app.Value // a ResizeObserver of the chart's element
+	live       liveLayer   // the newest candle (live.go)
+	mark       lastMark    // the last-price line and tag (lastprice.go)
+	lines      []app.Value // the study lines' arrays (studies.go)
+	xAxes      int         // how many x axes the frame has, all on the candles' labels
+	resized    app.Value   // a ResizeObserver of the chart's element
 }
 
 // Init draws a new chart with the named theme ("" or "dark") in an element
@@ -67,7 +71,7 @@ func Adopt(host, instance, el app.Value, dark bool) *Chart {
 
 func newChart(v app.Value) *Chart {
 	w := app.Window()
-	c := &Chart{v: v, json: w.Get("JSON"),
+	c := &Chart{v: v, json: w.Get("JSON"), xAxes: 2,
 		labels: w.Get("Array").New(), prices: w.Get("Array").New(), ups: w.Get("Array").New(), downs: w.Get("Array").New(),
 		live: liveLayer{zr: v.Call("getZr")}}
 	c.followSize()
@@ -109,6 +113,7 @@ func (c *Chart) SetFrame(s chartopt.Style) error {
 	c.v.Call("setOption", c.json.Call("parse", string(frame)), map[string]any{"notMerge": true})
 	c.live.moved = false // setOption has painted
 	c.live.up, c.live.down = s.Up, s.Down
+	c.xAxes, c.lines = chartopt.TimeAxis(s)+1, nil
 	return nil
 }
 
@@ -157,8 +162,8 @@ func (c *Chart) Len() int { return c.prices.Length() }
 // start to end (inclusive).
 func (c *Chart) Draw(start, end int) {
 	c.v.Call("setOption", map[string]any{
-		"xAxis":    []any{map[string]any{"data": c.labels}, map[string]any{"data": c.labels}},
-		"series":   []any{map[string]any{"data": c.prices}, map[string]any{"data": c.ups}, map[string]any{"data": c.downs}},
+		"xAxis":    c.axesData(),
+		"series":   c.seriesData(),
 		"dataZoom": []any{map[string]any{"startValue": start, "endValue": end}, map[string]any{"startValue": start, "endValue": end}},
 	}, map[string]any{"lazyUpdate": false})
 	c.start, c.end = start, end
@@ -168,8 +173,8 @@ func (c *Chart) Draw(start, end int) {
 // Redraw hands the held arrays to ECharts, keeping the view.
 func (c *Chart) Redraw() {
 	c.v.Call("setOption", map[string]any{
-		"xAxis":  []any{map[string]any{"data": c.labels}, map[string]any{"data": c.labels}},
-		"series": []any{map[string]any{"data": c.prices}, map[string]any{"data": c.ups}, map[string]any{"data": c.downs}},
+		"xAxis":  c.axesData(),
+		"series": c.seriesData(),
 	})
 	c.followLast()
 }
@@ -178,7 +183,7 @@ func (c *Chart) Redraw() {
 // candles are the same ones, the newest changed.
 func (c *Chart) redrawSeries() {
 	c.v.Call("setOption", map[string]any{
-		"series": []any{map[string]any{"data": c.prices}, map[string]any{"data": c.ups}, map[string]any{"data": c.downs}},
+		"series": c.seriesData(),
 	})
 	c.followLast()
 }
@@ -294,8 +299,8 @@ func (c *Chart) Dispose() {
 		c.resized.Call("disconnect")
 	}
 	c.v.Call("dispose")
-	for _, f := range c.funcs {
+	for _, f := range append(c.funcs, c.axisFuncs...) {
 		f.Release()
 	}
-	c.funcs = nil
+	c.funcs, c.axisFuncs = nil, nil
 }

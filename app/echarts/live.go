@@ -103,6 +103,7 @@ func wrapped(isArray, v app.Value) bool {
 // candle, hiding them when it is out of view, and reports whether the candle
 // fits the axes (true when out of view: nothing is drawn).
 func (c *Chart) placeLast() bool {
+	defer c.placeMark() // the last price moves with the newest candle
 	l := &c.live
 	n := c.Len()
 	if n < 2 {

@@ -8,11 +8,14 @@
 package embedmsg
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"net/url"
 	"strings"
 
+	"github.com/riskchart/riskchart/app/chartopt"
+	"github.com/riskchart/riskchart/app/studies"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -123,7 +126,15 @@ type Set struct {
 	ContractCode string
 	Period       venueapi.Period
 	Theme        string
+	Scale        string // as ?scale= names it, checked (app/chartopt.ParseScale)
+	Style        string // as ?style= names it, checked (app/chartopt.ParseKind)
+	// Indicators are the studies to draw, as studies.FormatSpecs writes
+	// them; "none" for none (an empty list would read as "unchanged").
+	Indicators string
 }
+
+// IndicatorsNone is Set.Indicators when the parent asked for no studies.
+const IndicatorsNone = "none"
 
 // maxMessage bounds what a parent may send: a command is a few dozen bytes.
 const maxMessage = 4096
@@ -145,6 +156,9 @@ func ParseSet(data string) (Set, error) {
 		ContractCode *string `json:"contract_code"`
 		Period       *string `json:"period"`
 		Theme        *string `json:"theme"`
+		Scale        *string `json:"scale"`
+		Style        *string `json:"style"`
+		Indicators   *string `json:"indicators"`
 	}
 	if json.Unmarshal([]byte(data), &m) != nil || m.Type != TypeSet {
 		return Set{}, ErrNotACommand
@@ -171,8 +185,27 @@ func ParseSet(data string) (Set, error) {
 			return Set{}, &venueapi.ParamError{Param: "theme", Rule: "must be auto, light or dark", Value: *m.Theme}
 		}
 	}
+	if m.Scale != nil {
+		if _, err := chartopt.ParseScale(*m.Scale); err != nil {
+			return Set{}, &venueapi.ParamError{Param: "scale", Rule: "must be linear, log or percent", Value: *m.Scale}
+		}
+		s.Scale = *m.Scale
+	}
+	if m.Style != nil {
+		if _, err := chartopt.ParseKind(*m.Style); err != nil {
+			return Set{}, &venueapi.ParamError{Param: "style", Rule: "must be candles or hollow", Value: *m.Style}
+		}
+		s.Style = *m.Style
+	}
+	if m.Indicators != nil {
+		specs, err := studies.ParseSpecs(*m.Indicators)
+		if err != nil {
+			return Set{}, err
+		}
+		s.Indicators = cmp.Or(studies.FormatSpecs(specs), IndicatorsNone)
+	}
 	if s == (Set{}) {
-		return Set{}, &venueapi.ParamError{Param: "type", Rule: TypeSet + " needs contract_code, period or theme"}
+		return Set{}, &venueapi.ParamError{Param: "type", Rule: TypeSet + " needs contract_code, period, theme, scale, style or indicators"}
 	}
 	return s, nil
 }

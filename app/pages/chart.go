@@ -19,6 +19,7 @@ type ChartPage struct {
 	entryErr  string // why the free entry is not a contract code
 	notice    string // which view parameters of the URL are not shown, and why (components.ViewNotice)
 	dark      bool   // resolved theme
+	stopPop   func() // ends following Back and Forward
 }
 
 // OnPreRender names, on the server, what the page will fetch first, so that
@@ -47,13 +48,28 @@ func (p *ChartPage) OnInit() {
 func (p *ChartPage) OnMount(ctx app.Context) {
 	browser.Mark(browser.MarkMounted)
 	loadContracts(ctx, func(list []venueapi.Offer) { p.contracts = list })
+	// Back and Forward restore the view of their history entry (setView pushes one per change).
+	p.stopPop = browser.OnPopState(func() {
+		ctx.Dispatch(func(ctx app.Context) {
+			p.v = components.ViewFromURL(browser.URL())
+			p.applyTheme()
+		})
+	})
+}
+
+// OnDismount stops following Back and Forward.
+func (p *ChartPage) OnDismount() {
+	if p.stopPop != nil {
+		p.stopPop()
+		p.stopPop = nil
+	}
 }
 
 func (p *ChartPage) setView(ctx app.Context, v components.View) {
 	p.v = v
 	p.notice = "" // the URL now names the view on show
 	p.applyTheme()
-	browser.ReplaceQuery(v.Query())
+	browser.PushQuery(v.Query()) // a history entry: Back steps through views (history.go)
 }
 
 // applyTheme sets the document's theme: the user's choice, or the system's.
@@ -108,6 +124,11 @@ func (p *ChartPage) Render() app.UI {
 				}},
 				app.Button().ID("jump-latest").Class("button").Text("Latest ⇥").Title("Jump to the latest candle").
 					OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(components.ActionJumpToLatest) }),
+				&components.StudyMenu{Indicators: v.Look.Indicators, OnChange: func(ctx app.Context, indicators string) {
+					nv := p.v
+					nv.Look.Indicators = indicators
+					p.setView(ctx, nv)
+				}},
 				&components.EmbedTool{View: v},
 				&components.AppStatus{},
 			),
@@ -120,7 +141,7 @@ func (p *ChartPage) Render() app.UI {
 		}),
 		app.Div().Class("layout").Body(
 			app.Main().Class("main").Body(
-				&components.KLineChart{Contract: v.Contract, Period: v.Period, UTC: v.UTC, Dark: p.dark, Decimals: p.decimals()},
+				&components.KLineChart{Contract: v.Contract, Period: v.Period, UTC: v.UTC, Dark: p.dark, Decimals: p.decimals(), Look: v.Look},
 			),
 			&components.RiskPanel{Contract: v.Contract, Contracts: p.contracts},
 		),

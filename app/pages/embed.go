@@ -182,6 +182,19 @@ func (e *EmbedPage) onMessage(ctx app.Context, from, data string) {
 		e.v.Theme = set.Theme
 		e.dark = browser.SetTheme(e.v.Theme)
 	}
+	if set.Scale != "" {
+		e.v.Look.Scale, _ = chartopt.ParseScale(set.Scale) // checked by ParseSet
+	}
+	if set.Style != "" {
+		e.v.Look.Kind, _ = chartopt.ParseKind(set.Style)
+	}
+	switch set.Indicators {
+	case "":
+	case embedmsg.IndicatorsNone:
+		e.v.Look.Indicators = ""
+	default:
+		e.v.Look.Indicators = set.Indicators
+	}
 }
 
 // Render fills the iframe with the chart or a panel.
@@ -192,7 +205,7 @@ func (e *EmbedPage) Render() app.UI {
 	var body app.UI
 	switch e.kind {
 	case embedmsg.RouteChart:
-		body = &components.KLineChart{Contract: e.v.Contract, Period: e.v.Period, UTC: e.v.UTC, Dark: e.dark, Decimals: -1, Compact: e.compact,
+		body = &components.KLineChart{Contract: e.v.Contract, Period: e.v.Period, UTC: e.v.UTC, Dark: e.dark, Decimals: -1, Compact: e.compact, Look: e.v.Look,
 			OnDrawn: func(ctx app.Context) {
 				e.announce(embedmsg.ChartReady(e.v.Contract, e.v.Period))
 				e.postHeight()

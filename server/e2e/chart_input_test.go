@@ -218,12 +218,12 @@ func TestChartMovedByHand(t *testing.T) {
 			}
 			return ""
 		}, ""},
-		{"Home goes to the oldest candle, and the one before it loads the older ones", func(t *testing.T) chromedp.Action { return chromedp.KeyEvent(kb.Home) }, func(b, a [2]float64) string {
-			if a[0] != 2000 || math.Abs(width(a)-width(b)) > 1 { // the view stays on them when the 2000 older ones come in
-				return "not on the candle that was the oldest, at the same zoom"
+		{"Home goes to the oldest candle and on, loading older ones towards the horizon", func(t *testing.T) chromedp.Action { return chromedp.KeyEvent(kb.Home) }, func(b, a [2]float64) string {
+			if a[0] != 0 || math.Abs(width(a)-width(b)) > 1 { // each older chunk shown from its oldest candle, at the same zoom
+				return "not on the oldest candle held, at the same zoom"
 			}
 			return ""
-		}, fmt.Sprintf(`%s.getOption().series[0].data.length === %g`, jsChart, n+2000)},
+		}, fmt.Sprintf(`%s.getOption().series[0].data.length >= %g`, jsChart, n+2000)},
 		{"End goes to the newest candle", func(t *testing.T) chromedp.Action { return chromedp.KeyEvent(kb.End) }, func(b, a [2]float64) string {
 			last := evalJS[float64](t, ctx, jsChart+`.getOption().series[0].data.length`) - 1
 			if a[1] != last || math.Abs(width(a)-width(b)) > 1 {

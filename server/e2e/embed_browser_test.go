@@ -162,10 +162,11 @@ func TestEmbeds(t *testing.T) {
 				route: "chart", query: "period=1min&controls=0",
 				ready:      `m.data.route === "chart" && m.data.contract_code === "BTC-USDT" && m.data.period === "1min"`,
 				drawn:      `document.querySelector(".kchart").dataset.drawn === "BTC-USDT|1min" && !document.querySelector(".embed-controls")`,
-				set:        `{type: "riskchart:set", contract_code: "ETH-USDT", period: "5min", theme: "dark"}`,
+				set:        `{type: "riskchart:set", contract_code: "ETH-USDT", period: "5min", theme: "dark", indicators: "rsi", scale: "log"}`,
 				readyAfter: `m.data.contract_code === "ETH-USDT" && m.data.period === "5min"`,
-				drawnAfter: `document.querySelector(".kchart").dataset.drawn === "ETH-USDT|5min" && document.documentElement.dataset.theme === "dark"`,
-				bad:        `{type: "riskchart:set", period: "2min"}`, badMessage: "period",
+				drawnAfter: `document.querySelector(".kchart").dataset.drawn === "ETH-USDT|5min" && document.documentElement.dataset.theme === "dark" &&
+					(o => o.yAxis[0].type === "log" && o.series.some(s => s.name === "RSI 14"))(` + jsChart + `.getOption())`,
+				bad: `{type: "riskchart:set", period: "2min"}`, badMessage: "period",
 			},
 			{
 				route: "tiers", query: "controls=0&embed=" + url.QueryEscape(link),

@@ -34,6 +34,7 @@ var components = []struct {
 }{
 	{"echarts/charts", "CandlestickChart", []string{"series:candlestick"}},
 	{"echarts/charts", "BarChart", []string{"series:bar"}},
+	{"echarts/charts", "LineChart", []string{"series:line"}}, // the studies' lines
 	{"echarts/components", "GridComponent", []string{"grid", "xAxis", "yAxis"}},
 	{"echarts/components", "TooltipComponent", []string{"tooltip"}}, // the crosshair's trigger
 	{"echarts/components", "AxisPointerComponent", []string{"axisPointer"}},

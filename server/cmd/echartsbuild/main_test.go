@@ -54,7 +54,7 @@ func TestComponentsCoverTheFrame(t *testing.T) {
 
 func TestEntryRegistersAndExports(t *testing.T) {
 	src := entry()
-	for _, want := range []string{"use([CandlestickChart, BarChart, GridComponent", "CanvasRenderer]);",
+	for _, want := range []string{"use([CandlestickChart, BarChart, LineChart, GridComponent", "CanvasRenderer]);",
 		`import { DataZoomComponent } from "echarts/components";`, "export { init, getInstanceByDom, graphic, version }"} {
 		if !strings.Contains(src, want) {
 			t.Errorf("the entry lacks %q:\n%s", want, src)

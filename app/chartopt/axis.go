@@ -1,0 +1,80 @@
+package chartopt
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// TimeStep is the round time the time axis labels for period p when
+// visible candles are in view and the axis has room for about labels of
+// them: minute and hour steps (15 min, 30 min, 1 h …) of local time, days,
+// or (Months > 0) months.
+type TimeStep struct {
+	Seconds int64 // 0 when Months is set
+	Months  int
+}
+
+// minuteSteps and monthSteps are the round steps a trader reads: the
+// quarter hour, the hour, the day; the month, the quarter, the year.
+var (
+	minuteSteps = []int64{60, 5 * 60, 15 * 60, 30 * 60, 3600, 2 * 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 7 * 86400, 14 * 86400}
+	monthSteps  = []int{1, 3, 6, 12, 24, 60}
+)
+
+// StepFor returns the smallest round step of period p that puts at most
+// labels labels on visible candles.
+func StepFor(p venueapi.Period, visible, labels int) TimeStep {
+	labels = max(labels, 1)
+	span := int64(max(visible, 1)) * p.Seconds()
+	if p.Seconds() > 0 && p.Seconds() < 86400 {
+		for _, s := range minuteSteps {
+			if s >= p.Seconds() && span/s <= int64(labels) {
+				return TimeStep{Seconds: s}
+			}
+		}
+	}
+	months := visible // 1mon: one candle a month
+	if p.Seconds() > 0 {
+		months = int(span / (30 * 86400))
+	}
+	for _, m := range monthSteps {
+		if months/m <= labels {
+			return TimeStep{Months: m}
+		}
+	}
+	return TimeStep{Months: monthSteps[len(monthSteps)-1]}
+}
+
+// Bucket numbers the step that candle id falls in, in loc: the time axis
+// labels a candle when its bucket differs from the previous candle's, so a
+// label lands on the first candle of each round time even when candles
+// are missing.
+func (s TimeStep) Bucket(id int64, loc *time.Location) int64 {
+	t := time.Unix(id, 0).In(loc)
+	if s.Months > 0 {
+		return (int64(t.Year())*12 + int64(t.Month()) - 1) / int64(s.Months)
+	}
+	_, off := t.Zone()
+	return (id + int64(off)) / s.Seconds
+}
+
+// FormatVolume writes a volume axis label briefly: 950, 12.5K, 3.2M.
+func FormatVolume(v float64) string {
+	switch a := max(v, -v); {
+	case a >= 1e9:
+		return short(v/1e9) + "B"
+	case a >= 1e6:
+		return short(v/1e6) + "M"
+	case a >= 1e3:
+		return short(v/1e3) + "K"
+	}
+	return short(v)
+}
+
+// short writes v with at most one decimal, none when it is whole.
+func short(v float64) string {
+	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
+}

@@ -1,0 +1,149 @@
+package chartopt
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/go-echarts/go-echarts/v2/opts"
+	"github.com/shopspring/decimal"
+)
+
+// StudyLine is one drawn line of a study (app/studies.Line without values):
+// its name, its pane and whether it is drawn as bars.
+type StudyLine struct {
+	Name string
+	Pane int // 0 price, 1 volume, 2 MACD, 3 RSI (app/studies' panes)
+	Bars bool
+}
+
+// SeriesStudies is the index of the first study line's series: the lines
+// follow the price and the two volume series, in the order of Style.Studies.
+const SeriesStudies = 3
+
+// studyColors are the lines' colours, in turn; readable on both themes.
+var studyColors = []string{"#f59e0b", "#3b82f6", "#a855f7", "#06b6d4", "#ec4899", "#84cc16", "#f97316", "#64748b"}
+
+// paneHeight is the share of the chart one oscillator pane takes, and the
+// share the price grid gives up for it.
+const paneHeight = 13
+
+// lowestBottom is the lowest grid's distance from the chart's foot, in
+// pixels: room for the time labels and the zoom slider (6 + 22 px), and no
+// empty band between them and the grid, whatever the chart's height.
+const lowestBottom = "54"
+
+// paneBase is where the lowest oscillator pane starts, as a share of the chart.
+const paneBase = 76
+
+// legendTop is where the price grid starts when studies add their values
+// to the legend that lies over it (two more lines).
+const legendTop = "96"
+
+// applyStudies adds a grid under the volume for each oscillator pane the
+// studies use (MACD, then RSI), moves the time axis' labels to the lowest
+// grid, and adds a series per study line. The lowest grid ends where the
+// volume grid ended without studies, just above the zoom slider.
+func applyStudies(o *option, s Style) {
+	panes := []int{} // the oscillator panes in use, top to bottom
+	for _, p := range []int{2, 3} {
+		for _, l := range s.Studies {
+			if l.Pane == p {
+				panes = append(panes, p)
+				break
+			}
+		}
+	}
+	grid := map[int]int{0: 0, 1: 1} // pane → grid index
+	if len(s.Studies) > 0 {
+		o.Grid[0].Top = legendTop
+	}
+	defer func() { // the lowest grid reaches down to the time labels
+		last := &o.Grid[len(o.Grid)-1]
+		last.Height, last.Bottom = "", lowestBottom
+	}()
+	if k := len(panes); k > 0 {
+		// The lowest pane starts lower than the volume grid does alone, so
+		// that reaching down to the time labels it is about as tall as the others.
+		o.Grid[0].Bottom = strconv.Itoa(100-paneBase+k*paneHeight+2) + "%"
+		o.Grid[1].Top = strconv.Itoa(paneBase-k*paneHeight) + "%"
+		timeAxis := o.XAxis[1]
+		o.XAxis[1].AxisLabel = &opts.AxisLabel{Show: opts.Bool(false)}
+		o.XAxis[1].AxisPointer = &opts.AxisPointer{Label: &opts.Label{Show: opts.Bool(false)}}
+		axis, split := "#6b7280", "#e5e7eb"
+		if s.Dark {
+			axis, split = "#9ca3af", "#1f2937"
+		}
+		for i, p := range panes {
+			g := 2 + i
+			grid[p] = g
+			o.Grid = append(o.Grid, grid2(strconv.Itoa(paneBase-(k-1-i)*paneHeight)+"%", strconv.Itoa(paneHeight-2)+"%"))
+			x := opts.XAxis{Type: "category", GridIndex: g, AxisLabel: &opts.AxisLabel{Show: opts.Bool(false)},
+				AxisLine: &opts.AxisLine{LineStyle: &opts.LineStyle{Color: axis}}, AxisPointer: &opts.AxisPointer{Label: &opts.Label{Show: opts.Bool(false)}}}
+			if i == k-1 {
+				x = timeAxis // the lowest grid names the times
+				x.GridIndex = g
+			}
+			o.XAxis = append(o.XAxis, x)
+			o.YAxis = append(o.YAxis, opts.YAxis{Scale: opts.Bool(true), Position: "right", GridIndex: g, SplitNumber: 2,
+				AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Color: axis}, SplitLine: &opts.SplitLine{Show: opts.Bool(true), LineStyle: &opts.LineStyle{Color: split}}})
+		}
+		all := make([]int, len(o.XAxis))
+		for i := range all {
+			all[i] = i
+		}
+		o.AxisPointer.Link = []opts.AxisPointerLink{{XAxisIndex: all}}
+		for i := range o.DataZoom {
+			o.DataZoom[i].XAxisIndex = all
+		}
+	}
+	for i, l := range s.Studies {
+		g := grid[l.Pane]
+		colour := studyColors[i%len(studyColors)]
+		sr := series{Name: l.Name, Type: "line", XAxisIndex: g, YAxisIndex: g, Data: []int{}, ShowSymbol: opts.Bool(false),
+			Silent: true, ItemStyle: &opts.ItemStyle{Color: colour}, LineStyle: &opts.LineStyle{Color: colour, Width: 1}}
+		if l.Bars {
+			sr.Type, sr.BarWidth, sr.ShowSymbol, sr.LineStyle = "bar", fmt.Sprintf("%g%%", VolumeBarShare*100), nil, nil
+		}
+		o.Series = append(o.Series, sr)
+	}
+}
+
+func grid2(top, height string) grid {
+	return grid{Grid: opts.Grid{Left: "8", Right: "64", Top: top, Height: height}, OuterBoundsMode: "none"}
+}
+
+// TimeAxis is the index of the x axis that names the times: the lowest grid's.
+func TimeAxis(s Style) int {
+	n := 1
+	for _, p := range []int{2, 3} {
+		for _, l := range s.Studies {
+			if l.Pane == p {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// AppendLine appends a study line's values as a JSON array: each value as
+// a number at the line's precision, "-" (no point) where the study has too
+// little history.
+func AppendLine(b []byte, values []decimal.NullDecimal, decimals int32) []byte {
+	b = append(b, '[')
+	for i, v := range values {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = AppendValue(b, v, decimals)
+	}
+	return append(b, ']')
+}
+
+// AppendValue appends one value of a study line.
+func AppendValue(b []byte, v decimal.NullDecimal, decimals int32) []byte {
+	if !v.Valid {
+		return append(b, `"-"`...)
+	}
+	return append(b, v.Decimal.StringFixed(decimals)...)
+}

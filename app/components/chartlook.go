@@ -1,0 +1,80 @@
+package components
+
+import (
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/chartopt"
+	"github.com/riskchart/riskchart/app/echarts"
+)
+
+// style is the frame the chart draws: the theme's colours with the view's
+// scale and chart style.
+func (k *KLineChart) style() chartopt.Style {
+	s := chartopt.DefaultStyle(k.Dark)
+	s.Scale, s.Kind = k.Look.Scale, k.Look.Kind
+	s.Studies = k.studyLines()
+	return s
+}
+
+// attachAxes gives the chart the page's label rules: prices at the
+// contract's decimals (or in percent from the first candle in view), volume
+// briefly, time on round times of the period.
+func (k *KLineChart) attachAxes() {
+	if k.chart == nil {
+		return
+	}
+	k.chart.SetAxes(echarts.Axes{Price: k.priceLabel, Volume: chartopt.FormatVolume, TimeShown: k.timeShown})
+	k.chart.SetPriceText(k.priceLabel)
+}
+
+// priceLabel writes a price axis value.
+func (k *KLineChart) priceLabel(v float64) string {
+	if k.Look.Scale == chartopt.ScalePercent {
+		start, _ := k.chart.View()
+		if start >= 0 && start < len(k.candles) {
+			base, _ := k.candles[start].Close.Float64()
+			return chartopt.FormatPercent(v, base)
+		}
+	}
+	return chartopt.FormatPrice(v, k.Decimals) // < 0: the contract is not known yet, as few digits as the value needs
+}
+
+// timeShown tells the time axis whether candle i begins a round time of
+// the step that fits the view (chartopt.StepFor).
+func (k *KLineChart) timeShown(i int) bool {
+	if i <= 0 || i >= len(k.candles) {
+		return false
+	}
+	start, end := k.chart.View()
+	step := chartopt.StepFor(k.Period, end-start+1, 6)
+	loc := k.loc()
+	return step.Bucket(k.candles[i].ID, loc) != step.Bucket(k.candles[i-1].ID, loc)
+}
+
+// countdown writes the time left in the newest candle beside the last
+// price, once a second: the tag alone is repainted (app/echarts/lastprice.go).
+func (k *KLineChart) countdown(ctx app.Context) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for k.live {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			ctx.Dispatch(func(app.Context) {
+				if k.chart != nil && len(k.candles) > 0 {
+					k.chart.SetTimeLeft(chartopt.TimeLeft(k.candles[len(k.candles)-1].ID, k.Period, now))
+				}
+			})
+		}
+	}
+}
+
+// baseCoin is the coin a contract's amount is counted in: "BTC" of BTC-USDT.
+func baseCoin(contract string) string {
+	base, _, _ := strings.Cut(contract, "-")
+	return base
+}

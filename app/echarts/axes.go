@@ -1,0 +1,60 @@
+package echarts
+
+import "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+// Axes are the page's own rules for the chart's axis labels, which go-echarts
+// cannot write into an option (its functions come out as text): ECharts
+// calls them back as it lays out the axes, a few dozen times per draw.
+type Axes struct {
+	Price     func(v float64) string // the price axis' labels and the crosshair's price tag
+	Volume    func(v float64) string // the volume axis' labels
+	TimeShown func(i int) bool       // whether the time axis names candle i
+}
+
+// SetAxes hands ECharts the label rules of a; call it after SetFrame, which
+// drops them. Only round times are labelled (ECharts 6 hides the edges'
+// candles off the interval), and a label at either edge is aligned inside
+// the grid, so none is cut off.
+func (c *Chart) SetAxes(a Axes) {
+	old := c.axisFuncs
+	c.axisFuncs = nil
+	number := func(f func(float64) string) app.Func {
+		fn := app.FuncOf(func(this app.Value, args []app.Value) any {
+			if len(args) == 0 {
+				return ""
+			}
+			v := args[0]
+			if v.Type() == app.TypeObject { // an axis pointer's label: {value, …}
+				v = v.Get("value")
+			}
+			if v.Type() != app.TypeNumber {
+				return ""
+			}
+			return f(v.Float())
+		})
+		c.axisFuncs = append(c.axisFuncs, fn)
+		return fn
+	}
+	price := number(a.Price)
+	shown := app.FuncOf(func(this app.Value, args []app.Value) any {
+		return len(args) > 0 && args[0].Type() == app.TypeNumber && a.TimeShown(args[0].Int())
+	})
+	c.axisFuncs = append(c.axisFuncs, shown)
+	xAxes := make([]any, c.xAxes) // the lowest grid's names the times
+	for i := range xAxes {
+		xAxes[i] = map[string]any{}
+	}
+	xAxes[len(xAxes)-1] = map[string]any{"axisLabel": map[string]any{
+		"interval": shown, "hideOverlap": true, "alignMinLabel": "left", "alignMaxLabel": "right"}}
+	c.v.Call("setOption", map[string]any{
+		"xAxis": xAxes,
+		"yAxis": []any{
+			map[string]any{"axisLabel": map[string]any{"formatter": price}, "axisPointer": map[string]any{"label": map[string]any{"formatter": price}}},
+			map[string]any{"axisLabel": map[string]any{"show": true, "formatter": number(a.Volume)},
+				"axisPointer": map[string]any{"label": map[string]any{"formatter": number(a.Volume)}}},
+		},
+	})
+	for _, f := range old {
+		f.Release()
+	}
+}

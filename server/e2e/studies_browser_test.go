@@ -1,0 +1,314 @@
+package e2e
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// jsLook reads what the chart draws of the view's look (app/chartopt/look.go)
+// and marks (app/echarts/lastprice.go): the price axis' type, the candles'
+// rising fill, the last-price tag's text and colour, the line's height and
+// the newest close's, and the labels the axes show.
+const jsLook = `(() => {
+  const c = ` + jsChart + `, o = c.getOption(), n = o.series[0].data.length;
+  const el = (name) => c.getZr().storage.getRoots().find((e) => e.name === name);
+  const line = el("last-price-line"), tag = el("last-price-tag");
+  const last = o.series[0].data[n - 1], v = Array.isArray(last) ? last : last.value;
+  const axis = c.getModel().getComponent("yAxis", 0).axis, time = c.getModel().getComponent("xAxis", 1).axis;
+  return {
+    yType: o.yAxis[0].type, upFill: o.series[0].itemStyle.color, up: o.series[1].itemStyle.color, down: o.series[2].itemStyle.color,
+    close: Number(document.getElementById("legend-close").textContent), dir: document.getElementById("legend").classList.contains("up") ? "up" : "down",
+    tag: tag && !tag.ignore ? tag.style.text : "", tagColour: tag ? tag.style.backgroundColor : "",
+    lineY: line && !line.ignore ? line.shape.y1 : -1, closeY: c.convertToPixel({gridIndex: 0}, [n - 1, Number(document.getElementById("legend-close").textContent)])[1],
+    priceLabels: axis.getViewLabels().map((l) => l.formattedLabel),
+    timeLabels: time.getViewLabels().map((l) => l.formattedLabel),
+    volumeLabels: c.getModel().getComponent("yAxis", 1).axis.getViewLabels().map((l) => l.formattedLabel),
+    notice: (document.getElementById("view-notice") || {}).textContent || "",
+    url: location.search,
+  };
+})()`
+
+func TestChartLooksAndMarksFromTheURL(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	read := func(t *testing.T, path string) map[string]any {
+		t.Helper()
+		if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+path)); err != nil {
+			t.Fatal(err)
+		}
+		waitDrawn(t, ctx, "BTC-USDT|1min")
+		return evalJS[map[string]any](t, ctx, jsLook)
+	}
+	t.Run("the default draws filled candles on a linear axis with the last price marked", func(t *testing.T) {
+		l := read(t, "/?contract_code=BTC-USDT&period=1min")
+		if l["yType"] != "value" || l["upFill"] != l["up"] {
+			t.Errorf("default look: %v", l)
+		}
+		// The countdown is written once a second.
+		if err := chromedp.Run(ctx, chromedp.Poll(`(`+jsLook+`).tag.includes("\n")`, nil)); err != nil {
+			t.Fatal(err)
+		}
+		l = evalJS[map[string]any](t, ctx, jsLook)
+		// The legend shows the newest candle (nothing hovered); the tag writes
+		// its close with thousands separators, the countdown under it.
+		close, _ := l["close"].(float64)
+		tag, _ := l["tag"].(string)
+		head, left, _ := strings.Cut(tag, "\n")
+		if v, err := strconv.ParseFloat(strings.ReplaceAll(head, ",", ""), 64); err != nil || v != close || !strings.Contains(head, ",") {
+			t.Errorf("last-price tag %q for close %v", tag, close)
+		}
+		if !strings.HasSuffix(left, "s") {
+			t.Errorf("no time left under the last price (1min candle): tag %q", tag)
+		}
+		want := l[l["dir"].(string)]
+		if l["tagColour"] != want {
+			t.Errorf("tag coloured %v, the candle is %v (%v)", l["tagColour"], l["dir"], want)
+		}
+		if dy := l["lineY"].(float64) - l["closeY"].(float64); dy > 0.5 || dy < -0.5 {
+			t.Errorf("last-price line at y %v, the close is at %v", l["lineY"], l["closeY"])
+		}
+		// ECharts lists the view's edge candles too and hides them when off the interval.
+		times := l["timeLabels"].([]any)
+		if len(times) < 3 {
+			t.Fatalf("time labels %v", times)
+		}
+		for _, lbl := range times[1 : len(times)-1] {
+			hm := lbl.(string)[len(lbl.(string))-2:]
+			if hm != "00" && hm != "15" && hm != "30" && hm != "45" {
+				t.Errorf("time label %q is not on a quarter hour (labels %v)", lbl, l["timeLabels"])
+			}
+		}
+		if len(l["volumeLabels"].([]any)) == 0 {
+			t.Errorf("the volume pane has no scale")
+		}
+	})
+	t.Run("scale=log and style=hollow are drawn and stay in the URL", func(t *testing.T) {
+		l := read(t, "/?contract_code=BTC-USDT&period=1min&scale=log&style=hollow")
+		if l["yType"] != "log" || l["upFill"] != "transparent" {
+			t.Errorf("log and hollow: %v", l)
+		}
+		if u := l["url"].(string); !strings.Contains(u, "scale=log") || !strings.Contains(u, "style=hollow") {
+			t.Errorf("URL %q lost the look", u)
+		}
+	})
+	t.Run("scale=percent labels the price axis in percent", func(t *testing.T) {
+		l := read(t, "/?contract_code=BTC-USDT&period=1min&scale=percent")
+		labels := l["priceLabels"].([]any)
+		if len(labels) == 0 {
+			t.Fatal("no price labels")
+		}
+		for _, lbl := range labels {
+			if !strings.HasSuffix(lbl.(string), "%") {
+				t.Errorf("percent axis label %q", lbl)
+			}
+		}
+	})
+	t.Run("a bad scale is named in a notice and the rest is drawn", func(t *testing.T) {
+		l := read(t, "/?contract_code=BTC-USDT&period=1min&scale=foo&style=hollow")
+		if n := l["notice"].(string); !strings.Contains(n, "scale=foo") || !strings.Contains(n, "linear, log or percent") {
+			t.Errorf("notice %q", n)
+		}
+		if l["yType"] != "value" || l["upFill"] != "transparent" {
+			t.Errorf("the rest of the look is not drawn: %v", l)
+		}
+	})
+	t.Run("the embed takes the same parameters", func(t *testing.T) {
+		if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/embed/chart?contract_code=BTC-USDT&period=1min&scale=log&style=hollow")); err != nil {
+			t.Fatal(err)
+		}
+		waitDrawn(t, ctx, "BTC-USDT|1min")
+		l := evalJS[map[string]any](t, ctx, jsLook)
+		if l["yType"] != "log" || l["upFill"] != "transparent" {
+			t.Errorf("embed look: %v", l)
+		}
+	})
+}
+
+// jsStudies reads the study series the chart draws: name, type, grid and
+// how many points it has, and the grids' boxes.
+const jsStudies = `(() => {
+  const c = ` + jsChart + `, o = c.getOption();
+  return {
+    series: o.series.slice(3).map((s) => ({name: s.name, type: s.type, axis: s.xAxisIndex, points: s.data.filter((v) => v !== "-").length, n: s.data.length})),
+    grids: o.grid.length, candles: o.series[0].data.length,
+    legend: [...document.querySelectorAll("#legend [data-study]")].map((e) => e.dataset.study + "=" + e.textContent),
+    notice: (document.getElementById("view-notice") || {}).textContent || "",
+  };
+})()`
+
+type studySeries struct {
+	Name   string `json:"name"`
+	Type   string `json:"type"`
+	Axis   int    `json:"axis"`
+	Points int    `json:"points"`
+	N      int    `json:"n"`
+}
+
+type studiesDrawn struct {
+	Series  []studySeries `json:"series"`
+	Grids   int           `json:"grids"`
+	Candles int           `json:"candles"`
+	Legend  []string      `json:"legend"`
+	Notice  string        `json:"notice"`
+}
+
+const allStudies = "ma:7,ma:25,ema:99,boll,vol_ma,macd,rsi"
+
+func TestStudiesFromTheURL(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	open := func(t *testing.T, path, shown string) studiesDrawn {
+		t.Helper()
+		if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+path)); err != nil {
+			t.Fatal(err)
+		}
+		waitDrawn(t, ctx, shown)
+		return evalJS[studiesDrawn](t, ctx, jsStudies)
+	}
+	check := func(t *testing.T, d studiesDrawn) {
+		t.Helper()
+		want := map[string]int{"MA 7": 0, "MA 25": 0, "EMA 99": 0, "BOLL upper": 0, "BOLL middle": 0, "BOLL lower": 0,
+			"VOL MA 20": 1, "MACD DIF": 2, "MACD DEA": 2, "MACD hist": 2, "RSI 14": 3}
+		if d.Grids != 4 {
+			t.Errorf("%d grids, want price, volume, MACD and RSI", d.Grids)
+		}
+		got := map[string]bool{}
+		for _, sr := range d.Series {
+			got[sr.Name] = true
+			axis, ok := want[sr.Name]
+			if !ok {
+				continue
+			}
+			if sr.Axis != axis || sr.N != d.Candles || sr.Points == 0 {
+				t.Errorf("%s: axis %d (want %d), %d values for %d candles, %d drawn", sr.Name, sr.Axis, axis, sr.N, d.Candles, sr.Points)
+			}
+		}
+		for name := range want {
+			if !got[name] {
+				t.Errorf("no series %s (series %+v)", name, d.Series)
+			}
+		}
+		if len(d.Legend) < len(want) {
+			t.Errorf("legend shows %v", d.Legend)
+		}
+	}
+	t.Run("every study draws its series in its pane, the legend its value", func(t *testing.T) {
+		d := open(t, "/?contract_code=BTC-USDT&period=1min&indicators="+allStudies, "BTC-USDT|1min")
+		check(t, d)
+		screenshot(t, ctx, "studies-1280")
+	})
+	t.Run("a reload keeps them", func(t *testing.T) {
+		if err := chromedp.Run(ctx, chromedp.Reload()); err != nil {
+			t.Fatal(err)
+		}
+		waitDrawn(t, ctx, "BTC-USDT|1min")
+		check(t, evalJS[studiesDrawn](t, ctx, jsStudies))
+	})
+	t.Run("a period change keeps them", func(t *testing.T) {
+		if err := chromedp.Run(ctx, chromedp.Click(`[data-period="5min"]`, chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		waitDrawn(t, ctx, "BTC-USDT|5min")
+		check(t, evalJS[studiesDrawn](t, ctx, jsStudies))
+		if u := evalJS[string](t, ctx, "location.search"); !strings.Contains(u, "indicators=") {
+			t.Errorf("URL %q lost the studies", u)
+		}
+	})
+	t.Run("a bad study is named and the others drawn", func(t *testing.T) {
+		d := open(t, "/?contract_code=BTC-USDT&period=1min&indicators=ma:0,rsi", "BTC-USDT|1min")
+		if !strings.Contains(d.Notice, "ma:0") {
+			t.Errorf("notice %q", d.Notice)
+		}
+		if len(d.Series) != 1 || d.Series[0].Name != "RSI 14" {
+			t.Errorf("series %+v", d.Series)
+		}
+	})
+	t.Run("the embed takes them", func(t *testing.T) {
+		check(t, open(t, "/embed/chart?contract_code=BTC-USDT&period=1min&indicators="+allStudies, "BTC-USDT|1min"))
+	})
+}
+
+func TestStudyMenuWithTheKeyboardAndBack(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	seriesNamed := func(name string) bool {
+		return evalJS[bool](t, ctx, `(`+jsStudies+`).series.some((s) => s.name === `+strconv.Quote(name)+`)`)
+	}
+	wait := func(t *testing.T, js string) {
+		t.Helper()
+		if err := chromedp.Run(ctx, chromedp.Poll(js, nil)); err != nil {
+			t.Fatalf("waiting for %s: %v (URL %s)", js, err, evalJS[string](t, ctx, "location.search"))
+		}
+	}
+	// Open the menu and tick MA 7 with the keyboard alone.
+	if err := chromedp.Run(ctx,
+		chromedp.Focus(`#study-menu > summary`, chromedp.ByQuery),
+		chromedp.KeyEvent("\r"),
+		chromedp.WaitVisible(`input[data-study="ma:7"]`, chromedp.ByQuery), // the open menu's controls
+		chromedp.KeyEvent("\t"),
+		chromedp.KeyEvent(" "),
+	); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, `location.search.includes("indicators=ma%3A7")`)
+	wait(t, `(`+jsStudies+`).series.some((s) => s.name === "MA 7")`)
+	// And untick it: the URL follows, the line goes.
+	if err := chromedp.Run(ctx, chromedp.KeyEvent(" ")); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, `!location.search.includes("indicators=")`)
+	wait(t, `!(`+jsStudies+`).series.some((s) => s.name === "MA 7")`)
+	// Back steps to the view with MA 7, then to the one without.
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`history.back()`, nil)); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, `location.search.includes("indicators=ma%3A7")`)
+	wait(t, `(`+jsStudies+`).series.some((s) => s.name === "MA 7")`)
+	if !seriesNamed("MA 7") {
+		t.Errorf("Back did not restore the study")
+	}
+}
+
+func TestChartComfort(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1day&indicators=ma:7,macd")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1day")
+	t.Run("Home loads back to the start of history, the studies with it", func(t *testing.T) {
+		before := evalJS[int](t, ctx, jsCandleCount)
+		if err := chromedp.Run(ctx, chromedp.Focus("#chart-area", chromedp.ByID), chromedp.KeyEvent(kb.Home)); err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Run(ctx, chromedp.WaitVisible("#horizon-mark", chromedp.ByID)); err != nil {
+			t.Fatal(err)
+		}
+		d := evalJS[studiesDrawn](t, ctx, jsStudies)
+		if d.Candles <= before {
+			t.Errorf("Home: %d candles, %d before", d.Candles, before)
+		}
+		for _, sr := range d.Series {
+			if sr.N != d.Candles {
+				t.Errorf("%s holds %d values for %d candles after the back-scroll", sr.Name, sr.N, d.Candles)
+			}
+		}
+	})
+	t.Run("the snapshot is ECharts' PNG of the chart", func(t *testing.T) {
+		url := evalJS[string](t, ctx, jsChart+`.getDataURL({type: "png", pixelRatio: 2, backgroundColor: "#fff"})`)
+		if !strings.HasPrefix(url, "data:image/png;base64,") || len(url) < 10000 {
+			t.Errorf("snapshot %.60s… (%d bytes)", url, len(url))
+		}
+		if n := evalJS[int](t, ctx, `document.querySelectorAll("#chart-snapshot, #chart-fullscreen").length`); n != 2 {
+			t.Errorf("%d of the snapshot and fullscreen buttons", n)
+		}
+	})
+}
