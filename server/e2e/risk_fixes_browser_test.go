@@ -213,7 +213,9 @@ func TestRiskPagesPickersCaseAndUnknownContracts(t *testing.T) {
 		waitFor(t, ctx, `document.getElementById("embed-unknown")?.textContent.startsWith("The venue does not know the contract ABC-USDT.") && !document.querySelector("#embed-dialog textarea")`)
 		click(t, ctx, "#embed-open") // closed
 		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT"))
-		waitFor(t, ctx, `document.querySelectorAll("#tier-table tbody tr").length > 0`)
+		// The tier rows may be the page's own (prerendered from the server's
+		// cache): the dialog is the app's, so wait for the app too.
+		waitFor(t, ctx, `document.querySelectorAll("#tier-table tbody tr").length > 0 && performance.getEntriesByName("riskchart:mounted").length > 0`)
 		click(t, ctx, "#embed-open")
 		waitFor(t, ctx, `document.querySelectorAll("#embed-dialog textarea").length === 3 && !document.getElementById("embed-unknown")`)
 	})
