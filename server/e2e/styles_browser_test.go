@@ -1,11 +1,13 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -101,4 +103,93 @@ func TestChartStylesDrawAndFollowTheLiveCandle(t *testing.T) {
 			t.Errorf("embed area: %+v", d)
 		}
 	})
+}
+
+// jsExtremes reads the marks of the view's high and low (app/echarts/extremes.go)
+// and what the candles in view say they should be.
+const jsExtremes = `(() => {
+  const c = ` + jsChart + `, data = c.getOption().series[0].data, [first, last] = ` + jsInView + `;
+  const val = (d) => (Array.isArray(d) ? d : d.value), shown = data.slice(first, last + 1).map(val);
+  const el = (name) => c.getZr().storage.getRoots().find((e) => e.name === name);
+  const mark = (name) => { const e = el(name); return e && !e.ignore ? {text: e.style.text, y: e.y} : {text: "", y: -1}; };
+  const hi = Math.max(...shown.map((d) => d[3])), lo = Math.min(...shown.map((d) => d[2]));
+  return {first, last, hi, lo, high: mark("view-high"), low: mark("view-low"),
+    hiY: c.convertToPixel({gridIndex: 0}, [0, hi])[1], loY: c.convertToPixel({gridIndex: 0}, [0, lo])[1]};
+})()`
+
+type extremeMark struct {
+	Text string  `json:"text"`
+	Y    float64 `json:"y"`
+}
+
+type extremesDrawn struct {
+	First, Last int
+	Hi, Lo      float64
+	High, Low   extremeMark
+	HiY, LoY    float64
+}
+
+// markValue is the price a mark names: "← 99,518.3" or "99,518.3 →".
+func markValue(text string) float64 {
+	text = strings.Trim(text, "←→ ")
+	v, err := strconv.ParseFloat(strings.ReplaceAll(text, ",", ""), 64)
+	if err != nil || !strings.Contains(text, ",") {
+		return math.NaN() // the marks group thousands as the axis does
+	}
+	return v
+}
+
+func TestTheViewsHighAndLowAreMarkedAfterAZoom(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	for _, style := range []string{"candles", "line"} {
+		t.Run("style="+style, func(t *testing.T) {
+			if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&style="+style)); err != nil {
+				t.Fatal(err)
+			}
+			waitDrawn(t, ctx, "BTC-USDT|1min")
+			// Two views of older candles (the newest moves with live trades): the
+			// marks follow each zoom to its own high and low.
+			for _, back := range []int{40, 150} {
+				chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const c = %s, n = c.getOption().series[0].data.length;
+  c.dispatchAction({type: "dataZoom", startValue: n - %d, endValue: n - %d}); })()`, jsChart, back+30, back), nil))
+				waitFor(t, ctx, fmt.Sprintf(`(() => { const n = %s.getOption().series[0].data.length; const [f, l] = %s; return f === n - %d && l === n - %d; })()`, jsChart, jsInView, back+30, back))
+				waitFor(t, ctx, `(() => { const e = `+jsExtremes+`; return e.high.text !== "" && Math.abs(e.high.y - e.hiY) < 1 && Math.abs(e.low.y - e.loY) < 1; })()`)
+				e := evalJS[extremesDrawn](t, ctx, jsExtremes)
+				if markValue(e.High.Text) != e.Hi || markValue(e.Low.Text) != e.Lo {
+					t.Errorf("view %d–%d: marks %q and %q, the candles in view span %v to %v", e.First, e.Last, e.High.Text, e.Low.Text, e.Lo, e.Hi)
+				}
+			}
+		})
+	}
+}
+
+func TestPercentScaleTagsThePrice(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&scale=percent")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	// The legend follows a live trade a moment after the tag: read both once they agree.
+	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	chromedp.Run(tctx, chromedp.Poll(`(() => { const l = `+jsLook+`; return Number(l.tag.split("\n")[0].split(" (")[0].replaceAll(",", "")) === l.close; })()`, nil))
+	l := evalJS[map[string]any](t, ctx, jsLook)
+	tag, _ := l["tag"].(string)
+	head, _, _ := strings.Cut(tag, "\n")
+	price, pct, ok := strings.Cut(head, " (")
+	v, err := strconv.ParseFloat(strings.ReplaceAll(price, ",", ""), 64)
+	if !ok || err != nil || v != l["close"].(float64) || !strings.HasSuffix(pct, "%)") {
+		t.Errorf("last-price tag %q on the percent scale, close %v: want the price, then its percent", tag, l["close"])
+	}
+	for _, lbl := range l["priceLabels"].([]any) {
+		if !strings.HasSuffix(lbl.(string), "%") {
+			t.Errorf("the axis still labels in percent: %q", lbl)
+		}
+	}
+	// The crosshair's tag on the price axis names the price too.
+	if got := evalJS[string](t, ctx, jsChart+`.getOption().yAxis[0].axisPointer.label.formatter({value: 98765.4})`); !strings.HasPrefix(got, "98,765.4 (") {
+		t.Errorf("crosshair price tag %q", got)
+	}
 }
