@@ -35,7 +35,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
 
 # Only the chart types and components the chart draws: half the full dist file.
-web/echarts.min.js: node_modules/.package-lock.json server/cmd/echartsbuild/main.go
+web/echarts.min.js: node_modules/.package-lock.json server/cmd/echartsbuild/main.go server/cmd/echartsbuild/styles.js
 	$(GO) run ./server/cmd/echartsbuild -o $@
 
 # Brotli and gzip siblings, which the server sends to browsers that take them.

@@ -92,6 +92,9 @@ type series struct {
 	ShowSymbol *bool           `json:"showSymbol,omitempty"`
 	Silent     bool            `json:"silent,omitempty"`
 	LineStyle  *opts.LineStyle `json:"lineStyle,omitempty"`
+	Dimensions []string        `json:"dimensions,omitempty"` // a custom series' (styles.go)
+	Encode     map[string]any  `json:"encode,omitempty"`
+	Clip       bool            `json:"clip,omitempty"`
 	Data       []int           `json:"data"`
 }
 

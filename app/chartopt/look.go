@@ -23,10 +23,14 @@ const (
 // Kind is how candles are drawn (?style=).
 type Kind string
 
-// The chart styles. Hollow candles draw rising bodies as outlines.
+// The chart styles. Hollow candles draw rising bodies as outlines; OHLC bars,
+// the line and the area are ECharts custom series (styles.go).
 const (
 	KindCandles Kind = ""
 	KindHollow  Kind = "hollow"
+	KindOHLC    Kind = "ohlc"
+	KindLine    Kind = "line"
+	KindArea    Kind = "area"
 )
 
 // ParseScale reads ?scale=: linear, log or percent.
@@ -40,15 +44,15 @@ func ParseScale(s string) (Scale, error) {
 	return ScaleLinear, fmt.Errorf("scale=%s (scale must be linear, log or percent)", s)
 }
 
-// ParseKind reads ?style=: candles or hollow.
+// ParseKind reads ?style=: candles, hollow, ohlc, line or area.
 func ParseKind(s string) (Kind, error) {
 	switch s {
 	case "candles":
 		return KindCandles, nil
-	case "hollow":
+	case "hollow", "ohlc", "line", "area":
 		return Kind(s), nil
 	}
-	return KindCandles, fmt.Errorf("style=%s (style must be candles or hollow)", s)
+	return KindCandles, fmt.Errorf("style=%s (style must be candles, hollow, ohlc, line or area)", s)
 }
 
 // applyLook puts the scale and the chart style of s into the frame.
@@ -61,6 +65,7 @@ func applyLook(o *option, s Style) {
 		// Rising bodies drawn as outlines in the rising colour; falling ones filled.
 		o.Series[SeriesPrice].ItemStyle.Color = "transparent"
 	}
+	applyCustomKind(o, s)
 }
 
 // FormatPrice writes v with decimals digits (the contract's tick; < 0:

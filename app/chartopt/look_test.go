@@ -55,7 +55,7 @@ func TestParseScaleAndKindNameTheRule(t *testing.T) {
 			t.Errorf("scale=%s: %v", s, err)
 		}
 	}
-	for _, s := range []string{"candles", "hollow"} {
+	for _, s := range []string{"candles", "hollow", "ohlc", "line", "area"} {
 		if _, err := ParseKind(s); err != nil {
 			t.Errorf("style=%s: %v", s, err)
 		}
@@ -63,7 +63,7 @@ func TestParseScaleAndKindNameTheRule(t *testing.T) {
 	if _, err := ParseScale("foo"); err == nil || err.Error() != "scale=foo (scale must be linear, log or percent)" {
 		t.Errorf("scale=foo: %v", err)
 	}
-	if _, err := ParseKind("Log"); err == nil || err.Error() != "style=Log (style must be candles or hollow)" {
+	if _, err := ParseKind("Log"); err == nil || err.Error() != "style=Log (style must be candles, hollow, ohlc, line or area)" {
 		t.Errorf("style=Log: %v", err)
 	}
 }
@@ -147,5 +147,53 @@ func TestLastPriceMark(t *testing.T) {
 		if got := TimeLeft(open, tt.p, tt.now); got != tt.want {
 			t.Errorf("%s at +%ds: got %q, want %q", tt.p, tt.now.Unix()-open, got, tt.want)
 		}
+	}
+}
+
+func TestFrameDrawsOHLCLineAndAreaAsCustomSeriesOverTheCandles(t *testing.T) {
+	tests := []struct {
+		name   string
+		kind   Kind
+		typ    string
+		fitsOn string // the dimensions the price axis fits
+	}{
+		{"candles stay ECharts' candlesticks", KindCandles, "candlestick", ""},
+		{"hollow candles too", KindHollow, "candlestick", ""},
+		{"OHLC bars fit the lows and highs", KindOHLC, "custom", "open,close,low,high"},
+		{"a line fits the closes", KindLine, "custom", "close"},
+		{"an area fits the closes", KindArea, "custom", "close"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := DefaultStyle(true)
+			s.Kind = tt.kind
+			b, err := Frame(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var o struct {
+				Series []struct {
+					Type       string   `json:"type"`
+					Dimensions []string `json:"dimensions"`
+					Encode     struct {
+						X any      `json:"x"`
+						Y []string `json:"y"`
+					} `json:"encode"`
+				} `json:"series"`
+			}
+			if err := json.Unmarshal(b, &o); err != nil {
+				t.Fatal(err)
+			}
+			p := o.Series[SeriesPrice]
+			if p.Type != tt.typ || strings.Join(p.Encode.Y, ",") != tt.fitsOn {
+				t.Errorf("price series %q fitting %v, want %q fitting %q", p.Type, p.Encode.Y, tt.typ, tt.fitsOn)
+			}
+			if tt.kind.Custom() && (strings.Join(p.Dimensions, ",") != "open,close,low,high" || p.Encode.X != float64(-1)) {
+				t.Errorf("a custom series reads [open, close, low, high] by index: dimensions %v, x %v", p.Dimensions, p.Encode.X)
+			}
+			if o.Series[SeriesVolumeUp].Type != "bar" || o.Series[SeriesVolumeDown].Type != "bar" {
+				t.Errorf("volume is not drawn as bars in style %q", tt.kind)
+			}
+		})
 	}
 }

@@ -84,7 +84,7 @@ func TestCalculatorAnswersOnceTheDataLandsAndTellsItsTier(t *testing.T) {
 		t.Errorf("told %v, want [2]", told)
 	}
 	for _, want := range []string{
-		"2 (5200 – 21000 cont)",
+		"2 (5,200 – 21,000 cont)",
 		"6000 cont · 570000 USDT at mark 95000",
 		// (6000 × 0.005 − 5.2 cont, tier 2's amount) × 0.001 × 95000 = 2356, not 6000 × 95 × 0.005 = 2850
 		"2356 USDT",

@@ -26,8 +26,28 @@ func (k *KLineChart) attachAxes() {
 	if k.chart == nil {
 		return
 	}
-	k.chart.SetAxes(echarts.Axes{Price: k.priceLabel, Volume: chartopt.FormatVolume, TimeShown: k.timeShown})
-	k.chart.SetPriceText(k.priceLabel)
+	k.chart.SetAxes(echarts.Axes{Price: k.priceLabel, Pointer: k.tagLabel, Volume: chartopt.FormatVolume, TimeShown: k.timeShown})
+	k.chart.SetPriceText(k.tagLabel)
+	k.chart.SetExtremes(k.extremes)
+}
+
+// tagLabel writes the price under the crosshair and at the last-price tag:
+// the price itself on every scale, and on the percent scale its distance
+// from the first close in view beside it ("99,518.3 (+1.25%)").
+func (k *KLineChart) tagLabel(v float64) string {
+	price := chartopt.FormatPrice(v, k.Decimals)
+	if k.Look.Scale != chartopt.ScalePercent {
+		return price
+	}
+	start, _ := k.chart.View()
+	if start < 0 || start >= len(k.candles) {
+		return price
+	}
+	base, _ := k.candles[start].Close.Float64()
+	if pct := chartopt.FormatPercent(v, base); pct != "" {
+		return price + " (" + pct + ")"
+	}
+	return price
 }
 
 // priceLabel writes a price axis value.

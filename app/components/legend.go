@@ -3,6 +3,7 @@ package components
 import (
 	"github.com/shopspring/decimal"
 
+	"github.com/riskchart/riskchart/app/chartopt"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -18,9 +19,9 @@ type legendValues struct {
 func legendOf(c venueapi.Candle, decimals int32) legendValues {
 	px := func(d decimal.Decimal) string {
 		if decimals < 0 {
-			return d.String()
+			return grouped(d)
 		}
-		return d.StringFixed(decimals)
+		return chartopt.Group(d.StringFixed(decimals))
 	}
 	change := c.Close.Sub(c.Open)
 	pct := "—"
@@ -36,7 +37,7 @@ func legendOf(c venueapi.Candle, decimals int32) legendValues {
 	}
 	return legendValues{
 		Open: px(c.Open), High: px(c.High), Low: px(c.Low), Close: px(c.Close), Change: ch, ChangePct: pct,
-		Vol: c.Vol.String(), Amount: c.Amount.String(), Turnover: c.TradeTurnover.String(), Count: c.Count.String(),
+		Vol: grouped(c.Vol), Amount: grouped(c.Amount), Turnover: grouped(c.TradeTurnover), Count: grouped(c.Count),
 		Up: !c.Close.LessThan(c.Open),
 	}
 }

@@ -13,8 +13,8 @@ func TestLegendFormatsWithTheContractsPrecisionAndExactChange(t *testing.T) {
 	c := venueapi.Candle{Open: d("98803.8"), Close: d("98761.2"), High: d("98827.7"), Low: d("98759"),
 		Vol: d("4146"), Amount: d("4.146"), TradeTurnover: d("409574.6334"), Count: d("692")}
 	got := legendOf(c, 1)
-	want := legendValues{Open: "98803.8", High: "98827.7", Low: "98759.0", Close: "98761.2", Change: "-42.6", ChangePct: "-0.04%",
-		Vol: "4146", Amount: "4.146", Turnover: "409574.6334", Count: "692", Up: false}
+	want := legendValues{Open: "98,803.8", High: "98,827.7", Low: "98,759.0", Close: "98,761.2", Change: "-42.6", ChangePct: "-0.04%",
+		Vol: "4,146", Amount: "4.146", Turnover: "409,574.6334", Count: "692", Up: false}
 	if got != want {
 		t.Fatalf("got %+v\nwant %+v", got, want)
 	}

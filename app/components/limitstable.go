@@ -103,10 +103,10 @@ func (t *LimitsTable) Render() app.UI {
 	for _, l := range rows {
 		trs = append(trs, app.Tr().DataSet("contract", l.ContractCode).Body(
 			app.Th().Scope("row").Text(l.ContractCode),
-			app.Td().Class("num long").DataSet("label", "Long limit").Body(pair(l.BuyLimit.String()+" cont", l.BuyLimitValue.String()+" USDT")...),
-			app.Td().Class("num short").DataSet("label", "Short limit").Body(pair(l.SellLimit.String()+" cont", l.SellLimitValue.String()+" USDT")...),
+			app.Td().Class("num long").DataSet("label", "Long limit").Body(pair(grouped(l.BuyLimit)+" cont", grouped(l.BuyLimitValue)+" USDT")...),
+			app.Td().Class("num short").DataSet("label", "Short limit").Body(pair(grouped(l.SellLimit)+" cont", grouped(l.SellLimitValue)+" USDT")...),
 			app.Td().Class("num lever").DataSet("label", "Leverage").Text(fmt.Sprint(l.LeverRate)+"×"),
-			app.Td().Class("num mark").DataSet("label", "Mark price (USDT)").Text(l.MarkPrice.String()),
+			app.Td().Class("num mark").DataSet("label", "Mark price (USDT)").Text(grouped(l.MarkPrice)),
 		))
 	}
 	if len(rows) == 0 && !st.dataAt.IsZero() {

@@ -28,7 +28,7 @@ func TestLimitsTableDrawsTheLimitsOnShowAndTheFilter(t *testing.T) {
 			[]string{"Showing contract BTC-USDT · business type swap.", "Loading…", "Show BTC-USDT"}, []string{"data-contract="}, true},
 		{"the contract's own limits", LimitsTable{Contract: "BTC-USDT", Query: ownQuery("BTC-USDT"), Rows: []venueapi.PositionLimit{row},
 			State: fetchState{dataAt: at}, Now: at},
-			[]string{`data-contract="BTC-USDT"`, "4000 cont", "380002 USDT", "285001.5 USDT", "20×", "95.0005", "Fetched "}, []string{`class="empty"`}, true},
+			[]string{`data-contract="BTC-USDT"`, "4,000 cont", "380,002 USDT", "285,001.5 USDT", "20×", "95.0005", "Fetched "}, []string{`class="empty"`}, true},
 		{"a filter that matches nothing", LimitsTable{Contract: "BTC-USDT", Filtered: true,
 			Query: venueapi.LimitQuery{Pair: "DOGE-USDT", BusinessType: venueapi.BusinessFutures}, State: fetchState{dataAt: at}, Now: at},
 			[]string{"No contract matches pair DOGE-USDT · business type futures.", `class="empty"`}, []string{"data-contract="}, false},

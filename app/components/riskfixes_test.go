@@ -17,7 +17,7 @@ func TestTierTableNamesItsUnitAndTheMaintenanceAmounts(t *testing.T) {
 		{"a contract ladder: unit in the headers, amounts in contracts",
 			TierTable{Contract: "BTC-USDT", Tiers: openLadder, Calculator: true},
 			// amount_2 = 5200 × (0.005 − 0.004) = 5.2; amount_3 = 5.2 + 21000 × 0.005 = 110.2
-			[]string{"Position band (cont)", "Maint. amount (cont)", ">5.2<", ">110.2<", ">0 – 5200<", "Highlighted: the tier of the calculator"}, nil},
+			[]string{"Position band (cont)", "Maint. amount (cont)", ">5.2<", ">110.2<", ">0 – 5,200<", "Highlighted: the tier of the calculator"}, nil},
 		{"without the calculator, nothing is said to be highlighted",
 			TierTable{Contract: "BTC-USDT", Tiers: openLadder},
 			[]string{"Position band (cont)"}, []string{"Highlighted"}},

@@ -75,24 +75,24 @@ func unitShort(volumeUnit string) string {
 	return "cont"
 }
 
-// bandText is a tier's position band with its unit: "0 – 5200 cont",
-// "5000 – ∞ cont" for an open-ended last tier.
+// bandText is a tier's position band with its unit: "0 – 5,200 cont",
+// "5,000 – ∞ cont" for an open-ended last tier.
 func bandText(tiers []venueapi.Tier, t venueapi.Tier) string {
-	top := t.MaxVolume.String()
+	top := grouped(t.MaxVolume)
 	if openTop(tiers, t) {
 		top = "∞"
 	}
-	return t.MinVolume.String() + " – " + top + " " + unitShort(t.VolumeUnit)
+	return grouped(t.MinVolume) + " – " + top + " " + unitShort(t.VolumeUnit)
 }
 
 // bandRange is a band without its unit, for a table whose header names it:
-// "0 – 5200", "5000 – ∞".
+// "0 – 5,200", "5,000 – ∞".
 func bandRange(tiers []venueapi.Tier, t venueapi.Tier) string {
-	top := t.MaxVolume.String()
+	top := grouped(t.MaxVolume)
 	if openTop(tiers, t) {
 		top = "∞"
 	}
-	return t.MinVolume.String() + " – " + top
+	return grouped(t.MinVolume) + " – " + top
 }
 
 // amounts are the ladder's cumulative maintenance amounts by tier number;
@@ -176,7 +176,7 @@ func (t *TierTable) Render() app.UI {
 	for _, row := range rows {
 		amt := "—"
 		if a, ok := amount[row.Tier]; ok {
-			amt = a.String()
+			amt = grouped(a)
 		}
 		tr := app.Tr().DataSet("tier", int(row.Tier)).Body(
 			app.Td().Class("num tier").Text(int(row.Tier)),

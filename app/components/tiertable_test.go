@@ -66,10 +66,10 @@ func TestBandAndRateText(t *testing.T) {
 		band  string
 		rate  string
 	}{
-		{"a contract band says cont", openLadder, openLadder[2], "0 – 5200 cont", "0.4%"},
-		{"an open-ended last band has no top", openLadder, openLadder[1], "21000 – ∞ cont", "1%"},
-		{"a USDT band says USDT", usdt, usdt[0], "0 – 100000 USDT", "0.65%"},
-		{"a closed last band keeps its top", usdt, usdt[1], "100000 – 500000 USDT", "1.25%"},
+		{"a contract band says cont", openLadder, openLadder[2], "0 – 5,200 cont", "0.4%"},
+		{"an open-ended last band has no top", openLadder, openLadder[1], "21,000 – ∞ cont", "1%"},
+		{"a USDT band says USDT", usdt, usdt[0], "0 – 100,000 USDT", "0.65%"},
+		{"a closed last band keeps its top", usdt, usdt[1], "100,000 – 500,000 USDT", "1.25%"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

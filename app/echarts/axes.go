@@ -6,7 +6,8 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 // cannot write into an option (its functions come out as text): ECharts
 // calls them back as it lays out the axes, a few dozen times per draw.
 type Axes struct {
-	Price     func(v float64) string // the price axis' labels and the crosshair's price tag
+	Price     func(v float64) string // the price axis' labels
+	Pointer   func(v float64) string // the crosshair's price tag; nil: as Price
 	Volume    func(v float64) string // the volume axis' labels
 	TimeShown func(i int) bool       // whether the time axis names candle i
 }
@@ -35,7 +36,10 @@ func (c *Chart) SetAxes(a Axes) {
 		c.axisFuncs = append(c.axisFuncs, fn)
 		return fn
 	}
-	price := number(a.Price)
+	price, pointer := number(a.Price), number(a.Price)
+	if a.Pointer != nil {
+		pointer = number(a.Pointer)
+	}
 	shown := app.FuncOf(func(this app.Value, args []app.Value) any {
 		return len(args) > 0 && args[0].Type() == app.TypeNumber && a.TimeShown(args[0].Int())
 	})
@@ -49,7 +53,7 @@ func (c *Chart) SetAxes(a Axes) {
 	c.v.Call("setOption", map[string]any{
 		"xAxis": xAxes,
 		"yAxis": []any{
-			map[string]any{"axisLabel": map[string]any{"formatter": price}, "axisPointer": map[string]any{"label": map[string]any{"formatter": price}}},
+			map[string]any{"axisLabel": map[string]any{"formatter": price}, "axisPointer": map[string]any{"label": map[string]any{"formatter": pointer}}},
 			map[string]any{"axisLabel": map[string]any{"show": true, "formatter": number(a.Volume)},
 				"axisPointer": map[string]any{"label": map[string]any{"formatter": number(a.Volume)}}},
 		},

@@ -28,8 +28,10 @@ type Chart struct {
 	start, end int
 	live       liveLayer   // the newest candle (live.go)
 	mark       lastMark    // the last-price line and tag (lastprice.go)
+	marks      viewMarks   // the view's high and low (extremes.go)
 	lines      []app.Value // the study lines' arrays (studies.go)
 	xAxes      int         // how many x axes the frame has, all on the candles' labels
+	custom     bool        // the frame's style draws prices with a custom series (styles.go)
 	resized    app.Value   // a ResizeObserver of the chart's element
 }
 
@@ -63,6 +65,7 @@ func Adopt(host, instance, el app.Value, dark bool) *Chart {
 	c := newChart(instance)
 	s := chartopt.DefaultStyle(dark)
 	c.live.up, c.live.down = s.Up, s.Down
+	c.marks.colour = chartopt.AxisColor(dark)
 	if dz := c.v.Call("getOption").Get("dataZoom"); dz.Truthy() && dz.Length() > 0 {
 		c.readZoom(dz.Index(0)) // where the user may have moved it already
 	}
@@ -110,9 +113,16 @@ func (c *Chart) SetFrame(s chartopt.Style) error {
 		return err
 	}
 	c.live.hide() // the frame holds no candles until the next Draw
-	c.v.Call("setOption", c.json.Call("parse", string(frame)), map[string]any{"notMerge": true})
+	opt := c.json.Call("parse", string(frame))
+	c.custom = s.Kind.Custom()
+	if c.custom {
+		opt.Get("series").Index(chartopt.SeriesPrice).Set("renderItem", renderItem(s))
+	}
+	c.seal() // the newest candle is hidden in ECharts' copy only when the live layer draws it
+	c.v.Call("setOption", opt, map[string]any{"notMerge": true})
 	c.live.moved = false // setOption has painted
 	c.live.up, c.live.down = s.Up, s.Down
+	c.marks.colour = chartopt.AxisColor(s.Dark)
 	c.xAxes, c.lines = chartopt.TimeAxis(s)+1, nil
 	return nil
 }

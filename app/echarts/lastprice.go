@@ -36,6 +36,7 @@ func (c *Chart) SetTimeLeft(left string) {
 // placeMark puts the mark at the newest close; it is hidden while the chart
 // holds fewer than two candles or the close is off the price axis.
 func (c *Chart) placeMark() {
+	c.placeExtremes() // the view's high and low move with the same draws
 	m := &c.mark
 	n := c.Len()
 	if n < 2 || m.price == nil {

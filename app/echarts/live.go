@@ -48,7 +48,7 @@ type placement struct {
 // axis holds, a lone candle) by handing ECharts the series again, which
 // rescales its axes.
 func (c *Chart) ShowLast() {
-	if c.Len() >= 2 && c.placeLast() {
+	if c.Len() >= 2 && !c.custom && c.placeLast() {
 		c.paintLast()
 		return
 	}
@@ -71,6 +71,12 @@ func (c *Chart) seal() {
 	isArray := app.Window().Get("Array").Get("isArray")
 	for _, a := range []app.Value{c.prices, c.ups, c.downs} {
 		n := a.Length()
+		if c.custom { // ECharts draws every candle itself (styles.go)
+			if n >= 1 {
+				plainAt(isArray, a, n-1)
+			}
+			continue
+		}
 		if n >= 2 {
 			plainAt(isArray, a, n-2)
 			hiddenAt(isArray, a, n-1)
@@ -110,8 +116,8 @@ func (c *Chart) placeLast() bool {
 		l.hide()
 		return false
 	}
-	if c.end < n-1 || c.start > n-1 {
-		l.hide() // the user looks at older candles
+	if c.end < n-1 || c.start > n-1 || c.custom {
+		l.hide() // the user looks at older candles, or ECharts draws the newest too
 		return true
 	}
 	k := c.newest()
@@ -168,11 +174,11 @@ type candle struct {
 // newest reads the newest candle from the arrays (two or more candles).
 func (c *Chart) newest() candle {
 	n := c.Len()
-	p := c.prices.Index(n - 1).Get("value")
+	p := valueOf(c.prices.Index(n - 1))
 	k := candle{open: p.Index(0).Float(), close: p.Index(1).Float(), low: p.Index(2).Float(), high: p.Index(3).Float()}
-	if v := c.ups.Index(n - 1).Get("value"); v.Type() == app.TypeNumber {
+	if v := valueOf(c.ups.Index(n - 1)); v.Type() == app.TypeNumber {
 		k.vol, k.volRising = v.Float(), true
-	} else if v := c.downs.Index(n - 1).Get("value"); v.Type() == app.TypeNumber {
+	} else if v := valueOf(c.downs.Index(n - 1)); v.Type() == app.TypeNumber {
 		k.vol = v.Float()
 	}
 	switch {
@@ -182,6 +188,17 @@ func (c *Chart) newest() candle {
 		k.rising = c.prices.Index(n-2).Index(1).Float() <= k.close
 	}
 	return k
+}
+
+// valueOf is an element's value, whether hidden (seal) or plain.
+func valueOf(v app.Value) app.Value {
+	if v.Type() != app.TypeObject {
+		return v // a number, or "-": no volume in this series
+	}
+	if w := v.Get("value"); !w.IsUndefined() {
+		return w
+	}
+	return v
 }
 
 // pixel is where the value v of the candle at index i falls in the grid

@@ -29,6 +29,8 @@ func TestParseSetReadsCommandsAndNamesTheBadField(t *testing.T) {
 		{name: "an unknown period", data: `{"type":"riskchart:set","period":"2min"}`, badName: "period"},
 		{name: "an unknown theme", data: `{"type":"riskchart:set","theme":"sepia"}`, badName: "theme"},
 		{name: "a scale and a style", data: `{"type":"riskchart:set","scale":"log","style":"hollow"}`, want: Set{Scale: "log", Style: "hollow"}},
+		{name: "an OHLC style", data: `{"type":"riskchart:set","style":"ohlc"}`, want: Set{Style: "ohlc"}},
+		{name: "an area on a percent scale", data: `{"type":"riskchart:set","scale":"percent","style":"area"}`, want: Set{Scale: "percent", Style: "area"}},
 		{name: "an unknown scale", data: `{"type":"riskchart:set","scale":"foo"}`, badName: "scale"},
 		{name: "an unknown style", data: `{"type":"riskchart:set","style":"bars"}`, badName: "style"},
 		{name: "studies, in canonical form", data: `{"type":"riskchart:set","indicators":"rsi,vol_ma:20,ma:7"}`, want: Set{Indicators: "rsi,vol_ma,ma:7"}},

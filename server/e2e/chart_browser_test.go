@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
+	"github.com/riskchart/riskchart/app/chartopt"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -71,7 +72,7 @@ const jsLiveLayer = `(() => {
   ` + jsEChartsNewest + `;
   const el = (name) => c.getZr().storage.getRoots().find((e) => e.name === name);
   const wick = el("live-wick"), body = el("live-body"), bar = el("live-bar");
-  const legend = (f) => Number(document.getElementById("legend-" + f).textContent);
+  const legend = (f) => Number(document.getElementById("legend-" + f).textContent.replaceAll(",", ""));
   const [open, high, low, close, vol] = ["open", "high", "low", "close", "vol"].map(legend);
   const px = (grid, v) => c.convertToPixel({gridIndex: grid}, [n - 1, v]);
   const off = (a, b) => Math.abs(a - b) > 0.01;
@@ -177,9 +178,9 @@ func TestChartInTheBrowser(t *testing.T) {
 		}
 		sign := map[bool]string{true: "+"}[change.IsPositive()]
 		for field, value := range map[string]string{
-			"open": c.Open.StringFixed(1), "high": c.High.StringFixed(1), "low": c.Low.StringFixed(1), "close": c.Close.StringFixed(1),
-			"change": sign + change.StringFixed(1), "change-pct": sign + pct,
-			"vol": c.Vol.String(), "amount": c.Amount.String(), "count": c.Count.String(), "turnover": c.TradeTurnover.String(),
+			"open": chartopt.Group(c.Open.StringFixed(1)), "high": chartopt.Group(c.High.StringFixed(1)), "low": chartopt.Group(c.Low.StringFixed(1)), "close": chartopt.Group(c.Close.StringFixed(1)),
+			"change": sign + chartopt.Group(change.StringFixed(1)), "change-pct": sign + pct,
+			"vol": chartopt.Group(c.Vol.String()), "amount": chartopt.Group(c.Amount.String()), "count": chartopt.Group(c.Count.String()), "turnover": chartopt.Group(c.TradeTurnover.String()),
 		} {
 			if got := evalJS[string](t, ctx, `document.getElementById("legend-`+field+`").textContent`); got != value {
 				t.Errorf("legend %s = %q, the API says %q", field, got, value)
@@ -270,7 +271,7 @@ func TestChartInTheBrowser(t *testing.T) {
 		waitFor(t, ctx, `(() => {
   `+jsEChartsNewest+`;
   const v = jsEChartsNewest(0).values;
-  const legend = ["open", "close", "low", "high"].map((f) => Number(document.getElementById("legend-" + f).textContent));
+  const legend = ["open", "close", "low", "high"].map((f) => Number(document.getElementById("legend-" + f).textContent.replaceAll(",", "")));
   return JSON.stringify(v) === JSON.stringify(legend) && `+jsChart+`.getZr().storage.getRoots().filter((e) => e.name && e.name.startsWith("live-")).every((e) => e.ignore);
 })()`)
 		chromedp.Run(ctx, chromedp.Evaluate(jsChart+`.setOption({yAxis: [{min: null, max: null}]})`, nil))

@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/shopspring/decimal"
 
+	"github.com/riskchart/riskchart/app/chartopt"
 	"github.com/riskchart/riskchart/server/internal/sandbox"
 	"github.com/riskchart/riskchart/server/internal/sandbox/sandboxtest"
 	"github.com/riskchart/riskchart/venueapi"
@@ -121,8 +122,9 @@ func faceValue(t *testing.T, base, code string) decimal.Decimal {
 
 // limitRow is how the limits table should write a record.
 func limitRow(l venueapi.PositionLimit) []string {
-	return []string{l.ContractCode, l.BuyLimit.String() + " cont · " + l.BuyLimitValue.String() + " USDT",
-		l.SellLimit.String() + " cont · " + l.SellLimitValue.String() + " USDT", fmt.Sprint(l.LeverRate) + "×", l.MarkPrice.String()}
+	g := func(d decimal.Decimal) string { return chartopt.Group(d.String()) }
+	return []string{l.ContractCode, g(l.BuyLimit) + " cont · " + g(l.BuyLimitValue) + " USDT",
+		g(l.SellLimit) + " cont · " + g(l.SellLimitValue) + " USDT", fmt.Sprint(l.LeverRate) + "×", g(l.MarkPrice)}
 }
 
 const jsLimitRows = `[...document.querySelectorAll("#limits-table tbody tr[data-contract]")].map(r => [...r.cells].map(c => c.textContent))`
@@ -165,7 +167,7 @@ func tierOf(tiers []venueapi.Tier, size decimal.Decimal) (venueapi.Tier, bool) {
 // numberIn is the first number in a text such as "475.0025 USDT".
 func numberIn(t *testing.T, text string) decimal.Decimal {
 	t.Helper()
-	d, err := decimal.NewFromString(strings.Fields(text)[0])
+	d, err := decimal.NewFromString(strings.ReplaceAll(strings.Fields(text)[0], ",", "")) // grouped as the tables write it
 	if err != nil {
 		t.Fatalf("no number at the start of %q", text)
 	}
@@ -207,8 +209,8 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 	t.Run("the tier table matches the venue's tiers row for row", func(t *testing.T) {
 		rows := evalJS[[][]string](t, ctx, `[...document.querySelectorAll("#tier-table tbody tr")].map(r => [...r.cells].map(c => c.textContent))`)
 		for i, tr := range tiers {
-			want := []string{fmt.Sprint(tr.Tier), tr.MinVolume.String() + " – " + tr.MaxVolume.String(), tr.MaxLever.String() + "×",
-				tr.MaintenanceMarginRate.Mul(decimal.NewFromInt(100)).String() + "%", maintAmount(tiers, i).String()}
+			want := []string{fmt.Sprint(tr.Tier), chartopt.Group(tr.MinVolume.String()) + " – " + chartopt.Group(tr.MaxVolume.String()), tr.MaxLever.String() + "×",
+				tr.MaintenanceMarginRate.Mul(decimal.NewFromInt(100)).String() + "%", chartopt.Group(maintAmount(tiers, i).String())}
 			if fmt.Sprint(rows[i]) != fmt.Sprint(want) {
 				t.Errorf("row %d: %q, want %q", i+1, rows[i], want)
 			}
@@ -465,7 +467,7 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/tiers?contract_code="+sol))
 		waitFor(t, ctx, fmt.Sprintf(`document.querySelectorAll("#tier-table tbody tr").length === %d`, len(solTiers)))
 		first := evalJS[string](t, ctx, `document.querySelector("#tier-table tbody tr .band").textContent`)
-		if want := "0 – " + solTiers[0].MaxVolume.String(); first != want {
+		if want := "0 – " + chartopt.Group(solTiers[0].MaxVolume.String()); first != want {
 			t.Errorf("band %q, want %q", first, want)
 		}
 		if head := evalJS[string](t, ctx, `document.querySelector("#tier-table thead").textContent`); !strings.Contains(head, "Position band (USDT)") {

@@ -74,7 +74,7 @@ func TestTheChartsNewestCandleIsPushedWithNoPollInBetween(t *testing.T) {
 	// The candle drawn is the server's current one, whichever of it is newest.
 	api := apiCandles(t, s.URL, "contract_code=BTC-USDT&period=1min&size=1")[0]
 	waitFor(t, ctx, `(() => {
-  const id = Number(document.getElementById("legend").dataset.id), vol = Number(document.getElementById("legend-vol").textContent);
+  const id = Number(document.getElementById("legend").dataset.id), vol = Number(document.getElementById("legend-vol").textContent.replaceAll(",", ""));
   return id > `+strconv.FormatInt(api.ID, 10)+` || (id === `+strconv.FormatInt(api.ID, 10)+` && vol >= `+api.Vol.String()+`);
 })()`)
 	screenshot(t, ctx, "chart-stream-live")

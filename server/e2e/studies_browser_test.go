@@ -21,9 +21,9 @@ const jsLook = `(() => {
   const axis = c.getModel().getComponent("yAxis", 0).axis, time = c.getModel().getComponent("xAxis", 1).axis;
   return {
     yType: o.yAxis[0].type, upFill: o.series[0].itemStyle.color, up: o.series[1].itemStyle.color, down: o.series[2].itemStyle.color,
-    close: Number(document.getElementById("legend-close").textContent), dir: document.getElementById("legend").classList.contains("up") ? "up" : "down",
+    close: Number(document.getElementById("legend-close").textContent.replaceAll(",", "")), dir: document.getElementById("legend").classList.contains("up") ? "up" : "down",
     tag: tag && !tag.ignore ? tag.style.text : "", tagColour: tag ? tag.style.backgroundColor : "",
-    lineY: line && !line.ignore ? line.shape.y1 : -1, closeY: c.convertToPixel({gridIndex: 0}, [n - 1, Number(document.getElementById("legend-close").textContent)])[1],
+    lineY: line && !line.ignore ? line.shape.y1 : -1, closeY: c.convertToPixel({gridIndex: 0}, [n - 1, Number(document.getElementById("legend-close").textContent.replaceAll(",", ""))])[1],
     priceLabels: axis.getViewLabels().map((l) => l.formattedLabel),
     timeLabels: time.getViewLabels().map((l) => l.formattedLabel),
     volumeLabels: c.getModel().getComponent("yAxis", 1).axis.getViewLabels().map((l) => l.formattedLabel),

@@ -14,6 +14,7 @@
 package main
 
 import (
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -34,7 +35,8 @@ var components = []struct {
 }{
 	{"echarts/charts", "CandlestickChart", []string{"series:candlestick"}},
 	{"echarts/charts", "BarChart", []string{"series:bar"}},
-	{"echarts/charts", "LineChart", []string{"series:line"}}, // the studies' lines
+	{"echarts/charts", "LineChart", []string{"series:line"}},     // the studies' lines
+	{"echarts/charts", "CustomChart", []string{"series:custom"}}, // OHLC bars, line and area (styles.js)
 	{"echarts/components", "GridComponent", []string{"grid", "xAxis", "yAxis"}},
 	{"echarts/components", "TooltipComponent", []string{"tooltip"}}, // the crosshair's trigger
 	{"echarts/components", "AxisPointerComponent", []string{"axisPointer"}},
@@ -70,7 +72,7 @@ func build(modules, out string) error {
 		Define:            map[string]string{"process.env.NODE_ENV": `"production"`},
 		LegalComments:     api.LegalCommentsEndOfFile,
 		Banner: map[string]string{"js": "/*! Apache ECharts " + version + " (Apache-2.0, https://echarts.apache.org) with ZRender " +
-			"(BSD-3-Clause) and tslib (0BSD): Riskchart's build of the candlestick and bar charts only (server/cmd/echartsbuild). */"},
+			"(BSD-3-Clause) and tslib (0BSD): Riskchart's build of the candlestick, bar, line and custom charts only (server/cmd/echartsbuild). */"},
 		Outfile:  out,
 		Write:    true,
 		LogLevel: api.LogLevelSilent,
@@ -97,8 +99,14 @@ func entry() string {
 	}
 	fmt.Fprintf(&b, "use([%s]);\n", strings.Join(names, ", "))
 	b.WriteString("export { init, getInstanceByDom, graphic, version } from \"echarts/core\";\n")
+	b.WriteString(stylesJS) // exports the chart styles' drawing functions beside ECharts' API
 	return b.String()
 }
+
+// stylesJS draws the chart styles ECharts has no series for.
+//
+//go:embed styles.js
+var stylesJS string
 
 func echartsVersion(modules string) (string, error) {
 	raw, err := os.ReadFile(filepath.Join(modules, "echarts", "package.json"))

@@ -21,8 +21,11 @@ func TestComponentsCoverTheFrame(t *testing.T) {
 			drawn[o] = true
 		}
 	}
-	for _, dark := range []bool{false, true} {
-		raw, err := chartopt.Frame(chartopt.DefaultStyle(dark))
+	for _, kind := range []chartopt.Kind{chartopt.KindCandles, chartopt.KindOHLC, chartopt.KindLine, chartopt.KindArea} {
+		dark := kind == chartopt.KindLine
+		s := chartopt.DefaultStyle(dark)
+		s.Kind = kind
+		raw, err := chartopt.Frame(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +57,8 @@ func TestComponentsCoverTheFrame(t *testing.T) {
 
 func TestEntryRegistersAndExports(t *testing.T) {
 	src := entry()
-	for _, want := range []string{"use([CandlestickChart, BarChart, LineChart, GridComponent", "CanvasRenderer]);",
+	for _, want := range []string{"use([CandlestickChart, BarChart, LineChart, CustomChart, GridComponent", "CanvasRenderer]);",
+		"export function ohlcBars(up, down)", "export function closeLine(color, area)",
 		`import { DataZoomComponent } from "echarts/components";`, "export { init, getInstanceByDom, graphic, version }"} {
 		if !strings.Contains(src, want) {
 			t.Errorf("the entry lacks %q:\n%s", want, src)

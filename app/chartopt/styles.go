@@ -1,0 +1,42 @@
+package chartopt
+
+// OHLC bars, the close line and the close area are ECharts custom series
+// over the candles' own [open, close, low, high] arrays, so that every style
+// draws the same data the candles do and a style change re-sends nothing.
+// Their drawing functions are JavaScript (server/cmd/echartsbuild/styles.js,
+// part of the page's ECharts build); app/echarts hands them to the series.
+
+// Custom reports whether kind k is drawn by a custom series, and not by
+// ECharts' candlestick series and the chart's own newest-candle shapes.
+func (k Kind) Custom() bool { return k == KindOHLC || k == KindLine || k == KindArea }
+
+// LineColor is the colour of the close line and area: neither the rising
+// nor the falling colour, since a line has no direction of its own.
+const LineColor = "#2563eb"
+
+// applyCustomKind turns the price series into a custom series for the styles
+// that need one. The time axis is not encoded (the candle's index places
+// it); the price axis fits the lows and highs for OHLC bars, the closes
+// alone for a line or an area.
+func applyCustomKind(o *option, s Style) {
+	if !s.Kind.Custom() {
+		return
+	}
+	p := &o.Series[SeriesPrice]
+	p.Type, p.Large, p.Clip = "custom", false, true
+	p.Dimensions = []string{"open", "close", "low", "high"}
+	y := []any{"open", "close", "low", "high"}
+	if s.Kind != KindOHLC {
+		y = []any{"close"}
+	}
+	p.Encode = map[string]any{"x": -1, "y": y}
+}
+
+// AxisColor is the axes' colour, which the chart's marks of the view's
+// high and low share: they read as part of the frame, not as data.
+func AxisColor(dark bool) string {
+	if dark {
+		return "#9ca3af"
+	}
+	return "#6b7280"
+}

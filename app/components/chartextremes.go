@@ -1,0 +1,32 @@
+package components
+
+import (
+	"github.com/shopspring/decimal"
+
+	"github.com/riskchart/riskchart/app/chartopt"
+	"github.com/riskchart/riskchart/app/echarts"
+)
+
+// extremes finds the highest high and the lowest low of the candles from
+// index start to end, exactly, for the chart's marks (app/echarts/extremes.go);
+// ok is false when no candle is in that range.
+func (k *KLineChart) extremes(start, end int) (high, low echarts.Extreme, ok bool) {
+	h, l, ok := extremesOf(k.candles, start, end)
+	if !ok {
+		return high, low, false
+	}
+	mark := func(i int, d decimal.Decimal) echarts.Extreme {
+		v, _ := d.Float64() // drawn: a pixel position
+		return echarts.Extreme{Index: i, Value: v, Text: k.priceText(d)}
+	}
+	return mark(h, k.candles[h].High), mark(l, k.candles[l].Low), true
+}
+
+// priceText writes an exact price at the contract's precision (as the venue
+// wrote it when that is not known), grouped as the axis writes prices.
+func (k *KLineChart) priceText(d decimal.Decimal) string {
+	if k.Decimals < 0 {
+		return grouped(d)
+	}
+	return chartopt.Group(d.StringFixed(k.Decimals))
+}

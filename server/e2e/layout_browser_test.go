@@ -1,0 +1,73 @@
+package e2e
+
+import (
+	"testing"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// jsLayout reads the chart's layout: the legend's height, each grid's
+// height, and the time labels' boxes against the chart's.
+const jsLayout = `(() => {
+  const c = ` + jsChart + `, m = c.getModel(), o = c.getOption();
+  const grids = o.grid.map((_, i) => m.getComponent("grid", i).coordinateSystem.getRect().height);
+  const texts = c.getZr().storage.getDisplayList(true).filter((e) => (e.type === "text" || e.type === "tspan") && !e.ignore && e.style && /^\d\d-\d\d \d\d:\d\d$|^\d\d:\d\d$/.test(e.style.text || "")).map((e) => { const r = e.getBoundingRect().clone(); if (e.transform) r.applyTransform(e.transform); return {text: e.style.text, x: r.x, w: r.width, y: r.y}; });
+  return {legend: document.getElementById("legend").getBoundingClientRect().height, grids, width: c.getWidth(), height: c.getHeight(), texts};
+})()`
+
+type layoutDrawn struct {
+	Legend float64   `json:"legend"`
+	Grids  []float64 `json:"grids"`
+	Width  float64   `json:"width"`
+	Height float64   `json:"height"`
+	Texts  []struct {
+		Text    string
+		X, W, Y float64
+	} `json:"texts"`
+}
+
+func TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen(t *testing.T) {
+	s := startServer(t, nil)
+	for _, screen := range []struct {
+		name          string
+		width, height int64
+		mobile        bool
+	}{{"phone", 390, 844, true}, {"wide", 1920, 1080, false}} {
+		t.Run(screen.name, func(t *testing.T) {
+			ctx := newBrowser(t)
+			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(screen.width, screen.height, 1, screen.mobile),
+				chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&indicators="+allStudies)); err != nil {
+				t.Fatal(err)
+			}
+			waitDrawn(t, ctx, "BTC-USDT|1min")
+			l := evalJS[layoutDrawn](t, ctx, jsLayout)
+			if len(l.Grids) != 4 {
+				t.Fatalf("%d grids for price, volume, MACD and RSI", len(l.Grids))
+			}
+			for i, h := range l.Grids[1:] {
+				if h >= l.Grids[0] {
+					t.Errorf("pane %d is %.0f px high, the candles' %.0f: the price pane must stay the largest", i+1, h, l.Grids[0])
+				}
+			}
+			if l.Legend > 75 {
+				t.Errorf("the legend is %.0f px high over the chart", l.Legend)
+			}
+			labels := 0
+			for _, lbl := range l.Texts {
+				if lbl.Y > l.Height-34 {
+					continue // the zoom slider's handle labels, shown while dragging
+				}
+				labels++
+				if lbl.X < 0 || lbl.X+lbl.W > l.Width {
+					t.Errorf("time label %q cut at the chart's edge: %.0f to %.0f of %.0f px", lbl.Text, lbl.X, lbl.X+lbl.W, l.Width)
+				}
+			}
+			if labels < 2 {
+				t.Errorf("%d time labels: %+v", labels, l.Texts)
+			}
+			t.Logf("%s: legend %.0f px, panes %.0f px", screen.name, l.Legend, l.Grids)
+			screenshot(t, ctx, "chart-all-studies-"+screen.name)
+		})
+	}
+}

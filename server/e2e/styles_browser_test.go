@@ -1,0 +1,195 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// jsStyle reads how the chart draws its prices (app/chartopt/styles.go,
+// server/cmd/echartsbuild/styles.js): the price series' type, the shapes
+// its drawing made, where the newest close falls, and where the drawing puts it:
+// the close line's last point, or the close tick of the newest OHLC bar.
+const jsStyle = `(() => {
+  const c = ` + jsChart + `, s = c.getOption().series[0], n = s.data.length;
+  const last = s.data[n - 1], v = Array.isArray(last) ? last : last.value;
+  const list = c.getZr().storage.getDisplayList(true);
+  const line = list.find((e) => e.name === "close-line");
+  const bars = list.filter((e) => e.parent && e.parent.name === "ohlc-bar");
+  const [x, y] = c.convertToPixel({gridIndex: 0}, [n - 1, v[1]]);
+  let drawn = null;
+  if (line) drawn = line.shape.points[line.shape.points.length - 1];
+  const ticks = bars.filter((e) => e.shape.x2 > e.shape.x1 + 0.5 && e.shape.x1 > x - 1);
+  if (ticks.length) drawn = [ticks[0].shape.x1, ticks[0].shape.y1];
+  return {type: s.type, line: !!line, n, close: v[1], x, y, drawn,
+    area: list.some((e) => e.name === "close-area"), bars: bars.length / 3,
+    live: list.filter((e) => e.name && e.name.startsWith("live-") && !e.ignore).length,
+    notice: (document.getElementById("view-notice") || {}).textContent || "", url: location.search};
+})()`
+
+type styleDrawn struct {
+	Type   string    `json:"type"`
+	Line   bool      `json:"line"`
+	N      int       `json:"n"`
+	Close  float64   `json:"close"`
+	X      float64   `json:"x"`
+	Y      float64   `json:"y"`
+	Drawn  []float64 `json:"drawn"`
+	Area   bool      `json:"area"`
+	Bars   float64   `json:"bars"`
+	Live   int       `json:"live"`
+	Notice string    `json:"notice"`
+	URL    string    `json:"url"`
+}
+
+// atClose reports whether the drawing puts the newest candle at its close.
+func (d styleDrawn) atClose() bool {
+	return len(d.Drawn) == 2 && math.Abs(d.Drawn[0]-d.X) < 1.5 && math.Abs(d.Drawn[1]-d.Y) < 1
+}
+
+func TestChartStylesDrawAndFollowTheLiveCandle(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	tests := []struct {
+		style      string
+		line, area bool
+	}{
+		{"ohlc", false, false},
+		{"line", true, false},
+		{"area", true, true},
+	}
+	for _, tt := range tests {
+		t.Run("style="+tt.style+" draws and follows live updates", func(t *testing.T) {
+			if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&style="+tt.style)); err != nil {
+				t.Fatal(err)
+			}
+			waitDrawn(t, ctx, "BTC-USDT|1min")
+			d := evalJS[styleDrawn](t, ctx, jsStyle)
+			if d.Type != "custom" || d.Line != tt.line || d.Area != tt.area || d.Notice != "" || !strings.Contains(d.URL, "style="+tt.style) {
+				t.Fatalf("style=%s drawn as %+v", tt.style, d)
+			}
+			if (tt.style == "ohlc") != (d.Bars >= 10) {
+				t.Errorf("%v OHLC bars drawn", d.Bars)
+			}
+			if d.Live != 0 {
+				t.Errorf("the live layer draws a candle over the %s style", tt.style)
+			}
+			if !d.atClose() {
+				t.Errorf("the newest close %v is at %v,%v; the %s draws it at %v", d.Close, d.X, d.Y, tt.style, d.Drawn)
+			}
+			// The sandbox's trades move the newest candle (or begin the next):
+			// the drawing follows.
+			waitFor(t, ctx, fmt.Sprintf(`(() => { const d = %s; return d.n !== %d || d.close !== %s; })()`, jsStyle, d.N, strconv.FormatFloat(d.Close, 'f', -1, 64)))
+			waitFor(t, ctx, `(() => { const d = `+jsStyle+`; return d.drawn && Math.abs(d.drawn[0] - d.x) < 1.5 && Math.abs(d.drawn[1] - d.y) < 1; })()`)
+			after := evalJS[styleDrawn](t, ctx, jsStyle)
+			if after.N == d.N && after.Close == d.Close {
+				t.Errorf("no live change seen: %+v", after)
+			}
+			screenshot(t, ctx, "chart-style-"+tt.style)
+		})
+	}
+	t.Run("the embed takes style=area", func(t *testing.T) {
+		if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/embed/chart?contract_code=BTC-USDT&period=1min&style=area")); err != nil {
+			t.Fatal(err)
+		}
+		waitDrawn(t, ctx, "BTC-USDT|1min")
+		if d := evalJS[styleDrawn](t, ctx, jsStyle); d.Type != "custom" || !d.Area || !d.atClose() {
+			t.Errorf("embed area: %+v", d)
+		}
+	})
+}
+
+// jsExtremes reads the marks of the view's high and low (app/echarts/extremes.go)
+// and what the candles in view say they should be.
+const jsExtremes = `(() => {
+  const c = ` + jsChart + `, data = c.getOption().series[0].data, [first, last] = ` + jsInView + `;
+  const val = (d) => (Array.isArray(d) ? d : d.value), shown = data.slice(first, last + 1).map(val);
+  const el = (name) => c.getZr().storage.getRoots().find((e) => e.name === name);
+  const mark = (name) => { const e = el(name); return e && !e.ignore ? {text: e.style.text, y: e.y} : {text: "", y: -1}; };
+  const hi = Math.max(...shown.map((d) => d[3])), lo = Math.min(...shown.map((d) => d[2]));
+  return {first, last, hi, lo, high: mark("view-high"), low: mark("view-low"),
+    hiY: c.convertToPixel({gridIndex: 0}, [0, hi])[1], loY: c.convertToPixel({gridIndex: 0}, [0, lo])[1]};
+})()`
+
+type extremeMark struct {
+	Text string  `json:"text"`
+	Y    float64 `json:"y"`
+}
+
+type extremesDrawn struct {
+	First, Last int
+	Hi, Lo      float64
+	High, Low   extremeMark
+	HiY, LoY    float64
+}
+
+// markValue is the price a mark names: "← 99,518.3" or "99,518.3 →".
+func markValue(text string) float64 {
+	text = strings.Trim(text, "←→ ")
+	v, err := strconv.ParseFloat(strings.ReplaceAll(text, ",", ""), 64)
+	if err != nil || !strings.Contains(text, ",") {
+		return math.NaN() // the marks group thousands as the axis does
+	}
+	return v
+}
+
+func TestTheViewsHighAndLowAreMarkedAfterAZoom(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	for _, style := range []string{"candles", "line"} {
+		t.Run("style="+style, func(t *testing.T) {
+			if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&style="+style)); err != nil {
+				t.Fatal(err)
+			}
+			waitDrawn(t, ctx, "BTC-USDT|1min")
+			// Two views of older candles (the newest moves with live trades): the
+			// marks follow each zoom to its own high and low.
+			for _, back := range []int{40, 150} {
+				chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const c = %s, n = c.getOption().series[0].data.length;
+  c.dispatchAction({type: "dataZoom", startValue: n - %d, endValue: n - %d}); })()`, jsChart, back+30, back), nil))
+				waitFor(t, ctx, fmt.Sprintf(`(() => { const n = %s.getOption().series[0].data.length; const [f, l] = %s; return f === n - %d && l === n - %d; })()`, jsChart, jsInView, back+30, back))
+				waitFor(t, ctx, `(() => { const e = `+jsExtremes+`; return e.high.text !== "" && Math.abs(e.high.y - e.hiY) < 1 && Math.abs(e.low.y - e.loY) < 1; })()`)
+				e := evalJS[extremesDrawn](t, ctx, jsExtremes)
+				if markValue(e.High.Text) != e.Hi || markValue(e.Low.Text) != e.Lo {
+					t.Errorf("view %d–%d: marks %q and %q, the candles in view span %v to %v", e.First, e.Last, e.High.Text, e.Low.Text, e.Lo, e.Hi)
+				}
+			}
+		})
+	}
+}
+
+func TestPercentScaleTagsThePrice(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&scale=percent")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	// The legend follows a live trade a moment after the tag: read both once they agree.
+	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	chromedp.Run(tctx, chromedp.Poll(`(() => { const l = `+jsLook+`; return Number(l.tag.split("\n")[0].split(" (")[0].replaceAll(",", "")) === l.close; })()`, nil))
+	l := evalJS[map[string]any](t, ctx, jsLook)
+	tag, _ := l["tag"].(string)
+	head, _, _ := strings.Cut(tag, "\n")
+	price, pct, ok := strings.Cut(head, " (")
+	v, err := strconv.ParseFloat(strings.ReplaceAll(price, ",", ""), 64)
+	if !ok || err != nil || v != l["close"].(float64) || !strings.HasSuffix(pct, "%)") {
+		t.Errorf("last-price tag %q on the percent scale, close %v: want the price, then its percent", tag, l["close"])
+	}
+	for _, lbl := range l["priceLabels"].([]any) {
+		if !strings.HasSuffix(lbl.(string), "%") {
+			t.Errorf("the axis still labels in percent: %q", lbl)
+		}
+	}
+	// The crosshair's tag on the price axis names the price too.
+	if got := evalJS[string](t, ctx, jsChart+`.getOption().yAxis[0].axisPointer.label.formatter({value: 98765.4})`); !strings.HasPrefix(got, "98,765.4 (") {
+		t.Errorf("crosshair price tag %q", got)
+	}
+}
