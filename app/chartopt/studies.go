@@ -145,5 +145,5 @@ func AppendValue(b []byte, v decimal.NullDecimal, decimals int32) []byte {
 	if !v.Valid {
 		return append(b, `"-"`...)
 	}
-	return append(b, v.Decimal.StringFixed(decimals)...)
+	return appendFixed(b, v.Decimal, decimals)
 }
