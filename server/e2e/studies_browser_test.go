@@ -133,7 +133,11 @@ func TestChartLooksAndMarksFromTheURL(t *testing.T) {
 const jsStudies = `(() => {
   const c = ` + jsChart + `, o = c.getOption();
   return {
-    series: o.series.slice(3).map((s) => ({name: s.name, type: s.type, axis: s.xAxisIndex, points: s.data.filter((v) => v !== "-").length, n: s.data.length})),
+    // A line's data is [index, value] pairs, NaN where there is no point.
+    series: o.series.slice(3).map((s) => {
+      const v = Array.from(s.data).filter((_, i) => i % 2 === 1);
+      return {name: s.name, type: s.type, axis: s.xAxisIndex, points: v.filter((x) => !Number.isNaN(x)).length, n: v.length};
+    }),
     grids: o.grid.length, candles: o.series[0].data.length,
     legend: [...document.querySelectorAll("#legend [data-study]")].map((e) => e.dataset.study + "=" + e.textContent),
     notice: (document.getElementById("view-notice") || {}).textContent || "",
