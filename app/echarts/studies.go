@@ -1,6 +1,8 @@
 package echarts
 
 import (
+	"math"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/riskchart/riskchart/app/chartopt"
@@ -73,4 +75,80 @@ func (c *Chart) axesData() []any {
 		out[i] = map[string]any{"data": c.labels}
 	}
 	return out
+}
+
+// placeLines moves the newest point of each study line, as ECharts drew
+// it, to the line's newest value, as the newest candle's shapes move
+// (live.go): a live update changes the last value of each line, and
+// handing ECharts the series again to show it would re-run its whole
+// pipeline. The line's vertex (or the MACD histogram's bar) is ECharts'
+// own element, changed in place and repainted with the candle; ECharts'
+// copy of the value is as fresh as the series it was last handed, and
+// placeLines runs again after each of its redraws (followLast, OnZoom). A
+// value beyond the pane's axis is clipped at its edge until the next
+// redraw rescales it. It does nothing on an ECharts without the parts it
+// reads (getModel, getViewOfSeriesModel: not in its documented API).
+func (c *Chart) placeLines() {
+	n := c.Len()
+	if len(c.lines) == 0 || n < 2 || c.end < n-1 || c.start > n-1 {
+		return
+	}
+	model := c.v.Call("getModel")
+	if !model.Truthy() || c.v.Get("getViewOfSeriesModel").Type() != app.TypeFunction {
+		return
+	}
+	for i, l := range c.lines {
+		if l.Length() < 2*n {
+			continue
+		}
+		v := l.Index(2*n - 1).Float()
+		index := chartopt.SeriesStudies + i
+		series := model.Call("getSeriesByIndex", index)
+		if math.IsNaN(v) || !series.Truthy() {
+			continue
+		}
+		data := series.Call("getData")
+		k := data.Call("count").Int() - 1 // the newest point, when in view
+		if k < 0 || data.Call("getRawIndex", k).Int() != n-1 {
+			continue
+		}
+		px := c.v.Call("convertToPixel", map[string]any{"seriesIndex": index}, []any{n - 1, v})
+		if !px.Truthy() || px.Length() < 2 {
+			continue
+		}
+		y := px.Index(1).Float()
+		if series.Get("subType").String() == "bar" {
+			c.placeBar(data.Call("getItemGraphicEl", k), index, n-1, y)
+			continue
+		}
+		line := c.v.Call("getViewOfSeriesModel", series).Get("_polyline")
+		if !line.Truthy() {
+			continue
+		}
+		points := line.Get("shape").Get("points")
+		if points.Length() != 2*(k+1) || points.Index(2*k+1).Float() == y {
+			continue
+		}
+		points.SetIndex(2*k+1, y)
+		line.Call("dirtyShape")
+		c.live.moved = true
+	}
+}
+
+// placeBar moves the top of a histogram's bar to y, from its base at 0.
+func (c *Chart) placeBar(bar app.Value, series, i int, y float64) {
+	if !bar.Truthy() {
+		return
+	}
+	base := c.v.Call("convertToPixel", map[string]any{"seriesIndex": series}, []any{i, 0})
+	if !base.Truthy() || base.Length() < 2 {
+		return
+	}
+	b := base.Index(1).Float()
+	shape := bar.Get("shape")
+	if at := shape.Get("y").Float(); math.Abs(at-b) < 0.5 && math.Abs(at+shape.Get("height").Float()-y) < 0.01 {
+		return // as drawn
+	}
+	bar.Call("setShape", map[string]any{"y": b, "height": y - b})
+	c.live.moved = true
 }
