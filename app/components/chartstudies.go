@@ -74,11 +74,14 @@ func (k *KLineChart) loadStudies(reset bool) {
 		k.studySet.Update(k.candles)
 	}
 	lines := k.studySet.Lines()
-	arrays := make([][]byte, len(lines))
-	for i, l := range lines {
-		arrays[i] = chartopt.AppendLine(make([]byte, 0, 12*len(l.Values)), l.Values, k.studyDecimals(l.Pane))
+	var points []byte
+	if len(lines) > 0 {
+		points = make([]byte, 0, chartopt.PointSize*len(lines)*len(lines[0].Values))
 	}
-	k.chart.SetLines(arrays)
+	for _, l := range lines {
+		points = chartopt.AppendPoints(points, l.Values, 0)
+	}
+	k.chart.SetLines(points, len(lines))
 }
 
 // liveStudies brings the studies up to date after a live update, in place:
@@ -88,10 +91,9 @@ func (k *KLineChart) liveStudies() {
 		return
 	}
 	from := k.studySet.Update(k.candles).From
-	lines := k.studySet.Lines()
-	tails := make([][]byte, len(lines))
-	for i, l := range lines {
-		tails[i] = chartopt.AppendLine(nil, l.Values[min(from, len(l.Values)):], k.studyDecimals(l.Pane))
+	var tails []byte
+	for _, l := range k.studySet.Lines() {
+		tails = chartopt.AppendPoints(tails, l.Values, from)
 	}
 	k.chart.SetLineTails(from, tails)
 }

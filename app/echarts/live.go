@@ -110,6 +110,7 @@ func wrapped(isArray, v app.Value) bool {
 // fits the axes (true when out of view: nothing is drawn).
 func (c *Chart) placeLast() bool {
 	defer c.placeMark() // the last price moves with the newest candle
+	defer c.placeLines()
 	l := &c.live
 	n := c.Len()
 	if n < 2 {

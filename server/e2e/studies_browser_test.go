@@ -1,10 +1,13 @@
 package e2e
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -133,7 +136,11 @@ func TestChartLooksAndMarksFromTheURL(t *testing.T) {
 const jsStudies = `(() => {
   const c = ` + jsChart + `, o = c.getOption();
   return {
-    series: o.series.slice(3).map((s) => ({name: s.name, type: s.type, axis: s.xAxisIndex, points: s.data.filter((v) => v !== "-").length, n: s.data.length})),
+    // A line's data is [index, value] pairs, NaN where there is no point.
+    series: o.series.slice(3).map((s) => {
+      const v = Array.from(s.data).filter((_, i) => i % 2 === 1);
+      return {name: s.name, type: s.type, axis: s.xAxisIndex, points: v.filter((x) => !Number.isNaN(x)).length, n: v.length};
+    }),
     grids: o.grid.length, candles: o.series[0].data.length,
     legend: [...document.querySelectorAll("#legend [data-study]")].map((e) => e.dataset.study + "=" + e.textContent),
     notice: (document.getElementById("view-notice") || {}).textContent || "",
@@ -311,4 +318,59 @@ func TestChartComfort(t *testing.T) {
 			t.Errorf("%d of the snapshot and fullscreen buttons", n)
 		}
 	})
+}
+
+// jsStudyLive reads where the chart draws the newest point of the MA 7 line
+// and of the MACD histogram (ECharts' own elements: the line's vertex, the
+// bar's top) and what is wrong with it, if anything: it must be where the
+// price and MACD axes put the values the legend shows for the newest candle.
+const jsStudyLive = `(() => {
+  const c = ` + jsChart + `, m = c.getModel(), o = c.getOption(), n = o.series[0].data.length;
+  const drawn = [];
+  for (const name of ["MA 7", "MACD hist"]) {
+    const i = o.series.findIndex((s) => s.name === name), s = m.getSeriesByIndex(i), d = s.getData(), k = d.count() - 1;
+    if (i < 0 || d.getRawIndex(k) !== n - 1) return {problem: name + ": the newest candle is not in view", drawn: ""};
+    const text = document.querySelector('#legend [data-study="' + name + '"]').textContent;
+    const want = c.convertToPixel({seriesIndex: i}, [n - 1, Number(text.replace(/[^0-9.-]/g, ""))])[1];
+    let y;
+    if (s.subType === "bar") {
+      const bar = d.getItemGraphicEl(k);
+      y = bar.shape.y + bar.shape.height;
+    } else {
+      y = c.getViewOfSeriesModel(s)._polyline.shape.points[2 * k + 1];
+    }
+    if (!(Math.abs(y - want) <= 0.5)) return {problem: name + " drawn at y " + y + ", the legend's " + text + " is at " + want, drawn: ""};
+    drawn.push(y);
+  }
+  return {problem: "", drawn: JSON.stringify(drawn)};
+})()`
+
+func TestStudyLinesFollowTheLiveCandle(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&indicators=ma:7,macd")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	// The pointer leaves the chart: the legend shows the newest candle.
+	if err := chromedp.Run(ctx, chromedp.MouseEvent(input.MouseMoved, 1, 1)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `document.getElementById("legend").dataset.hover !== "true"`)
+	// Live updates move the newest candle's close, and with it the newest
+	// value of each study: the lines' last points must move with it, at
+	// once, not at the next new candle or zoom.
+	var drawn []string
+	for len(drawn) < 4 {
+		var got struct{ Problem, Drawn string }
+		tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		err := chromedp.Run(tctx, chromedp.Poll(`((r) => r.problem === "" && r.drawn !== `+strconv.Quote(strings.Join(drawn[max(len(drawn)-1, 0):], ""))+`)(`+jsStudyLive+`)`, nil, chromedp.WithPollingInterval(50*time.Millisecond)))
+		cancel()
+		chromedp.Run(ctx, chromedp.Evaluate(jsStudyLive, &got))
+		if err != nil {
+			t.Fatalf("after %d moves of the study lines: %v (then: %q, drawn %s)", len(drawn), err, got.Problem, got.Drawn)
+		}
+		drawn = append(drawn, got.Drawn)
+	}
+	screenshot(t, ctx, "studies-live")
 }
