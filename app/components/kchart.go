@@ -376,6 +376,10 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 				return
 			}
 			began := browser.Now()
+			x, pointed := 0.0, false
+			if k.hover >= 0 {
+				x, pointed = k.chart.PixelOf(k.hover)
+			}
 			start, end := k.chart.View()
 			a := chartopt.Data(older, k.Period, k.loc())
 			k.candles = append(older, k.candles...)
@@ -383,8 +387,12 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 			k.loadStudies(false) // extended: the studies that allow it keep their values
 			k.chart.Draw(start+len(older), end+len(older))
 			browser.Measure("riskchart:prepend", began)
-			k.unpoint() // the crosshair's index now names another candle
 			k.towardsHorizon(ctx)
+			if pointed {
+				// The crosshair's index now names another candle: point
+				// again where it was, at the candle now there.
+				k.chart.PointAtX(x)
+			}
 		})
 	})
 }

@@ -1,5 +1,7 @@
 package echarts
 
+import "github.com/maxence-charriere/go-app/v10/pkg/app"
+
 // Patch merges an option patch, given as JSON, over the chart's option
 // (chartopt.Compact): the data and the view stay.
 func (c *Chart) Patch(option []byte) {
@@ -14,4 +16,27 @@ func (c *Chart) Patch(option []byte) {
 func (c *Chart) HidePointer() {
 	c.v.Call("dispatchAction", map[string]any{"type": "updateAxisPointer", "currTrigger": "leave"})
 	c.v.Call("dispatchAction", map[string]any{"type": "hideTip"})
+}
+
+// PixelOf returns the x pixel of candle i in the view, false when the
+// chart cannot say.
+func (c *Chart) PixelOf(i int) (float64, bool) {
+	x := c.v.Call("convertToPixel", map[string]any{"xAxisIndex": 0}, i)
+	if x.Type() != app.TypeNumber {
+		return 0, false
+	}
+	return x.Float(), true
+}
+
+// PointAtX puts the crosshair at pixel x, halfway down the price grid, as a
+// still pointer there would: after the candles moved under it (older ones
+// put before, the view moved to them), the crosshair and the legend name the
+// candle now under it.
+func (c *Chart) PointAtX(x float64) {
+	grid := c.v.Call("getModel").Call("getComponent", "grid", 0)
+	if !grid.Truthy() {
+		return
+	}
+	r := grid.Get("coordinateSystem").Call("getRect")
+	c.v.Call("dispatchAction", map[string]any{"type": "updateAxisPointer", "x": x, "y": r.Get("y").Float() + r.Get("height").Float()/2})
 }
