@@ -41,7 +41,11 @@ func (c *Chart) SetAxes(a Axes) {
 		pointer = number(a.Pointer)
 	}
 	shown := app.FuncOf(func(this app.Value, args []app.Value) any {
-		return len(args) > 0 && args[0].Type() == app.TypeNumber && a.TimeShown(args[0].Int())
+		if len(args) == 0 || args[0].Type() != app.TypeNumber {
+			return false
+		}
+		i := args[0].Int()
+		return a.TimeShown(i) && !c.nearEdge(i)
 	})
 	c.axisFuncs = append(c.axisFuncs, shown)
 	xAxes := make([]any, c.xAxes) // the lowest grid's names the times
@@ -61,4 +65,21 @@ func (c *Chart) SetAxes(a Axes) {
 	for _, f := range old {
 		f.Release()
 	}
+}
+
+// timeLabelHalf is half the width of the widest time label ("11-25 11:00"
+// in the axis font), in pixels.
+const timeLabelHalf = 36
+
+// nearEdge reports whether a time label centred on candle i would be cut at
+// the chart's left or right edge: the first and last candles' own labels are
+// aligned to the edge instead (alignMinLabel, alignMaxLabel).
+func (c *Chart) nearEdge(i int) bool {
+	n := c.end - c.start + 1
+	w := c.v.Call("getWidth").Float()
+	if n <= 1 || w <= 0 {
+		return false
+	}
+	edge := int(float64(n)*timeLabelHalf/w) + 1
+	return (i > c.start && i-c.start < edge) || (i < c.end && c.end-i < edge)
 }
