@@ -212,15 +212,8 @@ func TestChartFirstPaintIsInViewBeforeTheApp(t *testing.T) {
 	}{{"wide", 1280, 800, false}, {"phone", 390, 800, true}} {
 		t.Run(screen.name, func(t *testing.T) {
 			ctx := newBrowser(t)
-			paused := make(chan fetch.RequestID, 4)
-			chromedp.ListenTarget(ctx, func(ev any) {
-				if e, ok := ev.(*fetch.EventRequestPaused); ok {
-					paused <- e.RequestID
-				}
-			})
-			held := &fetch.RequestPattern{URLPattern: "*/web/app.wasm*", RequestStage: fetch.RequestStageRequest}
-			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(screen.width, screen.height, 1, screen.mobile),
-				fetch.Enable().WithPatterns([]*fetch.RequestPattern{held}),
+			held, hold := holdAppWasm(ctx)
+			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(screen.width, screen.height, 1, screen.mobile), hold,
 				chromedp.Navigate(s.URL+"/?contract_code=ETH-USDT&period=5min")); err != nil {
 				t.Fatal(err)
 			}
@@ -248,14 +241,7 @@ func TestChartFirstPaintIsInViewBeforeTheApp(t *testing.T) {
 			screenshot(t, ctx, "chart-first-paint-before-app-"+screen.name)
 
 			before := evalJS[string](t, ctx, jsChartBox)
-			select {
-			case id := <-paused:
-				if err := chromedp.Run(ctx, fetch.ContinueRequest(id)); err != nil {
-					t.Fatal(err)
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("app.wasm was never asked for")
-			}
+			letAppWasmThrough(t, ctx, held)
 			waitDrawn(t, ctx, "ETH-USDT|5min")
 			waitFor(t, ctx, `!!document.querySelector("#legend .legend-item")`)
 			if after := evalJS[string](t, ctx, jsChartBox); after != before {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/riskchart/riskchart/server/internal/servertest"
 
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 )
 
@@ -278,4 +279,31 @@ func waitForCandles(t testing.TB, ctx context.Context, timeout time.Duration) in
 		t.Fatalf("chart not drawn within %s: %v; page says: %q", timeout, err, strings.TrimSpace(status))
 	}
 	return n
+}
+
+// holdAppWasm has the browser hold back each request for app.wasm: run hold
+// before the navigation; each held request comes on the channel, for
+// letAppWasmThrough.
+func holdAppWasm(ctx context.Context) (held <-chan fetch.RequestID, hold chromedp.Action) {
+	paused := make(chan fetch.RequestID, 4)
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			paused <- e.RequestID
+		}
+	})
+	pattern := &fetch.RequestPattern{URLPattern: "*/web/app.wasm*", RequestStage: fetch.RequestStageRequest}
+	return paused, fetch.Enable().WithPatterns([]*fetch.RequestPattern{pattern})
+}
+
+// letAppWasmThrough lets the next held request for app.wasm go on.
+func letAppWasmThrough(t testing.TB, ctx context.Context, held <-chan fetch.RequestID) {
+	t.Helper()
+	select {
+	case id := <-held:
+		if err := chromedp.Run(ctx, fetch.ContinueRequest(id)); err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("app.wasm was never asked for")
+	}
 }

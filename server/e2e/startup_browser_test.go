@@ -212,15 +212,8 @@ func TestTiersShownBeforeTheAppRuns(t *testing.T) {
 		t.Fatal("the sandbox has no tiers for BTC-USDT")
 	}
 	ctx := newBrowser(t)
-	paused := make(chan fetch.RequestID, 4)
-	chromedp.ListenTarget(ctx, func(ev any) {
-		if e, ok := ev.(*fetch.EventRequestPaused); ok {
-			paused <- e.RequestID
-		}
-	})
-	pattern := &fetch.RequestPattern{URLPattern: "*/web/app.wasm*", RequestStage: fetch.RequestStageRequest}
-	if err := chromedp.Run(ctx, fetch.Enable().WithPatterns([]*fetch.RequestPattern{pattern}),
-		chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=5min")); err != nil {
+	held, hold := holdAppWasm(ctx)
+	if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=5min")); err != nil {
 		t.Fatal(err)
 	}
 	const jsRows = `document.querySelectorAll("#tier-table tbody tr[data-tier]").length`
@@ -231,14 +224,7 @@ func TestTiersShownBeforeTheAppRuns(t *testing.T) {
 		t.Fatal("app.wasm ran: it was not held back")
 	}
 	screenshot(t, ctx, "startup-tiers-before-app")
-	select {
-	case id := <-paused:
-		if err := chromedp.Run(ctx, fetch.ContinueRequest(id)); err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("app.wasm was never asked for")
-	}
+	letAppWasmThrough(t, ctx, held)
 	waitDrawn(t, ctx, "BTC-USDT|5min")
 	waitFor(t, ctx, `performance.getEntriesByName("riskchart:risk-first-data").length > 0 && `+jsRows+` === `+fmt.Sprint(len(env.Data)))
 	if n := evalJS[int](t, ctx, `performance.getEntriesByType("resource").filter((e) => e.name.includes("`+venueapi.PathTiers+`")).length`); n != 0 {
