@@ -26,18 +26,14 @@ import (
 // 403, as the venue answers an unknown key (docs/decisions.md#gateway-error-statuses).
 func (s *server) private(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "private, no-store")
-		if why := s.crossSite(r); why != "" {
-			refuse(r, refusalCrossSite)
-			writeError(w, r.URL.Path, http.StatusOK, venueapi.CodeForbidden,
-				"private data is not served to other sites' pages: "+why, s.now())
+		if s.refusedCrossSite(w, r, "private data is not served to other sites' pages: ") {
 			return
 		}
 		if _, embed := r.Header[venueapi.EmbedHeader]; embed {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if (s.cfg.Public || s.forwarded(r)) && !s.viewer(r) { // a proxied request is not from this machine
+		if !s.mayViewPrivate(r) {
 			refuse(r, refusalViewerToken)
 			w.Header().Set("WWW-Authenticate", `Bearer realm="riskchart"`)
 			writeError(w, r.URL.Path, http.StatusOK, venueapi.CodeForbidden,
@@ -59,15 +55,24 @@ func (s *server) tiersAccess(next http.Handler) http.Handler {
 		return s.private(next)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "private, no-store")
-		if why := s.crossSite(r); why != "" {
-			refuse(r, refusalCrossSite)
-			writeError(w, r.URL.Path, http.StatusOK, venueapi.CodeForbidden,
-				"tiers are not served to other sites' pages: "+why, s.now())
+		if s.refusedCrossSite(w, r, "tiers are not served to other sites' pages: ") {
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// refusedCrossSite marks the answer private and, for another site's page,
+// answers the refusal, msg followed by why, and reports true.
+func (s *server) refusedCrossSite(w http.ResponseWriter, r *http.Request, msg string) bool {
+	w.Header().Set("Cache-Control", "private, no-store")
+	why := s.crossSite(r)
+	if why == "" {
+		return false
+	}
+	refuse(r, refusalCrossSite)
+	writeError(w, r.URL.Path, http.StatusOK, venueapi.CodeForbidden, msg+why, s.now())
+	return true
 }
 
 const viewerCookie = "riskchart_viewer"

@@ -31,7 +31,8 @@ func shownNow(r *http.Request) bool {
 }
 
 // mayViewPrivate is private's rule for a request without an embed header:
-// on loopback anyone, otherwise a viewer token.
+// on loopback anyone, otherwise a viewer token (a proxied request is not
+// from this machine).
 func (s *server) mayViewPrivate(r *http.Request) bool {
 	return !(s.cfg.Public || s.forwarded(r)) || s.viewer(r)
 }
