@@ -62,9 +62,12 @@ func servePrecompressed(w http.ResponseWriter, r *http.Request, file, name strin
 			best, bestQ = i, q
 		}
 	}
+	if best < 0 {
+		return false
+	}
 	for i := range precompressed { // the best first, then the others the browser takes
 		j := (best + i) % len(precompressed)
-		if best < 0 || weight(precompressed[j].coding) <= 0 {
+		if weight(precompressed[j].coding) <= 0 {
 			continue
 		}
 		f, err := os.Open(file + precompressed[j].ext)

@@ -117,16 +117,16 @@ func (s *LogSummary) Run(ctx context.Context, every time.Duration) {
 // streams open now.
 func (s *LogSummary) Write(ctx context.Context) {
 	now, open := s.read()
-	d := func(f func(summaryCounts) float64) int64 { return int64(f(now) - f(s.last)) }
+	last := s.last
 	s.log.Log(ctx, slog.LevelInfo, "summary",
-		"requests", d(func(c summaryCounts) float64 { return c.requests }),
-		"errors", d(func(c summaryCounts) float64 { return c.errors }),
-		"refused", d(func(c summaryCounts) float64 { return c.refused }),
-		"cache_hits", d(func(c summaryCounts) float64 { return c.hits }),
-		"cache_misses", d(func(c summaryCounts) float64 { return c.misses }),
-		"stale", d(func(c summaryCounts) float64 { return c.stale }),
-		"venue_calls", d(func(c summaryCounts) float64 { return c.venueCalls }),
-		"venue_failures", d(func(c summaryCounts) float64 { return c.venueFailures }),
+		"requests", int64(now.requests-last.requests),
+		"errors", int64(now.errors-last.errors),
+		"refused", int64(now.refused-last.refused),
+		"cache_hits", int64(now.hits-last.hits),
+		"cache_misses", int64(now.misses-last.misses),
+		"stale", int64(now.stale-last.stale),
+		"venue_calls", int64(now.venueCalls-last.venueCalls),
+		"venue_failures", int64(now.venueFailures-last.venueFailures),
 		"streams_open", int64(open))
 	s.last = now
 }

@@ -195,8 +195,9 @@ func (c *Client) call(ctx context.Context, req request) error {
 	}
 	start := time.Now()
 	err = c.send(ctx, req, g)
-	c.done(ctx, g, err, time.Now())
-	c.logCall(ctx, req, time.Since(start), err)
+	end := time.Now()
+	c.done(ctx, g, err, end)
+	c.logCall(ctx, req, end.Sub(start), err)
 	return err
 }
 
