@@ -226,12 +226,8 @@ func (c *Calculator) Render() app.UI {
 	k, limit, whyNot := c.calcContract()
 	var entry, margin decimal.Decimal
 	var long, short risk.Liquidation
-	var liqErr error
 	if err == nil {
-		entry, margin, long, short, liqErr = c.liquidation(res, k)
-		if err == nil && liqErr != nil {
-			err = liqErr
-		}
+		entry, margin, long, short, err = c.liquidation(res, k)
 	}
 	var fe *risk.FieldError
 	isField := errors.As(err, &fe)

@@ -18,7 +18,6 @@ import (
 const (
 	tiersEvery  = time.Minute
 	limitsEvery = 10 * time.Second
-	retryEvery  = 5 * time.Second // after a failed fetch of the tiers
 )
 
 // RiskPanel shows a contract's risk-limit tiers, the account's position
@@ -115,11 +114,7 @@ func (r *RiskPanel) tick(ctx app.Context) {
 	if r.limitsState.noAccess {
 		limitsPace = tiersEvery // a refusal does not change by the second
 	}
-	tiersPace := tiersEvery
-	if r.tiersState.err != "" && !r.tiersState.noAccess && !r.unknown {
-		tiersPace = retryEvery // a failure (a spent budget, a blip) is asked again soon, not in a minute
-	}
-	tiersDue := r.tiersState.due(now, tiersPace) && r.wantsTiers()
+	tiersDue := r.tiersState.due(now, tiersEvery) && r.wantsTiers() // a failure is asked again sooner (fetchState.due)
 	limitsDue := r.limitsState.due(now, limitsPace)
 	ages := r.ageKey(now)
 	if !tiersDue && !limitsDue && ages == r.ages {
@@ -155,10 +150,8 @@ func (r *RiskPanel) wantsTiers() bool { return r.Show != "limits" && r.isSwap() 
 func (r *RiskPanel) load(ctx app.Context, tiers, limits bool) {
 	r.shown = r.Contract
 	code, header := r.Contract, api.Headers(r.Embedded, r.EmbedToken)
-	if tiers && r.wantsTiers() && !r.tiersState.busy && r.adoptFirstTiers(ctx, code) {
-		tiers = false // the page held them: firsttiers.go
-	}
-	if tiers && r.wantsTiers() && !r.tiersState.busy {
+	// The page may hold the tiers (firsttiers.go): then no fetch.
+	if tiers && r.wantsTiers() && !r.tiersState.busy && !r.adoptFirstTiers(ctx, code) {
 		r.tiersState.start()
 		ctx.Async(func() {
 			env, err := api.FetchTiers(ctx, code, header)

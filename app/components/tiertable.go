@@ -78,11 +78,7 @@ func unitShort(volumeUnit string) string {
 // bandText is a tier's position band with its unit: "0 – 5,200 cont",
 // "5,000 – ∞ cont" for an open-ended last tier.
 func bandText(tiers []venueapi.Tier, t venueapi.Tier) string {
-	top := grouped(t.MaxVolume)
-	if openTop(tiers, t) {
-		top = "∞"
-	}
-	return grouped(t.MinVolume) + " – " + top + " " + unitShort(t.VolumeUnit)
+	return bandRange(tiers, t) + " " + unitShort(t.VolumeUnit)
 }
 
 // bandRange is a band without its unit, for a table whose header names it:
