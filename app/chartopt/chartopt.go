@@ -107,10 +107,7 @@ const VolumeBarShare = 0.7
 // grid sharing one time axis and one zoom, the price axis fitted to the
 // visible candles, and a crosshair linking both grids.
 func Frame(s Style) ([]byte, error) {
-	axis, split := "#6b7280", "#e5e7eb"
-	if s.Dark {
-		axis, split = "#9ca3af", "#1f2937"
-	}
+	axis, split := frameColors(s.Dark)
 	hidden := &opts.AxisLabel{Show: opts.Bool(false)}
 	volumeBarWidth := fmt.Sprintf("%g%%", VolumeBarShare*100)
 	o := option{

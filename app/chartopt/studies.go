@@ -47,15 +47,7 @@ const legendTop = "96"
 // grid, and adds a series per study line. The lowest grid ends where the
 // volume grid ended without studies, just above the zoom slider.
 func applyStudies(o *option, s Style) {
-	panes := []int{} // the oscillator panes in use, top to bottom
-	for _, p := range []int{2, 3} {
-		for _, l := range s.Studies {
-			if l.Pane == p {
-				panes = append(panes, p)
-				break
-			}
-		}
-	}
+	panes := oscillatorPanes(s)
 	grid := map[int]int{0: 0, 1: 1} // pane → grid index
 	if len(s.Studies) > 0 {
 		o.Grid[0].Top = legendTop
@@ -72,10 +64,7 @@ func applyStudies(o *option, s Style) {
 		timeAxis := o.XAxis[1]
 		o.XAxis[1].AxisLabel = &opts.AxisLabel{Show: opts.Bool(false)}
 		o.XAxis[1].AxisPointer = &opts.AxisPointer{Label: &opts.Label{Show: opts.Bool(false)}}
-		axis, split := "#6b7280", "#e5e7eb"
-		if s.Dark {
-			axis, split = "#9ca3af", "#1f2937"
-		}
+		axis, split := frameColors(s.Dark)
 		for i, p := range panes {
 			g := 2 + i
 			grid[p] = g
@@ -117,16 +106,22 @@ func grid2(top, height string) grid {
 
 // TimeAxis is the index of the x axis that names the times: the lowest grid's.
 func TimeAxis(s Style) int {
-	n := 1
+	return 1 + len(oscillatorPanes(s))
+}
+
+// oscillatorPanes are the oscillator panes (MACD, RSI) the studies of s
+// use, top to bottom.
+func oscillatorPanes(s Style) []int {
+	panes := []int{}
 	for _, p := range []int{2, 3} {
 		for _, l := range s.Studies {
 			if l.Pane == p {
-				n++
+				panes = append(panes, p)
 				break
 			}
 		}
 	}
-	return n
+	return panes
 }
 
 // PointSize is the size of one point of a study line in AppendPoints' form.

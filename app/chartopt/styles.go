@@ -35,8 +35,14 @@ func applyCustomKind(o *option, s Style) {
 // AxisColor is the axes' colour, which the chart's marks of the view's
 // high and low share: they read as part of the frame, not as data.
 func AxisColor(dark bool) string {
+	axis, _ := frameColors(dark)
+	return axis
+}
+
+// frameColors are the colours of the axes and of the split lines.
+func frameColors(dark bool) (axis, split string) {
 	if dark {
-		return "#9ca3af"
+		return "#9ca3af", "#1f2937"
 	}
-	return "#6b7280"
+	return "#6b7280", "#e5e7eb"
 }

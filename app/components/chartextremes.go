@@ -17,16 +17,17 @@ func (k *KLineChart) extremes(start, end int) (high, low echarts.Extreme, ok boo
 	}
 	mark := func(i int, d decimal.Decimal) echarts.Extreme {
 		v, _ := d.Float64() // drawn: a pixel position
-		return echarts.Extreme{Index: i, Value: v, Text: k.priceText(d)}
+		return echarts.Extreme{Index: i, Value: v, Text: priceText(d, k.Decimals)}
 	}
 	return mark(h, k.candles[h].High), mark(l, k.candles[l].Low), true
 }
 
-// priceText writes an exact price at the contract's precision (as the venue
-// wrote it when that is not known), grouped as the axis writes prices.
-func (k *KLineChart) priceText(d decimal.Decimal) string {
-	if k.Decimals < 0 {
+// priceText writes an exact price at the contract's precision, decimals
+// (as the venue wrote it when that is < 0: not known), grouped as the axis
+// writes prices; the legend writes its prices so too.
+func priceText(d decimal.Decimal, decimals int32) string {
+	if decimals < 0 {
 		return grouped(d)
 	}
-	return chartopt.Group(d.StringFixed(k.Decimals))
+	return chartopt.Group(d.StringFixed(decimals))
 }

@@ -39,23 +39,31 @@ func (k *KLineChart) tagLabel(v float64) string {
 	if k.Look.Scale != chartopt.ScalePercent {
 		return price
 	}
-	start, _ := k.chart.View()
-	if start < 0 || start >= len(k.candles) {
+	base, ok := k.percentBase()
+	if !ok {
 		return price
 	}
-	base, _ := k.candles[start].Close.Float64()
 	if pct := chartopt.FormatPercent(v, base); pct != "" {
 		return price + " (" + pct + ")"
 	}
 	return price
 }
 
+// percentBase is the close of the first candle in view, which the percent
+// scale measures from; ok is false when no candle is there.
+func (k *KLineChart) percentBase() (base float64, ok bool) {
+	start, _ := k.chart.View()
+	if start < 0 || start >= len(k.candles) {
+		return 0, false
+	}
+	base, _ = k.candles[start].Close.Float64()
+	return base, true
+}
+
 // priceLabel writes a price axis value.
 func (k *KLineChart) priceLabel(v float64) string {
 	if k.Look.Scale == chartopt.ScalePercent {
-		start, _ := k.chart.View()
-		if start >= 0 && start < len(k.candles) {
-			base, _ := k.candles[start].Close.Float64()
+		if base, ok := k.percentBase(); ok {
 			return chartopt.FormatPercent(v, base)
 		}
 	}

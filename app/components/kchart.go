@@ -122,7 +122,7 @@ func (k *KLineChart) OnUpdate(ctx app.Context) {
 	switch {
 	case k.shown != k.Contract+"|"+string(k.Period):
 		k.reload(ctx)
-	case k.chart != nil && (k.Dark != k.darkDrew || k.UTC != k.utcDrew || k.Compact != k.compactDrew || k.Look != k.lookDrew):
+	case k.chart != nil && (k.frameStale() || k.UTC != k.utcDrew):
 		k.redrawAll()
 	}
 }
@@ -223,7 +223,7 @@ func (k *KLineChart) draw(ctx app.Context) {
 	if k.chart == nil {
 		return // no chart library: the status says so
 	}
-	if (k.darkDrew != k.Dark || k.compactDrew != k.Compact || k.lookDrew != k.Look) && !k.setFrame() {
+	if k.frameStale() && !k.setFrame() {
 		return
 	}
 	a := chartopt.Data(k.candles, k.Period, k.loc())
@@ -315,10 +315,16 @@ func (k *KLineChart) setFrame() bool {
 	return true
 }
 
+// frameStale reports whether the drawn frame is not the one of the theme,
+// layout and look asked for.
+func (k *KLineChart) frameStale() bool {
+	return k.darkDrew != k.Dark || k.compactDrew != k.Compact || k.lookDrew != k.Look
+}
+
 // redrawAll redraws after a theme or zone change, keeping the view.
 func (k *KLineChart) redrawAll() {
 	start, end := k.chart.View()
-	if k.darkDrew != k.Dark || k.compactDrew != k.Compact || k.lookDrew != k.Look {
+	if k.frameStale() {
 		k.setFrame()
 	}
 	a := chartopt.Data(k.candles, k.Period, k.loc())
@@ -602,7 +608,8 @@ func (k *KLineChart) onKey(ctx app.Context, e app.Event) {
 	width := end - start
 	step := max(width/10, 1)
 	n := len(k.candles)
-	switch e.Get("key").String() {
+	key := e.Get("key").String()
+	switch key {
 	case "ArrowLeft":
 		start, end = max(0, start-step), max(width, end-step)
 	case "ArrowRight":
@@ -613,15 +620,12 @@ func (k *KLineChart) onKey(ctx app.Context, e app.Event) {
 		start, end = max(0, start-step), min(n-1, end+step)
 	case "Home":
 		start, end = 0, width
-		k.toHorizon = true // and on, chunk by chunk, to the start of the venue's history
 	case "End":
 		start, end = n-1-width, n-1
 	default:
 		return
 	}
-	if e.Get("key").String() != "Home" {
-		k.toHorizon = false
-	}
+	k.toHorizon = key == "Home" // Home goes on, chunk by chunk, to the start of the venue's history
 	e.PreventDefault()
 	k.unpoint() // the keys move the candles from under the crosshair
 	k.chart.Zoom(max(start, 0), min(end, n-1))

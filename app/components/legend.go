@@ -3,7 +3,6 @@ package components
 import (
 	"github.com/shopspring/decimal"
 
-	"github.com/riskchart/riskchart/app/chartopt"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -17,12 +16,7 @@ type legendValues struct {
 
 // legendOf formats candle c; decimals < 0 keeps the venue's digits.
 func legendOf(c venueapi.Candle, decimals int32) legendValues {
-	px := func(d decimal.Decimal) string {
-		if decimals < 0 {
-			return grouped(d)
-		}
-		return chartopt.Group(d.StringFixed(decimals))
-	}
+	px := func(d decimal.Decimal) string { return priceText(d, decimals) }
 	change := c.Close.Sub(c.Open)
 	pct := "—"
 	if !c.Open.IsZero() {

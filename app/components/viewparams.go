@@ -62,7 +62,7 @@ func ViewNotice(u *url.URL) string {
 			parts = append(parts, "“"+shorten(q.Get("period"))+"” is not a period of the venue ("+strings.Join(names, ", ")+"): showing "+string(def.Period)+".")
 		}
 	}
-	if n := ViewFromURL(u).Notice; n != "" { // scale=, style=, indicators= (viewlook.go)
+	if _, n := lookFromQuery(q); n != "" { // scale=, style=, indicators= (viewlook.go)
 		parts = append(parts, n)
 	}
 	return strings.Join(parts, " ")

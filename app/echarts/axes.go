@@ -36,7 +36,8 @@ func (c *Chart) SetAxes(a Axes) {
 		c.axisFuncs = append(c.axisFuncs, fn)
 		return fn
 	}
-	price, pointer := number(a.Price), number(a.Price)
+	price := number(a.Price)
+	pointer := price
 	if a.Pointer != nil {
 		pointer = number(a.Pointer)
 	}
@@ -48,6 +49,7 @@ func (c *Chart) SetAxes(a Axes) {
 		return a.TimeShown(i) && !c.nearEdge(i)
 	})
 	c.axisFuncs = append(c.axisFuncs, shown)
+	volume := number(a.Volume)
 	xAxes := make([]any, c.xAxes) // the lowest grid's names the times
 	for i := range xAxes {
 		xAxes[i] = map[string]any{}
@@ -58,8 +60,8 @@ func (c *Chart) SetAxes(a Axes) {
 		"xAxis": xAxes,
 		"yAxis": []any{
 			map[string]any{"axisLabel": map[string]any{"formatter": price}, "axisPointer": map[string]any{"label": map[string]any{"formatter": pointer}}},
-			map[string]any{"axisLabel": map[string]any{"show": true, "formatter": number(a.Volume)},
-				"axisPointer": map[string]any{"label": map[string]any{"formatter": number(a.Volume)}}},
+			map[string]any{"axisLabel": map[string]any{"show": true, "formatter": volume},
+				"axisPointer": map[string]any{"label": map[string]any{"formatter": volume}}},
 		},
 	})
 	for _, f := range old {
