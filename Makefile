@@ -46,8 +46,14 @@ web/echarts.min.js.br web/echarts.min.js.gz &: web/echarts.min.js server/cmd/pre
 wasm_exec.js: $(WASM_EXEC)
 	cp $(WASM_EXEC) $@
 
-web/app.wasm: $(APP_SRC)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./app/wasm
+# app.wasm is built with go-app's server half (net/http, and with it crypto/tls
+# and HTTP/2) left out of js/wasm: server/cmd/wasmgoapp, docs/performance.md.
+WASM_MOD  := build/wasm/go.mod
+$(WASM_MOD): go.mod go.sum server/cmd/wasmgoapp/main.go server/cmd/wasmgoapp/split.go
+	$(GO) run ./server/cmd/wasmgoapp -out build/wasm
+
+web/app.wasm: $(APP_SRC) $(WASM_MOD)
+	GOOS=js GOARCH=wasm $(GO) build -modfile $(WASM_MOD) -trimpath -ldflags='-s -w' -o $@ ./app/wasm
 
 web/app.wasm.br web/app.wasm.gz &: web/app.wasm server/cmd/precompress/main.go
 	$(GO) run ./server/cmd/precompress web/app.wasm
@@ -109,8 +115,8 @@ trace-startup: build chromium
 	@cat artifacts/starttrace.txt
 
 # app.wasm's code per package, the data segments in one row: docs/performance.md.
-wasm-size:
-	$(GO) run ./server/cmd/wasmsize -top 15 ./app/wasm
+wasm-size: deps $(WASM_MOD)
+	$(GO) run ./server/cmd/wasmsize -modfile $(WASM_MOD) -top 15 ./app/wasm
 
 clean:
-	rm -rf bin web/app.wasm web/app.wasm.gz web/app.wasm.br web/echarts.min.js web/echarts.min.js.gz web/echarts.min.js.br $(ICONS) node_modules
+	rm -rf bin build web/app.wasm web/app.wasm.gz web/app.wasm.br web/echarts.min.js web/echarts.min.js.gz web/echarts.min.js.br $(ICONS) node_modules

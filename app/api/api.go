@@ -6,7 +6,6 @@ package api
 import (
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/riskchart/riskchart/app/browser"
 	"github.com/riskchart/riskchart/venueapi"
@@ -32,13 +31,24 @@ func Unanswered(err error) bool {
 	return errors.As(err, &netErr)
 }
 
+// The HTTP methods and statuses the client names, written out: importing
+// net/http would link crypto/tls and HTTP/2 into app.wasm
+// (docs/performance.md#what-appwasm-links).
+const (
+	methodGet, methodPost = "GET", "POST"
+
+	statusUnauthorized    = 401
+	statusForbidden       = 403
+	statusTooManyRequests = 429
+)
+
 // refusal says whether an answer refuses private data. The server answers a
 // refusal as the venue does, HTTP 200 with code 403 in the envelope (no
 // viewer token, no valid embed link, no venue key, or a key the venue turned
 // down), so the envelope decides; a 401 or 403 from a proxy in front of it
 // is a refusal too.
 func refusal(status, code int, msg string) error {
-	if status == http.StatusUnauthorized || status == http.StatusForbidden || code == venueapi.CodeForbidden {
+	if status == statusUnauthorized || status == statusForbidden || code == venueapi.CodeForbidden {
 		if msg == "" {
 			msg = fmt.Sprintf("HTTP %d", status)
 		}

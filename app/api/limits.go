@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 
 	"github.com/riskchart/riskchart/app/browser"
 	"github.com/riskchart/riskchart/venueapi"
@@ -20,7 +19,7 @@ func FetchLimits(ctx context.Context, q venueapi.LimitQuery, header map[string]s
 	if err != nil {
 		return nil, fmt.Errorf("encoding the position-limit query: %w", err)
 	}
-	a, err := browser.Fetch(ctx, http.MethodPost, browser.Origin()+venueapi.PathPositionLimit, string(body), header)
+	a, err := browser.Fetch(ctx, methodPost, browser.Origin()+venueapi.PathPositionLimit, string(body), header)
 	if err != nil {
 		return nil, fmt.Errorf("fetching position limits: %w", err)
 	}

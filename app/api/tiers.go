@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 
 	"github.com/riskchart/riskchart/app/browser"
 	"github.com/riskchart/riskchart/venueapi"
@@ -17,7 +16,7 @@ func FetchTiers(ctx context.Context, code string, header map[string]string) (*ve
 	if err := q.Validate(); err != nil {
 		return nil, err
 	}
-	a, err := browser.Fetch(ctx, http.MethodGet, browser.Origin()+venueapi.PathTiers+"?"+q.Values().Encode(), "", header)
+	a, err := browser.Fetch(ctx, methodGet, browser.Origin()+venueapi.PathTiers+"?"+q.Values().Encode(), "", header)
 	if err != nil {
 		return nil, fmt.Errorf("fetching the tiers of %s: %w", code, err)
 	}

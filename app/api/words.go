@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"errors"
-	"net/http"
 
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -35,7 +34,7 @@ func Words(err error) string {
 
 func answerWords(e *AnswerError) string {
 	switch {
-	case e.Code == venueapi.CodeRateLimited || e.Status == http.StatusTooManyRequests:
+	case e.Code == venueapi.CodeRateLimited || e.Status == statusTooManyRequests:
 		return "Too many requests from here. Wait a few seconds."
 	case e.Code == venueapi.CodeBusy || e.Status >= 500 && !e.Unreadable:
 		return "The venue did not answer. Try again shortly."

@@ -42,6 +42,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	top := fs.Int("top", 25, "packages to list, the largest first; the rest are summed in one row")
 	module := fs.Bool("module", false, "sum by module (host/owner/repo, or the standard library's top-level package) instead of by package")
 	in := fs.String("in", "", "list the functions of this import path instead, the largest first")
+	modfile := fs.String("modfile", "", "build with this module file, as the Makefile builds app.wasm (server/cmd/wasmgoapp)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -61,11 +62,15 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
+	var withMod []string
+	if *modfile != "" {
+		withMod = []string{"-modfile", *modfile}
+	}
 	out := filepath.Join(dir, "app.wasm")
-	if _, err := goCmd(ctx, "build", "-trimpath", "-o", out, pkg); err != nil {
+	if _, err := goCmd(ctx, append(append([]string{"build"}, withMod...), "-trimpath", "-o", out, pkg)...); err != nil {
 		return err
 	}
-	deps, err := goCmd(ctx, "list", "-deps", pkg)
+	deps, err := goCmd(ctx, append(append([]string{"list"}, withMod...), "-deps", pkg)...)
 	if err != nil {
 		return err
 	}

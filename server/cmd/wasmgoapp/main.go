@@ -1,0 +1,192 @@
+// Command wasmgoapp writes the module file app.wasm is built with: the
+// project's go.mod and go.sum, with go-app replaced by a copy in which every
+// declaration of pkg/app that names net/http is built for the server only.
+//
+// go-app's pkg/app holds both halves of the framework, the front end and the
+// http.Handler that serves it, and its handler files import net/http in every
+// build. The front end never calls them, but an import keeps its package's
+// initialisers, and net/http's bring crypto/tls, x509, HTTP/2 and FIPS self
+// tests into app.wasm: 1.3 MB of 9.7 MB, 0.27 MB of 1.82 MB with brotli
+// (docs/performance.md#what-appwasm-links). The copy changes nothing else; the
+// server and every test outside the browser build with go-app as released.
+//
+//	go run ./server/cmd/wasmgoapp -out build/wasm
+//	GOOS=js GOARCH=wasm go build -modfile build/wasm/go.mod ./app/wasm
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+const (
+	goApp = "github.com/maxence-charriere/go-app/v10"
+	// cut is what the copy keeps out of js/wasm, and where it looks for it.
+	cut, cutIn = "net/http", "pkg/app"
+	// appMain is app.wasm's main package.
+	appMain = "./app/wasm"
+)
+
+func main() {
+	out := flag.String("out", "build/wasm", "directory to write go.mod, go.sum and the copy of go-app into")
+	flag.Parse()
+	if err := run(*out, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "wasmgoapp:", err)
+		os.Exit(1)
+	}
+}
+
+// run writes out/go.mod, out/go.sum and out/go-app, from the module in the
+// working directory. It starts from an empty out/go-app, so a file go-app no
+// longer has does not linger.
+func run(out string, stdout io.Writer) error {
+	out, err := filepath.Abs(out)
+	if err != nil {
+		return fmt.Errorf("locating %s: %w", out, err)
+	}
+	src, version, err := moduleDir(goApp)
+	if err != nil {
+		return err
+	}
+	copyDir := filepath.Join(out, "go-app")
+	if err := os.RemoveAll(copyDir); err != nil {
+		return fmt.Errorf("emptying %s: %w", copyDir, err)
+	}
+	if err := copyModule(src, copyDir); err != nil {
+		return err
+	}
+	splits, err := splitDir(filepath.Join(copyDir, cutIn))
+	if err != nil {
+		return err
+	}
+	if len(splits) == 0 {
+		return fmt.Errorf("no file of %s@%s/%s imports %s: this program has nothing left to do and can go", goApp, version, cutIn, cut)
+	}
+	for _, f := range []string{"go.mod", "go.sum"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return fmt.Errorf("reading the module's %s: %w", f, err)
+		}
+		if err := os.WriteFile(filepath.Join(out, f), b, 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", f, err)
+		}
+	}
+	edit := exec.Command("go", "mod", "edit", "-modfile", filepath.Join(out, "go.mod"), "-replace", goApp+"="+copyDir)
+	if b, err := edit.CombinedOutput(); err != nil {
+		return fmt.Errorf("replacing go-app in %s: %w: %s", filepath.Join(out, "go.mod"), err, b)
+	}
+	if err := checkLinks(filepath.Join(out, "go.mod")); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %s@%s with %s kept out of js/wasm in %s\n", filepath.Join(out, "go.mod"), goApp, version, cut, strings.Join(splits, ", "))
+	return nil
+}
+
+// checkLinks fails when app.wasm, built with modfile, would still link
+// cut, and names what imports it.
+func checkLinks(modfile string) error {
+	list := exec.Command("go", "list", "-modfile", modfile, "-deps", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, appMain)
+	list.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	b, err := list.Output()
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			err = fmt.Errorf("%w: %s", err, exit.Stderr)
+		}
+		return fmt.Errorf("listing what %s links: %w", appMain, err)
+	}
+	var importers []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if fields := strings.Fields(line); len(fields) > 1 && slices.Contains(fields[1:], cut) {
+			importers = append(importers, fields[0])
+		}
+	}
+	if len(importers) > 0 {
+		return fmt.Errorf("%s would still link %s: imported by %s", appMain, cut, strings.Join(importers, ", "))
+	}
+	return nil
+}
+
+// moduleDir is where the go command keeps the module path at the version
+// go.mod requires, downloading it first if it must, and that version.
+func moduleDir(path string) (dir, version string, err error) {
+	b, err := exec.Command("go", "mod", "download", "-json", path).Output()
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			err = fmt.Errorf("%w: %s", err, exit.Stderr)
+		}
+		return "", "", fmt.Errorf("locating %s: %w", path, err)
+	}
+	var m struct{ Dir, Version string }
+	if err := json.Unmarshal(b, &m); err != nil {
+		return "", "", fmt.Errorf("reading go mod download's answer for %s: %w", path, err)
+	}
+	if m.Dir == "" {
+		return "", "", fmt.Errorf("locating %s: go mod download gave no directory", path)
+	}
+	return m.Dir, m.Version, nil
+}
+
+// copyModule copies go.mod, the licence and every package of the module at
+// src, writable, without its tests, to dst.
+func copyModule(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("copying %s: %w", src, err)
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		name := d.Name()
+		if name != "go.mod" && name != "LICENSE" && (!strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go")) {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return fmt.Errorf("copying %s: %w", p, err)
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+}
+
+// splitDir splits the package in dir (split) and names the files split.
+func splitDir(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", dir, err)
+	}
+	files := map[string][]byte{}
+	for _, e := range entries {
+		if name := e.Name(); strings.HasSuffix(name, ".go") {
+			if files[name], err = os.ReadFile(filepath.Join(dir, name)); err != nil {
+				return nil, fmt.Errorf("reading %s: %w", name, err)
+			}
+		}
+	}
+	out, err := split(files, cut)
+	if err != nil {
+		return nil, err
+	}
+	var splits []string
+	for name, b := range out {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			return nil, fmt.Errorf("writing %s: %w", name, err)
+		}
+		if !strings.HasSuffix(name, "_nowasm.go") {
+			splits = append(splits, name)
+		}
+	}
+	slices.Sort(splits)
+	return splits, nil
+}

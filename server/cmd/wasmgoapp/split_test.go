@@ -1,0 +1,224 @@
+package main
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// outline is what a file declares and imports, to compare splits by.
+type outline struct {
+	constraint bool
+	decls      []string // "F", "T", "T.M", "V"
+	imports    []string
+}
+
+func outlineOf(t *testing.T, name string, src []byte) outline {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ParseComments)
+	if err != nil {
+		t.Fatalf("%s does not parse: %v\n%s", name, err, src)
+	}
+	o := outline{constraint: strings.HasPrefix(string(src), serverOnly+"\n")}
+	for _, spec := range f.Imports {
+		p, _ := strconv.Unquote(spec.Path.Value)
+		o.imports = append(o.imports, p)
+	}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil {
+			o.decls = append(o.decls, receiverType(fd.Recv.List[0].Type)+"."+fd.Name.Name)
+			continue
+		}
+		o.decls = append(o.decls, declared(d)...)
+	}
+	return o
+}
+
+func TestSplit(t *testing.T) {
+	const (
+		serve = `package app
+
+import (
+	"net/http"
+	"strings"
+)
+
+// Handler serves the app.
+type Handler struct{ Name string }
+
+// ServeHTTP answers a request.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.init() }
+
+// init prepares h.
+func (h *Handler) init() { h.Name = strings.TrimSpace(h.Name); h.files() }
+
+func (h *Handler) files() { _ = LocalDir("web") }
+
+func trim(s string) string { return strings.TrimSpace(s) }
+`
+		resource = `package app
+
+import (
+	"net/http"
+	"strings"
+)
+
+type Resolver interface{ Resolve(string) string }
+
+func LocalDir(d string) Resolver { return local{Handler: http.FileServer(http.Dir(d)), dir: d} }
+
+type local struct {
+	http.Handler
+	dir string
+}
+
+func (l local) Resolve(p string) string { return l.dir + "/" + strings.Trim(p, "/") }
+
+// clientResolver is what the browser uses.
+func clientResolver(p string) string { return trim(p) }
+
+var status = http.StatusOK
+`
+		engine = `package app
+
+func start(h *Handler) { clientResolver("/web/app.wasm") }
+
+func prepare(h *Handler) { h.init() }
+`
+		walled = `//go:build !wasm
+
+package app
+
+import "net/http"
+
+func serve() http.Handler { return nil }
+`
+	)
+	tests := []struct {
+		name    string
+		files   map[string]string
+		want    map[string]outline // the files written, by name
+		wantErr string
+	}{
+		{
+			name:  "a package without the import is left as it is",
+			files: map[string]string{"engine.go": "package app\n\nfunc start() {}\n"},
+			want:  map[string]outline{},
+		},
+		{
+			name:  "what names net/http, a method of a type that moves, and what calls a method that moved off a type that stays, across files",
+			files: map[string]string{"http.go": serve, "resource.go": resource, "engine.go": engine},
+			want: map[string]outline{
+				"http.go":            {decls: []string{"Handler", "trim"}, imports: []string{"strings"}},
+				"http_nowasm.go":     {constraint: true, decls: []string{"Handler.ServeHTTP", "Handler.init", "Handler.files"}, imports: []string{"net/http", "strings"}},
+				"resource.go":        {decls: []string{"Resolver", "clientResolver"}, imports: nil},
+				"resource_nowasm.go": {constraint: true, decls: []string{"LocalDir", "local", "local.Resolve", "status"}, imports: []string{"net/http", "strings"}},
+				"engine.go":          {decls: []string{"start"}, imports: nil},
+				"engine_nowasm.go":   {constraint: true, decls: []string{"prepare"}, imports: nil},
+			},
+		},
+		{
+			name:  "a file with a build constraint has chosen its builds",
+			files: map[string]string{"static.go": walled},
+			want:  map[string]outline{},
+		},
+		{
+			name:    "a dot import cannot be followed",
+			files:   map[string]string{"x.go": "package app\n\nimport . \"net/http\"\n\nvar s = StatusOK\n"},
+			wantErr: `x.go imports net/http as "."`,
+		},
+		{
+			name: "the server's part may not overwrite a file of the package",
+			files: map[string]string{
+				"x.go":        "package app\n\nimport \"net/http\"\n\nvar s = http.StatusOK\n",
+				"x_nowasm.go": "//go:build !wasm\n\npackage app\n",
+			},
+			wantErr: "splitting x.go: the package already has a x_nowasm.go",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string][]byte{}
+			for name, src := range tt.files {
+				files[name] = []byte(src)
+			}
+			out, err := split(files, "net/http")
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("split: err %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("split: %v", err)
+			}
+			for name, want := range tt.want {
+				b, ok := out[name]
+				if !ok {
+					t.Errorf("%s not written", name)
+					continue
+				}
+				if got := outlineOf(t, name, b); !slices.Equal(got.decls, want.decls) || !slices.Equal(got.imports, want.imports) || got.constraint != want.constraint {
+					t.Errorf("%s: got %+v, want %+v\n%s", name, got, want, b)
+				}
+			}
+			for name := range out {
+				if _, ok := tt.want[name]; !ok {
+					t.Errorf("%s written, want it left alone", name)
+				}
+			}
+		})
+	}
+}
+
+// TestSplitKeepsDocComments: a declaration's doc comment moves with it and
+// stays above it.
+func TestSplitKeepsDocComments(t *testing.T) {
+	src := "package app\n\nimport \"net/http\"\n\n// Serve answers.\n// Two lines.\nfunc Serve(w http.ResponseWriter) {}\n\n// Keep stays.\nfunc Keep() {}\n"
+	out, err := split(map[string][]byte{"x.go": []byte(src)}, "net/http")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(out["x_nowasm.go"]); !strings.Contains(s, "// Serve answers.\n// Two lines.\nfunc Serve(") {
+		t.Errorf("the moved function lost its doc comment:\n%s", s)
+	}
+	if s := string(out["x.go"]); !strings.Contains(s, "// Keep stays.\nfunc Keep()") || strings.Contains(s, "Serve") {
+		t.Errorf("the kept file:\n%s", s)
+	}
+}
+
+// TestRunOnTheProject writes the module file for this repository and checks
+// that the copy of go-app builds for js/wasm and for the server, and that
+// app.wasm links no net/http with it (run checks that itself).
+func TestRunOnTheProject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("type-checks go-app twice")
+	}
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	out := t.TempDir()
+	var report strings.Builder
+	if err := run(out, &report); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if !strings.Contains(report.String(), "net/http kept out of js/wasm in http.go, resource.go") {
+		t.Errorf("report: %s", report.String())
+	}
+	for _, goos := range [][]string{{"GOOS=js", "GOARCH=wasm"}, nil} {
+		vet := exec.Command("go", "vet", "-modfile", filepath.Join(out, "go.mod"), goApp+"/pkg/app")
+		vet.Env = append(os.Environ(), goos...)
+		if b, err := vet.CombinedOutput(); err != nil {
+			t.Errorf("go vet %v of the copy: %v\n%s", goos, err, b)
+		}
+	}
+}
