@@ -12,12 +12,14 @@ type Axes struct {
 	TimeShown func(i int) bool       // whether the time axis names candle i
 }
 
-// SetAxes hands ECharts the label rules of a; call it after SetFrame, which
+// SetAxes gives the axes the label rules of a; call it after SetFrame, which
 // drops them. Only round times are labelled (ECharts 6 hides the edges'
 // candles off the interval), and a label at either edge is aligned inside
-// the grid, so none is cut off.
+// the grid, so none is cut off. The rules are handed to ECharts with the
+// next Draw, Redraw or series redraw, in the same setOption: handed alone
+// they cost a whole render, 90 ms of a cold start (docs/performance.md).
 func (c *Chart) SetAxes(a Axes) {
-	old := c.axisFuncs
+	c.staleAxisFuncs = append(c.staleAxisFuncs, c.axisFuncs...)
 	c.axisFuncs = nil
 	number := func(f func(float64) string) app.Func {
 		fn := app.FuncOf(func(this app.Value, args []app.Value) any {
@@ -56,17 +58,36 @@ func (c *Chart) SetAxes(a Axes) {
 	}
 	xAxes[len(xAxes)-1] = map[string]any{"axisLabel": map[string]any{
 		"interval": shown, "hideOverlap": true, "alignMinLabel": "left", "alignMaxLabel": "right"}}
-	c.v.Call("setOption", map[string]any{
+	c.axes = map[string]any{
 		"xAxis": xAxes,
 		"yAxis": []any{
 			map[string]any{"axisLabel": map[string]any{"formatter": price}, "axisPointer": map[string]any{"label": map[string]any{"formatter": pointer}}},
 			map[string]any{"axisLabel": map[string]any{"show": true, "formatter": volume},
 				"axisPointer": map[string]any{"label": map[string]any{"formatter": volume}}},
 		},
-	})
-	for _, f := range old {
+	}
+}
+
+// setOption hands ECharts opt, a draw's option, with the axes' label rules
+// set since the last one (SetAxes), then releases the rules they replace.
+func (c *Chart) setOption(opt map[string]any, settings ...any) {
+	if c.axes != nil {
+		xAxes := c.axes["xAxis"].([]any)
+		if drawn, ok := opt["xAxis"].([]any); ok {
+			for i := range min(len(xAxes), len(drawn)) {
+				for k, v := range drawn[i].(map[string]any) {
+					xAxes[i].(map[string]any)[k] = v
+				}
+			}
+		}
+		opt["xAxis"], opt["yAxis"] = xAxes, c.axes["yAxis"]
+		c.axes = nil
+	}
+	c.v.Call("setOption", append([]any{opt}, settings...)...)
+	for _, f := range c.staleAxisFuncs {
 		f.Release()
 	}
+	c.staleAxisFuncs = nil
 }
 
 // timeLabelHalf is half the width of the widest time label ("11-25 11:00"

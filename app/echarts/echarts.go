@@ -9,6 +9,8 @@
 package echarts
 
 import (
+	"slices"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/riskchart/riskchart/app/chartopt"
@@ -22,7 +24,9 @@ type Chart struct {
 	// the price and the two volume series.
 	labels, prices, ups, downs app.Value
 	funcs                      []app.Func
-	axisFuncs                  []app.Func // the label rules of SetAxes (axes.go)
+	axisFuncs                  []app.Func     // the label rules of SetAxes (axes.go)
+	axes                       map[string]any // SetAxes' option, not yet handed to ECharts
+	staleAxisFuncs             []app.Func     // rules ECharts holds until axes are handed over
 	// The view, as indexes of the first and last candles shown: kept here
 	// because reading it back (getOption) copies the whole option.
 	start, end int
@@ -171,7 +175,7 @@ func (c *Chart) Len() int { return c.prices.Length() }
 // Draw hands the held arrays to ECharts and shows the candles from index
 // start to end (inclusive).
 func (c *Chart) Draw(start, end int) {
-	c.v.Call("setOption", map[string]any{
+	c.setOption(map[string]any{
 		"xAxis":    c.axesData(),
 		"series":   c.seriesData(),
 		"dataZoom": []any{map[string]any{"startValue": start, "endValue": end}, map[string]any{"startValue": start, "endValue": end}},
@@ -182,7 +186,7 @@ func (c *Chart) Draw(start, end int) {
 
 // Redraw hands the held arrays to ECharts, keeping the view.
 func (c *Chart) Redraw() {
-	c.v.Call("setOption", map[string]any{
+	c.setOption(map[string]any{
 		"xAxis":  c.axesData(),
 		"series": c.seriesData(),
 	})
@@ -192,7 +196,7 @@ func (c *Chart) Redraw() {
 // redrawSeries hands ECharts the series again, not the time axis: the
 // candles are the same ones, the newest changed.
 func (c *Chart) redrawSeries() {
-	c.v.Call("setOption", map[string]any{
+	c.setOption(map[string]any{
 		"series": c.seriesData(),
 	})
 	c.followLast()
@@ -309,8 +313,8 @@ func (c *Chart) Dispose() {
 		c.resized.Call("disconnect")
 	}
 	c.v.Call("dispose")
-	for _, f := range append(c.funcs, c.axisFuncs...) {
+	for _, f := range slices.Concat(c.funcs, c.axisFuncs, c.staleAxisFuncs) {
 		f.Release()
 	}
-	c.funcs, c.axisFuncs = nil, nil
+	c.funcs, c.axisFuncs, c.staleAxisFuncs = nil, nil, nil
 }
