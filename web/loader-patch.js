@@ -4,13 +4,15 @@
 //
 // No "use strict" here: first in the script, it would apply to go-app's code.
 //
-// On a two-core machine, compiling app.wasm and installing the service
-// worker alongside the chart's first paint made that paint three times
-// slower than a plain page's; so:
-//   - app.wasm is fetched directly, once the first paint (web/chart-boot.js,
-//     which runs before app.js) has drawn or given up, or after 1.5 s. go-app
-//     wraps the download in a new Response to report progress, which hides
-//     its URL from the browser: the compiled module is then never cached;
+// On a two-core machine, running Go and installing the service worker
+// alongside the chart's first paint made that paint three times slower than
+// a plain page's; so:
+//   - app.wasm is fetched directly when app.js runs (the page preloads it at
+//     a low priority, pages/preload.go) and compiled as it arrives, but Go
+//     starts only once the first paint (web/chart-boot.js, which runs before
+//     app.js) has drawn or given up, or after 1.5 s. go-app's own download
+//     wraps the file in a new Response to report progress, which hides its
+//     URL from the browser: the compiled module would never be cached;
 //   - the service worker registers once the app has drawn its chart, or 3 s
 //     after this script ran: on a first visit its install downloads and
 //     stores every file of the app.
@@ -62,7 +64,16 @@ function riskchartOnVisible(f) {
 }
 
 // go-app's progress reporting is dropped: the loader label has no {progress}.
-fetchWithProgress = (url) => riskchartAfterFirstPaint(() => fetch(url));
+fetchWithProgress = (url) => fetch(url);
+// go-app runs Go as soon as its module is instantiated; the instantiation it
+// awaits resolves once the first paint has settled. Compiling ahead of the
+// first paint, from the page's start, was tried: Go ran 0–20 ms sooner, the
+// first candles came 20–50 % later (docs/performance.md).
+const riskchartInstantiateStreaming = WebAssembly.instantiateStreaming;
+if (riskchartInstantiateStreaming) {
+  WebAssembly.instantiateStreaming = (source, imports) =>
+    riskchartInstantiateStreaming(source, imports).then((r) => riskchartAfterFirstPaint(() => r));
+}
 
 const riskchartRegisterWorker = goappInitServiceWorker;
 goappInitServiceWorker = () => riskchartAfterAppDrawn(riskchartRegisterWorker);

@@ -31,6 +31,7 @@ func (p *ChartPage) OnPreRender(ctx app.Context) {
 	ctx.Page().SetPreloads(
 		app.Preload{As: "fetch", Href: venueapi.PathKLine + "?" + q.Values().Encode() + " crossorigin=anonymous"},
 		app.Preload{As: "fetch", Href: api.PathContracts + " crossorigin=anonymous"},
+		appPreload,
 	)
 }
 

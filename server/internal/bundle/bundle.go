@@ -146,6 +146,9 @@ func patchAppJS(goapp, patch string) (string, error) {
 			return "", fmt.Errorf("go-app's app.js no longer declares and calls %s, which web/loader-patch.js replaces: go-app has changed, review the patch", name)
 		}
 	}
+	if strings.Contains(patch, "WebAssembly.instantiateStreaming =") && !strings.Contains(goapp, "= WebAssembly.instantiateStreaming;") {
+		return "", errors.New("go-app's app.js no longer reads WebAssembly.instantiateStreaming as it instantiates app.wasm, which web/loader-patch.js wraps: go-app has changed, review the patch")
+	}
 	for _, m := range funcDecls.FindAllStringSubmatch(patch, -1) {
 		if declared[m[1]] > 0 {
 			return "", fmt.Errorf("go-app's app.js declares %s, as web/loader-patch.js does: go-app has changed, review the patch", m[1])

@@ -294,7 +294,8 @@ func TestTheWorkerTemplateHoldsEachPlaceholderOnce(t *testing.T) {
 
 func TestAppJSFetchesTheModuleItselfAndWaitsForTheFirstPaint(t *testing.T) {
 	_, js := served(t, Config{Root: builtRoot(t)}, "/app.js")
-	for _, want := range []string{"fetchWithProgress = (url) => riskchartAfterFirstPaint(() => fetch(url));",
+	for _, want := range []string{"fetchWithProgress = (url) => fetch(url);",
+		"riskchartInstantiateStreaming(source, imports).then((r) => riskchartAfterFirstPaint(() => r))",
 		"goappInitServiceWorker = () => riskchartAfterAppDrawn(riskchartRegisterWorker);",
 		"function riskchartOnVisible(f)", `fetchWithProgress("/web/app.wasm", showProgress)`, "\ngoappInitServiceWorker();\n"} {
 		if !strings.Contains(js, want) {
@@ -335,6 +336,15 @@ func TestTheLoaderPatchFailsOnAnAppJSWithoutWhatItReplaces(t *testing.T) {
 	}
 	if _, err := patchAppJS("async function fetchWithProgress(url) {}\nfetchWithProgress(u);\n", "function riskchartDo() {}\n"); err == nil {
 		t.Error("no error for a patch that replaces nothing")
+	}
+	// The patch wraps the instantiation go-app's loader reads at its call.
+	const wraps = patch + "if (x) {\n  WebAssembly.instantiateStreaming = (s, i) => s;\n}\n"
+	const loads = "go();\nasync function fetchWithProgress(url, p) {}\nfunction go() { let i = WebAssembly.instantiateStreaming; i(fetchWithProgress(u, p)); }\n"
+	if _, err := patchAppJS(loads, wraps); err != nil {
+		t.Errorf("go-app reading instantiateStreaming: %v", err)
+	}
+	if _, err := patchAppJS(strings.Replace(loads, "= WebAssembly.instantiateStreaming;", "= WebAssembly.instantiate;", 1), wraps); err == nil {
+		t.Error("no error when go-app no longer reads instantiateStreaming")
 	}
 }
 
@@ -384,6 +394,30 @@ func TestWebFilesComeCompressedWhenTheBrowserTakesIt(t *testing.T) {
 			}
 			if b, _ := io.ReadAll(body); string(b) != tt.body {
 				t.Fatalf("body %q, want %q", b, tt.body)
+			}
+		})
+	}
+}
+
+// Every page that runs the app has the browser download app.wasm from its
+// start, at a low priority (app/pages/preload.go), in the mode and
+// credentials of the loader's fetch, so that the loader finds it downloaded.
+func TestEveryPagePreloadsAppWasmAtALowPriority(t *testing.T) {
+	link := regexp.MustCompile(`<link[^>]*href="/web/app\.wasm"[^>]*>`)
+	for _, path := range []string{"/", "/?contract_code=ETH-USDT&period=5min", "/tiers", "/limits", "/embed/chart", "/embed/tiers"} {
+		t.Run(path, func(t *testing.T) {
+			status, body := served(t, Config{Root: builtRoot(t)}, path)
+			if status != http.StatusOK {
+				t.Fatalf("status %d", status)
+			}
+			tags := link.FindAllString(body, -1)
+			if len(tags) != 1 {
+				t.Fatalf("%d links to app.wasm, want 1: %q", len(tags), tags)
+			}
+			for _, attr := range []string{`rel="preload"`, `as="fetch"`, `crossorigin="anonymous"`, `fetchpriority="low"`} {
+				if !strings.Contains(tags[0], attr) {
+					t.Errorf("%s lacks %s", tags[0], attr)
+				}
 			}
 		})
 	}
