@@ -30,3 +30,19 @@ func MarkDrawn() {
 	Mark("riskchart:app-drawn")
 	app.Window().Call("dispatchEvent", app.Window().Get("Event").New("riskchart:app-drawn"))
 }
+
+// Yield waits for a task of the browser's own (a zero-delay timer), so that
+// what the browser has queued runs first. Go's first run in the page lasts
+// until every goroutine waits: go-app's loader leaves, and the page's
+// controls answer, only then (docs/performance.md#start-up-where-the-time-goes).
+func Yield() {
+	done := make(chan struct{})
+	var fn app.Func
+	fn = app.FuncOf(func(app.Value, []app.Value) any {
+		fn.Release()
+		close(done)
+		return nil
+	})
+	app.Window().Call("setTimeout", fn, 0)
+	<-done
+}

@@ -17,12 +17,17 @@ var errNoFirstPaint = errors.New("no first-paint answer")
 
 // firstPaintKLine decodes the answer that the page's first-paint script
 // (web/chart-boot.js) fetched for q's contract and period, once, so that the
-// app does not ask the server again for what it has just sent.
+// app does not ask the server again for what it has just sent. Those candles
+// are on show already, so reading them, and the render that follows, wait
+// for a task of their own: Go's first run in the page ends before them, and
+// with it go-app's loader and the wait for the controls (100-200 ms of a cold
+// start, docs/performance.md).
 func firstPaintKLine(q venueapi.KLineQuery) (api.KLine, error) {
 	body, ok := browser.TakeFirstPaintAnswer(q.ContractCode, q.Period)
 	if !ok {
 		return api.KLine{}, errNoFirstPaint
 	}
+	browser.Yield()
 	return api.ReadKLine(q, 200, body)
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -229,5 +230,43 @@ func TestTiersShownBeforeTheAppRuns(t *testing.T) {
 	waitFor(t, ctx, `performance.getEntriesByName("riskchart:risk-first-data").length > 0 && `+jsRows+` === `+fmt.Sprint(len(env.Data)))
 	if n := evalJS[int](t, ctx, `performance.getEntriesByType("resource").filter((e) => e.name.includes("`+venueapi.PathTiers+`")).length`); n != 0 {
 		t.Errorf("the app fetched the tiers %d times though the page held them", n)
+	}
+}
+
+// TestTheLoaderLeavesBeforeTheAppRedrawsTheFirstPaint: when the app adopts
+// the first paint's chart, reading its candles and redrawing wait for a task
+// of their own (components/firstpaint.go), so Go's first run ends, and
+// go-app's loader leaves the page, before the app's own draw, not after it.
+func TestTheLoaderLeavesBeforeTheAppRedrawsTheFirstPaint(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	// Note when the loader leaves, on the page's own clock.
+	const watchLoader = `document.addEventListener("DOMContentLoaded", () => {
+  const gone = () => !document.getElementById("app-wasm-loader");
+  const observer = new MutationObserver(() => {
+    if (gone()) { performance.mark("test:loader-gone"); observer.disconnect(); }
+  });
+  observer.observe(document.body, { childList: true, subtree: true });
+});`
+	if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(watchLoader).Do(ctx)
+		return err
+	}), chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=5min")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|5min")
+	waitFor(t, ctx, `performance.getEntriesByName("test:loader-gone").length > 0`)
+	var at struct{ Adopted, Gone, AppDrawn float64 }
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`(() => {
+  const at = (n) => { const m = performance.getEntriesByName(n, "mark"); return m.length ? m[0].startTime : -1; };
+  return { adopted: at("riskchart:adopted"), gone: at("test:loader-gone"), appDrawn: at("riskchart:app-drawn") };
+})()`, &at)); err != nil {
+		t.Fatal(err)
+	}
+	if at.Adopted < 0 {
+		t.Fatal("the app did not adopt the first paint: nothing here to order")
+	}
+	if !(at.Adopted <= at.Gone && at.Gone < at.AppDrawn) {
+		t.Errorf("adopted at %.1f ms, loader gone at %.1f ms, app drawn at %.1f ms: want the loader gone between the two", at.Adopted, at.Gone, at.AppDrawn)
 	}
 }
