@@ -13,6 +13,7 @@ import (
 	"github.com/riskchart/riskchart/server/internal/sandbox"
 	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
+	"github.com/riskchart/riskchart/venueapi/sign"
 )
 
 // verdict reads a position-limit answer: its code (200 for data) and the
@@ -52,9 +53,9 @@ func TestEveryCombinationIsAnsweredAsTheVenueAnswersItAndRefusalsCostNoCall(t *t
 		if err != nil {
 			t.Fatal(err)
 		}
-		host := venueapi.CanonicalHost(base.Scheme, base.Host)
+		host := sign.CanonicalHost(base.Scheme, base.Host)
 		direct := func(params url.Values) reply {
-			q := venueapi.SignedQuery(http.MethodGet, host, venueapi.PathPositionLimit, directAccess, []byte(directSecret), params, clk.Now())
+			q := sign.SignedQuery(http.MethodGet, host, venueapi.PathPositionLimit, directAccess, []byte(directSecret), params, clk.Now())
 			req, err := http.NewRequest(http.MethodGet, s.venueURL+venueapi.PathPositionLimit+"?"+q, nil)
 			if err != nil {
 				t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"github.com/riskchart/riskchart/server/internal/sandbox/sandboxtest"
 	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
+	"github.com/riskchart/riskchart/venueapi/sign"
 )
 
 // A client written for the venue can point at the gateway instead and drop
@@ -173,7 +174,7 @@ func (s *stack) askVenue(t *testing.T, method, path, rawQuery, contentType, body
 			t.Fatalf("a signed case needs a query the signer can read: %v", err)
 		}
 		u, _ := url.Parse(s.venueURL)
-		query = venueapi.SignedQuery(method, venueapi.CanonicalHost("http", u.Host), path, access, []byte(secret), params, s.clock.Now())
+		query = sign.SignedQuery(method, sign.CanonicalHost("http", u.Host), path, access, []byte(secret), params, s.clock.Now())
 	}
 	req, err := http.NewRequest(method, s.venueURL+path+queryOf(query), strings.NewReader(body))
 	if err != nil {

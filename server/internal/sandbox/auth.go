@@ -6,10 +6,11 @@ import (
 	"time"
 
 	"github.com/riskchart/riskchart/venueapi"
+	"github.com/riskchart/riskchart/venueapi/sign"
 )
 
 // signatureParams are the query parameters of a signed request.
-var signatureParams = [...]string{venueapi.ParamAccessKeyID, venueapi.ParamSignatureMethod, venueapi.ParamSignatureVersion, venueapi.ParamTimestamp, venueapi.ParamSignature}
+var signatureParams = [...]string{sign.ParamAccessKeyID, sign.ParamSignatureMethod, sign.ParamSignatureVersion, sign.ParamTimestamp, sign.ParamSignature}
 
 // authError is why a signed request is refused: 403 or 1253, and a message
 // that says which check failed and never repeats a secret or a signature.
@@ -40,28 +41,28 @@ func (s *Sandbox) authenticate(r *http.Request, params url.Values, parseErr erro
 			return badSignature("parameter " + p + " is given more than once")
 		}
 	}
-	key, known := s.keys[params.Get(venueapi.ParamAccessKeyID)]
+	key, known := s.keys[params.Get(sign.ParamAccessKeyID)]
 	switch {
 	case !known || key.Disabled:
 		return &authError{code: venueapi.CodeForbidden, msg: "unknown or disabled access key"}
 	case !key.Read:
 		return &authError{code: venueapi.CodeForbidden, msg: "the access key has no read permission"}
 	}
-	if params.Get(venueapi.ParamSignatureMethod) != venueapi.SignatureMethod {
-		return badSignature("SignatureMethod must be " + venueapi.SignatureMethod)
+	if params.Get(sign.ParamSignatureMethod) != sign.SignatureMethod {
+		return badSignature("SignatureMethod must be " + sign.SignatureMethod)
 	}
-	if params.Get(venueapi.ParamSignatureVersion) != venueapi.SignatureVersion {
-		return badSignature("SignatureVersion must be " + venueapi.SignatureVersion)
+	if params.Get(sign.ParamSignatureVersion) != sign.SignatureVersion {
+		return badSignature("SignatureVersion must be " + sign.SignatureVersion)
 	}
-	ts, err := venueapi.ParseTimestamp(params.Get(venueapi.ParamTimestamp))
+	ts, err := sign.ParseTimestamp(params.Get(sign.ParamTimestamp))
 	if err != nil {
 		return badSignature(err.Error())
 	}
-	if d := now.Sub(ts); d > venueapi.TimestampWindow || d < -venueapi.TimestampWindow {
+	if d := now.Sub(ts); d > sign.TimestampWindow || d < -sign.TimestampWindow {
 		return badSignature("timestamp outside the 5-minute window")
 	}
-	canonical := venueapi.Canonical(r.Method, venueapi.CanonicalHost("http", r.Host), r.URL.Path, params)
-	if !venueapi.Verify([]byte(key.Secret), canonical, params.Get(venueapi.ParamSignature)) {
+	canonical := sign.Canonical(r.Method, sign.CanonicalHost("http", r.Host), r.URL.Path, params)
+	if !sign.Verify([]byte(key.Secret), canonical, params.Get(sign.ParamSignature)) {
 		return badSignature("the signature does not match the request")
 	}
 	return nil
@@ -70,7 +71,7 @@ func (s *Sandbox) authenticate(r *http.Request, params url.Values, parseErr erro
 // privateClient is who a private request counts against: its access key
 // when it names one, else its IP, so that unsigned floods count too.
 func privateClient(r *http.Request, params url.Values) string {
-	if ak := params[venueapi.ParamAccessKeyID]; len(ak) == 1 && ak[0] != "" {
+	if ak := params[sign.ParamAccessKeyID]; len(ak) == 1 && ak[0] != "" {
 		return "key:" + ak[0]
 	}
 	return "ip:" + clientIP(r)

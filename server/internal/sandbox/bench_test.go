@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/riskchart/riskchart/venueapi"
+	"github.com/riskchart/riskchart/venueapi/sign"
 )
 
 // benchKLine measures one KLine answer through the handler: parsing,
@@ -45,7 +46,7 @@ func BenchmarkKLine2000x1mon(b *testing.B) {
 
 func BenchmarkSignedTiers(b *testing.B) {
 	sb := unlimited(b)
-	q := venueapi.SignedQuery("GET", "venue.test", venueapi.PathTiers, testAccess, []byte(testSecret), url.Values{"contract_code": {"BTC-USDT"}}, testNow)
+	q := sign.SignedQuery("GET", "venue.test", venueapi.PathTiers, testAccess, []byte(testSecret), url.Values{"contract_code": {"BTC-USDT"}}, testNow)
 	req := httptest.NewRequest("GET", "http://venue.test"+venueapi.PathTiers+"?"+q, nil)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -59,7 +60,7 @@ func BenchmarkSignedTiers(b *testing.B) {
 
 func BenchmarkSignedPositionLimitsOfEveryContract(b *testing.B) {
 	sb := unlimited(b)
-	q := venueapi.SignedQuery("POST", "venue.test", venueapi.PathPositionLimit, testAccess, []byte(testSecret), nil, testNow)
+	q := sign.SignedQuery("POST", "venue.test", venueapi.PathPositionLimit, testAccess, []byte(testSecret), nil, testNow)
 	b.ReportAllocs()
 	for b.Loop() {
 		req := httptest.NewRequest("POST", "http://venue.test"+venueapi.PathPositionLimit+"?"+q, strings.NewReader(`{"business_type":"all"}`))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/riskchart/riskchart/server/internal/sandbox"
 	"github.com/riskchart/riskchart/venueapi"
+	"github.com/riskchart/riskchart/venueapi/sign"
 )
 
 // One test per decision of docs/decisions.md, each over real HTTP; the name
@@ -42,9 +43,9 @@ func TestDecisions_Signing_CanonicalString_SortedAndPercentEncodedAsRFC3986(t *t
 	signed.Set("AccessKeyId", testAccess)
 	signed.Set("SignatureMethod", "HmacSHA256")
 	signed.Set("SignatureVersion", "2")
-	signed.Set("Timestamp", v.clock.Now().UTC().Format(venueapi.TimestampLayout))
+	signed.Set("Timestamp", v.clock.Now().UTC().Format(sign.TimestampLayout))
 	plus := "GET\n" + u.Host + "\n" + venueapi.PathTiers + "\n" + signed.Encode()
-	signed.Set("Signature", venueapi.Sign([]byte(testSecret), plus))
+	signed.Set("Signature", sign.Sign([]byte(testSecret), plus))
 	req.URL.RawQuery = signed.Encode()
 	if code, msg := v.do(t, req).errCode(t); code != venueapi.CodeBadSignature || !strings.Contains(msg, "does not match") {
 		t.Fatalf("signed with '+' for spaces: code %d %q, want 1253", code, msg)
@@ -68,7 +69,7 @@ func TestDecisions_Signing_Host_LowerCasedWithThePortOnlyWhenNotDefault(t *testi
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q := venueapi.SignedQuery("GET", tt.signedHost, venueapi.PathTiers, testAccess, []byte(testSecret), params, v.clock.Now())
+			q := sign.SignedQuery("GET", tt.signedHost, venueapi.PathTiers, testAccess, []byte(testSecret), params, v.clock.Now())
 			req, _ := http.NewRequest("GET", v.url+venueapi.PathTiers+"?"+q, nil)
 			req.Host = tt.sentHost
 			if code, msg := v.do(t, req).errCode(t); code != tt.want {
@@ -86,7 +87,7 @@ func TestDecisions_Signing_Signature_IsStandardPaddedBase64OfHMACSHA256(t *testi
 	var sum []byte
 	for k := range 60 {
 		at = v.clock.Now().Add(-time.Duration(k) * time.Second)
-		q, _ := url.ParseQuery(venueapi.SignedQuery("GET", hostOf(t, v.url), venueapi.PathTiers, testAccess, []byte(testSecret), params, at))
+		q, _ := url.ParseQuery(sign.SignedQuery("GET", hostOf(t, v.url), venueapi.PathTiers, testAccess, []byte(testSecret), params, at))
 		if sig := q.Get("Signature"); strings.ContainsAny(sig, "+/") {
 			sum, _ = base64.StdEncoding.DecodeString(sig)
 			break
@@ -148,7 +149,7 @@ func TestDecisions_Signing_Timestamp_Within5MinutesEitherWay(t *testing.T) {
 func TestDecisions_Signing_Timestamp_ExactlyYYYYMMDDThhmmssWithNoZoneOrFraction(t *testing.T) {
 	v := start(t, sandbox.Config{})
 	now := v.clock.Now().UTC()
-	layout := now.Format(venueapi.TimestampLayout)
+	layout := now.Format(sign.TimestampLayout)
 	const shape = "invalid Timestamp: must be YYYY-MM-DDThh:mm:ss in UTC: no zone, no fractional seconds"
 	tests := []struct {
 		name, timestamp string

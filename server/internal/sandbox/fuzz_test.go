@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/riskchart/riskchart/venueapi"
+	"github.com/riskchart/riskchart/venueapi/sign"
 )
 
 // The sandbox parses outside input on every path; whatever arrives, it
@@ -67,7 +68,7 @@ func FuzzPositionLimitBody(f *testing.F) {
 		f.Add(b, "application/x-www-form-urlencoded")
 	}
 	f.Fuzz(func(t *testing.T, body, contentType string) {
-		q := venueapi.SignedQuery("POST", "venue.test", venueapi.PathPositionLimit, testAccess, []byte(testSecret), nil, testNow)
+		q := sign.SignedQuery("POST", "venue.test", venueapi.PathPositionLimit, testAccess, []byte(testSecret), nil, testNow)
 		req := httptest.NewRequest("POST", "http://venue.test"+venueapi.PathPositionLimit+"?"+q, strings.NewReader(body))
 		req.Header.Set("Content-Type", contentType)
 		w := httptest.NewRecorder()
@@ -82,7 +83,7 @@ func FuzzTierQuery(f *testing.F) {
 		f.Add(c, "cross")
 	}
 	f.Fuzz(func(t *testing.T, contract, margin string) {
-		q := venueapi.SignedQuery("GET", "venue.test", venueapi.PathTiers, testAccess, []byte(testSecret),
+		q := sign.SignedQuery("GET", "venue.test", venueapi.PathTiers, testAccess, []byte(testSecret),
 			url.Values{"contract_code": {contract}, "margin_mode": {margin}}, testNow)
 		req := httptest.NewRequest("GET", "http://venue.test"+venueapi.PathTiers+"?"+q, nil)
 		w := httptest.NewRecorder()

@@ -8,6 +8,7 @@ import (
 	"net/url"
 
 	"github.com/riskchart/riskchart/venueapi"
+	"github.com/riskchart/riskchart/venueapi/sign"
 )
 
 // routes is the whole surface of the sandbox: the venue's three paths, each
@@ -55,7 +56,7 @@ func (s *Sandbox) private(path string, serve func(http.ResponseWriter, *http.Req
 			return
 		}
 		if err := s.authenticate(r, params, parseErr, now); err != nil {
-			s.log.Info("refused a signed request", "path", path, "access_key", params.Get(venueapi.ParamAccessKeyID), "code", err.code, "why", err.msg)
+			s.log.Info("refused a signed request", "path", path, "access_key", params.Get(sign.ParamAccessKeyID), "code", err.code, "why", err.msg)
 			s.writeError(w, path, http.StatusOK, err.code, err.msg)
 			return
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/riskchart/riskchart/server/internal/sandbox"
 	"github.com/riskchart/riskchart/server/internal/sandbox/sandboxtest"
 	"github.com/riskchart/riskchart/venueapi"
+	"github.com/riskchart/riskchart/venueapi/sign"
 )
 
 // The sandbox's tests talk to it over HTTP on an in-memory network, as the
@@ -169,14 +170,14 @@ func (v *venueUnderTest) signedRequest(t testing.TB, method, path string, params
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := venueapi.SignedQuery(method, venueapi.CanonicalHost("http", u.Host), path, access, []byte(secret), params, at)
+	q := sign.SignedQuery(method, sign.CanonicalHost("http", u.Host), path, access, []byte(secret), params, at)
 	if mutate != nil {
 		vals, err := url.ParseQuery(q)
 		if err != nil {
 			t.Fatal(err)
 		}
 		mutate(vals)
-		q = venueapi.EncodeQuery(vals)
+		q = sign.EncodeQuery(vals)
 	}
 	req, err := http.NewRequest(method, v.url+path+"?"+q, nil)
 	if err != nil {
@@ -191,14 +192,14 @@ func (v *venueUnderTest) signedRequest(t testing.TB, method, path string, params
 func (v *venueUnderTest) signedWithTimestamp(t testing.TB, method, path string, params url.Values, timestamp string) *http.Request {
 	t.Helper()
 	q := url.Values{
-		venueapi.ParamAccessKeyID: {testAccess}, venueapi.ParamSignatureMethod: {venueapi.SignatureMethod},
-		venueapi.ParamSignatureVersion: {venueapi.SignatureVersion}, venueapi.ParamTimestamp: {timestamp},
+		sign.ParamAccessKeyID: {testAccess}, sign.ParamSignatureMethod: {sign.SignatureMethod},
+		sign.ParamSignatureVersion: {sign.SignatureVersion}, sign.ParamTimestamp: {timestamp},
 	}
 	for k, vs := range params {
 		q[k] = vs
 	}
-	q.Set(venueapi.ParamSignature, venueapi.Sign([]byte(testSecret), venueapi.Canonical(method, venueapi.CanonicalHost("http", hostOf(t, v.url)), path, q)))
-	return mustRequest(t, method, v.url+path+"?"+venueapi.EncodeQuery(q))
+	q.Set(sign.ParamSignature, sign.Sign([]byte(testSecret), sign.Canonical(method, sign.CanonicalHost("http", hostOf(t, v.url)), path, q)))
+	return mustRequest(t, method, v.url+path+"?"+sign.EncodeQuery(q))
 }
 
 func mustRequest(t testing.TB, method, u string) *http.Request {

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/riskchart/riskchart/venueapi"
+	"github.com/riskchart/riskchart/venueapi/sign"
 )
 
 // Config configures a Client. Zero values are sane defaults.
@@ -49,7 +50,7 @@ type Client struct {
 	base     *url.URL
 	host     string // the canonical host that is signed
 	access   string
-	signer   *venueapi.Signer
+	signer   *sign.Signer
 	http     *http.Client
 	now      func() time.Time // the signing clock
 	timeout  time.Duration
@@ -126,7 +127,7 @@ func New(cfg Config) (*Client, error) {
 		circuits[path] = newBreaker(endpointName(path), endpointFirstWait, endpointMaxWait, j)
 	}
 	return &Client{
-		base: u, host: venueapi.CanonicalHost(u.Scheme, u.Host), access: cfg.AccessKey, signer: venueapi.NewSigner(cfg.AccessKey, []byte(cfg.SecretKey)),
+		base: u, host: sign.CanonicalHost(u.Scheme, u.Host), access: cfg.AccessKey, signer: sign.NewSigner(cfg.AccessKey, []byte(cfg.SecretKey)),
 		http: cfg.HTTPClient, now: cfg.Now, timeout: cfg.Timeout, retries: cfg.Retries,
 		private: cfg.PrivateBudget, public: cfg.PublicBudget,
 		key: newBreaker(KeyBreaker, keyFirstWait, keyMaxWait, j), circuits: circuits, log: cfg.Logger,
@@ -293,7 +294,7 @@ func (c *Client) attempt(ctx context.Context, req request, op string, q Budget) 
 	if req.signed {
 		u.RawQuery = c.signer.Query(req.method, c.host, u.EscapedPath(), req.query, c.now())
 	} else if len(req.query) > 0 {
-		u.RawQuery = venueapi.EncodeQuery(req.query)
+		u.RawQuery = sign.EncodeQuery(req.query)
 	}
 	var body io.Reader
 	if req.body != nil {

@@ -1,4 +1,4 @@
-package venueapi
+package sign
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/riskchart/riskchart/venueapi"
 )
 
 // The golden files were written by hand from docs/decisions.md
@@ -36,20 +38,20 @@ var goldenVectors = []struct {
 }{
 	{
 		name:   "tiers with spaces, plus, slash, equals, tilde, non-ASCII and an empty value",
-		method: "GET", host: "127.0.0.1:9000", path: PathTiers,
+		method: "GET", host: "127.0.0.1:9000", path: venueapi.PathTiers,
 		access: "e2xxxxxx-99xxxxxx-84xxxxxx-7xxxx", at: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC),
 		params:    url.Values{"contract_code": {"BTC-USDT"}, "empty": {""}, "note": {"a b+c/d=e~f€"}},
 		canonical: "canonical-tiers.golden", signature: "tiers.sig",
 	},
 	{
 		name:   "position limits sign only the signature parameters (the JSON body is not signed)",
-		method: "POST", host: "api.example.com", path: PathPositionLimit,
+		method: "POST", host: "api.example.com", path: venueapi.PathPositionLimit,
 		access: "key-1", at: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
 		canonical: "canonical-limits.golden", signature: "limits.sig",
 	},
 	{
 		name:   "names sort in byte order (upper case, then '_', then lower case), values of one name as given, a time in another zone in UTC",
-		method: "GET", host: "api.example.com", path: PathTiers,
+		method: "GET", host: "api.example.com", path: venueapi.PathTiers,
 		access: "key/1", at: time.Date(2026, 2, 28, 18, 59, 59, 0, time.FixedZone("UTC-5", -5*3600)),
 		params:    url.Values{"contract_code": {"ETH-USDT"}, "alpha": {"2", "1"}, "a_b": {""}, "aB": {"~"}, "Zeta": {"z"}},
 		canonical: "canonical-order.golden", signature: "order.sig",
@@ -185,13 +187,13 @@ func FuzzSignerAgreesWithCanonical(f *testing.F) {
 		if k1 == k2 {
 			params = url.Values{k1: {v1, v2}}
 		}
-		q := NewSigner("key", []byte(goldenSecret)).Query(method, host, PathTiers, params, at)
+		q := NewSigner("key", []byte(goldenSecret)).Query(method, host, venueapi.PathTiers, params, at)
 		got, err := url.ParseQuery(q)
 		if err != nil {
 			t.Fatalf("query %q does not parse: %v", q, err)
 		}
 		sig := got.Get(ParamSignature)
-		if !Verify([]byte(goldenSecret), Canonical(method, host, PathTiers, got), sig) {
+		if !Verify([]byte(goldenSecret), Canonical(method, host, venueapi.PathTiers, got), sig) {
 			t.Fatalf("query %q: its signature does not verify against the canonical string of what it carries", q)
 		}
 		if got.Get(ParamTimestamp) != at.UTC().Format(TimestampLayout) || got.Get(ParamAccessKeyID) != "key" {
@@ -229,7 +231,7 @@ func TestParseTimestampTakesOnlyYYYYMMDDThhmmss(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := ParseTimestamp(tt.in)
 			if tt.want.IsZero() {
-				var pe *ParamError
+				var pe *venueapi.ParamError
 				if !errors.As(err, &pe) || pe.Param != "Timestamp" || !strings.Contains(err.Error(), tt.rule) {
 					t.Fatalf("ParseTimestamp(%q) = %v, %v; want a Timestamp error saying %q", tt.in, got, err, tt.rule)
 				}
@@ -242,7 +244,7 @@ func TestParseTimestampTakesOnlyYYYYMMDDThhmmss(t *testing.T) {
 	}
 	// What the signer writes is what the venue reads.
 	at := time.Date(2026, 2, 28, 18, 59, 59, 999_999_999, time.FixedZone("UTC-5", -5*3600))
-	q, _ := url.ParseQuery(SignedQuery("GET", "api.example.com", PathTiers, "key", []byte(goldenSecret), nil, at))
+	q, _ := url.ParseQuery(SignedQuery("GET", "api.example.com", venueapi.PathTiers, "key", []byte(goldenSecret), nil, at))
 	if got, err := ParseTimestamp(q.Get(ParamTimestamp)); err != nil || !got.Equal(at.Truncate(time.Second)) {
 		t.Fatalf("the signer's Timestamp %q reads as %v, %v; want %v", q.Get(ParamTimestamp), got, err, at.Truncate(time.Second).UTC())
 	}
@@ -271,6 +273,6 @@ func BenchmarkSignedQuery(b *testing.B) {
 	s := NewSigner("e2xxxxxx-99xxxxxx-84xxxxxx-7xxxx", []byte(goldenSecret))
 	b.ReportAllocs()
 	for b.Loop() {
-		s.Query("GET", "api.example.com", PathTiers, params, at)
+		s.Query("GET", "api.example.com", venueapi.PathTiers, params, at)
 	}
 }

@@ -1,4 +1,11 @@
-package venueapi
+// Package sign writes and checks the venue's request signatures (HmacSHA256,
+// SignatureVersion 2): the canonical string, the signature, the signed query
+// and the Timestamp's rules (docs/venue.md, docs/decisions.md#timestamp).
+// The venue client signs with it and the sandbox verifies with it. It is a
+// package of its own, not part of venueapi, because the browser never signs:
+// app.wasm links venueapi, and this package's crypto/hmac and net would come
+// with it.
+package sign
 
 import (
 	"crypto/hmac"
@@ -11,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/riskchart/riskchart/venueapi"
 )
 
 // The signature parameters of endpoints 1 and 2 (SignatureVersion 2).
@@ -35,7 +44,7 @@ const timestampShape = "dddd-dd-ddTdd:dd:dd"
 
 // ParseTimestamp reads a Timestamp parameter as the venue takes it
 // (docs/decisions.md#timestamp): exactly YYYY-MM-DDThh:mm:ss, a UTC instant
-// with no zone and no fractional seconds; anything else is a *ParamError
+// with no zone and no fractional seconds; anything else is a *venueapi.ParamError
 // naming Timestamp. The shape is checked byte by byte before time.Parse,
 // which accepts fractional seconds its layout does not have.
 func ParseTimestamp(s string) (time.Time, error) {
@@ -50,13 +59,13 @@ func ParseTimestamp(s string) (time.Time, error) {
 	}
 	t, err := time.Parse(TimestampLayout, s)
 	if err != nil { // month 13, February 30, hour 24 and the like
-		return time.Time{}, &ParamError{Param: ParamTimestamp, Rule: "must be a real date and time of day", Value: s}
+		return time.Time{}, &venueapi.ParamError{Param: ParamTimestamp, Rule: "must be a real date and time of day", Value: s}
 	}
 	return t, nil
 }
 
 func badTimestamp(s string) error {
-	return &ParamError{Param: ParamTimestamp, Rule: "must be YYYY-MM-DDThh:mm:ss in UTC: no zone, no fractional seconds", Value: s}
+	return &venueapi.ParamError{Param: ParamTimestamp, Rule: "must be YYYY-MM-DDThh:mm:ss in UTC: no zone, no fractional seconds", Value: s}
 }
 
 // CanonicalHost returns host (a Host header or URL host) as it enters the
