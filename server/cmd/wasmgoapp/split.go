@@ -7,7 +7,9 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"maps"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -19,7 +21,6 @@ const serverOnly = "//go:build !wasm"
 type goFile struct {
 	name   string
 	src    []byte
-	fset   *token.FileSet
 	f      *ast.File
 	cutAs  string     // the file's name for the cut import; "" if it has none
 	decls  []ast.Decl // every top-level declaration but the imports
@@ -38,8 +39,8 @@ type goFile struct {
 // under a blank or dot name is an error.
 func split(files map[string][]byte, cut string) (map[string][]byte, error) {
 	var fs []*goFile
-	for name, src := range files {
-		gf, err := parseFile(name, src, cut)
+	for _, name := range slices.Sorted(maps.Keys(files)) { // the same split every time
+		gf, err := parseFile(name, files[name], cut)
 		if err != nil {
 			return nil, err
 		}
@@ -87,7 +88,7 @@ func parseFile(name string, src []byte, cut string) (*goFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parsing %s: %w", name, err)
 	}
-	gf := &goFile{name: name, src: src, fset: fset, f: f, offset: func(p token.Pos) int { return fset.Position(p).Offset }}
+	gf := &goFile{name: name, src: src, f: f, offset: func(p token.Pos) int { return fset.Position(p).Offset }}
 	above := src[:gf.offset(f.Package)]
 	gf.whole = bytes.Contains(above, []byte("//go:build")) || bytes.Contains(above, []byte("// +build"))
 	for _, spec := range f.Imports {
