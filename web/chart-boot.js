@@ -118,8 +118,8 @@
     })
     .catch(() => {}) // no answer: the app loads and reports it
     .finally(() => {
-      // app.js holds app.wasm's download and compilation until now (or a
-      // time limit), so that they do not take the cores this paint needs.
+      // app.js starts Go only now (or after a time limit), so that Go does
+      // not take the cores this paint needs (web/loader-patch.js).
       state.settled = true;
       window.dispatchEvent(new Event("riskchart:first-paint"));
     });
