@@ -2,6 +2,7 @@ package pages
 
 import (
 	"errors"
+	"net/url"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -49,7 +50,7 @@ func (e *EmbedPage) OnNav(ctx app.Context) {
 	e.notice = components.ViewNotice(u)
 	q := u.Query()
 	e.controls = q.Get("controls") != "0"
-	e.token = q.Get("embed")
+	e.token = embedLink(q)
 	e.dark = browser.SetTheme(e.v.Theme)
 	e.fitSize(ctx)
 	// The locale is the document's language (screen readers, the browser's
@@ -257,6 +258,9 @@ func (e *EmbedPage) Render() app.UI {
 		body,
 	)
 }
+
+// embedLink is the signed embed link in an embed's query (?embed=).
+func embedLink(q url.Values) string { return q.Get("embed") }
 
 // validLocale reports whether s is a BCP 47 language tag, loosely: a
 // language of 2 or 3 letters, then up to three subtags of 2 to 8 letters or

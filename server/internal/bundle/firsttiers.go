@@ -11,22 +11,28 @@ import (
 
 	"github.com/riskchart/riskchart/app/boot"
 	"github.com/riskchart/riskchart/app/components"
+	"github.com/riskchart/riskchart/app/pages"
 	"github.com/riskchart/riskchart/server/internal/firstdata"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// withFirstTiers puts in the chart page the tiers the server holds for its
+// withFirstTiers puts in a page with a tier ladder (the chart page, /tiers,
+// the tiers embed: pages.TiersOf) the tiers the server holds for its
 // contract, when the request carries them (firstdata): the tier table drawn
 // with them in place of the prerendered empty one, and the answer itself
 // for the app to adopt (boot.TiersID). ok is false when the page is left as
 // it was.
 func withFirstTiers(r *http.Request, page []byte) (out []byte, ok bool) {
 	lookup, found := firstdata.Tiers(r.Context())
-	if !found || r.URL.Path != "/" {
+	if !found {
 		return page, false
 	}
-	contract := components.ViewFromURL(r.URL).Contract
-	body, found := lookup(contract)
+	shown, found := pages.TiersOf(r.URL)
+	if !found {
+		return page, false
+	}
+	contract := shown.Contract
+	body, found := lookup(firstdata.TiersPage{Contract: contract, Embedded: shown.Embedded, EmbedLink: shown.EmbedLink})
 	if !found {
 		return page, false
 	}

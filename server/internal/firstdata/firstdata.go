@@ -5,10 +5,19 @@ package firstdata
 
 import "context"
 
-// TiersLookup returns the tier path's answer (JSON) for contract when the
-// server holds it fresh and the page's viewer may see it; ok is false
-// otherwise.
-type TiersLookup func(contract string) (body []byte, ok bool)
+// TiersPage is the tier ladder a page shows, as the gateway judges it: its
+// contract, and for an embed the signed link in the page's URL, by which
+// alone an embed's panel is judged ("" for none).
+type TiersPage struct {
+	Contract  string
+	Embedded  bool
+	EmbedLink string
+}
+
+// TiersLookup returns the tier path's answer (JSON) for the page's contract
+// when the server holds it fresh and the tier path would answer the page's
+// viewer for it; ok is false otherwise.
+type TiersLookup func(page TiersPage) (body []byte, ok bool)
 
 type tiersKey struct{}
 

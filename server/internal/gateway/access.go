@@ -127,16 +127,23 @@ func (s *server) embedDenied(w http.ResponseWriter, r *http.Request, panel, cont
 	if _, embed := r.Header[venueapi.EmbedHeader]; !embed || panel == embedlink.PanelTiers && s.cfg.PublicTiers {
 		return false
 	}
-	token := r.Header.Get(venueapi.EmbedHeader)
-	if s.cfg.EmbedLinks != nil && token != "" {
-		if scope, err := s.cfg.EmbedLinks.Check(token); err == nil && scope.Allows(panel, contract, s.now()) {
-			return false
-		}
+	if s.linkAllows(r.Header.Get(venueapi.EmbedHeader), panel, contract) {
+		return false
 	}
 	refuse(r, refusalEmbedLink)
 	writeError(w, r.URL.Path, http.StatusOK, venueapi.CodeForbidden,
 		"this embed has no valid link for the "+panel+" of "+contract+" (missing, expired, tampered or out of scope)", s.now())
 	return true
+}
+
+// linkAllows reports whether token is a valid embed link granting panel
+// for contract now.
+func (s *server) linkAllows(token, panel, contract string) bool {
+	if s.cfg.EmbedLinks == nil || token == "" {
+		return false
+	}
+	scope, err := s.cfg.EmbedLinks.Check(token)
+	return err == nil && scope.Allows(panel, contract, s.now())
 }
 
 var loginPage = template.Must(template.New("login").Parse(`<!doctype html>

@@ -4,30 +4,63 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/riskchart/riskchart/server/internal/embedlink"
 	"github.com/riskchart/riskchart/server/internal/firstdata"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// withFirstTiers lets the chart page carry the tiers this server holds for
-// its contract, so that the risk panel shows them before app.wasm runs
-// (docs/architecture.md, "first paint"). Only for a viewer the tier path
-// would answer (access.go), and only from the cache: a page never calls the
-// venue.
+// withFirstTiers lets a page with a tier ladder (the chart page, /tiers,
+// the tiers embed) carry the tiers this server holds for its contract, so
+// that the risk panel shows them before app.wasm runs (docs/architecture.md,
+// "first paint"). Only for a viewer the tier path would answer (access.go),
+// and only from the cache: a page never calls the venue.
 func (s *server) withFirstTiers(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet && r.URL.Path == "/" && shownNow(r) && s.mayViewPrivate(r) {
-			r = r.WithContext(firstdata.WithTiers(r.Context(), s.cachedTiers))
+		if r.Method == http.MethodGet && shownNow(r) {
+			r = r.WithContext(firstdata.WithTiers(r.Context(), s.firstTiersFor(r)))
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-// shownNow reports whether r is a page load a browser shows, not a fetch of
-// the page to keep: the service worker keeps "/" as the shell of every
-// view, and a shell with one contract's tiers would show them for another.
+// firstTiersFor is the lookup of page request r. The viewer is judged when
+// the page asks, for the page's contract: a file or a page without tiers
+// costs nothing.
+func (s *server) firstTiersFor(r *http.Request) firstdata.TiersLookup {
+	return func(page firstdata.TiersPage) ([]byte, bool) {
+		if !s.mayViewFirstTiers(r, page) {
+			return nil, false
+		}
+		return s.cachedTiers(page.Contract)
+	}
+}
+
+// mayViewFirstTiers reports whether the tier path would answer the viewer
+// of page request r for the page's tiers. A page of this server is judged as
+// the chart page always was (mayViewPrivate). An embed is judged as its
+// panel's calls are (tiersAccess, embedDenied): never for another site's
+// page, then with public tiers for anyone, otherwise by the signed link in
+// its URL, for the panel and contract the link covers.
+func (s *server) mayViewFirstTiers(r *http.Request, page firstdata.TiersPage) bool {
+	if !page.Embedded {
+		return s.mayViewPrivate(r)
+	}
+	if s.crossSite(r) != "" {
+		return false
+	}
+	return s.cfg.PublicTiers || s.linkAllows(page.EmbedLink, embedlink.PanelTiers, page.Contract)
+}
+
+// shownNow reports whether r is a page load a browser shows (in a tab or a
+// frame), not a fetch of the page to keep: the service worker keeps "/" as
+// the shell of every view, and a shell with one contract's tiers would show
+// them for another.
 func shownNow(r *http.Request) bool {
-	dest := r.Header.Get("Sec-Fetch-Dest")
-	return dest == "" || dest == "document"
+	switch r.Header.Get("Sec-Fetch-Dest") {
+	case "", "document", "iframe", "frame":
+		return true
+	}
+	return false
 }
 
 // mayViewPrivate is private's rule for a request without an embed header:

@@ -1,0 +1,53 @@
+package pages
+
+import (
+	"net/url"
+
+	"github.com/riskchart/riskchart/app/components"
+	"github.com/riskchart/riskchart/app/embedmsg"
+)
+
+// TiersShown is the tier ladder a page shows when it opens: the server
+// prerenders it when it holds those tiers and the viewer may see them
+// (docs/architecture.md, "first paint").
+type TiersShown struct {
+	Contract string
+	// Embedded marks an embed, whose panel is judged by the signed link in
+	// its URL (EmbedLink, "" for none) and not by a viewer token.
+	Embedded  bool
+	EmbedLink string
+}
+
+// TiersOf is the ladder the page at u shows, read by the page's own rules
+// (its route and its OnNav); ok is false for a page without one (/limits,
+// a chart embed, a malformed contract, a path that is no page).
+func TiersOf(u *url.URL) (shown TiersShown, ok bool) {
+	for _, r := range routes {
+		if r.path == u.Path {
+			if p, has := r.page().(tiersPage); has {
+				return p.tiersShown(u)
+			}
+			return TiersShown{}, false
+		}
+	}
+	return TiersShown{}, false
+}
+
+// tiersPage is a page that can show a tier ladder.
+type tiersPage interface {
+	tiersShown(u *url.URL) (TiersShown, bool)
+}
+
+func (p *ChartPage) tiersShown(u *url.URL) (TiersShown, bool) {
+	return TiersShown{Contract: components.ViewFromURL(u).Contract}, true
+}
+
+func (p *RiskPage) tiersShown(u *url.URL) (TiersShown, bool) {
+	code, err := riskPageContract(u)
+	return TiersShown{Contract: code}, err == nil && p.show == "tiers"
+}
+
+func (e *EmbedPage) tiersShown(u *url.URL) (TiersShown, bool) {
+	return TiersShown{Contract: components.ViewFromURL(u).Contract, Embedded: true, EmbedLink: embedLink(u.Query())},
+		e.kind == embedmsg.RouteTiers
+}

@@ -1,0 +1,67 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// TestRiskPagesShowTheirTiersBeforeTheAppRuns: /tiers and the tiers embed
+// (opened with its link, alone or framed by a page of this server) carry the tiers the server holds for their
+// contract, as the chart page does; with app.wasm held back the tier table
+// shows them, and the app adopts them without asking the tier path.
+func TestRiskPagesShowTheirTiersBeforeTheAppRuns(t *testing.T) {
+	const key = "first-tiers-e2e-embed-key-0123456789-0123456789"
+	s := startServer(t, map[string]string{"RISKCHART_EMBED_KEY": key})
+	var env struct {
+		Data []json.RawMessage `json:"data"`
+	}
+	getJSON(t, s.URL+venueapi.PathTiers+"?contract_code=ETH-USDT", &env) // the server now holds them
+	if len(env.Data) == 0 {
+		t.Fatal("the sandbox has no tiers for ETH-USDT")
+	}
+	link := issueLink(t, key, "-contracts", "ETH-USDT", "-panels", "tiers", "-ttl", "1h")
+	embed := "/embed/tiers?contract_code=ETH-USDT&embed=" + url.QueryEscape(link)
+	for _, tc := range []struct {
+		name, path string
+		framed     bool // opened in an iframe of a page of this server (Sec-Fetch-Dest: iframe)
+	}{
+		{"the tiers page", "/tiers?contract_code=ETH-USDT", false},
+		{"the tiers embed with its link", embed, false},
+		{"the tiers embed with its link, framed", embed, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := newBrowser(t)
+			held, hold := holdAppWasm(ctx)
+			win, open := "window", chromedp.Navigate(s.URL+tc.path)
+			if tc.framed {
+				win = `document.querySelector("iframe").contentWindow`
+				open = chromedp.Tasks{chromedp.Navigate(s.URL + "/login"),
+					chromedp.Evaluate(`(() => { const f = document.createElement("iframe"); f.src = `+strconv.Quote(tc.path)+`; document.body.append(f); })()`, nil)}
+			}
+			if err := chromedp.Run(ctx, hold, open); err != nil {
+				t.Fatal(err)
+			}
+			rows := `(` + win + `).document.querySelectorAll("#tier-table tbody tr[data-tier]").length`
+			// The page as the server sent it, app.wasm held back.
+			waitFor(t, ctx, `(`+win+`).document.readyState === "complete" && (`+win+`).document.getElementById("tier-table") !== null`)
+			if n := evalJS[int](t, ctx, rows); n != len(env.Data) {
+				t.Errorf("before the app runs the tier table shows %d rows, want %d", n, len(env.Data))
+			}
+			if evalJS[bool](t, ctx, `(`+win+`).performance.getEntriesByName("riskchart:main").length > 0`) {
+				t.Fatal("app.wasm ran: it was not held back")
+			}
+			letAppWasmThrough(t, ctx, held)
+			waitFor(t, ctx, `(`+win+`).performance.getEntriesByName("riskchart:risk-first-data").length > 0 && `+rows+` === `+fmt.Sprint(len(env.Data)))
+			if n := evalJS[int](t, ctx, `(`+win+`).performance.getEntriesByType("resource").filter((e) => e.name.includes("`+venueapi.PathTiers+`")).length`); n != 0 {
+				t.Errorf("the app fetched the tiers %d times though the page held them", n)
+			}
+		})
+	}
+}
