@@ -127,7 +127,9 @@ func TestTheChartPageCarriesTheTiersTheServerHolds(t *testing.T) {
 
 		{"embed: a link for its tiers, off loopback without a token", "/embed/tiers?contract_code=BTC-USDT&embed=" + btcTiers, proxied, "BTC-USDT"},
 		{"embed: a link for its tiers, framed by this server's page", "/embed/tiers?contract_code=btc-usdt&embed=" + btcTiers, framed, "BTC-USDT"},
-		{"embed: a link for its tiers, framed by another site's page", "/embed/tiers?contract_code=BTC-USDT&embed=" + btcTiers, crossSite, ""},
+		{"embed: a link for its tiers, framed by another site's page", "/embed/tiers?contract_code=BTC-USDT&embed=" + btcTiers, crossSite, "BTC-USDT"},
+		{"embed: another site's page fetching it", "/embed/tiers?contract_code=BTC-USDT&embed=" + btcTiers,
+			map[string]string{"X-Forwarded-For": "203.0.113.7", "Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Site": "cross-site"}, ""},
 		{"embed: no link, on loopback", "/embed/tiers?contract_code=BTC-USDT", nil, ""},
 		{"embed: no link, with a viewer token", "/embed/tiers?contract_code=BTC-USDT", viewer, ""},
 		{"embed: a link for another contract", "/embed/tiers?contract_code=BTC-USDT&embed=" + link(embedlink.PanelTiers, "ETH-USDT"), nil, ""},
@@ -140,9 +142,9 @@ func TestTheChartPageCarriesTheTiersTheServerHolds(t *testing.T) {
 }
 
 // With public tiers, the tiers embed carries them without a link, as the
-// tier path answers it; another site's page still gets none, and the
-// server's own pages keep the chart page's rule (a viewer token off
-// loopback).
+// tier path answers its calls, in another site's frame too; another site's
+// page fetching it gets none, and the server's own pages keep the chart
+// page's rule (a viewer token off loopback).
 func TestPublicTiersReachTheFirstPaintOfEmbeds(t *testing.T) {
 	s := startFirstTiersServer(t, map[string]string{"RISKCHART_TRUSTED_PROXIES": "127.0.0.1/32",
 		"RISKCHART_VIEWER_TOKENS": "public-tiers-viewer-token", "RISKCHART_PUBLIC_TIERS": "true"})
@@ -151,7 +153,9 @@ func TestPublicTiersReachTheFirstPaintOfEmbeds(t *testing.T) {
 		{"embed without a link", "/embed/tiers?contract_code=BTC-USDT", proxied, "BTC-USDT"},
 		{"embed with a bad link", "/embed/tiers?contract_code=BTC-USDT&embed=not-a-link", proxied, "BTC-USDT"},
 		{"embed framed by another site's page", "/embed/tiers?contract_code=BTC-USDT",
-			map[string]string{"X-Forwarded-For": "203.0.113.7", "Sec-Fetch-Dest": "iframe", "Sec-Fetch-Site": "cross-site"}, ""},
+			map[string]string{"X-Forwarded-For": "203.0.113.7", "Sec-Fetch-Dest": "iframe", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Site": "cross-site"}, "BTC-USDT"},
+		{"another site's page fetching the embed", "/embed/tiers?contract_code=BTC-USDT",
+			map[string]string{"X-Forwarded-For": "203.0.113.7", "Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Site": "cross-site"}, ""},
 		{"embed of a contract not held", "/embed/tiers?contract_code=ETH-USDT", proxied, ""},
 		{"/tiers without a token", "/tiers?contract_code=BTC-USDT", proxied, ""},
 	})

@@ -38,15 +38,16 @@ func (s *server) firstTiersFor(r *http.Request) firstdata.TiersLookup {
 // mayViewFirstTiers reports whether the tier path would answer the viewer
 // of page request r for the page's tiers. A page of this server is judged as
 // the chart page always was (mayViewPrivate). An embed is judged as its
-// panel's calls are (tiersAccess, embedDenied): never for another site's
-// page, then with public tiers for anyone, otherwise by the signed link in
-// its URL, for the panel and contract the link covers.
+// panel's calls from inside the frame are (tiersAccess, embedDenied): with
+// public tiers for anyone, otherwise by the signed link in its URL, for the
+// panel and contract the link covers. The cross-site refusal does not apply:
+// loading an embed is the framing page's navigation, another site's as a
+// rule, while the panel's own calls are same-origin; which sites may frame it
+// at all is the frame-ancestors policy's to say. A request that is not a
+// page load (shownNow) gets nothing anyway.
 func (s *server) mayViewFirstTiers(r *http.Request, page firstdata.TiersPage) bool {
 	if !page.Embedded {
 		return s.mayViewPrivate(r)
-	}
-	if s.crossSite(r) != "" {
-		return false
 	}
 	return s.cfg.PublicTiers || s.linkAllows(page.EmbedLink, embedlink.PanelTiers, page.Contract)
 }
