@@ -19,10 +19,16 @@ func FetchContracts(ctx context.Context) ([]venueapi.Offer, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ReadContracts(a.Body)
+}
+
+// ReadContracts reads the contract path's answer, fetched or carried by the
+// page (boot.ContractsID).
+func ReadContracts(body string) ([]venueapi.Offer, error) {
 	var v struct {
 		Data []venueapi.Offer `json:"data"`
 	}
-	if err := json.Unmarshal([]byte(a.Body), &v); err != nil {
+	if err := json.Unmarshal([]byte(body), &v); err != nil {
 		return nil, fmt.Errorf("reading the contract list: %w", err)
 	}
 	return v.Data, nil

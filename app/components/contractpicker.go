@@ -28,8 +28,13 @@ func (p *ContractPicker) Render() app.UI {
 	options := []app.UI{}
 	listed := false
 	for _, c := range p.Contracts {
-		listed = listed || c.Code == p.Contract
-		options = append(options, app.Option().Value(c.Code).Selected(c.Code == p.Contract).Text(c.Code))
+		o := app.Option().Value(c.Code).Text(c.Code)
+		if c.Code == p.Contract {
+			// Only then: go-app writes Selected(false) into the page as
+			// selected="false", which selects the option before the app runs.
+			o, listed = o.Selected(true), true
+		}
+		options = append(options, o)
 	}
 	if !listed {
 		options = append(options, app.Option().Value(p.Contract).Selected(true).Text(p.Contract))

@@ -42,13 +42,19 @@ func (p *ChartPage) OnInit() {
 		p.v = components.ViewFromURL(browser.URL())
 		p.notice = components.ViewNotice(browser.URL())
 		p.applyTheme()
+		if list, ok := adoptContracts(); ok { // the list the server put in the page: the first render lists it
+			p.contracts = list
+		}
 	}
 }
 
-// OnMount loads the contract list, for the picker and the risk panel.
+// OnMount loads the contract list, for the picker and the risk panel,
+// unless the page carried it (OnInit).
 func (p *ChartPage) OnMount(ctx app.Context) {
 	browser.Mark(browser.MarkMounted)
-	loadContracts(ctx, func(list []venueapi.Offer) { p.contracts = list })
+	if p.contracts == nil {
+		loadContracts(ctx, func(list []venueapi.Offer) { p.contracts = list })
+	}
 	// Back and Forward restore the view of their history entry (setView pushes one per change).
 	p.stopPop = browser.OnPopState(func() {
 		ctx.Dispatch(func(ctx app.Context) {

@@ -6,6 +6,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/riskchart/riskchart/app/api"
+	"github.com/riskchart/riskchart/app/browser"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -28,6 +29,18 @@ func loadContracts(ctx app.Context, set func([]venueapi.Offer)) {
 			}
 		}
 	})
+}
+
+// adoptContracts takes, once, the contract list the server put in the page
+// (docs/architecture.md, "first paint"); ok is false when the page holds
+// none, or one that cannot be read: the page then fetches it.
+func adoptContracts() ([]venueapi.Offer, bool) {
+	body, ok := browser.TakeFirstContracts()
+	if !ok {
+		return nil, false
+	}
+	list, err := api.ReadContracts(body)
+	return list, err == nil && len(list) > 0
 }
 
 // contractsRetry is the pause before asking again for a list that failed.

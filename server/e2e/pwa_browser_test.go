@@ -325,6 +325,10 @@ func TestASecondVisitDrawsTheLastChartBeforeTheNetworkAnswers(t *testing.T) {
 	screenshot(t, ctx, "pwa-before-network")
 	p.release()
 	waitFor(t, ctx, `!document.getElementById("offline-mark") && !document.getElementById("chart-status")`)
+	// The shell carries no contract list (unlike the first visit's page,
+	// whose list left nothing in the HTTP cache): the page asks the network
+	// for it, an answer the gate held back.
+	waitFor(t, ctx, `performance.getEntriesByType("resource").some((r) => new URL(r.name).pathname === "`+venueapi.PathContracts+`")`)
 	// The worker's static routes answered the app's files from its cache
 	// without running its script, and sent live data to the network.
 	routes := evalJS[[][2]string](t, ctx, `performance.getEntriesByType("resource").map((r) => [new URL(r.name).pathname, r.workerFinalSourceType])`)

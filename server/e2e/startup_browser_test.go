@@ -66,8 +66,8 @@ func TestControlsNavigateBeforeTheAppRuns(t *testing.T) {
 			[]string{"period=15min", "theme=light"}, "BTC-USDT|15min|step 900|app false", "light"},
 		{"the contract entry", chromedp.Tasks{chromedp.SendKeys(`#contract-input`, "ETH-USDT", chromedp.ByQuery), chromedp.Click(`#contract-form button`, chromedp.ByQuery)},
 			[]string{"contract_code=ETH-USDT", "period=15min", "theme=light"}, "ETH-USDT|15min|step 900|app false", "light"},
-		// Before the app, the list holds the contract on show alone: the
-		// test adds one, as the app's list would.
+		// The page lists the server's contracts (firstcontracts_browser_test.go);
+		// BTC-USDT-CQ is not among the sandbox's: the test adds it.
 		{"the contract list", chromedp.Evaluate(`(() => { const s = document.getElementById("contract-select"); s.add(new Option("BTC-USDT-CQ")); s.value = "BTC-USDT-CQ"; s.dispatchEvent(new Event("change", {bubbles: true})); })()`, nil),
 			[]string{"contract_code=BTC-USDT-CQ", "period=15min", "theme=light"}, "BTC-USDT-CQ|15min|step 900|app false", "light"},
 		// The service worker answers every view with the page of the

@@ -99,6 +99,9 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		body = page
+		if page, ok := withFirstContracts(r, body); ok { // firstcontracts.go: public, cacheable as before
+			body = page
+		}
 		if page, ok := withFirstTiers(r, body); ok { // firsttiers.go
 			body = page
 			w.Header().Set("Cache-Control", "private, no-cache") // it holds what this viewer may see

@@ -33,7 +33,8 @@ func (s *server) routes() http.Handler {
 	mux.Handle("GET /readyz", s.limited(s.handleReady())) // limited: each probe is a venue call
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.cfg.Registry, promhttp.HandlerOpts{}))
 	// The front end: pages, app.wasm, scripts, styles.
-	// A page with a tier ladder may carry the tiers held for its contract (firsttiers.go).
-	mux.Handle("/", s.withFirstTiers(s.cfg.App))
+	// A page with a tier ladder may carry the tiers held for its contract
+	// (firsttiers.go), and the chart page the contract list (firstcontracts.go).
+	mux.Handle("/", s.withFirstContracts(s.withFirstTiers(s.cfg.App)))
 	return s.logged(s.secured(s.hostChecked(mux))) // hostChecked: only our own host names, see host.go
 }

@@ -1,0 +1,86 @@
+package bundle
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/api"
+	"github.com/riskchart/riskchart/app/boot"
+	"github.com/riskchart/riskchart/app/components"
+	"github.com/riskchart/riskchart/server/internal/firstdata"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// withFirstContracts puts in the chart page the contract list, when the
+// request carries it (firstdata): the contract picker drawn with every
+// contract in place of the prerendered one, which lists the page's contract
+// alone; the answer itself for the app to adopt (boot.ContractsID); and no
+// preload of the contract path, which the app then does not fetch. ok is
+// false when the page is left as it was.
+func withFirstContracts(r *http.Request, page []byte) (out []byte, ok bool) {
+	lookup, found := firstdata.Contracts(r.Context())
+	if !found || r.URL.Path != "/" {
+		return page, false
+	}
+	body, found := lookup()
+	if !found {
+		return page, false
+	}
+	var list struct {
+		Data    []venueapi.Offer `json:"data"`
+		Private bool             `json:"private"`
+	}
+	if err := json.Unmarshal(body, &list); err != nil || len(list.Data) == 0 {
+		return page, false
+	}
+	// Marshalled here: json.Marshal escapes <, > and &, so the text cannot
+	// end the script element.
+	answer, err := json.Marshal(list)
+	if err != nil {
+		return page, false
+	}
+	// The prerendered picker is the one form with id="contract-pick"
+	// (ContractPicker), holding no other form.
+	id := bytes.Index(page, []byte(` id="contract-pick"`))
+	start := bytes.LastIndex(page[:max(id, 0)], []byte("<form"))
+	end := bytes.Index(page[max(id, 0):], []byte("</form>"))
+	bodyEnd := bytes.LastIndex(page, []byte("</body>"))
+	if id < 0 || start < 0 || end < 0 || bodyEnd < id {
+		return page, false
+	}
+	end += id + len("</form>")
+	picker := app.HTMLString(components.FirstContractPicker(components.ViewFromURL(r.URL), list.Data))
+	script := `<script type="application/json" id="` + boot.ContractsID + `">` + string(answer) + "</script>\n"
+	head := withoutPreload(page[:start], api.PathContracts)
+	out = make([]byte, 0, len(page)+len(picker)+len(script))
+	out = append(append(append(out, head...), picker...), page[end:bodyEnd]...)
+	out = append(append(out, script...), page[bodyEnd:]...)
+	return out, true
+}
+
+// withoutPreload is page without the <link> that preloads href (and the
+// indentation of its line); page as it is when it holds none. go-app writes
+// a link's attributes in no fixed order.
+func withoutPreload(page []byte, href string) []byte {
+	i := bytes.Index(page, []byte(` href="`+href+`"`))
+	if i < 0 {
+		return page
+	}
+	start := bytes.LastIndex(page[:i], []byte("<link"))
+	closing := bytes.IndexByte(page[i:], '>')
+	if start < 0 || closing < 0 || bytes.IndexByte(page[start:i], '>') >= 0 || !bytes.Contains(page[start:i+closing], []byte(`rel="preload"`)) {
+		return page
+	}
+	cut := start
+	for cut > 0 && (page[cut-1] == ' ' || page[cut-1] == '\t') {
+		cut--
+	}
+	if cut > 0 && page[cut-1] == '\n' {
+		cut--
+	}
+	out := make([]byte, 0, len(page))
+	return append(append(out, page[:cut]...), page[i+closing+1:]...)
+}

@@ -1,0 +1,32 @@
+package gateway
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/riskchart/riskchart/server/internal/firstdata"
+)
+
+// withFirstContracts lets the chart page carry the contract list, so that
+// the contract picker lists every contract before app.wasm runs and the app
+// does not fetch it (docs/architecture.md, "first paint"). The list is the
+// server's configuration, public as its path is (no access rule guards
+// venueapi.PathContracts), so every page load a browser shows gets it; the
+// service worker's shell does not (shownNow): the shell is kept across
+// restarts of the server until the next release, and the app would adopt a
+// list the server may no longer offer instead of asking for it.
+func (s *server) withFirstContracts(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == "/" && shownNow(r) && len(s.cfg.Contracts) > 0 {
+			r = r.WithContext(firstdata.WithContracts(r.Context(), s.contractsBody))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// contractsBody is the contract path's answer: the list the server offers,
+// and whether it holds a venue key for private data.
+func (s *server) contractsBody() ([]byte, bool) {
+	b, err := json.Marshal(map[string]any{"data": s.cfg.Contracts, "private": s.venue.HasKey()})
+	return b, err == nil
+}
