@@ -283,8 +283,8 @@ func (c *Calculator) Render() app.UI {
 							c.tell(ctx)
 						}),
 					app.Select().ID("calc-unit").Class("control").Aria("label", "Size unit").Body(
-						app.Option().Value(string(risk.Contracts)).Selected(c.unit == risk.Contracts).Text("contracts"),
-						app.Option().Value(string(risk.USDT)).Selected(c.unit == risk.USDT).Text("USDT at mark"),
+						option(string(risk.Contracts), "contracts", c.unit == risk.Contracts),
+						option(string(risk.USDT), "USDT at mark", c.unit == risk.USDT),
 					).OnChange(func(ctx app.Context, e app.Event) {
 						c.unit = risk.Unit(ctx.JSSrc().Get("value").String())
 						c.tell(ctx)

@@ -28,16 +28,11 @@ func (p *ContractPicker) Render() app.UI {
 	options := []app.UI{}
 	listed := false
 	for _, c := range p.Contracts {
-		o := app.Option().Value(c.Code).Text(c.Code)
-		if c.Code == p.Contract {
-			// Only then: go-app writes Selected(false) into the page as
-			// selected="false", which selects the option before the app runs.
-			o, listed = o.Selected(true), true
-		}
-		options = append(options, o)
+		listed = listed || c.Code == p.Contract
+		options = append(options, option(c.Code, c.Code, c.Code == p.Contract))
 	}
 	if !listed {
-		options = append(options, app.Option().Value(p.Contract).Selected(true).Text(p.Contract))
+		options = append(options, option(p.Contract, p.Contract, true))
 	}
 	form, fields := viewForm(p.View, "contract_code")
 	return form.ID("contract-pick").Class("view-form").Body(append([]app.UI{app.Select().ID("contract-select").Class("control").Name("contract_code").Body(options...).OnChange(func(ctx app.Context, e app.Event) {

@@ -55,7 +55,7 @@ func (f *LimitFilter) Render() app.UI {
 	choice := func(id, param, label, value string, options [][2]string, set func(string)) app.UI {
 		opts := make([]app.UI, len(options))
 		for i, o := range options {
-			opts[i] = app.Option().Value(o[0]).Selected(o[0] == value).Text(o[1])
+			opts[i] = option(o[0], o[1], o[0] == value)
 		}
 		return app.Div().Class("filter-field").Body(
 			app.Label().For(id).Text(label),
