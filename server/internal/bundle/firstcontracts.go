@@ -44,21 +44,13 @@ func withFirstContracts(r *http.Request, page []byte) (out []byte, ok bool) {
 	}
 	// The prerendered picker is the one form with id="contract-pick"
 	// (ContractPicker), holding no other form.
-	id := bytes.Index(page, []byte(` id="contract-pick"`))
-	start := bytes.LastIndex(page[:max(id, 0)], []byte("<form"))
-	end := bytes.Index(page[max(id, 0):], []byte("</form>"))
-	bodyEnd := bytes.LastIndex(page, []byte("</body>"))
-	if id < 0 || start < 0 || end < 0 || bodyEnd < id {
-		return page, false
-	}
-	end += id + len("</form>")
 	picker := app.HTMLString(components.FirstContractPicker(components.ViewFromURL(r.URL), list.Data))
 	script := `<script type="application/json" id="` + boot.ContractsID + `">` + string(answer) + "</script>\n"
-	head := withoutPreload(page[:start], api.PathContracts)
-	out = make([]byte, 0, len(page)+len(picker)+len(script))
-	out = append(append(append(out, head...), picker...), page[end:bodyEnd]...)
-	out = append(append(out, script...), page[bodyEnd:]...)
-	return out, true
+	out, ok = replaceElement(page, "form", "contract-pick", []byte(picker), script)
+	if !ok {
+		return page, false
+	}
+	return withoutPreload(out, api.PathContracts), true
 }
 
 // withoutPreload is page without the <link> that preloads href (and the

@@ -48,18 +48,26 @@ func withFirstTiers(r *http.Request, page []byte) (out []byte, ok bool) {
 	}
 	// The prerendered table is the one section with id="tiers" (TierTable),
 	// holding no other section.
-	id := bytes.Index(page, []byte(` id="tiers"`))
-	start := bytes.LastIndex(page[:max(id, 0)], []byte("<section"))
-	end := bytes.Index(page[max(id, 0):], []byte("</section>"))
-	bodyEnd := bytes.LastIndex(page, []byte("</body>"))
-	if id < 0 || start < 0 || end < 0 || bodyEnd < id {
-		return page, false
-	}
-	end += id + len("</section>")
 	table := app.HTMLString(components.FirstTiersTable(contract, &env, time.Now()))
 	script := `<script type="application/json" id="` + boot.TiersID + `" data-contract="` + html.EscapeString(contract) + `">` + string(answer) + "</script>\n"
-	out = make([]byte, 0, len(page)+len(table)+len(script))
-	out = append(append(append(out, page[:start]...), table...), page[end:bodyEnd]...)
+	return replaceElement(page, "section", "tiers", []byte(table), script)
+}
+
+// replaceElement is page with the element <tag … id="id"> (which holds no
+// other element of its tag) replaced by with, and script put at the end of
+// the body; ok is false, and page as it was, when the page has no such
+// element before its body's end.
+func replaceElement(page []byte, tag, id string, with []byte, script string) (out []byte, ok bool) {
+	at := bytes.Index(page, []byte(` id="`+id+`"`))
+	start := bytes.LastIndex(page[:max(at, 0)], []byte("<"+tag))
+	end := bytes.Index(page[max(at, 0):], []byte("</"+tag+">"))
+	bodyEnd := bytes.LastIndex(page, []byte("</body>"))
+	if at < 0 || start < 0 || end < 0 || bodyEnd < at {
+		return page, false
+	}
+	end += at + len("</"+tag+">")
+	out = make([]byte, 0, len(page)+len(with)+len(script))
+	out = append(append(append(out, page[:start]...), with...), page[end:bodyEnd]...)
 	out = append(append(out, script...), page[bodyEnd:]...)
 	return out, true
 }
