@@ -9,7 +9,8 @@ import (
 
 // withFirstContracts lets the chart page carry the contract list, so that
 // the contract picker lists every contract before app.wasm runs and the app
-// does not fetch it (docs/architecture.md, "first paint"). The list is the
+// does not fetch it (docs/architecture.md, "first paint"); which page shows
+// the picker is the front end's to say (bundle/firstcontracts.go). The list is the
 // server's configuration, public as its path is (no access rule guards
 // venueapi.PathContracts), so every page load a browser shows gets it; the
 // service worker's shell does not (shownNow): the shell is kept across
@@ -17,7 +18,7 @@ import (
 // list the server may no longer offer instead of asking for it.
 func (s *server) withFirstContracts(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet && r.URL.Path == "/" && shownNow(r) && len(s.cfg.Contracts) > 0 {
+		if r.Method == http.MethodGet && shownNow(r) && len(s.cfg.Contracts) > 0 {
 			r = r.WithContext(firstdata.WithContracts(r.Context(), s.contractsBody))
 		}
 		next.ServeHTTP(w, r)
