@@ -65,13 +65,30 @@ func TakeFirstPaintAnswer(contract string, period venueapi.Period) (body string,
 // page for contract (boot.TiersID). The element is outside the app's root,
 // so it outlives go-app's mount; it is removed once read.
 func TakeFirstTiers(contract string) (body string, ok bool) {
-	el := ElementByID(boot.TiersID)
-	if !el.Truthy() {
-		return "", false
-	}
-	el.Call("remove")
-	if el.Call("getAttribute", "data-contract").String() != contract {
+	el, ok := takeElement(boot.TiersID)
+	if !ok || el.Call("getAttribute", "data-contract").String() != contract {
 		return "", false
 	}
 	return el.Get("textContent").String(), true
+}
+
+// TakeFirstContracts returns, once, the contract path's answer the server
+// put in the page (boot.ContractsID), as TakeFirstTiers does the tiers'.
+func TakeFirstContracts() (body string, ok bool) {
+	el, ok := takeElement(boot.ContractsID)
+	if !ok {
+		return "", false
+	}
+	return el.Get("textContent").String(), true
+}
+
+// takeElement removes the element with id from the page and returns it;
+// ok is false when the page has none.
+func takeElement(id string) (app.Value, bool) {
+	el := ElementByID(id)
+	if !el.Truthy() {
+		return nil, false
+	}
+	el.Call("remove")
+	return el, true
 }
