@@ -80,9 +80,8 @@ func run(out string, stdout io.Writer) error {
 			return fmt.Errorf("writing %s: %w", f, err)
 		}
 	}
-	edit := exec.Command("go", "mod", "edit", "-modfile", filepath.Join(out, "go.mod"), "-replace", goApp+"="+copyDir)
-	if b, err := edit.CombinedOutput(); err != nil {
-		return fmt.Errorf("replacing go-app in %s: %w: %s", filepath.Join(out, "go.mod"), err, b)
+	if _, err := goRun(nil, "mod", "edit", "-modfile", filepath.Join(out, "go.mod"), "-replace", goApp+"="+copyDir); err != nil {
+		return fmt.Errorf("replacing go-app in %s: %w", filepath.Join(out, "go.mod"), err)
 	}
 	if err := checkLinks(filepath.Join(out, "go.mod")); err != nil {
 		return err
@@ -94,14 +93,8 @@ func run(out string, stdout io.Writer) error {
 // checkLinks fails when app.wasm, built with modfile, would still link
 // cut, and names what imports it.
 func checkLinks(modfile string) error {
-	list := exec.Command("go", "list", "-modfile", modfile, "-deps", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, appMain)
-	list.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	b, err := list.Output()
+	b, err := goRun([]string{"GOOS=js", "GOARCH=wasm"}, "list", "-modfile", modfile, "-deps", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, appMain)
 	if err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			err = fmt.Errorf("%w: %s", err, exit.Stderr)
-		}
 		return fmt.Errorf("listing what %s links: %w", appMain, err)
 	}
 	var importers []string
@@ -119,12 +112,8 @@ func checkLinks(modfile string) error {
 // moduleDir is where the go command keeps the module path at the version
 // go.mod requires, downloading it first if it must, and that version.
 func moduleDir(path string) (dir, version string, err error) {
-	b, err := exec.Command("go", "mod", "download", "-json", path).Output()
+	b, err := goRun(nil, "mod", "download", "-json", path)
 	if err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			err = fmt.Errorf("%w: %s", err, exit.Stderr)
-		}
 		return "", "", fmt.Errorf("locating %s: %w", path, err)
 	}
 	var m struct{ Dir, Version string }
@@ -135,6 +124,19 @@ func moduleDir(path string) (dir, version string, err error) {
 		return "", "", fmt.Errorf("locating %s: go mod download gave no directory", path)
 	}
 	return m.Dir, m.Version, nil
+}
+
+// goRun runs the go command with args, env added to this process's, and
+// returns what it printed; its error carries what the command said.
+func goRun(env []string, args ...string) ([]byte, error) {
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), env...)
+	b, err := cmd.Output()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		err = fmt.Errorf("go %s: %w: %s", args[0], err, exit.Stderr)
+	}
+	return b, err
 }
 
 // copyModule copies go.mod, the licence and every package of the module at
