@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"encoding/json"
 	"net/http"
 
 	"github.com/riskchart/riskchart/server/internal/firstdata"
@@ -26,8 +25,5 @@ func (s *server) withFirstContracts(next http.Handler) http.Handler {
 }
 
 // contractsBody is the contract path's answer: the list the server offers,
-// and whether it holds a venue key for private data.
-func (s *server) contractsBody() ([]byte, bool) {
-	b, err := json.Marshal(map[string]any{"data": s.cfg.Contracts, "private": s.venue.HasKey()})
-	return b, err == nil
-}
+// and whether it holds a venue key for private data (encoded in New).
+func (s *server) contractsBody() ([]byte, bool) { return s.contracts, true }

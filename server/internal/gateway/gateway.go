@@ -83,6 +83,7 @@ type server struct {
 	origins   embedmsg.AllowList // besides the request's own, the origins private data may be asked from
 	refused   *refusals          // the request log's thinning of refused requests
 	streams   *streamHub         // the candle streams (stream.go)
+	contracts []byte             // the contract path's answer, encoded once: the list is configuration
 }
 
 // New builds the gateway's handler. It refuses to serve private data off
@@ -153,6 +154,10 @@ func New(cfg Config) (http.Handler, error) {
 	}
 	s := &server{cfg: cfg, venue: cfg.Venue, log: cfg.Logger, now: cfg.Now,
 		hosts: hosts, origins: originAllowList(cfg), refused: newRefusals()}
+	// What the contract path answers, and the chart page carries (firstcontracts.go).
+	if s.contracts, err = json.Marshal(map[string]any{"data": cfg.Contracts, "private": cfg.Venue.HasKey()}); err != nil {
+		return nil, fmt.Errorf("gateway: encoding the contract list: %w", err)
+	}
 	s.metrics = newMetrics(cfg.Registry, cfg.Venue)
 	s.candles = newCandleCache(cfg.Venue, cfg.RefreshInterval, cfg.UpstreamTimeout, cfg.StaleAfter, cfg.CacheBytes, cfg.Now, s.metrics)
 	cfg.Registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "riskchart_cache_bytes",
