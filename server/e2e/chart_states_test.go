@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -155,8 +157,9 @@ func TestChartLegendCoversNoCandleAndNoPrice(t *testing.T) {
   const clear = l.right > axis ? 7 : 0; // the topmost price is centred on the grid's top edge
   return l.bottom <= top - clear + 0.5 ? "" : "the legend (" + document.getElementById("legend").innerText.replace(/\s+/g, " ") + ") ends at " + l.bottom.toFixed(1) + ", the grid starts at " + top.toFixed(1) + (clear ? " and its topmost price 7 px higher" : "");
 })()`
+	dated := listedDated(t, s.URL, "ETH-USDT-") // a delivery date in the code: the longest legend
 	for _, width := range []int64{320, 360, 390, 430, 600, 768, 1024, 1280} {
-		for _, view := range []string{"BTC-USDT-CQ|1mon", "ETH-USDT-261127|1mon", "BTC-USDT|1min"} {
+		for _, view := range []string{"BTC-USDT-CQ|1mon", dated + "|1mon", "BTC-USDT|1min"} {
 			contract, period, _ := strings.Cut(view, "|")
 			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(width, 800, 1, width < 600),
 				chromedp.Navigate(s.URL+"/?contract_code="+contract+"&period="+period)); err != nil {
@@ -182,4 +185,27 @@ func TestChartLegendCoversNoCandleAndNoPrice(t *testing.T) {
 		}
 	}
 	screenshot(t, ctx, "chart-legend-wide")
+}
+
+// listedDated is the first contract the server at base offers whose code
+// is prefix and a delivery date (YYMMDD): dated contracts expire, so a test
+// takes one that is listed today.
+func listedDated(t *testing.T, base, prefix string) string {
+	t.Helper()
+	res, err := http.Get(base + venueapi.PathContracts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var list struct{ Data []venueapi.Offer }
+	if err := json.NewDecoder(res.Body).Decode(&list); err != nil {
+		t.Fatalf("reading the contract list: %v", err)
+	}
+	for _, o := range list.Data {
+		if date, ok := strings.CutPrefix(o.Code, prefix); ok && len(date) == 6 && strings.Trim(date, "0123456789") == "" {
+			return o.Code
+		}
+	}
+	t.Fatalf("no contract %sYYMMDD among the %d listed", prefix, len(list.Data))
+	return ""
 }
