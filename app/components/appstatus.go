@@ -58,8 +58,10 @@ func (s *AppStatus) OnDismount() {
 	}
 }
 
-// OnAppUpdate is go-app's signal that a new deployment is ready.
-func (s *AppStatus) OnAppUpdate(ctx app.Context) { s.updateReady = ctx.AppUpdateAvailable() }
+// OnAppUpdate is go-app's signal that a new deployment is ready. The
+// context go-app hands it on the first signal can still say there is none
+// (AppUpdateAvailable), so the signal alone decides.
+func (s *AppStatus) OnAppUpdate(ctx app.Context) { s.updateReady = true }
 
 // OnAppInstallChange follows whether the browser offers installation.
 func (s *AppStatus) OnAppInstallChange(ctx app.Context) { s.installable = ctx.IsAppInstallable() }
