@@ -7,12 +7,10 @@
 // On a two-core machine, running Go and installing the service worker
 // alongside the chart's first paint made that paint three times slower than
 // a plain page's; so:
-//   - app.wasm is fetched directly when app.js runs (the page preloads it at
-//     a low priority, pages/preload.go) and compiled as it arrives, but Go
-//     starts only once the first paint (web/chart-boot.js, which runs before
-//     app.js) has drawn or given up, or after 1.5 s. go-app's own download
-//     wraps the file in a new Response to report progress, which hides its
-//     URL from the browser: the compiled module would never be cached;
+//   - app.wasm is downloaded and compiled from the page's start, in a
+//     worker (web/app-start.js), and Go starts only once the first paint
+//     (web/chart-boot.js, which runs before app.js) has drawn or given up,
+//     or after 1.5 s;
 //   - the service worker registers once the app has drawn its chart, or 3 s
 //     after this script ran: on a first visit its install downloads and
 //     stores every file of the app.
@@ -63,17 +61,33 @@ function riskchartOnVisible(f) {
   return listener;
 }
 
-// go-app's progress reporting is dropped: the loader label has no {progress}.
-fetchWithProgress = (url) => fetch(url);
-// go-app runs Go as soon as its module is instantiated; the instantiation it
-// awaits resolves once the first paint has settled. Compiling ahead of the
-// first paint, from the page's start, was tried: Go ran 0–20 ms sooner, the
-// first candles came 20–50 % later (docs/performance.md).
-const riskchartInstantiateStreaming = WebAssembly.instantiateStreaming;
-if (riskchartInstantiateStreaming) {
-  WebAssembly.instantiateStreaming = (source, imports) =>
-    riskchartInstantiateStreaming(source, imports).then((r) => riskchartAfterFirstPaint(() => r));
+// riskchartCompile compiles the module at url: the one web/app-start.js's
+// worker compiled from the page's start when it did, here otherwise.
+function riskchartCompile(url) {
+  const here = () =>
+    WebAssembly.compileStreaming
+      ? WebAssembly.compileStreaming(fetch(url))
+      : fetch(url).then((res) => res.arrayBuffer()).then((bytes) => WebAssembly.compile(bytes));
+  const early = window.riskchartModule;
+  if (!early) {
+    return here();
+  }
+  const want = new URL(url, location.href).href;
+  return early.then((m) => (m.url === want ? m.module : here()), here);
 }
+
+// go-app's progress reporting is dropped (the loader label has no
+// {progress}), and so is its fetch: it hands the instantiation below the
+// URL, which riskchartCompile fetches only when the worker did not.
+fetchWithProgress = (url) => url;
+// go-app runs Go as soon as its module is instantiated; the instantiation it
+// awaits resolves once the first paint has settled. Compiling on the main
+// thread from the page's start was tried: the first candles came 20–50 %
+// later (docs/performance.md).
+WebAssembly.instantiateStreaming = (url, imports) =>
+  riskchartCompile(url)
+    .then((module) => WebAssembly.instantiate(module, imports).then((instance) => ({ module, instance })))
+    .then((r) => riskchartAfterFirstPaint(() => r));
 
 const riskchartRegisterWorker = goappInitServiceWorker;
 goappInitServiceWorker = () => riskchartAfterAppDrawn(riskchartRegisterWorker);

@@ -23,7 +23,8 @@ type ChartPage struct {
 }
 
 // OnPreRender names, on the server, what the page will fetch first, so that
-// the browser loads it while app.wasm downloads and compiles.
+// the browser loads it while app.wasm downloads and compiles (in a worker
+// the page starts first: web/app-start.js).
 func (p *ChartPage) OnPreRender(ctx app.Context) {
 	p.v = components.ViewFromURL(ctx.Page().URL())
 	p.notice = components.ViewNotice(ctx.Page().URL())
@@ -31,7 +32,6 @@ func (p *ChartPage) OnPreRender(ctx app.Context) {
 	ctx.Page().SetPreloads(
 		app.Preload{As: "fetch", Href: venueapi.PathKLine + "?" + q.Values().Encode() + " crossorigin=anonymous"},
 		app.Preload{As: "fetch", Href: api.PathContracts + " crossorigin=anonymous"},
-		appPreload,
 	)
 }
 

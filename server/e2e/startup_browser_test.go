@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -241,7 +242,9 @@ func TestTheLoaderLeavesBeforeTheAppRedrawsTheFirstPaint(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
 	// Note when the loader leaves, on the page's own clock.
-	const watchLoader = `document.addEventListener("DOMContentLoaded", () => {
+	const watchLoader = `document.addEventListener("readystatechange", () => {
+  if (document.readyState !== "interactive") return; // parsed: Go may run before DOMContentLoaded
+
   const gone = () => !document.getElementById("app-wasm-loader");
   const observer = new MutationObserver(() => {
     if (gone()) { performance.mark("test:loader-gone"); observer.disconnect(); }
@@ -269,4 +272,44 @@ func TestTheLoaderLeavesBeforeTheAppRedrawsTheFirstPaint(t *testing.T) {
 	if !(at.Adopted <= at.Gone && at.Gone < at.AppDrawn) {
 		t.Errorf("adopted at %.1f ms, loader gone at %.1f ms, app drawn at %.1f ms: want the loader gone between the two", at.Adopted, at.Gone, at.AppDrawn)
 	}
+}
+
+// TestAppWasmIsCompiledInAWorker: the page's first script compiles app.wasm
+// in a worker (web/app-start.js), so the page itself never fetches it; and
+// when the worker cannot start, go-app's loader compiles it in the page and
+// the app runs all the same.
+func TestAppWasmIsCompiledInAWorker(t *testing.T) {
+	s := startServer(t, nil)
+	const pageFetches = `performance.getEntriesByType("resource").filter((e) => e.name.endsWith("/web/app.wasm")).length`
+	const loaderGone = `!document.getElementById("app-wasm-loader")`
+	t.Run("the worker compiles it", func(t *testing.T) {
+		ctx := newBrowser(t)
+		if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=5min")); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, `performance.getEntriesByName("riskchart:app-drawn").length > 0 && `+loaderGone)
+		if n := evalJS[int](t, ctx, pageFetches); n != 0 {
+			t.Errorf("the page fetched app.wasm %d times itself", n)
+		}
+		if wire := evalJS[float64](t, ctx, `(performance.getEntriesByName("riskchart:wasm-fetch")[0] || { detail: { transferSize: 0 } }).detail.transferSize`); wire <= 0 {
+			t.Error("the worker handed the page no timing of a download of app.wasm")
+		}
+	})
+	t.Run("the worker cannot start", func(t *testing.T) {
+		ctx := newBrowser(t)
+		chromedp.ListenTarget(ctx, func(ev any) {
+			if e, ok := ev.(*fetch.EventRequestPaused); ok {
+				go chromedp.Run(ctx, fetch.FailRequest(e.RequestID, network.ErrorReasonBlockedByClient))
+			}
+		})
+		block := fetch.Enable().WithPatterns([]*fetch.RequestPattern{{URLPattern: "*/web/app-compile.js*", RequestStage: fetch.RequestStageRequest}})
+		if err := chromedp.Run(ctx, block, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=5min")); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, `performance.getEntriesByName("riskchart:app-drawn").length > 0 && `+loaderGone)
+		if n := evalJS[int](t, ctx, pageFetches); n != 1 {
+			t.Errorf("the page fetched app.wasm %d times itself, want once: the loader compiles it when the worker did not", n)
+		}
+		waitDrawn(t, ctx, "BTC-USDT|5min")
+	})
 }

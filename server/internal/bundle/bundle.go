@@ -65,16 +65,19 @@ func New(cfg Config) (http.Handler, error) {
 		Lang:            "en",
 		BackgroundColor: "#0b1220",
 		ThemeColor:      "#0b1220",
-		// No {progress}: app.js fetches app.wasm directly (web/loader-patch.js),
+		// No {progress}: app.wasm comes compiled from a worker (web/app-start.js),
 		// and the page is in view meanwhile (web/style.css makes go-app's
 		// loader a note in a corner): the note says the controls are coming.
-		LoadingLabel:          "Starting Riskchart…",
-		Author:                "Riskchart", // go-app writes an author meta in every page: without this, an empty one
-		Domain:                ogDomain,    // rewritten in each page: see ogDomain
-		Icon:                  app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", Maskable: "/web/icon-maskable-512.png", SVG: "/web/icon.svg"},
-		Styles:                []string{"/web/style.css", "/web/embed.css", "/web/risk.css"},
-		Scripts:               []string{"/web/chart-answer.js", "/web/echarts.min.js"}, // in this order: see chart-answer.js
-		CacheableResources:    []string{boot.Script},                                   // the chart's first paint, loaded by the page itself
+		LoadingLabel: "Starting Riskchart…",
+		Author:       "Riskchart", // go-app writes an author meta in every page: without this, an empty one
+		Domain:       ogDomain,    // rewritten in each page: see ogDomain
+		Icon:         app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", Maskable: "/web/icon-maskable-512.png", SVG: "/web/icon.svg"},
+		Styles:       []string{"/web/style.css", "/web/embed.css", "/web/risk.css"},
+		// In this order: app.wasm's compile starts first, in a worker of its own
+		// (app-start.js); chart-answer.js says why it precedes ECharts.
+		Scripts: []string{"/web/app-start.js", "/web/chart-answer.js", "/web/echarts.min.js"},
+		// The chart's first paint, loaded by the page itself, and the worker that compiles app.wasm.
+		CacheableResources:    []string{boot.Script, "/web/app-compile.js"},
 		ServiceWorkerTemplate: worker,
 	}
 	h.Image = h.Icon.Large // og:image, the preview social networks show

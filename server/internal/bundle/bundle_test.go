@@ -34,7 +34,7 @@ func builtRoot(t *testing.T) string {
 		}
 	}
 	write("wasm_exec.js", "// glue")
-	for _, f := range []string{"app.wasm", "style.css", "embed.css", "risk.css", "echarts.min.js", "chart-answer.js", "chart-boot.js", "icon-192.png", "icon-512.png", "icon-maskable-512.png", "icon.svg", "embed-demo.html", "app-worker.js", "loader-patch.js", "web.go"} {
+	for _, f := range []string{"app.wasm", "style.css", "embed.css", "risk.css", "echarts.min.js", "app-start.js", "app-compile.js", "chart-answer.js", "chart-boot.js", "icon-192.png", "icon-512.png", "icon-maskable-512.png", "icon.svg", "embed-demo.html", "app-worker.js", "loader-patch.js", "web.go"} {
 		write(filepath.Join("web", f), f)
 	}
 	for _, f := range []string{"app.wasm", "echarts.min.js"} { // the build compresses these two
@@ -292,10 +292,11 @@ func TestTheWorkerTemplateHoldsEachPlaceholderOnce(t *testing.T) {
 	}
 }
 
-func TestAppJSFetchesTheModuleItselfAndWaitsForTheFirstPaint(t *testing.T) {
+func TestAppJSTakesTheWorkersModuleAndWaitsForTheFirstPaint(t *testing.T) {
 	_, js := served(t, Config{Root: builtRoot(t)}, "/app.js")
-	for _, want := range []string{"fetchWithProgress = (url) => fetch(url);",
-		"riskchartInstantiateStreaming(source, imports).then((r) => riskchartAfterFirstPaint(() => r))",
+	for _, want := range []string{"fetchWithProgress = (url) => url;",
+		"WebAssembly.instantiateStreaming = (url, imports) =>\n  riskchartCompile(url)",
+		".then((r) => riskchartAfterFirstPaint(() => r));",
 		"goappInitServiceWorker = () => riskchartAfterAppDrawn(riskchartRegisterWorker);",
 		"function riskchartOnVisible(f)", `fetchWithProgress("/web/app.wasm", showProgress)`, "\ngoappInitServiceWorker();\n"} {
 		if !strings.Contains(js, want) {
@@ -399,26 +400,37 @@ func TestWebFilesComeCompressedWhenTheBrowserTakesIt(t *testing.T) {
 	}
 }
 
-// Every page that runs the app has the browser download app.wasm from its
-// start, at a low priority (app/pages/preload.go), in the mode and
-// credentials of the loader's fetch, so that the loader finds it downloaded.
-func TestEveryPagePreloadsAppWasmAtALowPriority(t *testing.T) {
-	link := regexp.MustCompile(`<link[^>]*href="/web/app\.wasm"[^>]*>`)
+// TestEveryPageStartsCompilingAppWasmFirst: every page of the app starts
+// app.wasm's download and compile in a worker with its first script, and
+// none preloads app.wasm, whose body the page would then read on its main
+// thread before the first paint (docs/performance.md); the service worker
+// keeps the worker's script with the app.
+func TestEveryPageStartsCompilingAppWasmFirst(t *testing.T) {
+	root := builtRoot(t)
+	script := regexp.MustCompile(`<script[^>]*\ssrc="([^"]+)"[^>]*>`)
 	for _, path := range []string{"/", "/?contract_code=ETH-USDT&period=5min", "/tiers", "/limits", "/embed/chart", "/embed/tiers"} {
 		t.Run(path, func(t *testing.T) {
-			status, body := served(t, Config{Root: builtRoot(t)}, path)
+			status, body := served(t, Config{Root: root}, path)
 			if status != http.StatusOK {
 				t.Fatalf("status %d", status)
 			}
-			tags := link.FindAllString(body, -1)
-			if len(tags) != 1 {
-				t.Fatalf("%d links to app.wasm, want 1: %q", len(tags), tags)
+			if strings.Contains(body, `href="/web/app.wasm`) {
+				t.Error("the page preloads app.wasm")
 			}
-			for _, attr := range []string{`rel="preload"`, `as="fetch"`, `crossorigin="anonymous"`, `fetchpriority="low"`} {
-				if !strings.Contains(tags[0], attr) {
-					t.Errorf("%s lacks %s", tags[0], attr)
+			head, _, _ := strings.Cut(body, "</head>")
+			var blocking []string // the head's scripts that run in order, as the parser meets them
+			for _, m := range script.FindAllStringSubmatch(head, -1) {
+				if !strings.Contains(m[0], " defer") && !strings.Contains(m[0], " async") {
+					blocking = append(blocking, m[1])
 				}
 			}
+			if len(blocking) == 0 || blocking[0] != "/web/app-start.js" {
+				t.Errorf("the head's first scripts are %q, want /web/app-start.js first", blocking)
+			}
 		})
+	}
+	status, worker := served(t, Config{Root: root}, "/app-worker.js")
+	if status != http.StatusOK || !strings.Contains(worker, `"/web/app-compile.js"`) {
+		t.Errorf("the service worker (HTTP %d) does not keep /web/app-compile.js", status)
 	}
 }

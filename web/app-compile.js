@@ -1,0 +1,24 @@
+// The worker web/app-start.js starts with the page: it downloads and
+// compiles app.wasm, the file beside it, and hands the page the module (a
+// WebAssembly.Module goes through postMessage without a copy of its code),
+// with the download's timing in the page's clock, since the page's own
+// resource timing does not see a worker's fetch. The streaming compile's
+// own reading of the body took the main thread: done here, it runs beside
+// the first paint instead of after it (docs/performance.md). The worker
+// ends itself once it has answered.
+"use strict";
+const url = new URL("app.wasm", self.location).href;
+// At a low priority: the page's own scripts and first data come first.
+WebAssembly.compileStreaming(fetch(url, { priority: "low" })).then(
+  (module) => {
+    const r = performance.getEntriesByName(url, "resource")[0];
+    const at = (t) => t + performance.timeOrigin; // the page turns it back into its own clock
+    const timing = r && { start: at(r.startTime), end: at(r.responseEnd), transferSize: r.transferSize };
+    self.postMessage({ url, module, timing });
+    self.close();
+  },
+  (err) => {
+    self.postMessage({ url, error: String(err) });
+    self.close();
+  },
+);

@@ -1,0 +1,35 @@
+// The first script of every page of the app: it starts app.wasm's download
+// and compilation in a worker (web/app-compile.js), so that they run beside
+// the page's first paint without taking its main thread. go-app's loader
+// (web/loader-patch.js) takes the module from window.riskchartModule, or
+// compiles app.wasm itself when this failed or was not started.
+(() => {
+  "use strict";
+  if (!window.Worker || !WebAssembly.compileStreaming) {
+    return;
+  }
+  let worker;
+  try {
+    worker = new Worker("/web/app-compile.js");
+  } catch {
+    return;
+  }
+  const module = new Promise((resolve, reject) => {
+    worker.onmessage = (e) => {
+      const { url, module, timing, error } = e.data;
+      if (timing) {
+        // For the start-up trace: the download, as the page's resource timing would show it.
+        const at = (t) => t - performance.timeOrigin;
+        performance.measure("riskchart:wasm-fetch", { start: at(timing.start), end: at(timing.end), detail: { transferSize: timing.transferSize } });
+      }
+      module ? resolve({ url, module }) : reject(new Error(error));
+    };
+    worker.onerror = (e) => {
+      worker.terminate();
+      e.preventDefault();
+      reject(new Error("compiling app.wasm in a worker failed: " + (e.message || "the worker did not start")));
+    };
+  });
+  module.catch((err) => console.warn("riskchart:", err.message, "(the loader compiles it instead)"));
+  window.riskchartModule = module;
+})();
