@@ -91,3 +91,11 @@ WebAssembly.instantiateStreaming = (url, imports) =>
 
 const riskchartRegisterWorker = goappInitServiceWorker;
 goappInitServiceWorker = () => riskchartAfterAppDrawn(riskchartRegisterWorker);
+
+// The worker registers late, so a new deployment's worker can install and
+// activate before go-app listens for it on the registration; it then takes
+// over this page, which an already controlled page sees as a change of
+// controller: the same news, which go-app offers as a reload.
+if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+  navigator.serviceWorker.addEventListener("controllerchange", () => goappOnUpdate(), { once: true });
+}
