@@ -285,14 +285,29 @@ func waitForCandles(t testing.TB, ctx context.Context, timeout time.Duration) in
 // before the navigation; each held request comes on the channel, for
 // letAppWasmThrough.
 func holdAppWasm(ctx context.Context) (held <-chan fetch.RequestID, hold chromedp.Action) {
+	return holdRequests(ctx, "*/web/app.wasm*")
+}
+
+// holdRequests has the browser hold back each request whose URL matches
+// pattern: run hold before the navigation; each held request comes on the
+// channel, to be let through or failed.
+func holdRequests(ctx context.Context, pattern string) (held <-chan fetch.RequestID, hold chromedp.Action) {
 	paused := make(chan fetch.RequestID, 4)
 	chromedp.ListenTarget(ctx, func(ev any) {
 		if e, ok := ev.(*fetch.EventRequestPaused); ok {
 			paused <- e.RequestID
 		}
 	})
-	pattern := &fetch.RequestPattern{URLPattern: "*/web/app.wasm*", RequestStage: fetch.RequestStageRequest}
-	return paused, fetch.Enable().WithPatterns([]*fetch.RequestPattern{pattern})
+	p := &fetch.RequestPattern{URLPattern: pattern, RequestStage: fetch.RequestStageRequest}
+	return paused, fetch.Enable().WithPatterns([]*fetch.RequestPattern{p})
+}
+
+// wasmWireBytes is what the worker that fetched app.wasm (web/app-start.js)
+// reported of its download: the bytes on the wire, 0 from a cache, -1 when
+// the page has no such report.
+func wasmWireBytes(t *testing.T, ctx context.Context) float64 {
+	t.Helper()
+	return evalJS[float64](t, ctx, `(performance.getEntriesByName("riskchart:wasm-fetch")[0] || { detail: { transferSize: -1 } }).detail.transferSize`)
 }
 
 // letAppWasmThrough lets the next held request for app.wasm go on.

@@ -335,7 +335,7 @@ func TestASecondVisitDrawsTheLastChartBeforeTheNetworkAnswers(t *testing.T) {
 	want := map[string]string{"/app.js": "cache", "/web/echarts.min.js": "cache", "/web/chart-boot.js": "cache", "/api/v1/contracts": "network"}
 	// app.wasm is fetched by the worker that compiles it (web/app-start.js),
 	// which hands the page its timing: none of it came over the network.
-	if wire := evalJS[float64](t, ctx, `(performance.getEntriesByName("riskchart:wasm-fetch")[0] || { detail: { transferSize: -1 } }).detail.transferSize`); wire != 0 {
+	if wire := wasmWireBytes(t, ctx); wire != 0 {
 		t.Errorf("app.wasm's fetch moved %v bytes (-1: no timing handed over), want 0: the cache", wire)
 	}
 	for _, r := range routes {
