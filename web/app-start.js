@@ -10,7 +10,7 @@
   }
   let worker;
   try {
-    worker = new Worker("/web/app-compile.js");
+    worker = new Worker(new URL("app-compile.js", document.currentScript.src)); // its sibling in web/
   } catch {
     return;
   }
