@@ -92,10 +92,13 @@ WebAssembly.instantiateStreaming = (url, imports) =>
 const riskchartRegisterWorker = goappInitServiceWorker;
 goappInitServiceWorker = () => riskchartAfterAppDrawn(riskchartRegisterWorker);
 
-// The worker registers late, so a new deployment's worker can install and
-// activate before go-app listens for it on the registration; it then takes
-// over this page, which an already controlled page sees as a change of
-// controller: the same news, which go-app offers as a reload.
+// A new deployment is seen as the page's controller changing, not as
+// go-app sees it, on the registration: the worker registers late, so the
+// new deployment's worker can install and activate before go-app would
+// listen there. The new worker then takes over every page of the old one
+// (it skips waiting), and go-app offers the reload. A first visit's page
+// has no controller and gets none: nothing to offer.
+goappSetupNotifyUpdate = () => {};
 if (navigator.serviceWorker && navigator.serviceWorker.controller) {
-  navigator.serviceWorker.addEventListener("controllerchange", () => goappOnUpdate(), { once: true });
+  navigator.serviceWorker.addEventListener("controllerchange", () => goappOnUpdate());
 }
