@@ -12,7 +12,7 @@ APP_SRC   := $(shell find app venueapi -name '*.go' -not -name '*_test.go') go.m
 CHROMIUM  ?= /usr/bin/chromium
 NGINX     ?= /usr/sbin/nginx
 
-.PHONY: all run build test bench deps chromium redis-server nginx vet clean wasm-size trace-startup
+.PHONY: all run build test bench deps chromium redis-server nginx vet clean wasm-size trace-startup profile-startup
 
 all: build
 
@@ -113,6 +113,13 @@ bench: build chromium redis-server nginx
 trace-startup: build chromium
 	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test ./server/e2e -run '^$$' -bench '^BenchmarkStartUpTrace$$' -benchtime 1x -count=1
 	@cat artifacts/starttrace.txt
+
+# Go's first run in the page by function, cold and next visit: docs/performance.md.
+# Profiled with an app.wasm that keeps its name section, built beside the shipped one.
+profile-startup: build chromium
+	GOOS=js GOARCH=wasm $(GO) build -modfile $(WASM_MOD) -trimpath -o build/profile/app.wasm ./app/wasm
+	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) RISKCHART_NAMED_WASM=$(CURDIR)/build/profile/app.wasm $(GO) test ./server/e2e -run '^$$' -bench '^BenchmarkStartUpProfile$$' -benchtime 1x -count=1
+	@cat artifacts/startprofile.txt
 
 # app.wasm's code per package, the data segments in one row: docs/performance.md.
 wasm-size: deps $(WASM_MOD)
