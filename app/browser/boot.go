@@ -51,14 +51,20 @@ func AdoptFirstPaint(contract string, period venueapi.Period) (chart, el app.Val
 // script fetched for contract and period, so that the app does not ask the
 // server again for what it has just sent.
 func TakeFirstPaintAnswer(contract string, period venueapi.Period) (body string, ok bool) {
-	s, found := FirstPaint()
-	b := app.Window().Get(boot.Global)
-	if !found || !s.Shows(contract, period) || b.Get("answer").Type() != app.TypeString {
+	if !HasFirstPaintAnswer(contract, period) {
 		return "", false
 	}
+	b := app.Window().Get(boot.Global)
 	body = b.Get("answer").String()
 	b.Set("answer", nil)
 	return body, true
+}
+
+// HasFirstPaintAnswer reports whether the first-paint script holds a KLine
+// answer for contract and period that TakeFirstPaintAnswer has not taken.
+func HasFirstPaintAnswer(contract string, period venueapi.Period) bool {
+	s, found := FirstPaint()
+	return found && s.Shows(contract, period) && app.Window().Get(boot.Global).Get("answer").Type() == app.TypeString
 }
 
 // TakeFirstTiers returns, once, the tier path's answer the server put in the

@@ -162,9 +162,15 @@ func (k *KLineChart) reload(ctx app.Context) {
 		k.chart.Redraw()
 	}
 	k.savedAt, k.offline = time.Time{}, false
-	if saved, at, ok := browser.ReadLastSeen[[]venueapi.Candle](ctx.LocalStorage(), k.storageKey()); ok && len(saved) > 0 {
-		k.candles, k.savedAt = saved, at
-		k.draw(ctx) // the last chart seen (browser storage), until the network answers
+	// The last chart seen (browser storage) stands in until the network
+	// answers, unless the first paint holds the answer already: decoding the
+	// saved candles then only delayed the end of Go's first run (by 35-45 ms
+	// on a next visit, docs/performance.md).
+	if !browser.HasFirstPaintAnswer(k.Contract, k.Period) {
+		if saved, at, ok := browser.ReadLastSeen[[]venueapi.Candle](ctx.LocalStorage(), k.storageKey()); ok && len(saved) > 0 {
+			k.candles, k.savedAt = saved, at
+			k.draw(ctx) // until the network answers
+		}
 	}
 	q := venueapi.KLineQuery{ContractCode: k.Contract, Period: k.Period, Size: LatestSize}
 	ctx.Async(func() {

@@ -275,10 +275,19 @@ type savedRisk struct {
 
 func (r *RiskPanel) storageKey() string { return "riskchart/risk/" + r.Contract }
 
+// save keeps the data on show, in a task of its own: encoding it took
+// 25-30 ms of Go's first run on a cold start, where the page's first tiers
+// land (docs/performance.md). What is kept is what is on show then.
 func (r *RiskPanel) save(ctx app.Context) {
-	if len(r.tiers) > 0 || len(r.limits) > 0 {
-		browser.KeepLastSeen(ctx.LocalStorage(), r.storageKey(), savedRisk{Tiers: r.tiers, Limits: r.limits}, time.Now())
-	}
+	ctx.Async(func() {
+		browser.Yield()
+		ctx.Dispatch(func(ctx app.Context) {
+			ctx.PreventUpdate() // nothing on show changes
+			if len(r.tiers) > 0 || len(r.limits) > 0 {
+				browser.KeepLastSeen(ctx.LocalStorage(), r.storageKey(), savedRisk{Tiers: r.tiers, Limits: r.limits}, time.Now())
+			}
+		})
+	})
 }
 
 // fromStorage shows the last data seen when the server gave no answer, with
