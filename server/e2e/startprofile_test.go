@@ -3,6 +3,7 @@ package e2e
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,7 +28,9 @@ import (
 // nothing depends on lining up the profiler's clock with the page's.
 // RISKCHART_NAMED_WASM names an app.wasm built with its name section (the
 // Makefile builds one): the server then serves it from a root of its own,
-// beside the rest of web/, and the profile names Go's functions.
+// beside the rest of web/, and the profile names Go's functions. Each
+// visit's whole profile is kept beside the summary, as a .cpuprofile file
+// that Chromium's DevTools loads.
 func BenchmarkStartUpProfile(b *testing.B) {
 	env := map[string]string{}
 	if named := os.Getenv("RISKCHART_NAMED_WASM"); named != "" {
@@ -60,6 +63,11 @@ func BenchmarkStartUpProfile(b *testing.B) {
 					b.Fatalf("profiling the %s visit: %v", visit, err)
 				}
 				fmt.Fprintf(&out, "round %d, %s: app.wasm instantiated at %.0f ms, loader gone at %.0f ms\n", r+1, visit, t.WasmReady, t.Running)
+				// The whole profile, for DevTools' Performance panel (Load profile).
+				if raw, err := json.Marshal(prof); err == nil {
+					name := fmt.Sprintf("startprofile-%d-%s.cpuprofile", r+1, strings.Fields(visit)[0])
+					os.WriteFile(filepath.Join(artifactDir(b), name), raw, 0o644)
+				}
 				writeFirstRun(&out, prof, 25)
 				settle(b, ctx)
 			}
