@@ -234,6 +234,28 @@ func TestTiersShownBeforeTheAppRuns(t *testing.T) {
 	}
 }
 
+// TestTheLoaderNoteStandsStill: go-app's loader, the note in a corner until
+// the app runs, shows no animation: a spinning icon kept the compositor busy
+// through the whole start (web/style.css, docs/performance.md).
+func TestTheLoaderNoteStandsStill(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	held, hold := holdAppWasm(ctx)
+	if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `document.readyState !== "loading"`)
+	const running = `[...document.querySelectorAll("#app-wasm-loader, #app-wasm-loader *")].flatMap((el) => el.getAnimations()).map((a) => a.animationName || a.constructor.name)`
+	if got := evalJS[[]string](t, ctx, running); len(got) != 0 {
+		t.Errorf("the loader note runs animations %q, want none", got)
+	}
+	if !evalJS[bool](t, ctx, `!!document.getElementById("app-wasm-loader-icon")`) {
+		t.Fatal("the page has no loader icon: go-app's loader has changed, review web/style.css")
+	}
+	letAppWasmThrough(t, ctx, held)
+	waitFor(t, ctx, `!document.getElementById("app-wasm-loader")`)
+}
+
 // TestTheLoaderLeavesBeforeTheAppRedrawsTheFirstPaint: when the app adopts
 // the first paint's chart, reading its candles and redrawing wait for a task
 // of their own (components/firstpaint.go), so Go's first run ends, and
