@@ -118,6 +118,19 @@ func isPrivate(c venueCall) bool {
 	return c.path == venueapi.PathTiers || c.path == venueapi.PathPositionLimit
 }
 
+// callsWithin lists the calls that came in the window of d from from, one a
+// line: when, which replica, what and the venue's answer; for a failure's
+// message.
+func callsWithin(calls []venueCall, from time.Time, d time.Duration) string {
+	var b strings.Builder
+	for _, c := range calls {
+		if !c.at.Before(from) && c.at.Sub(from) < d {
+			fmt.Fprintf(&b, "  %s replica %d %s %s: %d\n", c.at.Format(time.StampMilli), c.replica, c.path, c.code, c.status)
+		}
+	}
+	return b.String()
+}
+
 // mostWithin is the most calls in any window of d, and when that window began.
 func mostWithin(calls []venueCall, d time.Duration) (int, time.Time) {
 	at := make([]time.Time, len(calls))
@@ -564,7 +577,8 @@ func testRedisFailing(t *testing.T, fail, back func(*redistest.Server)) {
 		}
 	}
 	if n, at := mostWithin(rs.venue.matching(isPrivate), limit.Per); n > limit.Requests {
-		t.Errorf("the venue got %d private calls in the %s from %s, over the limit of %d", n, limit.Per, at.Format(time.StampMilli), limit.Requests)
+		t.Errorf("the venue got %d private calls in the %s from %s, over the limit of %d; Redis failed at %s; the calls:\n%s",
+			n, limit.Per, at.Format(time.StampMilli), limit.Requests, killed.Format(time.StampMilli), callsWithin(rs.venue.matching(isPrivate), at, limit.Per))
 	}
 
 	back(rs.redis)
