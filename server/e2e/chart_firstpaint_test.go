@@ -147,24 +147,33 @@ func TestChartFirstPaint(t *testing.T) {
 // starts reading the preloaded answer: when it is in before ECharts has run,
 // the first paint draws at the end of its script's task, before the parser
 // goes on (so before DOMContentLoaded); when it lands after, the first paint
-// waits for it. Both draw the candles the app would.
+// waits for it. Both draw the candles the app would. Each held response is
+// let through once the other event has surely happened (the answer read,
+// the parsing done), not after a fixed time, which a loaded host outran.
 func TestChartFirstPaintReadsTheAnswerEarly(t *testing.T) {
 	s := startServer(t, nil)
 	const query = "contract_code=ETH-USDT&period=4hour&tz=utc"
 	want := appArrays(t, apiCandles(t, s.URL, "contract_code=ETH-USDT&period=4hour&size=300"), venueapi.Period4Hour, time.UTC)
 	for _, tc := range []struct {
 		name, held string // held: the response held back, as a Fetch URL pattern
+		until      string // what lets it through: a condition in the page
 		beforeDCL  bool
 	}{
-		{"the answer is in before ECharts has run: drawn before the parser goes on", "*/web/echarts.min.js", true},
-		{"the answer lands after ECharts has run: drawn when it lands", "*/sapi/v1/market/history/kline?*", false},
+		{"the answer is in before ECharts has run: drawn before the parser goes on", "*/web/echarts.min.js",
+			`performance.getEntriesByType("resource").some((e) => e.name.includes("` + venueapi.PathKLine + `") && e.responseEnd > 0)`, true},
+		{"the answer lands after ECharts has run: drawn when it lands", "*/sapi/v1/market/history/kline?*",
+			`performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd > 0`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := newBrowser(t) // a browser of its own: no service worker answers before the network
 			chromedp.ListenTarget(ctx, func(ev any) {
 				if e, ok := ev.(*fetch.EventRequestPaused); ok {
 					go func() {
-						time.Sleep(700 * time.Millisecond)
+						// The condition, then a moment for the page to read what came.
+						if err := chromedp.Run(ctx, chromedp.Poll(tc.until, nil, chromedp.WithPollingInterval(20*time.Millisecond))); err != nil && ctx.Err() == nil {
+							t.Logf("waiting for %s: %v", tc.until, err)
+						}
+						time.Sleep(100 * time.Millisecond)
 						c := chromedp.FromContext(ctx)
 						if err := fetch.ContinueRequest(e.RequestID).Do(cdp.WithExecutor(ctx, c.Target)); err != nil && ctx.Err() == nil {
 							t.Logf("continuing %s: %v", e.Request.URL, err)
