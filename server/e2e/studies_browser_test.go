@@ -64,7 +64,9 @@ func TestChartLooksAndMarksFromTheURL(t *testing.T) {
 		if v, err := strconv.ParseFloat(strings.ReplaceAll(head, ",", ""), 64); err != nil || v != close || !strings.Contains(head, ",") {
 			t.Errorf("last-price tag %q for close %v", tag, close)
 		}
-		if !strings.HasSuffix(left, "s") {
+		// A minute candle has 1 to 60 seconds left: "42s", or "1:00" in its
+		// first second (chartopt.TimeLeft).
+		if sec, err := strconv.Atoi(strings.TrimSuffix(left, "s")); (err != nil || sec < 1 || sec > 59 || !strings.HasSuffix(left, "s")) && left != "1:00" {
 			t.Errorf("no time left under the last price (1min candle): tag %q", tag)
 		}
 		want := l[l["dir"].(string)]
