@@ -81,7 +81,7 @@ func BenchmarkStartUp(b *testing.B) {
 			for r := range rounds[p.name] {
 				for j := range pages {
 					i := (j + r) % len(pages)
-					cold, next := startVisits(b, alloc, pages[i].url, p)
+					cold, next := startVisits(b, alloc, pages[i].url, p, nil)
 					got[p.name][i][0] = append(got[p.name][i][0], cold)
 					got[p.name][i][1] = append(got[p.name][i][1], next)
 				}
@@ -184,7 +184,7 @@ func BenchmarkStartUpTrace(b *testing.B) {
 	alloc := newAllocator(b)
 	var out strings.Builder
 	for range b.N {
-		cold, next := startVisits(b, alloc, s.URL+"/", startProfiles[0])
+		cold, next := startVisits(b, alloc, s.URL+"/", startProfiles[0], nil)
 		for _, v := range []struct {
 			name string
 			t    startTimes
@@ -228,8 +228,10 @@ func writeStartTrace(out *strings.Builder, name string, t startTimes) {
 // startVisits opens u in a new tab under profile p, with the caches and the
 // origin's storage cleared, and returns its cold visit and the next visit in
 // the same tab, each once it has drawn (and, for the app, runs and shows
-// its risk table).
-func startVisits(b *testing.B, browser context.Context, u string, p startProfile) (cold, next startTimes) {
+// its risk table). visit, when not nil, runs each visit in place of
+// startAfterNavigation (which it calls), to measure more around it; it is
+// told which visit it runs, "cold" or "next".
+func startVisits(b *testing.B, browser context.Context, u string, p startProfile, visit func(ctx context.Context, which string) startTimes) (cold, next startTimes) {
 	ctx, cancel := chromedp.NewContext(browser)
 	defer cancel()
 	origin := u[:strings.Index(u[len("http://"):], "/")+len("http://")]
@@ -244,9 +246,12 @@ func startVisits(b *testing.B, browser context.Context, u string, p startProfile
 	if err := chromedp.Run(ctx, setup); err != nil {
 		b.Fatalf("setting up the tab: %v", err)
 	}
-	cold = startAfterNavigation(b, ctx, u)
+	if visit == nil {
+		visit = func(ctx context.Context, _ string) startTimes { return startAfterNavigation(b, ctx, u) }
+	}
+	cold = visit(ctx, "cold")
 	settle(b, ctx)
-	next = startAfterNavigation(b, ctx, u)
+	next = visit(ctx, "next")
 	settle(b, ctx)
 	leave(b, ctx)
 	return cold, next

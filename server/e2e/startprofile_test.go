@@ -11,10 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/profiler"
-	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
 )
 
@@ -44,18 +41,11 @@ func BenchmarkStartUpProfile(b *testing.B) {
 	const rounds = 3
 	for range b.N {
 		for r := range rounds {
-			ctx, cancel := chromedp.NewContext(alloc)
-			if err := chromedp.Run(ctx, network.Enable(), network.ClearBrowserCache(), storage.ClearDataForOrigin(s.URL, "all"),
-				chromedp.ActionFunc(func(ctx context.Context) error {
-					_, err := page.AddScriptToEvaluateOnNewDocument(startMarksJS).Do(ctx)
-					return err
-				}), profiler.Enable(), profiler.SetSamplingInterval(200)); err != nil {
-				b.Fatalf("setting up the tab: %v", err)
-			}
-			for _, visit := range []string{"cold", "next visit, same tab"} {
+			// The start-up bench's visits (startVisits), each inside a profile.
+			startVisits(b, alloc, s.URL+"/", startProfiles[0], func(ctx context.Context, visit string) startTimes {
 				var prof *profiler.Profile
 				var t startTimes
-				err := chromedp.Run(ctx, profiler.Start(), chromedp.ActionFunc(func(ctx context.Context) error {
+				err := chromedp.Run(ctx, profiler.Enable(), profiler.SetSamplingInterval(200), profiler.Start(), chromedp.ActionFunc(func(ctx context.Context) error {
 					t = startAfterNavigation(b, ctx, s.URL+"/")
 					var err error
 					prof, err = profiler.Stop().Do(ctx)
@@ -64,17 +54,14 @@ func BenchmarkStartUpProfile(b *testing.B) {
 				if err != nil {
 					b.Fatalf("profiling the %s visit: %v", visit, err)
 				}
-				fmt.Fprintf(&out, "round %d, %s: app.wasm instantiated at %.0f ms, loader gone at %.0f ms\n", r+1, visit, t.WasmReady, t.Running)
+				fmt.Fprintf(&out, "round %d, %s visit: app.wasm instantiated at %.0f ms, loader gone at %.0f ms\n", r+1, visit, t.WasmReady, t.Running)
 				// The whole profile, for DevTools' Performance panel (Load profile).
 				if raw, err := json.Marshal(prof); err == nil {
-					name := fmt.Sprintf("startprofile-%d-%s.cpuprofile", r+1, strings.Fields(visit)[0])
-					os.WriteFile(filepath.Join(artifactDir(b), name), raw, 0o644)
+					os.WriteFile(filepath.Join(artifactDir(b), fmt.Sprintf("startprofile-%d-%s.cpuprofile", r+1, visit)), raw, 0o644)
 				}
 				writeFirstRun(&out, prof, 25)
-				settle(b, ctx)
-			}
-			leave(b, ctx)
-			cancel()
+				return t
+			})
 		}
 	}
 	os.WriteFile(filepath.Join(artifactDir(b), "startprofile.txt"), []byte(out.String()), 0o644)
