@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/input"
@@ -166,25 +165,19 @@ func TestChartFirstPaintReadsTheAnswerEarly(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := newBrowser(t) // a browser of its own: no service worker answers before the network
-			chromedp.ListenTarget(ctx, func(ev any) {
-				if e, ok := ev.(*fetch.EventRequestPaused); ok {
-					go func() {
-						// The condition, then a moment for the page to read what came.
-						if err := chromedp.Run(ctx, chromedp.Poll(tc.until, nil, chromedp.WithPollingInterval(20*time.Millisecond))); err != nil && ctx.Err() == nil {
-							t.Logf("waiting for %s: %v", tc.until, err)
-						}
-						time.Sleep(100 * time.Millisecond)
-						c := chromedp.FromContext(ctx)
-						if err := fetch.ContinueRequest(e.RequestID).Do(cdp.WithExecutor(ctx, c.Target)); err != nil && ctx.Err() == nil {
-							t.Logf("continuing %s: %v", e.Request.URL, err)
-						}
-					}()
+			held, hold := holdResponses(ctx, tc.held)
+			whenHeld(ctx, held, func(id fetch.RequestID) {
+				// The condition, then a moment for the page to read what came.
+				if err := chromedp.Run(ctx, chromedp.Poll(tc.until, nil, chromedp.WithPollingInterval(20*time.Millisecond))); err != nil && ctx.Err() == nil {
+					t.Logf("waiting for %s: %v", tc.until, err)
+				}
+				time.Sleep(100 * time.Millisecond)
+				if err := chromedp.Run(ctx, fetch.ContinueRequest(id)); err != nil && ctx.Err() == nil {
+					t.Logf("letting %s through: %v", tc.held, err)
 				}
 			})
-			pattern := &fetch.RequestPattern{URLPattern: tc.held, RequestStage: fetch.RequestStageResponse}
 			// ?wasm=false: the first paint alone, without the app adopting it.
-			if err := chromedp.Run(ctx, fetch.Enable().WithPatterns([]*fetch.RequestPattern{pattern}),
-				chromedp.Navigate(s.URL+"/?"+query+"&wasm=false")); err != nil {
+			if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+"/?"+query+"&wasm=false")); err != nil {
 				t.Fatal(err)
 			}
 			waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.settled)`)

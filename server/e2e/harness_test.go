@@ -290,16 +290,41 @@ func holdAppWasm(ctx context.Context) (held <-chan fetch.RequestID, hold chromed
 
 // holdRequests has the browser hold back each request whose URL matches
 // pattern: run hold before the navigation; each held request comes on the
-// channel, to be let through or failed.
+// channel, to be let through (fetch.ContinueRequest) or failed.
 func holdRequests(ctx context.Context, pattern string) (held <-chan fetch.RequestID, hold chromedp.Action) {
+	return holdAt(ctx, pattern, fetch.RequestStageRequest)
+}
+
+// holdResponses is holdRequests once the server has answered: the answer is
+// in the browser, held back from the page.
+func holdResponses(ctx context.Context, pattern string) (held <-chan fetch.RequestID, hold chromedp.Action) {
+	return holdAt(ctx, pattern, fetch.RequestStageResponse)
+}
+
+func holdAt(ctx context.Context, pattern string, stage fetch.RequestStage) (held <-chan fetch.RequestID, hold chromedp.Action) {
 	paused := make(chan fetch.RequestID, 4)
 	chromedp.ListenTarget(ctx, func(ev any) {
 		if e, ok := ev.(*fetch.EventRequestPaused); ok {
 			paused <- e.RequestID
 		}
 	})
-	p := &fetch.RequestPattern{URLPattern: pattern, RequestStage: fetch.RequestStageRequest}
+	p := &fetch.RequestPattern{URLPattern: pattern, RequestStage: stage}
 	return paused, fetch.Enable().WithPatterns([]*fetch.RequestPattern{p})
+}
+
+// whenHeld runs do on each request held (holdRequests, holdResponses), in
+// turn, until ctx ends.
+func whenHeld(ctx context.Context, held <-chan fetch.RequestID, do func(fetch.RequestID)) {
+	go func() {
+		for {
+			select {
+			case id := <-held:
+				do(id)
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
 }
 
 // wasmWireBytes is what the worker that fetched app.wasm (web/app-start.js)

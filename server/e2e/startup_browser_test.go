@@ -320,16 +320,9 @@ func TestAppWasmIsCompiledInAWorker(t *testing.T) {
 	t.Run("the worker cannot start", func(t *testing.T) {
 		ctx := newBrowser(t)
 		held, hold := holdRequests(ctx, "*/web/app-compile.js*")
-		go func() { // the worker's script fails, as a blocked or broken request would
-			for {
-				select {
-				case id := <-held:
-					chromedp.Run(ctx, fetch.FailRequest(id, network.ErrorReasonBlockedByClient))
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
+		whenHeld(ctx, held, func(id fetch.RequestID) { // the worker's script fails, as a blocked or broken request would
+			chromedp.Run(ctx, fetch.FailRequest(id, network.ErrorReasonBlockedByClient))
+		})
 		if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=5min")); err != nil {
 			t.Fatal(err)
 		}
