@@ -245,12 +245,12 @@ func TestTheLoaderNoteStandsStill(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, `document.readyState !== "loading"`)
+	if !evalJS[bool](t, ctx, `!!document.getElementById("app-wasm-loader-icon")`) {
+		t.Fatal("the page has no loader icon: go-app's loader has changed, review web/style.css")
+	}
 	const running = `[...document.querySelectorAll("#app-wasm-loader, #app-wasm-loader *")].flatMap((el) => el.getAnimations()).map((a) => a.animationName || a.constructor.name)`
 	if got := evalJS[[]string](t, ctx, running); len(got) != 0 {
 		t.Errorf("the loader note runs animations %q, want none", got)
-	}
-	if !evalJS[bool](t, ctx, `!!document.getElementById("app-wasm-loader-icon")`) {
-		t.Fatal("the page has no loader icon: go-app's loader has changed, review web/style.css")
 	}
 	letAppWasmThrough(t, ctx, held)
 	waitFor(t, ctx, `!document.getElementById("app-wasm-loader")`)
