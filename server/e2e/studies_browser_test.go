@@ -66,7 +66,8 @@ func TestChartLooksAndMarksFromTheURL(t *testing.T) {
 		}
 		// A minute candle has 1 to 60 seconds left: "42s", or "1:00" in its
 		// first second (chartopt.TimeLeft).
-		if sec, err := strconv.Atoi(strings.TrimSuffix(left, "s")); (err != nil || sec < 1 || sec > 59 || !strings.HasSuffix(left, "s")) && left != "1:00" {
+		secs, inSeconds := strings.CutSuffix(left, "s")
+		if n, err := strconv.Atoi(secs); left != "1:00" && (!inSeconds || err != nil || n < 1 || n > 59) {
 			t.Errorf("no time left under the last price (1min candle): tag %q", tag)
 		}
 		want := l[l["dir"].(string)]
