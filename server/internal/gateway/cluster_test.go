@@ -576,9 +576,10 @@ func testRedisFailing(t *testing.T, fail, back func(*redistest.Server)) {
 			t.Errorf("replica %d took no turn of its share alone: the outage was not tested", i)
 		}
 	}
-	if n, at := mostWithin(rs.venue.matching(isPrivate), limit.Per); n > limit.Requests {
+	private := rs.venue.matching(isPrivate)
+	if n, at := mostWithin(private, limit.Per); n > limit.Requests {
 		t.Errorf("the venue got %d private calls in the %s from %s, over the limit of %d; Redis failed at %s; the calls:\n%s",
-			n, limit.Per, at.Format(time.StampMilli), limit.Requests, killed.Format(time.StampMilli), callsWithin(rs.venue.matching(isPrivate), at, limit.Per))
+			n, limit.Per, at.Format(time.StampMilli), limit.Requests, killed.Format(time.StampMilli), callsWithin(private, at, limit.Per))
 	}
 
 	back(rs.redis)
