@@ -10,6 +10,11 @@ package chartopt
 // ECharts' candlestick series and the chart's own newest-candle shapes.
 func (k Kind) Custom() bool { return k == KindOHLC || k == KindLine || k == KindArea }
 
+// ClosesOnly reports whether kind k draws the closes alone (a line or an
+// area): its price axis fits them, and the marks of the view's high and low
+// name the highest and the lowest close, the points the line reaches.
+func (k Kind) ClosesOnly() bool { return k == KindLine || k == KindArea }
+
 // LineColor is the colour of the close line and area: neither the rising
 // nor the falling colour, since a line has no direction of its own.
 const LineColor = "#2563eb"
@@ -26,7 +31,7 @@ func applyCustomKind(o *option, s Style) {
 	p.Type, p.Large, p.Clip = "custom", false, true
 	p.Dimensions = []string{"open", "close", "low", "high"}
 	y := []any{"open", "close", "low", "high"}
-	if s.Kind != KindOHLC {
+	if s.Kind.ClosesOnly() {
 		y = []any{"close"}
 	}
 	p.Encode = map[string]any{"x": -1, "y": y}

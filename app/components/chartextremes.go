@@ -8,16 +8,21 @@ import (
 )
 
 // extremes finds the highest high and the lowest low of the candles from
-// index start to end, exactly, for the chart's marks (app/echarts/extremes.go);
-// ok is false when no candle is in that range.
+// index start to end (the highest and the lowest close in a style that
+// draws closes alone), exactly, for the chart's marks
+// (app/echarts/extremes.go); ok is false when no candle is in that range.
 func (k *KLineChart) extremes(start, end int) (high, low echarts.Extreme, ok bool) {
-	h, l, ok := extremesOf(k.candles, start, end)
+	closes := k.Look.Kind.ClosesOnly()
+	h, l, ok := extremesOf(k.candles, start, end, closes)
 	if !ok {
 		return high, low, false
 	}
 	mark := func(i int, d decimal.Decimal) echarts.Extreme {
 		v, _ := d.Float64() // drawn: a pixel position
 		return echarts.Extreme{Index: i, Value: v, Text: priceText(d, k.Decimals)}
+	}
+	if closes {
+		return mark(h, k.candles[h].Close), mark(l, k.candles[l].Close), true
 	}
 	return mark(h, k.candles[h].High), mark(l, k.candles[l].Low), true
 }
