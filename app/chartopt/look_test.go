@@ -188,8 +188,8 @@ func TestFrameDrawsOHLCLineAndAreaAsCustomSeriesOverTheCandles(t *testing.T) {
 			if p.Type != tt.typ || strings.Join(p.Encode.Y, ",") != tt.fitsOn {
 				t.Errorf("price series %q fitting %v, want %q fitting %q", p.Type, p.Encode.Y, tt.typ, tt.fitsOn)
 			}
-			if tt.kind.Custom() && (strings.Join(p.Dimensions, ",") != "open,close,low,high" || p.Encode.X != float64(-1)) {
-				t.Errorf("a custom series reads [open, close, low, high] by index: dimensions %v, x %v", p.Dimensions, p.Encode.X)
+			if tt.kind.Custom() && (strings.Join(p.Dimensions, ",") != "index,open,close,low,high" || p.Encode.X != "index") {
+				t.Errorf("a custom series reads [index, open, close, low, high], placed by the index: dimensions %v, x %v", p.Dimensions, p.Encode.X)
 			}
 			if o.Series[SeriesVolumeUp].Type != "bar" || o.Series[SeriesVolumeDown].Type != "bar" {
 				t.Errorf("volume is not drawn as bars in style %q", tt.kind)

@@ -2,9 +2,11 @@ package chartopt
 
 // OHLC bars, the close line and the close area are ECharts custom series
 // over the candles' own [open, close, low, high] arrays, so that every style
-// draws the same data the candles do and a style change re-sends nothing.
-// Their drawing functions are JavaScript (server/cmd/echartsbuild/styles.js,
-// part of the page's ECharts build); app/echarts hands them to the series.
+// draws the same data the candles do. Their drawing functions are JavaScript
+// (server/cmd/echartsbuild/styles.js, part of the page's ECharts build);
+// app/echarts hands them to the series, with each candle's index put before
+// its prices (indexed, in the same file): the zoom filters a series by its
+// value on the time axis, and the price axis then fits the candles in view.
 
 // Custom reports whether kind k is drawn by a custom series, and not by
 // ECharts' candlestick series and the chart's own newest-candle shapes.
@@ -20,21 +22,21 @@ func (k Kind) ClosesOnly() bool { return k == KindLine || k == KindArea }
 const LineColor = "#2563eb"
 
 // applyCustomKind turns the price series into a custom series for the styles
-// that need one. The time axis is not encoded (the candle's index places
-// it); the price axis fits the lows and highs for OHLC bars, the closes
-// alone for a line or an area.
+// that need one, over rows [index, open, close, low, high]: the index places
+// a candle on the time axis; the price axis fits the lows and highs of the
+// candles in view for OHLC bars, their closes alone for a line or an area.
 func applyCustomKind(o *option, s Style) {
 	if !s.Kind.Custom() {
 		return
 	}
 	p := &o.Series[SeriesPrice]
 	p.Type, p.Large, p.Clip = "custom", false, true
-	p.Dimensions = []string{"open", "close", "low", "high"}
+	p.Dimensions = []string{"index", "open", "close", "low", "high"}
 	y := []any{"open", "close", "low", "high"}
 	if s.Kind.ClosesOnly() {
 		y = []any{"close"}
 	}
-	p.Encode = map[string]any{"x": -1, "y": y}
+	p.Encode = map[string]any{"x": "index", "y": y}
 }
 
 // AxisColor is the axes' colour, which the chart's marks of the view's

@@ -61,7 +61,11 @@ func (c *Chart) copyPoints(points []byte) app.Value {
 // seriesData is the series' data as setOption takes it: candles, volume,
 // then the study lines.
 func (c *Chart) seriesData() []any {
-	out := []any{map[string]any{"data": c.prices}, map[string]any{"data": c.ups}, map[string]any{"data": c.downs}}
+	prices := c.prices
+	if c.custom { // rows with the candle's index first (app/chartopt/styles.go)
+		prices = app.Window().Get("echarts").Call("indexed", prices)
+	}
+	out := []any{map[string]any{"data": prices}, map[string]any{"data": c.ups}, map[string]any{"data": c.downs}}
 	for _, l := range c.lines {
 		out = append(out, map[string]any{"data": l})
 	}

@@ -12,13 +12,23 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
+// jsOHLC reads a price series item as [open, close, low, high]: a candle's
+// own, or a custom series' row [index, open, close, low, high] whose index
+// must be where the row is (app/chartopt/styles.go).
+const jsOHLC = `((d, i) => {
+  const v = Array.isArray(d) ? d : d.value;
+  if (v.length === 4) return v;
+  if (v.length !== 5 || v[0] !== i) throw new Error("row " + i + " of the price series is " + JSON.stringify(v));
+  return v.slice(1);
+})`
+
 // jsStyle reads how the chart draws its prices (app/chartopt/styles.go,
 // server/cmd/echartsbuild/styles.js): the price series' type, the shapes
 // its drawing made, where the newest close falls, and where the drawing puts it:
 // the close line's last point, or the close tick of the newest OHLC bar.
 const jsStyle = `(() => {
   const c = ` + jsChart + `, s = c.getOption().series[0], n = s.data.length;
-  const last = s.data[n - 1], v = Array.isArray(last) ? last : last.value;
+  const v = ` + jsOHLC + `(s.data[n - 1], n - 1);
   const list = c.getZr().storage.getDisplayList(true);
   const line = list.find((e) => e.name === "close-line");
   const bars = list.filter((e) => e.parent && e.parent.name === "ohlc-bar");
@@ -106,16 +116,21 @@ func TestChartStylesDrawAndFollowTheLiveCandle(t *testing.T) {
 }
 
 // jsExtremes reads the marks of the view's high and low (app/echarts/extremes.go)
-// and what the candles in view say they should be.
-const jsExtremes = `(() => {
-  const c = ` + jsChart + `, data = c.getOption().series[0].data, [first, last] = ` + jsInView + `;
-  const val = (d) => (Array.isArray(d) ? d : d.value), shown = data.slice(first, last + 1).map(val);
+// and what the candles in view say they should be: their highest high and
+// lowest low, or in a style that draws the closes alone (a line, an area) their
+// highest and lowest close. Each candle is [open, close, low, high].
+func jsExtremes(closes bool) string {
+	return `(() => {
+  const c = ` + jsChart + `, data = c.getOption().series[0].data, [first, last] = ` + jsInView + `, closes = ` + strconv.FormatBool(closes) + `;
+  const shown = data.map(` + jsOHLC + `).slice(first, last + 1);
   const el = (name) => c.getZr().storage.getRoots().find((e) => e.name === name);
   const mark = (name) => { const e = el(name); return e && !e.ignore ? {text: e.style.text, y: e.y} : {text: "", y: -1}; };
-  const hi = Math.max(...shown.map((d) => d[3])), lo = Math.min(...shown.map((d) => d[2]));
-  return {first, last, hi, lo, high: mark("view-high"), low: mark("view-low"),
+  const hi = Math.max(...shown.map((d) => d[closes ? 1 : 3])), lo = Math.min(...shown.map((d) => d[closes ? 1 : 2]));
+  const axis = c.getModel().getComponent("yAxis", 0).axis.scale.getExtent();
+  return {first, last, hi, lo, axis, high: mark("view-high"), low: mark("view-low"),
     hiY: c.convertToPixel({gridIndex: 0}, [0, hi])[1], loY: c.convertToPixel({gridIndex: 0}, [0, lo])[1]};
 })()`
+}
 
 type extremeMark struct {
 	Text string  `json:"text"`
@@ -125,6 +140,7 @@ type extremeMark struct {
 type extremesDrawn struct {
 	First, Last int
 	Hi, Lo      float64
+	Axis        [2]float64 // the price axis' extent
 	High, Low   extremeMark
 	HiY, LoY    float64
 }
@@ -142,22 +158,31 @@ func markValue(text string) float64 {
 func TestTheViewsHighAndLowAreMarkedAfterAZoom(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
-	for _, style := range []string{"candles", "line"} {
+	// A line or an area marks its highest and lowest close: its price axis fits
+	// the closes alone, so a wick's high may be off the grid.
+	for _, style := range []string{"candles", "ohlc", "line", "area"} {
+		closes := style == "line" || style == "area"
 		t.Run("style="+style, func(t *testing.T) {
 			if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&style="+style)); err != nil {
 				t.Fatal(err)
 			}
 			waitDrawn(t, ctx, "BTC-USDT|1min")
 			// Two views of older candles (the newest moves with live trades): the
-			// marks follow each zoom to its own high and low.
+			// marks follow each zoom to its own high and low, and the price axis
+			// to its range.
 			for _, back := range []int{40, 150} {
 				chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const c = %s, n = c.getOption().series[0].data.length;
   c.dispatchAction({type: "dataZoom", startValue: n - %d, endValue: n - %d}); })()`, jsChart, back+30, back), nil))
 				waitFor(t, ctx, fmt.Sprintf(`(() => { const n = %s.getOption().series[0].data.length; const [f, l] = %s; return f === n - %d && l === n - %d; })()`, jsChart, jsInView, back+30, back))
-				waitFor(t, ctx, `(() => { const e = `+jsExtremes+`; return e.high.text !== "" && Math.abs(e.high.y - e.hiY) < 1 && Math.abs(e.low.y - e.loY) < 1; })()`)
-				e := evalJS[extremesDrawn](t, ctx, jsExtremes)
+				waitFor(t, ctx, `(() => { const e = `+jsExtremes(closes)+`; return e.high.text !== "" && Math.abs(e.high.y - e.hiY) < 1 && Math.abs(e.low.y - e.loY) < 1; })()`)
+				e := evalJS[extremesDrawn](t, ctx, jsExtremes(closes))
 				if markValue(e.High.Text) != e.Hi || markValue(e.Low.Text) != e.Lo {
 					t.Errorf("view %d–%d: marks %q and %q, the candles in view span %v to %v", e.First, e.Last, e.High.Text, e.Low.Text, e.Lo, e.Hi)
+				}
+				// The price axis fits the candles in view, not all those held: what
+				// they span fills most of it (rounded out to round prices).
+				if span := e.Axis[1] - e.Axis[0]; e.Axis[0] > e.Lo || e.Axis[1] < e.Hi || e.Hi-e.Lo < 0.35*span {
+					t.Errorf("view %d–%d spans %v to %v, on a price axis from %v to %v", e.First, e.Last, e.Lo, e.Hi, e.Axis[0], e.Axis[1])
 				}
 			}
 		})

@@ -1,17 +1,30 @@
 // Riskchart's chart styles that ECharts has no series for (app/chartopt/styles.go):
 // OHLC bars, and the close as a line or an area. Each is the renderItem of a
-// custom series over the candles' [open, close, low, high] items, placed by
+// custom series over rows [index, open, close, low, high] (indexed), placed by
 // the candle's index on the category time axis.
+
+// indexed turns the candles' [open, close, low, high] items into a custom
+// series' rows, the candle's index first. ECharts' zoom filters a series by
+// its value on the time axis, and a series with none keeps every candle: its
+// price axis would fit all the candles held, not those in view.
+export function indexed(prices) {
+  const rows = new Array(prices.length);
+  for (let i = 0; i < prices.length; i++) {
+    const d = prices[i], v = Array.isArray(d) ? d : d.value;
+    rows[i] = [i, v[0], v[1], v[2], v[3]];
+  }
+  return rows;
+}
 
 // ohlcBars draws each candle as a bar: a stroke from low to high, the open
 // ticked to the left, the close to the right, in the rising or falling colour.
 export function ohlcBars(up, down) {
   return function ohlcBars(params, api) {
-    const i = params.dataIndex, box = params.coordSys;
-    const [x, yHigh] = api.coord([i, api.value(3)]);
+    const i = api.value("index"), box = params.coordSys;
+    const [x, yHigh] = api.coord([i, api.value("high")]);
     if (x < box.x - 1 || x > box.x + box.width + 1) return null; // out of view: nothing to draw
-    const open = api.value(0), close = api.value(1);
-    const yLow = api.coord([i, api.value(2)])[1], yOpen = api.coord([i, open])[1], yClose = api.coord([i, close])[1];
+    const open = api.value("open"), close = api.value("close");
+    const yLow = api.coord([i, api.value("low")])[1], yOpen = api.coord([i, open])[1], yClose = api.coord([i, close])[1];
     const tick = Math.max(api.size([1, 0])[0] * 0.35, 1);
     const style = {stroke: close >= open ? up : down, lineWidth: 1};
     return {type: "group", name: "ohlc-bar", children: [
@@ -29,11 +42,11 @@ export function closeLine(color, area) {
   return function closeLine(params, api) {
     const n = params.dataInsideLength;
     if (params.dataIndexInside !== n - 1) return null;
-    const first = params.dataIndex - (n - 1), box = params.coordSys, points = [];
+    const box = params.coordSys, points = [];
     for (let j = 0; j < n; j++) {
-      const v = api.value(1, j);
+      const v = api.value("close", j);
       if (typeof v !== "number" || isNaN(v)) continue;
-      points.push(api.coord([first + j, v]));
+      points.push(api.coord([api.value("index", j), v]));
     }
     if (points.length === 0) return null;
     const line = {type: "polyline", name: "close-line", shape: {points}, style: {stroke: color, lineWidth: 1.5, fill: null}};
