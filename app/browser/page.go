@@ -2,6 +2,7 @@ package browser
 
 import (
 	"net/url"
+	"unicode/utf16"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -65,4 +66,85 @@ func CopyText(s string) bool {
 	}
 	cb.Call("writeText", s)
 	return true
+}
+
+// PrerenderedHTML returns the outer HTML of the page's first element that
+// matches selector as the server wrote it, before the app replaces the
+// page's content; "" when there is none.
+func PrerenderedHTML(selector string) string {
+	el := app.Window().Get("document").Call("querySelector", selector)
+	if !el.Truthy() {
+		return ""
+	}
+	return el.Get("outerHTML").String()
+}
+
+// Field is a form control's value as the user left it, by the control's id.
+type Field struct{ ID, Value string }
+
+// ChangedFields returns the controls with an id under the first element
+// matching selector whose value differs from the one the page was written
+// with (what the user typed or picked), and the id of the focused one, ""
+// when the focus is elsewhere.
+func ChangedFields(selector string) (fields []Field, focused string) {
+	doc := app.Window().Get("document")
+	root := doc.Call("querySelector", selector)
+	if !root.Truthy() {
+		return nil, ""
+	}
+	list := root.Call("querySelectorAll", "input[id], select[id], textarea[id]")
+	for i := range list.Length() {
+		el := list.Index(i)
+		if changedFromPage(el) {
+			fields = append(fields, Field{ID: el.Get("id").String(), Value: el.Get("value").String()})
+		}
+	}
+	if active := doc.Get("activeElement"); active.Truthy() && root.Call("contains", active).Bool() && active.Get("id").String() != "" {
+		focused = active.Get("id").String()
+	}
+	return fields, focused
+}
+
+// changedFromPage tells whether control el holds another value than its
+// markup gave it.
+func changedFromPage(el app.Value) bool {
+	if el.Get("tagName").String() != "SELECT" {
+		return el.Get("value").String() != el.Get("defaultValue").String()
+	}
+	options, picked := el.Get("options"), 0 // a list with no option marked selected starts on its first
+	for i := range options.Length() {
+		if options.Index(i).Get("defaultSelected").Bool() {
+			picked = i
+			break
+		}
+	}
+	return el.Get("selectedIndex").Int() != picked
+}
+
+// RestoreFields writes fields into the page's controls of the same ids, as
+// the user's typing or picking does (an input event, then a change event,
+// so that the app's handlers see them), and focuses the control focused,
+// its caret at the end.
+func RestoreFields(fields []Field, focused string) {
+	doc, event := app.Window().Get("document"), app.Window().Get("Event")
+	for _, f := range fields {
+		el := doc.Call("getElementById", f.ID)
+		if !el.Truthy() || el.Get("value").String() == f.Value {
+			continue
+		}
+		el.Set("value", f.Value)
+		for _, name := range []string{"input", "change"} {
+			el.Call("dispatchEvent", event.New(name, map[string]any{"bubbles": true}))
+		}
+	}
+	if focused == "" {
+		return
+	}
+	if el := doc.Call("getElementById", focused); el.Truthy() {
+		el.Call("focus")
+		if t := el.Get("type").String(); el.Get("tagName").String() == "INPUT" && (t == "text" || t == "search") {
+			n := len(utf16.Encode([]rune(el.Get("value").String()))) // the caret counts UTF-16 units, as JavaScript's strings do
+			el.Call("setSelectionRange", n, n)
+		}
+	}
 }

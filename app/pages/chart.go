@@ -20,6 +20,13 @@ type ChartPage struct {
 	notice    string // which view parameters of the URL are not shown, and why (components.ViewNotice)
 	dark      bool   // resolved theme
 	stopPop   func() // ends following Back and Forward
+
+	// panelCopy is the risk panel as the server wrote it, shown until the
+	// panel itself mounts (panelLater); typed is what the user had typed in
+	// the server's panel before the app ran, and focused where.
+	panelCopy string
+	typed     []browser.Field
+	focused   string
 }
 
 // OnPreRender names, on the server, what the page will fetch first, so that
@@ -45,6 +52,8 @@ func (p *ChartPage) OnInit() {
 		if list, ok := adoptContracts(); ok { // the list the server put in the page: the first render lists it
 			p.contracts = list
 		}
+		p.panelCopy = browser.PrerenderedHTML(riskPanelSelector)
+		p.typed, p.focused = browser.ChangedFields(riskPanelSelector)
 	}
 }
 
@@ -52,6 +61,7 @@ func (p *ChartPage) OnInit() {
 // unless the page carried it (OnInit).
 func (p *ChartPage) OnMount(ctx app.Context) {
 	browser.Mark(browser.MarkMounted)
+	p.panelLater(ctx)
 	if p.contracts == nil {
 		loadContracts(ctx, func(list []venueapi.Offer) { p.contracts = list })
 	}
@@ -60,6 +70,35 @@ func (p *ChartPage) OnMount(ctx app.Context) {
 		ctx.Dispatch(func(ctx app.Context) {
 			p.v = components.ViewFromURL(browser.URL())
 			p.applyTheme()
+		})
+	})
+}
+
+// riskPanelSelector finds the risk panel's root (components.RiskPanel).
+const riskPanelSelector = "aside.risk"
+
+// panelLater mounts the risk panel a task after the rest of the page. Until
+// then the page shows the server's copy of it: its first tiers, and its
+// filter, a form that works without the app. The panel's first mount runs
+// much of app.wasm's code for the first time (the calculator, the tier and
+// limit tables), and out of Go's first run the chart's controls answer
+// sooner (docs/performance.md#the-risk-panel-mounts-a-task-later). What the
+// user typed into the copy, or into the server's panel before the app ran,
+// is typed again into the panel once it has mounted.
+func (p *ChartPage) panelLater(ctx app.Context) {
+	if p.panelCopy == "" {
+		return
+	}
+	browser.RestoreFields(p.typed, p.focused) // into the copy, which mounting the page put in place of the server's panel
+	p.typed, p.focused = nil, ""
+	ctx.Async(func() {
+		browser.Yield()
+		ctx.Dispatch(func(ctx app.Context) {
+			typed, focused := browser.ChangedFields(riskPanelSelector)
+			p.panelCopy = ""
+			ctx.Defer(func(app.Context) {
+				go browser.RestoreFields(typed, focused) // the panel's handlers run on the UI goroutine
+			})
 		})
 	})
 }
@@ -150,7 +189,15 @@ func (p *ChartPage) Render() app.UI {
 			app.Main().Class("main").Body(
 				&components.KLineChart{Contract: v.Contract, Period: v.Period, UTC: v.UTC, Dark: p.dark, Decimals: p.decimals(), Look: v.Look},
 			),
-			&components.RiskPanel{Contract: v.Contract, Contracts: p.contracts},
+			p.riskPanel(v),
 		),
 	)
+}
+
+// riskPanel is the risk panel, or the server's copy of it until it mounts.
+func (p *ChartPage) riskPanel(v components.View) app.UI {
+	if p.panelCopy != "" {
+		return app.Raw(p.panelCopy)
+	}
+	return &components.RiskPanel{Contract: v.Contract, Contracts: p.contracts}
 }

@@ -64,6 +64,7 @@ window.benchStartTimes = () => {
     appDrawn: at("riskchart:app-drawn"),
     running: appPage ? at("bench:loader-gone") : at("riskchart:drawn"),
     risk: at("bench:risk-table"),
+    riskLive: at("riskchart:risk-first-data"), // the app's risk panel shows its data: its controls answer
     wasmStart: wasm ? wasm.startTime : 0,
     wasmResponseEnd: wasm ? wasm.responseEnd : 0,
     wasmTransfer: wasm ? wasm.transferSize : 0,
@@ -72,6 +73,6 @@ window.benchStartTimes = () => {
       .filter((m) => m.name.startsWith("riskchart:"))
       .map((m) => ({ name: m.name, at: m.startTime })),
   };
-  t.done = appPage ? t.drawn > 0 && t.running > 0 && t.risk > 0 : t.drawn > 0;
+  t.done = appPage ? t.drawn > 0 && t.running > 0 && t.risk > 0 && t.riskLive > 0 : t.drawn > 0;
   return t;
 };
