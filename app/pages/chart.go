@@ -27,6 +27,7 @@ type ChartPage struct {
 	panelCopy string
 	typed     []browser.Field
 	focused   string
+	headStart *components.HeadStart // the panel's first fetches, begun at the page's mount
 }
 
 // OnPreRender names, on the server, what the page will fetch first, so that
@@ -84,13 +85,15 @@ const riskPanelSelector = "aside.risk"
 // limit tables), and out of Go's first run the chart's controls answer
 // sooner (docs/performance.md#the-risk-panel-mounts-a-task-later). What the
 // user typed into the copy, or into the server's panel before the app ran,
-// is typed again into the panel once it has mounted.
+// is typed again into the panel once it has mounted; its first fetches
+// begin at once (components.HeadStart).
 func (p *ChartPage) panelLater(ctx app.Context) {
 	if p.panelCopy == "" {
 		return
 	}
 	browser.RestoreFields(p.typed, p.focused) // into the copy, which mounting the page put in place of the server's panel
 	p.typed, p.focused = nil, ""
+	p.headStart = components.BeginRiskFetches(ctx, p.v.Contract)
 	ctx.Async(func() {
 		browser.Yield()
 		ctx.Dispatch(func(ctx app.Context) {
@@ -199,5 +202,5 @@ func (p *ChartPage) riskPanel(v components.View) app.UI {
 	if p.panelCopy != "" {
 		return app.Raw(p.panelCopy)
 	}
-	return &components.RiskPanel{Contract: v.Contract, Contracts: p.contracts}
+	return &components.RiskPanel{Contract: v.Contract, Contracts: p.contracts, HeadStart: p.headStart}
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"github.com/riskchart/riskchart/venueapi"
 )
 
 // jsTypeWhenTheLoaderLeaves types 1500 into the calculator's size at the
@@ -24,6 +26,9 @@ const jsTypeWhenTheLoaderLeaves = `(() => {
     el.focus();
     el.value = "1500";
     el.dispatchEvent(new Event("input", {bubbles: true}));
+  }).observe(document, {childList: true, subtree: true});
+  new MutationObserver(() => {
+    if (window.typedInto && !window.typedInto.isConnected && !window.copyGoneAt) window.copyGoneAt = performance.now();
   }).observe(document, {childList: true, subtree: true});
 })()`
 
@@ -73,6 +78,18 @@ func TestTheRiskPanelMountsAfterTheAppRunsAndKeepsWhatWasTyped(t *testing.T) {
 		waitFor(t, ctx, jsCalculated("1500"))
 		if id := evalJS[string](t, ctx, `document.activeElement ? document.activeElement.id : ""`); id != "calc-size" {
 			t.Errorf("the focus is on %q, not on the size typed into", id)
+		}
+		// The panel's first fetch of the limits began before it mounted, and it
+		// took that answer rather than asking again (the next refresh is 10 s on).
+		var limits struct {
+			Starts []float64 `json:"starts"`
+			Gone   float64   `json:"gone"`
+		}
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`({starts: performance.getEntriesByType("resource").filter((e) => e.name.includes("`+venueapi.PathPositionLimit+`")).map((e) => e.startTime), gone: window.copyGoneAt})`, &limits)); err != nil {
+			t.Fatal(err)
+		}
+		if len(limits.Starts) != 1 || limits.Starts[0] >= limits.Gone {
+			t.Errorf("the limits were asked for at %v ms, the panel mounted at %.0f ms: want one fetch, begun before the mount", limits.Starts, limits.Gone)
 		}
 	})
 }
