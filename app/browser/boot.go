@@ -78,13 +78,6 @@ func TakeFirstTiers(contract string) (body string, ok bool) {
 	return el.Get("textContent").String(), true
 }
 
-// HoldsFirstTiers reports whether the page holds the tier path's answer for
-// contract (TakeFirstTiers would return it), without taking it.
-func HoldsFirstTiers(contract string) bool {
-	el := ElementByID(boot.TiersID)
-	return el.Truthy() && el.Call("getAttribute", "data-contract").String() == contract
-}
-
 // TakeFirstContracts returns, once, the contract path's answer the server
 // put in the page (boot.ContractsID), as TakeFirstTiers does the tiers'.
 func TakeFirstContracts() (body string, ok bool) {

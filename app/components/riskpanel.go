@@ -39,9 +39,6 @@ type RiskPanel struct {
 	NoCalculator bool
 	// Contracts is the server's list, for face values; the page fetches it.
 	Contracts []venueapi.Offer
-	// HeadStart, when set, holds the first fetches the page began for the
-	// panel before it mounted (a panel of all the data, on the page's access).
-	HeadStart *HeadStart
 	// OnLoaded, when set, is told each time the data of a shown panel lands:
 	// err is nil, api.ErrNoAccess when the server refused it, or what failed.
 	OnLoaded func(ctx app.Context, err error)
@@ -156,9 +153,8 @@ func (r *RiskPanel) load(ctx app.Context, tiers, limits bool) {
 	// The page may hold the tiers (firsttiers.go): then no fetch.
 	if tiers && r.wantsTiers() && !r.tiersState.busy && !r.adoptFirstTiers(ctx, code) {
 		r.tiersState.start()
-		begun := r.HeadStart.takeTiers(code)
 		ctx.Async(func() {
-			env, err := begun.await(func() (*venueapi.TierEnvelope, error) { return api.FetchTiers(ctx, code, header) })
+			env, err := api.FetchTiers(ctx, code, header)
 			ctx.Dispatch(func(ctx app.Context) {
 				if code != r.Contract {
 					return
@@ -169,9 +165,8 @@ func (r *RiskPanel) load(ctx app.Context, tiers, limits bool) {
 	}
 	if limits && !r.limitsState.busy {
 		r.limitsState.start()
-		begun := r.HeadStart.takeLimits(code)
 		ctx.Async(func() {
-			env, err := begun.await(func() (*venueapi.LimitEnvelope, error) { return api.FetchLimits(ctx, ownQuery(code), header) })
+			env, err := api.FetchLimits(ctx, ownQuery(code), header)
 			ctx.Dispatch(func(ctx app.Context) {
 				if code != r.Contract {
 					return

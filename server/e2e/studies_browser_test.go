@@ -51,10 +51,12 @@ func TestChartLooksAndMarksFromTheURL(t *testing.T) {
 		if l["yType"] != "value" || l["upFill"] != l["up"] {
 			t.Errorf("default look: %v", l)
 		}
-		// The countdown is written once a second.
-		if err := chromedp.Run(ctx, chromedp.Poll(`(`+jsLook+`).tag.includes("\n")`, nil)); err != nil {
-			t.Fatal(err)
-		}
+		// The countdown is written once a second. The legend follows a live
+		// trade a moment after the tag and the line: read them once they agree.
+		tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		chromedp.Run(tctx, chromedp.Poll(`(() => { const l = `+jsLook+`;
+  return l.tag.includes("\n") && Number(l.tag.split("\n")[0].replaceAll(",", "")) === l.close; })()`, nil))
 		l = evalJS[map[string]any](t, ctx, jsLook)
 		// The legend shows the newest candle (nothing hovered); the tag writes
 		// its close with thousands separators, the countdown under it.
