@@ -68,17 +68,6 @@ func CopyText(s string) bool {
 	return true
 }
 
-// PrerenderedHTML returns the outer HTML of the page's first element that
-// matches selector as the server wrote it, before the app replaces the
-// page's content; "" when there is none.
-func PrerenderedHTML(selector string) string {
-	el := app.Window().Get("document").Call("querySelector", selector)
-	if !el.Truthy() {
-		return ""
-	}
-	return el.Get("outerHTML").String()
-}
-
 // Field is a form control's value as the user left it, by the control's id.
 type Field struct{ ID, Value string }
 

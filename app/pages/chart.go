@@ -21,13 +21,10 @@ type ChartPage struct {
 	dark      bool   // resolved theme
 	stopPop   func() // ends following Back and Forward
 
-	// panelCopy is the risk panel as the server wrote it, shown until the
-	// panel itself mounts (panelLater); typed is what the user had typed in
-	// the server's panel before the app ran, and focused where.
-	panelCopy string
-	typed     []browser.Field
-	focused   string
-	headStart *components.HeadStart // the panel's first fetches, begun at the page's mount
+	// typed is what the user typed into the server's risk panel before the
+	// app ran, and focused where: mounting the page replaces that panel.
+	typed   []browser.Field
+	focused string
 }
 
 // OnPreRender names, on the server, what the page will fetch first, so that
@@ -53,16 +50,25 @@ func (p *ChartPage) OnInit() {
 		if list, ok := adoptContracts(); ok { // the list the server put in the page: the first render lists it
 			p.contracts = list
 		}
-		p.panelCopy = browser.PrerenderedHTML(riskPanelSelector)
-		p.typed, p.focused = browser.ChangedFields(riskPanelSelector)
+		p.typed, p.focused = browser.ChangedFields(riskPanelSelector) // before go-app replaces the server's page
 	}
 }
 
+// riskPanelSelector finds the risk panel's root (components.RiskPanel).
+const riskPanelSelector = "aside.risk"
+
 // OnMount loads the contract list, for the picker and the risk panel,
-// unless the page carried it (OnInit).
+// unless the page carried it (OnInit), and hands the risk panel what the
+// user typed into the server's before the app ran.
 func (p *ChartPage) OnMount(ctx app.Context) {
 	browser.Mark(browser.MarkMounted)
-	p.panelLater(ctx)
+	if len(p.typed) > 0 || p.focused != "" {
+		// Typed again into the app's panel, so that its handlers see it; from
+		// a goroutine, since they run on this one.
+		typed, focused := p.typed, p.focused
+		p.typed, p.focused = nil, ""
+		ctx.Async(func() { browser.RestoreFields(typed, focused) })
+	}
 	if p.contracts == nil {
 		loadContracts(ctx, func(list []venueapi.Offer) { p.contracts = list })
 	}
@@ -71,37 +77,6 @@ func (p *ChartPage) OnMount(ctx app.Context) {
 		ctx.Dispatch(func(ctx app.Context) {
 			p.v = components.ViewFromURL(browser.URL())
 			p.applyTheme()
-		})
-	})
-}
-
-// riskPanelSelector finds the risk panel's root (components.RiskPanel).
-const riskPanelSelector = "aside.risk"
-
-// panelLater mounts the risk panel a task after the rest of the page. Until
-// then the page shows the server's copy of it: its first tiers, and its
-// filter, a form that works without the app. The panel's first mount runs
-// much of app.wasm's code for the first time (the calculator, the tier and
-// limit tables), and out of Go's first run the chart's controls answer
-// sooner (docs/performance.md#the-risk-panel-mounts-a-task-later). What the
-// user typed into the copy, or into the server's panel before the app ran,
-// is typed again into the panel once it has mounted; its first fetches
-// begin at once (components.HeadStart).
-func (p *ChartPage) panelLater(ctx app.Context) {
-	if p.panelCopy == "" {
-		return
-	}
-	browser.RestoreFields(p.typed, p.focused) // into the copy, which mounting the page put in place of the server's panel
-	p.typed, p.focused = nil, ""
-	p.headStart = components.BeginRiskFetches(ctx, p.v.Contract)
-	ctx.Async(func() {
-		browser.Yield()
-		ctx.Dispatch(func(ctx app.Context) {
-			typed, focused := browser.ChangedFields(riskPanelSelector)
-			p.panelCopy = ""
-			ctx.Defer(func(app.Context) {
-				go browser.RestoreFields(typed, focused) // the panel's handlers run on the UI goroutine
-			})
 		})
 	})
 }
@@ -192,15 +167,7 @@ func (p *ChartPage) Render() app.UI {
 			app.Main().Class("main").Body(
 				&components.KLineChart{Contract: v.Contract, Period: v.Period, UTC: v.UTC, Dark: p.dark, Decimals: p.decimals(), Look: v.Look},
 			),
-			p.riskPanel(v),
+			&components.RiskPanel{Contract: v.Contract, Contracts: p.contracts},
 		),
 	)
-}
-
-// riskPanel is the risk panel, or the server's copy of it until it mounts.
-func (p *ChartPage) riskPanel(v components.View) app.UI {
-	if p.panelCopy != "" {
-		return app.Raw(p.panelCopy)
-	}
-	return &components.RiskPanel{Contract: v.Contract, Contracts: p.contracts, HeadStart: p.headStart}
 }

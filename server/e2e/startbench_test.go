@@ -48,7 +48,7 @@ type startTimes struct {
 	AppDrawn        float64 `json:"appDrawn"` // the app's own first draw
 	Running         float64 `json:"running"`  // go-app's loader gone; the plain page: its first chart
 	Risk            float64 `json:"risk"`     // the first risk tier row on show
-	RiskLive        float64 `json:"riskLive"` // the app's risk panel shows its data (it mounts after the app runs)
+	RiskLive        float64 `json:"riskLive"` // the app's risk panel shows its data: its controls answer
 	WasmStart       float64 `json:"wasmStart"`
 	WasmResponseEnd float64 `json:"wasmResponseEnd"`
 	WasmTransfer    float64 `json:"wasmTransfer"` // bytes on the wire, headers included; 0 from a cache
@@ -66,7 +66,7 @@ type startTimes struct {
 // and the next visit in the same tab; on loopback and under the mobile
 // profile. For each: first candles, app running (go-app's loader gone,
 // against the plain page's first chart), the first risk table (the
-// server's, until the app's panel mounts) and the app's risk panel live.
+// server's prerendered one, or the app's) and the app's risk panel live.
 func BenchmarkStartUp(b *testing.B) {
 	s := startServer(b, nil)
 	plain := brotliInFront(b, plainOrigin(b, s.URL))
