@@ -12,8 +12,8 @@ import (
 // draws closes alone), exactly, for the chart's marks
 // (app/echarts/extremes.go); ok is false when no candle is in that range.
 func (k *KLineChart) extremes(start, end int) (high, low echarts.Extreme, ok bool) {
-	closes := k.Look.Kind.ClosesOnly()
-	h, l, ok := extremesOf(k.candles, start, end, closes)
+	hiPrice, loPrice := extremePrices(k.Look.Kind.ClosesOnly())
+	h, l, ok := extremesOf(k.candles, start, end, hiPrice, loPrice)
 	if !ok {
 		return high, low, false
 	}
@@ -21,10 +21,7 @@ func (k *KLineChart) extremes(start, end int) (high, low echarts.Extreme, ok boo
 		v, _ := d.Float64() // drawn: a pixel position
 		return echarts.Extreme{Index: i, Value: v, Text: priceText(d, k.Decimals)}
 	}
-	if closes {
-		return mark(h, k.candles[h].Close), mark(l, k.candles[l].Close), true
-	}
-	return mark(h, k.candles[h].High), mark(l, k.candles[l].Low), true
+	return mark(h, hiPrice(k.candles[h])), mark(l, loPrice(k.candles[l])), true
 }
 
 // priceText writes an exact price at the contract's precision, decimals

@@ -6,31 +6,40 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// extremesOf returns the indexes of the highest and the lowest price of
-// candles[start..end] (clamped to the candles held), the earliest on a tie;
-// ok is false when the range holds no candle. The prices are the highs and
-// the lows, or the closes alone when onCloses: a line or an area draws the
-// closes, and its price axis fits them alone (app/chartopt/styles.go), so a
-// wick's high may lie off the grid.
-func extremesOf(candles []venueapi.Candle, start, end int, onCloses bool) (high, low int, ok bool) {
+// price reads one of a candle's prices.
+type price func(venueapi.Candle) decimal.Decimal
+
+func highOf(c venueapi.Candle) decimal.Decimal  { return c.High }
+func lowOf(c venueapi.Candle) decimal.Decimal   { return c.Low }
+func closeOf(c venueapi.Candle) decimal.Decimal { return c.Close }
+
+// extremePrices are the prices a view's high and low are found among: the
+// highs and the lows, or the closes alone when onCloses. A line or an area
+// draws the closes, and its price axis fits them alone
+// (app/chartopt/styles.go), so a wick's high may lie off the grid.
+func extremePrices(onCloses bool) (high, low price) {
+	if onCloses {
+		return closeOf, closeOf
+	}
+	return highOf, lowOf
+}
+
+// extremesOf returns the indexes of the highest high and the lowest low of
+// candles[start..end] (clamped to the candles held), as high and low read
+// them, the earliest on a tie; ok is false when the range holds no candle.
+func extremesOf(candles []venueapi.Candle, start, end int, high, low price) (hi, lo int, ok bool) {
 	start, end = max(start, 0), min(end, len(candles)-1)
 	if start > end {
 		return 0, 0, false
 	}
-	hi, lo := func(c venueapi.Candle) decimal.Decimal { return c.High }, func(c venueapi.Candle) decimal.Decimal { return c.Low }
-	if onCloses {
-		hi, lo = closeOf, closeOf
-	}
-	high, low = start, start
+	hi, lo = start, start
 	for i := start + 1; i <= end; i++ {
-		if hi(candles[i]).GreaterThan(hi(candles[high])) {
-			high = i
+		if high(candles[i]).GreaterThan(high(candles[hi])) {
+			hi = i
 		}
-		if lo(candles[i]).LessThan(lo(candles[low])) {
-			low = i
+		if low(candles[i]).LessThan(low(candles[lo])) {
+			lo = i
 		}
 	}
-	return high, low, true
+	return hi, lo, true
 }
-
-func closeOf(c venueapi.Candle) decimal.Decimal { return c.Close }

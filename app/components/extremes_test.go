@@ -42,13 +42,14 @@ func TestExtremesOfTheViewAreItsHighestAndLowestPrices(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h, l, ok := extremesOf(candles, tt.start, tt.end, tt.onCloses)
+			high, low := extremePrices(tt.onCloses)
+			h, l, ok := extremesOf(candles, tt.start, tt.end, high, low)
 			if h != tt.high || l != tt.low || ok != tt.ok {
 				t.Errorf("extremesOf(%d, %d, closes %v) = %d, %d, %v; want %d, %d, %v", tt.start, tt.end, tt.onCloses, h, l, ok, tt.high, tt.low, tt.ok)
 			}
 		})
 	}
-	if _, _, ok := extremesOf(nil, 0, 10, false); ok {
+	if _, _, ok := extremesOf(nil, 0, 10, highOf, lowOf); ok {
 		t.Error("no candles: nothing to mark")
 	}
 }
