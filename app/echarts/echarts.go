@@ -36,6 +36,7 @@ type Chart struct {
 	lines      []app.Value // the study lines' arrays (studies.go)
 	xAxes      int         // how many x axes the frame has, all on the candles' labels
 	custom     bool        // the frame's style draws prices with a custom series (styles.go)
+	rows       app.Value   // the custom series' rows of prices (seriesData); nil: none kept
 	resized    app.Value   // a ResizeObserver of the chart's element
 }
 
@@ -137,6 +138,7 @@ func (c *Chart) Load(labels, prices, ups, downs []byte) {
 	c.prices = c.json.Call("parse", string(prices))
 	c.ups = c.json.Call("parse", string(ups))
 	c.downs = c.json.Call("parse", string(downs))
+	c.rows = nil
 	c.seal()
 }
 
@@ -148,6 +150,7 @@ func (c *Chart) Prepend(labels, prices, ups, downs []byte) {
 	}{{c.labels, labels}, {c.prices, prices}, {c.ups, ups}, {c.downs, downs}} {
 		p.dst.Get("unshift").Call("apply", p.dst, c.json.Call("parse", string(p.src)))
 	}
+	c.rows = nil // every candle's index moved
 	c.seal()
 }
 

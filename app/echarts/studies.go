@@ -63,7 +63,13 @@ func (c *Chart) copyPoints(points []byte) app.Value {
 func (c *Chart) seriesData() []any {
 	prices := c.prices
 	if c.custom { // rows with the candle's index first (app/chartopt/styles.go)
-		prices = app.Window().Get("echarts").Call("indexed", prices)
+		if c.rows == nil {
+			c.rows = app.Window().Get("Array").New()
+		}
+		// Only the newest row, and those appended, are written again: a live
+		// update hands ECharts the series at each trade.
+		app.Window().Get("echarts").Call("indexed", prices, c.rows)
+		prices = c.rows
 	}
 	out := []any{map[string]any{"data": prices}, map[string]any{"data": c.ups}, map[string]any{"data": c.downs}}
 	for _, l := range c.lines {

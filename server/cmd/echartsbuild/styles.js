@@ -3,13 +3,15 @@
 // custom series over rows [index, open, close, low, high] (indexed), placed by
 // the candle's index on the category time axis.
 
-// indexed turns the candles' [open, close, low, high] items into a custom
-// series' rows, the candle's index first. ECharts' zoom filters a series by
-// its value on the time axis, and a series with none keeps every candle: its
-// price axis would fit all the candles held, not those in view.
-export function indexed(prices) {
-  const rows = new Array(prices.length);
-  for (let i = 0; i < prices.length; i++) {
+// indexed writes the candles' [open, close, low, high] items into rows, a
+// custom series' rows with the candle's index first, from rows' last one on:
+// the candles before it are the same ones at the same indexes (the chart
+// starts rows anew when they are not). ECharts' zoom filters a series by
+// its value on the time axis, and a series with none keeps every candle:
+// its price axis would fit all the candles held, not those in view.
+export function indexed(prices, rows) {
+  rows.length = Math.min(rows.length, prices.length);
+  for (let i = Math.max(rows.length - 1, 0); i < prices.length; i++) {
     const d = prices[i], v = Array.isArray(d) ? d : d.value;
     rows[i] = [i, v[0], v[1], v[2], v[3]];
   }
