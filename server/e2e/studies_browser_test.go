@@ -35,6 +35,18 @@ const jsLook = `(() => {
   };
 })()`
 
+// untilTagAgreesWithLegend waits, up to 20 s, for the last-price tag to name
+// the close the legend shows (on the percent scale, the price before its
+// percent), and for the tag to hold the countdown when withCountdown. A live
+// trade moves the tag and the line at once and the legend a moment later, so
+// a check reads them once they agree; it reports it when they never do.
+func untilTagAgreesWithLegend(ctx context.Context, withCountdown bool) {
+	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	chromedp.Run(tctx, chromedp.Poll(`(() => { const l = `+jsLook+`;
+  return (!`+strconv.FormatBool(withCountdown)+` || l.tag.includes("\n")) && Number(l.tag.split("\n")[0].split(" (")[0].replaceAll(",", "")) === l.close; })()`, nil))
+}
+
 func TestChartLooksAndMarksFromTheURL(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
@@ -51,12 +63,8 @@ func TestChartLooksAndMarksFromTheURL(t *testing.T) {
 		if l["yType"] != "value" || l["upFill"] != l["up"] {
 			t.Errorf("default look: %v", l)
 		}
-		// The countdown is written once a second. The legend follows a live
-		// trade a moment after the tag and the line: read them once they agree.
-		tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-		defer cancel()
-		chromedp.Run(tctx, chromedp.Poll(`(() => { const l = `+jsLook+`;
-  return l.tag.includes("\n") && Number(l.tag.split("\n")[0].replaceAll(",", "")) === l.close; })()`, nil))
+		// The countdown is written once a second.
+		untilTagAgreesWithLegend(ctx, true)
 		l = evalJS[map[string]any](t, ctx, jsLook)
 		// The legend shows the newest candle (nothing hovered); the tag writes
 		// its close with thousands separators, the countdown under it.

@@ -1,13 +1,11 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -196,10 +194,7 @@ func TestPercentScaleTagsThePrice(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitDrawn(t, ctx, "BTC-USDT|1min")
-	// The legend follows a live trade a moment after the tag: read both once they agree.
-	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-	defer cancel()
-	chromedp.Run(tctx, chromedp.Poll(`(() => { const l = `+jsLook+`; return Number(l.tag.split("\n")[0].split(" (")[0].replaceAll(",", "")) === l.close; })()`, nil))
+	untilTagAgreesWithLegend(ctx, false)
 	l := evalJS[map[string]any](t, ctx, jsLook)
 	tag, _ := l["tag"].(string)
 	head, _, _ := strings.Cut(tag, "\n")
