@@ -65,10 +65,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	venueCfg := venue.Config{BaseURL: cfg.VenueURL, AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey, Logger: log}
 	contracts := cfg.Contracts
 	if cfg.VenueURL == "" {
-		sb, url, key, err := startSandbox(ctx, cfg, log)
+		// The sandbox outlives the shutdown's drain: a request in flight
+		// may still call it (stopped when run returns).
+		sbCtx, stopSandbox := context.WithCancel(context.WithoutCancel(ctx))
+		sb, url, key, stopped, err := startSandbox(sbCtx, cfg, log)
 		if err != nil {
+			stopSandbox()
 			return err
 		}
+		defer func() { stopSandbox(); <-stopped }()
 		venueCfg.BaseURL = url
 		cfg.showInSummary("RISKCHART_SANDBOX_ADDR", strings.TrimPrefix(url, "http://")+" (the embedded sandbox venue, from "+cfg.SandboxAddr+")")
 		if cfg.AccessKey == "" {
@@ -204,27 +209,30 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, streams *gatewa
 	return nil
 }
 
-// startSandbox starts the embedded sandbox venue on its own loopback port and
-// returns its base URL and the key the server signs with.
-func startSandbox(ctx context.Context, cfg config, log *slog.Logger) (*sandbox.Sandbox, string, sandbox.Key, error) {
+// startSandbox starts the embedded sandbox venue on its own loopback port,
+// serving until ctx ends, and returns its base URL, the key the server signs
+// with, and a channel closed once it has stopped.
+func startSandbox(ctx context.Context, cfg config, log *slog.Logger) (*sandbox.Sandbox, string, sandbox.Key, <-chan struct{}, error) {
 	keys, err := sandboxKeys(cfg.SandboxKeys)
 	if err != nil {
-		return nil, "", sandbox.Key{}, err
+		return nil, "", sandbox.Key{}, nil, err
 	}
 	sb, err := sandbox.New(sandbox.Config{Keys: keys, Logger: log.With("component", "sandbox")})
 	if err != nil {
-		return nil, "", sandbox.Key{}, fmt.Errorf("starting the sandbox venue: %w", err)
+		return nil, "", sandbox.Key{}, nil, fmt.Errorf("starting the sandbox venue: %w", err)
 	}
 	ln, err := net.Listen("tcp", cfg.SandboxAddr)
 	if err != nil {
-		return nil, "", sandbox.Key{}, fmt.Errorf("listening on RISKCHART_SANDBOX_ADDR %s: %w", cfg.SandboxAddr, err)
+		return nil, "", sandbox.Key{}, nil, fmt.Errorf("listening on RISKCHART_SANDBOX_ADDR %s: %w", cfg.SandboxAddr, err)
 	}
+	stopped := make(chan struct{})
 	go func() {
+		defer close(stopped)
 		if err := sb.Serve(ctx, ln); err != nil {
 			log.Error("sandbox venue stopped", "err", err)
 		}
 	}()
-	return sb, "http://" + ln.Addr().String(), keys[0], nil
+	return sb, "http://" + ln.Addr().String(), keys[0], stopped, nil
 }
 
 // sandboxKeys parses RISKCHART_SANDBOX_KEYS, or generates one key.
