@@ -78,9 +78,10 @@ type Budget struct {
 	left    int                 // turns the shared log had left after the last reserve
 	leftAt  time.Time           // when; a window later the log has emptied of them
 	turns   [2][2]atomic.Uint64 // by State, then granted (0) or refused (1)
+	late    atomic.Uint64       // turns given back because they came too late to be sent
 	crowded atomic.Bool         // more replicas present than configured: said once
 
-	degradedDesc, turnsDesc *prometheus.Desc
+	degradedDesc, turnsDesc, lateDesc *prometheus.Desc
 }
 
 // NewBudget returns the budget called name (one per venue limit: each has
@@ -111,6 +112,9 @@ func NewBudget(c *Client, name string, limit venueapi.Limit, replicas int) (*Bud
 		turnsDesc: prometheus.NewDesc("riskchart_shared_budget_turns_total",
 			"Turns asked of the budget, by where they came from (shared, local) and result (granted, refused).",
 			[]string{"from", "result"}, prometheus.Labels{"budget": name}),
+		lateDesc: prometheus.NewDesc("riskchart_shared_budget_late_turns_total",
+			"Turns granted and given back because the sender reached them too late to send them within the margin.",
+			nil, prometheus.Labels{"budget": name}),
 	}
 	b.local = localLog{limit: b.share, window: window}
 	return b, nil
@@ -125,7 +129,7 @@ type Reservation struct {
 	b     *Budget
 	n     int
 	token string    // names the turns in the shared log; "" for a local turn
-	at    time.Time // when a local turn may be sent
+	at    time.Time // when the turn may be sent, by this replica's clock
 }
 
 // Cancel gives back a turn that will not be used. A shared turn's return
@@ -220,30 +224,56 @@ func (b *Budget) Take(ctx context.Context, n int) (granted bool, retryAfter time
 // client's own quota does. When the turn would come after the deadline it
 // fails at once with *SpentError and takes nothing; when ctx ends first it
 // gives the turn back.
+//
+// A turn this goroutine reaches too late (see Late) is given back and
+// another taken, at most lateTries times in a row.
 func (b *Budget) Wait(ctx context.Context) error {
-	longest := longestWait
-	if dl, ok := ctx.Deadline(); ok {
-		longest = time.Until(dl)
-	}
-	r, err := b.Reserve(ctx, 1, longest)
-	if err != nil {
-		return err
-	}
-	if !r.OK {
-		return &SpentError{Budget: b.name, RetryAfter: r.Delay}
-	}
-	if r.Delay <= 0 {
-		return nil
-	}
-	t := time.NewTimer(r.Delay)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
+	for try := 1; ; try++ {
+		longest := longestWait
+		if dl, ok := ctx.Deadline(); ok {
+			longest = time.Until(dl)
+		}
+		r, err := b.Reserve(ctx, 1, longest)
+		if err != nil {
+			return err
+		}
+		if !r.OK {
+			return &SpentError{Budget: b.name, RetryAfter: r.Delay}
+		}
+		if r.Delay > 0 {
+			t := time.NewTimer(r.Delay)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				r.Cancel(ctx)
+				return ctx.Err()
+			}
+		}
+		if !b.Late(r, time.Now()) {
+			return nil
+		}
 		r.Cancel(ctx)
-		return ctx.Err()
+		b.late.Add(1)
+		if try == lateTries {
+			return &SpentError{Budget: b.name, RetryAfter: b.window - b.limit.Per}
+		}
 	}
+}
+
+// lateTries bounds the turns one Wait gives back as late: a process that
+// stalls that often sends nothing until it recovers.
+const lateTries = 3
+
+// Late says whether a turn taken by r is too late to be sent at now. The log
+// outlasts the venue's window by a margin for the lag between a send and
+// its arrival; a turn sent later than its logged time eats into it. When
+// the sender ran late (a stalled scheduler, a long collection, a timer
+// fired late on a loaded machine) by more than half the margin, the rest
+// being the network's, sending would risk an arrival the venue counts in
+// the next window, so the turn is given back and another taken.
+func (b *Budget) Late(r Reservation, now time.Time) bool {
+	return r.OK && now.Sub(r.at) > (b.window-b.limit.Per)/2
 }
 
 // Pause sends nothing for d, cluster-wide: the venue said its window is spent.
@@ -336,7 +366,7 @@ func (b *Budget) reserveShared(ctx context.Context, n int, longest time.Duration
 	b.mu.Lock()
 	b.left, b.leftAt = int(v[4]), got
 	if r.OK {
-		r.b, r.n, r.token = b, n, token
+		r.b, r.n, r.token, r.at = b, n, token, got.Add(r.Delay)
 		b.lastShared = later(b.lastShared, got.Add(r.Delay))
 	}
 	b.mu.Unlock()
@@ -475,6 +505,7 @@ type BudgetStats struct {
 	State                        State
 	SharedGranted, SharedRefused uint64
 	LocalGranted, LocalRefused   uint64
+	Late                         uint64 // granted, then given back: the sender came too late for them
 }
 
 // Stats is the budget's state and counts so far.
@@ -483,15 +514,17 @@ func (b *Budget) Stats() BudgetStats {
 		State:         b.State(),
 		SharedGranted: b.turns[Shared][0].Load(), SharedRefused: b.turns[Shared][1].Load(),
 		LocalGranted: b.turns[Degraded][0].Load(), LocalRefused: b.turns[Degraded][1].Load(),
+		Late: b.late.Load(),
 	}
 }
 
 // Describe is for prometheus.Collector: the budget reports
-// riskchart_shared_budget_degraded and riskchart_shared_budget_turns_total,
-// labelled with its name.
+// riskchart_shared_budget_degraded, riskchart_shared_budget_turns_total and
+// riskchart_shared_budget_late_turns_total, labelled with its name.
 func (b *Budget) Describe(ch chan<- *prometheus.Desc) {
 	ch <- b.degradedDesc
 	ch <- b.turnsDesc
+	ch <- b.lateDesc
 }
 
 // Collect is for prometheus.Collector.
@@ -509,6 +542,7 @@ func (b *Budget) Collect(ch chan<- prometheus.Metric) {
 		{"local", "granted", s.LocalGranted}, {"local", "refused", s.LocalRefused}} {
 		ch <- prometheus.MustNewConstMetric(b.turnsDesc, prometheus.CounterValue, float64(m.v), m.from, m.result)
 	}
+	ch <- prometheus.MustNewConstMetric(b.lateDesc, prometheus.CounterValue, float64(s.Late))
 }
 
 // ended is the caller's ctx's error when it, not Redis, ended a call: its

@@ -258,3 +258,53 @@ func TestNewBudgetChecksItsArguments(t *testing.T) {
 		t.Error("Reserve accepted more turns than a replica's share")
 	}
 }
+
+// A turn is late when its sender reaches it more than half the margin (a
+// twentieth of the window) after its time: sent then, it could arrive in
+// the venue's next window.
+func TestATurnReachedLateIsTooLateToSend(t *testing.T) {
+	limit := venueapi.Limit{Requests: 4, Per: time.Second} // margin 100 ms: late after 50 ms
+	srv := redistest.Start(t)
+	tests := []struct {
+		name   string
+		budget func(t *testing.T) *cluster.Budget
+	}{
+		{"shared", func(t *testing.T) *cluster.Budget { return replica(t, srv.URL(), fast(t), limit, 1) }},
+		{"local, Redis out of reach", func(t *testing.T) *cluster.Budget {
+			b, err := cluster.NewBudget(open(t, "redis://127.0.0.1:1/0", fast(t)), "late-local", limit, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := tt.budget(t)
+			before := time.Now()
+			// The local share's first turn waits a window and a presence, so
+			// reserve up to a few seconds ahead.
+			r, err := b.Reserve(context.Background(), 1, 5*time.Second)
+			after := time.Now()
+			if err != nil || !r.OK {
+				t.Fatalf("Reserve = %+v, %v", r, err)
+			}
+			for _, c := range []struct {
+				now  time.Time
+				late bool
+			}{
+				{before.Add(r.Delay), false},                       // on time, or early
+				{before.Add(r.Delay + 45*time.Millisecond), false}, // within half the margin
+				{after.Add(r.Delay + 55*time.Millisecond), true},   // beyond it
+				{after.Add(r.Delay + limit.Per), true},             // a window late
+			} {
+				if got := b.Late(r, c.now); got != c.late {
+					t.Errorf("Late at %s after the turn's earliest time = %v, want %v", c.now.Sub(before.Add(r.Delay)), got, c.late)
+				}
+			}
+			if b.Late(cluster.Reservation{}, after.Add(time.Hour)) {
+				t.Error("a refused reservation is late: there is no turn to be late for")
+			}
+		})
+	}
+}

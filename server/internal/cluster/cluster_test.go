@@ -208,9 +208,10 @@ func TestTheClientAndBudgetReportToPrometheus(t *testing.T) {
 		"riskchart_shared_budget_degraded":                   1,
 		"riskchart_shared_budget_turns_total,local,refused":  1, // a fresh replica waits before spending alone
 		"riskchart_shared_budget_turns_total,shared,granted": 0,
+		"riskchart_shared_budget_late_turns_total":           0,
 	}
 	for k, v := range want {
-		if got[k] != v {
+		if g, ok := got[k]; !ok || g != v {
 			t.Errorf("%s = %v, want %v (all: %v)", k, got[k], v, got)
 		}
 	}

@@ -101,3 +101,31 @@ func TestACancelledTurnIsTakenAgainUnlessALaterOneWasTaken(t *testing.T) {
 		t.Fatalf("a turn in %s, want three windows: a cancel behind a later turn gives nothing back", d)
 	}
 }
+
+func TestATurnReachedLateIsGivenBackAndAnotherTaken(t *testing.T) {
+	q := newQuota(venueapi.Limit{Requests: 2, Per: time.Second}) // margin 100 ms: late after 50 ms
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	first, _, _ := q.reserve(t0, time.Time{})
+	second, delay, _ := q.reserve(t0, time.Time{})
+	if delay != 0 {
+		t.Fatalf("the second of two turns waits %s", delay)
+	}
+	for _, c := range []struct {
+		after time.Duration
+		late  bool
+	}{{0, false}, {-time.Millisecond, false}, {45 * time.Millisecond, false}, {55 * time.Millisecond, true}, {time.Second, true}} {
+		if got := q.late(second, t0.Add(c.after)); got != c.late {
+			t.Errorf("late %s after the turn = %v, want %v", c.after, got, c.late)
+		}
+	}
+	// Given back, the late turn frees its slot: the next turn is taken at
+	// once, and the window still holds the first turn and that one.
+	second.cancel()
+	at := t0.Add(80 * time.Millisecond)
+	if _, delay, ok := q.reserve(at, time.Time{}); !ok || delay != 0 {
+		t.Errorf("the turn after a late one given back: delay %s, ok %v; want at once", delay, ok)
+	}
+	if _, delay, _ := q.reserve(at, time.Time{}); delay != first.at.Add(q.window).Sub(at) {
+		t.Errorf("a third turn waits %s, want until the first leaves the window", delay)
+	}
+}
