@@ -167,7 +167,7 @@ func (k *KLineChart) reload(ctx app.Context) {
 	// saved candles then only delayed the end of Go's first run (by 35-45 ms
 	// on a next visit, docs/performance.md).
 	if !browser.HasFirstPaintAnswer(k.Contract, k.Period) {
-		if saved, at, ok := browser.ReadLastSeen[[]venueapi.Candle](ctx.LocalStorage(), k.storageKey()); ok && len(saved) > 0 {
+		if saved, at, ok := browser.ReadLastSeen[[]venueapi.Candle](browser.LocalStorage(), k.storageKey()); ok && len(saved) > 0 {
 			k.candles, k.savedAt = saved, at
 			k.draw(ctx) // until the network answers
 		}
@@ -201,7 +201,7 @@ func (k *KLineChart) reload(ctx app.Context) {
 			}
 			k.candles = res.Candles
 			k.draw(ctx)
-			browser.KeepLastSeen(ctx.LocalStorage(), k.storageKey(), res.Candles, time.Now())
+			browser.KeepLastSeen(browser.LocalStorage(), k.storageKey(), res.Candles, time.Now())
 			if late := k.pushedLate; len(late) > 0 && k.chart != nil {
 				k.pushedLate = nil
 				k.applyLive(late)

@@ -284,7 +284,7 @@ func (r *RiskPanel) save(ctx app.Context) {
 		ctx.Dispatch(func(ctx app.Context) {
 			ctx.PreventUpdate() // nothing on show changes
 			if len(r.tiers) > 0 || len(r.limits) > 0 {
-				browser.KeepLastSeen(ctx.LocalStorage(), r.storageKey(), savedRisk{Tiers: r.tiers, Limits: r.limits}, time.Now())
+				browser.KeepLastSeen(browser.LocalStorage(), r.storageKey(), savedRisk{Tiers: r.tiers, Limits: r.limits}, time.Now())
 			}
 		})
 	})
@@ -296,7 +296,7 @@ func (r *RiskPanel) fromStorage(ctx app.Context, err error) {
 	if !api.Unanswered(err) {
 		return
 	}
-	saved, at, ok := browser.ReadLastSeen[savedRisk](ctx.LocalStorage(), r.storageKey())
+	saved, at, ok := browser.ReadLastSeen[savedRisk](browser.LocalStorage(), r.storageKey())
 	if !ok {
 		return
 	}
