@@ -1,14 +1,17 @@
 // Command wasmgoapp writes the module file app.wasm is built with: the
 // project's go.mod and go.sum, with go-app replaced by a copy in which every
-// declaration of pkg/app that names net/http is built for the server only.
+// declaration of pkg/app that names net/http is built for the server only,
+// and go-app and go-echarts by copies with the edits of edits.go, which take
+// regexp out of app.wasm.
 //
 // go-app's pkg/app holds both halves of the framework, the front end and the
 // http.Handler that serves it, and its handler files import net/http in every
 // build. The front end never calls them, but an import keeps its package's
 // initialisers, and net/http's bring crypto/tls, x509, HTTP/2 and FIPS self
 // tests into app.wasm: 1.3 MB of 9.7 MB, 0.27 MB of 1.82 MB with brotli
-// (docs/performance.md#what-appwasm-links). The copy changes nothing else; the
-// server and every test outside the browser build with go-app as released.
+// (docs/performance.md#what-appwasm-links). The copies change nothing else; the
+// server and every test outside the browser build with the modules as
+// released.
 //
 //	go run ./server/cmd/wasmgoapp -out build/wasm
 //	GOOS=js GOARCH=wasm go build -modfile build/wasm/go.mod ./app/wasm
@@ -32,6 +35,8 @@ const (
 	goApp = "github.com/maxence-charriere/go-app/v10"
 	// cut is what the copy keeps out of js/wasm, and where it looks for it.
 	cut, cutIn = "net/http", "pkg/app"
+	// edited is what the edits take out of app.wasm.
+	edited = "regexp"
 	// appMain is app.wasm's main package.
 	appMain = "./app/wasm"
 )
@@ -71,6 +76,23 @@ func run(out string, stdout io.Writer) error {
 	if len(splits) == 0 {
 		return fmt.Errorf("no file of %s@%s/%s imports %s: this program has nothing left to do and can go", goApp, version, cutIn, cut)
 	}
+	if err := applyEdits(goApp, copyDir); err != nil {
+		return err
+	}
+	ecSrc, _, err := moduleDir(goECharts)
+	if err != nil {
+		return err
+	}
+	ecCopy := filepath.Join(out, "go-echarts")
+	if err := os.RemoveAll(ecCopy); err != nil {
+		return fmt.Errorf("emptying %s: %w", ecCopy, err)
+	}
+	if err := copyModule(ecSrc, ecCopy); err != nil {
+		return err
+	}
+	if err := applyEdits(goECharts, ecCopy); err != nil {
+		return err
+	}
 	for _, f := range []string{"go.mod", "go.sum"} {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -80,18 +102,21 @@ func run(out string, stdout io.Writer) error {
 			return fmt.Errorf("writing %s: %w", f, err)
 		}
 	}
-	if _, err := goRun(nil, "mod", "edit", "-modfile", filepath.Join(out, "go.mod"), "-replace", goApp+"="+copyDir); err != nil {
-		return fmt.Errorf("replacing go-app in %s: %w", filepath.Join(out, "go.mod"), err)
+	if _, err := goRun(nil, "mod", "edit", "-modfile", filepath.Join(out, "go.mod"), "-replace", goApp+"="+copyDir, "-replace", goECharts+"="+ecCopy); err != nil {
+		return fmt.Errorf("replacing go-app and go-echarts in %s: %w", filepath.Join(out, "go.mod"), err)
 	}
 	if err := checkLinks(filepath.Join(out, "go.mod")); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %s@%s with %s kept out of js/wasm in %s\n", filepath.Join(out, "go.mod"), goApp, version, cut, strings.Join(splits, ", "))
+	fmt.Fprintf(stdout, "%s: %s@%s with %s kept out of js/wasm in %s; %s kept out by %d edits\n",
+		filepath.Join(out, "go.mod"), goApp, version, cut, strings.Join(splits, ", "), edited, len(edits()))
 	return nil
 }
 
 // checkLinks fails when app.wasm, built with modfile, would still link
-// cut, and names what imports it.
+// cut, and names what imports it. Whether it links edited is the linker's
+// call (regexp is still imported, by code app.wasm does not reach): a test
+// checks it (TestRunOnTheProject).
 func checkLinks(modfile string) error {
 	b, err := goRun([]string{"GOOS=js", "GOARCH=wasm"}, "list", "-modfile", modfile, "-deps", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, appMain)
 	if err != nil {

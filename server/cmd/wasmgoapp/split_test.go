@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -219,6 +221,54 @@ func TestRunOnTheProject(t *testing.T) {
 		vet.Env = append(os.Environ(), goos...)
 		if b, err := vet.CombinedOutput(); err != nil {
 			t.Errorf("go vet %v of the copy: %v\n%s", goos, err, b)
+		}
+	}
+}
+
+// The edits take regexp out of app.wasm (and with it unicode's tables, built
+// at every start), and go-echarts' helpers they touch answer as released.
+func TestTheEditsTakeRegexpOutAndKeepGoEChartsOutput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds app.wasm")
+	}
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	out := t.TempDir()
+	if err := run(out, io.Discard); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	modfile := filepath.Join(out, "go.mod")
+	goOut := func(env []string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command("go", args...)
+		cmd.Env = append(os.Environ(), env...)
+		b, err := cmd.Output()
+		if err != nil {
+			var exit *exec.ExitError
+			if errors.As(err, &exit) {
+				t.Fatalf("go %v: %v\n%s", args, err, exit.Stderr)
+			}
+			t.Fatalf("go %v: %v", args, err)
+		}
+		return string(b)
+	}
+	released := goOut(nil, "run", "./server/cmd/wasmgoapp/testdata/funcopts")
+	edited := goOut(nil, "run", "-modfile", modfile, "./server/cmd/wasmgoapp/testdata/funcopts")
+	if released != edited || strings.Count(released, "\n") < 10 {
+		t.Errorf("go-echarts' helpers answer differently once edited:\nreleased:\n%s\nedited:\n%s", released, edited)
+	}
+	// The packages stay imported, so their own small init functions stay.
+	for _, pkg := range []string{"regexp", "regexp/syntax", "unicode"} {
+		funcs := goOut(nil, "run", "./server/cmd/wasmsize", "-modfile", modfile, "-in", pkg, appMain)
+		for _, line := range strings.Split(funcs, "\n") {
+			name, _, _ := strings.Cut(line, " ")
+			if strings.HasPrefix(name, "regexp") && !strings.HasSuffix(name, ".init") && !strings.HasPrefix(name, "regexp.init.") ||
+				strings.HasPrefix(name, "unicode.map.init") {
+				t.Errorf("app.wasm still links %s", name)
+			}
 		}
 	}
 }

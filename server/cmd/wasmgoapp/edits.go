@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// goECharts is the other module app.wasm links a copy of.
+const goECharts = "github.com/go-echarts/go-echarts/v2"
+
+// An edit replaces text that must occur exactly once in a file of a module's
+// copy, so that a release that changes the text fails the build by name
+// instead of being edited wrongly. Each edit keeps the package's behaviour
+// and takes regexp out of app.wasm (docs/performance.md#what-appwasm-links):
+// the regexp compiler (260 kB of code), and with it unicode's category and
+// script tables, maps that package init builds in every start whatever uses
+// them. go-echarts compiled two regexps at init besides.
+type edit struct {
+	module, file, why string
+	old, new          string
+}
+
+func edits() []edit {
+	return []edit{
+		{
+			module: goApp, file: "pkg/app/route.go",
+			why: "a route's pattern is used only to match: the field's type kept *regexp.Regexp's methods, and through UnmarshalText the regexp compiler, in every build",
+			old: "	regexp       *regexp.Regexp\n",
+			new: "	regexp       interface{ MatchString(string) bool }\n",
+		},
+		{
+			module: goECharts, file: "opts/js.go",
+			why: "the two regexps compiled at package init only delete newlines and tabs, and // comments to the end of their line",
+			old: "import (\n\t\"fmt\"\n\t\"regexp\"\n",
+			new: "import (\n\t\"fmt\"\n\t\"strings\"\n",
+		},
+		{
+			module: goECharts, file: "opts/js.go",
+			why: "as above",
+			old: "var (\n\tnewlineTabPat = regexp.MustCompile(`\\n|\\t`)\n\tcommentPat    = regexp.MustCompile(`(//.*)\\n`)\n)\n",
+			new: `// riskchart's build of app.wasm (server/cmd/wasmgoapp) has these two in
+// place of regexp.MustCompile(` + "`\\n|\\t`" + `) and regexp.MustCompile(` + "`(//.*)\\n`" + `):
+// the same replacements, with no regexp compiled at init. A replacement is
+// inserted as it is, without regexp's $ expansion; every caller passes "".
+var (
+	newlineTabPat newlineOrTab
+	commentPat    lineComment
+)
+
+type newlineOrTab struct{}
+
+func (newlineOrTab) ReplaceAllString(s, repl string) string {
+	return strings.NewReplacer("\n", repl, "\t", repl).Replace(s)
+}
+
+type lineComment struct{}
+
+// ReplaceAllString replaces each "//" up to and with the next newline; a
+// "//" with no newline after it is left, as the regexp left it.
+func (lineComment) ReplaceAllString(s, repl string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "//")
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		b.WriteString(repl)
+		s = s[i+j+1:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+`,
+		},
+	}
+}
+
+// applyEdits applies the edits of module to its copy in dir.
+func applyEdits(module, dir string) error {
+	for _, e := range edits() {
+		if e.module != module {
+			continue
+		}
+		p := filepath.Join(dir, e.file)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return fmt.Errorf("editing %s: %w", e.file, err)
+		}
+		if n := bytes.Count(b, []byte(e.old)); n != 1 {
+			return fmt.Errorf("editing %s of %s (%s): the text to replace occurs %d times, not once: see server/cmd/wasmgoapp/edits.go", e.file, module, e.why, n)
+		}
+		if err := os.WriteFile(p, bytes.Replace(b, []byte(e.old), []byte(e.new), 1), 0o644); err != nil {
+			return fmt.Errorf("editing %s: %w", e.file, err)
+		}
+	}
+	return nil
+}
