@@ -50,23 +50,15 @@ func main() {
 	}
 }
 
-// run writes out/go.mod, out/go.sum and out/go-app, from the module in the
-// working directory. It starts from an empty out/go-app, so a file go-app no
-// longer has does not linger.
+// run writes out/go.mod, out/go.sum, out/go-app and out/go-echarts, from the
+// module in the working directory.
 func run(out string, stdout io.Writer) error {
 	out, err := filepath.Abs(out)
 	if err != nil {
 		return fmt.Errorf("locating %s: %w", out, err)
 	}
-	src, version, err := moduleDir(goApp)
+	copyDir, version, err := freshCopy(goApp, filepath.Join(out, "go-app"))
 	if err != nil {
-		return err
-	}
-	copyDir := filepath.Join(out, "go-app")
-	if err := os.RemoveAll(copyDir); err != nil {
-		return fmt.Errorf("emptying %s: %w", copyDir, err)
-	}
-	if err := copyModule(src, copyDir); err != nil {
 		return err
 	}
 	splits, err := splitDir(filepath.Join(copyDir, cutIn))
@@ -76,21 +68,8 @@ func run(out string, stdout io.Writer) error {
 	if len(splits) == 0 {
 		return fmt.Errorf("no file of %s@%s/%s imports %s: this program has nothing left to do and can go", goApp, version, cutIn, cut)
 	}
-	if err := applyEdits(goApp, copyDir); err != nil {
-		return err
-	}
-	ecSrc, _, err := moduleDir(goECharts)
+	ecCopy, _, err := freshCopy(goECharts, filepath.Join(out, "go-echarts"))
 	if err != nil {
-		return err
-	}
-	ecCopy := filepath.Join(out, "go-echarts")
-	if err := os.RemoveAll(ecCopy); err != nil {
-		return fmt.Errorf("emptying %s: %w", ecCopy, err)
-	}
-	if err := copyModule(ecSrc, ecCopy); err != nil {
-		return err
-	}
-	if err := applyEdits(goECharts, ecCopy); err != nil {
 		return err
 	}
 	for _, f := range []string{"go.mod", "go.sum"} {
@@ -132,6 +111,26 @@ func checkLinks(modfile string) error {
 		return fmt.Errorf("%s would still link %s: imported by %s", appMain, cut, strings.Join(importers, ", "))
 	}
 	return nil
+}
+
+// freshCopy copies module, at the version go.mod requires, into an emptied
+// dst (so that a file the module no longer has does not linger), applies its
+// edits, and returns dst and the version.
+func freshCopy(module, dst string) (dir, version string, err error) {
+	src, version, err := moduleDir(module)
+	if err != nil {
+		return "", "", err
+	}
+	if err := os.RemoveAll(dst); err != nil {
+		return "", "", fmt.Errorf("emptying %s: %w", dst, err)
+	}
+	if err := copyModule(src, dst); err != nil {
+		return "", "", err
+	}
+	if err := applyEdits(module, dst); err != nil {
+		return "", "", err
+	}
+	return dst, version, nil
 }
 
 // moduleDir is where the go command keeps the module path at the version

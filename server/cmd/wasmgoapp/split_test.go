@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -196,25 +195,33 @@ func TestSplitKeepsDocComments(t *testing.T) {
 	}
 }
 
-// TestRunOnTheProject writes the module file for this repository and checks
-// that the copy of go-app builds for js/wasm and for the server, and that
-// app.wasm links no net/http with it (run checks that itself).
-func TestRunOnTheProject(t *testing.T) {
+// runOnTheProject runs the program on this repository, from its root, into
+// a temporary directory, and returns that directory and the report; under
+// -short it skips, saying why.
+func runOnTheProject(t *testing.T, slow string) (out, report string) {
 	if testing.Short() {
-		t.Skip("type-checks go-app twice")
+		t.Skip(slow)
 	}
 	root, err := filepath.Abs("../../..")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Chdir(root)
-	out := t.TempDir()
-	var report strings.Builder
-	if err := run(out, &report); err != nil {
+	out = t.TempDir()
+	var b strings.Builder
+	if err := run(out, &b); err != nil {
 		t.Fatalf("run: %v", err)
 	}
-	if !strings.Contains(report.String(), "net/http kept out of js/wasm in http.go, resource.go") {
-		t.Errorf("report: %s", report.String())
+	return out, b.String()
+}
+
+// TestRunOnTheProject writes the module file for this repository and checks
+// that the copy of go-app builds for js/wasm and for the server, and that
+// app.wasm links no net/http with it (run checks that itself).
+func TestRunOnTheProject(t *testing.T) {
+	out, report := runOnTheProject(t, "type-checks go-app twice")
+	if !strings.Contains(report, "net/http kept out of js/wasm in http.go, resource.go") {
+		t.Errorf("report: %s", report)
 	}
 	for _, goos := range [][]string{{"GOOS=js", "GOARCH=wasm"}, nil} {
 		vet := exec.Command("go", "vet", "-modfile", filepath.Join(out, "go.mod"), goApp+"/pkg/app")
@@ -228,18 +235,7 @@ func TestRunOnTheProject(t *testing.T) {
 // The edits take regexp out of app.wasm (and with it unicode's tables, built
 // at every start), and go-echarts' helpers they touch answer as released.
 func TestTheEditsTakeRegexpOutAndKeepGoEChartsOutput(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds app.wasm")
-	}
-	root, err := filepath.Abs("../../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(root)
-	out := t.TempDir()
-	if err := run(out, io.Discard); err != nil {
-		t.Fatalf("run: %v", err)
-	}
+	out, _ := runOnTheProject(t, "builds app.wasm")
 	modfile := filepath.Join(out, "go.mod")
 	goOut := func(env []string, args ...string) string {
 		t.Helper()
