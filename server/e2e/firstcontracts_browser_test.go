@@ -41,11 +41,7 @@ func TestContractListShownBeforeTheAppRuns(t *testing.T) {
 		t.Fatalf("the sandbox lists %s, without BTC-USDT and ETH-USDT", all)
 	}
 
-	ctx := newBrowser(t)
-	held, hold := holdAppWasm(ctx)
-	if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=5min")); err != nil {
-		t.Fatal(err)
-	}
+	ctx, held := openHoldingAppWasm(t, s.URL+"/?contract_code=BTC-USDT&period=5min")
 	waitFor(t, ctx, jsFirstPaint+` === "BTC-USDT|5min|step 300|app false"`)
 	if got := evalJS[string](t, ctx, jsPicker); got != all+"|BTC-USDT" {
 		t.Errorf("before the app runs the picker shows %q, want %q", got, all+"|BTC-USDT")

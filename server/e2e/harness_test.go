@@ -288,6 +288,18 @@ func holdAppWasm(ctx context.Context) (held <-chan fetch.RequestID, hold chromed
 	return holdRequests(ctx, "*/web/app.wasm*")
 }
 
+// openHoldingAppWasm opens u in a new browser with app.wasm held back (see
+// holdAppWasm): the page as it is before the app runs.
+func openHoldingAppWasm(t testing.TB, u string) (ctx context.Context, held <-chan fetch.RequestID) {
+	t.Helper()
+	ctx = newBrowser(t)
+	held, hold := holdAppWasm(ctx)
+	if err := chromedp.Run(ctx, hold, chromedp.Navigate(u)); err != nil {
+		t.Fatal(err)
+	}
+	return ctx, held
+}
+
 // holdRequests has the browser hold back each request whose URL matches
 // pattern: run hold before the navigation; each held request comes on the
 // channel, to be let through (fetch.ContinueRequest) or failed.

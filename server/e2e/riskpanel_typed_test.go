@@ -11,11 +11,7 @@ import (
 // focus (app/pages/chart.go).
 func TestWhatWasTypedIntoTheRiskPanelBeforeTheAppRanIsKept(t *testing.T) {
 	s := startServer(t, nil)
-	ctx := newBrowser(t)
-	held, hold := holdAppWasm(ctx)
-	if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min")); err != nil {
-		t.Fatal(err)
-	}
+	ctx, held := openHoldingAppWasm(t, s.URL+"/?contract_code=BTC-USDT&period=1min")
 	waitFor(t, ctx, `document.readyState === "complete" && !!document.getElementById("calc-size")`)
 	if err := chromedp.Run(ctx, chromedp.Evaluate(`(() => { const i = document.getElementById("calc-size"); i.focus(); i.value = "2500"; })()`, nil)); err != nil {
 		t.Fatal(err)

@@ -213,11 +213,7 @@ func TestTiersShownBeforeTheAppRuns(t *testing.T) {
 	if len(env.Data) == 0 {
 		t.Fatal("the sandbox has no tiers for BTC-USDT")
 	}
-	ctx := newBrowser(t)
-	held, hold := holdAppWasm(ctx)
-	if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=5min")); err != nil {
-		t.Fatal(err)
-	}
+	ctx, held := openHoldingAppWasm(t, s.URL+"/?contract_code=BTC-USDT&period=5min")
 	const jsRows = `document.querySelectorAll("#tier-table tbody tr[data-tier]").length`
 	if n := evalJS[int](t, ctx, jsRows); n != len(env.Data) {
 		t.Errorf("before the app runs the tier table shows %d rows, want %d", n, len(env.Data))
@@ -239,11 +235,7 @@ func TestTiersShownBeforeTheAppRuns(t *testing.T) {
 // through the whole start (web/style.css, docs/performance.md).
 func TestTheLoaderNoteStandsStill(t *testing.T) {
 	s := startServer(t, nil)
-	ctx := newBrowser(t)
-	held, hold := holdAppWasm(ctx)
-	if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+"/")); err != nil {
-		t.Fatal(err)
-	}
+	ctx, held := openHoldingAppWasm(t, s.URL+"/")
 	waitFor(t, ctx, `document.readyState !== "loading"`)
 	if !evalJS[bool](t, ctx, `!!document.getElementById("app-wasm-loader-icon")`) {
 		t.Fatal("the page has no loader icon: go-app's loader has changed, review web/style.css")
