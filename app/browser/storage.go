@@ -75,7 +75,7 @@ func KeepLastSeen[T any](s Storage, key string, v T, at time.Time) (err error) {
 			err = fmt.Errorf("keeping %s in browser storage: %v", key, r)
 		}
 	}()
-	b, err := json.Marshal(lastSeen[T]{At: at.UTC(), Data: v})
+	kept, err := encodeKept(lastSeen[T]{At: at.UTC(), Data: v})
 	if err != nil {
 		return fmt.Errorf("keeping %s in browser storage: %w", key, err)
 	}
@@ -89,7 +89,7 @@ func KeepLastSeen[T any](s Storage, key string, v T, at time.Time) (err error) {
 		index = index[1:]
 	}
 	for {
-		err = setItem(s, key, keptPrefix+string(b))
+		err = setItem(s, key, kept)
 		if err == nil || len(index) == 0 {
 			break
 		}
@@ -100,14 +100,20 @@ func KeepLastSeen[T any](s Storage, key string, v T, at time.Time) (err error) {
 		s.RemoveItem(key)
 		return fmt.Errorf("keeping %s in browser storage: %w", key, err)
 	}
-	ib, err := json.Marshal(append(index, key))
-	if err != nil {
-		return fmt.Errorf("keeping the index of kept views: %w", err)
-	}
-	if err := setItem(s, lastSeenIndex, keptPrefix+string(ib)); err != nil {
+	ib, _ := encodeKept(append(index, key)) // strings always encode
+	if err := setItem(s, lastSeenIndex, ib); err != nil {
 		return fmt.Errorf("keeping the index of kept views: %w", err)
 	}
 	return nil
+}
+
+// encodeKept is v as kept: keptPrefix, then its JSON.
+func encodeKept(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	return keptPrefix + string(b), nil
 }
 
 // setItem is s.SetItem with the browser's refusal (the quota) as an error.
@@ -121,8 +127,8 @@ func setItem(s Storage, key, value string) (err error) {
 	return nil
 }
 
-// readKept decodes the value kept under key into v: with keptPrefix, or as
-// plain JSON as an earlier version kept it.
+// readKept decodes the value kept under key into v: as encodeKept wrote it,
+// or as plain JSON as an earlier version kept it.
 func readKept(s Storage, key string, v any) bool {
 	raw, ok := s.GetItem(key)
 	if !ok {
