@@ -225,7 +225,7 @@ func (b *Budget) Take(ctx context.Context, n int) (granted bool, retryAfter time
 // fails at once with *SpentError and takes nothing; when ctx ends first it
 // gives the turn back.
 //
-// A turn this goroutine reaches too late (see Late) is given back and
+// A turn this goroutine reaches too late (see tooLate) is given back and
 // another taken, at most lateTries times in a row.
 func (b *Budget) Wait(ctx context.Context) error {
 	for try := 1; ; try++ {
@@ -250,7 +250,7 @@ func (b *Budget) Wait(ctx context.Context) error {
 				return ctx.Err()
 			}
 		}
-		if !b.Late(r, time.Now()) {
+		if !b.tooLate(r, time.Now()) {
 			return nil
 		}
 		r.Cancel(ctx)
@@ -265,14 +265,14 @@ func (b *Budget) Wait(ctx context.Context) error {
 // stalls that often sends nothing until it recovers.
 const lateTries = 3
 
-// Late says whether a turn taken by r is too late to be sent at now. The log
+// tooLate says whether a turn taken by r is too late to be sent at now. The log
 // outlasts the venue's window by a margin for the lag between a send and
 // its arrival; a turn sent later than its logged time eats into it. When
 // the sender ran late (a stalled scheduler, a long collection, a timer
 // fired late on a loaded machine) by more than half the margin, the rest
 // being the network's, sending would risk an arrival the venue counts in
 // the next window, so the turn is given back and another taken.
-func (b *Budget) Late(r Reservation, now time.Time) bool {
+func (b *Budget) tooLate(r Reservation, now time.Time) bool {
 	return r.OK && now.Sub(r.at) > (b.window-b.limit.Per)/2
 }
 
