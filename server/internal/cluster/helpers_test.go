@@ -52,6 +52,23 @@ func replica(t testing.TB, url string, opt cluster.Options, limit venueapi.Limit
 	return b
 }
 
+// waitPresent waits until the shared log holds n replicas as present.
+func waitPresent(t testing.TB, b *cluster.Budget, n int64) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		got, err := b.Present(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d replicas present after 10 s, want %d", got, n)
+		}
+	}
+}
+
 // grants records the times turns were granted for, by replica.
 type grants struct {
 	mu    sync.Mutex

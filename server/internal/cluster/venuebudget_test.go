@@ -44,8 +44,12 @@ func TestASharedBudgetSpentIsTheVenueClientsRateLimitedError(t *testing.T) {
 	// its share alone, and refuse b's first turn, as it should.
 	opt := fast(t)
 	opt.MemberTTL = 5 * time.Second
-	a := venueOn(t, replica(t, srv.URL(), opt, limit, 2), &sent, ok)
-	b := venueOn(t, replica(t, srv.URL(), opt, limit, 2), &sent, ok)
+	ra, rb := replica(t, srv.URL(), opt, limit, 2), replica(t, srv.URL(), opt, limit, 2)
+	// Until both have sent their first heartbeat, a replica not yet present
+	// may be spending its share alone, and the other's first turn waits a
+	// window for it.
+	waitPresent(t, ra, 2)
+	a, b := venueOn(t, ra, &sent, ok), venueOn(t, rb, &sent, ok)
 	q := venueapi.KLineQuery{ContractCode: "BTC-USDT", Period: venueapi.Period1Min, Size: 1}
 	for _, c := range []*venue.Client{a, b} {
 		if _, err := c.KLine(context.Background(), q); err != nil {
