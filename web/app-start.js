@@ -22,7 +22,12 @@
         const at = (t) => t - performance.timeOrigin;
         performance.measure("riskchart:wasm-fetch", { start: at(timing.start), end: at(timing.end), detail: { transferSize: timing.transferSize } });
       }
-      module ? resolve({ url, module }) : reject(new Error(error));
+      if (module) {
+        performance.mark("riskchart:module"); // the compiled module is in the page
+        resolve({ url, module });
+      } else {
+        reject(new Error(error));
+      }
     };
     worker.onerror = (e) => {
       worker.terminate();

@@ -86,7 +86,10 @@ fetchWithProgress = (url) => url;
 // later (docs/performance.md).
 WebAssembly.instantiateStreaming = (url, imports) =>
   riskchartCompile(url)
-    .then((module) => WebAssembly.instantiate(module, imports).then((instance) => ({ module, instance })))
+    .then((module) => WebAssembly.instantiate(module, imports).then((instance) => {
+      performance.mark("riskchart:instantiated"); // Go may start once the first paint has settled
+      return { module, instance };
+    }))
     .then((r) => riskchartAfterFirstPaint(() => r));
 
 const riskchartRegisterWorker = goappInitServiceWorker;

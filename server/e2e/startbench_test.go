@@ -60,6 +60,16 @@ type startTimes struct {
 	Done bool `json:"done"`
 }
 
+// mark is when the page first left the mark called name; 0 when it did not.
+func (t startTimes) mark(name string) float64 {
+	for _, m := range t.Marks {
+		if m.Name == name {
+			return m.At
+		}
+	}
+	return 0
+}
+
 // BenchmarkStartUp is make bench's start-up section (issue 24): the go-app
 // page against the plain page drawing the same KLine answer, rounds
 // interleaved, on a cold visit (caches and the origin's storage cleared)
@@ -218,7 +228,9 @@ func writeStartTrace(out *strings.Builder, name string, t startTimes) {
 	}
 	step("page until app.wasm is asked for", 0, t.WasmStart)
 	step("download of app.wasm (compiling as it streams)", seen(t.WasmStart), t.WasmResponseEnd)
-	step("compile tail and instantiate", seen(t.WasmResponseEnd), t.WasmReady)
+	step("compile tail, module handed to the page", seen(t.WasmResponseEnd), t.mark("riskchart:module"))
+	step("instantiate", seen(t.mark("riskchart:module")), t.mark("riskchart:instantiated"))
+	step("then waiting for the first paint to settle", seen(t.mark("riskchart:instantiated")), t.WasmReady)
 	step("Go runtime, package init, main, mount", seen(t.WasmReady), t.Running)
 	step("first candles drawn (page or app)", 0, t.Drawn)
 	step("app's own draw (chart adopted)", 0, t.AppDrawn)
