@@ -13,7 +13,7 @@ WebAssembly.compileStreaming(fetch(url, { priority: "low" })).then(
   (module) => {
     const r = performance.getEntriesByName(url, "resource")[0];
     const at = (t) => t + performance.timeOrigin; // the page turns it back into its own clock
-    const timing = r && { start: at(r.startTime), end: at(r.responseEnd), transferSize: r.transferSize };
+    const timing = r && { start: at(r.startTime), end: at(r.responseEnd), compiled: at(performance.now()), transferSize: r.transferSize };
     self.postMessage({ url, module, timing });
     self.close();
   },

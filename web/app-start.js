@@ -21,6 +21,8 @@
         // For the start-up trace: the download, as the page's resource timing would show it.
         const at = (t) => t - performance.timeOrigin;
         performance.measure("riskchart:wasm-fetch", { start: at(timing.start), end: at(timing.end), detail: { transferSize: timing.transferSize } });
+        // When the worker had the module: the page may take it later, its main thread busy.
+        performance.mark("riskchart:module-compiled", { startTime: at(timing.compiled) });
       }
       if (module) {
         performance.mark("riskchart:module"); // the compiled module is in the page

@@ -228,7 +228,8 @@ func writeStartTrace(out *strings.Builder, name string, t startTimes) {
 	}
 	step("page until app.wasm is asked for", 0, t.WasmStart)
 	step("download of app.wasm (compiling as it streams)", seen(t.WasmStart), t.WasmResponseEnd)
-	step("compile tail, module handed to the page", seen(t.WasmResponseEnd), t.mark("riskchart:module"))
+	step("compile tail, in the worker", seen(t.WasmResponseEnd), t.mark("riskchart:module-compiled"))
+	step("module handed to the page", seen(t.mark("riskchart:module-compiled")), t.mark("riskchart:module"))
 	step("instantiate", seen(t.mark("riskchart:module")), t.mark("riskchart:instantiated"))
 	step("then waiting for the first paint to settle", seen(t.mark("riskchart:instantiated")), t.WasmReady)
 	step("Go runtime, package init, main, mount", seen(t.WasmReady), t.Running)

@@ -178,7 +178,7 @@ func TestStartupMarksAreLeftInOrder(t *testing.T) {
 	}
 	waitDrawn(t, ctx, "BTC-USDT|5min")
 	waitFor(t, ctx, `!!document.querySelector("#tier-table tbody tr")`)
-	got := evalJS[string](t, ctx, `["riskchart:drawn", "riskchart:module", "riskchart:instantiated", "riskchart:main", "riskchart:mounted", "riskchart:adopted", "riskchart:app-drawn", "riskchart:risk-first-data"]
+	got := evalJS[string](t, ctx, `["riskchart:drawn", "riskchart:module-compiled", "riskchart:module", "riskchart:instantiated", "riskchart:main", "riskchart:mounted", "riskchart:adopted", "riskchart:app-drawn", "riskchart:risk-first-data"]
   .map((n) => { const m = performance.getEntriesByName(n, "mark"); return m.length === 0 ? n + " missing" : n + " " + m.length + (m[0].startTime >= 0 ? "" : "?") + "@" + m[0].startTime; }).join("\n")`)
 	var last float64
 	for i, line := range strings.Split(got, "\n") {
@@ -192,7 +192,7 @@ func TestStartupMarksAreLeftInOrder(t *testing.T) {
 		if want := map[bool]int{true: 2, false: 1}[i == 0]; n != want {
 			t.Errorf("%s left %d times, want %d", name, n, want)
 		}
-		if i > 1 && i < 7 && at < last { // module, instantiated, main, mounted, adopted, app-drawn in that order
+		if i > 1 && i < 8 && at < last { // module-compiled, module, instantiated, main, mounted, adopted, app-drawn in that order
 			t.Errorf("%s at %.1f ms, before the mark before it (%.1f ms):\n%s", name, at, last, got)
 		}
 		if i > 0 {
