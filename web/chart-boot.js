@@ -57,8 +57,9 @@
 
   // The page preloads this request, and web/chart-answer.js has started
   // reading it when it is the one this view needs. ECharts starts only once
-  // it has landed, and draws the frame and the candles in one task: drawing
-  // the empty frame first cost a second render, on code not yet compiled.
+  // it has landed, and draws the frame and the candles in one setOption:
+  // ECharts renders on each call, and an empty frame first was a second
+  // render (docs/performance.md, "One render for the first paint").
   const url = boot.path + "?" + new URLSearchParams({ contract_code: contract, period, size: boot.size });
   const early = window.riskchartAnswer;
   const answer = early && early.href === url ? early.read : fetch(url, { credentials: "same-origin" }).then((res) => (res.ok ? res.text() : Promise.reject()));
@@ -105,13 +106,16 @@
         downs.push(down ? c.vol : "-");
       }
       const n = labels.length, start = Math.max(0, n - boot.shown);
+      const frame = dark ? boot.frames.dark : boot.frames.light;
+      const data = [prices, ups, downs]; // the frame's first three series: price, volume up, volume down
       const chart = echarts.init(host);
-      chart.setOption(dark ? boot.frames.dark : boot.frames.light, { notMerge: true });
       chart.setOption({
-        xAxis: [{ data: labels }, { data: labels }],
-        series: [{ data: prices }, { data: ups }, { data: downs }],
-        dataZoom: [{ startValue: start, endValue: n - 1 }, { startValue: start, endValue: n - 1 }],
-      });
+        ...frame,
+        xAxis: frame.xAxis.map((axis) => ({ ...axis, data: labels })),
+        series: frame.series.map((series, i) => (i < data.length ? { ...series, data: data[i] } : series)),
+        // By value: the frame's percentages would win over values given with them.
+        dataZoom: frame.dataZoom.map(({ start: _, end: __, ...zoom }) => ({ ...zoom, startValue: start, endValue: n - 1 })),
+      }, { notMerge: true });
       state.chart = chart;
       state.drawn = true;
       performance.mark("riskchart:drawn");

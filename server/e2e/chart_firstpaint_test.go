@@ -99,6 +99,16 @@ func TestChartFirstPaint(t *testing.T) {
 			p := venueapi.Period(v.Get("period"))
 			want := appArrays(t, apiCandles(t, s.URL, "contract_code="+v.Get("contract_code")+"&period="+string(p)+"&size=300"), p, tc.loc)
 			sameButLatest(t, "first paint", chartArrays(t, ctx), want)
+			// The latest candles in view, as many as the page's configuration says
+			// (the app's own first window, app/components/kchart.go's shownFirst).
+			window := evalJS[string](t, ctx, `(() => {
+  const shown = JSON.parse(document.getElementById("chart-boot").textContent).shown;
+  return JSON.stringify({shown, zoom: riskchartBoot.chart.getOption().dataZoom.map((z) => [z.startValue, z.endValue])});
+})()`)
+			n := len(want[0])
+			if wantWindow := fmt.Sprintf(`{"shown":120,"zoom":[[%d,%d],[%d,%d]]}`, max(0, n-120), n-1, max(0, n-120), n-1); window != wantWindow {
+				t.Errorf("first paint's window %s, want %s", window, wantWindow)
+			}
 			if evalJS[bool](t, ctx, `!!document.querySelector(".kchart[data-drawn]:not([data-drawn=''])")`) {
 				t.Error("the page claims the app drew without the app")
 			}
