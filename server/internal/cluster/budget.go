@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -98,7 +100,7 @@ func NewBudget(c *Client, name string, limit venueapi.Limit, replicas int) (*Bud
 		return nil, fmt.Errorf("budget %s: RISKCHART_REPLICAS %d: must be 1 to %d, so that each replica has a share of %d per %s",
 			name, replicas, limit.Requests, limit.Requests, limit.Per)
 	}
-	window := limit.Per + limit.Per/10
+	window := venue.TurnWindow(limit)
 	now := time.Now()
 	key := prefix + "budget:{" + name + "}"
 	b := &Budget{
@@ -223,57 +225,29 @@ func (b *Budget) Take(ctx context.Context, n int) (granted bool, retryAfter time
 // Wait takes one turn and waits for it within ctx's deadline, as the venue
 // client's own quota does. When the turn would come after the deadline it
 // fails at once with *SpentError and takes nothing; when ctx ends first it
-// gives the turn back.
-//
-// A turn this goroutine reaches too late (see tooLate) is given back and
-// another taken, at most lateTries times in a row.
+// gives the turn back. A turn reached too late is given back and another
+// taken (venue.WaitTurn); when that happens too often, Wait fails with
+// *SpentError.
 func (b *Budget) Wait(ctx context.Context) error {
-	for try := 1; ; try++ {
+	late, err := venue.WaitTurn(ctx, b.limit, func(ctx context.Context) (venue.Turn, error) {
 		longest := longestWait
 		if dl, ok := ctx.Deadline(); ok {
 			longest = time.Until(dl)
 		}
 		r, err := b.Reserve(ctx, 1, longest)
 		if err != nil {
-			return err
+			return venue.Turn{}, err
 		}
 		if !r.OK {
-			return &SpentError{Budget: b.name, RetryAfter: r.Delay}
+			return venue.Turn{}, &SpentError{Budget: b.name, RetryAfter: r.Delay}
 		}
-		if r.Delay > 0 {
-			t := time.NewTimer(r.Delay)
-			select {
-			case <-t.C:
-			case <-ctx.Done():
-				t.Stop()
-				r.Cancel(ctx)
-				return ctx.Err()
-			}
-		}
-		if !b.tooLate(r, time.Now()) {
-			return nil
-		}
-		r.Cancel(ctx)
-		b.late.Add(1)
-		if try == lateTries {
-			return &SpentError{Budget: b.name, RetryAfter: b.window - b.limit.Per}
-		}
+		return venue.Turn{At: r.at, GiveBack: func() { r.Cancel(ctx) }}, nil
+	})
+	b.late.Add(uint64(late))
+	if rl := (*venue.RateLimitedError)(nil); errors.As(err, &rl) {
+		return &SpentError{Budget: b.name, RetryAfter: rl.RetryAfter}
 	}
-}
-
-// lateTries bounds the turns one Wait gives back as late: a process that
-// stalls that often sends nothing until it recovers.
-const lateTries = 3
-
-// tooLate says whether a turn taken by r is too late to be sent at now. The log
-// outlasts the venue's window by a margin for the lag between a send and
-// its arrival; a turn sent later than its logged time eats into it. When
-// the sender ran late (a stalled scheduler, a long collection, a timer
-// fired late on a loaded machine) by more than half the margin, the rest
-// being the network's, sending would risk an arrival the venue counts in
-// the next window, so the turn is given back and another taken.
-func (b *Budget) tooLate(r Reservation, now time.Time) bool {
-	return r.OK && now.Sub(r.at) > (b.window-b.limit.Per)/2
+	return err
 }
 
 // Pause sends nothing for d, cluster-wide: the venue said its window is spent.

@@ -53,7 +53,7 @@ type quota struct {
 }
 
 func newQuota(q venueapi.Limit) *quota {
-	return &quota{q: q, window: q.Per + q.Per/10, sent: make([]time.Time, q.Requests)}
+	return &quota{q: q, window: TurnWindow(q), sent: make([]time.Time, q.Requests)}
 }
 
 // reservation is a turn taken: when it may be sent, and what its slot held
@@ -97,51 +97,18 @@ func (r reservation) cancel() {
 
 // Wait takes the next turn, waiting for it within ctx's deadline; when the
 // turn comes after the deadline it fails at once with *RateLimitedError and
-// takes nothing. A turn this goroutine reaches too late (see late) is given
-// back and another taken, at most lateTries times in a row.
+// takes nothing. A turn reached too late is given back and another taken
+// (WaitTurn).
 func (q *quota) Wait(ctx context.Context) error {
-	for try := 1; ; try++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
+	_, err := WaitTurn(ctx, q.q, func(ctx context.Context) (Turn, error) {
 		dl, _ := ctx.Deadline()
 		r, delay, ok := q.reserve(time.Now(), dl)
 		if !ok {
-			return &RateLimitedError{RetryAfter: delay}
+			return Turn{}, &RateLimitedError{RetryAfter: delay}
 		}
-		if delay > 0 {
-			t := time.NewTimer(delay)
-			select {
-			case <-t.C:
-			case <-ctx.Done():
-				t.Stop()
-				r.cancel()
-				return ctx.Err()
-			}
-		}
-		if !q.late(r, time.Now()) {
-			return nil
-		}
-		r.cancel()
-		if try == lateTries {
-			return &RateLimitedError{RetryAfter: q.window - q.q.Per}
-		}
-	}
-}
-
-// lateTries bounds the turns one Wait gives back as late: a process that
-// stalls that often sends nothing until it recovers.
-const lateTries = 3
-
-// late says whether r's turn is too late to be sent at now. The log outlasts
-// the venue's window by a margin for the lag between a send and its
-// arrival; a turn sent later than its logged time eats into it. When the
-// sender ran late (a stalled scheduler, a long collection, a timer fired
-// late on a loaded machine) by more than half the margin, the rest being the
-// network's, the call could arrive in the venue's next window, so the turn
-// is given back and another taken.
-func (q *quota) late(r reservation, now time.Time) bool {
-	return now.Sub(r.at) > (q.window-q.q.Per)/2
+		return Turn{At: r.at, GiveBack: r.cancel}, nil
+	})
+	return err
 }
 
 // Pause sends nothing for d from now: the venue said its window is spent.

@@ -114,7 +114,7 @@ func TestATurnReachedLateIsGivenBackAndAnotherTaken(t *testing.T) {
 		after time.Duration
 		late  bool
 	}{{0, false}, {-time.Millisecond, false}, {45 * time.Millisecond, false}, {55 * time.Millisecond, true}, {time.Second, true}} {
-		if got := q.late(second, t0.Add(c.after)); got != c.late {
+		if got := TooLate(q.q, second.at, t0.Add(c.after)); got != c.late {
 			t.Errorf("late %s after the turn = %v, want %v", c.after, got, c.late)
 		}
 	}
