@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -290,15 +291,17 @@ func TestTheLoaderLeavesBeforeTheAppRedrawsTheFirstPaint(t *testing.T) {
 
 // TestAppWasmIsCompiledInAWorker: the page's first script compiles app.wasm
 // in a worker (web/app-start.js), so the page itself never fetches it; and
-// when the worker cannot start, go-app's loader compiles it in the page and
-// the app runs all the same.
+// when the worker cannot start, its download fails or the browser has no
+// workers, go-app's loader compiles it in the page and the app runs all the
+// same.
 func TestAppWasmIsCompiledInAWorker(t *testing.T) {
 	s := startServer(t, nil)
+	const chart = "/?contract_code=BTC-USDT&period=5min"
 	const pageFetches = `performance.getEntriesByType("resource").filter((e) => e.name.endsWith("/web/app.wasm")).length`
 	const loaderGone = `!document.getElementById("app-wasm-loader")`
 	t.Run("the worker compiles it", func(t *testing.T) {
 		ctx := newBrowser(t)
-		if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=5min")); err != nil {
+		if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+chart)); err != nil {
 			t.Fatal(err)
 		}
 		waitFor(t, ctx, `performance.getEntriesByName("riskchart:app-drawn").length > 0 && `+loaderGone)
@@ -309,19 +312,53 @@ func TestAppWasmIsCompiledInAWorker(t *testing.T) {
 			t.Error("the worker handed the page no timing of a download of app.wasm")
 		}
 	})
+	// compiledByTheLoader checks that the page fetched app.wasm once, itself, and runs.
+	compiledByTheLoader := func(t *testing.T, ctx context.Context) {
+		t.Helper()
+		waitFor(t, ctx, `performance.getEntriesByName("riskchart:app-drawn").length > 0 && `+loaderGone)
+		if n := evalJS[int](t, ctx, pageFetches); n != 1 {
+			t.Errorf("the page fetched app.wasm %d times itself, want once: the loader compiles it when the worker did not", n)
+		}
+		waitDrawn(t, ctx, "BTC-USDT|5min")
+	}
 	t.Run("the worker cannot start", func(t *testing.T) {
 		ctx := newBrowser(t)
 		held, hold := holdRequests(ctx, "*/web/app-compile.js*")
 		whenHeld(ctx, held, func(id fetch.RequestID) { // the worker's script fails, as a blocked or broken request would
 			chromedp.Run(ctx, fetch.FailRequest(id, network.ErrorReasonBlockedByClient))
 		})
-		if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=5min")); err != nil {
+		if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+chart)); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, ctx, `performance.getEntriesByName("riskchart:app-drawn").length > 0 && `+loaderGone)
-		if n := evalJS[int](t, ctx, pageFetches); n != 1 {
-			t.Errorf("the page fetched app.wasm %d times itself, want once: the loader compiles it when the worker did not", n)
+		compiledByTheLoader(t, ctx)
+	})
+	t.Run("the worker's download fails", func(t *testing.T) {
+		ctx := newBrowser(t)
+		held, hold := holdRequests(ctx, "*/web/app.wasm*")
+		var asked atomic.Int32
+		whenHeld(ctx, held, func(id fetch.RequestID) { // the worker's asking fails; the page's goes through
+			if asked.Add(1) == 1 {
+				chromedp.Run(ctx, fetch.FailRequest(id, network.ErrorReasonConnectionReset))
+				return
+			}
+			chromedp.Run(ctx, fetch.ContinueRequest(id))
+		})
+		if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+chart)); err != nil {
+			t.Fatal(err)
 		}
-		waitDrawn(t, ctx, "BTC-USDT|5min")
+		compiledByTheLoader(t, ctx)
+		if n := asked.Load(); n != 2 {
+			t.Errorf("app.wasm was asked for %d times, want twice: by the worker, then by the page", n)
+		}
+	})
+	t.Run("the browser has no workers", func(t *testing.T) {
+		ctx := newBrowser(t)
+		if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+			_, err := page.AddScriptToEvaluateOnNewDocument(`delete window.Worker;`).Do(ctx)
+			return err
+		}), chromedp.Navigate(s.URL+chart)); err != nil {
+			t.Fatal(err)
+		}
+		compiledByTheLoader(t, ctx)
 	})
 }
