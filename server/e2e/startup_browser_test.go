@@ -362,3 +362,38 @@ func TestAppWasmIsCompiledInAWorker(t *testing.T) {
 		compiledByTheLoader(t, ctx)
 	})
 }
+
+// TestGoAppsStorageSweepComesAfterTheStart: go-app's sweep of expired
+// persisted states reads every localStorage value; riskchart's build runs it
+// a second after Go's first run instead of inside it (server/cmd/wasmgoapp's
+// edits), and it still removes what has expired and keeps what has not.
+func TestGoAppsStorageSweepComesAfterTheStart(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	// States as go-app persists them, seeded before the page's scripts run;
+	// whether the expired one was still there when the loader left is noted.
+	const seed = `(() => {
+  localStorage.setItem("sweep-expired", JSON.stringify({ Value: 1, ExpiresAt: "2001-01-01T00:00:00Z" }));
+  localStorage.setItem("sweep-live", JSON.stringify({ Value: 2, ExpiresAt: "2999-01-01T00:00:00Z" }));
+  new MutationObserver((_, observer) => {
+    if (document.readyState !== "loading" && !document.getElementById("app-wasm-loader")) {
+      window.sweepAtLoaderGone = localStorage.getItem("sweep-expired") !== null;
+      observer.disconnect();
+    }
+  }).observe(document, { childList: true, subtree: true });
+})();`
+	if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(seed).Do(ctx)
+		return err
+	}), chromedp.Navigate(s.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `window.sweepAtLoaderGone !== undefined`)
+	if !evalJS[bool](t, ctx, `window.sweepAtLoaderGone`) {
+		t.Error("the expired state was gone when go-app's loader left: the sweep ran inside Go's first run")
+	}
+	waitFor(t, ctx, `localStorage.getItem("sweep-expired") === null`)
+	if !evalJS[bool](t, ctx, `localStorage.getItem("sweep-live") !== null`) {
+		t.Error("the sweep removed a state that has not expired")
+	}
+}

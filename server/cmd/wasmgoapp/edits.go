@@ -12,11 +12,13 @@ const goECharts = "github.com/go-echarts/go-echarts/v2"
 
 // An edit replaces text that must occur exactly once in a file of a module's
 // copy, so that a release that changes the text fails the build by name
-// instead of being edited wrongly. Each edit keeps the package's behaviour
-// and takes regexp out of app.wasm (docs/performance.md#what-appwasm-links):
+// instead of being edited wrongly. Each edit keeps the package's behaviour.
+// Three take regexp out of app.wasm (docs/performance.md#what-appwasm-links):
 // the regexp compiler (260 kB of code), and with it unicode's category and
 // script tables, maps that package init builds in every start whatever uses
-// them. go-echarts compiled two regexps at init besides.
+// them. go-echarts compiled two regexps at init besides. One moves go-app's
+// sweep of browser storage out of Go's first run
+// (docs/performance.md#go-apps-sweep-of-browser-storage).
 type edit struct {
 	module, file, why string
 	old, new          string
@@ -77,6 +79,19 @@ func (lineComment) ReplaceAllString(s, repl string) string {
 	b.WriteString(s)
 	return b.String()
 }
+`,
+		},
+		{
+			module: goApp, file: "pkg/app/engine.go",
+			why: "go-app reads and decodes every localStorage value at start, looking for its own expired states, inside Go's first run, which the page's controls wait for: the sweep now runs a second later, on the same goroutine",
+			old: "\te.states.CleanupExpiredPersistedStates(e.baseContext())\n",
+			new: `	// riskchart's build of app.wasm (server/cmd/wasmgoapp): the sweep of
+	// expired persisted states runs a second after the start, on the
+	// engine's goroutine, rather than inside Go's first run.
+	go func() {
+		time.Sleep(time.Second)
+		e.dispatch(func() { e.states.CleanupExpiredPersistedStates(e.baseContext()) })
+	}()
 `,
 		},
 	}

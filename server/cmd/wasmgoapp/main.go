@@ -87,8 +87,8 @@ func run(out string, stdout io.Writer) error {
 	if err := checkLinks(filepath.Join(out, "go.mod")); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %s@%s with %s kept out of js/wasm in %s; %s kept out by %d edits\n",
-		filepath.Join(out, "go.mod"), goApp, version, cut, strings.Join(splits, ", "), edited, len(edits()))
+	fmt.Fprintf(stdout, "%s: %s@%s with %s kept out of js/wasm in %s; %d edits (%s kept out, go-app's storage sweep out of the first run)\n",
+		filepath.Join(out, "go.mod"), goApp, version, cut, strings.Join(splits, ", "), len(edits()), edited)
 	return nil
 }
 
