@@ -2,6 +2,7 @@ package cluster_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -55,18 +56,13 @@ func replica(t testing.TB, url string, opt cluster.Options, limit venueapi.Limit
 // waitPresent waits until the shared log holds n replicas as present.
 func waitPresent(t testing.TB, b *cluster.Budget, n int64) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	waitFor(t, 10*time.Second, fmt.Sprintf("%d replicas present", n), func() bool {
 		got, err := b.Present(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got >= n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d replicas present after 10 s, want %d", got, n)
-		}
-	}
+		return got >= n
+	})
 }
 
 // grants records the times turns were granted for, by replica.
