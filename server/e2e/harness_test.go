@@ -21,6 +21,7 @@ import (
 	"github.com/riskchart/riskchart/server/internal/servertest"
 
 	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -322,6 +323,15 @@ func holdAt(ctx context.Context, pattern string, stage fetch.RequestStage) (held
 	})
 	p := &fetch.RequestPattern{URLPattern: pattern, RequestStage: stage}
 	return paused, fetch.Enable().WithPatterns([]*fetch.RequestPattern{p})
+}
+
+// onEveryDocument runs js in every document the tab loads from now on,
+// before the document's own scripts.
+func onEveryDocument(js string) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(js).Do(ctx)
+		return err
+	})
 }
 
 // whenHeld runs do on each request held (holdRequests, holdResponses), in

@@ -19,7 +19,6 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
 )
@@ -253,10 +252,7 @@ func startVisits(b *testing.B, browser context.Context, u string, p startProfile
 	defer cancel()
 	origin := u[:strings.Index(u[len("http://"):], "/")+len("http://")]
 	setup := chromedp.Tasks{network.Enable(), network.ClearBrowserCache(), storage.ClearDataForOrigin(origin, "all"),
-		chromedp.ActionFunc(func(ctx context.Context) error {
-			_, err := page.AddScriptToEvaluateOnNewDocument(startMarksJS).Do(ctx)
-			return err
-		})}
+		onEveryDocument(startMarksJS)}
 	if p.mobile {
 		setup = append(setup, network.EmulateNetworkConditions(false, 40, 9e6/8, 1.5e6/8), emulation.SetCPUThrottlingRate(4))
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -266,10 +265,7 @@ func TestTheLoaderLeavesBeforeTheAppRedrawsTheFirstPaint(t *testing.T) {
   });
   observer.observe(document.body, { childList: true, subtree: true });
 });`
-	if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
-		_, err := page.AddScriptToEvaluateOnNewDocument(watchLoader).Do(ctx)
-		return err
-	}), chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=5min")); err != nil {
+	if err := chromedp.Run(ctx, onEveryDocument(watchLoader), chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=5min")); err != nil {
 		t.Fatal(err)
 	}
 	waitDrawn(t, ctx, "BTC-USDT|5min")
@@ -353,10 +349,7 @@ func TestAppWasmIsCompiledInAWorker(t *testing.T) {
 	})
 	t.Run("the browser has no workers", func(t *testing.T) {
 		ctx := newBrowser(t)
-		if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
-			_, err := page.AddScriptToEvaluateOnNewDocument(`delete window.Worker;`).Do(ctx)
-			return err
-		}), chromedp.Navigate(s.URL+chart)); err != nil {
+		if err := chromedp.Run(ctx, onEveryDocument(`delete window.Worker;`), chromedp.Navigate(s.URL+chart)); err != nil {
 			t.Fatal(err)
 		}
 		compiledByTheLoader(t, ctx)
@@ -382,10 +375,7 @@ func TestGoAppsStorageSweepComesAfterTheStart(t *testing.T) {
     }
   }).observe(document, { childList: true, subtree: true });
 })();`
-	if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
-		_, err := page.AddScriptToEvaluateOnNewDocument(seed).Do(ctx)
-		return err
-	}), chromedp.Navigate(s.URL+"/")); err != nil {
+	if err := chromedp.Run(ctx, onEveryDocument(seed), chromedp.Navigate(s.URL+"/")); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, `window.sweepAtLoaderGone !== undefined`)
