@@ -221,6 +221,13 @@ func liqText(l risk.Liquidation, side string) string {
 }
 
 // Render draws the fields and the answer, or why there is none yet.
+//
+// Its parts are methods of their own: V8 tiers a WebAssembly function up
+// by the distance of each jump back to its loop, and Go's code jumps back
+// to its function's loop at every branch, so one call of a large Render
+// is enough to start an optimising compile that takes a core for a tenth
+// of a second or more on a cold start (docs/performance.md, "What tiers
+// Go's code up").
 func (c *Calculator) Render() app.UI {
 	res, err := c.calculate()
 	k, limit, whyNot := c.calcContract()
@@ -229,108 +236,176 @@ func (c *Calculator) Render() app.UI {
 	if err == nil {
 		entry, margin, long, short, err = c.liquidation(res, k)
 	}
-	var fe *risk.FieldError
-	isField := errors.As(err, &fe)
-	fieldErr := func(field string) app.UI {
-		if !isField || fe.Field != field || (field == "size" && !c.touched) {
-			return nil
-		}
-		return app.P().ID("calc-error-"+field).Class("field-error").Attr("role", "alert").Text(fe.Error())
-	}
-	invalid := func(field string) bool { return isField && fe.Field == field }
+	f := calcFieldErr{touched: c.touched}
+	errors.As(err, &f.fe)
 	var out []app.UI
 	if err == nil {
-		accountLev := 0
-		if limit != nil {
-			accountLev = limit.LeverRate
-		}
-		item := func(id, label, value string) []app.UI {
-			return []app.UI{app.Dt().Text(label), app.Dd().ID(id).Text(value)}
-		}
-		unit := c.Ladder.Unit()
-		out = append(out, item("calc-tier", "Tier", strconv.Itoa(int(res.Tier.Tier))+" ("+bandText(c.Tiers, res.Tier)+")")...)
-		out = append(out, item("calc-position", "Position", res.Position.Contracts.String()+" cont · "+res.Position.USDT.String()+" USDT at mark "+k.MarkPrice.String())...)
-		out = append(out, item("calc-tier-lever", "Tier's max lev.", res.Tier.MaxLever.String()+"×")...)
-		out = append(out, app.Dt().Text("Initial margin at "+c.leverage+"×"), app.Dd().ID("calc-initial").Body(
+		out = c.answer(res, k, limit, entry, margin, long, short)
+	}
+	return app.Section().ID("calculator").Aria("labelledby", "calc-title").Body(
+		app.H2().ID("calc-title").Text("Calculator"),
+		app.Div().Class("calc-fields").Body(
+			c.sizeField(f),
+			c.leverageField(f),
+			c.entryField(f),
+			c.marginField(f),
+		),
+		c.warning(err == nil, res),
+		c.hint(whyNot),
+		c.status(whyNot),
+		app.Dl().ID("calc-result").Class("calc-result").Aria("live", "polite").Body(out...),
+	)
+}
+
+// calcFieldErr is the field the calculator's error is about, if any.
+type calcFieldErr struct {
+	fe      *risk.FieldError
+	touched bool // an untouched size field shows no error
+}
+
+// invalid says the error is about field.
+func (f calcFieldErr) invalid(field string) bool { return f.fe != nil && f.fe.Field == field }
+
+// alert is the error under field, or nil.
+func (f calcFieldErr) alert(field string) app.UI {
+	if !f.invalid(field) || (field == "size" && !f.touched) {
+		return nil
+	}
+	return app.P().ID("calc-error-"+field).Class("field-error").Attr("role", "alert").Text(f.fe.Error())
+}
+
+// answer is the result's terms and values.
+func (c *Calculator) answer(res risk.Result, k risk.Contract, limit *venueapi.PositionLimit, entry, margin decimal.Decimal, long, short risk.Liquidation) []app.UI {
+	accountLev := 0
+	if limit != nil {
+		accountLev = limit.LeverRate
+	}
+	item := func(id, label, value string) []app.UI {
+		return []app.UI{app.Dt().Text(label), app.Dd().ID(id).Text(value)}
+	}
+	unit := c.Ladder.Unit()
+	var out []app.UI
+	out = append(out, item("calc-tier", "Tier", strconv.Itoa(int(res.Tier.Tier))+" ("+bandText(c.Tiers, res.Tier)+")")...)
+	out = append(out, item("calc-position", "Position", res.Position.Contracts.String()+" cont · "+res.Position.USDT.String()+" USDT at mark "+k.MarkPrice.String())...)
+	out = append(out, item("calc-tier-lever", "Tier's max lev.", res.Tier.MaxLever.String()+"×")...)
+	out = append(out, c.margins(res, k, unit)...)
+	out = append(out, item("calc-max", "Largest at "+c.leverage+"×", maxText(res.Max, unit, c.leverage))...)
+	out = append(out, item("calc-fits-long", "Long", fitText(res.Long, c.leverage, accountLev))...)
+	out = append(out, item("calc-fits-short", "Short", fitText(res.Short, c.leverage, accountLev))...)
+	return append(out, liquidationRow(entry, margin, long, short)...)
+}
+
+// margins is the initial and maintenance margins, with how each is worked out.
+func (c *Calculator) margins(res risk.Result, k risk.Contract, unit string) []app.UI {
+	return []app.UI{
+		app.Dt().Text("Initial margin at " + c.leverage + "×"), app.Dd().ID("calc-initial").Body(
 			app.Span().Text(res.Initial.String()+" USDT"),
 			app.Span().ID("calc-initial-how").Class("how").Text(" = "+res.Position.USDT.String()+" USDT ÷ "+c.leverage+", rounded up to "+strconv.Itoa(risk.MarginPlaces)+" decimals"),
-		))
-		out = append(out, app.Dt().Text("Maintenance margin"), app.Dd().ID("calc-margin").Body(
+		),
+		app.Dt().Text("Maintenance margin"), app.Dd().ID("calc-margin").Body(
 			app.Span().Text(res.Margin.String()+" USDT"),
 			app.Span().ID("calc-margin-how").Class("how").Text(marginHow(res, k, unit)),
-		))
-		out = append(out, item("calc-max", "Largest at "+c.leverage+"×", maxText(res.Max, unit, c.leverage))...)
-		out = append(out, item("calc-fits-long", "Long", fitText(res.Long, c.leverage, accountLev))...)
-		out = append(out, item("calc-fits-short", "Short", fitText(res.Short, c.leverage, accountLev))...)
-		out = append(out, app.Dt().Text("Liquidation price (isolated estimate)"), app.Dd().ID("calc-liq").Body(
+		),
+	}
+}
+
+// liquidationRow is both sides' estimated liquidation prices.
+func liquidationRow(entry, margin decimal.Decimal, long, short risk.Liquidation) []app.UI {
+	return []app.UI{
+		app.Dt().Text("Liquidation price (isolated estimate)"), app.Dd().ID("calc-liq").Body(
 			app.Span().ID("calc-liq-long").Class("liq").Text(liqText(long, "Long")),
 			app.Span().Class("liq-sep").Text(" · "),
 			app.Span().ID("calc-liq-short").Class("liq").Text(liqText(short, "Short")),
 			app.Span().ID("calc-liq-how").Class("how").Text(" at entry "+entry.String()+" with "+margin.String()+
 				" USDT of margin, where margin + PnL = maintenance margin. Cross margin also counts your balance, which this server does not see."),
-		))
-	}
-	return app.Section().ID("calculator").Aria("labelledby", "calc-title").Body(
-		app.H2().ID("calc-title").Text("Calculator"),
-		app.Div().Class("calc-fields").Body(
-			app.Div().Class("calc-field").Body(
-				app.Label().For("calc-size").Text("Position size"),
-				app.Div().Class("calc-size-row").Body(
-					app.Input().ID("calc-size").Class("control").Attr("inputmode", "decimal").Attr("autocomplete", "off").Value(c.size).
-						Aria("invalid", invalid("size") && c.touched).Aria("describedby", "calc-error-size").
-						OnInput(func(ctx app.Context, e app.Event) {
-							c.size, c.touched = ctx.JSSrc().Get("value").String(), true
-							c.tell(ctx)
-						}),
-					app.Select().ID("calc-unit").Class("control").Aria("label", "Size unit").Body(
-						option(string(risk.Contracts), "contracts", c.unit == risk.Contracts),
-						option(string(risk.USDT), "USDT at mark", c.unit == risk.USDT),
-					).OnChange(func(ctx app.Context, e app.Event) {
-						c.unit = risk.Unit(ctx.JSSrc().Get("value").String())
-						c.tell(ctx)
-					}),
-				),
-				fieldErr("size"),
-				fieldErr("unit"),
-			),
-			app.Div().Class("calc-field").Body(
-				app.Label().For("calc-leverage").Text("Leverage (×)"),
-				app.Input().ID("calc-leverage").Class("control").Attr("inputmode", "numeric").Attr("autocomplete", "off").Value(c.leverage).
-					Aria("invalid", invalid("leverage")).Aria("describedby", "calc-error-leverage").
-					OnInput(func(ctx app.Context, e app.Event) {
-						c.leverage, c.leverageTyped = ctx.JSSrc().Get("value").String(), true
-						c.tell(ctx)
-					}),
-				fieldErr("leverage"),
-			),
-			app.Div().Class("calc-field").Body(
-				app.Label().For("calc-entry").Text("Entry price (USDT)"),
-				app.Input().ID("calc-entry").Class("control").Attr("inputmode", "decimal").Attr("autocomplete", "off").Value(c.entry).
-					Placeholder("mark price").Aria("invalid", invalid("entry")).Aria("describedby", "calc-error-entry").
-					OnInput(func(ctx app.Context, e app.Event) { c.entry = ctx.JSSrc().Get("value").String() }),
-				fieldErr("entry"),
-			),
-			app.Div().Class("calc-field").Body(
-				app.Label().For("calc-margin-in").Text("Margin put up (USDT)"),
-				app.Input().ID("calc-margin-in").Class("control").Attr("inputmode", "decimal").Attr("autocomplete", "off").Value(c.margin).
-					Placeholder("initial margin").Aria("invalid", invalid("margin")).Aria("describedby", "calc-error-margin").
-					OnInput(func(ctx app.Context, e app.Event) { c.margin = ctx.JSSrc().Get("value").String() }),
-				fieldErr("margin"),
-			),
 		),
-		app.If(err == nil && res.LeverageTooBig, func() app.UI {
-			return app.P().ID("calc-warning").Class("field-error").Attr("role", "alert").
-				Text("Leverage " + c.leverage + "× is above the " + res.Tier.MaxLever.String() + "× tier " + strconv.Itoa(int(res.Tier.Tier)) + " allows.")
-		}),
-		app.If(whyNot == nil && !c.touched && c.size == "", func() app.UI {
-			return app.P().ID("calc-hint").Class("muted").Text("Enter a position size (whole contracts, or USDT) to see its tier, margins, limits and liquidation prices.")
-		}),
-		app.If(whyNot != nil, func() app.UI {
-			if c.Unknown {
-				return app.P().ID("calc-status").Class("muted").Text(whyNot.Error())
-			}
-			return app.P().ID("calc-status").Class("muted").Text("The calculator cannot answer: " + whyNot.Error() + ".")
-		}),
-		app.Dl().ID("calc-result").Class("calc-result").Aria("live", "polite").Body(out...),
+	}
+}
+
+// sizeField is the position size and its unit.
+func (c *Calculator) sizeField(f calcFieldErr) app.UI {
+	return app.Div().Class("calc-field").Body(
+		app.Label().For("calc-size").Text("Position size"),
+		app.Div().Class("calc-size-row").Body(
+			app.Input().ID("calc-size").Class("control").Attr("inputmode", "decimal").Attr("autocomplete", "off").Value(c.size).
+				Aria("invalid", f.invalid("size") && c.touched).Aria("describedby", "calc-error-size").
+				OnInput(func(ctx app.Context, e app.Event) {
+					c.size, c.touched = ctx.JSSrc().Get("value").String(), true
+					c.tell(ctx)
+				}),
+			app.Select().ID("calc-unit").Class("control").Aria("label", "Size unit").Body(
+				option(string(risk.Contracts), "contracts", c.unit == risk.Contracts),
+				option(string(risk.USDT), "USDT at mark", c.unit == risk.USDT),
+			).OnChange(func(ctx app.Context, e app.Event) {
+				c.unit = risk.Unit(ctx.JSSrc().Get("value").String())
+				c.tell(ctx)
+			}),
+		),
+		f.alert("size"),
+		f.alert("unit"),
 	)
+}
+
+// leverageField is the leverage.
+func (c *Calculator) leverageField(f calcFieldErr) app.UI {
+	return app.Div().Class("calc-field").Body(
+		app.Label().For("calc-leverage").Text("Leverage (×)"),
+		app.Input().ID("calc-leverage").Class("control").Attr("inputmode", "numeric").Attr("autocomplete", "off").Value(c.leverage).
+			Aria("invalid", f.invalid("leverage")).Aria("describedby", "calc-error-leverage").
+			OnInput(func(ctx app.Context, e app.Event) {
+				c.leverage, c.leverageTyped = ctx.JSSrc().Get("value").String(), true
+				c.tell(ctx)
+			}),
+		f.alert("leverage"),
+	)
+}
+
+// entryField is the entry price; empty, the mark price.
+func (c *Calculator) entryField(f calcFieldErr) app.UI {
+	return app.Div().Class("calc-field").Body(
+		app.Label().For("calc-entry").Text("Entry price (USDT)"),
+		app.Input().ID("calc-entry").Class("control").Attr("inputmode", "decimal").Attr("autocomplete", "off").Value(c.entry).
+			Placeholder("mark price").Aria("invalid", f.invalid("entry")).Aria("describedby", "calc-error-entry").
+			OnInput(func(ctx app.Context, e app.Event) { c.entry = ctx.JSSrc().Get("value").String() }),
+		f.alert("entry"),
+	)
+}
+
+// marginField is the margin put up; empty, the initial margin.
+func (c *Calculator) marginField(f calcFieldErr) app.UI {
+	return app.Div().Class("calc-field").Body(
+		app.Label().For("calc-margin-in").Text("Margin put up (USDT)"),
+		app.Input().ID("calc-margin-in").Class("control").Attr("inputmode", "decimal").Attr("autocomplete", "off").Value(c.margin).
+			Placeholder("initial margin").Aria("invalid", f.invalid("margin")).Aria("describedby", "calc-error-margin").
+			OnInput(func(ctx app.Context, e app.Event) { c.margin = ctx.JSSrc().Get("value").String() }),
+		f.alert("margin"),
+	)
+}
+
+// warning says the leverage is above what the position's tier allows.
+func (c *Calculator) warning(answered bool, res risk.Result) app.UI {
+	if !answered || !res.LeverageTooBig {
+		return nil
+	}
+	return app.P().ID("calc-warning").Class("field-error").Attr("role", "alert").
+		Text("Leverage " + c.leverage + "× is above the " + res.Tier.MaxLever.String() + "× tier " + strconv.Itoa(int(res.Tier.Tier)) + " allows.")
+}
+
+// hint says what to type, until a size is.
+func (c *Calculator) hint(whyNot error) app.UI {
+	if whyNot != nil || c.touched || c.size != "" {
+		return nil
+	}
+	return app.P().ID("calc-hint").Class("muted").Text("Enter a position size (whole contracts, or USDT) to see its tier, margins, limits and liquidation prices.")
+}
+
+// status says why the calculator cannot answer, when it cannot.
+func (c *Calculator) status(whyNot error) app.UI {
+	switch {
+	case whyNot == nil:
+		return nil
+	case c.Unknown:
+		return app.P().ID("calc-status").Class("muted").Text(whyNot.Error())
+	}
+	return app.P().ID("calc-status").Class("muted").Text("The calculator cannot answer: " + whyNot.Error() + ".")
 }

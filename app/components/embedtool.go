@@ -95,20 +95,6 @@ func (t *EmbedTool) renderDialog() app.UI {
 			app.Button().Class("button").Text("Close").OnClick(func(ctx app.Context, e app.Event) { t.open = false }),
 		)
 	}
-	opts := snippetOptions{noPicker: t.noPicker, link: t.link}
-	item := func(route, label string) app.UI {
-		snippet := embedSnippet(browser.Origin(), route, t.View, opts)
-		return app.Div().Class("embed-snippet").Body(
-			app.Label().For("embed-"+route).Text(label),
-			app.Textarea().ID("embed-"+route).Class("control").ReadOnly(true).Rows(3).Text(snippet),
-			app.Button().Class("button").DataSet("copy", route).Text(map[bool]string{true: "Copied", false: "Copy"}[t.copied == route]).
-				OnClick(func(ctx app.Context, e app.Event) {
-					if browser.CopyText(snippet) {
-						t.copied = route
-					}
-				}),
-		)
-	}
 	return app.Section().ID("embed-dialog").Class("dialog embed-dialog").Attr("role", "dialog").Aria("label", "Embed this view").
 		OnKeyDown(func(ctx app.Context, e app.Event) {
 			if e.Get("key").String() == "Escape" {
@@ -120,16 +106,36 @@ func (t *EmbedTool) renderDialog() app.UI {
 		app.If(t.known == venueUnanswered, func() app.UI {
 			return app.P().ID("embed-unchecked").Class("muted").Text("Could not check that the venue lists " + t.View.Contract + ": the snippets may show an error.")
 		}),
-		app.Label().Class("embed-option").Body(
-			app.Input().ID("embed-no-picker").Type("checkbox").Checked(t.noPicker).
-				OnChange(func(ctx app.Context, e app.Event) { t.noPicker = ctx.JSSrc().Get("checked").Bool() }),
-			app.Text(" Without the pickers"),
-		),
+		t.pickerOption(),
 		app.Label().Class("embed-option").For("embed-link").Text("Signed embed link for the panels (optional)"),
 		app.Input().ID("embed-link").Class("control").Type("text").Value(t.link).Attr("spellcheck", "false").
 			OnInput(func(ctx app.Context, e app.Event) { t.link = ctx.JSSrc().Get("value").String() }),
-		item(embedmsg.RouteChart, "Chart"), item(embedmsg.RouteTiers, "Risk-limit tiers"), item(embedmsg.RouteLimits, "Position limits"),
+		t.snippet(embedmsg.RouteChart, "Chart"), t.snippet(embedmsg.RouteTiers, "Risk-limit tiers"), t.snippet(embedmsg.RouteLimits, "Position limits"),
 		app.Button().Class("button").Text("Close").OnClick(func(ctx app.Context, e app.Event) { t.open = false }),
+	)
+}
+
+// pickerOption leaves the pickers out of the snippets.
+func (t *EmbedTool) pickerOption() app.UI {
+	return app.Label().Class("embed-option").Body(
+		app.Input().ID("embed-no-picker").Type("checkbox").Checked(t.noPicker).
+			OnChange(func(ctx app.Context, e app.Event) { t.noPicker = ctx.JSSrc().Get("checked").Bool() }),
+		app.Text(" Without the pickers"),
+	)
+}
+
+// snippet is route's snippet, with a button that copies it.
+func (t *EmbedTool) snippet(route, label string) app.UI {
+	snippet := embedSnippet(browser.Origin(), route, t.View, snippetOptions{noPicker: t.noPicker, link: t.link})
+	return app.Div().Class("embed-snippet").Body(
+		app.Label().For("embed-"+route).Text(label),
+		app.Textarea().ID("embed-"+route).Class("control").ReadOnly(true).Rows(3).Text(snippet),
+		app.Button().Class("button").DataSet("copy", route).Text(map[bool]string{true: "Copied", false: "Copy"}[t.copied == route]).
+			OnClick(func(ctx app.Context, e app.Event) {
+				if browser.CopyText(snippet) {
+					t.copied = route
+				}
+			}),
 	)
 }
 

@@ -640,31 +640,59 @@ func (k *KLineChart) onKey(ctx app.Context, e app.Event) {
 	}
 }
 
-// Render draws the legend, the chart area and its states.
+// Render draws the legend, the chart area and its states. Its parts are
+// methods of their own, small enough for V8 not to tier them up on their
+// first call (see Calculator.Render).
 func (k *KLineChart) Render() app.UI {
-	var legend app.UI = app.Div().ID("legend").Class("legend").Aria("live", "off")
-	if n := len(k.candles); n > 0 {
-		i := k.hover
-		if i < 0 || i >= n {
-			i = n - 1
-		}
-		c := k.candles[i]
-		v := legendOf(c, k.Decimals)
-		dir := "down"
-		if v.Up {
-			dir = "up"
-		}
-		item := func(id, name, value string) app.UI {
-			return app.Div().Class("legend-item").Body(app.Dt().Text(name), app.Dd().ID("legend-"+id).Text(value))
-		}
-		legend = app.Dl().ID("legend").Class("legend "+dir).DataSet("id", fmt.Sprint(c.ID)).DataSet("hover", k.hover >= 0 && k.hover < n-1).Aria("label", "Candle under the crosshair").Body(
-			app.Div().Class("legend-item").Body(app.Dt().Text("Time"), app.Dd().ID("legend-time").Text(chartopt.Label(c.ID, k.Period, k.loc())+k.zoneName())),
-			item("open", "O", v.Open), item("high", "H", v.High), item("low", "L", v.Low), item("close", "C", v.Close),
-			item("change", "Chg", v.Change), item("change-pct", "Chg%", v.ChangePct), item("vol", "Vol (cont)", v.Vol),
-			item("amount", "Amount ("+baseCoin(k.Contract)+")", v.Amount), item("turnover", "Turnover (USDT)", v.Turnover), item("count", "Count", v.Count),
-			k.studyLegend(i),
-		)
+	var boot app.UI
+	if app.IsServer {
+		boot = renderFirstPaint()
 	}
+	drawn := "" // what the chart shows, for tests and embedding pages
+	if k.status == "" && len(k.candles) > 0 {
+		drawn = k.shown
+	}
+	return app.Section().Class("kchart").DataSet("drawn", drawn).Aria("label", "Chart of "+k.Contract).Body(
+		k.legend(),
+		k.chartArea(),
+		app.Div().Class("chart-notes").Attr("role", "status").Body(k.notes()...),
+		boot,
+	)
+}
+
+// legend is the candle under the crosshair (the last one when there is
+// none), or its empty place.
+func (k *KLineChart) legend() app.UI {
+	n := len(k.candles)
+	if n == 0 {
+		return app.Div().ID("legend").Class("legend").Aria("live", "off")
+	}
+	i := k.hover
+	if i < 0 || i >= n {
+		i = n - 1
+	}
+	c := k.candles[i]
+	v := legendOf(c, k.Decimals)
+	dir := "down"
+	if v.Up {
+		dir = "up"
+	}
+	return app.Dl().ID("legend").Class("legend "+dir).DataSet("id", fmt.Sprint(c.ID)).DataSet("hover", k.hover >= 0 && k.hover < n-1).Aria("label", "Candle under the crosshair").Body(
+		legendItem("time", "Time", chartopt.Label(c.ID, k.Period, k.loc())+k.zoneName()),
+		legendItem("open", "O", v.Open), legendItem("high", "H", v.High), legendItem("low", "L", v.Low), legendItem("close", "C", v.Close),
+		legendItem("change", "Chg", v.Change), legendItem("change-pct", "Chg%", v.ChangePct), legendItem("vol", "Vol (cont)", v.Vol),
+		legendItem("amount", "Amount ("+baseCoin(k.Contract)+")", v.Amount), legendItem("turnover", "Turnover (USDT)", v.Turnover), legendItem("count", "Count", v.Count),
+		k.studyLegend(i),
+	)
+}
+
+// legendItem is one of the legend's terms and its value.
+func legendItem(id, name, value string) app.UI {
+	return app.Div().Class("legend-item").Body(app.Dt().Text(name), app.Dd().ID("legend-"+id).Text(value))
+}
+
+// notes are the chart's badges: live or not, offline, stale, loading.
+func (k *KLineChart) notes() []app.UI {
 	notes := []app.UI{liveState(k.feed.mode), k.comfortButtons()}
 	if k.offline {
 		notes = append(notes, offlineMark("offline-mark", cmp.Or(k.savedAt, k.seenAt), k.loc()))
@@ -681,34 +709,25 @@ func (k *KLineChart) Render() app.UI {
 	if k.horizon {
 		notes = append(notes, app.Span().ID("horizon-mark").Class("badge").Text("Start of history: the venue keeps about two years of candles"))
 	}
-	var boot app.UI
-	if app.IsServer {
-		boot = renderFirstPaint()
-	}
-	drawn := "" // what the chart shows, for tests and embedding pages
-	if k.status == "" && len(k.candles) > 0 {
-		drawn = k.shown
-	}
-	return app.Section().Class("kchart").DataSet("drawn", drawn).Aria("label", "Chart of "+k.Contract).Body(
-		legend,
-		// The chart's own element (#chart) is ECharts', outside go-app's tree:
-		// prerendered for the first paint to draw in, then adopted or made by
-		// app/echarts. The area around it takes the keyboard.
-		app.Div().ID("chart-area").Class("chart-area").TabIndex(0).Attr("role", "application").
-			Aria("label", "Candlestick chart of "+k.Contract+", "+string(k.Period)+". Arrows pan, plus and minus zoom, Home and End jump.").
-			OnKeyDown(k.onKey).Body(
-			app.If(app.IsServer, func() app.UI { return app.Div().ID("chart").Class("chart") }),
-			app.If(k.status != "", func() app.UI {
-				return app.Div().ID("chart-status").Class("chart-status").Attr("role", "status").Body(
-					app.P().Text(k.status),
-					app.If(k.failed, func() app.UI {
-						return app.Button().ID("retry").Class("button").Text("Retry").OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionRetryChart) })
-					}),
-				)
-			}),
-		),
-		app.Div().Class("chart-notes").Attr("role", "status").Body(notes...),
-		boot,
+	return notes
+}
+
+// chartArea holds ECharts' own element (#chart), outside go-app's tree:
+// prerendered for the first paint to draw in, then adopted or made by
+// app/echarts. The area around it takes the keyboard.
+func (k *KLineChart) chartArea() app.UI {
+	return app.Div().ID("chart-area").Class("chart-area").TabIndex(0).Attr("role", "application").
+		Aria("label", "Candlestick chart of "+k.Contract+", "+string(k.Period)+". Arrows pan, plus and minus zoom, Home and End jump.").
+		OnKeyDown(k.onKey).Body(
+		app.If(app.IsServer, func() app.UI { return app.Div().ID("chart").Class("chart") }),
+		app.If(k.status != "", func() app.UI {
+			return app.Div().ID("chart-status").Class("chart-status").Attr("role", "status").Body(
+				app.P().Text(k.status),
+				app.If(k.failed, func() app.UI {
+					return app.Button().ID("retry").Class("button").Text("Retry").OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionRetryChart) })
+				}),
+			)
+		}),
 	)
 }
 

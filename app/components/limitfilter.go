@@ -71,14 +71,8 @@ func (f *LimitFilter) Render() app.UI {
 			errorAt(param),
 		)
 	}
-	codes := make([]app.UI, len(f.Contracts))
-	for i, c := range f.Contracts {
-		codes[i] = app.Option().Value(c.Code)
-	}
-	types := [][2]string{{"", "any"}}
-	for _, t := range []venueapi.ContractType{venueapi.TypeSwap, venueapi.TypeThisWeek, venueapi.TypeNextWeek, venueapi.TypeQuarter, venueapi.TypeNextQuarter} {
-		types = append(types, [2]string{string(t), string(t)})
-	}
+	codes := codeOptions(f.Contracts)
+	types := typeChoices()
 	business := [][2]string{{"", "default (swap)"}, {venueapi.BusinessSwap, "swap"}, {venueapi.BusinessFutures, "futures"}, {venueapi.BusinessAll, "all"}}
 	d := f.draft
 	note := precedenceNote(d)
@@ -100,16 +94,43 @@ func (f *LimitFilter) Render() app.UI {
 		choice("filter-business", "business_type", "Business type", d.BusinessType, business, func(s string) { f.draft.BusinessType = s }),
 		app.If(note != "", func() app.UI { return app.P().ID("filter-note").Class("muted note").Text(note) }),
 		errorAt(""),
-		app.Div().Class("filter-actions").Body(
-			app.Button().ID("filter-apply").Type("submit").Class("button").Text("Apply filter"),
-			app.Button().ID("filter-reset").Type("button").Class("button").Text("Show "+f.Contract).Disabled(!f.Filtered).
-				OnClick(func(ctx app.Context, e app.Event) {
-					f.filterErr, f.draft = nil, venueapi.LimitQuery{}
-					browser.ClearValues("filter-code", "filter-pair") // as the draft is
-					if f.OnReset != nil {
-						f.OnReset(ctx)
-					}
-				}),
-		),
+		f.actions(),
 	)
+}
+
+// actions are the filter's buttons: apply it, or show the contract's own
+// limits again.
+func (f *LimitFilter) actions() app.UI {
+	return app.Div().Class("filter-actions").Body(
+		app.Button().ID("filter-apply").Type("submit").Class("button").Text("Apply filter"),
+		app.Button().ID("filter-reset").Type("button").Class("button").Text("Show "+f.Contract).Disabled(!f.Filtered).
+			OnClick(func(ctx app.Context, e app.Event) {
+				f.filterErr, f.draft = nil, venueapi.LimitQuery{}
+				browser.ClearValues("filter-code", "filter-pair") // as the draft is
+				if f.OnReset != nil {
+					f.OnReset(ctx)
+				}
+			}),
+	)
+}
+
+// codeOptions are the contract codes the code field offers. Loops go in
+// small functions: V8 counts each turn towards tiering the function up by
+// how far into it the loop is (docs/performance.md, "What tiers Go's code
+// up").
+func codeOptions(contracts []venueapi.Offer) []app.UI {
+	codes := make([]app.UI, len(contracts))
+	for i, c := range contracts {
+		codes[i] = app.Option().Value(c.Code)
+	}
+	return codes
+}
+
+// typeChoices are the contract types the filter offers, "any" first.
+func typeChoices() [][2]string {
+	types := [][2]string{{"", "any"}}
+	for _, t := range []venueapi.ContractType{venueapi.TypeSwap, venueapi.TypeThisWeek, venueapi.TypeNextWeek, venueapi.TypeQuarter, venueapi.TypeNextQuarter} {
+		types = append(types, [2]string{string(t), string(t)})
+	}
+	return types
 }

@@ -91,7 +91,9 @@ type LimitsTable struct {
 	OnReset  func(ctx app.Context)
 }
 
-// Render draws the table and the filter form.
+// Render draws the table and the filter form. Its rows and header are
+// functions of their own, small enough for V8 not to tier them up on
+// their first call (see Calculator.Render).
 func (t *LimitsTable) Render() app.UI {
 	rows, st := t.Rows, t.State
 	if len(rows) == 0 && st.noAccess {
@@ -101,13 +103,7 @@ func (t *LimitsTable) Render() app.UI {
 	}
 	trs := make([]app.UI, 0, len(rows)+1)
 	for _, l := range rows {
-		trs = append(trs, app.Tr().DataSet("contract", l.ContractCode).Body(
-			app.Th().Scope("row").Text(l.ContractCode),
-			app.Td().Class("num long").DataSet("label", "Long limit").Body(pair(grouped(l.BuyLimit)+" cont", grouped(l.BuyLimitValue)+" USDT")...),
-			app.Td().Class("num short").DataSet("label", "Short limit").Body(pair(grouped(l.SellLimit)+" cont", grouped(l.SellLimitValue)+" USDT")...),
-			app.Td().Class("num lever").DataSet("label", "Leverage").Text(fmt.Sprint(l.LeverRate)+"×"),
-			app.Td().Class("num mark").DataSet("label", "Mark price (USDT)").Text(grouped(l.MarkPrice)),
-		))
+		trs = append(trs, limitRow(l))
 	}
 	if len(rows) == 0 && !st.dataAt.IsZero() {
 		trs = append(trs, app.Tr().Class("empty").Body(app.Td().ColSpan(5).Class("muted").Text("No contract matches "+describeQuery(t.Query)+".")))
@@ -116,19 +112,40 @@ func (t *LimitsTable) Render() app.UI {
 		app.H2().ID("limits-title").Text("Position limits"),
 		app.P().ID("limits-query").Class("muted note").Text("Showing "+describeQuery(t.Query)+"."),
 		stateLine("limits-state", st, limitsEvery, t.Now),
-		app.Div().Class("table-scroll").Body(
-			app.Table().ID("limits-table").Class("grid").Body(
-				app.Caption().Class("sr-only").Text("Your position limits, in contracts and in USDT"),
-				app.THead().Body(app.Tr().Body(
-					app.Th().Scope("col").Text("Contract"),
-					app.Th().Scope("col").Text("Long limit"),
-					app.Th().Scope("col").Text("Short limit"),
-					app.Th().Scope("col").Text("Leverage"),
-					app.Th().Scope("col").Text("Mark price (USDT)"),
-				)),
-				app.TBody().Body(trs...),
-			),
-		),
+		limitsGrid(trs),
 		&LimitFilter{Contract: t.Contract, Filtered: t.Filtered, Contracts: t.Contracts, OnFilter: t.OnFilter, OnReset: t.OnReset},
+	)
+}
+
+// limitsGrid is the table of rows.
+func limitsGrid(rows []app.UI) app.UI {
+	return app.Div().Class("table-scroll").Body(
+		app.Table().ID("limits-table").Class("grid").Body(
+			app.Caption().Class("sr-only").Text("Your position limits, in contracts and in USDT"),
+			limitsHeader(),
+			app.TBody().Body(rows...),
+		),
+	)
+}
+
+// limitsHeader is the columns' headers.
+func limitsHeader() app.UI {
+	return app.THead().Body(app.Tr().Body(
+		app.Th().Scope("col").Text("Contract"),
+		app.Th().Scope("col").Text("Long limit"),
+		app.Th().Scope("col").Text("Short limit"),
+		app.Th().Scope("col").Text("Leverage"),
+		app.Th().Scope("col").Text("Mark price (USDT)"),
+	))
+}
+
+// limitRow is one contract's limits.
+func limitRow(l venueapi.PositionLimit) app.UI {
+	return app.Tr().DataSet("contract", l.ContractCode).Body(
+		app.Th().Scope("row").Text(l.ContractCode),
+		app.Td().Class("num long").DataSet("label", "Long limit").Body(pair(grouped(l.BuyLimit)+" cont", grouped(l.BuyLimitValue)+" USDT")...),
+		app.Td().Class("num short").DataSet("label", "Short limit").Body(pair(grouped(l.SellLimit)+" cont", grouped(l.SellLimitValue)+" USDT")...),
+		app.Td().Class("num lever").DataSet("label", "Leverage").Text(fmt.Sprint(l.LeverRate)+"×"),
+		app.Td().Class("num mark").DataSet("label", "Mark price (USDT)").Text(grouped(l.MarkPrice)),
 	)
 }

@@ -33,21 +33,13 @@ func pickable() []venueapi.Period {
 	return ps
 }
 
-// Render draws the chips.
+// Render draws the chips. Each chip is made by a method of its own: a
+// loop's every turn counts towards V8's tiering up of its function by the
+// length of its body (see Calculator.Render).
 func (p *PeriodPicker) Render() app.UI {
 	chips := make([]app.UI, 0, 9)
 	for _, pr := range pickable() {
-		chip := app.Button().Class("chip").DataSet("period", string(pr)).Aria("pressed", pr == p.Period.Canonical()).
-			Text(string(pr)).OnClick(func(ctx app.Context, e app.Event) {
-			e.PreventDefault() // the app changes the view in place
-			if p.OnPick != nil {
-				p.OnPick(ctx, pr)
-			}
-		})
-		if p.View != nil {
-			chip = chip.Type("submit").Name("period").Value(string(pr))
-		}
-		chips = append(chips, chip)
+		chips = append(chips, p.chip(pr))
 	}
 	if p.View != nil {
 		form, fields := viewForm(*p.View, "period")
@@ -61,4 +53,19 @@ func (p *PeriodPicker) Render() app.UI {
 		row = row.ID(p.ID)
 	}
 	return row.Class(p.Class).Attr("role", "group").Aria("label", "Period").Body(chips...)
+}
+
+// chip is one period's chip; in a form, it submits its period.
+func (p *PeriodPicker) chip(pr venueapi.Period) app.HTMLButton {
+	chip := app.Button().Class("chip").DataSet("period", string(pr)).Aria("pressed", pr == p.Period.Canonical()).
+		Text(string(pr)).OnClick(func(ctx app.Context, e app.Event) {
+		e.PreventDefault() // the app changes the view in place
+		if p.OnPick != nil {
+			p.OnPick(ctx, pr)
+		}
+	})
+	if p.View != nil {
+		chip = chip.Type("submit").Name("period").Value(string(pr))
+	}
+	return chip
 }

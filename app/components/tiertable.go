@@ -140,7 +140,9 @@ func (t *TierTable) isSwap() bool {
 	return err == nil && c.Kind == venueapi.KindSwap
 }
 
-// Render draws the ladder, or why there is none.
+// Render draws the ladder, or why there is none. Its parts are methods of
+// their own, small enough for V8 not to tier them up on their first call
+// (see Calculator.Render).
 func (t *TierTable) Render() app.UI {
 	head := app.H2().ID("tiers-title").Text("Risk-limit tiers")
 	if !t.isSwap() {
@@ -151,48 +153,9 @@ func (t *TierTable) Render() app.UI {
 		return app.Section().ID("tiers").Aria("labelledby", "tiers-title").Body(head,
 			app.P().ID("tiers-noaccess").Class("muted").Text("The risk-limit tiers of "+t.Contract+" are not available here."))
 	}
-	current := t.Current
-	th := func(col, label string) app.UI {
-		sortState := "none"
-		if t.sortBy == col {
-			sortState = map[bool]string{false: "ascending", true: "descending"}[t.sortDesc]
-		}
-		return app.Th().Scope("col").Aria("sort", sortState).Body(
-			app.Button().Class("sort").DataSet("sort", col).Text(label).OnClick(func(ctx app.Context, e app.Event) {
-				if t.sortBy == col {
-					t.sortDesc = !t.sortDesc
-				} else {
-					t.sortBy, t.sortDesc = col, false
-				}
-			}))
-	}
-	rows := sortTiers(t.Tiers, t.sortBy, t.sortDesc)
-	amount := amounts(t.Tiers)
-	trs := make([]app.UI, 0, len(rows))
-	for _, row := range rows {
-		amt := "—"
-		if a, ok := amount[row.Tier]; ok {
-			amt = grouped(a)
-		}
-		tr := app.Tr().DataSet("tier", int(row.Tier)).Body(
-			app.Td().Class("num tier").Text(int(row.Tier)),
-			app.Td().Class("num band").Text(bandRange(t.Tiers, row)),
-			app.Td().Class("num lever").Text(row.MaxLever.String()+"×"),
-			app.Td().Class("num rate").Text(rateText(row.MaintenanceMarginRate)),
-			app.Td().Class("num amount").Text(amt),
-		)
-		if row.Tier == current {
-			tr = tr.Class("current").Aria("current", "true").Title("The calculator's position is in this tier")
-		}
-		trs = append(trs, tr)
-	}
 	unit, short := "", "cont"
 	if len(t.Tiers) > 0 {
 		unit, short = risk.UnitName(t.Tiers[0].VolumeUnit), unitShort(t.Tiers[0].VolumeUnit)
-	}
-	highlighted := ""
-	if t.Calculator {
-		highlighted = " Highlighted: the tier of the calculator's position."
 	}
 	return app.Section().ID("tiers").Aria("labelledby", "tiers-title").Body(
 		head,
@@ -200,22 +163,89 @@ func (t *TierTable) Render() app.UI {
 		app.Div().Class("table-scroll").Body(
 			app.Table().ID("tier-table").Class("grid").Body(
 				app.Caption().Class("sr-only").Text("Risk-limit tiers of "+t.Contract),
-				app.THead().Body(app.Tr().Body(th(sortTier, "Tier"), th(sortBand, "Position band ("+short+")"), th(sortLever, "Max leverage"),
-					th(sortRate, "Maint. margin rate"), app.Th().Scope("col").Class("amount").Text("Maint. amount ("+short+")"))),
-				app.TBody().Body(trs...),
+				t.header(short),
+				app.TBody().Body(t.rows()...),
 			),
 		),
-		app.If(unit != "", func() app.UI {
-			how := "Bands in " + unit + " of position size. "
-			if unit == "USDT" {
-				how = "Bands in USDT of position value (contracts × face value × mark price). "
-			}
-			return app.P().ID("tiers-note").Class("muted note").Text(how +
-				"A size on a band's top belongs to that tier. Maintenance margin = size × rate − the tier's maint. amount, in " + unit +
-				"." + highlighted)
-		}),
-		app.If(t.LadderErr != "", func() app.UI {
-			return app.P().ID("tiers-invalid").Class("field-error").Text("The venue's tiers do not form a ladder, so the calculator will not use them: " + t.LadderErr)
-		}),
+		t.note(unit),
+		t.ladderError(),
 	)
+}
+
+// header is the columns' headers; all but the amount sort the rows.
+func (t *TierTable) header(short string) app.UI {
+	return app.THead().Body(app.Tr().Body(t.sortHeader(sortTier, "Tier"), t.sortHeader(sortBand, "Position band ("+short+")"), t.sortHeader(sortLever, "Max leverage"),
+		t.sortHeader(sortRate, "Maint. margin rate"), app.Th().Scope("col").Class("amount").Text("Maint. amount ("+short+")")))
+}
+
+// sortHeader is a column's header: a click sorts by it, again the other way.
+func (t *TierTable) sortHeader(col, label string) app.UI {
+	sortState := "none"
+	if t.sortBy == col {
+		sortState = map[bool]string{false: "ascending", true: "descending"}[t.sortDesc]
+	}
+	return app.Th().Scope("col").Aria("sort", sortState).Body(
+		app.Button().Class("sort").DataSet("sort", col).Text(label).OnClick(func(ctx app.Context, e app.Event) {
+			if t.sortBy == col {
+				t.sortDesc = !t.sortDesc
+			} else {
+				t.sortBy, t.sortDesc = col, false
+			}
+		}))
+}
+
+// rows are the tiers in the chosen order.
+func (t *TierTable) rows() []app.UI {
+	rows := sortTiers(t.Tiers, t.sortBy, t.sortDesc)
+	amount := amounts(t.Tiers)
+	trs := make([]app.UI, 0, len(rows))
+	for _, row := range rows {
+		trs = append(trs, t.row(row, amount))
+	}
+	return trs
+}
+
+// row is one tier; the calculator's is highlighted.
+func (t *TierTable) row(row venueapi.Tier, amount map[venueapi.TierNumber]decimal.Decimal) app.UI {
+	amt := "—"
+	if a, ok := amount[row.Tier]; ok {
+		amt = grouped(a)
+	}
+	tr := app.Tr().DataSet("tier", int(row.Tier)).Body(
+		app.Td().Class("num tier").Text(int(row.Tier)),
+		app.Td().Class("num band").Text(bandRange(t.Tiers, row)),
+		app.Td().Class("num lever").Text(row.MaxLever.String()+"×"),
+		app.Td().Class("num rate").Text(rateText(row.MaintenanceMarginRate)),
+		app.Td().Class("num amount").Text(amt),
+	)
+	if row.Tier == t.Current {
+		tr = tr.Class("current").Aria("current", "true").Title("The calculator's position is in this tier")
+	}
+	return tr
+}
+
+// note says what the bands and the amounts are in, when there are tiers.
+func (t *TierTable) note(unit string) app.UI {
+	if unit == "" {
+		return nil
+	}
+	how := "Bands in " + unit + " of position size. "
+	if unit == "USDT" {
+		how = "Bands in USDT of position value (contracts × face value × mark price). "
+	}
+	highlighted := ""
+	if t.Calculator {
+		highlighted = " Highlighted: the tier of the calculator's position."
+	}
+	return app.P().ID("tiers-note").Class("muted note").Text(how +
+		"A size on a band's top belongs to that tier. Maintenance margin = size × rate − the tier's maint. amount, in " + unit +
+		"." + highlighted)
+}
+
+// ladderError says why the calculator does not use the tiers, when it does not.
+func (t *TierTable) ladderError() app.UI {
+	if t.LadderErr == "" {
+		return nil
+	}
+	return app.P().ID("tiers-invalid").Class("field-error").Text("The venue's tiers do not form a ladder, so the calculator will not use them: " + t.LadderErr)
 }

@@ -108,58 +108,16 @@ func (p *ChartPage) decimals() int32 {
 	return -1
 }
 
-// Render draws the page.
+// Render draws the page. The bar and its toggles are methods of their
+// own, small enough for V8 not to tier them up on their first call
+// (docs/performance.md, "What tiers Go's code up").
 func (p *ChartPage) Render() app.UI {
 	v := p.v
 	if v.Contract == "" {
 		v = components.DefaultView()
 	}
-	setContract := func(ctx app.Context, code string) {
-		p.entryErr = ""
-		nv := p.v
-		nv.Contract = code
-		p.setView(ctx, nv)
-	}
 	return app.Div().Class("page chart-page").Body(
-		app.Header().Class("bar").Body(
-			app.H1().Class("brand").Text("Riskchart"),
-			app.Label().For("contract-select").Class("sr-only").Text("Contract"),
-			&components.ContractPicker{Contracts: p.contracts, Contract: v.Contract, OnPick: setContract, View: v},
-			&components.ContractEntry{Contract: v.Contract, OnEnter: setContract, View: v,
-				OnError: func(ctx app.Context, msg string) { p.entryErr = msg }},
-			&components.PeriodPicker{ID: "period-picker", Class: "chips", Period: v.Period, View: &v,
-				OnPick: func(ctx app.Context, pr venueapi.Period) {
-					nv := p.v
-					nv.Period = pr
-					p.setView(ctx, nv)
-				}},
-			app.Div().Class("toggles").Body(
-				// The handlers read p.v at the click: go-app keeps a
-				// handler of the first render while its code is the same.
-				&components.ZoneToggle{View: v, OnToggle: func(ctx app.Context) {
-					nv := p.v
-					nv.UTC = !nv.UTC
-					p.setView(ctx, nv)
-				}},
-				&components.ThemeToggle{View: v, OnToggle: func(ctx app.Context) {
-					nv := p.v
-					nv.Theme = components.NextTheme(nv.Theme)
-					p.setView(ctx, nv)
-				}},
-				app.Button().ID("jump-latest").Class("button").Text("Latest ⇥").Title("Jump to the latest candle").
-					OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(components.ActionJumpToLatest) }),
-				&components.StudyMenu{Indicators: v.Look.Indicators, OnChange: func(ctx app.Context, indicators string) {
-					nv := p.v
-					nv.Look.Indicators = indicators
-					p.setView(ctx, nv)
-				}},
-				&components.EmbedTool{View: v},
-				&components.AppStatus{},
-			),
-			app.If(p.entryErr != "", func() app.UI {
-				return app.P().ID("contract-error").Class("field-error").Attr("role", "alert").Text(p.entryErr)
-			}),
-		),
+		p.bar(v),
 		app.If(p.notice != "", func() app.UI {
 			return app.P().ID("view-notice").Class("notice view-notice").Attr("role", "status").Text(p.notice)
 		}),
@@ -169,5 +127,60 @@ func (p *ChartPage) Render() app.UI {
 			),
 			&components.RiskPanel{Contract: v.Contract, Contracts: p.contracts},
 		),
+	)
+}
+
+// bar is the page's header: the contract, the period and the toggles.
+func (p *ChartPage) bar(v components.View) app.UI {
+	setContract := func(ctx app.Context, code string) {
+		p.entryErr = ""
+		nv := p.v
+		nv.Contract = code
+		p.setView(ctx, nv)
+	}
+	return app.Header().Class("bar").Body(
+		app.H1().Class("brand").Text("Riskchart"),
+		app.Label().For("contract-select").Class("sr-only").Text("Contract"),
+		&components.ContractPicker{Contracts: p.contracts, Contract: v.Contract, OnPick: setContract, View: v},
+		&components.ContractEntry{Contract: v.Contract, OnEnter: setContract, View: v,
+			OnError: func(ctx app.Context, msg string) { p.entryErr = msg }},
+		&components.PeriodPicker{ID: "period-picker", Class: "chips", Period: v.Period, View: &v,
+			OnPick: func(ctx app.Context, pr venueapi.Period) {
+				nv := p.v
+				nv.Period = pr
+				p.setView(ctx, nv)
+			}},
+		p.toggles(v),
+		app.If(p.entryErr != "", func() app.UI {
+			return app.P().ID("contract-error").Class("field-error").Attr("role", "alert").Text(p.entryErr)
+		}),
+	)
+}
+
+// toggles are the zone and theme toggles, the jump to the latest candle,
+// the studies, the embedding tool and the app's status.
+func (p *ChartPage) toggles(v components.View) app.UI {
+	return app.Div().Class("toggles").Body(
+		// The handlers read p.v at the click: go-app keeps a
+		// handler of the first render while its code is the same.
+		&components.ZoneToggle{View: v, OnToggle: func(ctx app.Context) {
+			nv := p.v
+			nv.UTC = !nv.UTC
+			p.setView(ctx, nv)
+		}},
+		&components.ThemeToggle{View: v, OnToggle: func(ctx app.Context) {
+			nv := p.v
+			nv.Theme = components.NextTheme(nv.Theme)
+			p.setView(ctx, nv)
+		}},
+		app.Button().ID("jump-latest").Class("button").Text("Latest ⇥").Title("Jump to the latest candle").
+			OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(components.ActionJumpToLatest) }),
+		&components.StudyMenu{Indicators: v.Look.Indicators, OnChange: func(ctx app.Context, indicators string) {
+			nv := p.v
+			nv.Look.Indicators = indicators
+			p.setView(ctx, nv)
+		}},
+		&components.EmbedTool{View: v},
+		&components.AppStatus{},
 	)
 }
