@@ -8,6 +8,13 @@
 //	go run ./server/cmd/wasmsize -top 15 ./app/wasm
 //
 // make wasm-size runs it; docs/performance.md keeps the table.
+//
+// With -over, it lists instead the functions of the built package's own
+// module whose bodies are larger than that, and fails when there are any:
+// V8 tiers such a function up on its first call (docs/performance.md,
+// "What tiers Go's code up").
+//
+//	go run ./server/cmd/wasmsize -over 12000 ./app/wasm
 package main
 
 import (
@@ -43,8 +50,12 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	module := fs.Bool("module", false, "sum by module (host/owner/repo, or the standard library's top-level package) instead of by package")
 	in := fs.String("in", "", "list the functions of this import path instead, the largest first")
 	modfile := fs.String("modfile", "", "build with this module file, as the Makefile builds app.wasm (server/cmd/wasmgoapp)")
+	over := fs.Int64("over", 0, "list the functions of the package's own module larger than this many bytes instead, and fail if there are any")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *over < 0 {
+		return fmt.Errorf("-over is %d: it must be 0 (off) or more", *over)
 	}
 	if *top < 1 {
 		return fmt.Errorf("-top is %d: it must be at least 1", *top)
@@ -83,6 +94,15 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("reading the module built from %s: %w", pkg, err)
 	}
 	names := newPackageNames(strings.Fields(deps))
+	if *over > 0 {
+		own, err := goCmd(ctx, append(append([]string{"list"}, withMod...), "-f", "{{.Module.Path}}", pkg)...)
+		if err != nil {
+			return err
+		}
+		own = strings.TrimSpace(own)
+		inOwn := func(sym string) bool { p := names.of(sym); return p == own || strings.HasPrefix(p, own+"/") }
+		return reportOver(stdout, m.over(*over, inOwn), own, *over)
+	}
 	group := names.of
 	switch {
 	case *in != "":
@@ -135,6 +155,33 @@ func report(stdout io.Writer, m *wasmModule, total int64, group func(string) str
 		fmt.Fprintf(w, "note: %d functions have no name\n", m.unnamed)
 	}
 	return w.Flush()
+}
+
+// over is the functions that keep(name) and whose bodies are larger than
+// limit bytes, the largest first.
+func (m *wasmModule) over(limit int64, keep func(name string) bool) []row {
+	var rows []row
+	for i, size := range m.bodies {
+		name := m.names[m.imported+i]
+		if size > limit && keep(name) {
+			rows = append(rows, row{name, size})
+		}
+	}
+	slices.SortFunc(rows, func(a, b row) int { return cmp.Or(cmp.Compare(b.size, a.size), strings.Compare(a.name, b.name)) })
+	return rows
+}
+
+// reportOver lists the functions of module over limit bytes; an error
+// when there are any.
+func reportOver(stdout io.Writer, rows []row, module string, limit int64) error {
+	for _, r := range rows {
+		fmt.Fprintf(stdout, "%-100s %10d\n", r.name, r.size)
+	}
+	if len(rows) > 0 {
+		return fmt.Errorf("%d functions of %s are over %d bytes: split them (docs/performance.md, \"What tiers Go's code up\")", len(rows), module, limit)
+	}
+	fmt.Fprintf(stdout, "no function of %s is over %d bytes\n", module, limit)
+	return nil
 }
 
 func pct(n, total int64) float64 { return 100 * float64(n) / float64(total) }

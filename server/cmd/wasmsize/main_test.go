@@ -43,6 +43,16 @@ func TestParseReadsBodiesNamesAndData(t *testing.T) {
 	if m.imported != 1 || len(m.bodies) != 2 || m.bodies[0] != 3 || m.bodies[1] != 5 || m.data != 4 || m.names[1] != "main.A" || m.names[2] != "p.B" || m.unnamed != 0 {
 		t.Fatalf("read %+v", m)
 	}
+	all := func(string) bool { return true }
+	if got := m.over(4, all); len(got) != 1 || got[0] != (row{"p.B", 5}) {
+		t.Errorf("over 4 bytes: %v, want p.B's 5", got)
+	}
+	if got := m.over(4, func(name string) bool { return name != "p.B" }); len(got) != 0 {
+		t.Errorf("over 4 bytes, p.B left out: %v, want none", got)
+	}
+	if got := m.over(2, all); len(got) != 2 || got[0].name != "p.B" {
+		t.Errorf("over 2 bytes: %v, want p.B then main.A", got)
+	}
 	if _, err := parse(b.Bytes()[:b.Len()-3]); err == nil {
 		t.Error("no error for a module cut short")
 	}
@@ -66,5 +76,21 @@ func TestTheAppsModuleAddsUp(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "no name") {
 		t.Errorf("functions without names:\n%s", out.String())
+	}
+}
+
+// The app's own functions stay small enough for V8 not to tier them up on
+// their first call (docs/performance.md, "What tiers Go's code up"): the
+// calculator's Render was 44.7 kB and the tables' over 20 kB.
+func TestNoFunctionOfTheAppIsLargeEnoughToTierUpAtOnce(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(t.Context(), []string{"-over", "12000", "../../../app/wasm"}, &out); err != nil {
+		t.Fatalf("%v:\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "no function of github.com/riskchart/riskchart is over 12000 bytes") {
+		t.Errorf("output: %s", out.String())
+	}
+	if err := run(t.Context(), []string{"-over", "-1"}, &out); err == nil || !strings.Contains(err.Error(), "-over") {
+		t.Errorf("-over -1: %v, want an error naming -over", err)
 	}
 }
