@@ -247,8 +247,8 @@ func (c *Calculator) Render() app.UI {
 		app.Div().Class("calc-fields").Body(
 			c.sizeField(f),
 			c.leverageField(f),
-			c.entryField(f),
-			c.marginField(f),
+			optionalField("calc-entry", "entry", "Entry price (USDT)", "mark price", c.entry, func(v string) { c.entry = v }, f),
+			optionalField("calc-margin-in", "margin", "Margin put up (USDT)", "initial margin", c.margin, func(v string) { c.margin = v }, f),
 		),
 		c.warning(err == nil, res),
 		c.hint(whyNot),
@@ -360,25 +360,15 @@ func (c *Calculator) leverageField(f calcFieldErr) app.UI {
 	)
 }
 
-// entryField is the entry price; empty, the mark price.
-func (c *Calculator) entryField(f calcFieldErr) app.UI {
+// optionalField is a price the calculator otherwise takes from elsewhere
+// (placeholder says from where): the entry price, the margin put up.
+func optionalField(id, field, label, placeholder, value string, set func(string), f calcFieldErr) app.UI {
 	return app.Div().Class("calc-field").Body(
-		app.Label().For("calc-entry").Text("Entry price (USDT)"),
-		app.Input().ID("calc-entry").Class("control").Attr("inputmode", "decimal").Attr("autocomplete", "off").Value(c.entry).
-			Placeholder("mark price").Aria("invalid", f.invalid("entry")).Aria("describedby", "calc-error-entry").
-			OnInput(func(ctx app.Context, e app.Event) { c.entry = ctx.JSSrc().Get("value").String() }),
-		f.alert("entry"),
-	)
-}
-
-// marginField is the margin put up; empty, the initial margin.
-func (c *Calculator) marginField(f calcFieldErr) app.UI {
-	return app.Div().Class("calc-field").Body(
-		app.Label().For("calc-margin-in").Text("Margin put up (USDT)"),
-		app.Input().ID("calc-margin-in").Class("control").Attr("inputmode", "decimal").Attr("autocomplete", "off").Value(c.margin).
-			Placeholder("initial margin").Aria("invalid", f.invalid("margin")).Aria("describedby", "calc-error-margin").
-			OnInput(func(ctx app.Context, e app.Event) { c.margin = ctx.JSSrc().Get("value").String() }),
-		f.alert("margin"),
+		app.Label().For(id).Text(label),
+		app.Input().ID(id).Class("control").Attr("inputmode", "decimal").Attr("autocomplete", "off").Value(value).
+			Placeholder(placeholder).Aria("invalid", f.invalid(field)).Aria("describedby", "calc-error-"+field).
+			OnInput(func(ctx app.Context, e app.Event) { set(ctx.JSSrc().Get("value").String()) }),
+		f.alert(field),
 	)
 }
 

@@ -144,6 +144,16 @@ func TestCalculatorAnswersWhatATraderAsks(t *testing.T) {
 		}
 	})
 
+	t.Run("the entry price and the margin typed are the estimate's", func(t *testing.T) {
+		margin("5201")
+		typeInto(ctx, "calc-entry", "90000")
+		typeInto(ctx, "calc-margin-in", "30000")
+		waitFor(t, ctx, `document.getElementById("calc-liq-how")?.textContent.startsWith(" at entry 90000 with 30000 USDT of margin")`)
+		typeInto(ctx, "calc-entry", "")
+		typeInto(ctx, "calc-margin-in", "")
+		waitFor(t, ctx, `!document.getElementById("calc-liq-how")?.textContent.startsWith(" at entry 90000")`)
+	})
+
 	t.Run("at 150× a tier-2 position does not fit", func(t *testing.T) {
 		typeInto(ctx, "calc-leverage", "150")
 		margin("6000")
