@@ -221,13 +221,6 @@ func liqText(l risk.Liquidation, side string) string {
 }
 
 // Render draws the fields and the answer, or why there is none yet.
-//
-// Its parts are methods of their own: V8 tiers a WebAssembly function up
-// by the distance of each jump back to its loop, and Go's code jumps back
-// to its function's loop at every branch, so one call of a large Render
-// is enough to start an optimising compile that takes a core for a tenth
-// of a second or more on a cold start (docs/performance.md, "What tiers
-// Go's code up").
 func (c *Calculator) Render() app.UI {
 	res, err := c.calculate()
 	k, limit, whyNot := c.calcContract()

@@ -640,9 +640,7 @@ func (k *KLineChart) onKey(ctx app.Context, e app.Event) {
 	}
 }
 
-// Render draws the legend, the chart area and its states. Its parts are
-// methods of their own, small enough for V8 not to tier them up on their
-// first call (see Calculator.Render).
+// Render draws the legend, the chart area and its states.
 func (k *KLineChart) Render() app.UI {
 	var boot app.UI
 	if app.IsServer {

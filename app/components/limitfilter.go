@@ -114,10 +114,7 @@ func (f *LimitFilter) actions() app.UI {
 	)
 }
 
-// codeOptions are the contract codes the code field offers. Loops go in
-// small functions: V8 counts each turn towards tiering the function up by
-// how far into it the loop is (docs/performance.md, "What tiers Go's code
-// up").
+// codeOptions are the contract codes the code field offers.
 func codeOptions(contracts []venueapi.Offer) []app.UI {
 	codes := make([]app.UI, len(contracts))
 	for i, c := range contracts {

@@ -91,9 +91,7 @@ type LimitsTable struct {
 	OnReset  func(ctx app.Context)
 }
 
-// Render draws the table and the filter form. Its rows and header are
-// functions of their own, small enough for V8 not to tier them up on
-// their first call (see Calculator.Render).
+// Render draws the table and the filter form.
 func (t *LimitsTable) Render() app.UI {
 	rows, st := t.Rows, t.State
 	if len(rows) == 0 && st.noAccess {

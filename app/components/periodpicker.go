@@ -33,9 +33,7 @@ func pickable() []venueapi.Period {
 	return ps
 }
 
-// Render draws the chips. Each chip is made by a method of its own: a
-// loop's every turn counts towards V8's tiering up of its function by the
-// length of its body (see Calculator.Render).
+// Render draws the chips.
 func (p *PeriodPicker) Render() app.UI {
 	chips := make([]app.UI, 0, 9)
 	for _, pr := range pickable() {

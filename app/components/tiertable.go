@@ -140,9 +140,7 @@ func (t *TierTable) isSwap() bool {
 	return err == nil && c.Kind == venueapi.KindSwap
 }
 
-// Render draws the ladder, or why there is none. Its parts are methods of
-// their own, small enough for V8 not to tier them up on their first call
-// (see Calculator.Render).
+// Render draws the ladder, or why there is none.
 func (t *TierTable) Render() app.UI {
 	head := app.H2().ID("tiers-title").Text("Risk-limit tiers")
 	if !t.isSwap() {

@@ -109,8 +109,7 @@ func (p *ChartPage) decimals() int32 {
 }
 
 // Render draws the page. The bar and its toggles are methods of their
-// own, small enough for V8 not to tier them up on their first call
-// (docs/performance.md, "What tiers Go's code up").
+// own, as the components' parts are (package components' doc).
 func (p *ChartPage) Render() app.UI {
 	v := p.v
 	if v.Contract == "" {
