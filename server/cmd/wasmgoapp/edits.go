@@ -88,10 +88,9 @@ func (lineComment) ReplaceAllString(s, repl string) string {
 			new: `	// riskchart's build of app.wasm (server/cmd/wasmgoapp): the sweep of
 	// expired persisted states runs a second after the start, on the
 	// engine's goroutine, rather than inside Go's first run.
-	go func() {
-		time.Sleep(time.Second)
+	time.AfterFunc(time.Second, func() {
 		e.dispatch(func() { e.states.CleanupExpiredPersistedStates(e.baseContext()) })
-	}()
+	})
 `,
 		},
 	}
