@@ -94,10 +94,13 @@ func FuzzPositionLimitDecoder(f *testing.F) {
 	})
 }
 
-func BenchmarkDecodeKLine2000(b *testing.B) {
+// kline2000 is a KLine answer of 2000 one-minute candles as the gateway writes it.
+func kline2000(b *testing.B) []byte {
 	env := KLineEnvelope{Ch: "market.BTC-USDT.kline.1min", Status: StatusOK, Ts: 1}
 	var c Candle
-	json.Unmarshal([]byte(`{"id":0,"vol":4146,"count":692,"open":98803.8,"close":98761.2,"low":98759,"high":98827.7,"amount":4.146,"trade_turnover":409574.6334}`), &c)
+	if err := json.Unmarshal([]byte(`{"id":0,"vol":4146,"count":692,"open":98803.8,"close":98761.2,"low":98759,"high":98827.7,"amount":4.146,"trade_turnover":409574.6334}`), &c); err != nil {
+		b.Fatal(err)
+	}
 	for i := range 2000 {
 		c.ID = int64(i * 60)
 		env.Data = append(env.Data, c)
@@ -105,9 +108,28 @@ func BenchmarkDecodeKLine2000(b *testing.B) {
 	body := env.AppendJSON(nil)
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
+	return body
+}
+
+// BenchmarkDecodeKLine2000 is encoding/json alone, the anchor of
+// BenchmarkDecodeKLineAnswer2000.
+func BenchmarkDecodeKLine2000(b *testing.B) {
+	body := kline2000(b)
 	for b.Loop() {
 		var out KLineEnvelope
 		if err := json.Unmarshal(body, &out); err != nil || len(out.Data) != 2000 {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeKLineAnswer2000 is DecodeKLine, as the server and the app
+// read candles. GOOS=js GOARCH=wasm go test -exec "$(go env GOROOT)/lib/wasm/go_js_wasm_exec"
+// runs both in Node's V8, as app.wasm runs in a browser.
+func BenchmarkDecodeKLineAnswer2000(b *testing.B) {
+	body := kline2000(b)
+	for b.Loop() {
+		if a, err := DecodeKLine(body); err != nil || len(a.Data) != 2000 {
 			b.Fatal(err)
 		}
 	}

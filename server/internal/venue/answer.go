@@ -62,6 +62,17 @@ func decodeAnswer[T any](raw []byte) (answer[T], error) {
 	return a, nil
 }
 
+// decodeKLine decodes a KLine answer in one pass when venueapi.FastKLine
+// can (the common shape; it agrees with encoding/json), else as
+// decodeAnswer does.
+func decodeKLine(raw []byte) (answer[venueapi.Candle], error) {
+	if a, ok := venueapi.FastKLine(raw); ok {
+		st := status{Code: a.Code, Message: a.Message, Status: a.Status, ErrCode: a.ErrCode, ErrMsg: a.ErrMsg}
+		return answer[venueapi.Candle]{status: st, Ch: a.Ch, Ts: a.Ts, Data: a.Data}, nil
+	}
+	return decodeAnswer[venueapi.Candle](raw)
+}
+
 // decodeWithData is decodeAnswer for an endpoint whose success always
 // carries data: one without it is broken.
 func decodeWithData[T any](raw []byte) (answer[T], error) {

@@ -64,6 +64,7 @@ func TestTheOnePassDecoderReadsWhatEncodingJSONReads(t *testing.T) {
 		{"an error envelope", `{"status":"error","err_code":1030,"err_msg":"invalid size: must be 1..2000","ts":1}`, true},
 		{"the tier envelope's error", `{"code":1013,"message":"no such contract","data":null,"ts":1}`, true},
 		{"empty data", `{"status":"ok","data":[]}`, true},
+		{"the gateway's stale flag, no venue field", `{"status":"ok","stale":true,"data":[]}`, true},
 		{"null fields", `{"status":"ok","ch":null,"ts":null,"err_code":null,"data":null}`, true},
 		{"non-ASCII text", `{"status":"ok","ch":"марка €","data":[]}`, true},
 		{"exponents and long coefficients", `{"status":"ok","data":[{"id":1,"vol":1e3,"count":1E-2,"open":-1.5e+2,"close":12345678901234567890.5,"low":"1e400","high":1,"amount":1,"trade_turnover":1}]}`, true},
@@ -84,7 +85,7 @@ func TestTheOnePassDecoderReadsWhatEncodingJSONReads(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, ok := fastKLine([]byte(tt.body)); ok != tt.fast {
+			if _, ok := venueapi.FastKLine([]byte(tt.body)); ok != tt.fast {
 				t.Errorf("the one-pass decoder took it: %t, want %t", ok, tt.fast)
 			}
 			got, gotErr := decodeKLine([]byte(tt.body))
@@ -105,10 +106,10 @@ func FuzzTheOnePassDecoderAgreesWithEncodingJSON(f *testing.F) {
 	f.Add([]byte(`{"x":{"a":[1,-2.5e+3,true,false,null,"\u00e9\n"]},"status":"error","err_code":1030,"err_msg":"bad","data":null}`))
 	f.Add([]byte(`{"code":200,"message":"ok","data":[]}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		fast, ok := fastKLine(body)
-		if !ok {
+		if _, ok := venueapi.FastKLine(body); !ok {
 			return
 		}
+		fast, _ := decodeKLine(body)
 		want, err := decodeAnswer[venueapi.Candle](body)
 		if err != nil {
 			t.Fatalf("the one-pass decoder read %q, which encoding/json refuses: %v", body, err)
@@ -182,7 +183,8 @@ func kline2000(tb testing.TB) []byte {
 
 func TestTheBenchmarkAnswerTakesTheOnePassPath(t *testing.T) {
 	body := kline2000(t)
-	fast, ok := fastKLine(body)
+	_, ok := venueapi.FastKLine(body)
+	fast, _ := decodeKLine(body)
 	want, err := decodeAnswer[venueapi.Candle](body)
 	if !ok || err != nil || len(fast.Data) != 2000 {
 		t.Fatalf("one pass: %t with %d candles; encoding/json: %v", ok, len(fast.Data), err)

@@ -1,41 +1,61 @@
-package venue
+package venueapi
 
 import (
 	"bytes"
+	"encoding/json"
 	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
-
-	"github.com/riskchart/riskchart/venueapi"
 )
 
-// decodeKLine decodes a KLine answer. The common shape (plain keys, numbers
-// or unescaped numeric strings) is read in one pass without reflection: it
-// is the server's largest and most frequent answer. Anything else is left to
-// encoding/json, so the result is always what decodeAnswer gives (a fuzz
-// target checks this).
-func decodeKLine(raw []byte) (answer[venueapi.Candle], error) {
-	if a, ok := fastKLine(raw); ok {
-		return a, nil
-	}
-	return decodeAnswer[venueapi.Candle](raw)
+// KLineAnswer is an answer of the KLine path as read, in either envelope:
+// the venue's (status, err_code and err_msg; code and message when it
+// answers as endpoint 1 does) and the gateway's, which adds stale. A nil
+// Code or Status is a field that was absent or null.
+type KLineAnswer struct {
+	Code    *WireInt `json:"code"`
+	Message string   `json:"message"`
+	Status  *string  `json:"status"`
+	ErrCode WireInt  `json:"err_code"`
+	ErrMsg  string   `json:"err_msg"`
+	Ch      string   `json:"ch"`
+	Ts      WireInt  `json:"ts"`
+	Data    []Candle `json:"data"`
+	Stale   bool     `json:"stale"`
 }
 
-// fastKLine decodes raw when it is sure to agree with encoding/json; ok is
+// DecodeKLine decodes a KLine answer. The common shape (plain keys, numbers
+// or unescaped numeric strings) is read in one pass without reflection: it
+// is the server's largest and most frequent answer, and the browser app
+// reads one in each start and at each change of view (in WebAssembly,
+// encoding/json's reflection is slow, and V8 recompiles its large decoder
+// while the app starts: docs/performance.md). Anything else is left to
+// encoding/json, so the result is always what json.Unmarshal gives (a fuzz
+// target checks this).
+func DecodeKLine(raw []byte) (KLineAnswer, error) {
+	if a, ok := FastKLine(raw); ok {
+		return a, nil
+	}
+	var a KLineAnswer
+	err := json.Unmarshal(raw, &a)
+	return a, err
+}
+
+// FastKLine decodes raw when it is sure to agree with encoding/json; ok is
 // false when it is not sure (or raw is invalid), and then a is meaningless.
-func fastKLine(raw []byte) (a answer[venueapi.Candle], ok bool) {
+func FastKLine(raw []byte) (a KLineAnswer, ok bool) {
 	s := scanner{b: raw}
 	if !s.consume('{') {
 		return a, false
 	}
-	var seen uint8
+	var seen uint16
 	if !s.consume('}') {
 		for {
 			key, ok := s.plainString()
 			if !ok || !s.consume(':') {
 				return a, false
 			}
-			field := topField(key)
+			field := fieldOf(key, topKeys[:])
 			if field < 0 {
 				if foldsToAny(key, topKeys[:]) || !s.skipValue(0) {
 					return a, false
@@ -72,12 +92,14 @@ const (
 	fieldCh
 	fieldTs
 	fieldData
+	fieldStale
 )
 
-var topKeys = [...]string{"code", "message", "status", "err_code", "err_msg", "ch", "ts", "data"}
+var topKeys = [...]string{"code", "message", "status", "err_code", "err_msg", "ch", "ts", "data", "stale"}
 
-func topField(key []byte) int {
-	for i, k := range topKeys {
+// fieldOf is the number of key in keys, compared exactly; -1 if none.
+func fieldOf(key []byte, keys []string) int {
+	for i, k := range keys {
 		if string(key) == k {
 			return i
 		}
@@ -86,7 +108,7 @@ func topField(key []byte) int {
 }
 
 // topValue reads the value of top-level field f into a.
-func (s *scanner) topValue(a *answer[venueapi.Candle], f int) bool {
+func (s *scanner) topValue(a *KLineAnswer, f int) bool {
 	if s.null() {
 		switch f { // null sets a pointer or a slice to nil and leaves the rest
 		case fieldCode:
@@ -104,7 +126,7 @@ func (s *scanner) topValue(a *answer[venueapi.Candle], f int) bool {
 		if !ok {
 			return false
 		}
-		w := venueapi.WireInt(n)
+		w := WireInt(n)
 		switch f {
 		case fieldCode:
 			a.Code = &w
@@ -116,6 +138,16 @@ func (s *scanner) topValue(a *answer[venueapi.Candle], f int) bool {
 		return true
 	case fieldData:
 		return s.candles(a)
+	case fieldStale:
+		switch {
+		case s.literal("true"):
+			a.Stale = true
+		case s.literal("false"):
+			a.Stale = false
+		default:
+			return false
+		}
+		return true
 	}
 	v, ok := s.plainString()
 	if !ok || !utf8.Valid(v) {
@@ -136,16 +168,16 @@ func (s *scanner) topValue(a *answer[venueapi.Candle], f int) bool {
 }
 
 // candles reads the data array.
-func (s *scanner) candles(a *answer[venueapi.Candle]) bool {
+func (s *scanner) candles(a *KLineAnswer) bool {
 	if !s.consume('[') {
 		return false
 	}
-	a.Data = make([]venueapi.Candle, 0, min(len(s.b)/160+1, venueapi.KLineMaxSize))
+	a.Data = make([]Candle, 0, min(len(s.b)/160+1, KLineMaxSize))
 	if s.consume(']') {
 		return true
 	}
 	for {
-		var c venueapi.Candle
+		var c Candle
 		if !s.candle(&c) {
 			return false
 		}
@@ -160,17 +192,8 @@ func (s *scanner) candles(a *answer[venueapi.Candle]) bool {
 // The keys of a KLine record; all are required. The id is field 0.
 var candleKeys = [...]string{"id", "vol", "count", "open", "close", "low", "high", "amount", "trade_turnover"}
 
-func candleField(key []byte) int {
-	for i, k := range candleKeys {
-		if string(key) == k {
-			return i
-		}
-	}
-	return -1
-}
-
 // candle reads one KLine record.
-func (s *scanner) candle(c *venueapi.Candle) bool {
+func (s *scanner) candle(c *Candle) bool {
 	if !s.consume('{') {
 		return false
 	}
@@ -183,7 +206,7 @@ func (s *scanner) candle(c *venueapi.Candle) bool {
 		if !ok || !s.consume(':') {
 			return false
 		}
-		f := candleField(key)
+		f := fieldOf(key, candleKeys[:])
 		if f < 0 {
 			if foldsToAny(key, candleKeys[:]) || !s.skipValue(0) {
 				return false

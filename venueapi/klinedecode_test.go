@@ -1,0 +1,106 @@
+package venueapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+)
+
+// sameKLine reports how two decoded KLine answers differ; "" when they do
+// not. Decimals must agree in value and exponent: "1.50" is not "1.5".
+func sameKLine(a, b KLineAnswer) string {
+	top := func(x KLineAnswer) string {
+		code, status := "<nil>", "<nil>"
+		if x.Code != nil {
+			code = fmt.Sprint(*x.Code)
+		}
+		if x.Status != nil {
+			status = *x.Status
+		}
+		return fmt.Sprintf("code %s %q status %s %d %q ch %q ts %d stale %t data %d (nil %t)",
+			code, x.Message, status, x.ErrCode, x.ErrMsg, x.Ch, x.Ts, x.Stale, len(x.Data), x.Data == nil)
+	}
+	if top(a) != top(b) {
+		return top(a) + " vs " + top(b)
+	}
+	for i := range a.Data {
+		x, y := a.Data[i], b.Data[i]
+		if x.ID != y.ID {
+			return fmt.Sprintf("candle %d: id %d vs %d", i, x.ID, y.ID)
+		}
+		for j, d := range []struct{ x, y interface{ String() string } }{
+			{x.Vol, y.Vol}, {x.Count, y.Count}, {x.Open, y.Open}, {x.Close, y.Close},
+			{x.Low, y.Low}, {x.High, y.High}, {x.Amount, y.Amount}, {x.TradeTurnover, y.TradeTurnover},
+		} {
+			if d.x.String() != d.y.String() {
+				return fmt.Sprintf("candle %d, field %d: %s vs %s", i, j, d.x, d.y)
+			}
+		}
+		xs := []int32{x.Vol.Exponent(), x.Count.Exponent(), x.Open.Exponent(), x.Close.Exponent(), x.Low.Exponent(), x.High.Exponent(), x.Amount.Exponent(), x.TradeTurnover.Exponent()}
+		ys := []int32{y.Vol.Exponent(), y.Count.Exponent(), y.Open.Exponent(), y.Close.Exponent(), y.Low.Exponent(), y.High.Exponent(), y.Amount.Exponent(), y.TradeTurnover.Exponent()}
+		if fmt.Sprint(xs) != fmt.Sprint(ys) {
+			return fmt.Sprintf("candle %d: exponents %v vs %v", i, xs, ys)
+		}
+	}
+	return ""
+}
+
+const oneCandle = `{"id":1700000040,"vol":4146,"count":"692","open":98803.8,"close":"98761.20","low":98759,"high":98827.7,"amount":4.146,"trade_turnover":409574.6334}`
+
+// The one-pass decoder against encoding/json on the KLine answer as the app
+// reads it from the gateway: stale is read too.
+func TestKLineAnswerDecodesAsEncodingJSONDoes(t *testing.T) {
+	for _, tt := range []struct {
+		name, body string
+		fast       bool // the one-pass decoder takes it on itself
+	}{
+		{"the gateway's answer", `{"ch":"market.BTC-USDT.kline.1min","status":"ok","ts":1,"data":[` + oneCandle + `,` + oneCandle + `]}`, true},
+		{"a stale answer", `{"ch":"market.BTC-USDT.kline.1min","status":"ok","ts":1,"data":[` + oneCandle + `],"stale":true}`, true},
+		{"stale false", `{"status":"ok","stale":false,"data":[]}`, true},
+		{"stale null", `{"status":"ok","stale":null,"data":[]}`, true},
+		{"an error envelope", `{"status":"error","err_code":1013,"err_msg":"no such contract","ts":1}`, true},
+		{"stale that is no boolean", `{"status":"ok","stale":1,"data":[]}`, false},
+		{"stale in other case", `{"status":"ok","Stale":true,"data":[]}`, false},
+		{"a repeated stale", `{"status":"ok","stale":true,"stale":false,"data":[]}`, false},
+		{"a missing candle field", `{"status":"ok","data":[{"id":1,"vol":1,"count":1,"open":1,"close":1,"low":1,"high":1,"amount":1}]}`, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, ok := FastKLine([]byte(tt.body)); ok != tt.fast {
+				t.Errorf("the one-pass decoder took it: %t, want %t", ok, tt.fast)
+			}
+			got, gotErr := DecodeKLine([]byte(tt.body))
+			var want KLineAnswer
+			wantErr := json.Unmarshal([]byte(tt.body), &want)
+			if (gotErr == nil) != (wantErr == nil) {
+				t.Fatalf("error %v, encoding/json says %v", gotErr, wantErr)
+			}
+			if diff := sameKLine(got, want); gotErr == nil && diff != "" {
+				t.Fatalf("decoded differently from encoding/json: %s", diff)
+			}
+		})
+	}
+	a, err := DecodeKLine([]byte(`{"status":"ok","stale":true,"data":[` + oneCandle + `]}`))
+	if err != nil || !a.Stale || len(a.Data) != 1 || a.Data[0].Close.String() != "98761.2" || a.Data[0].Close.Exponent() != -2 {
+		t.Fatalf("decoded %+v, %v", a, err)
+	}
+}
+
+func FuzzFastKLineAgreesWithEncodingJSON(f *testing.F) {
+	f.Add([]byte(`{"ch":"market.BTC-USDT.kline.1min","status":"ok","ts":1,"data":[` + oneCandle + `],"stale":true}`))
+	f.Add([]byte(`{"status":"ok","ts":"5","data":[{"id":"-60","vol":"0","count":"-0.0","open":"007.50","close":"1","low":"1","high":"1","amount":"1","trade_turnover":"1"}]}`))
+	f.Add([]byte(`{"x":{"a":[1,-2.5e+3,true,false,null,"\u00e9\n"]},"status":"error","err_code":1030,"err_msg":"bad","data":null,"stale":false}`))
+	f.Add([]byte(`{"code":200,"message":"ok","data":[]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		fast, ok := FastKLine(body)
+		if !ok {
+			return
+		}
+		var want KLineAnswer
+		if err := json.Unmarshal(body, &want); err != nil {
+			t.Fatalf("the one-pass decoder read %q, which encoding/json refuses: %v", body, err)
+		}
+		if diff := sameKLine(fast, want); diff != "" {
+			t.Fatalf("%q decoded differently from encoding/json: %s", body, diff)
+		}
+	})
+}
