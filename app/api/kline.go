@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/riskchart/riskchart/app/browser"
@@ -32,12 +31,16 @@ func FetchKLine(ctx context.Context, q venueapi.KLineQuery) (KLine, error) {
 // status. The envelope decides, not the status: the server answers a
 // refused query as the venue does, HTTP 200 with the error in the envelope.
 func ReadKLine(q venueapi.KLineQuery, status int, body string) (KLine, error) {
-	var env venueapi.KLineEnvelope
-	readable := json.Unmarshal([]byte(body), &env) == nil && (env.Status == venueapi.StatusOK || env.Status == venueapi.StatusError)
-	if readable && env.Status != venueapi.StatusOK && env.ErrCode == venueapi.CodeNoSuchContract {
+	env, err := venueapi.DecodeKLine([]byte(body)) // in one pass, without reflection, when it can
+	st := ""
+	if env.Status != nil {
+		st = *env.Status
+	}
+	readable := err == nil && (st == venueapi.StatusOK || st == venueapi.StatusError)
+	if readable && st != venueapi.StatusOK && env.ErrCode == venueapi.CodeNoSuchContract {
 		return KLine{}, ErrUnknownContract // the chart says so in its own words (components.KLineChart)
 	}
-	if err := envelopeError("loading "+q.ContractCode+" candles", status, readable, env.Status == venueapi.StatusOK, env.ErrCode, env.ErrMsg); err != nil {
+	if err := envelopeError("loading "+q.ContractCode+" candles", status, readable, st == venueapi.StatusOK, int(env.ErrCode), env.ErrMsg); err != nil {
 		return KLine{}, err
 	}
 	return KLine{Candles: env.Data, Stale: env.Stale}, nil
