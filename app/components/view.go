@@ -51,7 +51,10 @@ func ViewFromURL(u *url.URL) View {
 }
 
 // Query is the view as a URL query.
-func (v View) Query() string {
+func (v View) Query() string { return v.values().Encode() }
+
+// values is the view as the query's names and values.
+func (v View) values() url.Values {
 	q := url.Values{"contract_code": {v.Contract}, "period": {string(v.Period)}}
 	if v.UTC {
 		q.Set("tz", zoneUTC)
@@ -62,5 +65,5 @@ func (v View) Query() string {
 		q.Set("theme", v.Theme)
 	}
 	v.Look.setLook(q)
-	return q.Encode()
+	return q
 }

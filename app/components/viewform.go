@@ -2,7 +2,6 @@ package components
 
 import (
 	"maps"
-	"net/url"
 	"slices"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -17,10 +16,7 @@ import (
 // viewFields is view v as hidden form fields, but for the names the form's
 // own controls set.
 func viewFields(v View, except ...string) []app.UI {
-	q, err := url.ParseQuery(v.Query())
-	if err != nil {
-		return nil // Query encodes what ParseQuery reads
-	}
+	q := v.values()
 	var fields []app.UI
 	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if slices.Contains(except, k) {
