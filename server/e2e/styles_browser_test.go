@@ -165,13 +165,14 @@ func TestTheViewsHighAndLowAreMarkedAfterAZoom(t *testing.T) {
 				t.Fatal(err)
 			}
 			waitDrawn(t, ctx, "BTC-USDT|1min")
-			// Two views of older candles (the newest moves with live trades): the
-			// marks follow each zoom to its own high and low, and the price axis
-			// to its range.
+			// Two views of older candles (the newest moves with live trades, and a
+			// new minute appends one, so the view is waited for by the indices
+			// asked for): the marks follow each zoom to its own high and low, and
+			// the price axis to its range.
 			for _, back := range []int{40, 150} {
-				chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const c = %s, n = c.getOption().series[0].data.length;
-  c.dispatchAction({type: "dataZoom", startValue: n - %d, endValue: n - %d}); })()`, jsChart, back+30, back), nil))
-				waitFor(t, ctx, fmt.Sprintf(`(() => { const n = %s.getOption().series[0].data.length; const [f, l] = %s; return f === n - %d && l === n - %d; })()`, jsChart, jsInView, back+30, back))
+				view := evalJS[[]int](t, ctx, fmt.Sprintf(`(() => { const c = %s, n = c.getOption().series[0].data.length;
+  c.dispatchAction({type: "dataZoom", startValue: n - %d, endValue: n - %d}); return [n - %[2]d, n - %[3]d]; })()`, jsChart, back+30, back))
+				waitFor(t, ctx, fmt.Sprintf(`(() => { const [f, l] = %s; return f === %d && l === %d; })()`, jsInView, view[0], view[1]))
 				waitFor(t, ctx, `(() => { const e = `+jsExtremes(closes)+`; return e.high.text !== "" && Math.abs(e.high.y - e.hiY) < 1 && Math.abs(e.low.y - e.loY) < 1; })()`)
 				e := evalJS[extremesDrawn](t, ctx, jsExtremes(closes))
 				if markValue(e.High.Text) != e.Hi || markValue(e.Low.Text) != e.Lo {
