@@ -82,7 +82,7 @@ func FastKLine(raw []byte) (a KLineAnswer, ok bool) {
 	return a, s.i == len(s.b)
 }
 
-// The top-level fields fastKLine reads, numbered as in topKeys.
+// The top-level fields FastKLine reads, numbered as in topKeys.
 const (
 	fieldCode = iota
 	fieldMessage
