@@ -130,7 +130,7 @@ func (t *EmbedTool) snippet(route, label string) app.UI {
 	return app.Div().Class("embed-snippet").Body(
 		app.Label().For("embed-"+route).Text(label),
 		app.Textarea().ID("embed-"+route).Class("control").ReadOnly(true).Rows(3).Text(snippet),
-		app.Button().Class("button").DataSet("copy", route).Text(map[bool]string{true: "Copied", false: "Copy"}[t.copied == route]).
+		app.Button().Class("button").DataSet("copy", route).Text(either(t.copied == route, "Copied", "Copy")).
 			OnClick(func(ctx app.Context, e app.Event) {
 				if browser.CopyText(snippet) {
 					t.copied = route

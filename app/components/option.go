@@ -13,3 +13,12 @@ func option(value, text string, selected bool) app.HTMLOption {
 	}
 	return o
 }
+
+// either is yes when cond holds, else no: a label or a value that a Render
+// picks, without building a map for it in every render.
+func either(cond bool, yes, no string) string {
+	if cond {
+		return yes
+	}
+	return no
+}

@@ -180,7 +180,7 @@ func (t *TierTable) header(short string) app.UI {
 func (t *TierTable) sortHeader(col, label string) app.UI {
 	sortState := "none"
 	if t.sortBy == col {
-		sortState = map[bool]string{false: "ascending", true: "descending"}[t.sortDesc]
+		sortState = either(t.sortDesc, "descending", "ascending")
 	}
 	return app.Th().Scope("col").Aria("sort", sortState).Body(
 		app.Button().Class("sort").DataSet("sort", col).Text(label).OnClick(func(ctx app.Context, e app.Event) {

@@ -63,10 +63,10 @@ type ZoneToggle struct {
 // Render draws the toggle in its form.
 func (z *ZoneToggle) Render() app.UI {
 	form, fields := viewForm(z.View, "tz")
-	next := map[bool]string{true: "local", false: zoneUTC}[z.View.UTC]
+	next := either(z.View.UTC, "local", zoneUTC)
 	return form.Class("view-form").Body(append([]app.UI{app.Button().ID("tz-toggle").Class("button").Type("submit").Name("tz").Value(next).
 		Aria("pressed", z.View.UTC).Title("Show times in UTC or in your zone").
-		Text(map[bool]string{true: "UTC", false: "Local time"}[z.View.UTC]).
+		Text(either(z.View.UTC, "UTC", "Local time")).
 		OnClick(func(ctx app.Context, e app.Event) {
 			e.PreventDefault()
 			if z.OnToggle != nil {
