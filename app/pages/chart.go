@@ -72,7 +72,7 @@ func (p *ChartPage) OnMount(ctx app.Context) {
 	if p.contracts == nil {
 		loadContracts(ctx, func(list []venueapi.Offer) { p.contracts = list })
 	}
-	// Back and Forward restore the view of their history entry (setView pushes one per change).
+	// Back and Forward restore the view of their history entry (changeView pushes one per change).
 	p.stopPop = browser.OnPopState(func() {
 		ctx.Dispatch(func(ctx app.Context) {
 			p.v = components.ViewFromURL(browser.URL())
@@ -89,11 +89,13 @@ func (p *ChartPage) OnDismount() {
 	}
 }
 
-func (p *ChartPage) setView(ctx app.Context, v components.View) {
-	p.v = v
+// changeView applies a control's change to the view on show (p.v, read at
+// the click) and names the new view in the URL.
+func (p *ChartPage) changeView(change func(v *components.View)) {
+	change(&p.v)
 	p.notice = "" // the URL now names the view on show
 	p.applyTheme()
-	browser.PushQuery(v.Query()) // a history entry: Back steps through views (history.go)
+	browser.PushQuery(p.v.Query()) // a history entry: Back steps through views (history.go)
 }
 
 // applyTheme sets the document's theme: the user's choice, or the system's.
@@ -133,9 +135,7 @@ func (p *ChartPage) Render() app.UI {
 func (p *ChartPage) bar(v components.View) app.UI {
 	setContract := func(ctx app.Context, code string) {
 		p.entryErr = ""
-		nv := p.v
-		nv.Contract = code
-		p.setView(ctx, nv)
+		p.changeView(func(v *components.View) { v.Contract = code })
 	}
 	return app.Header().Class("bar").Body(
 		app.H1().Class("brand").Text("Riskchart"),
@@ -144,11 +144,7 @@ func (p *ChartPage) bar(v components.View) app.UI {
 		&components.ContractEntry{Contract: v.Contract, OnEnter: setContract, View: v,
 			OnError: func(ctx app.Context, msg string) { p.entryErr = msg }},
 		&components.PeriodPicker{ID: "period-picker", Class: "chips", Period: v.Period, View: &v,
-			OnPick: func(ctx app.Context, pr venueapi.Period) {
-				nv := p.v
-				nv.Period = pr
-				p.setView(ctx, nv)
-			}},
+			OnPick: func(ctx app.Context, pr venueapi.Period) { p.changeView(func(v *components.View) { v.Period = pr }) }},
 		p.toggles(v),
 		app.If(p.entryErr != "", func() app.UI {
 			return app.P().ID("contract-error").Class("field-error").Attr("role", "alert").Text(p.entryErr)
@@ -163,21 +159,15 @@ func (p *ChartPage) toggles(v components.View) app.UI {
 		// The handlers read p.v at the click: go-app keeps a
 		// handler of the first render while its code is the same.
 		&components.ZoneToggle{View: v, OnToggle: func(ctx app.Context) {
-			nv := p.v
-			nv.UTC = !nv.UTC
-			p.setView(ctx, nv)
+			p.changeView(func(v *components.View) { v.UTC = !v.UTC })
 		}},
 		&components.ThemeToggle{View: v, OnToggle: func(ctx app.Context) {
-			nv := p.v
-			nv.Theme = components.NextTheme(nv.Theme)
-			p.setView(ctx, nv)
+			p.changeView(func(v *components.View) { v.Theme = components.NextTheme(v.Theme) })
 		}},
 		app.Button().ID("jump-latest").Class("button").Text("Latest ⇥").Title("Jump to the latest candle").
 			OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(components.ActionJumpToLatest) }),
 		&components.StudyMenu{Indicators: v.Look.Indicators, OnChange: func(ctx app.Context, indicators string) {
-			nv := p.v
-			nv.Look.Indicators = indicators
-			p.setView(ctx, nv)
+			p.changeView(func(v *components.View) { v.Look.Indicators = indicators })
 		}},
 		&components.EmbedTool{View: v},
 		&components.AppStatus{},
