@@ -132,8 +132,14 @@ type TierTable struct {
 	sortDesc bool
 }
 
-// OnMount sorts by tier number until a column header is chosen.
-func (t *TierTable) OnMount(ctx app.Context) { t.sortBy = sortTier }
+// column is the column the rows are sorted by: the tier number until a
+// header is chosen, in the server's prerender as in the browser.
+func (t *TierTable) column() string {
+	if t.sortBy == "" {
+		return sortTier
+	}
+	return t.sortBy
+}
 
 func (t *TierTable) isSwap() bool {
 	c, err := venueapi.ParseContractCode(t.Contract)
@@ -179,12 +185,12 @@ func (t *TierTable) header(short string) app.UI {
 // sortHeader is a column's header: a click sorts by it, again the other way.
 func (t *TierTable) sortHeader(col, label string) app.UI {
 	sortState := "none"
-	if t.sortBy == col {
+	if t.column() == col {
 		sortState = either(t.sortDesc, "descending", "ascending")
 	}
 	return app.Th().Scope("col").Aria("sort", sortState).Body(
 		app.Button().Class("sort").DataSet("sort", col).Text(label).OnClick(func(ctx app.Context, e app.Event) {
-			if t.sortBy == col {
+			if t.column() == col {
 				t.sortDesc = !t.sortDesc
 			} else {
 				t.sortBy, t.sortDesc = col, false
@@ -194,7 +200,7 @@ func (t *TierTable) sortHeader(col, label string) app.UI {
 
 // rows are the tiers in the chosen order.
 func (t *TierTable) rows() []app.UI {
-	rows := sortTiers(t.Tiers, t.sortBy, t.sortDesc)
+	rows := sortTiers(t.Tiers, t.column(), t.sortDesc)
 	amount := amounts(t.Tiers)
 	trs := make([]app.UI, 0, len(rows))
 	for _, row := range rows {

@@ -17,9 +17,9 @@ func TestTierTableDrawsTheLadderInItsOrderAndMarksTheCalculatorsTier(t *testing.
 		desc     bool
 		current  venueapi.TierNumber
 		rows     string // data-tier of the rows, in order
-		ariaSort string // the sorted column's aria-sort
+		ariaSort string // the sorted column's button
 	}{
-		{"prerendered: by tier, no column marked", "", false, 2, "123", ""},
+		{"prerendered: by tier, which the tier column says", "", false, 2, "123", `data-sort="tier"`},
 		{"by leverage, descending", sortLever, true, 0, "123", `data-sort="lever"`},
 		{"by band: the open top last", sortBand, false, 3, "123", `data-sort="band"`},
 		{"by rate, descending", sortRate, true, 1, "321", `data-sort="rate"`},
@@ -43,11 +43,15 @@ func TestTierTableDrawsTheLadderInItsOrderAndMarksTheCalculatorsTier(t *testing.
 				}
 			}
 			want := map[bool]string{false: "ascending", true: "descending"}[tt.desc]
-			if got := strings.Count(html, `aria-sort="none"`); tt.ariaSort == "" && got != 4 || tt.ariaSort != "" && got != 3 {
-				t.Fatalf("%d columns unsorted\n%s", got, html)
+			if got := strings.Count(html, `aria-sort="none"`); got != 3 {
+				t.Fatalf("%d columns unsorted, want 3\n%s", got, html)
 			}
-			if tt.ariaSort != "" && !strings.Contains(html, `aria-sort="`+want+`"`) {
+			i := strings.Index(html, `aria-sort="`+want+`"`)
+			if i < 0 {
 				t.Fatalf("no column %s\n%s", want, html)
+			}
+			if j := strings.Index(html[i:], `data-sort="`); j < 0 || !strings.HasPrefix(html[i+j:], tt.ariaSort) {
+				t.Fatalf("the column marked %s is not the one of %s\n%s", want, tt.ariaSort, html)
 			}
 			if !strings.Contains(html, `id="tiers-note"`) || strings.Contains(html, `id="tiers-invalid"`) {
 				t.Fatalf("note or ladder error wrong\n%s", html)
