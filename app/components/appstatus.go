@@ -27,9 +27,15 @@ type AppStatus struct {
 	stopVisible func() // stops listening to the page coming into view
 }
 
-// OnMount reads the current state and starts checking for updates.
+// OnMount reads the current state and starts checking for updates. When
+// the state has nothing to show, the page is not rendered again for it
+// (docs/performance.md, "One render at mount").
 func (s *AppStatus) OnMount(ctx app.Context) {
-	s.installable, s.updateReady, s.apple = ctx.IsAppInstallable(), ctx.AppUpdateAvailable(), ctx.IsAppleBrowser()
+	installable, updateReady, apple := ctx.IsAppInstallable(), ctx.AppUpdateAvailable(), ctx.IsAppleBrowser()
+	if installable == s.installable && updateReady == s.updateReady && apple == s.apple {
+		ctx.PreventUpdate()
+	}
+	s.installable, s.updateReady, s.apple = installable, updateReady, apple
 	var last time.Time
 	s.stopVisible = browser.WhenVisible(func() {
 		if time.Since(last) > time.Minute {

@@ -51,10 +51,13 @@ type Calculator struct {
 	tier           venueapi.TierNumber // the tier last told
 }
 
-// OnMount starts with contracts at 10× (or the account's leverage).
-func (c *Calculator) OnMount(ctx app.Context) {
+// OnInit starts with contracts at 10× (or the account's leverage), before
+// the first render: the calculator has no OnMount, whose update would render
+// the whole page a second time in Go's first run (docs/performance.md, "One
+// render at mount"). With no size typed yet there is no tier to tell.
+func (c *Calculator) OnInit() {
 	c.unit, c.leverage = risk.Contracts, "10"
-	c.follow(ctx)
+	c.followLeverage()
 }
 
 // OnUpdate follows the data the parent hands over.
@@ -63,10 +66,15 @@ func (c *Calculator) OnUpdate(ctx app.Context) { c.follow(ctx) }
 // follow takes the account's leverage until one is typed, and tells the
 // parent when the answer's tier has changed.
 func (c *Calculator) follow(ctx app.Context) {
+	c.followLeverage()
+	c.tell(ctx)
+}
+
+// followLeverage takes the account's leverage until one is typed.
+func (c *Calculator) followLeverage() {
 	if l := c.Limit; l != nil && !c.leverageTyped && l.LeverRate > 0 {
 		c.leverage = strconv.Itoa(l.LeverRate)
 	}
-	c.tell(ctx)
 }
 
 // tell reports the tier to the parent when it differs from the last told;

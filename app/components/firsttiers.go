@@ -18,10 +18,12 @@ func FirstTiersTable(contract string, env *venueapi.TierEnvelope, now time.Time)
 	return &TierTable{Contract: contract, Tiers: env.Data, Now: now, State: fetchState{dataAt: at, triedAt: at}}
 }
 
-// adoptFirstTiers takes, once, the tiers the server put in the page for
-// code, in place of a fetch; the refresh then comes when it would have after
-// the server's own fetch.
-func (r *RiskPanel) adoptFirstTiers(ctx app.Context, code string) bool {
+// adoptFirstTiers takes, once, the tiers the server put in the page for the
+// panel's contract, in place of a fetch; the refresh then comes when it would
+// have after the server's own fetch. It runs before the panel's first render
+// (RiskPanel.OnInit), which shows them; the mount tells of them.
+func (r *RiskPanel) adoptFirstTiers() bool {
+	code := r.Contract
 	body, ok := browser.TakeFirstTiers(code)
 	if !ok {
 		return false
@@ -30,8 +32,7 @@ func (r *RiskPanel) adoptFirstTiers(ctx app.Context, code string) bool {
 	if err != nil {
 		return false // the panel fetches them and says what is wrong
 	}
-	r.tiersState.start()
-	r.landed(ctx, &r.tiersState, nil, env.Stale, func() { r.setTiers(env.Data) })
+	r.settle(&r.tiersState, nil, env.Stale, func() { r.setTiers(env.Data) })
 	if at := time.UnixMilli(env.Ts); at.Before(r.now) {
 		r.tiersState.dataAt, r.tiersState.triedAt = at, at
 	}

@@ -105,9 +105,15 @@ func (k *KLineChart) OnMount(ctx app.Context) {
 	// with it the answer of the request it started.
 	ctx.Handle(actionRetryChart, func(ctx app.Context, a app.Action) { k.reload(ctx) })
 	k.live = true
+	mode := k.feed.mode
 	k.reload(ctx) // first: the request goes out while the chart starts (and the stream opens)
 	if !k.adoptChart(ctx) {
 		k.initChart(ctx)
+	} else if len(k.candles) == 0 && k.feed.mode == mode {
+		// The first paint's chart, adopted, is what the first render showed
+		// around it: no status over it, no candles of the app's yet. Nothing
+		// to render again (docs/performance.md, "One render at mount").
+		ctx.PreventUpdate()
 	}
 	k.retryWhenBack(ctx)
 	ctx.Async(func() { k.poll(ctx) })

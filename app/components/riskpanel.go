@@ -63,12 +63,37 @@ type RiskPanel struct {
 	foundState  fetchState
 	filter      venueapi.LimitQuery // the filter applied
 	filtered    bool
+
+	adopted  bool    // the page's tiers were taken at init: the mount tells of them
+	mounting fetches // the fetches begun at init, which the mount starts
 }
 
-// OnMount loads the data and starts refreshing it.
-func (r *RiskPanel) OnMount(ctx app.Context) {
+// OnInit takes the tiers the server put in the page and begins the first
+// fetches, in the browser, before the first render: that render shows what
+// the mount starts, and the mount renders nothing again (docs/performance.md,
+// "One render at mount").
+func (r *RiskPanel) OnInit() {
+	if !app.IsClient {
+		return // a prerender on the server: the panels show their data as loading
+	}
 	r.now = time.Now()
-	r.load(ctx, true, true)
+	r.adopted = r.wantsTiers() && r.adoptFirstTiers()
+	r.mounting = r.begin(!r.adopted, true)
+}
+
+// OnMount starts the fetches begun at init and the refresh loop.
+func (r *RiskPanel) OnMount(ctx app.Context) {
+	quiet := true
+	if r.adopted {
+		r.adopted = false
+		quiet = r.OnLoaded == nil // what the parent does when told may show
+		r.tell(ctx, &r.tiersState, nil)
+	}
+	r.fetch(ctx, r.mounting)
+	r.mounting = fetches{}
+	if quiet {
+		ctx.PreventUpdate()
+	}
 	r.stop = make(chan struct{})
 	stop := r.stop
 	ctx.Async(func() {
@@ -147,12 +172,35 @@ func (r *RiskPanel) wantsTiers() bool { return r.Show != "limits" && r.isSwap() 
 
 // load starts the fetches asked for that are not under way; their answers
 // land through Dispatch, and only if they are still wanted.
-func (r *RiskPanel) load(ctx app.Context, tiers, limits bool) {
+func (r *RiskPanel) load(ctx app.Context, tiers, limits bool) { r.fetch(ctx, r.begin(tiers, limits)) }
+
+// fetches are the fetches of the panel's data that a load starts.
+type fetches struct{ tiers, limits, found bool }
+
+// begin marks the fetches asked for that are not under way as under way,
+// and says which they are.
+func (r *RiskPanel) begin(tiers, limits bool) fetches {
 	r.shown = r.Contract
-	code, header := r.Contract, api.Headers(r.Embedded, r.EmbedToken)
-	// The page may hold the tiers (firsttiers.go): then no fetch.
-	if tiers && r.wantsTiers() && !r.tiersState.busy && !r.adoptFirstTiers(ctx, code) {
+	var f fetches
+	if tiers && r.wantsTiers() && !r.tiersState.busy {
 		r.tiersState.start()
+		f.tiers = true
+	}
+	if limits && !r.limitsState.busy {
+		r.limitsState.start()
+		f.limits = true
+	}
+	if limits && r.filtered && !r.foundState.busy {
+		r.foundState.start()
+		f.found = true
+	}
+	return f
+}
+
+// fetch starts the fetches begun.
+func (r *RiskPanel) fetch(ctx app.Context, f fetches) {
+	code, header := r.Contract, api.Headers(r.Embedded, r.EmbedToken)
+	if f.tiers {
 		ctx.Async(func() {
 			env, err := api.FetchTiers(ctx, code, header)
 			ctx.Dispatch(func(ctx app.Context) {
@@ -163,8 +211,7 @@ func (r *RiskPanel) load(ctx app.Context, tiers, limits bool) {
 			})
 		})
 	}
-	if limits && !r.limitsState.busy {
-		r.limitsState.start()
+	if f.limits {
 		ctx.Async(func() {
 			env, err := api.FetchLimits(ctx, ownQuery(code), header)
 			ctx.Dispatch(func(ctx app.Context) {
@@ -175,9 +222,8 @@ func (r *RiskPanel) load(ctx app.Context, tiers, limits bool) {
 			})
 		})
 	}
-	if limits && r.filtered && !r.foundState.busy {
+	if f.found {
 		q := r.filter
-		r.foundState.start()
 		ctx.Async(func() {
 			env, err := api.FetchLimits(ctx, q, header)
 			ctx.Dispatch(func(ctx app.Context) {
@@ -233,9 +279,16 @@ func (r *RiskPanel) limitsOnShow() ([]venueapi.PositionLimit, fetchState) {
 	return r.limits, r.limitsState
 }
 
-// landed applies a fetch's outcome: keep its data (set) and save it, or
-// fall back to what browser storage holds when the server gave no answer.
+// landed applies a fetch's outcome (settle) and tells of it (tell).
 func (r *RiskPanel) landed(ctx app.Context, st *fetchState, err error, stale bool, set func()) {
+	r.settle(st, err, stale, set)
+	r.tell(ctx, st, err)
+}
+
+// settle applies a fetch's outcome to what the panel shows: keep its data
+// (set), or fall back to what browser storage holds when the server gave no
+// answer.
+func (r *RiskPanel) settle(st *fetchState, err error, stale bool, set func()) {
 	r.now = time.Now()
 	st.done(err, stale, r.now)
 	switch {
@@ -245,20 +298,27 @@ func (r *RiskPanel) landed(ctx app.Context, st *fetchState, err error, stale boo
 	case err == nil:
 		r.unknown = false
 	}
-	if r.OnLoaded != nil && (r.Show == "" || (r.Show == "tiers") == (st == &r.tiersState)) {
-		defer r.OnLoaded(ctx, err)
-	}
 	if err != nil {
-		r.fromStorage(ctx, err)
+		r.fromStorage(err)
 		return
 	}
 	set()
-	if !r.marked {
-		r.marked = true
-		browser.Mark(browser.MarkRiskFirstData)
-	}
 	r.offlineAt = time.Time{}
-	r.save(ctx)
+}
+
+// tell does what an outcome owes beyond what the panel shows: the first
+// data's start-up mark, the data saved, and the parent told (OnLoaded).
+func (r *RiskPanel) tell(ctx app.Context, st *fetchState, err error) {
+	if err == nil {
+		if !r.marked {
+			r.marked = true
+			browser.Mark(browser.MarkRiskFirstData)
+		}
+		r.save(ctx)
+	}
+	if r.OnLoaded != nil && (r.Show == "" || (r.Show == "tiers") == (st == &r.tiersState)) {
+		r.OnLoaded(ctx, err)
+	}
 }
 
 // denied reports whether the server refused the data of a panel on show.
@@ -292,7 +352,7 @@ func (r *RiskPanel) save(ctx app.Context) {
 
 // fromStorage shows the last data seen when the server gave no answer, with
 // the time it was seen as its age.
-func (r *RiskPanel) fromStorage(ctx app.Context, err error) {
+func (r *RiskPanel) fromStorage(err error) {
 	if !api.Unanswered(err) {
 		return
 	}

@@ -83,6 +83,9 @@ func (e *EmbedPage) OnMount(ctx app.Context) {
 			e.postHeight()
 		})
 	})
+	// What the mount keeps is for the parent, not for show: it renders
+	// nothing again (docs/performance.md, "One render at mount").
+	ctx.PreventUpdate()
 }
 
 // OnDismount stops listening and watching.

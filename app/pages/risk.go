@@ -54,6 +54,7 @@ func (p *RiskPage) OnNav(ctx app.Context) {
 // OnMount loads the contract list, for the panel.
 func (p *RiskPage) OnMount(ctx app.Context) {
 	loadContracts(ctx, func(list []venueapi.Offer) { p.contracts = list })
+	ctx.PreventUpdate() // the list lands by a dispatch of its own (docs/performance.md, "One render at mount")
 }
 
 // Render draws the panel under a small header with links to its siblings.
