@@ -9,7 +9,7 @@ const (
 	MarkMounted       = "riskchart:mounted"         // go-app has mounted the chart page
 	MarkAdopted       = "riskchart:adopted"         // the app has taken over the first paint's chart
 	MarkRiskFirstData = "riskchart:risk-first-data" // the risk panel's first tiers or limits are on show
-	MarkRenderedAgain = "riskchart:rendered-again"  // go-app renders the chart page a second time, after Go's first run
+	MarkRenderedAgain = "riskchart:rendered-again"  // go-app renders the page a second time, after Go's first run
 )
 
 // Now is the page's clock in milliseconds since navigation.

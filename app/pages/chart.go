@@ -26,7 +26,7 @@ type ChartPage struct {
 	typed   []browser.Field
 	focused string
 
-	renders int // in the browser, for the start-up mark of the second
+	renders renders
 }
 
 // OnPreRender names, on the server, what the page will fetch first, so that
@@ -119,11 +119,7 @@ func (p *ChartPage) decimals() int32 {
 // Render draws the page. The bar and its toggles are methods of their
 // own, as the components' parts are (package components' doc).
 func (p *ChartPage) Render() app.UI {
-	if app.IsClient {
-		if p.renders++; p.renders == 2 {
-			browser.Mark(browser.MarkRenderedAgain) // after Go's first run: its mount renders once
-		}
-	}
+	p.renders.count()
 	v := p.v
 	if v.Contract == "" {
 		v = components.DefaultView()

@@ -38,26 +38,58 @@ type EmbedPage struct {
 	readyOK bool   // ready has been sent
 	height  int    // the height last sent
 	candle  string // the candle message last sent: the pointer moves a lot
+	renders renders
 
 	stopListening func() // ends listening to the parent
 	stopObserving func() // ends watching the content's size
 }
 
-// OnNav reads the view from the query string.
+// OnInit reads the view from the query string in the browser, before the
+// first render, so that the page mounts its content at once
+// (docs/performance.md, "One render at mount").
+func (e *EmbedPage) OnInit() {
+	if app.IsClient {
+		e.readURL(browser.URL())
+		e.fitSize(app.Window().Size())
+	}
+}
+
+// OnNav reads the view from the query string. The navigation that follows
+// the mount finds the page showing it already, and renders nothing again.
 func (e *EmbedPage) OnNav(ctx app.Context) {
-	u := ctx.Page().URL()
+	was := e.shown()
+	e.readURL(ctx.Page().URL())
+	e.fitSize(ctx.Page().Size())
+	if e.shown() == was {
+		ctx.PreventUpdate()
+	}
+}
+
+// readURL takes the view, the controls, the embed link, the theme and the
+// locale from u.
+func (e *EmbedPage) readURL(u *url.URL) {
 	e.v = components.ViewFromURL(u)
 	e.notice = components.ViewNotice(u)
 	q := u.Query()
 	e.controls = q.Get("controls") != "0"
 	e.token = embedLink(q)
 	e.dark = browser.SetTheme(e.v.Theme)
-	e.fitSize(ctx)
 	// The locale is the document's language (screen readers, the browser's
 	// own controls); numbers stay exactly as the venue wrote them.
 	if l := q.Get("locale"); validLocale(l) {
 		browser.SetLang(l)
 	}
+}
+
+// embedShown is what of the page's state its URL and size decide.
+type embedShown struct {
+	v                       components.View
+	notice, token           string
+	controls, dark, compact bool
+}
+
+func (e *EmbedPage) shown() embedShown {
+	return embedShown{v: e.v, notice: e.notice, token: e.token, controls: e.controls, dark: e.dark, compact: e.compact}
 }
 
 // OnMount listens to the parent, watches the content's size, loads a risk
@@ -101,13 +133,12 @@ func (e *EmbedPage) OnDismount() {
 // OnResize tells the parent the new preferred height (for browsers without
 // ResizeObserver).
 func (e *EmbedPage) OnResize(ctx app.Context) {
-	e.fitSize(ctx)
+	e.fitSize(ctx.Page().Size())
 	e.postHeight()
 }
 
-// fitSize chooses the chart's layout by the iframe's height.
-func (e *EmbedPage) fitSize(ctx app.Context) {
-	_, h := ctx.Page().Size()
+// fitSize chooses the chart's layout by the iframe's height h.
+func (e *EmbedPage) fitSize(_, h int) {
 	e.compact = h > 0 && h < chartopt.CompactHeight
 }
 
@@ -203,6 +234,7 @@ func (e *EmbedPage) onMessage(ctx app.Context, from, data string) {
 
 // Render fills the iframe with the chart or a panel.
 func (e *EmbedPage) Render() app.UI {
+	e.renders.count()
 	if e.v.Contract == "" {
 		return app.Div().ID("embed-root").Class("embed")
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/riskchart/riskchart/app/browser"
 	"github.com/riskchart/riskchart/app/components"
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -21,6 +22,7 @@ type RiskPage struct {
 	entryErr string // a code typed in the entry that is not one
 
 	contracts []venueapi.Offer // the server's list, for face values
+	renders   renders
 }
 
 // riskPageContract reads the page's contract from its URL: absent is
@@ -38,17 +40,38 @@ func riskPageContract(u *url.URL) (string, error) {
 	return code, nil
 }
 
-// OnNav reads the contract from the URL.
+// OnInit reads the contract from the URL in the browser, before the first
+// render, so that the page mounts its panel at once (docs/performance.md,
+// "One render at mount").
+func (p *RiskPage) OnInit() {
+	if app.IsClient {
+		p.readURL(browser.URL())
+	}
+}
+
+// OnNav reads the contract from the URL. The navigation that follows the
+// mount finds the page showing it already, and renders nothing again.
 func (p *RiskPage) OnNav(ctx app.Context) {
+	contract, err := p.contract, p.err
+	p.readURL(ctx.Page().URL())
+	if p.err == "" {
+		title := map[string]string{"tiers": "Risk-limit tiers", "limits": "Position limits"}[p.show]
+		ctx.Page().SetTitle(title + " · " + p.contract + " · Riskchart")
+	}
+	if p.contract == contract && p.err == err {
+		ctx.PreventUpdate()
+	}
+}
+
+// readURL takes the page's contract, or why there is none, from u.
+func (p *RiskPage) readURL(u *url.URL) {
 	p.contract, p.err = "", ""
-	code, err := riskPageContract(ctx.Page().URL())
+	code, err := riskPageContract(u)
 	if err != nil {
 		p.err = err.Error()
 		return
 	}
 	p.contract = code
-	title := map[string]string{"tiers": "Risk-limit tiers", "limits": "Position limits"}[p.show]
-	ctx.Page().SetTitle(title + " · " + code + " · Riskchart")
 }
 
 // OnMount loads the contract list, for the panel.
@@ -59,6 +82,7 @@ func (p *RiskPage) OnMount(ctx app.Context) {
 
 // Render draws the panel under a small header with links to its siblings.
 func (p *RiskPage) Render() app.UI {
+	p.renders.count()
 	q := "?" + url.Values{"contract_code": {p.contract}}.Encode()
 	link := func(path, label string) app.UI {
 		a := app.A().Class("chip").Href(path + q).Text(label)

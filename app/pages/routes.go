@@ -2,7 +2,11 @@
 // registers the same routes (to prerender pages) as the WebAssembly build.
 package pages
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/browser"
+)
 
 // routes is the app's route table: each page's path and component.
 var routes = []struct {
@@ -21,6 +25,22 @@ var routes = []struct {
 func Routes() {
 	for _, r := range routes {
 		app.Route(r.path, r.page)
+	}
+}
+
+// renders counts a page's renders in the browser, and marks the second
+// (browser.MarkRenderedAgain): a page's mount renders it once, and the
+// second comes after Go's first run (docs/performance.md, "One render at
+// mount").
+type renders int
+
+// count counts one render.
+func (n *renders) count() {
+	if !app.IsClient {
+		return
+	}
+	if *n++; *n == 2 {
+		browser.Mark(browser.MarkRenderedAgain)
 	}
 }
 

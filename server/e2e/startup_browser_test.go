@@ -285,24 +285,23 @@ func TestTheLoaderLeavesBeforeTheAppRedrawsTheFirstPaint(t *testing.T) {
 	}
 }
 
-// TestGoFirstRunRendersTheChartPageOnce: what the chart page's components
-// show from their mount is set before their first render (OnInit), and each
-// OnMount that changes nothing on show ends with ctx.PreventUpdate, so go-app
-// does not render the whole page a second time in Go's first run
+// TestGoFirstRunRendersEachPageOnce: what a page's components show from
+// their mount is set before their first render (OnInit), and each OnMount
+// that changes nothing on show ends with ctx.PreventUpdate, so go-app does
+// not render the whole page a second time in Go's first run
 // (docs/performance.md, "One render at mount"). When the loader leaves, the
 // page shows what the mounts set (the page's tiers in the table, sorted by
 // tier; the calculator at 10×; no status over the adopted chart), and the
 // page's second render comes after.
-func TestGoFirstRunRendersTheChartPageOnce(t *testing.T) {
+func TestGoFirstRunRendersEachPageOnce(t *testing.T) {
 	s := startServer(t, nil)
 	var env struct {
 		Data []json.RawMessage `json:"data"`
 	}
-	getJSON(t, s.URL+venueapi.PathTiers+"?contract_code=BTC-USDT", &env) // the server holds them: the page carries them
+	getJSON(t, s.URL+venueapi.PathTiers+"?contract_code=BTC-USDT", &env) // the server holds them: the pages carry them
 	if len(env.Data) == 0 {
 		t.Fatal("the sandbox has no tiers for BTC-USDT")
 	}
-	ctx := newBrowser(t)
 	// What the page shows when the loader leaves: the end of Go's first run
 	// (the observer's callback runs before any task of Go's after it).
 	const watchLoader = `document.addEventListener("readystatechange", () => {
@@ -311,51 +310,66 @@ func TestGoFirstRunRendersTheChartPageOnce(t *testing.T) {
   const observer = new MutationObserver(() => {
     if (document.getElementById("app-wasm-loader")) return;
     observer.disconnect();
-    performance.mark("test:loader-gone");
     const q = (s) => document.querySelector(s);
     const tierHeader = q('#tier-table button[data-sort="tier"]');
     window.testAtLoaderGone = {
       rows: document.querySelectorAll("#tier-table tbody tr[data-tier]").length,
       sort: tierHeader ? tierHeader.parentElement.getAttribute("aria-sort") : "",
       leverage: q("#calc-leverage") ? q("#calc-leverage").value : "",
+      chart: !!q("#chart-area"),
       status: q("#chart-status") ? q("#chart-status").innerText : "",
+      adopted: performance.getEntriesByName("riskchart:adopted").length > 0,
       renderedAgain: performance.getEntriesByName("riskchart:rendered-again").length > 0,
     };
   });
   observer.observe(document.body, { childList: true, subtree: true });
 });`
-	if err := chromedp.Run(ctx, onEveryDocument(watchLoader), chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=5min")); err != nil {
-		t.Fatal(err)
-	}
-	waitDrawn(t, ctx, "BTC-USDT|5min")
-	waitFor(t, ctx, `!!window.testAtLoaderGone && performance.getEntriesByName("riskchart:rendered-again").length > 0`)
-	var at struct {
-		Rows          int
-		Sort          string
-		Leverage      string
-		Status        string
-		RenderedAgain bool
-	}
-	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.testAtLoaderGone`, &at)); err != nil {
-		t.Fatal(err)
-	}
-	if evalJS[float64](t, ctx, `performance.getEntriesByName("riskchart:adopted").length`) == 0 {
-		t.Fatal("the app did not adopt the first paint: the chart's quiet mount was not tried")
-	}
-	if at.RenderedAgain {
-		t.Error("go-app rendered the chart page a second time before the loader left: a mount asked for an update")
-	}
-	if at.Rows != len(env.Data) {
-		t.Errorf("when the loader left the tier table showed %d rows, want the page's %d", at.Rows, len(env.Data))
-	}
-	if at.Sort != "ascending" {
-		t.Errorf("when the loader left the tier column was sorted %q, want ascending", at.Sort)
-	}
-	if at.Leverage != "10" {
-		t.Errorf("when the loader left the calculator's leverage was %q, want 10", at.Leverage)
-	}
-	if at.Status != "" {
-		t.Errorf("when the loader left the adopted chart had the status %q over it", at.Status)
+	for _, tc := range []struct {
+		name, path string
+		chart      bool // the page adopts the first paint's chart
+		risk       bool // the page shows the tiers, with the calculator
+	}{
+		{"the chart page", "/?contract_code=BTC-USDT&period=5min", true, true},
+		{"the tiers page", "/tiers?contract_code=BTC-USDT", false, true},
+		{"the chart embed", "/embed/chart?contract_code=BTC-USDT&period=5min", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := newBrowser(t)
+			if err := chromedp.Run(ctx, onEveryDocument(watchLoader), chromedp.Navigate(s.URL+tc.path)); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, ctx, `!!window.testAtLoaderGone && performance.getEntriesByName("riskchart:rendered-again").length > 0`)
+			var at struct {
+				Rows                          int
+				Sort, Leverage, Status        string
+				Chart, Adopted, RenderedAgain bool
+			}
+			if err := chromedp.Run(ctx, chromedp.Evaluate(`window.testAtLoaderGone`, &at)); err != nil {
+				t.Fatal(err)
+			}
+			if at.RenderedAgain {
+				t.Error("go-app rendered the page a second time before the loader left: a mount or its navigation asked for an update")
+			}
+			if tc.chart {
+				if !at.Chart || !at.Adopted {
+					t.Errorf("when the loader left the chart was there: %v, adopted: %v; want both", at.Chart, at.Adopted)
+				}
+				if at.Status != "" {
+					t.Errorf("when the loader left the adopted chart had the status %q over it", at.Status)
+				}
+			}
+			if tc.risk {
+				if at.Rows != len(env.Data) {
+					t.Errorf("when the loader left the tier table showed %d rows, want the page's %d", at.Rows, len(env.Data))
+				}
+				if at.Sort != "ascending" {
+					t.Errorf("when the loader left the tier column was sorted %q, want ascending", at.Sort)
+				}
+				if at.Leverage != "10" {
+					t.Errorf("when the loader left the calculator's leverage was %q, want 10", at.Leverage)
+				}
+			}
+		})
 	}
 }
 
