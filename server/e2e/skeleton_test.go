@@ -89,8 +89,11 @@ func TestBrowserDrawsTheBTCChartFromTheKLinePath(t *testing.T) {
 	n := waitForCandles(t, ctx, 60*time.Second)
 	drawn := time.Since(start)
 	t.Logf("navigation to drawn chart: %s (%d candles)", drawn.Round(time.Millisecond), n)
-	if n != 300 {
-		t.Errorf("chart holds %d candles, want the 300 the page asked for", n)
+	// The chart is live: when a minute begins while the page loads, the
+	// pushed candle of that minute follows the 300 asked for.
+	newMinute := time.Now().Truncate(time.Minute).After(start.Truncate(time.Minute))
+	if n != 300 && (n != 301 || !newMinute) {
+		t.Errorf("chart holds %d candles, want the 300 the page asked for (301 once a new minute has begun: %v)", n, newMinute)
 	}
 	screenshot(t, ctx, "skeleton-chart")
 	line := fmt.Sprintf("skeleton navigation-to-drawn-chart %s candles %d\n", drawn.Round(time.Millisecond), n)
