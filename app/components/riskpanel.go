@@ -63,9 +63,6 @@ type RiskPanel struct {
 	foundState  fetchState
 	filter      venueapi.LimitQuery // the filter applied
 	filtered    bool
-
-	adopted  bool    // the page's tiers were taken at init: the mount tells of them
-	mounting fetches // the fetches begun at init, which the mount starts
 }
 
 // OnInit takes the tiers the server put in the page and begins the first
@@ -77,20 +74,20 @@ func (r *RiskPanel) OnInit() {
 		return // a prerender on the server: the panels show their data as loading
 	}
 	r.now = time.Now()
-	r.adopted = r.wantsTiers() && r.adoptFirstTiers()
-	r.mounting = r.begin(!r.adopted, true)
+	adopted := r.wantsTiers() && r.adoptFirstTiers()
+	r.begin(!adopted, true)
 }
 
-// OnMount starts the fetches begun at init and the refresh loop.
+// OnMount tells of the tiers taken from the page at init (the only data a
+// panel holds before its first fetch), starts the fetches begun at init
+// (those under way) and the refresh loop.
 func (r *RiskPanel) OnMount(ctx app.Context) {
 	quiet := true
-	if r.adopted {
-		r.adopted = false
+	if !r.tiersState.dataAt.IsZero() {
 		quiet = r.OnLoaded == nil // what the parent does when told may show
 		r.tell(ctx, &r.tiersState, nil)
 	}
-	r.fetch(ctx, r.mounting)
-	r.mounting = fetches{}
+	r.fetch(ctx, fetches{tiers: r.tiersState.busy, limits: r.limitsState.busy, found: r.foundState.busy})
 	if quiet {
 		ctx.PreventUpdate()
 	}
