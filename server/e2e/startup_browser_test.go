@@ -248,6 +248,22 @@ func TestTheLoaderNoteStandsStill(t *testing.T) {
 	waitFor(t, ctx, `!document.getElementById("app-wasm-loader")`)
 }
 
+// whenTheLoaderLeaves is a script, for every document, that runs js once
+// go-app's loader has left the page: the end of Go's first run (the
+// observer's callback runs before any task of Go's after it). It watches
+// from the end of parsing: Go may run before DOMContentLoaded.
+func whenTheLoaderLeaves(js string) chromedp.Action {
+	return onEveryDocument(`document.addEventListener("readystatechange", () => {
+  if (document.readyState !== "interactive") return;
+  const observer = new MutationObserver(() => {
+    if (document.getElementById("app-wasm-loader")) return;
+    observer.disconnect();
+    ` + js + `
+  });
+  observer.observe(document.body, { childList: true, subtree: true });
+});`)
+}
+
 // TestTheLoaderLeavesBeforeTheAppRedrawsTheFirstPaint: when the app adopts
 // the first paint's chart, reading its candles and redrawing wait for a task
 // of their own (components/firstpaint.go), so Go's first run ends, and
@@ -256,16 +272,8 @@ func TestTheLoaderLeavesBeforeTheAppRedrawsTheFirstPaint(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
 	// Note when the loader leaves, on the page's own clock.
-	const watchLoader = `document.addEventListener("readystatechange", () => {
-  if (document.readyState !== "interactive") return; // parsed: Go may run before DOMContentLoaded
-
-  const gone = () => !document.getElementById("app-wasm-loader");
-  const observer = new MutationObserver(() => {
-    if (gone()) { performance.mark("test:loader-gone"); observer.disconnect(); }
-  });
-  observer.observe(document.body, { childList: true, subtree: true });
-});`
-	if err := chromedp.Run(ctx, onEveryDocument(watchLoader), chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=5min")); err != nil {
+	watch := whenTheLoaderLeaves(`performance.mark("test:loader-gone");`)
+	if err := chromedp.Run(ctx, watch, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=5min")); err != nil {
 		t.Fatal(err)
 	}
 	waitDrawn(t, ctx, "BTC-USDT|5min")
@@ -302,15 +310,8 @@ func TestGoFirstRunRendersEachPageOnce(t *testing.T) {
 	if len(env.Data) == 0 {
 		t.Fatal("the sandbox has no tiers for BTC-USDT")
 	}
-	// What the page shows when the loader leaves: the end of Go's first run
-	// (the observer's callback runs before any task of Go's after it).
-	const watchLoader = `document.addEventListener("readystatechange", () => {
-  if (document.readyState !== "interactive") return; // parsed: Go may run before DOMContentLoaded
-
-  const observer = new MutationObserver(() => {
-    if (document.getElementById("app-wasm-loader")) return;
-    observer.disconnect();
-    const q = (s) => document.querySelector(s);
+	// What the page shows when the loader leaves: the end of Go's first run.
+	watch := whenTheLoaderLeaves(`const q = (s) => document.querySelector(s);
     const tierHeader = q('#tier-table button[data-sort="tier"]');
     window.testAtLoaderGone = {
       rows: document.querySelectorAll("#tier-table tbody tr[data-tier]").length,
@@ -320,10 +321,7 @@ func TestGoFirstRunRendersEachPageOnce(t *testing.T) {
       status: q("#chart-status") ? q("#chart-status").innerText : "",
       adopted: performance.getEntriesByName("riskchart:adopted").length > 0,
       renderedAgain: performance.getEntriesByName("riskchart:rendered-again").length > 0,
-    };
-  });
-  observer.observe(document.body, { childList: true, subtree: true });
-});`
+    };`)
 	for _, tc := range []struct {
 		name, path string
 		chart      bool // the page adopts the first paint's chart
@@ -335,7 +333,7 @@ func TestGoFirstRunRendersEachPageOnce(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := newBrowser(t)
-			if err := chromedp.Run(ctx, onEveryDocument(watchLoader), chromedp.Navigate(s.URL+tc.path)); err != nil {
+			if err := chromedp.Run(ctx, watch, chromedp.Navigate(s.URL+tc.path)); err != nil {
 				t.Fatal(err)
 			}
 			waitFor(t, ctx, `!!window.testAtLoaderGone && performance.getEntriesByName("riskchart:rendered-again").length > 0`)
