@@ -78,6 +78,18 @@ func (s *scanner) text() (string, bool) {
 	return string(v), true
 }
 
+// boolean reads true or false.
+func (s *scanner) boolean() (v, ok bool) {
+	s.ws()
+	switch {
+	case s.literal("true"):
+		return true, true
+	case s.literal("false"):
+		return false, true
+	}
+	return false, false
+}
+
 // wholeNumber reads an integer written as a JSON number (not a string:
 // encoding/json refuses a string for an int field) in [lo, hi].
 func (s *scanner) wholeNumber(lo, hi int64) (int64, bool) {

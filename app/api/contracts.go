@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/riskchart/riskchart/app/browser"
@@ -25,11 +24,9 @@ func FetchContracts(ctx context.Context) ([]venueapi.Offer, error) {
 // ReadContracts reads the contract path's answer, fetched or carried by the
 // page (boot.ContractsID).
 func ReadContracts(body string) ([]venueapi.Offer, error) {
-	var v struct {
-		Data []venueapi.Offer `json:"data"`
-	}
-	if err := json.Unmarshal([]byte(body), &v); err != nil {
+	offers, err := venueapi.DecodeContracts([]byte(body)) // in one pass when it can: the app reads it in its first run
+	if err != nil {
 		return nil, fmt.Errorf("reading the contract list: %w", err)
 	}
-	return v.Data, nil
+	return offers, nil
 }

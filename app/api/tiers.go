@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/riskchart/riskchart/app/browser"
@@ -26,8 +25,7 @@ func FetchTiers(ctx context.Context, code string, header map[string]string) (*ve
 // ReadTiers decodes an answer of the tier path for code, given with its HTTP
 // status. The envelope decides, not the status (see ReadKLine).
 func ReadTiers(code string, status int, body string) (*venueapi.TierEnvelope, error) {
-	var env venueapi.TierEnvelope
-	jsonErr := json.Unmarshal([]byte(body), &env)
+	env, jsonErr := venueapi.DecodeTiers([]byte(body)) // in one pass when it can: the app reads the page's tiers in its first run
 	if err := refusal(status, env.Code, env.Message); err != nil {
 		return nil, err
 	}
