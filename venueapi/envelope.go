@@ -112,8 +112,17 @@ func ErrorBody(path string, code int, msg string, ts int64) []byte {
 	return b
 }
 
-// appendString appends s as a JSON string (strconv's quoting is Go's, not JSON's).
+// appendString appends s as a JSON string, as encoding/json writes it
+// (strconv's quoting is Go's, not JSON's): printable ASCII that JSON and
+// encoding/json leave unescaped as it is, anything else through encoding/json.
 func appendString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s) // a string always encodes
-	return append(b, q...)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string always encodes
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }

@@ -305,15 +305,41 @@ func (q LimitQuery) Business() string {
 	return q.BusinessType
 }
 
+// params are q's parameters, named, in the order of its JSON body.
+func (q LimitQuery) params() [4][2]string {
+	return [...][2]string{{"contract_code", q.ContractCode}, {"pair", q.Pair}, {"contract_type", string(q.ContractType)}, {"business_type", q.BusinessType}}
+}
+
 // Values encodes q as query parameters (the spec's sample form).
 func (q LimitQuery) Values() url.Values {
 	v := url.Values{}
-	for _, kv := range [][2]string{{"contract_code", q.ContractCode}, {"pair", q.Pair}, {"contract_type", string(q.ContractType)}, {"business_type", q.BusinessType}} {
+	for _, kv := range q.params() {
 		if kv[1] != "" {
 			v.Set(kv[0], kv[1])
 		}
 	}
 	return v
+}
+
+// AppendJSON appends q as the JSON body that encoding/json writes of it, the
+// parameters given and no others, without reflection: the app sends it in
+// its first run (docs/performance.md).
+func (q LimitQuery) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	first := true
+	for _, kv := range q.params() {
+		if kv[1] == "" {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = appendString(b, kv[0])
+		b = append(b, ':')
+		b = appendString(b, kv[1])
+	}
+	return append(b, '}')
 }
 
 // ParseLimitQuery reads and validates endpoint 2's parameters from values.

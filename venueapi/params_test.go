@@ -1,6 +1,7 @@
 package venueapi
 
 import (
+	"encoding/json"
 	"errors"
 	"net/url"
 	"strings"
@@ -276,6 +277,39 @@ func FuzzParseQuery(f *testing.F) {
 		var pe *ParamError
 		if !errors.As(err, &pe) || !strings.Contains(pe.Rule, "must") {
 			t.Fatalf("error %v is not a ParamError stating a rule", err)
+		}
+	})
+}
+
+// The body the app sends is what encoding/json writes of the query.
+func TestLimitQueryAppendsTheJSONEncodingJSONWrites(t *testing.T) {
+	for _, q := range []LimitQuery{
+		{},
+		{ContractCode: "BTC-USDT"},
+		{Pair: "BTC-USDT", ContractType: TypeQuarter, BusinessType: BusinessFutures},
+		{ContractCode: "BTC-USDT-250328", BusinessType: BusinessAll},
+		{BusinessType: BusinessSwap},
+		{ContractCode: `a"b\c<d>&é` + "\n\x7f\u2028\xff"}, // not valid, but written as encoding/json writes it
+	} {
+		want, err := json.Marshal(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := q.AppendJSON(nil); string(got) != string(want) {
+			t.Errorf("%+v: AppendJSON %s, encoding/json %s", q, got, want)
+		}
+	}
+}
+
+func FuzzLimitQueryAppendJSON(f *testing.F) {
+	f.Add("BTC-USDT", "", "swap", "all")
+	f.Add("", "ETH-USDT", "quarter", "")
+	f.Add("<\"\\>", "\x00\xff", "\u2028", "é")
+	f.Fuzz(func(t *testing.T, code, pair, typ, business string) {
+		q := LimitQuery{ContractCode: code, Pair: pair, ContractType: ContractType(typ), BusinessType: business}
+		want, _ := json.Marshal(q)
+		if got := q.AppendJSON(nil); string(got) != string(want) {
+			t.Fatalf("%+v: AppendJSON %s, encoding/json %s", q, got, want)
 		}
 	})
 }

@@ -15,11 +15,7 @@ func FetchLimits(ctx context.Context, q venueapi.LimitQuery, header map[string]s
 	if err := q.Validate(); err != nil {
 		return nil, err
 	}
-	body, err := json.Marshal(q)
-	if err != nil {
-		return nil, fmt.Errorf("encoding the position-limit query: %w", err)
-	}
-	a, err := browser.Fetch(ctx, methodPost, browser.Origin()+venueapi.PathPositionLimit, string(body), header)
+	a, err := browser.Fetch(ctx, methodPost, browser.Origin()+venueapi.PathPositionLimit, string(q.AppendJSON(nil)), header)
 	if err != nil {
 		return nil, fmt.Errorf("fetching position limits: %w", err)
 	}
