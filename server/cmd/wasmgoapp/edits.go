@@ -93,6 +93,18 @@ func (lineComment) ReplaceAllString(s, repl string) string {
 	})
 `,
 		},
+		{
+			module: goApp, file: "pkg/app/engine.go",
+			why: "go-app decodes its list of internal URLs with encoding/json at the first navigation, inside Go's first run, where nothing else of the app needs encoding/json: an empty list is no longer decoded",
+			old: "\t\tjson.Unmarshal([]byte(Getenv(\"GOAPP_INTERNAL_URLS\")), &e.internalURLs)\n",
+			new: `		// riskchart's build of app.wasm (server/cmd/wasmgoapp): the list is
+		// decoded only when there is one, which keeps encoding/json out of
+		// Go's first run.
+		if urls := Getenv("GOAPP_INTERNAL_URLS"); urls != "null" && urls != "[]" {
+			json.Unmarshal([]byte(urls), &e.internalURLs)
+		}
+`,
+		},
 	}
 }
 
