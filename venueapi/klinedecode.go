@@ -94,15 +94,9 @@ func (s *scanner) topValue(a *KLineAnswer, f int) bool {
 	case fieldData:
 		return s.candles(a)
 	case fieldStale:
-		switch {
-		case s.literal("true"):
-			a.Stale = true
-		case s.literal("false"):
-			a.Stale = false
-		default:
-			return false
-		}
-		return true
+		var ok bool
+		a.Stale, ok = s.boolean()
+		return ok
 	}
 	str, ok := s.text()
 	if !ok {
