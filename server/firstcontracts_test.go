@@ -72,6 +72,10 @@ func TestTheChartPageCarriesTheContractList(t *testing.T) {
 			if tt.want && m[1] != strings.TrimSpace(answer) {
 				t.Errorf("the page carries %s, want the contract path's answer %s", m[1], answer)
 			}
+			// The app reads it in Go's first run, in one pass (docs/performance.md#the-lists-read-in-one-pass).
+			if _, ok := venueapi.FastContracts([]byte(answer)); tt.want && !ok {
+				t.Errorf("the contract path's answer is not one venueapi.FastContracts reads: the app would read it with encoding/json")
+			}
 		})
 	}
 }

@@ -49,7 +49,10 @@ func (s firstTiersServer) get(path string, header map[string]string) (string, ht
 	return string(b), res.Header
 }
 
-var firstTiersContract = regexp.MustCompile(`id="tiers-first" data-contract="([^"]*)"`)
+var (
+	firstTiersContract = regexp.MustCompile(`id="tiers-first" data-contract="([^"]*)"`)
+	firstTiersAnswer   = regexp.MustCompile(`<script[^>]* id="tiers-first"[^>]*>([^<]*)</script>`)
+)
 
 // firstTiersCase is a page request, and the contract whose tiers its page
 // must carry ("": none).
@@ -72,6 +75,15 @@ func (s firstTiersServer) check(tests []firstTiersCase) {
 			}
 			if got != tt.want || (tt.want != "") != (rows > 0) {
 				t.Errorf("the page holds %d tier rows and the answer for %q; want the tiers of %q", rows, got, tt.want)
+			}
+			// The app reads the tiers in Go's first run, in one pass (docs/performance.md#the-lists-read-in-one-pass).
+			if m := firstTiersAnswer.FindStringSubmatch(page); tt.want != "" {
+				if m == nil {
+					t.Fatalf("the page holds no tiers-first script")
+				}
+				if _, ok := venueapi.FastTiers([]byte(m[1])); !ok {
+					t.Errorf("the page's tiers %s are not what venueapi.FastTiers reads: the app would read them with encoding/json", m[1])
+				}
 			}
 			if tt.want != "" && !strings.Contains(header.Get("Cache-Control"), "private") {
 				t.Errorf("a page with a viewer's tiers is cacheable by others: Cache-Control %q", header.Get("Cache-Control"))
