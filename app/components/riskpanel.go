@@ -41,6 +41,9 @@ type RiskPanel struct {
 	Contracts []venueapi.Offer
 	// OnLoaded, when set, is told each time the data of a shown panel lands:
 	// err is nil, api.ErrNoAccess when the server refused it, or what failed.
+	// It is told of the page's tiers from the panel's mount, which renders
+	// nothing again: what it changes there must not be on show (an embed
+	// posts messages to its parent page).
 	OnLoaded func(ctx app.Context, err error)
 
 	shown     string        // the contract the data below is of
@@ -80,17 +83,14 @@ func (r *RiskPanel) OnInit() {
 
 // OnMount tells of the tiers taken from the page at init (the only data a
 // panel holds before its first fetch), starts the fetches begun at init
-// (those under way) and the refresh loop.
+// (those under way) and the refresh loop. It changes nothing on show: init
+// did.
 func (r *RiskPanel) OnMount(ctx app.Context) {
-	quiet := true
 	if !r.tiersState.dataAt.IsZero() {
-		quiet = r.OnLoaded == nil // what the parent does when told may show
 		r.tell(ctx, &r.tiersState, nil)
 	}
 	r.fetch(ctx, fetches{tiers: r.tiersState.busy, limits: r.limitsState.busy, found: r.foundState.busy})
-	if quiet {
-		ctx.PreventUpdate()
-	}
+	ctx.PreventUpdate()
 	r.stop = make(chan struct{})
 	stop := r.stop
 	ctx.Async(func() {

@@ -302,7 +302,8 @@ func TestTheLoaderLeavesBeforeTheAppRedrawsTheFirstPaint(t *testing.T) {
 // tier; the calculator at 10×; no status over the adopted chart), and the
 // page's second render comes after.
 func TestGoFirstRunRendersEachPageOnce(t *testing.T) {
-	s := startServer(t, nil)
+	// Public tiers: the tiers embed carries them without a signed link.
+	s := startServer(t, map[string]string{"RISKCHART_PUBLIC_TIERS": "true"})
 	var env struct {
 		Data []json.RawMessage `json:"data"`
 	}
@@ -325,11 +326,13 @@ func TestGoFirstRunRendersEachPageOnce(t *testing.T) {
 	for _, tc := range []struct {
 		name, path string
 		chart      bool // the page adopts the first paint's chart
-		risk       bool // the page shows the tiers, with the calculator
+		tiers      bool // the page shows the tiers it carries
+		calculator bool // and the calculator
 	}{
-		{"the chart page", "/?contract_code=BTC-USDT&period=5min", true, true},
-		{"the tiers page", "/tiers?contract_code=BTC-USDT", false, true},
-		{"the chart embed", "/embed/chart?contract_code=BTC-USDT&period=5min", true, false},
+		{"the chart page", "/?contract_code=BTC-USDT&period=5min", true, true, true},
+		{"the tiers page", "/tiers?contract_code=BTC-USDT", false, true, true},
+		{"the chart embed", "/embed/chart?contract_code=BTC-USDT&period=5min", true, false, false},
+		{"the tiers embed", "/embed/tiers?contract_code=BTC-USDT&controls=0", false, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := newBrowser(t)
@@ -356,16 +359,16 @@ func TestGoFirstRunRendersEachPageOnce(t *testing.T) {
 					t.Errorf("when the loader left the adopted chart had the status %q over it", at.Status)
 				}
 			}
-			if tc.risk {
+			if tc.tiers {
 				if at.Rows != len(env.Data) {
 					t.Errorf("when the loader left the tier table showed %d rows, want the page's %d", at.Rows, len(env.Data))
 				}
 				if at.Sort != "ascending" {
 					t.Errorf("when the loader left the tier column was sorted %q, want ascending", at.Sort)
 				}
-				if at.Leverage != "10" {
-					t.Errorf("when the loader left the calculator's leverage was %q, want 10", at.Leverage)
-				}
+			}
+			if tc.calculator && at.Leverage != "10" {
+				t.Errorf("when the loader left the calculator's leverage was %q, want 10", at.Leverage)
 			}
 		})
 	}
