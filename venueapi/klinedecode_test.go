@@ -1,7 +1,6 @@
 package venueapi
 
 import (
-	"encoding/json"
 	"fmt"
 	"testing"
 )
@@ -65,18 +64,7 @@ func TestKLineAnswerDecodesAsEncodingJSONDoes(t *testing.T) {
 		{"a missing candle field", `{"status":"ok","data":[{"id":1,"vol":1,"count":1,"open":1,"close":1,"low":1,"high":1,"amount":1}]}`, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, ok := FastKLine([]byte(tt.body)); ok != tt.fast {
-				t.Errorf("the one-pass decoder took it: %t, want %t", ok, tt.fast)
-			}
-			got, gotErr := DecodeKLine([]byte(tt.body))
-			var want KLineAnswer
-			wantErr := json.Unmarshal([]byte(tt.body), &want)
-			if (gotErr == nil) != (wantErr == nil) {
-				t.Fatalf("error %v, encoding/json says %v", gotErr, wantErr)
-			}
-			if diff := sameKLine(got, want); gotErr == nil && diff != "" {
-				t.Fatalf("decoded differently from encoding/json: %s", diff)
-			}
+			decodesAsEncodingJSON(t, tt.body, tt.fast, FastKLine, DecodeKLine, unmarshal[KLineAnswer], sameKLine)
 		})
 	}
 	a, err := DecodeKLine([]byte(`{"status":"ok","stale":true,"data":[` + oneCandle + `]}`))
@@ -91,16 +79,6 @@ func FuzzFastKLineAgreesWithEncodingJSON(f *testing.F) {
 	f.Add([]byte(`{"x":{"a":[1,-2.5e+3,true,false,null,"\u00e9\n"]},"status":"error","err_code":1030,"err_msg":"bad","data":null,"stale":false}`))
 	f.Add([]byte(`{"code":200,"message":"ok","data":[]}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		fast, ok := FastKLine(body)
-		if !ok {
-			return
-		}
-		var want KLineAnswer
-		if err := json.Unmarshal(body, &want); err != nil {
-			t.Fatalf("the one-pass decoder read %q, which encoding/json refuses: %v", body, err)
-		}
-		if diff := sameKLine(fast, want); diff != "" {
-			t.Fatalf("%q decoded differently from encoding/json: %s", body, diff)
-		}
+		agreesWithEncodingJSON(t, body, FastKLine, unmarshal[KLineAnswer], sameKLine)
 	})
 }

@@ -74,18 +74,7 @@ func TestTierAnswerDecodesAsEncodingJSONDoes(t *testing.T) {
 		{"trailing bytes", `{"code":200,"data":[]} x`, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, ok := FastTiers([]byte(tt.body)); ok != tt.fast {
-				t.Errorf("the one-pass reader took it: %t, want %t", ok, tt.fast)
-			}
-			got, gotErr := DecodeTiers([]byte(tt.body))
-			var want TierEnvelope
-			wantErr := json.Unmarshal([]byte(tt.body), &want)
-			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
-				t.Fatalf("error %v, encoding/json says %v", gotErr, wantErr)
-			}
-			if diff := sameTiers(got, want); diff != "" {
-				t.Fatalf("decoded differently from encoding/json: %s", diff)
-			}
+			decodesAsEncodingJSON(t, tt.body, tt.fast, FastTiers, DecodeTiers, unmarshal[TierEnvelope], sameTiers)
 		})
 	}
 	env, err := DecodeTiers([]byte(`{"code":200,"data":[` + oneTier + `]}`))
@@ -113,20 +102,7 @@ func TestContractListDecodesAsEncodingJSONDoes(t *testing.T) {
 		{"broken", `{"data":[{]}`, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, ok := FastContracts([]byte(tt.body)); ok != tt.fast {
-				t.Errorf("the one-pass reader took it: %t, want %t", ok, tt.fast)
-			}
-			got, gotErr := DecodeContracts([]byte(tt.body))
-			var want struct {
-				Data []Offer `json:"data"`
-			}
-			wantErr := json.Unmarshal([]byte(tt.body), &want)
-			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
-				t.Fatalf("error %v, encoding/json says %v", gotErr, wantErr)
-			}
-			if diff := sameOffers(got, want.Data); diff != "" {
-				t.Fatalf("decoded differently from encoding/json: %s", diff)
-			}
+			decodesAsEncodingJSON(t, tt.body, tt.fast, FastContracts, DecodeContracts, unmarshalContracts, sameOffers)
 		})
 	}
 }
@@ -136,17 +112,7 @@ func FuzzFastTiersAgreesWithEncodingJSON(f *testing.F) {
 	f.Add([]byte(`{"code":-0,"data":[{"contract_code":"é","margin_mode":"x","tier":"007","max_lever":1.50,"maintenance_margin_rate":"-0.0","max_volume":"1E+2","min_volume":"123456789012345678901","volume_unit":"u","x":null}]}`))
 	f.Add([]byte(`{"code":1030,"message":"bad","data":null,"ts":null,"stale":null}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		fast, ok := FastTiers(body)
-		if !ok {
-			return
-		}
-		var want TierEnvelope
-		if err := json.Unmarshal(body, &want); err != nil {
-			t.Fatalf("the one-pass reader read %q, which encoding/json refuses: %v", body, err)
-		}
-		if diff := sameTiers(fast, want); diff != "" {
-			t.Fatalf("%q decoded differently from encoding/json: %s", body, diff)
-		}
+		agreesWithEncodingJSON(t, body, FastTiers, unmarshal[TierEnvelope], sameTiers)
 	})
 }
 
@@ -155,18 +121,57 @@ func FuzzFastContractsAgreesWithEncodingJSON(f *testing.F) {
 	f.Add([]byte(`{"x":{"data":1},"data":[{"face_value":1e-3,"price_decimals":-2147483648,"y":[]}]}`))
 	f.Add([]byte(`{"data":null}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		fast, ok := FastContracts(body)
-		if !ok {
-			return
-		}
-		var want struct {
-			Data []Offer `json:"data"`
-		}
-		if err := json.Unmarshal(body, &want); err != nil {
-			t.Fatalf("the one-pass reader read %q, which encoding/json refuses: %v", body, err)
-		}
-		if diff := sameOffers(fast, want.Data); diff != "" {
-			t.Fatalf("%q decoded differently from encoding/json: %s", body, diff)
-		}
+		agreesWithEncodingJSON(t, body, FastContracts, unmarshalContracts, sameOffers)
 	})
+}
+
+// agreesWithEncodingJSON fails t when a one-pass reader takes body (fast's
+// ok) and reads other than encoding/json (want), or reads what it refuses.
+func agreesWithEncodingJSON[T any](t *testing.T, body []byte, fast func([]byte) (T, bool), want func([]byte) (T, error), diff func(a, b T) string) {
+	t.Helper()
+	got, ok := fast(body)
+	if !ok {
+		return
+	}
+	w, err := want(body)
+	if err != nil {
+		t.Fatalf("the one-pass reader read %q, which encoding/json refuses: %v", body, err)
+	}
+	if d := diff(got, w); d != "" {
+		t.Fatalf("%q decoded differently from encoding/json: %s", body, d)
+	}
+}
+
+// decodesAsEncodingJSON checks a reader on body: whether its one-pass half
+// (fast) takes it on itself, and that the reader (decode) gives what
+// encoding/json (want) gives, error and all.
+func decodesAsEncodingJSON[T any](t *testing.T, body string, fastOK bool, fast func([]byte) (T, bool), decode, want func([]byte) (T, error), diff func(a, b T) string) {
+	t.Helper()
+	if _, ok := fast([]byte(body)); ok != fastOK {
+		t.Errorf("the one-pass reader took it: %t, want %t", ok, fastOK)
+	}
+	got, gotErr := decode([]byte(body))
+	w, wantErr := want([]byte(body))
+	if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+		t.Fatalf("error %v, encoding/json says %v", gotErr, wantErr)
+	}
+	if d := diff(got, w); d != "" {
+		t.Fatalf("decoded differently from encoding/json: %s", d)
+	}
+}
+
+// unmarshalContracts is encoding/json's reading of the contract list.
+func unmarshalContracts(b []byte) ([]Offer, error) {
+	var v struct {
+		Data []Offer `json:"data"`
+	}
+	err := json.Unmarshal(b, &v)
+	return v.Data, err
+}
+
+// unmarshal is json.Unmarshal into a new T.
+func unmarshal[T any](b []byte) (T, error) {
+	var v T
+	err := json.Unmarshal(b, &v)
+	return v, err
 }
