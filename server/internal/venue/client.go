@@ -7,7 +7,6 @@ package venue
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -148,7 +147,7 @@ type request struct {
 	method string
 	path   string
 	query  url.Values // business parameters in the query string
-	body   any        // business parameters as a JSON body (POST), or nil
+	body   []byte     // business parameters as a JSON body (POST), or nil
 	signed bool
 	// decode reads the body into the endpoint's answer and reports the
 	// status it carries; its error is a success whose records are broken.
@@ -298,11 +297,7 @@ func (c *Client) attempt(ctx context.Context, req request, op string, q Budget) 
 	}
 	var body io.Reader
 	if req.body != nil {
-		b, err := json.Marshal(req.body)
-		if err != nil {
-			return &InvalidRequestError{Err: fmt.Errorf("encoding the body: %w", err)}
-		}
-		body = bytes.NewReader(b)
+		body = bytes.NewReader(req.body)
 	}
 	hr, err := http.NewRequestWithContext(ctx, req.method, u.String(), body)
 	if err != nil {

@@ -17,7 +17,7 @@ func (c *Client) PositionLimits(ctx context.Context, q venueapi.LimitQuery) (*ve
 	if err := q.Validate(); err != nil {
 		return nil, &InvalidRequestError{Err: err}
 	}
-	req := request{method: http.MethodPost, path: venueapi.PathPositionLimit, body: q, signed: true}
+	req := request{method: http.MethodPost, path: venueapi.PathPositionLimit, body: q.AppendJSON(nil), signed: true}
 	a, err := fetch(ctx, c, req, decodeWithData[venueapi.PositionLimit])
 	if err != nil {
 		return nil, fmt.Errorf("fetching position limits: %w", err)
