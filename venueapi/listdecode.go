@@ -31,29 +31,28 @@ func FastTiers(raw []byte) (env TierEnvelope, ok bool) {
 	s := scanner{b: raw}
 	_, ok = s.object(tierEnvelopeKeys[:], func(f int) bool {
 		if s.null() { // leaves the field as it is; data becomes nil
-			if f == 2 {
+			if f == 2 { // data
 				env.Data = nil
 			}
 			return true
 		}
 		var ok bool
 		switch f {
-		case 0:
+		case 0: // code
 			var n int64
 			n, ok = s.wholeNumber(math.MinInt, math.MaxInt)
 			env.Code = int(n)
-		case 1:
+		case 1: // message
 			env.Message, ok = s.text()
-		case 2:
+		case 2: // data
 			env.Data = make([]Tier, 0, 8)
 			ok = s.array(func() bool {
-				var t Tier
-				env.Data = append(env.Data, t)
+				env.Data = append(env.Data, Tier{})
 				return s.tier(&env.Data[len(env.Data)-1])
 			})
-		case 3:
+		case 3: // ts
 			env.Ts, ok = s.wholeNumber(math.MinInt64, math.MaxInt64)
-		case 4:
+		case 4: // stale
 			env.Stale, ok = s.boolean()
 		}
 		return ok
@@ -104,7 +103,7 @@ func DecodeContracts(raw []byte) ([]Offer, error) {
 // is false when it is not sure (or raw is invalid).
 func FastContracts(raw []byte) (offers []Offer, ok bool) {
 	s := scanner{b: raw}
-	_, ok = s.object([]string{"data"}, func(int) bool {
+	_, ok = s.object(contractListKeys[:], func(int) bool {
 		if s.null() {
 			offers = nil
 			return true
@@ -118,7 +117,10 @@ func FastContracts(raw []byte) (offers []Offer, ok bool) {
 	return offers, ok && s.end()
 }
 
-var offerKeys = [...]string{"contract_code", "face_value", "price_decimals"}
+var (
+	contractListKeys = [...]string{"data"}
+	offerKeys        = [...]string{"contract_code", "face_value", "price_decimals"}
+)
 
 // offer reads an offer whose given fields are not null; a field left out
 // stays zero, as with encoding/json.
