@@ -105,3 +105,50 @@ goappSetupNotifyUpdate = () => {};
 if (navigator.serviceWorker && navigator.serviceWorker.controller) {
   navigator.serviceWorker.addEventListener("controllerchange", () => goappOnUpdate());
 }
+
+// riskchartParseMarkup parses the markup of a tree that go-app mounts
+// (riskchart's build of go-app: server/cmd/wasmgoapp/goapp/markup.go) and
+// returns its texts and elements in document order, or null when what it
+// parsed is not the tree Go wrote: shape lists the depth and name of each
+// node as Go meant them, "#" for a text. In the markup an empty comment
+// separates two texts and a comment "e" stands for an empty text. Go then
+// makes the nodes one by one, as go-app does. The counts are read by the
+// browser tests.
+function riskchartParseMarkup(markup, shape) {
+  const t = document.createElement("template");
+  t.innerHTML = markup;
+  const nodes = [];
+  let parsed = "";
+  const walk = (parent, depth) => {
+    for (let n = parent.firstChild; n; ) {
+      const next = n.nextSibling;
+      if (n.nodeType === Node.COMMENT_NODE) {
+        if (n.data === "e") {
+          const empty = document.createTextNode("");
+          parent.replaceChild(empty, n);
+          nodes.push(empty);
+          parsed += depth + ":#,";
+        } else {
+          parent.removeChild(n);
+        }
+      } else if (n.nodeType === Node.TEXT_NODE) {
+        nodes.push(n);
+        parsed += depth + ":#,";
+      } else {
+        nodes.push(n);
+        parsed += depth + ":" + n.localName + ",";
+        walk(n, depth + 1);
+      }
+      n = next;
+    }
+  };
+  walk(t.content, 0);
+  if (parsed !== shape) {
+    riskchartParseMarkup.refused++;
+    return null;
+  }
+  riskchartParseMarkup.parsed++;
+  return nodes;
+}
+riskchartParseMarkup.parsed = 0;
+riskchartParseMarkup.refused = 0;

@@ -476,3 +476,76 @@ func TestGoAppsStorageSweepComesAfterTheStart(t *testing.T) {
 		t.Error("the sweep removed a state that has not expired")
 	}
 }
+
+// TestTheAppMountsFromMarkup: go-app's copy in app.wasm mounts a tree from
+// markup the page parses once (server/cmd/wasmgoapp/goapp/markup.go,
+// docs/performance.md "Mounting from markup"). Each page of the app mounts
+// that way, and the page it mounts is the one go-app makes node by node:
+// with the parse broken (a template that keeps no markup), the shape comes
+// back wrong, Go makes each node itself, and the two pages, as the loader
+// leaves, have the same elements, attributes, form values and texts
+// (digits and ages aside: the latest candle and the clock move between the
+// two visits).
+func TestTheAppMountsFromMarkup(t *testing.T) {
+	s := startServer(t, map[string]string{"RISKCHART_PUBLIC_TIERS": "true"})
+	var env struct {
+		Data []json.RawMessage `json:"data"`
+	}
+	getJSON(t, s.URL+venueapi.PathTiers+"?contract_code=BTC-USDT", &env) // the server holds them: both visits' pages carry them
+	watch := whenTheLoaderLeaves(`const out = [];
+    const walk = (n, depth) => {
+      for (let c = n.firstChild; c; c = c.nextSibling) {
+        if (c.nodeType === Node.TEXT_NODE) {
+          out.push(depth + " #" + c.data.replace(/just now|[0-9]+ ?[a-z]* ago/g, "ago").replace(/[0-9]/g, "0"));
+        } else if (c.nodeType === Node.ELEMENT_NODE) {
+          const attrs = [...c.attributes].map((a) => a.name + "=" + a.value.replace(/[0-9]/g, "0")).sort();
+          const form = "value" in c && c.localName !== "li" && c.localName !== "button" ? " value=" + c.value + " checked=" + !!c.checked : "";
+          out.push(depth + " " + c.localName + " " + attrs.join(" ") + form);
+          if (c.id !== "chart") walk(c, depth + 1); // ECharts' own element
+        }
+      }
+    };
+    walk(document.body, 0);
+    const p = window.riskchartParseMarkup;
+    window.testMount = { dom: out, parsed: p ? p.parsed : -1, refused: p ? p.refused : -1 };`)
+	breakParse := onEveryDocument(`Object.defineProperty(HTMLTemplateElement.prototype, "innerHTML", { set() {}, get() { return ""; } });`)
+	type mount struct {
+		DOM             []string
+		Parsed, Refused int
+	}
+	visit := func(t *testing.T, path string, broken bool) mount {
+		ctx := newBrowser(t)
+		actions := []chromedp.Action{watch}
+		if broken {
+			actions = append(actions, breakParse)
+		}
+		if err := chromedp.Run(ctx, append(actions, chromedp.Navigate(s.URL+path))...); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, `!!window.testMount`)
+		return evalJS[mount](t, ctx, `window.testMount`)
+	}
+	for _, path := range []string{"/?contract_code=BTC-USDT&period=5min", "/tiers?contract_code=BTC-USDT",
+		"/embed/chart?contract_code=BTC-USDT&period=5min", "/embed/tiers?contract_code=BTC-USDT&controls=0"} {
+		t.Run(path, func(t *testing.T) {
+			markup, each := visit(t, path, false), visit(t, path, true)
+			if markup.Parsed < 1 || markup.Refused != 0 {
+				t.Errorf("Go's first run mounted %d trees from markup, %d refused; want at least 1, none refused", markup.Parsed, markup.Refused)
+			}
+			if each.Parsed != 0 || each.Refused < 1 {
+				t.Errorf("with the parse broken, %d trees mounted from markup and %d refused; want none, and at least 1", each.Parsed, each.Refused)
+			}
+			if len(markup.DOM) < 20 {
+				t.Fatalf("the page had %d nodes when the loader left: not the app's page", len(markup.DOM))
+			}
+			if got, want := strings.Join(markup.DOM, "\n"), strings.Join(each.DOM, "\n"); got != want {
+				for i := range min(len(markup.DOM), len(each.DOM)) {
+					if markup.DOM[i] != each.DOM[i] {
+						t.Fatalf("the page mounted from markup differs from go-app's at node %d of %d/%d:\n%s\nagainst\n%s", i, len(markup.DOM), len(each.DOM), markup.DOM[i], each.DOM[i])
+					}
+				}
+				t.Fatalf("the page mounted from markup has %d nodes, go-app's %d", len(markup.DOM), len(each.DOM))
+			}
+		})
+	}
+}

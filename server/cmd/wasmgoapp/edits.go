@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	_ "embed"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,7 +19,9 @@ const goECharts = "github.com/go-echarts/go-echarts/v2"
 // script tables, maps that package init builds in every start whatever uses
 // them. go-echarts compiled two regexps at init besides. One moves go-app's
 // sweep of browser storage out of Go's first run
-// (docs/performance.md#go-apps-sweep-of-browser-storage).
+// (docs/performance.md#go-apps-sweep-of-browser-storage). Three, with the
+// file goapp/markup.go added, mount a tree from markup
+// (docs/performance.md#mounting-from-markup).
 type edit struct {
 	module, file, why string
 	old, new          string
@@ -105,11 +108,62 @@ func (lineComment) ReplaceAllString(s, repl string) string {
 		}
 `,
 		},
+		{
+			module: goApp, file: "pkg/app/node.go",
+			why: "go-app's mount makes each node with its own calls into JavaScript: Mount, which go-app calls for every tree it mounts, is now goapp/markup.go's, which mounts from markup, and go-app's own becomes mountEach",
+			old: "func (m nodeManager) Mount(ctx Context, depth uint, v UI) (UI, error) {\n",
+			new: "func (m nodeManager) mountEach(ctx Context, depth uint, v UI) (UI, error) {\n",
+		},
+		{
+			module: goApp, file: "pkg/app/node.go",
+			why: "go-app's own mount of an element's children stays node by node (mountEach)",
+			old: "if child, err = m.Mount(ctx, depth+1, child); err != nil {",
+			new: "if child, err = m.mountEach(ctx, depth+1, child); err != nil {",
+		},
+		{
+			module: goApp, file: "pkg/app/node.go",
+			why: "go-app's own mount of a component's root stays node by node (mountEach)",
+			old: "if root, err = m.Mount(ctx, depth+1, root); err != nil {",
+			new: "if root, err = m.mountEach(ctx, depth+1, root); err != nil {",
+		},
 	}
 }
 
-// applyEdits applies the edits of module to its copy in dir.
+// markupGo is goapp/markup.go: go-app's mount from markup.
+//
+//go:embed goapp/markup.go
+var markupGo []byte
+
+// An addition is a file added to a module's copy, written without its first
+// line, the build constraint that keeps it out of this module's builds. A
+// release that comes with a file of that name fails the build by name.
+type addition struct {
+	module, file string
+	src          []byte
+}
+
+func additions() []addition {
+	return []addition{{module: goApp, file: "pkg/app/markup.go", src: markupGo}}
+}
+
+// applyEdits applies the edits and additions of module to its copy in dir.
 func applyEdits(module, dir string) error {
+	for _, a := range additions() {
+		if a.module != module {
+			continue
+		}
+		p := filepath.Join(dir, a.file)
+		if _, err := os.Stat(p); err == nil {
+			return fmt.Errorf("adding %s to %s: the module has a file of that name: see server/cmd/wasmgoapp/edits.go", a.file, module)
+		}
+		constraint, src, ok := bytes.Cut(a.src, []byte("\n"))
+		if !ok || !bytes.HasPrefix(constraint, []byte("//go:build ignore")) {
+			return fmt.Errorf("adding %s to %s: its source does not start with //go:build ignore", a.file, module)
+		}
+		if err := os.WriteFile(p, src, 0o644); err != nil {
+			return fmt.Errorf("adding %s: %w", a.file, err)
+		}
+	}
 	for _, e := range edits() {
 		if e.module != module {
 			continue

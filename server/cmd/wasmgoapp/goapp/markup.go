@@ -1,0 +1,313 @@
+//go:build ignore
+
+// riskchart's build of app.wasm: server/cmd/wasmgoapp adds this file to
+// pkg/app of its copy of go-app, without its first line, the build
+// constraint that keeps it out of this module's builds.
+
+package app
+
+// A tree is mounted from markup. go-app's own mount makes each node with its
+// own calls into JavaScript (the document, the element, each attribute, the
+// append): over a thousand for the chart page. Here the tree is first
+// prepared in Go alone, every component's OnInit and Render run as go-app
+// runs them, and written as markup with the shape it must parse into; the
+// page parses the markup once (riskchartParseMarkup, web/loader-patch.js)
+// and hands back the nodes in document order. When the parse does not give
+// that shape (markup the parser rebuilds, such as a block in a paragraph),
+// or the tree holds what markup cannot say exactly (raw HTML, a namespace,
+// text the parser rewrites), the nodes are made one by one with go-app's
+// calls, as before. Attributes that go-app sets as properties are set as
+// properties after the parse. See docs/performance.md, "Mounting from markup".
+
+import (
+	"html"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/errors"
+)
+
+// markupMinNodes is the size of tree below which the nodes are made one by
+// one: the parse's fixed cost is not worth it for a few.
+const markupMinNodes = 24
+
+// markupParser is the page's function that parses a tree's markup
+// (web/loader-patch.js).
+const markupParser = "riskchartParseMarkup"
+
+// markup is a tree being prepared for its mount.
+type markup struct {
+	html    strings.Builder
+	shape   strings.Builder
+	nodes   []UI // the texts and elements, in document order
+	props   []markupProp
+	exact   bool // the markup parses back into exactly this tree
+	depth   int  // of the next node, in the markup
+	textEnd bool // the last node written is a text: a next text needs a separator
+}
+
+// markupProp is an attribute go-app sets as a property.
+type markupProp struct {
+	elem        HTML
+	name, value string
+}
+
+// Mount mounts v: from markup when it can, node by node otherwise.
+func (m nodeManager) Mount(ctx Context, depth uint, v UI) (UI, error) {
+	if IsServer {
+		return m.mountEach(ctx, depth, v)
+	}
+	switch v.(type) {
+	case HTML, Composer:
+	default:
+		return m.mountEach(ctx, depth, v)
+	}
+	b := markup{exact: true}
+	v, err := m.prepare(ctx, depth, v, &b)
+	if err != nil {
+		return nil, err
+	}
+	if b.exact && len(b.nodes) >= markupMinNodes && m.adopt(ctx, &b) {
+		return v, nil
+	}
+	m.build(ctx, v)
+	return v, nil
+}
+
+// prepare runs what go-app's mount runs in Go, in the same order, and
+// writes the markup; it makes no node.
+func (m nodeManager) prepare(ctx Context, depth uint, v UI, b *markup) (UI, error) {
+	ctx = m.context(ctx, v)
+	switch v := v.(type) {
+	case *text:
+		if v.Mounted() {
+			return nil, errors.New("text is already mounted").
+				WithTag("preview-value", previewText(v.value))
+		}
+		b.text(v)
+		return v, nil
+
+	case HTML:
+		if v.Mounted() {
+			return nil, errors.New("html element is already mounted").
+				WithTag("type", reflect.TypeOf(v)).
+				WithTag("tag", v.Tag())
+		}
+		v = v.setDepth(depth).(HTML)
+		b.open(ctx, v)
+		children := v.body()
+		for i, child := range children {
+			child, err := m.prepare(ctx, depth+1, child, b)
+			if err != nil {
+				return nil, errors.New("mounting child failed").
+					WithTag("type", reflect.TypeOf(v)).
+					WithTag("tag", v.Tag()).
+					WithTag("depth", depth).
+					WithTag("index", i).
+					Wrap(err)
+			}
+			children[i] = child.setParent(v)
+		}
+		b.close(v)
+		return v, nil
+
+	case Composer:
+		if v.Mounted() {
+			return nil, errors.New("component is already mounted").
+				WithTag("type", reflect.TypeOf(v))
+		}
+		v = v.setRef(v)
+		v = v.setDepth(depth)
+		if initializer, ok := v.(Initializer); ok {
+			initializer.OnInit()
+		}
+		if mounter, ok := v.(Mounter); ok {
+			ctx.Dispatch(mounter.OnMount)
+		}
+		root, err := m.renderComponent(v)
+		if err != nil {
+			return nil, errors.New("rendering component failed").
+				WithTag("type", reflect.TypeOf(v)).
+				WithTag("depth", v.depth()).
+				Wrap(err)
+		}
+		if root, err = m.prepare(ctx, depth+1, root, b); err != nil {
+			return nil, errors.New("mounting component root failed").
+				WithTag("type", reflect.TypeOf(v)).
+				WithTag("depth", v.depth()).
+				Wrap(err)
+		}
+		return v.setRoot(root.setParent(v)), nil
+
+	case *raw:
+		if v.Mounted() {
+			return nil, errors.New("raw html is already mounted").
+				WithTag("raw-preview", previewText(v.value))
+		}
+		b.exact = false
+		return v, nil
+
+	default:
+		return nil, errors.New("unsupported element").
+			WithTag("type", reflect.TypeOf(v)).
+			WithTag("depth", depth)
+	}
+}
+
+func (b *markup) text(v *text) {
+	if strings.ContainsAny(v.value, "\r\x00") {
+		b.exact = false // the parser rewrites them
+	}
+	if b.textEnd {
+		b.html.WriteString("<!---->") // two texts in a row parse as one
+	}
+	if v.value == "" {
+		b.html.WriteString("<!--e-->") // an empty text has no markup
+	} else {
+		b.html.WriteString(html.EscapeString(v.value))
+	}
+	b.shapeOf("#")
+	b.nodes = append(b.nodes, v)
+	b.textEnd = true
+}
+
+func (b *markup) open(ctx Context, v HTML) {
+	tag := v.Tag()
+	if v.XMLNamespace() != "" || !markupTag(tag) {
+		b.exact = false
+	}
+	b.shapeOf(tag)
+	b.nodes = append(b.nodes, v)
+	b.html.WriteByte('<')
+	b.html.WriteString(tag)
+	for name, value := range v.attrs() {
+		value = resolveAttributeURLValue(name, value, ctx.ResolveStaticResource)
+		if markupProperty(name) {
+			b.props = append(b.props, markupProp{elem: v, name: name, value: value})
+			continue
+		}
+		if !markupName(name) || strings.ContainsAny(value, "\r\x00") {
+			b.exact = false
+		}
+		b.html.WriteByte(' ')
+		b.html.WriteString(name)
+		b.html.WriteString(`="`)
+		b.html.WriteString(html.EscapeString(value))
+		b.html.WriteByte('"')
+	}
+	b.html.WriteByte('>')
+	b.depth++
+	b.textEnd = false
+}
+
+func (b *markup) close(v HTML) {
+	b.depth--
+	b.textEnd = false
+	if v.SelfClosing() {
+		return
+	}
+	b.html.WriteString("</")
+	b.html.WriteString(v.Tag())
+	b.html.WriteByte('>')
+}
+
+func (b *markup) shapeOf(name string) {
+	b.shape.WriteString(strconv.Itoa(b.depth))
+	b.shape.WriteByte(':')
+	b.shape.WriteString(name)
+	b.shape.WriteByte(',')
+}
+
+// markupTag reports whether an element named tag parses from markup as
+// itself, its text as written: a lower-case name, not one whose content the
+// parser reads raw or trims, nor one a template cannot hold.
+func markupTag(tag string) bool {
+	switch tag {
+	case "", "html", "head", "body", "frameset", "template",
+		"script", "style", "title", "textarea", "xmp", "iframe", "noembed", "noframes", "noscript", "plaintext",
+		"pre", "listing":
+		return false
+	}
+	return markupName(tag)
+}
+
+// markupName reports whether name is written in markup as itself: lower-case
+// letters, digits and dashes, a letter first.
+func markupName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case 'a' <= c && c <= 'z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '-' || c == '_' || c == ':'):
+		default:
+			return false
+		}
+	}
+	return name != ""
+}
+
+// markupProperty reports whether go-app sets the attribute name as a
+// property (setJSAttribute), which markup does not say.
+func markupProperty(name string) bool {
+	switch name {
+	case "value", "contenteditable", "ismap", "readonly",
+		"async", "autofocus", "autoplay", "checked", "default", "defer", "disabled",
+		"hidden", "loop", "multiple", "muted", "open", "required", "reversed", "selected":
+		return true
+	}
+	return false
+}
+
+// adopt has the page parse the markup and takes its nodes as the tree's,
+// reporting whether the parse gave the tree's shape.
+func (m nodeManager) adopt(ctx Context, b *markup) bool {
+	if !Window().Get(markupParser).Truthy() {
+		return false
+	}
+	nodes := Window().Call(markupParser, b.html.String(), b.shape.String())
+	if !nodes.Truthy() {
+		return false
+	}
+	for i, n := range b.nodes {
+		switch n := n.(type) {
+		case *text:
+			n.jsvalue = nodes.Index(i)
+		case HTML:
+			n.setJSElement(nodes.Index(i))
+			m.mountHTMLEventHandlers(m.context(ctx, n), n)
+		}
+	}
+	for _, p := range b.props {
+		setJSAttribute(p.elem.JSValue(), p.name, p.value)
+	}
+	return true
+}
+
+// build makes a prepared tree's nodes one by one, as go-app's mount does.
+func (m nodeManager) build(ctx Context, v UI) {
+	switch v := v.(type) {
+	case *text:
+		v.jsvalue = Window().createTextNode(v.value)
+
+	case HTML:
+		ctx = m.context(ctx, v)
+		jsElement, _ := Window().createElement(v.Tag(), v.XMLNamespace())
+		v = v.setJSElement(jsElement)
+		m.mountHTMLAttributes(ctx, v)
+		m.mountHTMLEventHandlers(ctx, v)
+		for _, child := range v.body() {
+			m.build(ctx, child)
+			v.JSValue().appendChild(child)
+		}
+
+	case Composer:
+		m.build(ctx, v.root())
+
+	case *raw:
+		wrapper, _ := Window().createElement("div", "")
+		wrapper.setInnerHTML(v.value)
+		v.jsElement = wrapper.firstChild()
+		wrapper.removeChild(v.jsElement)
+	}
+}

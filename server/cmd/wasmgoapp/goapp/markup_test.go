@@ -1,0 +1,103 @@
+//go:build ignore
+
+// server/cmd/wasmgoapp's test adds this file to pkg/app of a copy of go-app
+// and runs it there (TestMarkupInGoAppsCopy).
+
+package app
+
+import (
+	"strings"
+	"testing"
+)
+
+type markupList struct {
+	Compo
+	items []string
+}
+
+func (l *markupList) Render() UI {
+	return Ul().Class("list").Body(Range(l.items).Slice(func(i int) UI {
+		return Li().Text(l.items[i])
+	}))
+}
+
+func TestMarkupPrepare(t *testing.T) {
+	ctx := Context{
+		resolveURL: func(s string) string { return "/prefix" + s },
+		dispatch:   func(func()) {},
+	}
+	for _, c := range []struct {
+		name         string
+		tree         UI
+		html, shape  string
+		exact        bool
+		props, nodes int
+	}{
+		{"texts in a row, and an empty one", Div().ID("a").Body(Text("x"), Text("y"), Text("")),
+			`<div id="a">x<!---->y<!----><!--e--></div>`, "0:div,1:#,1:#,1:#,", true, 0, 4},
+		{"escaped", Span().Title(`a"<&'`).Body(Text("<b>&")),
+			`<span title="a&#34;&lt;&amp;&#39;">&lt;b&gt;&amp;</span>`, "0:span,1:#,", true, 0, 2},
+		{"a void element, its properties set after the parse", Input().Value("v").Checked(true),
+			`<input>`, "0:input,", true, 2, 1},
+		{"a URL resolved as go-app resolves it", A().Href("/x").Text("go"),
+			`<a href="/prefix/x">go</a>`, "0:a,1:#,", true, 0, 2},
+		{"a component in its place", Div().Body(Text("t"), &markupList{items: []string{"1", "2"}}, P()),
+			`<div>t<ul class="list"><li>1</li><li>2</li></ul><p></p></div>`, "0:div,1:#,1:ul,2:li,3:#,2:li,3:#,1:p,", true, 0, 8},
+		{"a text after an element needs no separator", P().Body(B().Text("b"), Text("c")),
+			`<p><b>b</b>c</p>`, "0:p,1:b,2:#,1:#,", true, 0, 4},
+		{"raw HTML", Div().Body(Raw("<span>r</span>")), "<div></div>", "0:div,", false, 0, 1},
+		{"a namespace", Elem("svg").XMLNS("http://www.w3.org/2000/svg"), "<svg></svg>", "0:svg,", false, 0, 1},
+		{"text the parser trims", Pre().Text("\ncode"), "<pre>\ncode</pre>", "0:pre,1:#,", false, 0, 2},
+		{"text the parser rewrites", Div().Text("a\r\nb"), "<div>a\r\nb</div>", "0:div,1:#,", false, 0, 2},
+		{"an attribute name markup does not keep", Div().Attr("Data-X", "1"), `<div Data-X="1"></div>`, "0:div,", false, 0, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := markup{exact: true}
+			v, err := nodeManager{}.prepare(ctx, 3, c.tree, &b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := b.html.String(); got != c.html {
+				t.Errorf("markup %q, want %q", got, c.html)
+			}
+			if got := b.shape.String(); got != c.shape {
+				t.Errorf("shape %q, want %q", got, c.shape)
+			}
+			if b.exact != c.exact || len(b.props) != c.props || len(b.nodes) != c.nodes {
+				t.Errorf("exact %v, %d properties, %d nodes; want %v, %d, %d", b.exact, len(b.props), len(b.nodes), c.exact, c.props, c.nodes)
+			}
+			if b.depth != 0 || b.nodes[0] != rootNode(v) {
+				t.Errorf("depth left at %d; first node %T", b.depth, b.nodes[0])
+			}
+			if h, ok := rootNode(v).(HTML); ok && h.depth() != 3 && !strings.Contains(c.name, "component") {
+				t.Errorf("the root's depth is %d, want 3", h.depth())
+			}
+			for _, n := range b.nodes[1:] {
+				if n.parent() == nil {
+					t.Errorf("%T has no parent", n)
+				}
+			}
+		})
+	}
+}
+
+// rootNode is the first text or element of v.
+func rootNode(v UI) UI {
+	if c, ok := v.(Composer); ok {
+		return rootNode(c.root())
+	}
+	return v
+}
+
+// A tree once prepared is mounted: preparing it again fails, as go-app's
+// mount does.
+func TestMarkupPrepareTwice(t *testing.T) {
+	ctx := Context{resolveURL: func(s string) string { return s }, dispatch: func(func()) {}}
+	tree := &markupList{items: []string{"a"}}
+	if _, err := (nodeManager{}).prepare(ctx, 0, tree, &markup{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (nodeManager{}).prepare(ctx, 0, tree, &markup{}); err == nil {
+		t.Error("a component prepared twice: no error")
+	}
+}
