@@ -19,8 +19,8 @@ const goECharts = "github.com/go-echarts/go-echarts/v2"
 // script tables, maps that package init builds in every start whatever uses
 // them. go-echarts compiled two regexps at init besides. One moves go-app's
 // sweep of browser storage out of Go's first run
-// (docs/performance.md#go-apps-sweep-of-browser-storage). Three, with the
-// file goapp/markup.go added, mount a tree from markup
+// (docs/performance.md#go-apps-sweep-of-browser-storage). One, with the
+// file goapp/markup.go added, mounts a tree from markup
 // (docs/performance.md#mounting-from-markup).
 type edit struct {
 	module, file, why string
@@ -110,21 +110,9 @@ func (lineComment) ReplaceAllString(s, repl string) string {
 		},
 		{
 			module: goApp, file: "pkg/app/node.go",
-			why: "go-app's mount makes each node with its own calls into JavaScript: Mount, which go-app calls for every tree it mounts, is now goapp/markup.go's, which mounts from markup, and go-app's own becomes mountEach",
+			why: "go-app's mount makes each node with its own calls into JavaScript: Mount, which go-app calls for every tree it mounts, is now goapp/markup.go's, which mounts from markup; go-app's own becomes mountEach, which it still uses for a text or raw HTML, and, where IsServer, for every tree",
 			old: "func (m nodeManager) Mount(ctx Context, depth uint, v UI) (UI, error) {\n",
 			new: "func (m nodeManager) mountEach(ctx Context, depth uint, v UI) (UI, error) {\n",
-		},
-		{
-			module: goApp, file: "pkg/app/node.go",
-			why: "go-app's own mount of an element's children stays node by node (mountEach)",
-			old: "if child, err = m.Mount(ctx, depth+1, child); err != nil {",
-			new: "if child, err = m.mountEach(ctx, depth+1, child); err != nil {",
-		},
-		{
-			module: goApp, file: "pkg/app/node.go",
-			why: "go-app's own mount of a component's root stays node by node (mountEach)",
-			old: "if root, err = m.Mount(ctx, depth+1, root); err != nil {",
-			new: "if root, err = m.mountEach(ctx, depth+1, root); err != nil {",
 		},
 	}
 }

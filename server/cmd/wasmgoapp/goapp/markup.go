@@ -58,26 +58,24 @@ func (m nodeManager) Mount(ctx Context, depth uint, v UI) (UI, error) {
 	if IsServer {
 		return m.mountEach(ctx, depth, v)
 	}
-	switch v.(type) {
-	case HTML, Composer:
-	default:
-		return m.mountEach(ctx, depth, v)
-	}
-	b := markup{exact: true}
-	v, err := m.prepare(ctx, depth, v, &b)
+	nodes := 0
+	v, err := m.prepare(ctx, depth, v, &nodes)
 	if err != nil {
 		return nil, err
 	}
-	if b.exact && len(b.nodes) >= markupMinNodes && m.adopt(ctx, &b) {
-		return v, nil
+	if nodes >= markupMinNodes {
+		b := markup{exact: true}
+		b.write(ctx, v)
+		if b.exact && m.adopt(ctx, &b) {
+			return v, nil
+		}
 	}
-	m.build(ctx, v)
-	return v, nil
+	return v, m.build(ctx, v)
 }
 
-// prepare runs what go-app's mount runs in Go, in the same order, and
-// writes the markup; it makes no node.
-func (m nodeManager) prepare(ctx Context, depth uint, v UI, b *markup) (UI, error) {
+// prepare runs what go-app's mount runs in Go, in the same order, and counts
+// the texts and elements; it makes no node.
+func (m nodeManager) prepare(ctx Context, depth uint, v UI, nodes *int) (UI, error) {
 	ctx = m.context(ctx, v)
 	switch v := v.(type) {
 	case *text:
@@ -85,7 +83,7 @@ func (m nodeManager) prepare(ctx Context, depth uint, v UI, b *markup) (UI, erro
 			return nil, errors.New("text is already mounted").
 				WithTag("preview-value", previewText(v.value))
 		}
-		b.text(v)
+		*nodes++
 		return v, nil
 
 	case HTML:
@@ -95,10 +93,10 @@ func (m nodeManager) prepare(ctx Context, depth uint, v UI, b *markup) (UI, erro
 				WithTag("tag", v.Tag())
 		}
 		v = v.setDepth(depth).(HTML)
-		b.open(ctx, v)
+		*nodes++
 		children := v.body()
 		for i, child := range children {
-			child, err := m.prepare(ctx, depth+1, child, b)
+			child, err := m.prepare(ctx, depth+1, child, nodes)
 			if err != nil {
 				return nil, errors.New("mounting child failed").
 					WithTag("type", reflect.TypeOf(v)).
@@ -109,7 +107,6 @@ func (m nodeManager) prepare(ctx Context, depth uint, v UI, b *markup) (UI, erro
 			}
 			children[i] = child.setParent(v)
 		}
-		b.close(v)
 		return v, nil
 
 	case Composer:
@@ -132,7 +129,7 @@ func (m nodeManager) prepare(ctx Context, depth uint, v UI, b *markup) (UI, erro
 				WithTag("depth", v.depth()).
 				Wrap(err)
 		}
-		if root, err = m.prepare(ctx, depth+1, root, b); err != nil {
+		if root, err = m.prepare(ctx, depth+1, root, nodes); err != nil {
 			return nil, errors.New("mounting component root failed").
 				WithTag("type", reflect.TypeOf(v)).
 				WithTag("depth", v.depth()).
@@ -145,13 +142,34 @@ func (m nodeManager) prepare(ctx Context, depth uint, v UI, b *markup) (UI, erro
 			return nil, errors.New("raw html is already mounted").
 				WithTag("raw-preview", previewText(v.value))
 		}
-		b.exact = false
 		return v, nil
 
 	default:
 		return nil, errors.New("unsupported element").
 			WithTag("type", reflect.TypeOf(v)).
 			WithTag("depth", depth)
+	}
+}
+
+// write writes the prepared tree v as markup, with its nodes and the
+// attributes to set as properties.
+func (b *markup) write(ctx Context, v UI) {
+	switch v := v.(type) {
+	case *text:
+		b.text(v)
+
+	case HTML:
+		b.open(ctx, v)
+		for _, child := range v.body() {
+			b.write(ctx, child)
+		}
+		b.close(v)
+
+	case Composer:
+		b.write(ctx, v.root())
+
+	default: // raw HTML
+		b.exact = false
 	}
 }
 
@@ -284,12 +302,10 @@ func (m nodeManager) adopt(ctx Context, b *markup) bool {
 	return true
 }
 
-// build makes a prepared tree's nodes one by one, as go-app's mount does.
-func (m nodeManager) build(ctx Context, v UI) {
+// build makes a prepared tree's nodes one by one, as go-app's mount does:
+// a text or raw HTML with go-app's own mount of it.
+func (m nodeManager) build(ctx Context, v UI) error {
 	switch v := v.(type) {
-	case *text:
-		v.jsvalue = Window().createTextNode(v.value)
-
 	case HTML:
 		ctx = m.context(ctx, v)
 		jsElement, _ := Window().createElement(v.Tag(), v.XMLNamespace())
@@ -297,17 +313,18 @@ func (m nodeManager) build(ctx Context, v UI) {
 		m.mountHTMLAttributes(ctx, v)
 		m.mountHTMLEventHandlers(ctx, v)
 		for _, child := range v.body() {
-			m.build(ctx, child)
+			if err := m.build(ctx, child); err != nil {
+				return err
+			}
 			v.JSValue().appendChild(child)
 		}
+		return nil
 
 	case Composer:
-		m.build(ctx, v.root())
+		return m.build(ctx, v.root())
 
-	case *raw:
-		wrapper, _ := Window().createElement("div", "")
-		wrapper.setInnerHTML(v.value)
-		v.jsElement = wrapper.firstChild()
-		wrapper.removeChild(v.jsElement)
+	default:
+		_, err := m.mountEach(ctx, 0, v)
+		return err
 	}
 }

@@ -52,11 +52,13 @@ func TestMarkupPrepare(t *testing.T) {
 		{"an attribute name markup does not keep", Div().Attr("Data-X", "1"), `<div Data-X="1"></div>`, "0:div,", false, 0, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			b := markup{exact: true}
-			v, err := nodeManager{}.prepare(ctx, 3, c.tree, &b)
+			nodes := 0
+			v, err := nodeManager{}.prepare(ctx, 3, c.tree, &nodes)
 			if err != nil {
 				t.Fatal(err)
 			}
+			b := markup{exact: true}
+			b.write(ctx, v)
 			if got := b.html.String(); got != c.html {
 				t.Errorf("markup %q, want %q", got, c.html)
 			}
@@ -94,10 +96,10 @@ func rootNode(v UI) UI {
 func TestMarkupPrepareTwice(t *testing.T) {
 	ctx := Context{resolveURL: func(s string) string { return s }, dispatch: func(func()) {}}
 	tree := &markupList{items: []string{"a"}}
-	if _, err := (nodeManager{}).prepare(ctx, 0, tree, &markup{}); err != nil {
+	if _, err := (nodeManager{}).prepare(ctx, 0, tree, new(int)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := (nodeManager{}).prepare(ctx, 0, tree, &markup{}); err == nil {
+	if _, err := (nodeManager{}).prepare(ctx, 0, tree, new(int)); err == nil {
 		t.Error("a component prepared twice: no error")
 	}
 }
