@@ -111,8 +111,8 @@ bench: build chromium redis-server nginx
 
 # Where a cold and a warm start of the chart page spend their time: docs/performance.md.
 trace-startup: build chromium
-	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test ./server/e2e -run '^$$' -bench '^BenchmarkStartUpTrace$$' -benchtime 1x -count=1
-	@cat artifacts/starttrace.txt
+	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test ./server/e2e -run '^$$' -bench '^BenchmarkStartUp(Trace|MainThread)$$' -benchtime 1x -count=1
+	@cat artifacts/starttrace.txt artifacts/startmain.txt
 
 # Go's first run in the page by function, cold and next visit: docs/performance.md.
 # Profiled with an app.wasm that keeps its name section, built beside the shipped one.
