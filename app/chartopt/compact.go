@@ -12,10 +12,16 @@ import (
 const CompactHeight = 400
 
 // Compact returns the option patch, merged over Frame's, of a small chart:
-// the price grid starts under a one-line legend, the price axis keeps about
-// three intervals (its labels a line apart at the least), the volume pane
-// is thinner, and the zoom slider is hidden (the inside zoom stays: drag
-// and wheel), so that the time labels sit clear at the bottom.
+// the price grid starts under a one-line legend, the price axis has two to
+// five labels (a line apart at the least), the volume pane is thinner, and
+// the zoom slider is hidden (the inside zoom stays: drag and wheel), so
+// that the time labels sit clear at the bottom.
+//
+// ECharts takes splitNumber as a hint: it rounds span/splitNumber to a nice
+// interval (down by up to a third: 1.49 to 1) and widens the axis to whole
+// intervals, so that an axis can get nearly 1.5 × splitNumber + 3 labels.
+// With 3, some price ranges drew seven labels on a grid of 124 px; with 2,
+// there are five at most.
 func Compact() ([]byte, error) {
 	type gridPatch struct {
 		Top    string `json:"top"`
@@ -37,7 +43,7 @@ func Compact() ([]byte, error) {
 		DataZoom []zoomPatch `json:"dataZoom"`
 	}{
 		Grid:     []gridPatch{{Top: "24", Bottom: "30%"}, {Top: "74%", Height: "12%"}},
-		YAxis:    []axisPatch{{SplitNumber: 3, AxisLabel: map[string]any{"fontSize": 11, "hideOverlap": true}}, {}},
+		YAxis:    []axisPatch{{SplitNumber: 2, AxisLabel: map[string]any{"fontSize": 11, "hideOverlap": true}}, {}},
 		XAxis:    []axisPatch{{}, {AxisLabel: map[string]any{"fontSize": 11}}},
 		DataZoom: []zoomPatch{{}, {Show: &hide}},
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -280,4 +281,36 @@ func TestChartEmbedAt320x240(t *testing.T) {
 		t.Error(clear)
 	}
 	screenshot(t, ctx, "embed-chart-320x240")
+	// The price labels stay few over any price range, not only today's: the
+	// shown candles' prices are stretched to spans over four decades, from
+	// six bases, and each range is drawn with the page's own options
+	// (ECharts rounds the interval it is asked for to a nice number and
+	// widens the axis to whole intervals: see chartopt.Compact).
+	sweep := evalJS[struct {
+		Ranges  int
+		Crowded []string
+	}](t, ctx, `(() => {
+  const c = `+jsChart+`, font = `+strconv.FormatFloat(font, 'f', -1, 64)+`;
+  const data = c.getOption().series[0].data.filter(Array.isArray).map((d) => d.map(Number)); // the live candle may be held out
+  const lo = Math.min(...data.map((d) => d[2])), hi = Math.max(...data.map((d) => d[3]));
+  const bad = [];
+  let ranges = 0;
+  for (const base of [1, 7.77, 1234.5, 50000.07, 98765, 3e6 + 0.3]) {
+    for (let i = 0; i <= 40; i++) {
+      const span = Math.pow(10, -1 + i / 10); // 0.1 to 1000
+      const k = span / (hi - lo);
+      ranges++;
+      c.setOption({ series: [{ data: data.map((d) => d.map((v) => base + (v - lo) * k)) }] });
+      const ticks = c.getModel().getComponent("yAxis", 0).axis.getTicksCoords().map((t) => t.coord);
+      const close = ticks.some((y, j) => j > 0 && Math.abs(ticks[j - 1] - y) < font + 2);
+      if (ticks.length < 2 || ticks.length > 6 || close) {
+        bad.push(ticks.length + " labels for prices " + base + " to " + (base + span).toPrecision(6));
+      }
+    }
+  }
+  return { ranges, crowded: bad };
+})()`)
+	if len(sweep.Crowded) > 0 {
+		t.Errorf("%d price ranges of %d crowd the embed's price axis, as %q", len(sweep.Crowded), sweep.Ranges, sweep.Crowded[:min(3, len(sweep.Crowded))])
+	}
 }
