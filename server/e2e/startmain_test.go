@@ -115,11 +115,10 @@ func (tr *tabTrace) record(b *testing.B, ctx context.Context, visit func()) ([]t
 	if err != nil {
 		b.Fatal(err)
 	}
-	events := make([]traceEvent, 0, len(tr.events))
-	for _, r := range tr.events {
-		var e traceEvent
-		if json.Unmarshal(r, &e) == nil {
-			events = append(events, e)
+	events := make([]traceEvent, len(tr.events))
+	for i, r := range tr.events {
+		if err := json.Unmarshal(r, &events[i]); err != nil {
+			b.Fatalf("reading the trace's event %.200s: %v", r, err)
 		}
 	}
 	return events, raw
@@ -127,20 +126,40 @@ func (tr *tabTrace) record(b *testing.B, ctx context.Context, visit func()) ([]t
 
 // traceEvent is one event of Chromium's trace event format: a complete
 // event (ph "X") lasts dur µs from ts µs; a metadata event (ph "M") names
-// its thread.
+// its thread. Its args differ from event to event: they are read only
+// where the breakdown needs them.
 type traceEvent struct {
-	Name string  `json:"name"`
-	Ph   string  `json:"ph"`
-	Ts   float64 `json:"ts"`
-	Dur  float64 `json:"dur"`
-	Pid  int     `json:"pid"`
-	Tid  int     `json:"tid"`
-	Args struct {
-		Name string `json:"name"` // a thread_name event's
+	Name string          `json:"name"`
+	Ph   string          `json:"ph"`
+	Ts   float64         `json:"ts"`
+	Dur  float64         `json:"dur"`
+	Pid  int             `json:"pid"`
+	Tid  int             `json:"tid"`
+	Args json.RawMessage `json:"args"`
+}
+
+// threadName is the name a thread_name event gives its thread.
+func (e traceEvent) threadName() string {
+	var a struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(e.Args, &a) != nil {
+		return ""
+	}
+	return a.Name
+}
+
+// documentURL is the document a navigationStart event starts.
+func (e traceEvent) documentURL() string {
+	var a struct {
 		Data struct {
-			DocumentLoaderURL string `json:"documentLoaderURL"` // a navigationStart's
+			DocumentLoaderURL string `json:"documentLoaderURL"`
 		} `json:"data"`
-	} `json:"args"`
+	}
+	if json.Unmarshal(e.Args, &a) != nil {
+		return ""
+	}
+	return a.Data.DocumentLoaderURL
 }
 
 // traceSpans is a page's trace as the breakdown reads it: every complete
@@ -162,7 +181,7 @@ type ownTime struct {
 func mainThreadSpans(events []traceEvent, url string) (traceSpans, error) {
 	var nav *traceEvent
 	for i, e := range events {
-		if e.Name == "navigationStart" && e.Args.Data.DocumentLoaderURL == url && (nav == nil || e.Ts < nav.Ts) {
+		if e.Name == "navigationStart" && e.documentURL() == url && (nav == nil || e.Ts < nav.Ts) {
 			nav = &events[i]
 		}
 	}
@@ -172,7 +191,7 @@ func mainThreadSpans(events []traceEvent, url string) (traceSpans, error) {
 	type thread struct{ pid, tid int }
 	mainThread := thread{-1, -1}
 	for _, e := range events {
-		if e.Ph == "M" && e.Name == "thread_name" && e.Pid == nav.Pid && e.Args.Name == "CrRendererMain" {
+		if e.Ph == "M" && e.Name == "thread_name" && e.Pid == nav.Pid && e.threadName() == "CrRendererMain" {
 			mainThread = thread{e.Pid, e.Tid}
 		}
 	}
@@ -347,16 +366,16 @@ func TestTraceBreakdown(t *testing.T) {
 		return traceEvent{Name: name, Ph: "X", Pid: pid, Tid: tid, Ts: nav + at*1000, Dur: dur * 1000}
 	}
 	named := func(pid, tid int, name string) traceEvent {
-		e := traceEvent{Name: "thread_name", Ph: "M", Pid: pid, Tid: tid}
-		e.Args.Name = name
-		return e
+		return traceEvent{Name: "thread_name", Ph: "M", Pid: pid, Tid: tid, Args: json.RawMessage(`{"name":"` + name + `"}`)}
 	}
-	start := traceEvent{Name: "navigationStart", Ph: "R", Pid: 7, Tid: 1, Ts: nav}
-	start.Args.Data.DocumentLoaderURL = "http://page/"
-	other := traceEvent{Name: "navigationStart", Ph: "R", Pid: 7, Tid: 1, Ts: nav + 5000} // a later document: not the page's
-	other.Args.Data.DocumentLoaderURL = "about:blank"
+	navigation := func(at float64, url string) traceEvent {
+		return traceEvent{Name: "navigationStart", Ph: "R", Pid: 7, Tid: 1, Ts: at, Args: json.RawMessage(`{"data":{"documentLoaderURL":"` + url + `"}}`)}
+	}
+	start := navigation(nav, "http://page/")
+	other := navigation(nav+5000, "about:blank") // a later document: not the page's
+	odd := traceEvent{Name: "navigationStart", Ph: "R", Pid: 7, Tid: 1, Ts: nav - 1000, Args: json.RawMessage(`{"data":"not an object"}`)}
 	events := []traceEvent{
-		named(7, 1, "CrRendererMain"), named(7, 2, "ThreadPoolForegroundWorker"), named(3, 9, "CrBrowserMain"), start, other,
+		named(7, 1, "CrRendererMain"), named(7, 2, "ThreadPoolForegroundWorker"), named(3, 9, "CrBrowserMain"), start, other, odd,
 		// The main thread: a task of 100 ms holding a script (60 ms) that
 		// compiles for 20 ms and forces a layout of 10 ms.
 		ev("RunTask", 7, 1, 10, 100),
