@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -224,17 +225,16 @@ func mainThreadSpans(events []traceEvent, url string) (traceSpans, error) {
 // (µs).
 func ownTimes(evs []traceEvent, origin float64) []ownTime {
 	slices.SortStableFunc(evs, func(a, b traceEvent) int { // parents before their children
-		switch {
-		case a.Ts != b.Ts:
-			return compareFloat(a.Ts, b.Ts)
-		default:
-			return compareFloat(b.Dur, a.Dur)
-		}
+		return cmp.Or(cmp.Compare(a.Ts, b.Ts), cmp.Compare(b.Dur, a.Dur))
 	})
 	out := make([]ownTime, len(evs))
 	var open []int // indexes of the events enclosing the current one
 	for i, e := range evs {
-		for len(open) > 0 && e.Ts >= evs[open[len(open)-1]].Ts+evs[open[len(open)-1]].Dur {
+		for len(open) > 0 {
+			top := evs[open[len(open)-1]]
+			if e.Ts < top.Ts+top.Dur {
+				break
+			}
 			open = open[:len(open)-1]
 		}
 		out[i] = ownTime{name: e.Name, at: (e.Ts - origin) / 1000, own: e.Dur / 1000}
@@ -244,16 +244,6 @@ func ownTimes(evs []traceEvent, origin float64) []ownTime {
 		open = append(open, i)
 	}
 	return out
-}
-
-func compareFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // traceKinds sorts an event, by its name, into what the time went to; the
