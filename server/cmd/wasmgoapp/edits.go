@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	_ "embed"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -134,6 +135,16 @@ func additions() []addition {
 	return []addition{{module: goApp, file: "pkg/app/markup.go", src: markupGo}}
 }
 
+// withoutConstraint is the source of a file added to a copy (goapp/), less
+// its first line, the build constraint that keeps it out of this module.
+func withoutConstraint(src []byte) ([]byte, error) {
+	constraint, rest, ok := bytes.Cut(src, []byte("\n"))
+	if !ok || string(constraint) != "//go:build ignore" {
+		return nil, errors.New("its source does not start with //go:build ignore")
+	}
+	return rest, nil
+}
+
 // applyEdits applies the edits and additions of module to its copy in dir.
 func applyEdits(module, dir string) error {
 	for _, a := range additions() {
@@ -144,9 +155,9 @@ func applyEdits(module, dir string) error {
 		if _, err := os.Stat(p); err == nil {
 			return fmt.Errorf("adding %s to %s: the module has a file of that name: see server/cmd/wasmgoapp/edits.go", a.file, module)
 		}
-		constraint, src, ok := bytes.Cut(a.src, []byte("\n"))
-		if !ok || !bytes.HasPrefix(constraint, []byte("//go:build ignore")) {
-			return fmt.Errorf("adding %s to %s: its source does not start with //go:build ignore", a.file, module)
+		src, err := withoutConstraint(a.src)
+		if err != nil {
+			return fmt.Errorf("adding %s to %s: %w", a.file, module, err)
 		}
 		if err := os.WriteFile(p, src, 0o644); err != nil {
 			return fmt.Errorf("adding %s: %w", a.file, err)

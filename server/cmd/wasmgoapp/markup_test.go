@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	_ "embed"
 	"os"
 	"os/exec"
@@ -22,7 +21,10 @@ var markupTestGo []byte
 // (TestTheAppMountsFromMarkup).
 func TestMarkupInGoAppsCopy(t *testing.T) {
 	out, _ := runOnTheProject(t, "runs tests inside go-app's copy")
-	_, src, _ := bytes.Cut(markupTestGo, []byte("\n"))
+	src, err := withoutConstraint(markupTestGo)
+	if err != nil {
+		t.Fatalf("goapp/markup_test.go: %v", err)
+	}
 	if err := os.WriteFile(filepath.Join(out, "go-app", "pkg", "app", "markup_test.go"), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
