@@ -1,10 +1,15 @@
-// Starts reading the page's preloaded KLine answer before ECharts loads.
-// The answer usually lands while the browser is still loading ECharts, with
-// the main thread idle; read here, it is text by the time the first-paint
-// script (web/chart-boot.js) runs, which then draws at the end of its own
-// task, before the parser goes on and before the page's first frame. Read
-// there instead, it took tasks of its own, which ran only after the page's
-// first layout and paint.
+// Starts reading the chart page's preloaded KLine answer. The server writes
+// this script inline into the page's head, right after the <link> that
+// preloads the answer (server/internal/bundle, allowed by its hash in the
+// Content-Security-Policy), so it runs as the parser reaches it: before the
+// stylesheets and the other scripts have loaded, while the main thread is
+// idle. The answer's response and body then arrive in small tasks of their
+// own, and it is text by the time the first-paint script (web/chart-boot.js)
+// runs, which draws at the end of its own task, before the parser goes on
+// and before the page's first frame. Read later (from a script file after
+// the stylesheets, as this was), those tasks could come after the page's
+// first layout and paint, and the candles a frame later
+// (docs/performance.md, "The answer read from the head").
 (() => {
   "use strict";
   const link = document.querySelector('link[rel="preload"][as="fetch"][href^="/sapi/v1/market/history/kline?"]');

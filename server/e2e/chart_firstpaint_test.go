@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"reflect"
 	"testing"
@@ -202,6 +203,71 @@ func TestChartFirstPaintReadsTheAnswerEarly(t *testing.T) {
 			}
 			sameButLatest(t, "first paint", chartArrays(t, ctx), want)
 		})
+	}
+}
+
+// TestTheAnswerIsReadBeforeTheStylesheets holds back the chart page's
+// stylesheets, which every script file of the head waits for: the head's
+// inline script (web/chart-answer.js, written in by the server and allowed
+// by its hash in the Content-Security-Policy) must have read the whole
+// preloaded answer meanwhile. As a script file after the stylesheets, it
+// started only once they had come, and on a next visit the answer's text
+// was at times ready only after the page's first layout and paint
+// (docs/performance.md, "The answer read from the head"). A hash that did
+// not match would block the script: no answer read, and a violation
+// reported.
+func TestTheAnswerIsReadBeforeTheStylesheets(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	const answerRead = `(() => {
+  const a = window.riskchartAnswer;
+  if (!a) return false;
+  a.read.then((text) => { window.answerReadBytes = text.length; });
+  return window.answerReadBytes > 0;
+})()`
+	held, hold := holdResponses(ctx, "*.css")
+	read := make(chan bool, 8)
+	whenHeld(ctx, held, func(id fetch.RequestID) {
+		tctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		err := chromedp.Run(tctx, chromedp.Poll(answerRead, nil, chromedp.WithPollingInterval(20*time.Millisecond)))
+		cancel()
+		read <- err == nil
+		if err := chromedp.Run(ctx, fetch.ContinueRequest(id)); err != nil && ctx.Err() == nil {
+			t.Logf("letting a stylesheet through: %v", err)
+		}
+	})
+	violations := onEveryDocument(`window.cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => window.cspViolations.push(e.violatedDirective + " " + (e.blockedURI || "inline")));`)
+	if err := chromedp.Run(ctx, violations, hold, chromedp.Navigate(s.URL+"/?contract_code=ETH-USDT&period=5min&wasm=false")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case ok := <-read:
+		if !ok {
+			t.Fatal("the KLine answer was not read while the stylesheets were held back")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the page asked for no stylesheet")
+	}
+	waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.settled)`)
+	got := evalJS[string](t, ctx, `JSON.stringify({
+  early: riskchartAnswer.href,
+  drawn: riskchartBoot.drawn,
+  inline: [...document.head.querySelectorAll("script:not([src])")].some((s) => s.textContent.includes("riskchartAnswer")),
+  files: [...document.querySelectorAll("script[src]")].filter((s) => s.src.includes("chart-answer")).length,
+  violations: window.cspViolations,
+})`)
+	const want = `{"early":"/sapi/v1/market/history/kline?contract_code=ETH-USDT&period=5min&size=300","drawn":true,"inline":true,"files":0,"violations":[]}`
+	if got != want {
+		t.Errorf("the page's answer %s, want %s", got, want)
+	}
+	res, err := http.Get(s.URL + "/web/chart-answer.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("GET /web/chart-answer.js: HTTP %d, want 404: the script is the page's, inline", res.StatusCode)
 	}
 }
 

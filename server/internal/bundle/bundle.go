@@ -74,17 +74,18 @@ func New(cfg Config) (http.Handler, error) {
 		Icon:         app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", Maskable: "/web/icon-maskable-512.png", SVG: "/web/icon.svg"},
 		Styles:       []string{"/web/style.css", "/web/embed.css", "/web/risk.css"},
 		// In this order: app.wasm's compile starts first, in a worker of its own
-		// (app-start.js); chart-answer.js says why it precedes ECharts.
-		Scripts: []string{"/web/app-start.js", "/web/chart-answer.js", "/web/echarts.min.js"},
+		// (app-start.js). The chart page reads its answer before both, inline
+		// (answer.go).
+		Scripts: []string{"/web/app-start.js", "/web/echarts.min.js"},
 		// The chart's first paint, loaded by the page itself, and the worker that compiles app.wasm.
 		CacheableResources:    []string{boot.Script, "/web/app-compile.js"},
 		ServiceWorkerTemplate: worker,
 	}
 	h.Image = h.Icon.Large // og:image, the preview social networks show
 	precached := append(slices.Concat(h.Styles, h.Scripts, h.CacheableResources), h.Icon.Default, h.Icon.Large, h.Icon.Maskable, h.Icon.SVG)
-	// The worker, the loader patch and the pages' og:url are part of the shell too.
+	// The worker, the loader patch, the inline script and the pages' og:url are part of the shell too.
 	base := ogBase(cfg.PublicURL)
-	salt := cfg.ShellSalt + "\x00" + base + "\x00" + worker + "\x00" + webjs.LoaderPatchJS
+	salt := cfg.ShellSalt + "\x00" + base + "\x00" + worker + "\x00" + webjs.LoaderPatchJS + "\x00" + webjs.ChartAnswerJS
 	version, wasmSize, err := versionOf(web, precached, wasmExec, salt)
 	if err != nil {
 		return nil, err

@@ -34,7 +34,7 @@ func builtRoot(t *testing.T) string {
 		}
 	}
 	write("wasm_exec.js", "// glue")
-	for _, f := range []string{"app.wasm", "style.css", "embed.css", "risk.css", "echarts.min.js", "app-start.js", "app-compile.js", "chart-answer.js", "chart-boot.js", "icon-192.png", "icon-512.png", "icon-maskable-512.png", "icon.svg", "embed-demo.html", "app-worker.js", "loader-patch.js", "web.go"} {
+	for _, f := range []string{"app.wasm", "style.css", "embed.css", "risk.css", "echarts.min.js", "app-start.js", "app-compile.js", "chart-boot.js", "icon-192.png", "icon-512.png", "icon-maskable-512.png", "icon.svg", "embed-demo.html", "app-worker.js", "loader-patch.js", "web.go"} {
 		write(filepath.Join("web", f), f)
 	}
 	for _, f := range []string{"app.wasm", "echarts.min.js"} { // the build compresses these two

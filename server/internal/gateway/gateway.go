@@ -33,6 +33,7 @@ type Config struct {
 	Public          bool                 // the listener is not loopback-only: private paths need a viewer token
 	ViewerTokens    []venue.Secret       // tokens that grant the private paths when Public
 	FrameAncestors  []string             // origins allowed to frame the pages and talk to embeds; default 'self'
+	ScriptSources   []string             // script-src sources, besides 'self', of the scripts App's pages carry inline (hashes)
 	EmbedLinks      *embedlink.Signer    // checks signed embed links; nil: embeds get no private data
 	PublicTiers     bool                 // the tier ladders (venue-wide) need no viewer token or embed link; limits stay private
 	PublicURL       *url.URL             // where browsers reach the server, as they see it; nil: unknown
@@ -181,7 +182,7 @@ func New(cfg Config) (http.Handler, error) {
 	if cfg.ClientRate != rate.Inf {
 		s.perClient = newIPLimiter(cfg.ClientRate, cfg.ClientBurst, cfg.Now)
 	}
-	s.headers = newHeaders(contentSecurityPolicy(cfg.FrameAncestors), cfg.RefreshInterval)
+	s.headers = newHeaders(contentSecurityPolicy(cfg.FrameAncestors, cfg.ScriptSources), cfg.RefreshInterval)
 	return s.routes(), nil
 }
 

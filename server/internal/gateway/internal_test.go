@@ -58,15 +58,16 @@ func TestTheClientLimiterRemembersABoundedNumberOfClients(t *testing.T) {
 
 func TestTheCSPAllowsTheAppAndTheConfiguredFramers(t *testing.T) {
 	for _, tc := range []struct {
-		ancestors []string
-		want      string
+		ancestors, scripts []string
+		want, wantScripts  string
 	}{
-		{nil, "frame-ancestors 'self'"},
-		{[]string{"https://a.example", "https://b.example"}, "frame-ancestors 'self' https://a.example https://b.example"},
+		{nil, nil, "frame-ancestors 'self'", "script-src 'self' 'wasm-unsafe-eval';"},
+		{[]string{"https://a.example", "https://b.example"}, nil, "frame-ancestors 'self' https://a.example https://b.example", "script-src 'self' 'wasm-unsafe-eval';"},
+		{nil, []string{"'sha256-AAAA'", "'sha256-BBBB'"}, "frame-ancestors 'self'", "script-src 'self' 'wasm-unsafe-eval' 'sha256-AAAA' 'sha256-BBBB';"},
 	} {
-		csp := contentSecurityPolicy(tc.ancestors)
-		if !strings.HasSuffix(csp, tc.want) || !strings.Contains(csp, "script-src 'self' 'wasm-unsafe-eval';") || strings.Contains(csp, "'unsafe-eval'") {
-			t.Errorf("CSP %q, want it to end with %q", csp, tc.want)
+		csp := contentSecurityPolicy(tc.ancestors, tc.scripts)
+		if !strings.HasSuffix(csp, tc.want) || !strings.Contains(csp, tc.wantScripts) || strings.Contains(csp, "'unsafe-eval'") {
+			t.Errorf("CSP %q, want it to end with %q and hold %q", csp, tc.want, tc.wantScripts)
 		}
 	}
 }

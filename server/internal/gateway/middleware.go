@@ -120,15 +120,20 @@ func (r *statusRecorder) WriteHeader(code int) {
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // contentSecurityPolicy allows exactly what the app needs: its own scripts,
-// WebAssembly compilation, no inline script, framing by the allow-list only.
-func contentSecurityPolicy(frameAncestors []string) string {
+// WebAssembly compilation, no inline script but those scriptSources allow
+// by hash, framing by the allow-list only.
+func contentSecurityPolicy(frameAncestors, scriptSources []string) string {
 	ancestors := "'self'"
 	if len(frameAncestors) > 0 {
 		ancestors += " " + strings.Join(frameAncestors, " ")
 	}
+	scripts := "'self' 'wasm-unsafe-eval'"
+	if len(scriptSources) > 0 {
+		scripts += " " + strings.Join(scriptSources, " ")
+	}
 	return strings.Join([]string{
 		"default-src 'self'",
-		"script-src 'self' 'wasm-unsafe-eval'",
+		"script-src " + scripts,
 		"style-src 'self' 'unsafe-inline'", // ECharts and go-app set element styles
 		"img-src 'self' data: blob:",
 		"connect-src 'self'",
