@@ -29,6 +29,36 @@ func TestOffLoopbackTheServerRefusesToStartWithoutViewerTokens(t *testing.T) {
 	}
 }
 
+// TestTheCSPTakesOnlyHashesForInlineScripts: Config.ScriptSources is copied
+// into the Content-Security-Policy's script-src, so New takes hash sources
+// alone, each allowing one script, and names anything else.
+func TestTheCSPTakesOnlyHashesForInlineScripts(t *testing.T) {
+	client, err := venue.New(venue.Config{BaseURL: "http://127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		source  string
+		wantErr bool
+	}{
+		{"'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='", false},
+		{"'sha512-z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUdBeoGlODJ6+SfaPg=='", false},
+		{"'unsafe-inline'", true},
+		{"'sha256-AAAA'; script-src *", true},
+		{"sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", true}, // unquoted: a host name to the browser
+		{"'sha1-AAAA'", true},
+		{"*", true},
+	} {
+		_, err := gateway.New(gateway.Config{Venue: client, ScriptSources: []string{tc.source}})
+		switch {
+		case !tc.wantErr && err != nil:
+			t.Errorf("New with script source %s: %v", tc.source, err)
+		case tc.wantErr && (err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%q", tc.source))):
+			t.Errorf("New with script source %s: %v, want an error naming it", tc.source, err)
+		}
+	}
+}
+
 func TestPrivatePathsAnswerLocalBrowsersOrViewersAndKLineEveryone(t *testing.T) {
 	local := newStack(t, options{})
 	public := newStack(t, options{gateway: func(c *gateway.Config) {

@@ -111,6 +111,11 @@ func New(cfg Config) (http.Handler, error) {
 			return nil, fmt.Errorf("gateway: %w", err)
 		}
 	}
+	for _, src := range cfg.ScriptSources {
+		if !scriptHash.MatchString(src) { // copied into the CSP too: a hash allows one script, nothing else
+			return nil, fmt.Errorf("gateway: script source %q: want a hash source, 'sha256-', 'sha384-' or 'sha512-' and base64, quotes included", src)
+		}
+	}
 	if cfg.RefreshInterval <= 0 {
 		cfg.RefreshInterval = time.Second
 	}

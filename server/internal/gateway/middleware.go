@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -118,6 +119,10 @@ func (r *statusRecorder) WriteHeader(code int) {
 }
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// scriptHash is a Content-Security-Policy hash source, the only kind of
+// script source besides 'self' the gateway takes (Config.ScriptSources).
+var scriptHash = regexp.MustCompile(`^'sha(256|384|512)-[A-Za-z0-9+/]+={0,2}'$`)
 
 // contentSecurityPolicy allows exactly what the app needs: its own scripts,
 // WebAssembly compilation, no inline script but those scriptSources allow
