@@ -16,29 +16,18 @@ import (
 // times read only after the page's first layout and paint, a frame late
 // (docs/performance.md, "The answer read from the head").
 
-// answerPreload is how the head's <link> that preloads the KLine answer
-// starts its href.
-const answerPreload = ` href="` + venueapi.PathKLine + `?`
-
 // withAnswerRead is page with web/chart-answer.js inline right after the
-// <link> that preloads the KLine answer; page as it is when it holds none
-// (only the chart page preloads it). go-app writes a link's attributes in no
-// fixed order.
+// <link> in its head that preloads the KLine answer; page as it is when it
+// holds none (only the chart page preloads it).
 func withAnswerRead(page []byte) []byte {
-	end := bytes.Index(page, []byte("</head>"))
-	if end < 0 {
+	head := bytes.Index(page, []byte("</head>"))
+	if head < 0 {
 		return page
 	}
-	i := bytes.Index(page[:end], []byte(answerPreload))
-	if i < 0 {
+	_, at, ok := preloadLink(page[:head], venueapi.PathKLine+"?")
+	if !ok {
 		return page
 	}
-	start := bytes.LastIndex(page[:i], []byte("<link"))
-	closing := bytes.IndexByte(page[i:end], '>')
-	if start < 0 || closing < 0 || bytes.IndexByte(page[start:i], '>') >= 0 || !bytes.Contains(page[start:i+closing], []byte(`rel="preload"`)) {
-		return page
-	}
-	at := i + closing + 1
 	out := make([]byte, 0, len(page)+len(webjs.ChartAnswerJS)+len("<script></script>"))
 	out = append(out, page[:at]...)
 	out = append(out, "<script>"...)

@@ -57,13 +57,8 @@ func withFirstContracts(r *http.Request, page []byte) (out []byte, ok bool) {
 // indentation of its line); page as it is when it holds none. go-app writes
 // a link's attributes in no fixed order.
 func withoutPreload(page []byte, href string) []byte {
-	i := bytes.Index(page, []byte(` href="`+href+`"`))
-	if i < 0 {
-		return page
-	}
-	start := bytes.LastIndex(page[:i], []byte("<link"))
-	closing := bytes.IndexByte(page[i:], '>')
-	if start < 0 || closing < 0 || bytes.IndexByte(page[start:i], '>') >= 0 || !bytes.Contains(page[start:i+closing], []byte(`rel="preload"`)) {
+	start, end, ok := preloadLink(page, href+`"`)
+	if !ok {
 		return page
 	}
 	cut := start
@@ -74,5 +69,21 @@ func withoutPreload(page []byte, href string) []byte {
 		cut--
 	}
 	out := make([]byte, 0, len(page))
-	return append(append(out, page[:cut]...), page[i+closing+1:]...)
+	return append(append(out, page[:cut]...), page[end:]...)
+}
+
+// preloadLink finds in page the first <link> with rel="preload" whose href
+// starts with href, and returns where the element starts and ends. go-app
+// writes a link's attributes in no fixed order.
+func preloadLink(page []byte, href string) (start, end int, ok bool) {
+	i := bytes.Index(page, []byte(` href="`+href))
+	if i < 0 {
+		return 0, 0, false
+	}
+	start = bytes.LastIndex(page[:i], []byte("<link"))
+	closing := bytes.IndexByte(page[i:], '>')
+	if start < 0 || closing < 0 || bytes.IndexByte(page[start:i], '>') >= 0 || !bytes.Contains(page[start:i+closing], []byte(`rel="preload"`)) {
+		return 0, 0, false
+	}
+	return start, i + closing + 1, true
 }

@@ -100,7 +100,6 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "rendering the page's metadata failed", http.StatusInternalServerError)
 			return
 		}
-		// The chart page's head reads its answer (answer.go).
 		body = withAnswerRead(page)
 		if page, ok := withFirstContracts(r, body); ok { // firstcontracts.go: public, cacheable as before
 			body = page
