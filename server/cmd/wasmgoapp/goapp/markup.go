@@ -74,81 +74,134 @@ func (m nodeManager) Mount(ctx Context, depth uint, v UI) (UI, error) {
 }
 
 // prepare runs what go-app's mount runs in Go, in the same order, and counts
-// the texts and elements; it makes no node.
+// the texts and elements; it makes no node. It runs for every node of every
+// tree mounted, so its errors are built in functions of their own
+// (mountFailed and the rest): V8 charges a WebAssembly function's tier-up
+// budget by its size, and with them inline this was a 16 kB function that
+// V8's optimising compiler compiled twice during Go's first run
+// (docs/performance.md, "Mounting from markup").
 func (m nodeManager) prepare(ctx Context, depth uint, v UI, nodes *int) (UI, error) {
 	ctx = m.context(ctx, v)
 	switch v := v.(type) {
 	case *text:
 		if v.Mounted() {
-			return nil, errors.New("text is already mounted").
-				WithTag("preview-value", previewText(v.value))
+			return nil, alreadyMounted(v)
 		}
 		*nodes++
 		return v, nil
 
 	case HTML:
 		if v.Mounted() {
-			return nil, errors.New("html element is already mounted").
-				WithTag("type", reflect.TypeOf(v)).
-				WithTag("tag", v.Tag())
+			return nil, alreadyMounted(v)
 		}
 		v = v.setDepth(depth).(HTML)
 		*nodes++
-		children := v.body()
-		for i, child := range children {
-			child, err := m.prepare(ctx, depth+1, child, nodes)
-			if err != nil {
-				return nil, errors.New("mounting child failed").
-					WithTag("type", reflect.TypeOf(v)).
-					WithTag("tag", v.Tag()).
-					WithTag("depth", depth).
-					WithTag("index", i).
-					Wrap(err)
-			}
-			children[i] = child.setParent(v)
+		if err := m.prepareChildren(ctx, depth, v, nodes); err != nil {
+			return nil, err
 		}
 		return v, nil
 
 	case Composer:
 		if v.Mounted() {
-			return nil, errors.New("component is already mounted").
-				WithTag("type", reflect.TypeOf(v))
+			return nil, alreadyMounted(v)
 		}
-		v = v.setRef(v)
-		v = v.setDepth(depth)
-		if initializer, ok := v.(Initializer); ok {
-			initializer.OnInit()
-		}
-		if mounter, ok := v.(Mounter); ok {
-			ctx.Dispatch(mounter.OnMount)
-		}
-		root, err := m.renderComponent(v)
-		if err != nil {
-			return nil, errors.New("rendering component failed").
-				WithTag("type", reflect.TypeOf(v)).
-				WithTag("depth", v.depth()).
-				Wrap(err)
-		}
-		if root, err = m.prepare(ctx, depth+1, root, nodes); err != nil {
-			return nil, errors.New("mounting component root failed").
-				WithTag("type", reflect.TypeOf(v)).
-				WithTag("depth", v.depth()).
-				Wrap(err)
-		}
-		return v.setRoot(root.setParent(v)), nil
+		return m.prepareComponent(ctx, depth, v, nodes)
 
 	case *raw:
 		if v.Mounted() {
-			return nil, errors.New("raw html is already mounted").
-				WithTag("raw-preview", previewText(v.value))
+			return nil, alreadyMounted(v)
 		}
 		return v, nil
 
 	default:
-		return nil, errors.New("unsupported element").
-			WithTag("type", reflect.TypeOf(v)).
-			WithTag("depth", depth)
+		return nil, unsupportedElement(v, depth)
 	}
+}
+
+// prepareChildren prepares the children of the element v, at depth+1.
+func (m nodeManager) prepareChildren(ctx Context, depth uint, v HTML, nodes *int) error {
+	children := v.body()
+	for i, child := range children {
+		child, err := m.prepare(ctx, depth+1, child, nodes)
+		if err != nil {
+			return mountFailed(v, depth, i, err)
+		}
+		children[i] = child.setParent(v)
+	}
+	return nil
+}
+
+// prepareComponent runs the component v's OnInit, dispatches its OnMount
+// and prepares what it renders, at depth+1.
+func (m nodeManager) prepareComponent(ctx Context, depth uint, v Composer, nodes *int) (UI, error) {
+	v = v.setRef(v)
+	v = v.setDepth(depth)
+	if initializer, ok := v.(Initializer); ok {
+		initializer.OnInit()
+	}
+	if mounter, ok := v.(Mounter); ok {
+		ctx.Dispatch(mounter.OnMount)
+	}
+	root, err := m.renderComponent(v)
+	if err != nil {
+		return nil, componentFailed("rendering component failed", v, err)
+	}
+	if root, err = m.prepare(ctx, depth+1, root, nodes); err != nil {
+		return nil, componentFailed("mounting component root failed", v, err)
+	}
+	return v.setRoot(root.setParent(v)), nil
+}
+
+// alreadyMounted is go-app's error for a node mounted a second time.
+//
+//go:noinline
+func alreadyMounted(v UI) error {
+	switch v := v.(type) {
+	case *text:
+		return errors.New("text is already mounted").
+			WithTag("preview-value", previewText(v.value))
+	case HTML:
+		return errors.New("html element is already mounted").
+			WithTag("type", reflect.TypeOf(v)).
+			WithTag("tag", v.Tag())
+	case *raw:
+		return errors.New("raw html is already mounted").
+			WithTag("raw-preview", previewText(v.value))
+	default: // a component
+		return errors.New("component is already mounted").
+			WithTag("type", reflect.TypeOf(v))
+	}
+}
+
+// unsupportedElement is go-app's error for a node of a kind it does not know.
+//
+//go:noinline
+func unsupportedElement(v UI, depth uint) error {
+	return errors.New("unsupported element").
+		WithTag("type", reflect.TypeOf(v)).
+		WithTag("depth", depth)
+}
+
+// mountFailed is go-app's error for the child i of v that failed.
+//
+//go:noinline
+func mountFailed(v HTML, depth uint, i int, err error) error {
+	return errors.New("mounting child failed").
+		WithTag("type", reflect.TypeOf(v)).
+		WithTag("tag", v.Tag()).
+		WithTag("depth", depth).
+		WithTag("index", i).
+		Wrap(err)
+}
+
+// componentFailed is go-app's error for the component v that failed.
+//
+//go:noinline
+func componentFailed(msg string, v Composer, err error) error {
+	return errors.New(msg).
+		WithTag("type", reflect.TypeOf(v)).
+		WithTag("depth", v.depth()).
+		Wrap(err)
 }
 
 // write writes the prepared tree v as markup, with its nodes and the
@@ -200,23 +253,31 @@ func (b *markup) open(ctx Context, v HTML) {
 	b.html.WriteByte('<')
 	b.html.WriteString(tag)
 	for name, value := range v.attrs() {
-		value = resolveAttributeURLValue(name, value, ctx.ResolveStaticResource)
-		if markupProperty(name) {
-			b.props = append(b.props, markupProp{elem: v, name: name, value: value})
-			continue
-		}
-		if !markupName(name) || strings.ContainsAny(value, "\r\x00") {
-			b.exact = false
-		}
-		b.html.WriteByte(' ')
-		b.html.WriteString(name)
-		b.html.WriteString(`="`)
-		b.html.WriteString(html.EscapeString(value))
-		b.html.WriteByte('"')
+		b.attr(ctx, v, name, value)
 	}
 	b.html.WriteByte('>')
 	b.depth++
 	b.textEnd = false
+}
+
+// attr writes the attribute name of v, or keeps it to be set as a property.
+// A function of its own, as prepare's errors are: with it inline, open was
+// 10.6 kB, and V8 compiled it again with its optimising compiler during
+// Go's first run.
+func (b *markup) attr(ctx Context, v HTML, name, value string) {
+	value = resolveAttributeURLValue(name, value, ctx.ResolveStaticResource)
+	if markupProperty(name) {
+		b.props = append(b.props, markupProp{elem: v, name: name, value: value})
+		return
+	}
+	if !markupName(name) || strings.ContainsAny(value, "\r\x00") {
+		b.exact = false
+	}
+	b.html.WriteByte(' ')
+	b.html.WriteString(name)
+	b.html.WriteString(`="`)
+	b.html.WriteString(html.EscapeString(value))
+	b.html.WriteByte('"')
 }
 
 func (b *markup) close(v HTML) {

@@ -6,8 +6,11 @@
 package app
 
 import (
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/errors"
 )
 
 type markupList struct {
@@ -101,5 +104,69 @@ func TestMarkupPrepareTwice(t *testing.T) {
 	}
 	if _, err := (nodeManager{}).prepare(ctx, 0, tree, new(int)); err == nil {
 		t.Error("a component prepared twice: no error")
+	}
+}
+
+// markupWrap renders the tree it holds.
+type markupWrap struct {
+	Compo
+	inner UI
+}
+
+func (w *markupWrap) Render() UI { return w.inner }
+
+// Preparing fails as go-app's mount does: its messages and tags, each cause
+// wrapped, from a node however deep. prepare builds its errors in functions
+// of its own, to keep itself small.
+func TestMarkupPrepareFailsAsGoAppsMount(t *testing.T) {
+	ctx := Context{resolveURL: func(s string) string { return s }, dispatch: func(func()) {}}
+	mounted := func() UI {
+		l := &markupList{items: []string{"a"}}
+		if _, err := (nodeManager{}).prepare(ctx, 0, l, new(int)); err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	again := errors.Error{Message: "component is already mounted", Tags: map[string]any{"type": reflect.TypeOf(&markupList{})}}
+	div := Div()
+	for _, c := range []struct {
+		name string
+		tree UI
+		want []errors.Error // the outermost first
+	}{
+		{"a component prepared twice", mounted(), []errors.Error{again}},
+		{"a child", div.Body(P(), mounted()), []errors.Error{
+			{Message: "mounting child failed", Tags: map[string]any{"type": reflect.TypeOf(div), "tag": "div", "depth": uint(0), "index": 1}},
+			again,
+		}},
+		{"a component's root", &markupWrap{inner: mounted()}, []errors.Error{
+			{Message: "mounting component root failed", Tags: map[string]any{"type": reflect.TypeOf(&markupWrap{}), "depth": uint(0)}},
+			again,
+		}},
+		{"a child of a component's root", &markupWrap{inner: Section().Body(mounted())}, []errors.Error{
+			{Message: "mounting component root failed", Tags: map[string]any{"type": reflect.TypeOf(&markupWrap{}), "depth": uint(0)}},
+			{Message: "mounting child failed", Tags: map[string]any{"type": reflect.TypeOf(Section()), "tag": "section", "depth": uint(1), "index": 0}},
+			again,
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v, err := (nodeManager{}).prepare(ctx, 0, c.tree, new(int))
+			if v != nil {
+				t.Errorf("prepare returned %T with its error", v)
+			}
+			for i, want := range c.want {
+				got, ok := err.(errors.Error)
+				if !ok {
+					t.Fatalf("error %d: %T %v, want go-app's %q", i, err, err, want.Message)
+				}
+				if got.Message != want.Message || !reflect.DeepEqual(got.Tags, want.Tags) {
+					t.Errorf("error %d: %q %v, want %q %v", i, got.Message, got.Tags, want.Message, want.Tags)
+				}
+				err = got.WrappedErr
+			}
+			if err != nil {
+				t.Errorf("a further error wrapped: %v", err)
+			}
+		})
 	}
 }
