@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,20 +55,122 @@ func appArrays(t *testing.T, candles []venueapi.Candle, p venueapi.Period, loc *
 }
 
 // sameButLatest compares two draws of the same series but for the newest
-// candle, which the venue may have moved between the two answers.
+// candle, which the venue may have moved between the two answers
+// (drawsDiffer).
 func sameButLatest(t *testing.T, what string, got, want [4][]any) {
 	t.Helper()
+	if diff := drawsDiffer(got, want); diff != "" {
+		t.Fatalf("%s: %s", what, diff)
+	}
+}
+
+// drawsDiffer says how got differs from want, two draws of the same series,
+// or returns "". The newest candle may have moved between the two answers.
+// A period may also have begun between them (a test's run crosses a
+// five-minute boundary now and then): the later answer then starts a candle
+// later, and the app's chart, which the live stream feeds, may hold the new
+// candle as well. So the draws are lined up by their first labels and
+// compared where they overlap, less the candles that were the newest of
+// either. got may hold one candle more than want (the live one), never fewer,
+// and no candle twice.
+func drawsDiffer(got, want [4][]any) string {
 	names := []string{"labels", "prices", "rising volumes", "falling volumes"}
 	for i := range got {
-		if len(got[i]) != len(want[i]) || len(got[i]) == 0 {
-			t.Fatalf("%s: %s hold %d elements, want %d", what, names[i], len(got[i]), len(want[i]))
+		if len(got[i]) != len(got[0]) || len(want[i]) != len(want[0]) {
+			return fmt.Sprintf("%s hold %d elements against %d labels (want %d against %d)", names[i], len(got[i]), len(got[0]), len(want[i]), len(want[0]))
 		}
-		n := len(got[i]) - 1
-		for j := 0; j < n; j++ {
-			if !reflect.DeepEqual(got[i][j], want[i][j]) {
-				t.Fatalf("%s: %s[%d] = %v, want %v", what, names[i], j, got[i][j], want[i][j])
+	}
+	if n, m := len(got[0]), len(want[0]); n == 0 || n != m && n != m+1 {
+		return fmt.Sprintf("%d candles, want %d (or one more, opened since)", n, m)
+	}
+	for j := 1; j < len(got[0]); j++ {
+		if reflect.DeepEqual(got[0][j], got[0][j-1]) {
+			return fmt.Sprintf("labels[%d] = labels[%d] = %v: a candle drawn twice", j-1, j, got[0][j])
+		}
+	}
+	// The shift of want's first candle in got (negative: of got's in want).
+	shift, found := 0, false
+	for _, d := range []int{0, 1, -1, 2, -2} {
+		g, w := max(d, 0), max(-d, 0)
+		if g < len(got[0]) && w < len(want[0]) && reflect.DeepEqual(got[0][g], want[0][w]) {
+			shift, found = d, true
+			break
+		}
+	}
+	if !found {
+		return fmt.Sprintf("first label %v, want %v (or one of the two after it)", got[0][0], want[0][0])
+	}
+	g, w := max(shift, 0), max(-shift, 0)
+	n := min(len(got[0])-g, len(want[0])-w)
+	compared := n - 1 // the newest candle may have moved
+	if shift != 0 || len(got[0]) != len(want[0]) {
+		compared = n - 2 // and the one before it closed in between
+	}
+	for i := range got {
+		for j := 0; j < compared; j++ {
+			if !reflect.DeepEqual(got[i][g+j], want[i][w+j]) {
+				return fmt.Sprintf("%s[%d] = %v, want %v", names[i], g+j, got[i][g+j], want[i][w+j])
 			}
 		}
+	}
+	return ""
+}
+
+// testDraw is n candles from the one numbered from, as chartArrays reads
+// them: a label, the prices, a rising volume and no falling one.
+func testDraw(from, n int) [4][]any {
+	var d [4][]any
+	for id := from; id < from+n; id++ {
+		x := float64(id)
+		d[0] = append(d[0], fmt.Sprintf("t%d", id))
+		d[1] = append(d[1], []any{x, x + 1, x - 1, x + 2})
+		d[2] = append(d[2], 10*x)
+		d[3] = append(d[3], "-")
+	}
+	return d
+}
+
+// A draw read from the page and the answer fetched after it line up across
+// a period's start, and a candle dropped or changed is still told.
+func TestDrawsDiffer(t *testing.T) {
+	moved := func(d [4][]any, j int) [4][]any {
+		d[1] = append([]any(nil), d[1]...)
+		d[1][j] = []any{-1.0, -1.0, -1.0, -1.0}
+		return d
+	}
+	for _, c := range []struct {
+		name      string
+		got, want [4][]any
+		diff      string // "": none; else what the message starts with
+	}{
+		{"the same", testDraw(0, 10), testDraw(0, 10), ""},
+		{"the newest candle moved", testDraw(0, 10), moved(testDraw(0, 10), 9), ""},
+		{"an older candle changed", moved(testDraw(0, 10), 3), testDraw(0, 10), "prices[3]"},
+		{"a period began before want was fetched", testDraw(0, 10), testDraw(1, 10), ""},
+		{"a period began before got was drawn", testDraw(1, 10), testDraw(0, 10), ""},
+		{"the live candle opened in got", testDraw(0, 11), testDraw(0, 10), ""},
+		{"the live candle, and want fetched after it", testDraw(0, 11), testDraw(1, 10), ""},
+		{"the newest and the one that closed moved, a period later", moved(moved(testDraw(0, 10), 9), 8), testDraw(1, 10), ""},
+		{"a candle changed, a period later", moved(testDraw(0, 10), 4), testDraw(1, 10), "prices[4]"},
+		{"the newest candle dropped", testDraw(0, 9), testDraw(0, 10), "9 candles, want 10"},
+		{"the oldest candle dropped", testDraw(1, 9), testDraw(0, 10), "9 candles, want 10"},
+		{"two candles more", testDraw(0, 12), testDraw(0, 10), "12 candles, want 10"},
+		{"another stretch of time", testDraw(5, 10), testDraw(0, 10), "first label t5"},
+		{"nothing drawn", [4][]any{}, testDraw(0, 10), "0 candles"},
+		{"the newest candle drawn twice", func() [4][]any {
+			d := testDraw(0, 10)
+			for i := range d {
+				d[i] = append(d[i], d[i][9])
+			}
+			return d
+		}(), testDraw(0, 10), "labels[9] = labels[10]"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := drawsDiffer(c.got, c.want)
+			if c.diff == "" && got != "" || c.diff != "" && !strings.HasPrefix(got, c.diff) {
+				t.Errorf("drawsDiffer: %q, want %q", got, c.diff)
+			}
+		})
 	}
 }
 
