@@ -78,8 +78,8 @@ func (m nodeManager) Mount(ctx Context, depth uint, v UI) (UI, error) {
 // tree mounted, so its errors are built in functions of their own
 // (mountFailed and the rest): V8 charges a WebAssembly function's tier-up
 // budget by its size, and with them inline this was a 16 kB function that
-// V8's optimising compiler compiled twice during Go's first run
-// (docs/performance.md, "Mounting from markup").
+// V8's optimising compiler compiled twice over a cold start and the next
+// visit (docs/performance.md, "Mounting from markup").
 func (m nodeManager) prepare(ctx Context, depth uint, v UI, nodes *int) (UI, error) {
 	ctx = m.context(ctx, v)
 	switch v := v.(type) {
@@ -262,8 +262,8 @@ func (b *markup) open(ctx Context, v HTML) {
 
 // attr writes the attribute name of v, or keeps it to be set as a property.
 // A function of its own, as prepare's errors are: with it inline, open was
-// 10.6 kB, and V8 compiled it again with its optimising compiler during
-// Go's first run.
+// 10.6 kB, and V8 compiled it again with its optimising compiler in a cold
+// start.
 func (b *markup) attr(ctx Context, v HTML, name, value string) {
 	value = resolveAttributeURLValue(name, value, ctx.ResolveStaticResource)
 	if markupProperty(name) {
