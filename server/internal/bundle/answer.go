@@ -10,11 +10,7 @@ import (
 )
 
 // The chart page's head reads its preloaded KLine answer with a script
-// written inline right after the preload (web/chart-answer.js): as a file
-// after the stylesheets, it ran only once they and the file had come from
-// the service worker's cache, and on a next visit the answer was then at
-// times read only after the page's first layout and paint, a frame late
-// (docs/performance.md, "The answer read from the head").
+// written inline right after the preload: why, on web.ChartAnswerJS.
 
 // withAnswerRead is page with web/chart-answer.js inline right after the
 // <link> in its head that preloads the KLine answer; page as it is when it
