@@ -52,8 +52,12 @@ WASM_MOD  := build/wasm/go.mod
 $(WASM_MOD): go.mod go.sum server/cmd/wasmgoapp/main.go server/cmd/wasmgoapp/split.go server/cmd/wasmgoapp/edits.go server/cmd/wasmgoapp/goapp/markup.go
 	$(GO) run ./server/cmd/wasmgoapp -out build/wasm
 
-web/app.wasm: $(APP_SRC) $(WASM_MOD)
-	GOOS=js GOARCH=wasm $(GO) build -modfile $(WASM_MOD) -trimpath -ldflags='-s -w' -o $@ ./app/wasm
+# Go's linker writes one data segment per run of non-zero bytes (92,951 of
+# them); wasmdata merges them: smaller on the wire (docs/performance.md).
+web/app.wasm: $(APP_SRC) $(WASM_MOD) server/cmd/wasmdata/main.go
+	GOOS=js GOARCH=wasm $(GO) build -modfile $(WASM_MOD) -trimpath -ldflags='-s -w' -o $@.tmp ./app/wasm
+	$(GO) run ./server/cmd/wasmdata $@.tmp
+	mv $@.tmp $@
 
 web/app.wasm.br web/app.wasm.gz &: web/app.wasm server/cmd/precompress/main.go
 	$(GO) run ./server/cmd/precompress web/app.wasm
@@ -118,6 +122,7 @@ trace-startup: build chromium
 # Profiled with an app.wasm that keeps its name section, built beside the shipped one.
 profile-startup: build chromium
 	GOOS=js GOARCH=wasm $(GO) build -modfile $(WASM_MOD) -trimpath -o build/profile/app.wasm ./app/wasm
+	$(GO) run ./server/cmd/wasmdata build/profile/app.wasm
 	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) RISKCHART_NAMED_WASM=$(CURDIR)/build/profile/app.wasm $(GO) test ./server/e2e -run '^$$' -bench '^BenchmarkStartUpProfile$$' -benchtime 1x -count=1
 	@cat artifacts/startprofile.txt
 

@@ -1,0 +1,356 @@
+// Command wasmdata rewrites the data section of a WebAssembly module built by
+// Go, in place: it merges the data segments that lie at most -gap bytes
+// apart into one, writing the zeros between them.
+//
+//	go run ./server/cmd/wasmdata web/app.wasm
+//
+// Go's linker starts a new active segment after every run of eight zero
+// bytes or more, so that it need not write the zeros: app.wasm had 92,951
+// segments for 2.3 MB of data, with 0.74 MB of segment headers (an offset
+// and a length each), which compress poorly. A browser copies each segment
+// into memory when it instantiates the module. Merged, the module is larger
+// raw and smaller on the wire, and has a few dozen segments
+// (docs/performance.md, "Go's data segments, merged").
+//
+// The memory image the segments write is the same before and after; the
+// command checks it, and leaves every other section as it was.
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "wasmdata:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("wasmdata", flag.ContinueOnError)
+	gap := fs.Int("gap", 64, "merge segments at most this many bytes apart (0 or more)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *gap < 0 {
+		return fmt.Errorf("-gap is %d: it must be 0 or more", *gap)
+	}
+	if fs.NArg() == 0 {
+		return errors.New("want the modules to rewrite as arguments")
+	}
+	for _, path := range fs.Args() {
+		in, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", path, err)
+		}
+		out, st, err := mergeData(in, *gap)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if err := writeAtomic(path, out); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s: %d data segments → %d, %d bytes → %d\n", path, st.before, st.after, len(in), len(out))
+	}
+	return nil
+}
+
+// stats are the segment counts before and after a merge.
+type stats struct{ before, after int }
+
+const (
+	sectionData      = 11
+	sectionDataCount = 12
+	opI32Const       = 0x41
+	opEnd            = 0x0b
+)
+
+// segment is an active data segment of memory 0 at a constant offset.
+type segment struct {
+	offset uint32
+	data   []byte
+}
+
+// mergeData returns module with the data segments at most gap bytes apart
+// merged. It fails, and module is to be left as it is, on anything but
+// active segments of memory 0 at i32.const offsets that do not overlap.
+func mergeData(module []byte, gap int) ([]byte, stats, error) {
+	if len(module) < 8 || !bytes.Equal(module[:8], []byte("\x00asm\x01\x00\x00\x00")) {
+		return nil, stats{}, errors.New("not a WebAssembly module of version 1")
+	}
+	type section struct {
+		id        byte
+		raw, body []byte // the whole section, and its contents
+	}
+	var sections []section
+	data := -1
+	r := &reader{b: module, at: 8}
+	for r.at < len(r.b) {
+		start := r.at
+		id, _ := r.byte()
+		size, err := r.uleb()
+		if err != nil {
+			return nil, stats{}, fmt.Errorf("section %d: %w", id, err)
+		}
+		body, err := r.bytes(int(min(size, uint64(len(module)))))
+		if err != nil {
+			return nil, stats{}, fmt.Errorf("section %d: %w", id, err)
+		}
+		if id == sectionData {
+			if data >= 0 {
+				return nil, stats{}, errors.New("two data sections")
+			}
+			data = len(sections)
+		}
+		sections = append(sections, section{id: id, raw: module[start:r.at], body: body})
+	}
+	if data < 0 {
+		return nil, stats{}, errors.New("no data section")
+	}
+	segs, err := readData(sections[data].body)
+	if err != nil {
+		return nil, stats{}, fmt.Errorf("data section: %w", err)
+	}
+	merged, err := merge(segs, gap)
+	if err != nil {
+		return nil, stats{}, fmt.Errorf("data section: %w", err)
+	}
+	if !bytes.Equal(image(segs), image(merged)) {
+		return nil, stats{}, errors.New("the merged segments write another memory image") // a bug of merge
+	}
+	out := append(make([]byte, 0, len(module)+len(module)/4), module[:8]...)
+	for _, sec := range sections {
+		switch sec.id {
+		case sectionData:
+			out = appendSection(out, sectionData, encodeData(merged))
+		case sectionDataCount: // bulk memory's count of data segments
+			out = appendSection(out, sectionDataCount, appendUleb(nil, uint64(len(merged))))
+		default:
+			out = append(out, sec.raw...)
+		}
+	}
+	return out, stats{before: len(segs), after: len(merged)}, nil
+}
+
+// readData reads a data section's segments.
+func readData(body []byte) ([]segment, error) {
+	r := &reader{b: body}
+	n, err := r.uleb()
+	if err != nil {
+		return nil, err
+	}
+	segs := make([]segment, 0, min(n, uint64(len(body))))
+	for i := range n {
+		flags, err := r.uleb()
+		if err != nil {
+			return nil, fmt.Errorf("segment %d: %w", i, err)
+		}
+		if flags != 0 {
+			return nil, fmt.Errorf("segment %d has flags %d: only active segments of memory 0 are merged", i, flags)
+		}
+		op, err := r.byte()
+		if err != nil {
+			return nil, fmt.Errorf("segment %d: %w", i, err)
+		}
+		if op != opI32Const {
+			return nil, fmt.Errorf("segment %d: its offset is not an i32.const", i)
+		}
+		off, err := r.sleb32()
+		if err != nil {
+			return nil, fmt.Errorf("segment %d: %w", i, err)
+		}
+		if end, err := r.byte(); err != nil || end != opEnd {
+			return nil, fmt.Errorf("segment %d: its offset is more than one i32.const", i)
+		}
+		size, err := r.uleb()
+		if err != nil {
+			return nil, fmt.Errorf("segment %d: %w", i, err)
+		}
+		data, err := r.bytes(int(size))
+		if err != nil {
+			return nil, fmt.Errorf("segment %d: %w", i, err)
+		}
+		if uint64(uint32(off))+size > 1<<32 {
+			return nil, fmt.Errorf("segment %d ends past 4 GiB", i)
+		}
+		segs = append(segs, segment{offset: uint32(off), data: data})
+	}
+	if r.at != len(body) {
+		return nil, fmt.Errorf("%d bytes after the last segment", len(body)-r.at)
+	}
+	return segs, nil
+}
+
+// merge sorts segs by offset and joins those at most gap bytes apart. It
+// fails on segments that overlap: their order would then matter.
+func merge(segs []segment, gap int) ([]segment, error) {
+	sorted := slices.Clone(segs)
+	slices.SortStableFunc(sorted, func(a, b segment) int { return cmp.Compare(a.offset, b.offset) })
+	var out []segment
+	for _, s := range sorted {
+		if len(out) == 0 {
+			out = append(out, segment{offset: s.offset, data: slices.Clone(s.data)})
+			continue
+		}
+		last := &out[len(out)-1]
+		end := uint64(last.offset) + uint64(len(last.data))
+		switch {
+		case uint64(s.offset) < end:
+			return nil, fmt.Errorf("segments at %d and %d overlap", last.offset, s.offset)
+		case uint64(s.offset)-end <= uint64(gap):
+			last.data = append(last.data, make([]byte, uint64(s.offset)-end)...)
+			last.data = append(last.data, s.data...)
+		default:
+			out = append(out, segment{offset: s.offset, data: slices.Clone(s.data)})
+		}
+	}
+	return out, nil
+}
+
+// image is the memory the segments write, applied in order, up to the end
+// of the last one.
+func image(segs []segment) []byte {
+	var end uint64
+	for _, s := range segs {
+		end = max(end, uint64(s.offset)+uint64(len(s.data)))
+	}
+	mem := make([]byte, end)
+	for _, s := range segs {
+		copy(mem[s.offset:], s.data)
+	}
+	return mem
+}
+
+func encodeData(segs []segment) []byte {
+	b := appendUleb(nil, uint64(len(segs)))
+	for _, s := range segs {
+		b = append(b, 0, opI32Const)
+		b = appendSleb(b, int64(int32(s.offset)))
+		b = append(b, opEnd)
+		b = appendUleb(b, uint64(len(s.data)))
+		b = append(b, s.data...)
+	}
+	return b
+}
+
+func appendSection(b []byte, id byte, body []byte) []byte {
+	b = append(b, id)
+	b = appendUleb(b, uint64(len(body)))
+	return append(b, body...)
+}
+
+func appendUleb(b []byte, v uint64) []byte {
+	for {
+		c := byte(v & 0x7f)
+		v >>= 7
+		if v == 0 {
+			return append(b, c)
+		}
+		b = append(b, c|0x80)
+	}
+}
+
+func appendSleb(b []byte, v int64) []byte {
+	for {
+		c := byte(v & 0x7f)
+		v >>= 7
+		if (v == 0 && c&0x40 == 0) || (v == -1 && c&0x40 != 0) {
+			return append(b, c)
+		}
+		b = append(b, c|0x80)
+	}
+}
+
+type reader struct {
+	b  []byte
+	at int
+}
+
+var errTruncated = errors.New("the module ends early")
+
+func (r *reader) byte() (byte, error) {
+	if r.at >= len(r.b) {
+		return 0, errTruncated
+	}
+	r.at++
+	return r.b[r.at-1], nil
+}
+
+func (r *reader) bytes(n int) ([]byte, error) {
+	if n < 0 || n > len(r.b)-r.at {
+		return nil, errTruncated
+	}
+	r.at += n
+	return r.b[r.at-n : r.at], nil
+}
+
+func (r *reader) uleb() (uint64, error) {
+	var v uint64
+	for shift := 0; shift < 64; shift += 7 {
+		c, err := r.byte()
+		if err != nil {
+			return 0, err
+		}
+		v |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return v, nil
+		}
+	}
+	return 0, errors.New("a LEB128 number longer than 64 bits")
+}
+
+func (r *reader) sleb32() (int32, error) {
+	var v int64
+	for shift := 0; shift < 35; shift += 7 {
+		c, err := r.byte()
+		if err != nil {
+			return 0, err
+		}
+		v |= int64(c&0x7f) << shift
+		if c < 0x80 {
+			if c&0x40 != 0 && shift+7 < 64 {
+				v |= -1 << (shift + 7)
+			}
+			if v < -1<<31 || v > 1<<31-1 {
+				return 0, errors.New("an i32.const out of range")
+			}
+			return int32(v), nil
+		}
+	}
+	return 0, errors.New("an i32.const longer than five bytes")
+}
+
+// writeAtomic replaces path with b through a temporary file beside it.
+func writeAtomic(path string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
