@@ -72,6 +72,9 @@ const (
 	sectionDataCount = 12
 	opI32Const       = 0x41
 	opEnd            = 0x0b
+
+	// maxImage bounds the memory image the merge is checked against.
+	maxImage = 1 << 30
 )
 
 // segment is an active data segment of memory 0 at a constant offset.
@@ -123,6 +126,12 @@ func mergeData(module []byte, gap int) ([]byte, stats, error) {
 	merged, err := merge(segs, gap)
 	if err != nil {
 		return nil, stats{}, fmt.Errorf("data section: %w", err)
+	}
+	if len(merged) == 0 {
+		return nil, stats{}, errors.New("the data section holds no segment")
+	}
+	if last := merged[len(merged)-1]; uint64(last.offset)+uint64(len(last.data)) > maxImage {
+		return nil, stats{}, fmt.Errorf("data section: its data reaches past %d MiB, more than a Go module's", maxImage>>20)
 	}
 	if !bytes.Equal(image(segs), image(merged)) {
 		return nil, stats{}, errors.New("the merged segments write another memory image") // a bug of merge
