@@ -26,6 +26,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/riskchart/riskchart/server/internal/wasmbin"
 )
 
 func main() {
@@ -87,7 +89,7 @@ type segment struct {
 // merged. It fails, and module is to be left as it is, on anything but
 // active segments of memory 0 at i32.const offsets that do not overlap.
 func mergeData(module []byte, gap int) ([]byte, stats, error) {
-	if len(module) < 8 || !bytes.Equal(module[:8], []byte("\x00asm\x01\x00\x00\x00")) {
+	if len(module) < 8 || string(module[:8]) != wasmbin.Header {
 		return nil, stats{}, errors.New("not a WebAssembly module of version 1")
 	}
 	type section struct {
@@ -96,15 +98,15 @@ func mergeData(module []byte, gap int) ([]byte, stats, error) {
 	}
 	var sections []section
 	data := -1
-	r := &reader{b: module, at: 8}
-	for r.at < len(r.b) {
-		start := r.at
-		id, _ := r.byte()
-		size, err := r.uleb()
+	r := &wasmbin.Reader{B: module, Off: 8}
+	for !r.Done() {
+		start := r.Off
+		id, _ := r.Byte()
+		size, err := r.Uleb()
 		if err != nil {
 			return nil, stats{}, fmt.Errorf("section %d: %w", id, err)
 		}
-		body, err := r.bytes(int(min(size, uint64(len(module)))))
+		body, err := r.Bytes(int(min(size, uint64(len(module)))))
 		if err != nil {
 			return nil, stats{}, fmt.Errorf("section %d: %w", id, err)
 		}
@@ -114,7 +116,7 @@ func mergeData(module []byte, gap int) ([]byte, stats, error) {
 			}
 			data = len(sections)
 		}
-		sections = append(sections, section{id: id, raw: module[start:r.at], body: body})
+		sections = append(sections, section{id: id, raw: module[start:r.Off], body: body})
 	}
 	if data < 0 {
 		return nil, stats{}, errors.New("no data section")
@@ -142,7 +144,7 @@ func mergeData(module []byte, gap int) ([]byte, stats, error) {
 		case sectionData:
 			out = appendSection(out, sectionData, encodeData(merged))
 		case sectionDataCount: // bulk memory's count of data segments
-			out = appendSection(out, sectionDataCount, appendUleb(nil, uint64(len(merged))))
+			out = appendSection(out, sectionDataCount, wasmbin.AppendUleb(nil, uint64(len(merged))))
 		default:
 			out = append(out, sec.raw...)
 		}
@@ -152,39 +154,39 @@ func mergeData(module []byte, gap int) ([]byte, stats, error) {
 
 // readData reads a data section's segments.
 func readData(body []byte) ([]segment, error) {
-	r := &reader{b: body}
-	n, err := r.uleb()
+	r := &wasmbin.Reader{B: body}
+	n, err := r.Uleb()
 	if err != nil {
 		return nil, err
 	}
 	segs := make([]segment, 0, min(n, uint64(len(body))))
 	for i := range n {
-		flags, err := r.uleb()
+		flags, err := r.Uleb()
 		if err != nil {
 			return nil, fmt.Errorf("segment %d: %w", i, err)
 		}
 		if flags != 0 {
 			return nil, fmt.Errorf("segment %d has flags %d: only active segments of memory 0 are merged", i, flags)
 		}
-		op, err := r.byte()
+		op, err := r.Byte()
 		if err != nil {
 			return nil, fmt.Errorf("segment %d: %w", i, err)
 		}
 		if op != opI32Const {
 			return nil, fmt.Errorf("segment %d: its offset is not an i32.const", i)
 		}
-		off, err := r.sleb32()
+		off, err := r.Sleb32()
 		if err != nil {
 			return nil, fmt.Errorf("segment %d: %w", i, err)
 		}
-		if end, err := r.byte(); err != nil || end != opEnd {
+		if end, err := r.Byte(); err != nil || end != opEnd {
 			return nil, fmt.Errorf("segment %d: its offset is more than one i32.const", i)
 		}
-		size, err := r.uleb()
+		size, err := r.Uleb()
 		if err != nil {
 			return nil, fmt.Errorf("segment %d: %w", i, err)
 		}
-		data, err := r.bytes(int(size))
+		data, err := r.Bytes(int(size))
 		if err != nil {
 			return nil, fmt.Errorf("segment %d: %w", i, err)
 		}
@@ -193,8 +195,8 @@ func readData(body []byte) ([]segment, error) {
 		}
 		segs = append(segs, segment{offset: uint32(off), data: data})
 	}
-	if r.at != len(body) {
-		return nil, fmt.Errorf("%d bytes after the last segment", len(body)-r.at)
+	if !r.Done() {
+		return nil, fmt.Errorf("%d bytes after the last segment", len(body)-r.Off)
 	}
 	return segs, nil
 }
@@ -240,12 +242,12 @@ func image(segs []segment) []byte {
 }
 
 func encodeData(segs []segment) []byte {
-	b := appendUleb(nil, uint64(len(segs)))
+	b := wasmbin.AppendUleb(nil, uint64(len(segs)))
 	for _, s := range segs {
 		b = append(b, 0, opI32Const)
-		b = appendSleb(b, int64(int32(s.offset)))
+		b = wasmbin.AppendSleb(b, int64(int32(s.offset)))
 		b = append(b, opEnd)
-		b = appendUleb(b, uint64(len(s.data)))
+		b = wasmbin.AppendUleb(b, uint64(len(s.data)))
 		b = append(b, s.data...)
 	}
 	return b
@@ -253,89 +255,8 @@ func encodeData(segs []segment) []byte {
 
 func appendSection(b []byte, id byte, body []byte) []byte {
 	b = append(b, id)
-	b = appendUleb(b, uint64(len(body)))
+	b = wasmbin.AppendUleb(b, uint64(len(body)))
 	return append(b, body...)
-}
-
-func appendUleb(b []byte, v uint64) []byte {
-	for {
-		c := byte(v & 0x7f)
-		v >>= 7
-		if v == 0 {
-			return append(b, c)
-		}
-		b = append(b, c|0x80)
-	}
-}
-
-func appendSleb(b []byte, v int64) []byte {
-	for {
-		c := byte(v & 0x7f)
-		v >>= 7
-		if (v == 0 && c&0x40 == 0) || (v == -1 && c&0x40 != 0) {
-			return append(b, c)
-		}
-		b = append(b, c|0x80)
-	}
-}
-
-type reader struct {
-	b  []byte
-	at int
-}
-
-var errTruncated = errors.New("the module ends early")
-
-func (r *reader) byte() (byte, error) {
-	if r.at >= len(r.b) {
-		return 0, errTruncated
-	}
-	r.at++
-	return r.b[r.at-1], nil
-}
-
-func (r *reader) bytes(n int) ([]byte, error) {
-	if n < 0 || n > len(r.b)-r.at {
-		return nil, errTruncated
-	}
-	r.at += n
-	return r.b[r.at-n : r.at], nil
-}
-
-func (r *reader) uleb() (uint64, error) {
-	var v uint64
-	for shift := 0; shift < 64; shift += 7 {
-		c, err := r.byte()
-		if err != nil {
-			return 0, err
-		}
-		v |= uint64(c&0x7f) << shift
-		if c < 0x80 {
-			return v, nil
-		}
-	}
-	return 0, errors.New("a LEB128 number longer than 64 bits")
-}
-
-func (r *reader) sleb32() (int32, error) {
-	var v int64
-	for shift := 0; shift < 35; shift += 7 {
-		c, err := r.byte()
-		if err != nil {
-			return 0, err
-		}
-		v |= int64(c&0x7f) << shift
-		if c < 0x80 {
-			if c&0x40 != 0 && shift+7 < 64 {
-				v |= -1 << (shift + 7)
-			}
-			if v < -1<<31 || v > 1<<31-1 {
-				return 0, errors.New("an i32.const out of range")
-			}
-			return int32(v), nil
-		}
-	}
-	return 0, errors.New("an i32.const longer than five bytes")
 }
 
 // writeAtomic replaces path with b through a temporary file beside it.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/riskchart/riskchart/server/internal/wasmbin"
 )
 
 // seg is a segment as a test writes it: flags 0, i32.const offset.
@@ -23,14 +25,14 @@ func module(dataCount bool, segs ...seg) []byte {
 	b := []byte("\x00asm\x01\x00\x00\x00")
 	b = appendSection(b, 1, []byte{1, 0x60, 0, 0}) // one type: func() -> ()
 	if dataCount {
-		b = appendSection(b, sectionDataCount, appendUleb(nil, uint64(len(segs))))
+		b = appendSection(b, sectionDataCount, wasmbin.AppendUleb(nil, uint64(len(segs))))
 	}
-	body := appendUleb(nil, uint64(len(segs)))
+	body := wasmbin.AppendUleb(nil, uint64(len(segs)))
 	for _, s := range segs {
 		body = append(body, 0, opI32Const)
-		body = appendSleb(body, int64(s.offset))
+		body = wasmbin.AppendSleb(body, int64(s.offset))
 		body = append(body, opEnd)
-		body = appendUleb(body, uint64(len(s.data)))
+		body = wasmbin.AppendUleb(body, uint64(len(s.data)))
 		body = append(body, s.data...)
 	}
 	b = appendSection(b, sectionData, body)

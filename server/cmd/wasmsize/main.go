@@ -33,6 +33,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/riskchart/riskchart/server/internal/wasmbin"
 )
 
 func main() {
@@ -283,21 +285,21 @@ func parse(b []byte) (*wasmModule, error) {
 		return nil, errors.New("not a WebAssembly module")
 	}
 	m := &wasmModule{names: map[int]string{}}
-	r := &reader{b: b, off: 8}
-	for r.off < len(r.b) {
-		id, err := r.byte()
+	r := &wasmbin.Reader{B: b, Off: 8}
+	for !r.Done() {
+		id, err := r.Byte()
 		if err != nil {
 			return nil, err
 		}
-		size, err := r.uleb()
+		size, err := r.Uleb()
 		if err != nil {
 			return nil, err
 		}
-		body, err := r.bytes(int(size))
+		body, err := r.Bytes(int(size))
 		if err != nil {
 			return nil, fmt.Errorf("section %d: %w", id, err)
 		}
-		s := &reader{b: body}
+		s := &wasmbin.Reader{B: body}
 		switch id {
 		case 2:
 			err = m.readImports(s)
@@ -321,33 +323,33 @@ func parse(b []byte) (*wasmModule, error) {
 	return m, nil
 }
 
-func (m *wasmModule) readImports(r *reader) error {
-	n, err := r.uleb()
+func (m *wasmModule) readImports(r *wasmbin.Reader) error {
+	n, err := r.Uleb()
 	if err != nil {
 		return err
 	}
 	for range n {
 		for range 2 { // module, field
-			if _, err := r.name(); err != nil {
+			if _, err := r.Name(); err != nil {
 				return err
 			}
 		}
-		kind, err := r.byte()
+		kind, err := r.Byte()
 		if err != nil {
 			return err
 		}
 		switch kind {
 		case 0: // function: a type index
 			m.imported++
-			_, err = r.uleb()
+			_, err = r.Uleb()
 		case 1: // table: reftype, limits
-			if _, err = r.byte(); err == nil {
-				err = r.limits()
+			if _, err = r.Byte(); err == nil {
+				err = r.Limits()
 			}
 		case 2: // memory: limits
-			err = r.limits()
+			err = r.Limits()
 		case 3: // global: valtype, mutability
-			_, err = r.bytes(2)
+			_, err = r.Bytes(2)
 		default:
 			err = fmt.Errorf("import kind %d", kind)
 		}
@@ -358,17 +360,17 @@ func (m *wasmModule) readImports(r *reader) error {
 	return nil
 }
 
-func (m *wasmModule) readCode(r *reader) error {
-	n, err := r.uleb()
+func (m *wasmModule) readCode(r *wasmbin.Reader) error {
+	n, err := r.Uleb()
 	if err != nil {
 		return err
 	}
 	for range n {
-		size, err := r.uleb()
+		size, err := r.Uleb()
 		if err != nil {
 			return err
 		}
-		if _, err := r.bytes(int(size)); err != nil {
+		if _, err := r.Bytes(int(size)); err != nil {
 			return err
 		}
 		m.bodies = append(m.bodies, int64(size))
@@ -378,38 +380,38 @@ func (m *wasmModule) readCode(r *reader) error {
 
 // readCustom reads the function names of a "name" section; other custom
 // sections are skipped.
-func (m *wasmModule) readCustom(r *reader) error {
-	name, err := r.name()
+func (m *wasmModule) readCustom(r *wasmbin.Reader) error {
+	name, err := r.Name()
 	if err != nil || name != "name" {
 		return err
 	}
-	for r.off < len(r.b) {
-		id, err := r.byte()
+	for !r.Done() {
+		id, err := r.Byte()
 		if err != nil {
 			return err
 		}
-		size, err := r.uleb()
+		size, err := r.Uleb()
 		if err != nil {
 			return err
 		}
-		sub, err := r.bytes(int(size))
+		sub, err := r.Bytes(int(size))
 		if err != nil {
 			return err
 		}
 		if id != 1 { // function names
 			continue
 		}
-		s := &reader{b: sub}
-		n, err := s.uleb()
+		s := &wasmbin.Reader{B: sub}
+		n, err := s.Uleb()
 		if err != nil {
 			return err
 		}
 		for range n {
-			idx, err := s.uleb()
+			idx, err := s.Uleb()
 			if err != nil {
 				return err
 			}
-			fn, err := s.name()
+			fn, err := s.Name()
 			if err != nil {
 				return err
 			}
@@ -417,66 +419,4 @@ func (m *wasmModule) readCustom(r *reader) error {
 		}
 	}
 	return nil
-}
-
-// reader reads the encodings of the WebAssembly binary format.
-type reader struct {
-	b   []byte
-	off int
-}
-
-var errShort = errors.New("the module ends early")
-
-func (r *reader) byte() (byte, error) {
-	if r.off >= len(r.b) {
-		return 0, errShort
-	}
-	r.off++
-	return r.b[r.off-1], nil
-}
-
-func (r *reader) bytes(n int) ([]byte, error) {
-	if n < 0 || n > len(r.b)-r.off {
-		return nil, errShort
-	}
-	r.off += n
-	return r.b[r.off-n : r.off], nil
-}
-
-func (r *reader) uleb() (uint64, error) {
-	var v uint64
-	for shift := 0; shift < 64; shift += 7 {
-		c, err := r.byte()
-		if err != nil {
-			return 0, err
-		}
-		v |= uint64(c&0x7f) << shift
-		if c&0x80 == 0 {
-			return v, nil
-		}
-	}
-	return 0, errors.New("an integer longer than 64 bits")
-}
-
-func (r *reader) name() (string, error) {
-	n, err := r.uleb()
-	if err != nil {
-		return "", err
-	}
-	b, err := r.bytes(int(n))
-	return string(b), err
-}
-
-func (r *reader) limits() error {
-	flags, err := r.byte()
-	if err != nil {
-		return err
-	}
-	if _, err := r.uleb(); err != nil {
-		return err
-	}
-	if flags&1 != 0 {
-		_, err = r.uleb()
-	}
-	return err
 }
