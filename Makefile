@@ -54,7 +54,7 @@ $(WASM_MOD): go.mod go.sum server/cmd/wasmgoapp/main.go server/cmd/wasmgoapp/spl
 
 # Go's linker writes one data segment per run of non-zero bytes (92,951 of
 # them); wasmdata merges them: smaller on the wire (docs/performance.md).
-web/app.wasm: $(APP_SRC) $(WASM_MOD) server/cmd/wasmdata/main.go
+web/app.wasm: $(APP_SRC) $(WASM_MOD) server/cmd/wasmdata/main.go server/internal/wasmbin/wasmbin.go
 	GOOS=js GOARCH=wasm $(GO) build -modfile $(WASM_MOD) -trimpath -ldflags='-s -w' -o $@.tmp ./app/wasm
 	$(GO) run ./server/cmd/wasmdata $@.tmp
 	mv $@.tmp $@

@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/riskchart/riskchart/server/internal/wasmbin"
@@ -58,8 +57,11 @@ func run(args []string, stdout io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		if err := writeAtomic(path, out); err != nil {
-			return err
+		// In place: the Makefile has the linker write a temporary name and
+		// renames it once this is done, so a module cut short is never taken
+		// as built.
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
 		}
 		fmt.Fprintf(stdout, "%s: %d data segments → %d, %d bytes → %d\n", path, st.before, st.after, len(in), len(out))
 	}
@@ -208,21 +210,19 @@ func merge(segs []segment, gap int) ([]segment, error) {
 	slices.SortStableFunc(sorted, func(a, b segment) int { return cmp.Compare(a.offset, b.offset) })
 	var out []segment
 	for _, s := range sorted {
-		if len(out) == 0 {
-			out = append(out, segment{offset: s.offset, data: slices.Clone(s.data)})
-			continue
+		if n := len(out); n > 0 {
+			last := &out[n-1]
+			end := uint64(last.offset) + uint64(len(last.data))
+			if uint64(s.offset) < end {
+				return nil, fmt.Errorf("segments at %d and %d overlap", last.offset, s.offset)
+			}
+			if uint64(s.offset)-end <= uint64(gap) {
+				last.data = append(last.data, make([]byte, uint64(s.offset)-end)...)
+				last.data = append(last.data, s.data...)
+				continue
+			}
 		}
-		last := &out[len(out)-1]
-		end := uint64(last.offset) + uint64(len(last.data))
-		switch {
-		case uint64(s.offset) < end:
-			return nil, fmt.Errorf("segments at %d and %d overlap", last.offset, s.offset)
-		case uint64(s.offset)-end <= uint64(gap):
-			last.data = append(last.data, make([]byte, uint64(s.offset)-end)...)
-			last.data = append(last.data, s.data...)
-		default:
-			out = append(out, segment{offset: s.offset, data: slices.Clone(s.data)})
-		}
+		out = append(out, segment{offset: s.offset, data: slices.Clone(s.data)})
 	}
 	return out, nil
 }
@@ -257,30 +257,4 @@ func appendSection(b []byte, id byte, body []byte) []byte {
 	b = append(b, id)
 	b = wasmbin.AppendUleb(b, uint64(len(body)))
 	return append(b, body...)
-}
-
-// writeAtomic replaces path with b through a temporary file beside it.
-func writeAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
 }
