@@ -55,9 +55,12 @@ func (f fetchState) due(now time.Time, every time.Duration) bool {
 	return !f.busy && now.Sub(f.triedAt) >= every
 }
 
-// late reports whether the data on show has missed two refreshes.
+// late reports whether the data on show has missed two refreshes because
+// they failed. Old data alone is not enough: the server's cached answer,
+// prerendered into a page or adopted by the app, may be minutes old before
+// the panel has tried a refresh of its own, and one under way is not failing.
 func (f fetchState) late(now time.Time, every time.Duration) bool {
-	return !f.dataAt.IsZero() && now.Sub(f.dataAt) >= 2*every+every/2
+	return f.err != "" && !f.dataAt.IsZero() && now.Sub(f.dataAt) >= 2*every+every/2
 }
 
 // ageLabel is a coarse age, in steps that change rarely enough that the

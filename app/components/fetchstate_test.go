@@ -7,8 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
 	"github.com/riskchart/riskchart/app/api"
 	"github.com/riskchart/riskchart/app/browser"
+	"github.com/riskchart/riskchart/venueapi"
 )
 
 func TestFetchStateKeepsTheDataAgeThroughAFailure(t *testing.T) {
@@ -48,6 +51,41 @@ func TestFetchStateKeepsTheDataAgeThroughAFailure(t *testing.T) {
 	var first fetchState
 	if first.done(nil, true, t0); !first.dataAt.Equal(t0) || !first.stale {
 		t.Fatalf("a first answer, stale: %+v", first)
+	}
+}
+
+// A panel says its refreshes are failing only when they have: data the
+// server held for minutes, prerendered or adopted, is old but not failing,
+// nor while the panel's first refresh of it is under way.
+func TestOnlyFailedRefreshesAreCalledFailing(t *testing.T) {
+	t0 := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	now := t0.Add(4 * time.Minute) // past 2.5 paces of a minute
+	failed := fetchState{dataAt: t0, triedAt: now, err: "the venue is busy"}
+	tests := []struct {
+		name string
+		f    fetchState
+		want bool
+	}{
+		{"the server's cached data, not yet refreshed", fetchState{dataAt: t0, triedAt: t0}, false},
+		{"its first refresh under way", fetchState{dataAt: t0, triedAt: t0, busy: true}, false},
+		{"a refresh failed, the data past two paces", failed, true},
+		{"a refresh failed, the data within two paces", fetchState{dataAt: now.Add(-2 * time.Minute), triedAt: now, err: "the venue is busy"}, false},
+		{"a refresh failed, no data", fetchState{triedAt: now, err: "the venue is busy"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.f.late(now, time.Minute); got != tt.want {
+				t.Errorf("late = %v, want %v", got, tt.want)
+			}
+			html := app.HTMLString(stateLine("tiers-state", tt.f, time.Minute, now))
+			if got := strings.Contains(html, "refreshes are failing"); got != tt.want {
+				t.Errorf("the state line says failing: %v, want %v: %s", got, tt.want, html)
+			}
+		})
+	}
+	env := &venueapi.TierEnvelope{Ts: t0.UnixMilli(), Data: openLadder}
+	if html := app.HTMLString(FirstTiersTable("BTC-USDT", env, now)); strings.Contains(html, "refreshes are failing") || !strings.Contains(html, "4 min ago") {
+		t.Errorf("the prerendered table of tiers the server fetched 4 min ago: %s", html)
 	}
 }
 
