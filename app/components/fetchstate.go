@@ -77,8 +77,16 @@ func ageLabel(d time.Duration) string {
 	return fmt.Sprintf("%d h ago", int(d/time.Hour))
 }
 
-// clock is how the panels write a time of day.
-func clock(t time.Time) string { return t.Local().Format("15:04:05") }
+// clock is how the panels write a time of day: in the browser's zone. The
+// server prerendering a page does not know the reader's zone, and its own may
+// be another: it writes UTC and says so, and the app writes local time once
+// it runs.
+func clock(t time.Time) string {
+	if app.IsServer {
+		return t.UTC().Format("15:04:05") + " UTC"
+	}
+	return t.Local().Format("15:04:05")
+}
 
 // stateLine is the line above a table: when its data was fetched and how
 // old it is, whether a refresh runs, and any stale or failed refresh.

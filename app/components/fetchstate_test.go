@@ -84,8 +84,18 @@ func TestOnlyFailedRefreshesAreCalledFailing(t *testing.T) {
 		})
 	}
 	env := &venueapi.TierEnvelope{Ts: t0.UnixMilli(), Data: openLadder}
-	if html := app.HTMLString(FirstTiersTable("BTC-USDT", env, now)); strings.Contains(html, "refreshes are failing") || !strings.Contains(html, "4 min ago") {
+	if html := app.HTMLString(FirstTiersTable("BTC-USDT", env, now)); strings.Contains(html, "refreshes are failing") || !strings.Contains(html, "Fetched 12:00:00 UTC · 4 min ago") {
 		t.Errorf("the prerendered table of tiers the server fetched 4 min ago: %s", html)
+	}
+}
+
+// The server writes a prerendered page's times in UTC, saying so, whatever
+// its own zone: it cannot know the reader's.
+func TestThePrerenderedClockIsUTCAndSaysSo(t *testing.T) {
+	zone := time.FixedZone("UTC+8", 8*3600)
+	at := time.Date(2026, 11, 23, 20, 0, 5, 0, zone)
+	if got, want := clock(at), "12:00:05 UTC"; got != want {
+		t.Errorf("clock(%v) = %q, want %q", at, got, want)
 	}
 }
 
