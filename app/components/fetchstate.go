@@ -77,24 +77,26 @@ func ageLabel(d time.Duration) string {
 	return fmt.Sprintf("%d h ago", int(d/time.Hour))
 }
 
-// clock is how the panels write a time of day: in the browser's zone. The
-// server prerendering a page does not know the reader's zone, and its own may
-// be another: it writes UTC and says so, and the app writes local time once
-// it runs.
-func clock(t time.Time) string {
-	if app.IsServer {
+// clock is how the panels write a time of day: in the browser's zone, or in
+// UTC, named, when the view is in UTC (the chart's zone toggle). The server
+// prerendering a page does not know the reader's zone, and its own may be
+// another: it writes UTC and names it, and the app writes the view's zone
+// once it runs.
+func clock(t time.Time, utc bool) string {
+	if utc || app.IsServer {
 		return t.UTC().Format("15:04:05") + " UTC"
 	}
 	return t.Local().Format("15:04:05")
 }
 
 // stateLine is the line above a table: when its data was fetched and how
-// old it is, whether a refresh runs, and any stale or failed refresh.
-func stateLine(id string, f fetchState, every time.Duration, now time.Time) app.UI {
+// old it is, whether a refresh runs, and any stale or failed refresh; its
+// times of day in UTC when utc is set (clock).
+func stateLine(id string, f fetchState, every time.Duration, now time.Time, utc bool) app.UI {
 	var fetched app.UI = app.Span().Class("muted").Text("Loading…")
 	if !f.dataAt.IsZero() {
 		fetched = app.Span().Class("age").Attr("data-at", f.dataAt.UTC().Format(time.RFC3339Nano)).
-			Text("Fetched " + clock(f.dataAt) + " · " + ageLabel(now.Sub(f.dataAt)))
+			Text("Fetched " + clock(f.dataAt, utc) + " · " + ageLabel(now.Sub(f.dataAt)))
 	} else if f.err != "" || f.noAccess {
 		fetched = nil
 	}
@@ -114,7 +116,7 @@ func stateLine(id string, f fetchState, every time.Duration, now time.Time) app.
 		app.If(f.busy, func() app.UI { return app.Span().Class("muted refreshing").Text("refreshing…") }),
 		app.If(stale != "", func() app.UI { return app.Span().Class("badge warn stale").Text(stale) }),
 		app.If(f.err != "" && !f.noAccess, func() app.UI {
-			return app.Span().Class("field-error refresh-error").Text("Refresh failed at " + clock(f.triedAt) + ": " + f.err)
+			return app.Span().Class("field-error refresh-error").Text("Refresh failed at " + clock(f.triedAt, utc) + ": " + f.err)
 		}),
 	)
 }

@@ -77,7 +77,7 @@ func TestOnlyFailedRefreshesAreCalledFailing(t *testing.T) {
 			if got := tt.f.late(now, time.Minute); got != tt.want {
 				t.Errorf("late = %v, want %v", got, tt.want)
 			}
-			html := app.HTMLString(stateLine("tiers-state", tt.f, time.Minute, now))
+			html := app.HTMLString(stateLine("tiers-state", tt.f, time.Minute, now, false))
 			if got := strings.Contains(html, "refreshes are failing"); got != tt.want {
 				t.Errorf("the state line says failing: %v, want %v: %s", got, tt.want, html)
 			}
@@ -89,13 +89,14 @@ func TestOnlyFailedRefreshesAreCalledFailing(t *testing.T) {
 	}
 }
 
-// The server writes a prerendered page's times in UTC, saying so, whatever
-// its own zone: it cannot know the reader's.
+// The server writes a prerendered page's times in UTC, naming it, whatever
+// its own zone and the view's: it cannot know the reader's.
 func TestThePrerenderedClockIsUTCAndSaysSo(t *testing.T) {
-	zone := time.FixedZone("UTC+8", 8*3600)
-	at := time.Date(2026, 11, 23, 20, 0, 5, 0, zone)
-	if got, want := clock(at), "12:00:05 UTC"; got != want {
-		t.Errorf("clock(%v) = %q, want %q", at, got, want)
+	at := time.Date(2026, 11, 23, 20, 0, 5, 0, time.FixedZone("UTC+8", 8*3600))
+	for _, utc := range []bool{false, true} {
+		if got, want := clock(at, utc), "12:00:05 UTC"; got != want {
+			t.Errorf("clock(%v, utc=%v) = %q, want %q", at, utc, got, want)
+		}
 	}
 }
 

@@ -75,10 +75,12 @@ type LimitsTable struct {
 
 	// Contract is the selected contract code.
 	Contract string
-	// Rows are the limits on show; State their freshness; Now the panel's clock.
+	// Rows are the limits on show; State their freshness; Now the panel's
+	// clock; UTC writes its times of day in UTC, as the view's zone.
 	Rows  []venueapi.PositionLimit
 	State fetchState
 	Now   time.Time
+	UTC   bool
 	// Query is what the rows answer.
 	Query venueapi.LimitQuery
 	// Filtered says that the rows answer the filter, not the contract.
@@ -109,7 +111,7 @@ func (t *LimitsTable) Render() app.UI {
 	return app.Section().ID("limits").Aria("labelledby", "limits-title").Body(
 		app.H2().ID("limits-title").Text("Position limits"),
 		app.P().ID("limits-query").Class("muted note").Text("Showing "+describeQuery(t.Query)+"."),
-		stateLine("limits-state", st, limitsEvery, t.Now),
+		stateLine("limits-state", st, limitsEvery, t.Now, t.UTC),
 		limitsGrid(trs),
 		&LimitFilter{Contract: t.Contract, Filtered: t.Filtered, Contracts: t.Contracts, OnFilter: t.OnFilter, OnReset: t.OnReset},
 	)

@@ -29,6 +29,9 @@ type RiskPanel struct {
 
 	// Contract is the contract code the panels show.
 	Contract string
+	// UTC writes the panels' times of day in UTC, as the view's zone;
+	// unset, in the browser's.
+	UTC bool
 	// Show is "tiers" (the ladder and the calculator), "limits", or "" for all.
 	Show string
 	// Embedded marks a panel inside another site's iframe; EmbedToken is its
@@ -399,7 +402,7 @@ func (r *RiskPanel) Render() app.UI {
 	}
 	if r.Show != "limits" {
 		body = append(body,
-			&TierTable{Contract: r.Contract, Tiers: r.tiers, State: r.tiersState, Now: r.now,
+			&TierTable{Contract: r.Contract, Tiers: r.tiers, State: r.tiersState, Now: r.now, UTC: r.UTC,
 				Current: r.current, LadderErr: r.ladderErr, Calculator: !r.NoCalculator},
 			slot(r.isSwap() && !r.NoCalculator, func() app.UI {
 				return &Calculator{Contract: r.Contract, Tiers: r.tiers, Ladder: r.ladder, LadderErr: r.ladderErr,
@@ -412,7 +415,7 @@ func (r *RiskPanel) Render() app.UI {
 	}
 	if r.Show != "tiers" {
 		rows, st := r.limitsOnShow()
-		body = append(body, &LimitsTable{Contract: r.Contract, Rows: rows, State: st, Now: r.now, Query: r.limitQuery(),
+		body = append(body, &LimitsTable{Contract: r.Contract, Rows: rows, State: st, Now: r.now, UTC: r.UTC, Query: r.limitQuery(),
 			Filtered: r.filtered, Contracts: r.Contracts,
 			OnFilter: func(ctx app.Context, q venueapi.LimitQuery) {
 				r.filtered, r.filter = true, q

@@ -119,8 +119,10 @@ type TierTable struct {
 	Tiers []venueapi.Tier
 	// State is the tiers' freshness, drawn above the table.
 	State fetchState
-	// Now is the panel's clock, for the age of the data.
+	// Now is the panel's clock, for the age of the data; UTC writes its
+	// times of day in UTC, as the view's zone.
 	Now time.Time
+	UTC bool
 	// Current is the calculator's tier, marked; 0: none.
 	Current venueapi.TierNumber
 	// LadderErr is why the tiers do not form a ladder; "" when they do.
@@ -163,7 +165,7 @@ func (t *TierTable) Render() app.UI {
 	}
 	return app.Section().ID("tiers").Aria("labelledby", "tiers-title").Body(
 		head,
-		stateLine("tiers-state", t.State, tiersEvery, t.Now),
+		stateLine("tiers-state", t.State, tiersEvery, t.Now, t.UTC),
 		app.Div().Class("table-scroll").Body(
 			app.Table().ID("tier-table").Class("grid").Body(
 				app.Caption().Class("sr-only").Text("Risk-limit tiers of "+t.Contract),

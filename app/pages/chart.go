@@ -133,7 +133,7 @@ func (p *ChartPage) Render() app.UI {
 			app.Main().Class("main").Body(
 				&components.KLineChart{Contract: v.Contract, Period: v.Period, UTC: v.UTC, Dark: p.dark, Decimals: p.decimals(), Look: v.Look},
 			),
-			&components.RiskPanel{Contract: v.Contract, Contracts: p.contracts},
+			&components.RiskPanel{Contract: v.Contract, UTC: v.UTC, Contracts: p.contracts},
 		),
 	)
 }

@@ -254,7 +254,7 @@ func (e *EmbedPage) Render() app.UI {
 				}
 			}}
 	default:
-		body = &components.RiskPanel{Contract: e.v.Contract, Show: e.kind, Embedded: true, EmbedToken: e.token, Contracts: e.contracts, NoCalculator: !e.controls,
+		body = &components.RiskPanel{Contract: e.v.Contract, UTC: e.v.UTC, Show: e.kind, Embedded: true, EmbedToken: e.token, Contracts: e.contracts, NoCalculator: !e.controls,
 			OnLoaded: func(ctx app.Context, err error) {
 				switch {
 				case err == nil || errors.Is(err, api.ErrNoAccess):

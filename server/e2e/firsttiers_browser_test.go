@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/riskchart/riskchart/venueapi"
@@ -63,5 +66,46 @@ func TestRiskPagesShowTheirTiersBeforeTheAppRuns(t *testing.T) {
 				t.Errorf("the app fetched the tiers %d times though the page held them", n)
 			}
 		})
+	}
+}
+
+// TestThePanelsWriteTimesInTheViewsZone: the server, which cannot know the
+// reader's zone, writes the prerendered tiers' fetch time in UTC and names
+// it; the app writes it in the browser's zone (here UTC+8), and in UTC,
+// named, once the zone toggle asks for UTC.
+func TestThePanelsWriteTimesInTheViewsZone(t *testing.T) {
+	s := startServer(t, nil)
+	var env struct {
+		Data []json.RawMessage `json:"data"`
+	}
+	getJSON(t, s.URL+venueapi.PathTiers+"?contract_code=BTC-USDT", &env) // the server now holds them
+	ctx := newBrowser(t)
+	held, hold := holdAppWasm(ctx)
+	if err := chromedp.Run(ctx, emulation.SetTimezoneOverride("Asia/Shanghai"), hold, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT")); err != nil {
+		t.Fatal(err)
+	}
+	const age = `document.querySelector("#tiers-state .age")`
+	// fetched is the label's fetch time in loc, and the label as it reads.
+	fetched := func(loc *time.Location) (want, got string) {
+		t.Helper()
+		at, err := time.Parse(time.RFC3339Nano, evalJS[string](t, ctx, age+`.dataset.at`))
+		if err != nil {
+			t.Fatalf("the tiers' fetch time: %v", err)
+		}
+		return "Fetched " + at.In(loc).Format("15:04:05"), evalJS[string](t, ctx, age+`.textContent`)
+	}
+	waitFor(t, ctx, `document.readyState === "complete" && !!`+age)
+	if want, got := fetched(time.UTC); !strings.HasPrefix(got, want+" UTC · ") {
+		t.Errorf("before the app runs the tiers read %q, want %q UTC", got, want)
+	}
+	letAppWasmThrough(t, ctx, held)
+	waitFor(t, ctx, `performance.getEntriesByName("riskchart:risk-first-data").length > 0`)
+	if want, got := fetched(time.FixedZone("UTC+8", 8*3600)); !strings.HasPrefix(got, want+" · ") {
+		t.Errorf("in the browser's zone the tiers read %q, want %q", got, want)
+	}
+	click(t, ctx, "#tz-toggle")
+	waitFor(t, ctx, `new URL(location.href).searchParams.get("tz") === "utc" && `+age+`.textContent.includes(" UTC · ")`)
+	if want, got := fetched(time.UTC); !strings.HasPrefix(got, want+" UTC · ") {
+		t.Errorf("in UTC the tiers read %q, want %q UTC", got, want)
 	}
 }
