@@ -12,11 +12,17 @@
 //     that activates while one already controls the page as a new
 //     deployment, so claiming on a first visit offered a pointless reload.
 //     The next visit is controlled, cached and works offline;
-//   - opening a page of the app (config.pages) is answered at once with the
-//     cached app shell whatever its query, network or not: the app routes
-//     itself and draws what browser storage holds while its data loads. A
-//     new deployment is still found: the browser checks the worker script
-//     on every navigation, and go-app offers the reload;
+//   - each page of the app (config.pages) is kept as its shell: the
+//     server's page at its bare path, less the live data a page load gets.
+//     Opening a bare path is answered at once with its shell, network or
+//     not: the app draws what browser storage holds while its data loads.
+//     Any other URL (a view or a contract in the query) is the server's to
+//     prerender, with its own first data; its path's shell answers only
+//     when the network fails or is slower than shellAfter. Answering every
+//     page with the chart page's shell drew the chart page, for BTC-USDT,
+//     in a tiers embed until app.wasm ran. A new deployment is still found:
+//     the browser checks the worker script on every navigation, and go-app
+//     offers the reload;
 //   - the server's own pages (/login, /embed/demo) and live data
 //     (config.live) are never answered from here: they are live, and the app
 //     keeps its own copy of the last data it saw.
@@ -26,10 +32,14 @@ const config = {{.WorkerConfig}};
 
 const isLive = (pathname) => config.live.some((prefix) => pathname.startsWith(prefix));
 
+// shellAfter is how long a page's URL waits for the network before its
+// path's shell answers instead (ms).
+const shellAfter = 3000;
+
 self.addEventListener("install", (event) => {
   event.waitUntil(Promise.all([
     routes(event),
-    caches.open(cacheName).then((c) => c.addAll(resourcesToCache)),
+    caches.open(cacheName).then((c) => c.addAll([...new Set([...resourcesToCache, ...config.pages])])),
   ]).then(() => self.skipWaiting()));
 });
 
@@ -63,9 +73,33 @@ self.addEventListener("fetch", (event) => {
   }
   if (req.mode === "navigate") {
     if (config.pages.includes(url.pathname)) {
-      event.respondWith(caches.match("/", { cacheName }).then((shell) => shell || fetch(req)));
+      event.respondWith(page(req, url));
     }
     return;
   }
   event.respondWith(caches.match(req).then((hit) => hit || fetch(req)));
 });
+
+// page answers the opening of a page of the app: a bare path with its shell
+// at once, any other URL from the network, or from its path's shell when
+// the network fails, answers 5xx, or is slower than shellAfter.
+function page(req, url) {
+  const shell = () => caches.match(url.pathname, { cacheName });
+  if (url.search === "") {
+    return shell().then((hit) => hit || fetch(req));
+  }
+  const net = fetch(req);
+  return new Promise((resolve) => {
+    let done = false;
+    const answer = (res) => {
+      if (!done) {
+        done = true;
+        clearTimeout(timer);
+        resolve(res);
+      }
+    };
+    const fallback = () => shell().then((hit) => answer(hit || net), () => answer(net));
+    const timer = setTimeout(fallback, shellAfter);
+    net.then((res) => (res.status >= 500 ? fallback() : answer(res)), fallback);
+  });
+}

@@ -20,8 +20,9 @@
   if (pick && pick.form) {
     pick.addEventListener("change", () => pick.form.requestSubmit());
   }
-  // The service worker answers with a page prerendered for the default view:
-  // a form's hidden fields take the rest of the view from the URL instead.
+  // A page the service worker opens from its shell (offline, or the network
+  // slow) is prerendered for the default view: a form's hidden fields take
+  // the rest of the view from the URL instead.
   document.addEventListener("submit", (e) => {
     const form = e.target;
     if (form.method !== "get") {

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -305,6 +307,9 @@ func TestASecondVisitDrawsTheLastChartBeforeTheNetworkAnswers(t *testing.T) {
 	}
 	asked := p.wasmAll.Load()
 	p.hold()
+	// The URL names a view: the worker asks the server for its page first,
+	// and opens the chart page's shell when the network has been silent for
+	// 3 s (web/app-worker.js, shellAfter).
 	if err := chromedp.Run(ctx, chromedp.Reload()); err != nil {
 		t.Fatal(err)
 	}
@@ -364,4 +369,66 @@ func evalAwait[T any](t *testing.T, ctx context.Context, js string) T {
 		t.Fatalf("%s: %v", js, err)
 	}
 	return v
+}
+
+// TestAReturnVisitOpensThePageItAskedFor: the service worker keeps each
+// page's shell. A bare path opens from its shell at once, the network held
+// back; a URL naming a view opens the server's page for that view; with the
+// server gone, its path's shell, which the app then routes. Before, every
+// page opened as the chart page's shell, for BTC-USDT, until app.wasm ran:
+// a tiers embed showed the chart page's header and chips.
+func TestAReturnVisitOpensThePageItAskedFor(t *testing.T) {
+	s := startServer(t, nil)
+	p := newGatedProxy(t, s.URL)
+	t.Cleanup(p.release)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(p.URL+"/tiers?contract_code=ETH-USDT")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `performance.getEntriesByName("riskchart:risk-first-data").length > 0`)
+	waitFor(t, ctx, `navigator.serviceWorker.getRegistration().then(r => !!r && !!r.active)`)
+	// What the page held as it finished parsing, before app.wasm could run.
+	if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(`document.addEventListener("DOMContentLoaded", () => {
+  const root = document.querySelector(".page, #embed-root");
+  const head = document.querySelector(".risk-head");
+  sessionStorage.setItem("parsed", (root ? root.className : "none") + " | " + (head ? head.textContent.replace(/\s+/g, " ").trim() : "no panel"));
+})`).Do(ctx)
+		return err
+	})); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, path string
+		held       bool   // the network holds every request
+		stopped    bool   // the server is gone
+		want       string // the page's root and its panel's head as parsed
+		app        string // the panel's head once the app runs
+	}{
+		{"a bare path, the network held", "/limits", true, false, "page risk-page | Risk · BTC-USDT", ""},
+		{"the tiers of another contract", "/tiers?contract_code=SOL-USDT", false, false, "page risk-page | Risk · SOL-USDT Refresh now", ""},
+		{"a tiers embed", "/embed/tiers?contract_code=ETH-USDT", false, false, "embed embed-tiers | Risk · ETH-USDT Refresh now", ""},
+		{"a chart view", "/?contract_code=ETH-USDT&period=5min", false, false, "page chart-page | Risk · ETH-USDT Refresh now", ""},
+		{"the server gone: its path's shell", "/tiers?contract_code=XRP-USDT", false, true, "page risk-page | Risk · BTC-USDT Refresh now", "Risk · XRP-USDT"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.held {
+				p.hold()
+				defer p.release()
+			}
+			if tc.stopped {
+				s.Stop(t)
+			}
+			if err := chromedp.Run(ctx, chromedp.Evaluate(`sessionStorage.removeItem("parsed")`, nil), chromedp.Navigate(p.URL+tc.path)); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, ctx, `sessionStorage.getItem("parsed") !== null`)
+			if got := evalJS[string](t, ctx, `sessionStorage.getItem("parsed")`); !strings.HasPrefix(got, tc.want) {
+				t.Errorf("%s opened as %q, want %q", tc.path, got, tc.want)
+			}
+			if tc.app != "" {
+				waitFor(t, ctx, `(document.querySelector(".risk-head") || {}).textContent?.includes(`+strconv.Quote(tc.app)+`)`)
+			}
+		})
+	}
 }
