@@ -1,10 +1,21 @@
-// The first script of every page of the app: it starts app.wasm's download
+// The first script of every page of the app: it submits the server's lists
+// on a choice made before the app runs, and starts app.wasm's download
 // and compilation in a worker (web/app-compile.js), so that they run beside
 // the page's first paint without taking its main thread. go-app's loader
 // (web/loader-patch.js) takes the module from window.riskchartModule, or
 // compiles app.wasm itself when this failed or was not started.
 (() => {
   "use strict";
+  // The pages' controls are forms to the view they name, so that a click
+  // before the app runs navigates there; a list needs a submit. The server
+  // marks its lists (data-submit="change"); the app's lists, which replace
+  // them when it mounts, carry no mark and answer a choice in place.
+  document.addEventListener("change", (e) => {
+    const list = e.target;
+    if (list instanceof HTMLSelectElement && list.dataset.submit === "change" && list.form) {
+      list.form.requestSubmit();
+    }
+  });
   if (!window.Worker || !WebAssembly.compileStreaming) {
     return;
   }

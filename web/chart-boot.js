@@ -14,13 +14,7 @@
 (() => {
   "use strict";
   // The page's controls are forms to the view they name (a click navigates
-  // before the app runs); a list needs a submit. The app replaces the list,
-  // and this listener with it, when it mounts.
-  const pick = document.getElementById("contract-select");
-  if (pick && pick.form) {
-    pick.addEventListener("change", () => pick.form.requestSubmit());
-  }
-  // A page the service worker opens from its shell (offline, or the network
+  // before the app runs; web/app-start.js submits a list's). A page the service worker opens from its shell (offline, or the network
   // slow) is prerendered for the default view: a form's hidden fields take
   // the rest of the view from the URL instead.
   document.addEventListener("submit", (e) => {

@@ -19,8 +19,11 @@ type ContractEntry struct {
 	OnEnter func(ctx app.Context, code string)
 	OnError func(ctx app.Context, msg string)
 	// View is the page's view: the form is a GET form to it, so that a code
-	// entered before the app runs navigates to its chart.
+	// entered before the app runs navigates to its chart. Page, when set, is
+	// the path of a page whose URL names the contract alone (/tiers): the
+	// form goes there instead, holding no view.
 	View View
+	Page string
 
 	entry string // the field as typed
 	shown string // the Contract the field last took
@@ -57,7 +60,7 @@ func (c *ContractEntry) submit(ctx app.Context, e app.Event) {
 
 // Render draws the form.
 func (c *ContractEntry) Render() app.UI {
-	form, fields := viewForm(c.View, "contract_code")
+	form, fields := pageForm(c.Page, c.View, "contract_code")
 	return form.ID("contract-form").Class("entry").OnSubmit(c.submit).Body(append([]app.UI{
 		app.Label().For("contract-input").Class("sr-only").Text("Any contract code"),
 		app.Input().ID("contract-input").Class("control").Type("text").Name("contract_code").Placeholder("e.g. BTC-USDT-CQ").Value(c.entry).

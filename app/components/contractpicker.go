@@ -17,10 +17,12 @@ type ContractPicker struct {
 	Contract string
 	// OnPick is told the contract chosen.
 	OnPick func(ctx app.Context, code string)
-	// View is the page's view: the list is in a GET form to it, which the
-	// first-paint script (web/chart-boot.js) submits on a choice made before
-	// the app runs.
+	// View is the page's view: the list is in a GET form to it, which
+	// web/app-start.js submits on a choice made before the app runs. Page,
+	// when set, is the path of a page whose URL names the contract alone
+	// (/tiers): the form goes there instead, holding no view.
 	View View
+	Page string
 }
 
 // Render draws the select element.
@@ -34,10 +36,16 @@ func (p *ContractPicker) Render() app.UI {
 	if !listed {
 		options = append(options, option(p.Contract, p.Contract, true))
 	}
-	form, fields := viewForm(p.View, "contract_code")
-	return form.ID("contract-pick").Class("view-form").Body(append([]app.UI{app.Select().ID("contract-select").Class("control").Name("contract_code").Body(options...).OnChange(func(ctx app.Context, e app.Event) {
+	form, fields := pageForm(p.Page, p.View, "contract_code")
+	list := app.Select().ID("contract-select").Class("control").Name("contract_code").Body(options...).OnChange(func(ctx app.Context, e app.Event) {
 		if p.OnPick != nil {
 			p.OnPick(ctx, ctx.JSSrc().Get("value").String())
 		}
-	})}, fields...)...)
+	})
+	if app.IsServer {
+		// The server's list, in a page app.wasm has not taken over yet: a
+		// choice submits its form (web/app-start.js). The app's has no mark.
+		list = list.DataSet("submit", "change")
+	}
+	return form.ID("contract-pick").Class("view-form").Body(append([]app.UI{list}, fields...)...)
 }

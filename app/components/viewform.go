@@ -37,6 +37,16 @@ func viewForm(v View, sets ...string) (app.HTMLForm, []app.UI) {
 	return app.Form().Method("get").Action("/"), viewFields(v, sets...)
 }
 
+// pageForm is a GET form to page, a page whose URL names its contract alone
+// (/tiers, /limits), holding nothing but the form's own controls; when page
+// is "", the chart page's form holding v (viewForm).
+func pageForm(page string, v View, sets ...string) (app.HTMLForm, []app.UI) {
+	if page != "" {
+		return app.Form().Method("get").Action(page), nil
+	}
+	return viewForm(v, sets...)
+}
+
 // NextTheme is the theme a click on the theme toggle moves to from t:
 // auto, light, dark, and round again.
 func NextTheme(t string) string {

@@ -46,6 +46,9 @@ func riskPageContract(u *url.URL) (string, error) {
 func (p *RiskPage) OnInit() {
 	if app.IsClient {
 		p.readURL(browser.URL())
+		if list, ok := adoptContracts(); ok { // the list the server put in the page: the first render lists it
+			p.contracts = list
+		}
 	}
 }
 
@@ -74,9 +77,12 @@ func (p *RiskPage) readURL(u *url.URL) {
 	p.contract = code
 }
 
-// OnMount loads the contract list, for the panel.
+// OnMount loads the contract list, for the picker and the panel, unless
+// the page held it.
 func (p *RiskPage) OnMount(ctx app.Context) {
-	loadContracts(ctx, func(list []venueapi.Offer) { p.contracts = list })
+	if p.contracts == nil {
+		loadContracts(ctx, func(list []venueapi.Offer) { p.contracts = list })
+	}
 	ctx.PreventUpdate() // the list lands by a dispatch of its own (docs/performance.md, "One render at mount")
 }
 
@@ -107,8 +113,8 @@ func (p *RiskPage) Render() app.UI {
 		app.Header().Class("bar").Body(
 			app.A().Class("brand").Href("/"+q).Text("Riskchart"),
 			app.Div().Class("risk-pickers").Body(
-				&components.ContractPicker{Contracts: p.contracts, Contract: p.contract, OnPick: pick},
-				&components.ContractEntry{Contract: p.contract, OnEnter: pick,
+				&components.ContractPicker{Contracts: p.contracts, Contract: p.contract, OnPick: pick, Page: "/" + p.show},
+				&components.ContractEntry{Contract: p.contract, OnEnter: pick, Page: "/" + p.show,
 					OnError: func(ctx app.Context, msg string) { p.entryErr = msg }},
 			),
 			app.Nav().Class("chips").Aria("label", "Risk views").Body(link("/tiers", "Tiers"), link("/limits", "Limits"), link("/", "Chart")),

@@ -65,8 +65,9 @@ func TestRiskPanelsFitTheirBoxAtEveryWidth(t *testing.T) {
 				if err := chromedp.Run(ctx, chromedp.EmulateViewport(width, 900), chromedp.Navigate(s.URL+page+"?contract_code="+contracts[0].Code)); err != nil {
 					t.Fatal(err)
 				}
-				// the app runs: the picker is its own, not the prerendered one
-				waitFor(t, ctx, fmt.Sprintf(`document.querySelector(".risk")?.getAttribute("aria-label") === "Risk limits of %s" && document.querySelectorAll("#contract-select option").length > 1`, contracts[0].Code))
+				// The app runs (go-app's loader is gone): the picker is its own. The
+				// server's, which lists every contract too, navigates on a choice.
+				waitFor(t, ctx, fmt.Sprintf(`document.querySelector(".risk")?.getAttribute("aria-label") === "Risk limits of %s" && document.querySelectorAll("#contract-select option").length > 1 && !document.getElementById("app-wasm-loader")`, contracts[0].Code))
 				for _, c := range contracts {
 					choose(t, ctx, "contract-select", c.Code)
 					code, _ := venueapi.ParseContractCode(c.Code)
@@ -198,7 +199,7 @@ func TestRiskPagesPickersCaseAndUnknownContracts(t *testing.T) {
 
 	t.Run("the picker moves the page to another contract", func(t *testing.T) {
 		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/tiers?contract_code=BTC-USDT"))
-		waitFor(t, ctx, `document.querySelectorAll("#contract-select option").length > 1 && !!document.getElementById("contract-form")`)
+		waitFor(t, ctx, `document.querySelectorAll("#contract-select option").length > 1 && !!document.getElementById("contract-form") && !document.getElementById("app-wasm-loader")`)
 		choose(t, ctx, "contract-select", "SOL-USDT")
 		waitFor(t, ctx, `location.search === "?contract_code=SOL-USDT" && document.querySelector(".risk")?.getAttribute("aria-label") === "Risk limits of SOL-USDT"`)
 		typeInto(ctx, "contract-input", "eth-usdt")

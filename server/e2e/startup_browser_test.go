@@ -37,18 +37,8 @@ const jsFirstPaint = `(() => {
 func TestControlsNavigateBeforeTheAppRuns(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
-	var mu sync.Mutex
-	var held []fetch.RequestID // one per page load, while app.wasm is held
-	chromedp.ListenTarget(ctx, func(ev any) {
-		if e, ok := ev.(*fetch.EventRequestPaused); ok {
-			mu.Lock()
-			held = append(held, e.RequestID)
-			mu.Unlock()
-		}
-	})
-	pattern := &fetch.RequestPattern{URLPattern: "*/web/app.wasm*", RequestStage: fetch.RequestStageRequest}
-	if err := chromedp.Run(ctx, fetch.Enable().WithPatterns([]*fetch.RequestPattern{pattern}),
-		chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min")); err != nil {
+	release := holdEveryAppWasm(t, ctx)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min")); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, jsFirstPaint+` === "BTC-USDT|1min|step 60|app false"`)
@@ -98,15 +88,7 @@ func TestControlsNavigateBeforeTheAppRuns(t *testing.T) {
 	}
 	screenshot(t, ctx, "startup-controls-before-app")
 
-	// Let app.wasm through: stop holding it, and release what is held.
-	if err := chromedp.Run(ctx, fetch.Disable()); err != nil {
-		t.Fatal(err)
-	}
-	mu.Lock()
-	for _, id := range held {
-		_ = chromedp.Run(ctx, fetch.ContinueRequest(id)) // those of pages left are gone
-	}
-	mu.Unlock()
+	release()
 	waitDrawn(t, ctx, "BTC-USDT-CQ|30min")
 
 	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.sameDocument = true`, nil)); err != nil {
@@ -122,6 +104,95 @@ func TestControlsNavigateBeforeTheAppRuns(t *testing.T) {
 	testThemeCycles(t, ctx, "light")
 	if !evalJS[bool](t, ctx, `window.sameDocument === true`) {
 		t.Error("with the app running, a control navigated")
+	}
+}
+
+// holdEveryAppWasm holds back app.wasm in every page load from now on, as
+// a slow download would. release lets it through: it stops holding, and
+// lets go what is held (those of pages left are gone).
+func holdEveryAppWasm(t *testing.T, ctx context.Context) (release func()) {
+	t.Helper()
+	var mu sync.Mutex
+	var held []fetch.RequestID // one per page load
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			mu.Lock()
+			held = append(held, e.RequestID)
+			mu.Unlock()
+		}
+	})
+	pattern := &fetch.RequestPattern{URLPattern: "*/web/app.wasm*", RequestStage: fetch.RequestStageRequest}
+	if err := chromedp.Run(ctx, fetch.Enable().WithPatterns([]*fetch.RequestPattern{pattern})); err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		t.Helper()
+		if err := chromedp.Run(ctx, fetch.Disable()); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, id := range held {
+			_ = chromedp.Run(ctx, fetch.ContinueRequest(id))
+		}
+	}
+}
+
+// TestRiskPageControlsNavigateBeforeTheAppRuns: on /tiers and /limits the
+// contract list (every contract, as the server offers them) and the entry
+// are forms to the page itself, so a choice before app.wasm runs opens that
+// page for the contract chosen, not the chart page; once the app runs, it
+// changes the contract in place.
+func TestRiskPageControlsNavigateBeforeTheAppRuns(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	release := holdEveryAppWasm(t, ctx)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/tiers?contract_code=ETH-USDT")); err != nil {
+		t.Fatal(err)
+	}
+	const (
+		ran    = `performance.getEntriesByName("riskchart:main").length > 0`
+		head   = `(document.querySelector(".risk-head") || {}).textContent || ""`
+		listed = `[...document.querySelectorAll("#contract-select option")].map((o) => o.value).join(",")`
+	)
+	waitFor(t, ctx, `document.readyState === "complete"`)
+	if got := evalJS[string](t, ctx, listed); !strings.Contains(got, "BTC-USDT,") || !strings.Contains(got, "SOL-USDT") {
+		t.Errorf("before the app runs the tiers page lists %q, want the server's contracts", got)
+	}
+	choose := func(code string) chromedp.Action {
+		return chromedp.Evaluate(`(() => { const s = document.getElementById("contract-select"); s.value = `+fmt.Sprintf("%q", code)+`; s.dispatchEvent(new Event("change", {bubbles: true})); })()`, nil)
+	}
+	for _, st := range []struct {
+		name       string
+		act        chromedp.Action
+		path, code string
+	}{
+		{"the contract list", choose("SOL-USDT"), "/tiers", "SOL-USDT"},
+		{"the contract entry", chromedp.Tasks{chromedp.SendKeys(`#contract-input`, "xrp-usdt", chromedp.ByQuery), chromedp.Click(`#contract-form button`, chromedp.ByQuery)}, "/tiers", "XRP-USDT"},
+		{"the limits chip", chromedp.Click(`nav.chips a[href^="/limits"]`, chromedp.ByQuery), "/limits", "XRP-USDT"},
+		{"the contract list on /limits", choose("ETH-USDT"), "/limits", "ETH-USDT"},
+	} {
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`window.sameDocument = true`, nil), st.act); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		// A code typed goes into the URL as typed; the page reads it in any case.
+		want := fmt.Sprintf(`location.pathname === %q && new URLSearchParams(location.search).get("contract_code")?.toUpperCase() === %q`, st.path, st.code)
+		waitAcrossNavigation(t, ctx, `!window.sameDocument && document.readyState === "complete" && `+want)
+		if evalJS[bool](t, ctx, ran) {
+			t.Fatalf("after %s app.wasm ran: it was not held back", st.name)
+		}
+		if got := evalJS[string](t, ctx, head); !strings.Contains(got, st.code) {
+			t.Errorf("after %s the page's panel reads %q, want %s", st.name, got, st.code)
+		}
+	}
+	release()
+	waitFor(t, ctx, ran+` && performance.getEntriesByName("riskchart:risk-first-data").length > 0`)
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.sameDocument = true`, nil), choose("SOL-USDT")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `new URLSearchParams(location.search).get("contract_code") === "SOL-USDT" && (`+head+`).includes("SOL-USDT")`)
+	if !evalJS[bool](t, ctx, `window.sameDocument === true && location.pathname === "/limits"`) {
+		t.Error("with the app running, the contract list navigated")
 	}
 }
 

@@ -9,20 +9,21 @@ import (
 
 	"github.com/riskchart/riskchart/app/api"
 	"github.com/riskchart/riskchart/app/boot"
-	"github.com/riskchart/riskchart/app/components"
+	"github.com/riskchart/riskchart/app/pages"
 	"github.com/riskchart/riskchart/server/internal/firstdata"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// withFirstContracts puts in the chart page the contract list, when the
-// request carries it (firstdata): the contract picker drawn with every
-// contract in place of the prerendered one, which lists the page's contract
-// alone; the answer itself for the app to adopt (boot.ContractsID); and no
-// preload of the contract path, which the app then does not fetch. ok is
-// false when the page is left as it was.
+// withFirstContracts puts in a page with a contract picker (the chart page,
+// /tiers, /limits: pages.FirstContractPicker) the contract list, when the
+// request carries it (firstdata): the picker drawn with every contract in
+// place of the prerendered one, which lists the page's contract alone; the
+// answer itself for the app to adopt (boot.ContractsID); and no preload of
+// the contract path, which the app then does not fetch. ok is false when the
+// page is left as it was.
 func withFirstContracts(r *http.Request, page []byte) (out []byte, ok bool) {
 	lookup, found := firstdata.Contracts(r.Context())
-	if !found || r.URL.Path != "/" {
+	if !found {
 		return page, false
 	}
 	body, found := lookup()
@@ -42,11 +43,14 @@ func withFirstContracts(r *http.Request, page []byte) (out []byte, ok bool) {
 	if err != nil {
 		return page, false
 	}
+	picker, shown := pages.FirstContractPicker(r.URL, list.Data)
+	if !shown {
+		return page, false
+	}
+	script := `<script type="application/json" id="` + boot.ContractsID + `">` + string(answer) + "</script>\n"
 	// The prerendered picker is the one form with id="contract-pick"
 	// (ContractPicker), holding no other form.
-	picker := app.HTMLString(components.FirstContractPicker(components.ViewFromURL(r.URL), list.Data))
-	script := `<script type="application/json" id="` + boot.ContractsID + `">` + string(answer) + "</script>\n"
-	out, ok = replaceElement(page, "form", "contract-pick", []byte(picker), script)
+	out, ok = replaceElement(page, "form", "contract-pick", []byte(app.HTMLString(picker)), script)
 	if !ok {
 		return page, false
 	}

@@ -33,10 +33,11 @@ func sortedAttrs(tags []string) []string {
 	return out
 }
 
-// The chart page carries the contract list when the request holds it
-// (docs/architecture.md, "first paint"): the picker lists every contract,
-// the page's own selected, and the answer is there for the app.
-func TestTheChartPageCarriesTheContractList(t *testing.T) {
+// The pages with a contract picker (the chart page, /tiers, /limits) carry
+// the contract list when the request holds it (docs/architecture.md, "first
+// paint"): the picker lists every contract, the page's own selected, and the
+// answer is there for the app.
+func TestThePagesWithAPickerCarryTheContractList(t *testing.T) {
 	const answer = `{"data":[{"contract_code":"BTC-USDT","face_value":"0.001","price_decimals":1},{"contract_code":"ETH-USDT","face_value":"0.01","price_decimals":2},{"contract_code":"SOL-USDT","face_value":"1","price_decimals":3}],"private":true}`
 	held := firstdata.ContractsLookup(func() ([]byte, bool) { return []byte(answer), true })
 	notHeld := firstdata.ContractsLookup(func() ([]byte, bool) { return nil, false })
@@ -69,6 +70,8 @@ func TestTheChartPageCarriesTheContractList(t *testing.T) {
 		{"the list held", view, held, []string{"BTC-USDT", "ETH-USDT", "SOL-USDT"}, "ETH-USDT", true},
 		{"the list held, a contract it lacks", "/?contract_code=XRP-USDT", held, []string{"BTC-USDT", "ETH-USDT", "SOL-USDT", "XRP-USDT"}, "XRP-USDT", true},
 		{"the default view", "/", held, []string{"BTC-USDT", "ETH-USDT", "SOL-USDT"}, "BTC-USDT", true},
+		{"the tiers page", "/tiers?contract_code=sol-usdt", held, []string{"BTC-USDT", "ETH-USDT", "SOL-USDT"}, "SOL-USDT", true},
+		{"the limits page, no contract named", "/limits", held, []string{"BTC-USDT", "ETH-USDT", "SOL-USDT"}, "BTC-USDT", true},
 		{"no list in the request (the shell, or no gateway)", view, nil, []string{"ETH-USDT"}, "ETH-USDT", false},
 		{"the list not held", view, notHeld, []string{"ETH-USDT"}, "ETH-USDT", false},
 		{"an empty list", view, empty, []string{"ETH-USDT"}, "ETH-USDT", false},
@@ -122,7 +125,13 @@ func TestTheChartPageCarriesTheContractList(t *testing.T) {
 	if len(want) == 0 || !slices.Equal(got, want) {
 		t.Errorf("the picker's hidden fields are\n%q\nwant the prerendered page's\n%q", got, want)
 	}
-	if other := serve("/tiers?contract_code=ETH-USDT", held); scriptRE.MatchString(other) {
-		t.Error("the tiers page carries the contract list")
+	// A risk page's picker goes to the page itself, with the contract alone.
+	if form := pickerRE.FindString(serve("/limits?contract_code=ETH-USDT", held)); !strings.Contains(form, `action="/limits"`) || inputRE.MatchString(form) {
+		t.Errorf("the limits page's picker is %s, want a form to /limits with no hidden fields", form)
+	}
+	for _, path := range []string{"/embed/tiers?contract_code=ETH-USDT", "/embed/chart?contract_code=ETH-USDT", "/tiers?contract_code=not-a-code"} {
+		if other := serve(path, held); scriptRE.MatchString(other) {
+			t.Errorf("%s, a page without a picker, carries the contract list", path)
+		}
 	}
 }

@@ -6,9 +6,9 @@ import (
 	"github.com/riskchart/riskchart/server/internal/firstdata"
 )
 
-// withFirstContracts lets the chart page carry the contract list, so that
-// the contract picker lists every contract before app.wasm runs and the app
-// does not fetch it (docs/architecture.md, "first paint"); which page shows
+// withFirstContracts lets the pages with a contract picker carry the
+// contract list, so that the picker lists every contract before app.wasm
+// runs and the app does not fetch it (docs/architecture.md, "first paint"); which page shows
 // the picker is the front end's to say (bundle/firstcontracts.go). The list is the
 // server's configuration, public as its path is (no access rule guards
 // venueapi.PathContracts), so every page load a browser shows gets it; the
