@@ -11,11 +11,11 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// The chart page carries the contract list, the contract path's answer, to
-// whoever the path answers (it is public) on every page load a browser
-// shows; the service worker's shell and other pages do not
-// (docs/architecture.md).
-func TestTheChartPageCarriesTheContractList(t *testing.T) {
+// The pages with a contract picker (the chart page, /tiers, /limits) carry
+// the contract list, the contract path's answer, to whoever the path answers
+// (it is public) on every page load a browser shows; the service worker's
+// shells and the embeds do not (docs/architecture.md).
+func TestThePagesWithAPickerCarryTheContractList(t *testing.T) {
 	// Behind a trusted proxy, with viewer tokens: private data needs one,
 	// the contract list does not.
 	s := startServer(t, map[string]string{"RISKCHART_TRUSTED_PROXIES": "127.0.0.1/32", "RISKCHART_VIEWER_TOKENS": "first-contracts-viewer-token"})
@@ -59,7 +59,9 @@ func TestTheChartPageCarriesTheContractList(t *testing.T) {
 		{"through the proxy, without a viewer token", "/?contract_code=ETH-USDT", map[string]string{"X-Forwarded-For": "203.0.113.7"}, true},
 		{"a page load in a browser", "/", map[string]string{"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate"}, true},
 		{"the shell the service worker keeps", "/", map[string]string{"Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors"}, false},
-		{"another page", "/tiers?contract_code=ETH-USDT", nil, false},
+		{"the tiers page", "/tiers?contract_code=ETH-USDT", nil, true},
+		{"the limits page, the shell the service worker keeps", "/limits", map[string]string{"Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors"}, false},
+		{"an embed", "/embed/tiers?contract_code=ETH-USDT", nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -406,10 +406,10 @@ func TestAReturnVisitOpensThePageItAskedFor(t *testing.T) {
 		app        string // the panel's head once the app runs
 	}{
 		{"a bare path, the network held", "/limits", true, false, "page risk-page | Risk · BTC-USDT", ""},
-		{"the tiers of another contract", "/tiers?contract_code=SOL-USDT", false, false, "page risk-page | Risk · SOL-USDT Refresh now", ""},
-		{"a tiers embed", "/embed/tiers?contract_code=ETH-USDT", false, false, "embed embed-tiers | Risk · ETH-USDT Refresh now", ""},
-		{"a chart view", "/?contract_code=ETH-USDT&period=5min", false, false, "page chart-page | Risk · ETH-USDT Refresh now", ""},
-		{"the server gone: its path's shell", "/tiers?contract_code=XRP-USDT", false, true, "page risk-page | Risk · BTC-USDT Refresh now", "Risk · XRP-USDT"},
+		{"the tiers of another contract", "/tiers?contract_code=SOL-USDT", false, false, "page risk-page | Risk · SOL-USDT", ""},
+		{"a tiers embed", "/embed/tiers?contract_code=ETH-USDT", false, false, "embed embed-tiers | Risk · ETH-USDT", ""},
+		{"a chart view", "/?contract_code=ETH-USDT&period=5min", false, false, "page chart-page | Risk · ETH-USDT", ""},
+		{"the server gone: its path's shell", "/tiers?contract_code=XRP-USDT", false, true, "page risk-page | Risk · BTC-USDT", "Risk · XRP-USDT"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.held {
