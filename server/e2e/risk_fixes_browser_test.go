@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/device"
 	"github.com/shopspring/decimal"
 
 	"github.com/riskchart/riskchart/server/internal/sandbox"
@@ -269,6 +270,31 @@ func TestPublicTiersReachEmbedsWithoutALink(t *testing.T) {
 			}
 			chromedp.Run(ctx, chromedp.Navigate(s.URL+"/embed/limits?contract_code=BTC-USDT"))
 			waitFor(t, ctx, `!!document.getElementById("risk-noaccess") && !document.querySelector("#limits-table")`)
+		})
+	}
+}
+
+// TestHeaderChipsCentreTheirLabelsOnAPhone: on a phone the header's chips
+// are 44 px touch targets, and each label sits in the middle of its chip,
+// links (the risk pages' Tiers, Limits, Chart) as buttons (the periods).
+func TestHeaderChipsCentreTheirLabelsOnAPhone(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	for _, page := range []string{"/tiers?contract_code=ETH-USDT", "/limits?contract_code=ETH-USDT", "/?contract_code=ETH-USDT"} {
+		t.Run(page, func(t *testing.T) {
+			if err := chromedp.Run(ctx, chromedp.Emulate(device.IPhone12), chromedp.Navigate(s.URL+page)); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, ctx, `!document.getElementById("app-wasm-loader") && document.querySelectorAll(".bar .chip").length > 0`)
+			off := evalJS[[]string](t, ctx, `[...document.querySelectorAll(".bar .chip")].flatMap((c) => {
+  const box = c.getBoundingClientRect(), range = document.createRange();
+  range.selectNodeContents(c);
+  const text = range.getBoundingClientRect(), drift = (text.top + text.bottom) / 2 - (box.top + box.bottom) / 2;
+  return box.height < 44 || Math.abs(drift) > 2 ? [c.textContent + ": " + Math.round(box.height) + " px high, label " + drift.toFixed(1) + " px off centre"] : [];
+})`)
+			if len(off) > 0 {
+				t.Errorf("chips off: %s", strings.Join(off, "; "))
+			}
 		})
 	}
 }
