@@ -274,9 +274,10 @@ func TestPublicTiersReachEmbedsWithoutALink(t *testing.T) {
 	}
 }
 
-// TestHeaderChipsCentreTheirLabelsOnAPhone: on a phone the header's chips
-// are 44 px touch targets, and each label sits in the middle of its chip,
-// links (the risk pages' Tiers, Limits, Chart) as buttons (the periods).
+// TestHeaderChipsCentreTheirLabelsOnAPhone: on a phone the header is two
+// rows of controls, its chips are 44 px touch targets, and each label sits
+// in the middle of its chip, links (the risk pages' Tiers, Limits, Chart) as
+// buttons (the periods).
 func TestHeaderChipsCentreTheirLabelsOnAPhone(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
@@ -294,6 +295,10 @@ func TestHeaderChipsCentreTheirLabelsOnAPhone(t *testing.T) {
 })`)
 			if len(off) > 0 {
 				t.Errorf("chips off: %s", strings.Join(off, "; "))
+			}
+			rows := evalJS[int](t, ctx, `new Set([...document.querySelectorAll(".bar .control, .bar .button, .bar .chip")].map((c) => c.getBoundingClientRect()).filter((r) => r.width > 1 && r.height > 1).map((r) => Math.round(r.top / 8))).size`)
+			if rows > 2 {
+				t.Errorf("the header holds %d rows of controls, want at most 2 (%.0f px high)", rows, evalJS[float64](t, ctx, `document.querySelector(".bar").getBoundingClientRect().height`))
 			}
 		})
 	}
