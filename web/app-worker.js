@@ -18,9 +18,9 @@
 //     not: the app draws what browser storage holds while its data loads.
 //     Any other URL (a view or a contract in the query) is the server's to
 //     prerender, with its own first data; its path's shell answers only
-//     when the network fails or is slower than shellAfter. Answering every
-//     page with the chart page's shell drew the chart page, for BTC-USDT,
-//     in a tiers embed until app.wasm ran. A new deployment is still found:
+//     when the network fails or is slower than shellAfter. One shell for
+//     every page would show a tiers embed as the chart page, for BTC-USDT,
+//     until app.wasm ran. A new deployment is still found:
 //     the browser checks the worker script on every navigation, and go-app
 //     offers the reload;
 //   - the server's own pages (/login, /embed/demo) and live data

@@ -374,9 +374,9 @@ func evalAwait[T any](t *testing.T, ctx context.Context, js string) T {
 // TestAReturnVisitOpensThePageItAskedFor: the service worker keeps each
 // page's shell. A bare path opens from its shell at once, the network held
 // back; a URL naming a view opens the server's page for that view; with the
-// server gone, its path's shell, which the app then routes. Before, every
-// page opened as the chart page's shell, for BTC-USDT, until app.wasm ran:
-// a tiers embed showed the chart page's header and chips.
+// server gone, its path's shell, which the app then routes. One shell for
+// every page would show a tiers embed as the chart page's header and chips,
+// for BTC-USDT, until app.wasm ran.
 func TestAReturnVisitOpensThePageItAskedFor(t *testing.T) {
 	s := startServer(t, nil)
 	p := newGatedProxy(t, s.URL)
