@@ -94,36 +94,24 @@ func mergeData(module []byte, gap int) ([]byte, stats, error) {
 	if len(module) < 8 || string(module[:8]) != wasmbin.Header {
 		return nil, stats{}, errors.New("not a WebAssembly module of version 1")
 	}
-	type section struct {
-		id        byte
-		raw, body []byte // the whole section, and its contents
-	}
-	var sections []section
+	var sections []wasmbin.Section
 	data := -1
-	r := &wasmbin.Reader{B: module, Off: 8}
-	for !r.Done() {
-		start := r.Off
-		id, _ := r.Byte()
-		size, err := r.Uleb()
+	for sec, err := range wasmbin.Sections(module) {
 		if err != nil {
-			return nil, stats{}, fmt.Errorf("section %d: %w", id, err)
+			return nil, stats{}, err
 		}
-		body, err := r.Bytes(int(min(size, uint64(len(module)))))
-		if err != nil {
-			return nil, stats{}, fmt.Errorf("section %d: %w", id, err)
-		}
-		if id == sectionData {
+		if sec.ID == sectionData {
 			if data >= 0 {
 				return nil, stats{}, errors.New("two data sections")
 			}
 			data = len(sections)
 		}
-		sections = append(sections, section{id: id, raw: module[start:r.Off], body: body})
+		sections = append(sections, sec)
 	}
 	if data < 0 {
 		return nil, stats{}, errors.New("no data section")
 	}
-	segs, err := readData(sections[data].body)
+	segs, err := readData(sections[data].Body)
 	if err != nil {
 		return nil, stats{}, fmt.Errorf("data section: %w", err)
 	}
@@ -142,13 +130,13 @@ func mergeData(module []byte, gap int) ([]byte, stats, error) {
 	}
 	out := append(make([]byte, 0, len(module)+len(module)/4), module[:8]...)
 	for _, sec := range sections {
-		switch sec.id {
+		switch sec.ID {
 		case sectionData:
 			out = appendSection(out, sectionData, encodeData(merged))
 		case sectionDataCount: // bulk memory's count of data segments
 			out = appendSection(out, sectionDataCount, wasmbin.AppendUleb(nil, uint64(len(merged))))
 		default:
-			out = append(out, sec.raw...)
+			out = append(out, sec.Raw...)
 		}
 	}
 	return out, stats{before: len(segs), after: len(merged)}, nil

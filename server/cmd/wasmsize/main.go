@@ -285,34 +285,24 @@ func parse(b []byte) (*wasmModule, error) {
 		return nil, errors.New("not a WebAssembly module")
 	}
 	m := &wasmModule{names: map[int]string{}}
-	r := &wasmbin.Reader{B: b, Off: 8}
-	for !r.Done() {
-		id, err := r.Byte()
+	for sec, err := range wasmbin.Sections(b) {
 		if err != nil {
 			return nil, err
 		}
-		size, err := r.Uleb()
-		if err != nil {
-			return nil, err
-		}
-		body, err := r.Bytes(int(size))
-		if err != nil {
-			return nil, fmt.Errorf("section %d: %w", id, err)
-		}
-		s := &wasmbin.Reader{B: body}
-		switch id {
+		s := &wasmbin.Reader{B: sec.Body}
+		switch sec.ID {
 		case 2:
 			err = m.readImports(s)
 		case 10:
-			m.code = int64(size)
+			m.code = int64(len(sec.Body))
 			err = m.readCode(s)
 		case 11:
-			m.data = int64(size)
+			m.data = int64(len(sec.Body))
 		case 0:
 			err = m.readCustom(s)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("section %d: %w", id, err)
+			return nil, fmt.Errorf("section %d: %w", sec.ID, err)
 		}
 	}
 	for i := range m.bodies {

@@ -3,7 +3,11 @@
 // LEB128 integers, names and limits, from a module held in memory.
 package wasmbin
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"iter"
+)
 
 // Header is the start of every module of version 1.
 const Header = "\x00asm\x01\x00\x00\x00"
@@ -15,6 +19,39 @@ var ErrShort = errors.New("the module ends early")
 type Reader struct {
 	B   []byte
 	Off int
+}
+
+// Section is one section of a module: its id, the whole section as the
+// module holds it, and its contents.
+type Section struct {
+	ID        byte
+	Raw, Body []byte
+}
+
+// Sections yields the sections of module after its 8-byte header, which
+// the caller checks, in order; a section that cannot be read comes as an
+// error, the last thing yielded.
+func Sections(module []byte) iter.Seq2[Section, error] {
+	return func(yield func(Section, error) bool) {
+		r := &Reader{B: module, Off: 8}
+		for !r.Done() {
+			start := r.Off
+			id, _ := r.Byte()
+			size, err := r.Uleb()
+			if err != nil {
+				yield(Section{}, fmt.Errorf("section %d: %w", id, err))
+				return
+			}
+			body, err := r.Bytes(int(min(size, uint64(len(module)))))
+			if err != nil {
+				yield(Section{}, fmt.Errorf("section %d: %w", id, err))
+				return
+			}
+			if !yield(Section{ID: id, Raw: module[start:r.Off], Body: body}, nil) {
+				return
+			}
+		}
+	}
 }
 
 // Done reports whether everything has been read.

@@ -2,7 +2,9 @@ package wasmbin
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -59,5 +61,24 @@ func TestNameAndLimits(t *testing.T) {
 	}
 	if err := r.Limits(); err != nil || !r.Done() { // flags 0: minimum 7
 		t.Fatalf("limits without one: %v at %d", err, r.Off)
+	}
+}
+
+func TestSectionsInOrderThenTheErrorThatStopsThem(t *testing.T) {
+	module := []byte(Header + "\x01\x02ab" + "\x00\x00" + "\x0b\x05xy")
+	var got []string
+	var stop error
+	for sec, err := range Sections(module) {
+		if err != nil {
+			stop = err
+			break
+		}
+		got = append(got, fmt.Sprintf("%d:%s:%q", sec.ID, sec.Body, sec.Raw))
+	}
+	if want := []string{`1:ab:"\x01\x02ab"`, `0::"\x00\x00"`}; !slices.Equal(got, want) {
+		t.Errorf("sections %q, want %q", got, want)
+	}
+	if !errors.Is(stop, ErrShort) {
+		t.Errorf("a section cut short: %v, want ErrShort", stop)
 	}
 }
