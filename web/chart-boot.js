@@ -14,9 +14,10 @@
 (() => {
   "use strict";
   // The page's controls are forms to the view they name (a click navigates
-  // before the app runs; web/app-start.js submits a list's). A page the service worker opens from its shell (offline, or the network
-  // slow) is prerendered for the default view: a form's hidden fields take
-  // the rest of the view from the URL instead.
+  // before the app runs; web/app-start.js submits a list's). A page the
+  // service worker opens from its shell (offline, or the network slow) is
+  // prerendered for the default view: a form's hidden fields take the rest
+  // of the view from the URL instead.
   document.addEventListener("submit", (e) => {
     const form = e.target;
     if (form.method !== "get") {

@@ -138,6 +138,12 @@ func (p *ChartPage) Render() app.UI {
 	)
 }
 
+// chartPicker is the chart page's contract list for view v, the server's
+// (firstPicker, pick nil) as the app's.
+func chartPicker(v components.View, contracts []venueapi.Offer, pick func(app.Context, string)) *components.ContractPicker {
+	return &components.ContractPicker{Contracts: contracts, Contract: v.Contract, OnPick: pick, View: v}
+}
+
 // bar is the page's header: the contract, the period and the toggles.
 func (p *ChartPage) bar(v components.View) app.UI {
 	setContract := func(ctx app.Context, code string) {
@@ -147,7 +153,7 @@ func (p *ChartPage) bar(v components.View) app.UI {
 	return app.Header().Class("bar").Body(
 		app.H1().Class("brand").Text("Riskchart"),
 		app.Label().For("contract-select").Class("sr-only").Text("Contract"),
-		&components.ContractPicker{Contracts: p.contracts, Contract: v.Contract, OnPick: setContract, View: v},
+		chartPicker(v, p.contracts, setContract),
 		&components.ContractEntry{Contract: v.Contract, OnEnter: setContract, View: v,
 			OnError: func(ctx app.Context, msg string) { p.entryErr = msg }},
 		&components.PeriodPicker{ID: "period-picker", Class: "chips", Period: v.Period, View: &v,

@@ -33,11 +33,10 @@ type pickerPage interface {
 }
 
 func (p *ChartPage) firstPicker(u *url.URL, contracts []venueapi.Offer) (app.UI, bool) {
-	v := components.ViewFromURL(u)
-	return &components.ContractPicker{Contracts: contracts, Contract: v.Contract, View: v}, true
+	return chartPicker(components.ViewFromURL(u), contracts, nil), true
 }
 
 func (p *RiskPage) firstPicker(u *url.URL, contracts []venueapi.Offer) (app.UI, bool) {
 	code, err := riskPageContract(u)
-	return &components.ContractPicker{Contracts: contracts, Contract: code, Page: "/" + p.show}, err == nil
+	return p.picker(code, contracts, nil), err == nil
 }

@@ -86,20 +86,29 @@ func (p *RiskPage) OnMount(ctx app.Context) {
 	ctx.PreventUpdate() // the list lands by a dispatch of its own (docs/performance.md, "One render at mount")
 }
 
+// path is the page's own path: its links and forms name the contract alone.
+func (p *RiskPage) path() string { return "/" + p.show }
+
+// picker is the page's contract list, showing code: the server's
+// (firstPicker, pick nil) as the app's. A choice opens this page.
+func (p *RiskPage) picker(code string, contracts []venueapi.Offer, pick func(app.Context, string)) *components.ContractPicker {
+	return &components.ContractPicker{Contracts: contracts, Contract: code, OnPick: pick, Page: p.path()}
+}
+
 // Render draws the panel under a small header with links to its siblings.
 func (p *RiskPage) Render() app.UI {
 	p.renders.count()
 	q := "?" + url.Values{"contract_code": {p.contract}}.Encode()
 	link := func(path, label string) app.UI {
 		a := app.A().Class("chip").Href(path + q).Text(label)
-		if path == "/"+p.show {
+		if path == p.path() {
 			a = a.Aria("current", "page")
 		}
 		return a
 	}
 	pick := func(ctx app.Context, code string) {
 		p.entryErr = ""
-		ctx.Navigate("/" + p.show + "?" + url.Values{"contract_code": {strings.ToUpper(code)}}.Encode())
+		ctx.Navigate(p.path() + "?" + url.Values{"contract_code": {strings.ToUpper(code)}}.Encode())
 	}
 	var body app.UI
 	switch {
@@ -113,8 +122,8 @@ func (p *RiskPage) Render() app.UI {
 		app.Header().Class("bar").Body(
 			app.A().Class("brand").Href("/"+q).Text("Riskchart"),
 			app.Div().Class("risk-pickers").Body(
-				&components.ContractPicker{Contracts: p.contracts, Contract: p.contract, OnPick: pick, Page: "/" + p.show},
-				&components.ContractEntry{Contract: p.contract, OnEnter: pick, Page: "/" + p.show,
+				p.picker(p.contract, p.contracts, pick),
+				&components.ContractEntry{Contract: p.contract, OnEnter: pick, Page: p.path(),
 					OnError: func(ctx app.Context, msg string) { p.entryErr = msg }},
 			),
 			app.Nav().Class("chips").Aria("label", "Risk views").Body(link("/tiers", "Tiers"), link("/limits", "Limits"), link("/", "Chart")),

@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -388,14 +387,11 @@ func TestAReturnVisitOpensThePageItAskedFor(t *testing.T) {
 	waitFor(t, ctx, `performance.getEntriesByName("riskchart:risk-first-data").length > 0`)
 	waitFor(t, ctx, `navigator.serviceWorker.getRegistration().then(r => !!r && !!r.active)`)
 	// What the page held as it finished parsing, before app.wasm could run.
-	if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
-		_, err := page.AddScriptToEvaluateOnNewDocument(`document.addEventListener("DOMContentLoaded", () => {
+	if err := chromedp.Run(ctx, onEveryDocument(`document.addEventListener("DOMContentLoaded", () => {
   const root = document.querySelector(".page, #embed-root");
   const head = document.querySelector(".risk-head");
   sessionStorage.setItem("parsed", (root ? root.className : "none") + " | " + (head ? head.textContent.replace(/\s+/g, " ").trim() : "no panel"));
-})`).Do(ctx)
-		return err
-	})); err != nil {
+})`)); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {

@@ -114,15 +114,13 @@ func holdEveryAppWasm(t *testing.T, ctx context.Context) (release func()) {
 	t.Helper()
 	var mu sync.Mutex
 	var held []fetch.RequestID // one per page load
-	chromedp.ListenTarget(ctx, func(ev any) {
-		if e, ok := ev.(*fetch.EventRequestPaused); ok {
-			mu.Lock()
-			held = append(held, e.RequestID)
-			mu.Unlock()
-		}
+	paused, hold := holdAppWasm(ctx)
+	whenHeld(ctx, paused, func(id fetch.RequestID) {
+		mu.Lock()
+		held = append(held, id)
+		mu.Unlock()
 	})
-	pattern := &fetch.RequestPattern{URLPattern: "*/web/app.wasm*", RequestStage: fetch.RequestStageRequest}
-	if err := chromedp.Run(ctx, fetch.Enable().WithPatterns([]*fetch.RequestPattern{pattern})); err != nil {
+	if err := chromedp.Run(ctx, hold); err != nil {
 		t.Fatal(err)
 	}
 	return func() {

@@ -8,11 +8,12 @@ import (
 
 // withFirstContracts lets the pages with a contract picker carry the
 // contract list, so that the picker lists every contract before app.wasm
-// runs and the app does not fetch it (docs/architecture.md, "first paint"); which page shows
-// the picker is the front end's to say (bundle/firstcontracts.go). The list is the
+// runs and the app does not fetch it (docs/architecture.md, "first paint");
+// which page shows the picker is the front end's to say
+// (pages.FirstContractPicker, bundle/firstcontracts.go). The list is the
 // server's configuration, public as its path is (no access rule guards
 // venueapi.PathContracts), so every page load a browser shows gets it; the
-// service worker's shell does not (shownNow): the shell is kept across
+// service worker's shells do not (shownNow): a shell is kept across
 // restarts of the server until the next release, and the app would adopt a
 // list the server may no longer offer instead of asking for it.
 func (s *server) withFirstContracts(next http.Handler) http.Handler {
