@@ -52,22 +52,29 @@ func (p *RiskPage) OnInit() {
 	}
 }
 
-// OnNav reads the contract from the URL. The navigation that follows the
-// mount finds the page showing it already, and renders nothing again.
+// OnNav reads the panel and the contract from the URL. The navigation that
+// follows the mount finds the page showing them already, and renders
+// nothing again.
 func (p *RiskPage) OnNav(ctx app.Context) {
-	contract, err := p.contract, p.err
+	show, contract, err := p.show, p.contract, p.err
 	p.readURL(ctx.Page().URL())
 	if p.err == "" {
 		title := map[string]string{"tiers": "Risk-limit tiers", "limits": "Position limits"}[p.show]
 		ctx.Page().SetTitle(title + " · " + p.contract + " · Riskchart")
 	}
-	if p.contract == contract && p.err == err {
+	if p.show == show && p.contract == contract && p.err == err {
 		ctx.PreventUpdate()
 	}
 }
 
-// readURL takes the page's contract, or why there is none, from u.
+// readURL takes the page's panel, and its contract or why there is none,
+// from u. The panel is the path's: go-app keeps this page when the app goes
+// from /tiers to /limits (the same type of page), and copies none of its
+// unexported fields.
 func (p *RiskPage) readURL(u *url.URL) {
+	if show := strings.TrimPrefix(u.Path, "/"); show == "tiers" || show == "limits" {
+		p.show = show
+	}
 	p.contract, p.err = "", ""
 	code, err := riskPageContract(u)
 	if err != nil {

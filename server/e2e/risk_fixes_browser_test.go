@@ -303,3 +303,35 @@ func TestHeaderChipsCentreTheirLabelsOnAPhone(t *testing.T) {
 		})
 	}
 }
+
+// TestTheRiskPagesLinksSwitchThePanelInTheApp: once the app runs, the
+// header's Tiers and Limits links show the other panel. go-app keeps the
+// page component from /tiers to /limits (the same type), and the page took
+// its panel from a field set when it was made: the address and the current
+// link changed, and the panel stayed the tiers.
+func TestTheRiskPagesLinksSwitchThePanelInTheApp(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/tiers?contract_code=ETH-USDT")); err != nil {
+		t.Fatal(err)
+	}
+	// shows is whether the page shows the panel of path (state line id,
+	// title), the app running, the header's current link that path.
+	shows := func(path, id, title string) string {
+		return fmt.Sprintf(`location.pathname === %q && !document.getElementById("app-wasm-loader") && !!document.querySelector("#%s .age")
+  && document.querySelectorAll("#tiers-state, #limits-state").length === 1 && document.title === %q
+  && document.querySelector('header a[aria-current="page"]')?.getAttribute("href").startsWith(%q)`, path, id, title, path+"?")
+	}
+	waitFor(t, ctx, shows("/tiers", "tiers-state", "Risk-limit tiers · ETH-USDT · Riskchart"))
+	for _, step := range []struct{ path, id, title string }{
+		{"/limits", "limits-state", "Position limits · ETH-USDT · Riskchart"},
+		{"/tiers", "tiers-state", "Risk-limit tiers · ETH-USDT · Riskchart"},
+	} {
+		evalJS[bool](t, ctx, `window.riskchartSamePage = true`)
+		click(t, ctx, `header a[href^="`+step.path+`?"]`)
+		waitFor(t, ctx, shows(step.path, step.id, step.title))
+		if !evalJS[bool](t, ctx, `window.riskchartSamePage === true`) {
+			t.Errorf("going to %s loaded a new document: the app did not take the link", step.path)
+		}
+	}
+}
