@@ -20,8 +20,8 @@ type ContractEntry struct {
 	OnError func(ctx app.Context, msg string)
 	// View is the page's view: the form is a GET form to it, so that a code
 	// entered before the app runs navigates to its chart. Page, when set, is
-	// the path of a page whose URL names the contract alone (/tiers): the
-	// form goes there instead, holding no view.
+	// the path of a risk page (/tiers): the form goes there instead, holding
+	// the view's zone and theme (View.PageQuery).
 	View View
 	Page string
 

@@ -19,8 +19,8 @@ type ContractPicker struct {
 	OnPick func(ctx app.Context, code string)
 	// View is the page's view: the list is in a GET form to it, which
 	// web/app-start.js submits on a choice made before the app runs. Page,
-	// when set, is the path of a page whose URL names the contract alone
-	// (/tiers): the form goes there instead, holding no view.
+	// when set, is the path of a risk page (/tiers): the form goes there
+	// instead, holding the view's zone and theme (View.PageQuery).
 	View View
 	Page string
 }

@@ -53,6 +53,22 @@ func ViewFromURL(u *url.URL) View {
 // Query is the view as a URL query.
 func (v View) Query() string { return v.values().Encode() }
 
+// PageQuery is the view as the query of a risk page (/tiers, /limits): the
+// contract, and the zone and the theme when they are not the browser's.
+// Those pages show no period.
+func (v View) PageQuery() string { return v.pageValues().Encode() }
+
+func (v View) pageValues() url.Values {
+	q := url.Values{"contract_code": {v.Contract}}
+	if v.UTC {
+		q.Set("tz", zoneUTC)
+	}
+	if v.Theme != "auto" && v.Theme != "" {
+		q.Set("theme", v.Theme)
+	}
+	return q
+}
+
 // values is the view as the query's names and values.
 func (v View) values() url.Values {
 	q := url.Values{"contract_code": {v.Contract}, "period": {string(v.Period)}}

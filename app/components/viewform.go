@@ -2,6 +2,7 @@ package components
 
 import (
 	"maps"
+	"net/url"
 	"slices"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -15,8 +16,10 @@ import (
 
 // viewFields is view v as hidden form fields, but for the names the form's
 // own controls set.
-func viewFields(v View, except ...string) []app.UI {
-	q := v.values()
+func viewFields(v View, except ...string) []app.UI { return hiddenFields(v.values(), except...) }
+
+// hiddenFields is query q as hidden form fields, but for the names in except.
+func hiddenFields(q url.Values, except ...string) []app.UI {
 	var fields []app.UI
 	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if slices.Contains(except, k) {
@@ -37,12 +40,13 @@ func viewForm(v View, sets ...string) (app.HTMLForm, []app.UI) {
 	return app.Form().Method("get").Action("/"), viewFields(v, sets...)
 }
 
-// pageForm is a GET form to page, a page whose URL names its contract alone
-// (/tiers, /limits), holding nothing but the form's own controls; when page
-// is "", the chart page's form holding v (viewForm).
+// pageForm is a GET form to page, a risk page (/tiers, /limits), holding
+// v's zone and theme when they are not the browser's (View.PageQuery) but
+// for the names its controls set; when page is "", the chart page's form
+// holding v (viewForm).
 func pageForm(page string, v View, sets ...string) (app.HTMLForm, []app.UI) {
 	if page != "" {
-		return app.Form().Method("get").Action(page), nil
+		return app.Form().Method("get").Action(page), hiddenFields(v.pageValues(), sets...)
 	}
 	return viewForm(v, sets...)
 }

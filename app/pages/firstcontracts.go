@@ -37,6 +37,6 @@ func (p *ChartPage) firstPicker(u *url.URL, contracts []venueapi.Offer) (app.UI,
 }
 
 func (p *RiskPage) firstPicker(u *url.URL, contracts []venueapi.Offer) (app.UI, bool) {
-	code, err := riskPageContract(u)
-	return p.picker(code, contracts, nil), err == nil
+	p.readURL(u)
+	return p.picker(p.contract, contracts, nil), p.err == ""
 }

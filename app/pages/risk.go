@@ -12,12 +12,15 @@ import (
 )
 
 // RiskPage is one risk panel on a page of its own (/tiers, /limits), for
-// linking; the contract comes from ?contract_code= (BTC-USDT when absent).
+// linking; the contract comes from ?contract_code= (BTC-USDT when absent),
+// the zone and theme from ?tz= and ?theme=, as on the chart page.
 type RiskPage struct {
 	app.Compo
 
 	show     string // "tiers" or "limits"
 	contract string
+	utc      bool   // ?tz=utc: the panel's times of day in UTC
+	theme    string // ?theme=: "auto", "light" or "dark"
 	err      string // a contract_code that is not one
 	entryErr string // a code typed in the entry that is not one
 
@@ -46,35 +49,40 @@ func riskPageContract(u *url.URL) (string, error) {
 func (p *RiskPage) OnInit() {
 	if app.IsClient {
 		p.readURL(browser.URL())
+		// The server's page is in this theme already (server/internal/bundle/theme.go).
+		browser.SetTheme(p.theme)
 		if list, ok := adoptContracts(); ok { // the list the server put in the page: the first render lists it
 			p.contracts = list
 		}
 	}
 }
 
-// OnNav reads the panel and the contract from the URL. The navigation that
-// follows the mount finds the page showing them already, and renders
-// nothing again.
+// OnNav reads the panel, contract, zone and theme from the URL. The
+// navigation that follows the mount finds the page showing them already,
+// and renders nothing again.
 func (p *RiskPage) OnNav(ctx app.Context) {
-	show, contract, err := p.show, p.contract, p.err
+	show, contract, utc, theme, err := p.show, p.contract, p.utc, p.theme, p.err
 	p.readURL(ctx.Page().URL())
+	browser.SetTheme(p.theme)
 	if p.err == "" {
 		title := map[string]string{"tiers": "Risk-limit tiers", "limits": "Position limits"}[p.show]
 		ctx.Page().SetTitle(title + " · " + p.contract + " · Riskchart")
 	}
-	if p.show == show && p.contract == contract && p.err == err {
+	if p.show == show && p.contract == contract && p.utc == utc && p.theme == theme && p.err == err {
 		ctx.PreventUpdate()
 	}
 }
 
-// readURL takes the page's panel, and its contract or why there is none,
-// from u. The panel is the path's: go-app keeps this page when the app goes
-// from /tiers to /limits (the same type of page), and copies none of its
-// unexported fields.
+// readURL takes the page's panel, its contract, or why there is none, and
+// its zone and theme, read as the chart page reads them, from u. The panel
+// is the path's: go-app keeps this page when the app goes from /tiers to
+// /limits (the same type of page), and copies none of its unexported fields.
 func (p *RiskPage) readURL(u *url.URL) {
 	if show := strings.TrimPrefix(u.Path, "/"); show == "tiers" || show == "limits" {
 		p.show = show
 	}
+	v := components.ViewFromURL(u)
+	p.utc, p.theme = v.UTC, v.Theme
 	p.contract, p.err = "", ""
 	code, err := riskPageContract(u)
 	if err != nil {
@@ -93,19 +101,25 @@ func (p *RiskPage) OnMount(ctx app.Context) {
 	ctx.PreventUpdate() // the list lands by a dispatch of its own (docs/performance.md, "One render at mount")
 }
 
-// path is the page's own path: its links and forms name the contract alone.
+// path is the page's own path.
 func (p *RiskPage) path() string { return "/" + p.show }
+
+// view is what the page's URL holds, contract code shown: its links and
+// forms carry it (View.PageQuery).
+func (p *RiskPage) view(code string) components.View {
+	return components.View{Contract: code, UTC: p.utc, Theme: p.theme}
+}
 
 // picker is the page's contract list, showing code: the server's
 // (firstPicker, pick nil) as the app's. A choice opens this page.
 func (p *RiskPage) picker(code string, contracts []venueapi.Offer, pick func(app.Context, string)) *components.ContractPicker {
-	return &components.ContractPicker{Contracts: contracts, Contract: code, OnPick: pick, Page: p.path()}
+	return &components.ContractPicker{Contracts: contracts, Contract: code, OnPick: pick, View: p.view(code), Page: p.path()}
 }
 
 // Render draws the panel under a small header with links to its siblings.
 func (p *RiskPage) Render() app.UI {
 	p.renders.count()
-	q := "?" + url.Values{"contract_code": {p.contract}}.Encode()
+	q := "?" + p.view(p.contract).PageQuery()
 	link := func(path, label string) app.UI {
 		a := app.A().Class("chip").Href(path + q).Text(label)
 		if path == p.path() {
@@ -115,7 +129,7 @@ func (p *RiskPage) Render() app.UI {
 	}
 	pick := func(ctx app.Context, code string) {
 		p.entryErr = ""
-		ctx.Navigate(p.path() + "?" + url.Values{"contract_code": {strings.ToUpper(code)}}.Encode())
+		ctx.Navigate(p.path() + "?" + p.view(strings.ToUpper(code)).PageQuery())
 	}
 	var body app.UI
 	switch {
@@ -123,14 +137,14 @@ func (p *RiskPage) Render() app.UI {
 		body = app.P().ID("risk-page-error").Class("field-error").Attr("role", "alert").
 			Text(p.err + ". Try /" + p.show + "?contract_code=BTC-USDT.")
 	case p.contract != "":
-		body = &components.RiskPanel{Contract: p.contract, Show: p.show, Contracts: p.contracts}
+		body = &components.RiskPanel{Contract: p.contract, Show: p.show, Contracts: p.contracts, UTC: p.utc}
 	}
 	return app.Div().Class("page risk-page").Body(
 		app.Header().Class("bar").Body(
 			app.A().Class("brand").Href("/"+q).Text("Riskchart"),
 			app.Div().Class("risk-pickers").Body(
 				p.picker(p.contract, p.contracts, pick),
-				&components.ContractEntry{Contract: p.contract, OnEnter: pick, Page: p.path(),
+				&components.ContractEntry{Contract: p.contract, OnEnter: pick, View: p.view(p.contract), Page: p.path(),
 					OnError: func(ctx app.Context, msg string) { p.entryErr = msg }},
 			),
 			app.Nav().Class("chips").Aria("label", "Risk views").Body(link("/tiers", "Tiers"), link("/limits", "Limits"), link("/", "Chart")),

@@ -87,8 +87,9 @@ func rewriteOG(page []byte, base string) ([]byte, error) {
 
 // servePage answers a page of the app: go-app prerenders it, then its
 // og:url and og:image are rewritten (see ogDomain), the chart page's head
-// gets the script that reads its answer (answer.go), and the first data the
-// server holds is written in (firstcontracts.go, firsttiers.go).
+// gets the script that reads its answer (answer.go), the page the theme its
+// URL names (theme.go), and the first data the server holds is written in
+// (firstcontracts.go, firsttiers.go).
 func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 	rec := httptest.NewRecorder() // holds go-app's answer until it is rewritten
 	h.app.ServeHTTP(rec, r)
@@ -100,7 +101,7 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "rendering the page's metadata failed", http.StatusInternalServerError)
 			return
 		}
-		body = withAnswerRead(page)
+		body = withTheme(r.URL, withAnswerRead(page))
 		if page, ok := withFirstContracts(r, body); ok { // firstcontracts.go: public, cacheable as before
 			body = page
 		}

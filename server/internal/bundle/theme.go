@@ -1,0 +1,34 @@
+package bundle
+
+import (
+	"bytes"
+	"net/url"
+
+	"github.com/riskchart/riskchart/app/components"
+)
+
+// withTheme is page with the theme its URL names (?theme=light or dark, read
+// as the app reads it) on its <html> element, as the app sets it when it
+// runs (browser.SetTheme): the first paint is then in that theme. Without
+// it a dark embed in a dark page showed white until app.wasm ran. page is
+// as it is when the URL names no theme ("auto": the stylesheets follow the
+// system's colour scheme) or holds no <html> start tag.
+func withTheme(u *url.URL, page []byte) []byte {
+	theme := components.ViewFromURL(u).Theme
+	if theme == "auto" {
+		return page
+	}
+	tag := bytes.Index(page, []byte("<html"))
+	if tag < 0 {
+		return page
+	}
+	at := tag + len("<html")
+	if at < len(page) && page[at] != '>' && page[at] != ' ' {
+		return page // <htmlx…> is not the element
+	}
+	attr := ` data-theme="` + theme + `"` // "light" or "dark": nothing to escape
+	out := make([]byte, 0, len(page)+len(attr))
+	out = append(out, page[:at]...)
+	out = append(out, attr...)
+	return append(out, page[at:]...)
+}
