@@ -134,8 +134,9 @@ func (p *RiskPage) Render() app.UI {
 	var body app.UI
 	switch {
 	case p.err != "":
-		body = app.P().ID("risk-page-error").Class("field-error").Attr("role", "alert").
-			Text(p.err + ". Try /" + p.show + "?contract_code=BTC-USDT.")
+		try := p.path() + "?" + p.view("BTC-USDT").PageQuery()
+		body = app.P().ID("risk-page-error").Class("notice field-error").Attr("role", "alert").Body(
+			app.Text(p.err+". Try "), app.A().Href(try).Text(p.path()+"?contract_code=BTC-USDT"), app.Text("."))
 	case p.contract != "":
 		body = &components.RiskPanel{Contract: p.contract, Show: p.show, Contracts: p.contracts, UTC: p.utc}
 	}

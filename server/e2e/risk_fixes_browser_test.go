@@ -335,3 +335,47 @@ func TestTheRiskPagesLinksSwitchThePanelInTheApp(t *testing.T) {
 		}
 	}
 }
+
+// contrastJS is the WCAG contrast ratio of the element at selector's text
+// against the page's background.
+const contrastJS = `((selector) => {
+  const lum = (css) => {
+    const [r, g, b] = css.match(/[\d.]+/g).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const fg = lum(getComputedStyle(document.querySelector(selector)).color), bg = lum(getComputedStyle(document.body).backgroundColor);
+  return (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+})`
+
+// TestARiskPageWithAMalformedContractSaysSoReadably: /tiers with a
+// contract_code that is not one says why in the panel's column, with a link
+// to a page that works, readable in either theme; so is the page's brand.
+// Before, the message sat against the window's edge, its way out was text,
+// and a link on the dark theme was the browser's own dark blue (2.0:1).
+func TestARiskPageWithAMalformedContractSaysSoReadably(t *testing.T) {
+	s := startServer(t, nil)
+	for _, theme := range []string{"light", "dark"} {
+		t.Run(theme, func(t *testing.T) {
+			ctx := newBrowser(t)
+			if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/tiers?contract_code=btc&theme="+theme)); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, ctx, `!document.getElementById("app-wasm-loader") && !!document.querySelector("#risk-page-error a")`)
+			want := "/tiers?contract_code=BTC-USDT&theme=" + theme
+			if got := evalJS[string](t, ctx, `document.querySelector("#risk-page-error a").getAttribute("href")`); got != want {
+				t.Errorf("the error's link goes to %s, want %s", got, want)
+			}
+			if left := evalJS[float64](t, ctx, `document.getElementById("risk-page-error").getBoundingClientRect().left`); left < 12 {
+				t.Errorf("the error starts %.0f px from the window's edge, want 12 or more", left)
+			}
+			for _, sel := range []string{"#risk-page-error a", "a.brand", "#risk-page-error"} {
+				if ratio := evalJS[float64](t, ctx, contrastJS+`(`+fmt.Sprintf("%q", sel)+`)`); ratio < 4.5 {
+					t.Errorf("%s has a contrast of %.2f:1 on the %s theme, want 4.5:1 or more", sel, ratio, theme)
+				}
+			}
+		})
+	}
+}

@@ -90,3 +90,35 @@ func TestTheRiskPagesKeepTheViewsZoneAndTheme(t *testing.T) {
 		t.Errorf("the chart page opened from /limits shows %q, want the theme dark and UTC", got)
 	}
 }
+
+// TestEveryTextColourReadsOnItsTheme: each colour the stylesheet writes text
+// in (the text itself, muted labels, links and the current chip, a rise, a
+// fall, a warning) has a contrast of 4.5:1 or more on its theme's
+// background (WCAG AA). Before, a rise on the light theme was 3.3:1, a fall
+// on the dark one 3.9:1, and the warning badge's amber (#d97706) on the
+// light one 3.2:1.
+func TestEveryTextColourReadsOnItsTheme(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	for _, theme := range []string{"light", "dark"} {
+		if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?theme="+theme)); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, `document.readyState === "complete"`)
+		for _, colour := range []string{"--fg", "--muted", "--accent", "--up", "--down", "--warn"} {
+			ratio := evalJS[float64](t, ctx, fmt.Sprintf(`(() => {
+  const span = document.createElement("span");
+  span.id = "zz-colour";
+  span.style.color = "var(%s)";
+  span.textContent = "x";
+  document.body.append(span);
+  const ratio = %s("#zz-colour");
+  span.remove();
+  return ratio;
+})()`, colour, contrastJS))
+			if ratio < 4.5 {
+				t.Errorf("text in %s on the %s theme: %.2f:1, want 4.5:1 or more", colour, theme, ratio)
+			}
+		}
+	}
+}
