@@ -181,12 +181,12 @@ func fitText(s risk.SideLimit, lev string, accountLev int) string {
 	}
 	switch s.Fit {
 	case risk.Fits:
-		return "fits at " + lev + "× (limit " + s.Limit.String() + " cont: " + which + ")"
+		return "fits at " + lev + "× (limit " + grouped(s.Limit) + " cont: " + which + ")"
 	case risk.Exceeds:
-		return "exceeds the limit at " + lev + "× of " + s.Limit.String() + " cont (" + which + ")"
+		return "exceeds the limit at " + lev + "× of " + grouped(s.Limit) + " cont (" + which + ")"
 	}
 	if s.ByTiers {
-		return "unknown: your limits are not loaded; the tiers allow up to " + s.Limit.String() + " cont at " + lev + "×"
+		return "unknown: your limits are not loaded; the tiers allow up to " + grouped(s.Limit) + " cont at " + lev + "×"
 	}
 	return "unknown: your limits are not loaded"
 }
@@ -200,9 +200,9 @@ func maxText(m risk.Max, unit, lev string) string {
 	case m.Unbounded:
 		return "no top: the last tier allows " + lev + "× and is open-ended"
 	case unit == venueapi.UnitUSDT:
-		return m.Volume.String() + " USDT (" + m.Position.Contracts.String() + " cont)"
+		return grouped(m.Volume) + " USDT (" + grouped(m.Position.Contracts) + " cont)"
 	}
-	return m.Volume.String() + " cont (" + m.Position.USDT.String() + " USDT)"
+	return grouped(m.Volume) + " cont (" + grouped(m.Position.USDT) + " USDT)"
 }
 
 // marginHow is the maintenance margin's formula with the numbers put in.
@@ -210,11 +210,11 @@ func marginHow(res risk.Result, k risk.Contract, unit string) string {
 	rate := rateText(res.Tier.MaintenanceMarginRate)
 	rounded := ", rounded up to " + strconv.Itoa(risk.MarginPlaces) + " decimals"
 	if unit == venueapi.UnitUSDT {
-		return " = " + res.Position.USDT.String() + " USDT × " + rate + " − " + res.Amount.String() + " USDT (tier " +
+		return " = " + grouped(res.Position.USDT) + " USDT × " + rate + " − " + grouped(res.Amount) + " USDT (tier " +
 			strconv.Itoa(int(res.Tier.Tier)) + "'s maint. amount)" + rounded
 	}
-	return " = (" + res.Position.Contracts.String() + " cont × " + rate + " − " + res.Amount.String() + " cont (tier " +
-		strconv.Itoa(int(res.Tier.Tier)) + "'s maint. amount)) × " + k.FaceValue.String() + " face value × " + k.MarkPrice.String() + " mark" + rounded
+	return " = (" + grouped(res.Position.Contracts) + " cont × " + rate + " − " + grouped(res.Amount) + " cont (tier " +
+		strconv.Itoa(int(res.Tier.Tier)) + "'s maint. amount)) × " + grouped(k.FaceValue) + " face value × " + grouped(k.MarkPrice) + " mark" + rounded
 }
 
 // liqText is one side's estimated liquidation price.
@@ -223,9 +223,9 @@ func liqText(l risk.Liquidation, side string) string {
 	case l.None:
 		return side + ": none (the margin covers a fall to zero)"
 	case l.AtOnce:
-		return side + ": " + l.Price.String() + " (at once: the margin is below the maintenance margin at the entry price)"
+		return side + ": " + grouped(l.Price) + " (at once: the margin is below the maintenance margin at the entry price)"
 	}
-	return side + ": " + l.Price.String()
+	return side + ": " + grouped(l.Price)
 }
 
 // Render draws the fields and the answer, or why there is none yet.
@@ -287,7 +287,7 @@ func (c *Calculator) answer(res risk.Result, k risk.Contract, limit *venueapi.Po
 	unit := c.Ladder.Unit()
 	var out []app.UI
 	out = append(out, item("calc-tier", "Tier", strconv.Itoa(int(res.Tier.Tier))+" ("+bandText(c.Tiers, res.Tier)+")")...)
-	out = append(out, item("calc-position", "Position", res.Position.Contracts.String()+" cont · "+res.Position.USDT.String()+" USDT at mark "+k.MarkPrice.String())...)
+	out = append(out, item("calc-position", "Position", grouped(res.Position.Contracts)+" cont · "+grouped(res.Position.USDT)+" USDT at mark "+grouped(k.MarkPrice))...)
 	out = append(out, item("calc-tier-lever", "Tier's max lev.", res.Tier.MaxLever.String()+"×")...)
 	out = append(out, c.margins(res, k, unit)...)
 	out = append(out, item("calc-max", "Largest at "+c.leverage+"×", maxText(res.Max, unit, c.leverage))...)
@@ -300,11 +300,11 @@ func (c *Calculator) answer(res risk.Result, k risk.Contract, limit *venueapi.Po
 func (c *Calculator) margins(res risk.Result, k risk.Contract, unit string) []app.UI {
 	return []app.UI{
 		app.Dt().Text("Initial margin at " + c.leverage + "×"), app.Dd().ID("calc-initial").Body(
-			app.Span().Text(res.Initial.String()+" USDT"),
-			app.Span().ID("calc-initial-how").Class("how").Text(" = "+res.Position.USDT.String()+" USDT ÷ "+c.leverage+", rounded up to "+strconv.Itoa(risk.MarginPlaces)+" decimals"),
+			app.Span().Text(grouped(res.Initial)+" USDT"),
+			app.Span().ID("calc-initial-how").Class("how").Text(" = "+grouped(res.Position.USDT)+" USDT ÷ "+c.leverage+", rounded up to "+strconv.Itoa(risk.MarginPlaces)+" decimals"),
 		),
 		app.Dt().Text("Maintenance margin"), app.Dd().ID("calc-margin").Body(
-			app.Span().Text(res.Margin.String()+" USDT"),
+			app.Span().Text(grouped(res.Margin)+" USDT"),
 			app.Span().ID("calc-margin-how").Class("how").Text(marginHow(res, k, unit)),
 		),
 	}
@@ -317,7 +317,7 @@ func liquidationRow(entry, margin decimal.Decimal, long, short risk.Liquidation)
 			app.Span().ID("calc-liq-long").Class("liq").Text(liqText(long, "Long")),
 			app.Span().Class("liq-sep").Text(" · "),
 			app.Span().ID("calc-liq-short").Class("liq").Text(liqText(short, "Short")),
-			app.Span().ID("calc-liq-how").Class("how").Text(" at entry "+entry.String()+" with "+margin.String()+
+			app.Span().ID("calc-liq-how").Class("how").Text(" at entry "+grouped(entry)+" with "+grouped(margin)+
 				" USDT of margin, where margin + PnL = maintenance margin. Cross margin also counts your balance, which this server does not see."),
 		),
 	}

@@ -85,15 +85,15 @@ func TestCalculatorAnswersOnceTheDataLandsAndTellsItsTier(t *testing.T) {
 	}
 	for _, want := range []string{
 		"2 (5,200 – 21,000 cont)",
-		"6000 cont · 570000 USDT at mark 95000",
+		"6,000 cont · 570,000 USDT at mark 95,000",
 		// (6000 × 0.005 − 5.2 cont, tier 2's amount) × 0.001 × 95000 = 2356, not 6000 × 95 × 0.005 = 2850
-		"2356 USDT",
-		"28500 USDT", // 570000 / 20
-		"fits at 20× (limit 10000 cont: your limit)",
-		"exceeds the limit at 20× of 5000 cont (your limit)",
+		"2,356 USDT",
+		"28,500 USDT", // 570000 / 20
+		"fits at 20× (limit 10,000 cont: your limit)",
+		"exceeds the limit at 20× of 5,000 cont (your limit)",
 		// (570000 − 28500) / (0.001 × (6000 − 30 + 5.2)) = 90624.6…, up to a whole USDT as the offer has no price decimals
-		"Long: 90625",
-		"Short: 99339",
+		"Long: 90,625",
+		"Short: 99,339",
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("no %q", want)
@@ -111,5 +111,24 @@ func TestCalculatorAnswersOnceTheDataLandsAndTellsItsTier(t *testing.T) {
 	e.ConsumeAll()
 	if len(told) != 1 {
 		t.Fatalf("told %v: the tier did not change", told)
+	}
+}
+
+// TestTheCalculatorGroupsItsNumbers: the answer writes its sizes, values and
+// prices with thousands separators, as the tier table and the legend do:
+// 25196425 USDT read as a digit more or less at a glance.
+func TestTheCalculatorGroupsItsNumbers(t *testing.T) {
+	d := decimal.RequireFromString
+	for _, tc := range []struct{ got, want string }{
+		{fitText(risk.SideLimit{Fit: risk.Exceeds, Limit: d("84000"), ByTiers: true}, "25", 10), "exceeds the limit at 25× of 84,000 cont (the tiers' top at 25×)"},
+		{fitText(risk.SideLimit{Fit: risk.Fits, Limit: d("1500000")}, "10", 10), "fits at 10× (limit 1,500,000 cont: your limit)"},
+		{maxText(risk.Max{Allowed: true, Volume: d("84000"), Position: risk.Position{Contracts: d("84000"), USDT: d("8465998.8")}}, venueapi.UnitContract, "25"), "84,000 cont (8,465,998.8 USDT)"},
+		{maxText(risk.Max{Allowed: true, Volume: d("2500000"), Position: risk.Position{Contracts: d("15000"), USDT: d("2499750.5")}}, venueapi.UnitUSDT, "5"), "2,500,000 USDT (15,000 cont)"},
+		{liqText(risk.Liquidation{Price: d("102408.5")}, "Short"), "Short: 102,408.5"},
+		{liqText(risk.Liquidation{Price: d("99084.75"), AtOnce: true}, "Long"), "Long: 99,084.75 (at once: the margin is below the maintenance margin at the entry price)"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
 	}
 }

@@ -339,7 +339,7 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 					"calc-tier-lever": tier.MaxLever.String() + "×",
 					"calc-max":        maxTop.String(),
 				}
-				waitFor(t, ctx, fmt.Sprintf(`document.getElementById("calc-position").textContent.startsWith(%q)`, contracts.String()+" cont"))
+				waitFor(t, ctx, fmt.Sprintf(`document.getElementById("calc-position").textContent.startsWith(%q)`, chartopt.Group(contracts.String())+" cont"))
 				for id, w := range want {
 					got := evalJS[string](t, ctx, fmt.Sprintf(`document.getElementById(%q).textContent`, id))
 					switch id {
@@ -353,7 +353,7 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 						}
 					}
 				}
-				if got := evalJS[string](t, ctx, `document.getElementById("calc-position").textContent`); !strings.Contains(got, contracts.Mul(value).String()+" USDT") {
+				if got := evalJS[string](t, ctx, `document.getElementById("calc-position").textContent`); !strings.Contains(got, chartopt.Group(contracts.Mul(value).String())+" USDT") {
 					t.Errorf("position %q does not give its value %s USDT", got, contracts.Mul(value))
 				}
 				wantWarn := lev.GreaterThan(tier.MaxLever)
@@ -494,7 +494,7 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 			t.Errorf("margin %s, want %s", got, margin)
 		}
 		last := solTiers[len(solTiers)-1].MaxVolume
-		if got := evalJS[string](t, ctx, `document.getElementById("calc-max").textContent`); !strings.HasPrefix(got, last.String()+" USDT (") {
+		if got := evalJS[string](t, ctx, `document.getElementById("calc-max").textContent`); !strings.HasPrefix(got, chartopt.Group(last.String())+" USDT (") {
 			t.Errorf("largest position at 1× %q, want %s USDT first", got, last)
 		}
 	})

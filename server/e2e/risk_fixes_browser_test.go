@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp/device"
 	"github.com/shopspring/decimal"
 
+	"github.com/riskchart/riskchart/app/chartopt"
 	"github.com/riskchart/riskchart/server/internal/sandbox"
 	"github.com/riskchart/riskchart/server/internal/sandbox/sandboxtest"
 	"github.com/riskchart/riskchart/venueapi"
@@ -112,7 +113,7 @@ func TestCalculatorAnswersWhatATraderAsks(t *testing.T) {
 	}
 	margin := func(size string) decimal.Decimal {
 		typeInto(ctx, "calc-size", size)
-		conts := decimal.RequireFromString(strings.ReplaceAll(size, ",", "")).String()
+		conts := chartopt.Group(decimal.RequireFromString(strings.ReplaceAll(size, ",", "")).String())
 		waitFor(t, ctx, fmt.Sprintf(`document.getElementById("calc-position")?.textContent.startsWith(%q)`, conts+" cont"))
 		return numberIn(t, evalJS[string](t, ctx, `document.getElementById("calc-margin").textContent`))
 	}
@@ -150,10 +151,10 @@ func TestCalculatorAnswersWhatATraderAsks(t *testing.T) {
 		margin("5201")
 		typeInto(ctx, "calc-entry", "90000")
 		typeInto(ctx, "calc-margin-in", "30000")
-		waitFor(t, ctx, `document.getElementById("calc-liq-how")?.textContent.startsWith(" at entry 90000 with 30000 USDT of margin")`)
+		waitFor(t, ctx, `document.getElementById("calc-liq-how")?.textContent.startsWith(" at entry 90,000 with 30,000 USDT of margin")`)
 		typeInto(ctx, "calc-entry", "")
 		typeInto(ctx, "calc-margin-in", "")
-		waitFor(t, ctx, `!document.getElementById("calc-liq-how")?.textContent.startsWith(" at entry 90000")`)
+		waitFor(t, ctx, `!document.getElementById("calc-liq-how")?.textContent.startsWith(" at entry 90,000")`)
 	})
 
 	t.Run("at 150× a tier-2 position does not fit", func(t *testing.T) {
@@ -161,7 +162,7 @@ func TestCalculatorAnswersWhatATraderAsks(t *testing.T) {
 		margin("6000")
 		waitFor(t, ctx, `!!document.getElementById("calc-warning")`)
 		for _, id := range []string{"calc-fits-long", "calc-fits-short"} {
-			if got := evalJS[string](t, ctx, fmt.Sprintf(`document.getElementById(%q).textContent`, id)); !strings.HasPrefix(got, "exceeds the limit at 150× of 5200 cont") {
+			if got := evalJS[string](t, ctx, fmt.Sprintf(`document.getElementById(%q).textContent`, id)); !strings.HasPrefix(got, "exceeds the limit at 150× of 5,200 cont") {
 				t.Errorf("%s: %q", id, got)
 			}
 		}
