@@ -85,7 +85,7 @@ func (m *StudyMenu) body(current, offered []studies.Spec, change func(app.Contex
 		}),
 		app.Div().Class("study-period").Body(
 			app.Label().For("study-period").Text("Period"),
-			app.Input().Type("number").ID("study-period").Min(1).Max(studies.MaxPeriod).Value(m.period).
+			app.Input().Type("number").ID("study-period").Class("control").Min(1).Max(studies.MaxPeriod).Value(m.period).
 				OnInput(func(ctx app.Context, e app.Event) { m.period = ctx.JSSrc().Get("value").String() }),
 			app.Button().ID("study-add-ma").Class("button").Text("Add MA").OnClick(add(studies.MA)),
 			app.Button().ID("study-add-ema").Class("button").Text("Add EMA").OnClick(add(studies.EMA)),

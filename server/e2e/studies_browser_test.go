@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/device"
 	"github.com/chromedp/chromedp/kb"
 )
 
@@ -388,4 +389,36 @@ func TestStudyLinesFollowTheLiveCandle(t *testing.T) {
 		drawn = append(drawn, got.Drawn)
 	}
 	screenshot(t, ctx, "studies-live")
+}
+
+// TestTheStudyMenuOpensOnAPhone: on a phone the toggles are a strip that
+// scrolls sideways, and the menu hung under its button was clipped by it:
+// it opened, and nothing showed. The menu shows within the window, and a
+// tap on a study takes it.
+func TestTheStudyMenuOpensOnAPhone(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Emulate(device.IPhone12), chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	click(t, ctx, "#study-menu > summary")
+	waitFor(t, ctx, `document.getElementById("study-menu").open`)
+	// shown is what of the menu's controls is hidden, cut by the window, or
+	// under something else: "" when all show.
+	const shown = `(() => {
+  const out = [];
+  for (const el of document.querySelectorAll(".study-menu-body input, .study-menu-body button")) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.left < 0 || r.right > innerWidth || r.top < 0 || r.bottom > innerHeight) { out.push((el.id || el.dataset.study) + " outside the window"); continue; }
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (hit !== el && !el.contains(hit) && !(el.labels && [...el.labels].some((l) => l.contains(hit)))) out.push((el.id || el.dataset.study) + " under " + (hit ? hit.id || hit.className || hit.tagName : "nothing"));
+  }
+  return out.join("; ");
+})()`
+	if got := evalJS[string](t, ctx, shown); got != "" {
+		t.Errorf("the open menu on a phone: %s", got)
+	}
+	click(t, ctx, `input[data-study="ma:7"]`)
+	waitFor(t, ctx, `location.search.includes("indicators=ma%3A7")`)
 }
