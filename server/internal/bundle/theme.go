@@ -18,13 +18,16 @@ func withTheme(u *url.URL, page []byte) []byte {
 	if theme == "auto" {
 		return page
 	}
-	tag := bytes.Index(page, []byte("<html"))
-	if tag < 0 {
-		return page
-	}
-	at := tag + len("<html")
-	if at < len(page) && page[at] != '>' && page[at] != ' ' {
-		return page // <htmlx…> is not the element
+	at := 0 // just after the element's name in its start tag
+	for {
+		i := bytes.Index(page[at:], []byte("<html"))
+		if i < 0 {
+			return page
+		}
+		at += i + len("<html")
+		if at == len(page) || page[at] == '>' || page[at] == ' ' {
+			break // not <htmlx…>
+		}
 	}
 	attr := ` data-theme="` + theme + `"` // "light" or "dark": nothing to escape
 	out := make([]byte, 0, len(page)+len(attr))

@@ -58,7 +58,7 @@ func TestWithThemeTakesTheHTMLElementOnly(t *testing.T) {
 	for _, tc := range []struct{ page, want string }{
 		{`<!doctype html><html lang="en"><head></head></html>`, `<!doctype html><html data-theme="dark" lang="en"><head></head></html>`},
 		{`<html><body></body></html>`, `<html data-theme="dark"><body></body></html>`},
-		{`<htmlx><html></html>`, `<htmlx><html></html>`},
+		{`<htmlx><html></html>`, `<htmlx><html data-theme="dark"></html>`},
 		{`<body>no element</body>`, `<body>no element</body>`},
 		{`<html`, `<html data-theme="dark"`},
 	} {
