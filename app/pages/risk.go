@@ -43,9 +43,9 @@ func riskPageContract(u *url.URL) (string, error) {
 	return code, nil
 }
 
-// OnInit reads the contract from the URL in the browser, before the first
-// render, so that the page mounts its panel at once (docs/performance.md,
-// "One render at mount").
+// OnInit reads the panel, contract, zone and theme from the URL in the
+// browser, before the first render, so that the page mounts its panel at
+// once (docs/performance.md, "One render at mount").
 func (p *RiskPage) OnInit() {
 	if app.IsClient {
 		p.readURL(browser.URL())
