@@ -221,6 +221,11 @@ func (k *KLineChart) fail(ctx app.Context, err error) {
 	switch {
 	case errors.Is(err, api.ErrUnknownContract):
 		k.status = "The venue does not know the contract " + k.Contract + "."
+		// Its stream is refused too (404): it said "Reconnecting…" and
+		// tried again and again. Retry, or another view, opens one.
+		k.closeStream()
+		k.streamed = ""
+		k.feed.stop()
 	default:
 		k.status = "Could not load the chart. " + api.Words(err)
 		slog.Warn("the chart did not load", "contract", k.Contract, "period", k.Period, "err", err) // the technical text: the console's

@@ -63,6 +63,17 @@ func (f *liveFeed) event() {
 	f.mode, f.delivered, f.heard, f.errors, f.failures = feedLive, true, true, 0, 0
 }
 
+// stop is the chart's series having nothing to stream (the venue does not
+// know its contract): no badge, and no reconnection, until a stream of
+// another view, or a retry's, opens. Where streams never deliver the chart
+// keeps polling, and says so.
+func (f *liveFeed) stop() {
+	if f.mode != feedPolling {
+		f.mode = feedStarting
+	}
+	f.errors = 0
+}
+
 // unsupported is a browser without EventSource: polls only.
 func (f *liveFeed) unsupported() { f.mode = feedPolling }
 

@@ -100,6 +100,25 @@ func TestAChartWhoseStreamsNeverDeliverPollsAndTriesAStreamNowAndThen(t *testing
 			t.Error("a stream that delivered was taken for held back")
 		}
 	})
+	t.Run("a contract the venue does not know", func(t *testing.T) {
+		var f liveFeed
+		f.start()
+		f.event() // the view before streamed
+		f.fail(true, 0)
+		if f.mode != feedReconnecting {
+			t.Fatalf("mode %d after the refusal, want reconnecting", f.mode)
+		}
+		f.stop()
+		if f.mode != feedStarting || liveState(f.mode) != nil {
+			t.Errorf("mode %d once stopped: want no badge", f.mode)
+		}
+		var polling liveFeed
+		polling.unsupported()
+		polling.stop()
+		if polling.mode != feedPolling {
+			t.Errorf("a chart that polls says it no longer does (mode %d)", polling.mode)
+		}
+	})
 	t.Run("no EventSource", func(t *testing.T) {
 		var f liveFeed
 		f.unsupported()

@@ -3,10 +3,12 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -119,4 +121,43 @@ func TestAChartWhoseStreamIsRefusedPollsAndSaysSo(t *testing.T) {
 		t.Errorf("the refused stream is not counted: %v", n)
 	}
 	screenshot(t, ctx, "chart-stream-polling")
+}
+
+// TestAChartOfAContractTheVenueDoesNotKnowStopsStreaming: the server
+// refuses the stream of a contract the venue does not know (404), as it
+// does its candles. The chart said "Reconnecting…" under its message and
+// asked for the stream again and again; it now closes it, shows no badge,
+// and streams again when it shows a contract that is.
+func TestAChartOfAContractTheVenueDoesNotKnowStopsStreaming(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	waitFor(t, ctx, jsLiveState+` === "live"`)
+	enter := func(code string) {
+		t.Helper()
+		if err := chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const i = document.getElementById("contract-input"); i.value = %q; i.dispatchEvent(new Event("input", {bubbles: true})); })()`, code), nil),
+			chromedp.Click(`#contract-form button`, chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	refused := func() float64 { return metricSum(t, s.URL, "riskchart_requests_total", `code="404",route="stream"`) }
+	enter("ABC-USDT")
+	waitFor(t, ctx, `(document.getElementById("chart-status") || {}).textContent?.includes("does not know the contract ABC-USDT")`)
+	before := refused()
+	if before == 0 {
+		t.Fatal("the server counted no refused stream of ABC-USDT: the count below would prove nothing")
+	}
+	time.Sleep(4 * time.Second) // a reconnection backs off from 1 s: three or more in that time
+	if state := evalJS[string](t, ctx, jsLiveState); state != "" {
+		t.Errorf("the chart of an unknown contract shows the badge %q, want none", state)
+	}
+	if after := refused(); after != before {
+		t.Errorf("the chart asked for the unknown contract's stream %v more times after its message", after-before)
+	}
+	enter("ETH-USDT")
+	waitDrawn(t, ctx, "ETH-USDT|1min")
+	waitFor(t, ctx, jsLiveState+` === "live"`)
 }
