@@ -13,9 +13,11 @@ const CompactHeight = 400
 
 // Compact returns the option patch, merged over Frame's, of a small chart:
 // the price grid starts under a one-line legend, the price axis has two to
-// five labels (a line apart at the least), the volume pane is thinner, and
-// the zoom slider is hidden (the inside zoom stays: drag and wheel), so
-// that the time labels sit clear at the bottom.
+// five labels (a line apart at the least), the volume pane is thinner and
+// its axis has one or two labels, its zero unwritten (the frame's four, 8 px
+// apart, ran into each other there), a line clear of the price axis's
+// lowest, and the zoom slider is hidden (the inside zoom stays: drag and
+// wheel), so that the time labels sit clear at the bottom.
 //
 // ECharts takes splitNumber as a hint: it rounds span/splitNumber to a nice
 // interval (down by up to a third: 1.49 to 1) and widens the axis to whole
@@ -42,8 +44,11 @@ func Compact() ([]byte, error) {
 		XAxis    []axisPatch `json:"xAxis"`
 		DataZoom []zoomPatch `json:"dataZoom"`
 	}{
-		Grid:     []gridPatch{{Top: "24", Bottom: "30%"}, {Top: "74%", Height: "12%"}},
-		YAxis:    []axisPatch{{SplitNumber: 2, AxisLabel: map[string]any{"fontSize": 11, "hideOverlap": true}}, {}},
+		Grid: []gridPatch{{Top: "24", Bottom: "36%"}, {Top: "72%", Height: "14%"}},
+		YAxis: []axisPatch{
+			{SplitNumber: 2, AxisLabel: map[string]any{"fontSize": 11, "hideOverlap": true}},
+			{SplitNumber: 1, AxisLabel: map[string]any{"fontSize": 11, "hideOverlap": true, "showMinLabel": false}},
+		},
 		XAxis:    []axisPatch{{}, {AxisLabel: map[string]any{"fontSize": 11}}},
 		DataZoom: []zoomPatch{{}, {Show: &hide}},
 	}

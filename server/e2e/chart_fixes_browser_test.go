@@ -260,6 +260,28 @@ func TestChartEmbedAt320x240(t *testing.T) {
 			t.Errorf("price labels %d and %d are %.0f px apart, under a line of %.0f px", i-1, i, gap, font+2)
 		}
 	}
+	// Volume labels: a line apart too, on its thin pane, whatever the volumes.
+	crowded := evalJS[string](t, ctx, `(() => {
+  const c = `+jsChart+`, ax = c.getModel().getComponent("yAxis", 1);
+  const label = c.getOption().yAxis[1].axisLabel || {}, font = label.fontSize || 12;
+  const up = c.getOption().series[1].data, down = c.getOption().series[2].data;
+  const scaled = (d, k) => d.map((v) => (v === "-" ? v : v * k));
+  const bad = [];
+  for (const k of [0.001, 0.01, 0.3, 1, 3, 7, 50, 1000, 1e5]) {
+    c.setOption({ series: [{}, { data: scaled(up, k) }, { data: scaled(down, k) }] });
+    const ticks = ax.axis.getTicksCoords().map((t) => t.coord).slice(label.showMinLabel === false ? 1 : 0); // the zero's label may go unwritten
+    if (ticks.some((y, i) => i > 0 && Math.abs(ticks[i - 1] - y) < font + 2)) bad.push(ticks.length + " labels at volumes ×" + k);
+    // The two axes share the chart's right edge: the volume's top label keeps a line from the price's lowest.
+    const global = (a) => a.getTicksCoords().map((t) => a.toGlobalCoord(t.coord));
+    const gap = Math.min(...global(ax.axis)) - Math.max(...global(c.getModel().getComponent("yAxis", 0).axis));
+    if (gap < font + 2) bad.push("the top volume label " + gap.toFixed(0) + " px under the lowest price label at volumes ×" + k);
+  }
+  c.setOption({ series: [{}, { data: up }, { data: down }] });
+  return bad.join("; ");
+})()`)
+	if crowded != "" {
+		t.Errorf("the volume axis's labels run into each other: %s", crowded)
+	}
 	legend := evalJS[float64](t, ctx, `document.getElementById("legend").getBoundingClientRect().height`)
 	if legend > 24 {
 		t.Errorf("the legend is %.0f px high: more than a line", legend)
