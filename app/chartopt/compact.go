@@ -14,10 +14,10 @@ const CompactHeight = 400
 // Compact returns the option patch, merged over Frame's, of a small chart:
 // the price grid starts under a one-line legend, the price axis has two to
 // five labels (a line apart at the least), the volume pane is thinner and
-// its axis has one or two labels, its zero unwritten (the frame's four, 8 px
-// apart, ran into each other there), a line clear of the price axis's
-// lowest, and the zoom slider is hidden (the inside zoom stays: drag and
-// wheel), so that the time labels sit clear at the bottom.
+// its axis has one or two labels, its zero unwritten (the frame's four
+// would be 8 px apart there), a line clear of the price axis's lowest, and
+// the zoom slider is hidden (the inside zoom stays: drag and wheel), so
+// that the time labels sit clear at the bottom.
 //
 // ECharts takes splitNumber as a hint: it rounds span/splitNumber to a nice
 // interval (down by up to a third: 1.49 to 1) and widens the axis to whole

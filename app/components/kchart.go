@@ -221,8 +221,8 @@ func (k *KLineChart) fail(ctx app.Context, err error) {
 	switch {
 	case errors.Is(err, api.ErrUnknownContract):
 		k.status = "The venue does not know the contract " + k.Contract + "."
-		// Its stream is refused too (404): it said "Reconnecting…" and
-		// tried again and again. Retry, or another view, opens one.
+		// Its stream is refused too (404): closed, rather than reconnected
+		// to no end under "Reconnecting…". Retry, or another view, opens one.
 		k.closeStream()
 		k.streamed = ""
 		k.feed.stop()

@@ -307,9 +307,9 @@ func TestHeaderChipsCentreTheirLabelsOnAPhone(t *testing.T) {
 
 // TestTheRiskPagesLinksSwitchThePanelInTheApp: once the app runs, the
 // header's Tiers and Limits links show the other panel. go-app keeps the
-// page component from /tiers to /limits (the same type), and the page took
-// its panel from a field set when it was made: the address and the current
-// link changed, and the panel stayed the tiers.
+// page component from /tiers to /limits (the same type) and copies none of
+// its unexported fields, so the page reads its panel from the URL: a field
+// set when the route made the page would keep the tiers under /limits.
 func TestTheRiskPagesLinksSwitchThePanelInTheApp(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
@@ -353,9 +353,8 @@ const contrastJS = `((selector) => {
 
 // TestARiskPageWithAMalformedContractSaysSoReadably: /tiers with a
 // contract_code that is not one says why in the panel's column, with a link
-// to a page that works, readable in either theme; so is the page's brand.
-// Before, the message sat against the window's edge, its way out was text,
-// and a link on the dark theme was the browser's own dark blue (2.0:1).
+// to a page that works, readable in either theme (the browser's own link
+// blue is 2.0:1 on the dark background); so is the page's brand.
 func TestARiskPageWithAMalformedContractSaysSoReadably(t *testing.T) {
 	s := startServer(t, nil)
 	for _, theme := range []string{"light", "dark"} {

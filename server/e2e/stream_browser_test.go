@@ -125,9 +125,9 @@ func TestAChartWhoseStreamIsRefusedPollsAndSaysSo(t *testing.T) {
 
 // TestAChartOfAContractTheVenueDoesNotKnowStopsStreaming: the server
 // refuses the stream of a contract the venue does not know (404), as it
-// does its candles. The chart said "Reconnecting…" under its message and
-// asked for the stream again and again; it now closes it, shows no badge,
-// and streams again when it shows a contract that is.
+// does its candles. The chart closes it and shows no badge, rather than
+// reconnect to no end under "Reconnecting…", and streams again when it
+// shows a contract that is.
 func TestAChartOfAContractTheVenueDoesNotKnowStopsStreaming(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)

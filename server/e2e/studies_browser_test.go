@@ -392,9 +392,8 @@ func TestStudyLinesFollowTheLiveCandle(t *testing.T) {
 }
 
 // TestTheStudyMenuOpensOnAPhone: on a phone the toggles are a strip that
-// scrolls sideways, and the menu hung under its button was clipped by it:
-// it opened, and nothing showed. The menu shows within the window, and a
-// tap on a study takes it.
+// scrolls sideways, which clips what hangs out of it. The open menu shows
+// within the window, on top, and a tap on a study takes it.
 func TestTheStudyMenuOpensOnAPhone(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)

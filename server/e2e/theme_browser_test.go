@@ -20,8 +20,7 @@ const bodyIsDarkJS = `(() => {
 // TestAPageNamingADarkThemeIsDarkBeforeTheAppRuns: every page, the embeds a
 // customer's dark page frames among them, is painted in the theme its URL
 // names while app.wasm is held back, and in the other one when it names
-// that; before, the panels' embeds and the risk pages were white until the
-// app ran.
+// that: on a phone the app runs seconds after the first paint.
 func TestAPageNamingADarkThemeIsDarkBeforeTheAppRuns(t *testing.T) {
 	s := startServer(t, nil)
 	for _, path := range []string{
@@ -94,9 +93,8 @@ func TestTheRiskPagesKeepTheViewsZoneAndTheme(t *testing.T) {
 // TestEveryTextColourReadsOnItsTheme: each colour the stylesheet writes text
 // in (the text itself, muted labels, links and the current chip, a rise, a
 // fall, a warning) has a contrast of 4.5:1 or more on its theme's
-// background (WCAG AA). Before, a rise on the light theme was 3.3:1, a fall
-// on the dark one 3.9:1, and the warning badge's amber (#d97706) on the
-// light one 3.2:1.
+// background (WCAG AA). The candles' own green on white is 3.3:1, and
+// their red on the dark background 3.9:1: the text takes a shade off them.
 func TestEveryTextColourReadsOnItsTheme(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)

@@ -9,9 +9,9 @@ import (
 
 // withTheme is page with the theme its URL names (?theme=light or dark, read
 // as the app reads it) on its <html> element, as the app sets it when it
-// runs (browser.SetTheme): the first paint is then in that theme. Without
-// it a dark embed in a dark page showed white until app.wasm ran. page is
-// as it is when the URL names no theme ("auto": the stylesheets follow the
+// runs (browser.SetTheme): the first paint is then in that theme, and a
+// dark embed in a dark page is not white until app.wasm runs. page is as it
+// is when the URL names no theme ("auto": the stylesheets follow the
 // system's colour scheme) or holds no <html> start tag.
 func withTheme(u *url.URL, page []byte) []byte {
 	theme := components.ViewFromURL(u).Theme
