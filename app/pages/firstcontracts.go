@@ -38,5 +38,5 @@ func (p *ChartPage) firstPicker(u *url.URL, contracts []venueapi.Offer) (app.UI,
 
 func (p *RiskPage) firstPicker(u *url.URL, contracts []venueapi.Offer) (app.UI, bool) {
 	p.readURL(u)
-	return p.picker(p.contract, contracts, nil), p.err == ""
+	return p.picker(p.v.Contract, contracts, nil), p.err == ""
 }

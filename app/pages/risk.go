@@ -17,10 +17,11 @@ import (
 type RiskPage struct {
 	app.Compo
 
-	show     string // "tiers" or "limits"
-	contract string
-	utc      bool   // ?tz=utc: the panel's times of day in UTC
-	theme    string // ?theme=: "auto", "light" or "dark"
+	show string // "tiers" or "limits"
+	// v is what the URL names: the contract ("" when err), and the zone
+	// and theme, read as the chart page reads them; the page's links and
+	// forms carry it (View.PageQuery).
+	v        components.View
 	err      string // a contract_code that is not one
 	entryErr string // a code typed in the entry that is not one
 
@@ -50,7 +51,7 @@ func (p *RiskPage) OnInit() {
 	if app.IsClient {
 		p.readURL(browser.URL())
 		// The server's page is in this theme already (server/internal/bundle/theme.go).
-		browser.SetTheme(p.theme)
+		browser.SetTheme(p.v.Theme)
 		if list, ok := adoptContracts(); ok { // the list the server put in the page: the first render lists it
 			p.contracts = list
 		}
@@ -61,14 +62,14 @@ func (p *RiskPage) OnInit() {
 // navigation that follows the mount finds the page showing them already,
 // and renders nothing again.
 func (p *RiskPage) OnNav(ctx app.Context) {
-	show, contract, utc, theme, err := p.show, p.contract, p.utc, p.theme, p.err
+	show, v, err := p.show, p.v, p.err
 	p.readURL(ctx.Page().URL())
-	browser.SetTheme(p.theme)
+	browser.SetTheme(p.v.Theme)
 	if p.err == "" {
 		title := map[string]string{"tiers": "Risk-limit tiers", "limits": "Position limits"}[p.show]
-		ctx.Page().SetTitle(title + " · " + p.contract + " · Riskchart")
+		ctx.Page().SetTitle(title + " · " + p.v.Contract + " · Riskchart")
 	}
-	if p.show == show && p.contract == contract && p.utc == utc && p.theme == theme && p.err == err {
+	if p.show == show && p.v == v && p.err == err {
 		ctx.PreventUpdate()
 	}
 }
@@ -82,14 +83,13 @@ func (p *RiskPage) readURL(u *url.URL) {
 		p.show = show
 	}
 	v := components.ViewFromURL(u)
-	p.utc, p.theme = v.UTC, v.Theme
-	p.contract, p.err = "", ""
+	p.v, p.err = components.View{UTC: v.UTC, Theme: v.Theme}, "" // a risk page shows no period, scale or style
 	code, err := riskPageContract(u)
 	if err != nil {
 		p.err = err.Error()
 		return
 	}
-	p.contract = code
+	p.v.Contract = code
 }
 
 // OnMount loads the contract list, for the picker and the panel, unless
@@ -104,10 +104,11 @@ func (p *RiskPage) OnMount(ctx app.Context) {
 // path is the page's own path.
 func (p *RiskPage) path() string { return "/" + p.show }
 
-// view is what the page's URL holds, contract code shown: its links and
-// forms carry it (View.PageQuery).
+// view is the page's view with contract code shown.
 func (p *RiskPage) view(code string) components.View {
-	return components.View{Contract: code, UTC: p.utc, Theme: p.theme}
+	v := p.v
+	v.Contract = code
+	return v
 }
 
 // picker is the page's contract list, showing code: the server's
@@ -119,7 +120,7 @@ func (p *RiskPage) picker(code string, contracts []venueapi.Offer, pick func(app
 // Render draws the panel under a small header with links to its siblings.
 func (p *RiskPage) Render() app.UI {
 	p.renders.count()
-	q := "?" + p.view(p.contract).PageQuery()
+	q := "?" + p.v.PageQuery()
 	link := func(path, label string) app.UI {
 		a := app.A().Class("chip").Href(path + q).Text(label)
 		if path == p.path() {
@@ -137,15 +138,15 @@ func (p *RiskPage) Render() app.UI {
 		try := p.path() + "?" + p.view("BTC-USDT").PageQuery()
 		body = app.P().ID("risk-page-error").Class("notice field-error").Attr("role", "alert").Body(
 			app.Text(p.err+". Try "), app.A().Href(try).Text(p.path()+"?contract_code=BTC-USDT"), app.Text("."))
-	case p.contract != "":
-		body = &components.RiskPanel{Contract: p.contract, Show: p.show, Contracts: p.contracts, UTC: p.utc}
+	case p.v.Contract != "":
+		body = &components.RiskPanel{Contract: p.v.Contract, Show: p.show, Contracts: p.contracts, UTC: p.v.UTC}
 	}
 	return app.Div().Class("page risk-page").Body(
 		app.Header().Class("bar").Body(
 			app.A().Class("brand").Href("/"+q).Text("Riskchart"),
 			app.Div().Class("risk-pickers").Body(
-				p.picker(p.contract, p.contracts, pick),
-				&components.ContractEntry{Contract: p.contract, OnEnter: pick, View: p.view(p.contract), Page: p.path(),
+				p.picker(p.v.Contract, p.contracts, pick),
+				&components.ContractEntry{Contract: p.v.Contract, OnEnter: pick, View: p.v, Page: p.path(),
 					OnError: func(ctx app.Context, msg string) { p.entryErr = msg }},
 			),
 			app.Nav().Class("chips").Aria("label", "Risk views").Body(link("/tiers", "Tiers"), link("/limits", "Limits"), link("/", "Chart")),
