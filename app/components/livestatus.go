@@ -71,7 +71,6 @@ func (f *liveFeed) stop() {
 	if f.mode != feedPolling {
 		f.mode = feedStarting
 	}
-	f.errors = 0
 }
 
 // unsupported is a browser without EventSource: polls only.
