@@ -3,7 +3,6 @@ package e2e
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -138,10 +137,10 @@ func TestAChartOfAContractTheVenueDoesNotKnowStopsStreaming(t *testing.T) {
 	waitFor(t, ctx, jsLiveState+` === "live"`)
 	enter := func(code string) {
 		t.Helper()
-		if err := chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const i = document.getElementById("contract-input"); i.value = %q; i.dispatchEvent(new Event("input", {bubbles: true})); })()`, code), nil),
-			chromedp.Click(`#contract-form button`, chromedp.ByQuery)); err != nil {
+		if err := typeInto(ctx, "contract-input", code); err != nil {
 			t.Fatal(err)
 		}
+		click(t, ctx, "#contract-form button")
 	}
 	refused := func() float64 { return metricSum(t, s.URL, "riskchart_requests_total", `code="404",route="stream"`) }
 	enter("ABC-USDT")
