@@ -60,7 +60,9 @@
   const early = window.riskchartAnswer;
   const answer = early && early.href === url ? early.read : fetch(url, { credentials: "same-origin" }).then((res) => (res.ok ? res.text() : Promise.reject()));
   if (theme !== "auto") {
-    document.documentElement.setAttribute("data-theme", theme); // as the app will
+    // As the app will. The server's page has it already (bundle/theme.go);
+    // a page the service worker opens from its shell does not.
+    document.documentElement.setAttribute("data-theme", theme);
   }
   const dark = theme === "dark" || (theme === "auto" && matchMedia("(prefers-color-scheme: dark)").matches);
   // What the app reads when it adopts the chart (app/boot.State): chart
