@@ -17,6 +17,11 @@ import (
 // limits take it at that leverage, and an estimated liquidation price for
 // an entry price and the margin put up (docs/calculator.md). Its parent
 // gives it the data; it tells the parent the tier it lands in.
+//
+// Its figures are at the mark price, which comes with the account's
+// position limits. Where those are not to be had (a page or an embed link
+// without access to them, a failed fetch, or not landed yet), a typed entry
+// price stands in for it, and the answer says so.
 type Calculator struct {
 	app.Compo
 
@@ -154,22 +159,48 @@ func (c *Calculator) calcContract() (risk.Contract, *venueapi.PositionLimit, err
 		}
 		return k, nil, errors.New("the server lists no face value for " + c.Contract)
 	}
-	limit := c.Limit
-	switch {
-	case limit != nil:
+	if limit := c.Limit; limit != nil {
 		k.MarkPrice = limit.MarkPrice
 		return k, limit, nil
+	}
+	if c.entry != "" { // the typed entry price stands in for the mark price
+		price, err := risk.ParseAmount("entry", c.entry)
+		k.MarkPrice = price
+		return k, nil, err
+	}
+	switch {
 	case c.LimitsDenied:
-		return k, nil, errors.New("it needs the mark price from your position limits, and this server gives no access to them")
+		return k, nil, errors.New("it needs a price: the mark price comes with your position limits, which this page has no access to; type an entry price to reckon at it")
 	case c.LimitsErr != "":
-		return k, nil, errors.New("the mark price (your position limits) could not be loaded (" + c.LimitsErr + "); it is asked for again shortly")
+		return k, nil, errors.New("the mark price (your position limits) could not be loaded (" + c.LimitsErr + "); it is asked for again shortly, or type an entry price to reckon at it")
 	}
 	return k, nil, errors.New("waiting for the mark price (your position limits)")
 }
 
+// priceWord names the price the figures are at: the mark price, or the
+// typed entry price standing in for it.
+func priceWord(limit *venueapi.PositionLimit) string {
+	if limit == nil {
+		return "entry"
+	}
+	return "mark"
+}
+
+// limitsMissing is why the account's limits are not in the answer.
+func (c *Calculator) limitsMissing() string {
+	switch {
+	case c.LimitsDenied:
+		return "not shared with this page"
+	case c.LimitsErr != "":
+		return "not loaded (" + c.LimitsErr + ")"
+	}
+	return "not loaded yet"
+}
+
 // fitText says whether the position fits one side's limit at the typed
-// leverage, and which limit that is: the account's or the tiers' top.
-func fitText(s risk.SideLimit, lev string, accountLev int) string {
+// leverage, and which limit that is: the account's or the tiers' top;
+// missing is why the account's limits are not known, when they are not.
+func fitText(s risk.SideLimit, lev string, accountLev int, missing string) string {
 	if s.NoTier {
 		return "exceeds: no tier allows " + lev + "×"
 	}
@@ -186,9 +217,9 @@ func fitText(s risk.SideLimit, lev string, accountLev int) string {
 		return "exceeds the limit at " + lev + "× of " + grouped(s.Limit) + " cont (" + which + ")"
 	}
 	if s.ByTiers {
-		return "unknown: your limits are not loaded; the tiers allow up to " + grouped(s.Limit) + " cont at " + lev + "×"
+		return "unknown: your limits are " + missing + "; the tiers allow up to " + grouped(s.Limit) + " cont at " + lev + "×"
 	}
-	return "unknown: your limits are not loaded"
+	return "unknown: your limits are " + missing
 }
 
 // maxText is the largest position the tiers allow at a leverage, in the
@@ -205,8 +236,9 @@ func maxText(m risk.Max, unit, lev string) string {
 	return grouped(m.Volume) + " cont (" + grouped(m.Position.USDT) + " USDT)"
 }
 
-// marginHow is the maintenance margin's formula with the numbers put in.
-func marginHow(res risk.Result, k risk.Contract, unit string) string {
+// marginHow is the maintenance margin's formula with the numbers put in;
+// price names the price it is at (priceWord).
+func marginHow(res risk.Result, k risk.Contract, unit, price string) string {
 	rate := rateText(res.Tier.MaintenanceMarginRate)
 	rounded := ", rounded up to " + strconv.Itoa(risk.MarginPlaces) + " decimals"
 	if unit == venueapi.UnitUSDT {
@@ -214,7 +246,7 @@ func marginHow(res risk.Result, k risk.Contract, unit string) string {
 			strconv.Itoa(int(res.Tier.Tier)) + "'s maint. amount)" + rounded
 	}
 	return " = (" + grouped(res.Position.Contracts) + " cont × " + rate + " − " + grouped(res.Amount) + " cont (tier " +
-		strconv.Itoa(int(res.Tier.Tier)) + "'s maint. amount)) × " + grouped(k.FaceValue) + " face value × " + grouped(k.MarkPrice) + " mark" + rounded
+		strconv.Itoa(int(res.Tier.Tier)) + "'s maint. amount)) × " + grouped(k.FaceValue) + " face value × " + grouped(k.MarkPrice) + " " + price + rounded
 }
 
 // liqText is one side's estimated liquidation price.
@@ -248,10 +280,12 @@ func (c *Calculator) Render() app.UI {
 		app.Div().Class("calc-fields").Body(
 			c.sizeField(f),
 			c.leverageField(f),
-			optionalField("calc-entry", "entry", "Entry price (USDT)", "mark price", c.entry, func(v string) { c.entry = v }, f),
-			optionalField("calc-margin-in", "margin", "Margin put up (USDT)", "initial margin", c.margin, func(v string) { c.margin = v }, f),
+			// The entry price can stand in for the mark price: the tier told may change with it.
+			optionalField("calc-entry", "entry", "Entry price (USDT)", c.entryPlaceholder(), c.entry, func(ctx app.Context, v string) { c.entry = v; c.tell(ctx) }, f),
+			optionalField("calc-margin-in", "margin", "Margin put up (USDT)", "initial margin", c.margin, func(_ app.Context, v string) { c.margin = v }, f),
 		),
 		c.warning(err == nil, res),
+		c.atEntry(err == nil && limit == nil),
 		c.hint(whyNot),
 		c.status(whyNot),
 		app.Dl().ID("calc-result").Class("calc-result").Aria("live", "polite").Body(out...),
@@ -287,17 +321,17 @@ func (c *Calculator) answer(res risk.Result, k risk.Contract, limit *venueapi.Po
 	unit := c.Ladder.Unit()
 	var out []app.UI
 	out = append(out, item("calc-tier", "Tier", strconv.Itoa(int(res.Tier.Tier))+" ("+bandText(c.Tiers, res.Tier)+")")...)
-	out = append(out, item("calc-position", "Position", grouped(res.Position.Contracts)+" cont · "+grouped(res.Position.USDT)+" USDT at mark "+grouped(k.MarkPrice))...)
+	out = append(out, item("calc-position", "Position", grouped(res.Position.Contracts)+" cont · "+grouped(res.Position.USDT)+" USDT at "+priceWord(limit)+" "+grouped(k.MarkPrice))...)
 	out = append(out, item("calc-tier-lever", "Tier's max lev.", res.Tier.MaxLever.String()+"×")...)
-	out = append(out, c.margins(res, k, unit)...)
+	out = append(out, c.margins(res, k, unit, priceWord(limit))...)
 	out = append(out, item("calc-max", "Largest at "+c.leverage+"×", maxText(res.Max, unit, c.leverage))...)
-	out = append(out, item("calc-fits-long", "Long", fitText(res.Long, c.leverage, accountLev))...)
-	out = append(out, item("calc-fits-short", "Short", fitText(res.Short, c.leverage, accountLev))...)
+	out = append(out, item("calc-fits-long", "Long", fitText(res.Long, c.leverage, accountLev, c.limitsMissing()))...)
+	out = append(out, item("calc-fits-short", "Short", fitText(res.Short, c.leverage, accountLev, c.limitsMissing()))...)
 	return append(out, liquidationRow(entry, margin, long, short)...)
 }
 
 // margins is the initial and maintenance margins, with how each is worked out.
-func (c *Calculator) margins(res risk.Result, k risk.Contract, unit string) []app.UI {
+func (c *Calculator) margins(res risk.Result, k risk.Contract, unit, price string) []app.UI {
 	return []app.UI{
 		app.Dt().Text("Initial margin at " + c.leverage + "×"), app.Dd().ID("calc-initial").Body(
 			app.Span().Text(grouped(res.Initial)+" USDT"),
@@ -305,7 +339,7 @@ func (c *Calculator) margins(res risk.Result, k risk.Contract, unit string) []ap
 		),
 		app.Dt().Text("Maintenance margin"), app.Dd().ID("calc-margin").Body(
 			app.Span().Text(grouped(res.Margin)+" USDT"),
-			app.Span().ID("calc-margin-how").Class("how").Text(marginHow(res, k, unit)),
+			app.Span().ID("calc-margin-how").Class("how").Text(marginHow(res, k, unit, price)),
 		),
 	}
 }
@@ -336,7 +370,8 @@ func (c *Calculator) sizeField(f calcFieldErr) app.UI {
 				}),
 			app.Select().ID("calc-unit").Class("control").Aria("label", "Size unit").Body(
 				option(string(risk.Contracts), "contracts", c.unit == risk.Contracts),
-				option(string(risk.USDT), "USDT at mark", c.unit == risk.USDT),
+				// The answer names the price a USDT size is turned into contracts at.
+				option(string(risk.USDT), "USDT", c.unit == risk.USDT),
 			).OnChange(func(ctx app.Context, e app.Event) {
 				c.unit = risk.Unit(ctx.JSSrc().Get("value").String())
 				c.tell(ctx)
@@ -363,12 +398,12 @@ func (c *Calculator) leverageField(f calcFieldErr) app.UI {
 
 // optionalField is a price the calculator otherwise takes from elsewhere
 // (placeholder says from where): the entry price, the margin put up.
-func optionalField(id, field, label, placeholder, value string, set func(string), f calcFieldErr) app.UI {
+func optionalField(id, field, label, placeholder, value string, set func(app.Context, string), f calcFieldErr) app.UI {
 	return app.Div().Class("calc-field").Body(
 		app.Label().For(id).Text(label),
 		app.Input().ID(id).Class("control").Attr("inputmode", "decimal").Attr("autocomplete", "off").Value(value).
 			Placeholder(placeholder).Aria("invalid", f.invalid(field)).Aria("describedby", "calc-error-"+field).
-			OnInput(func(ctx app.Context, e app.Event) { set(ctx.JSSrc().Get("value").String()) }),
+			OnInput(func(ctx app.Context, e app.Event) { set(ctx, ctx.JSSrc().Get("value").String()) }),
 		f.alert(field),
 	)
 }
@@ -382,6 +417,31 @@ func (c *Calculator) warning(answered bool, res risk.Result) app.UI {
 		Text("Leverage " + c.leverage + "× is above the " + res.Tier.MaxLever.String() + "× tier " + strconv.Itoa(int(res.Tier.Tier)) + " allows.")
 }
 
+// entryPlaceholder says what an empty entry price stands for: the mark
+// price, or nothing when there is none to be had.
+func (c *Calculator) entryPlaceholder() string {
+	if c.Limit == nil && (c.LimitsDenied || c.LimitsErr != "") {
+		return "needed: no mark price"
+	}
+	return "mark price"
+}
+
+// atEntry says, when shown, that the answer is at the typed entry price
+// for want of the mark price, and why it is wanting.
+func (c *Calculator) atEntry(shown bool) app.UI {
+	if !shown {
+		return nil
+	}
+	why := "Until your position limits land with the mark price"
+	switch {
+	case c.LimitsDenied:
+		why = "Your position limits, which carry the mark price, are not shared with this page"
+	case c.LimitsErr != "":
+		why = "The mark price (your position limits) could not be loaded"
+	}
+	return app.P().ID("calc-at-entry").Class("muted").Text(why + ": the figures are at the entry price you typed.")
+}
+
 // hint says what to type, until a size is.
 func (c *Calculator) hint(whyNot error) app.UI {
 	if whyNot != nil || c.touched || c.size != "" {
@@ -392,8 +452,9 @@ func (c *Calculator) hint(whyNot error) app.UI {
 
 // status says why the calculator cannot answer, when it cannot.
 func (c *Calculator) status(whyNot error) app.UI {
+	var field *risk.FieldError
 	switch {
-	case whyNot == nil:
+	case whyNot == nil, errors.As(whyNot, &field): // a field's rule is said under it
 		return nil
 	case c.Unknown:
 		return app.P().ID("calc-status").Class("muted").Text(whyNot.Error())

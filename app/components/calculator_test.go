@@ -34,11 +34,11 @@ func TestCalculatorSaysWhatItWaitsFor(t *testing.T) {
 		{"the mark price", Calculator{Contract: "BTC-USDT", Tiers: openLadder, Ladder: ladder, Contracts: offers},
 			"waiting for the mark price (your position limits)"},
 		{"limits it may not see", Calculator{Contract: "BTC-USDT", Tiers: openLadder, Ladder: ladder, Contracts: offers, LimitsDenied: true},
-			"it needs the mark price from your position limits, and this server gives no access to them"},
+			"it needs a price: the mark price comes with your position limits, which this page has no access to; type an entry price to reckon at it"},
 		{"tiers that failed to load", Calculator{Contract: "BTC-USDT", TiersErr: "HTTP 502"},
 			"the tiers could not be loaded (HTTP 502); they are asked for again in a few seconds"},
 		{"limits that failed to load", Calculator{Contract: "BTC-USDT", Tiers: openLadder, Ladder: ladder, Contracts: offers, LimitsErr: "offline"},
-			"the mark price (your position limits) could not be loaded (offline); it is asked for again shortly"},
+			"the mark price (your position limits) could not be loaded (offline); it is asked for again shortly, or type an entry price to reckon at it"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -114,14 +114,85 @@ func TestCalculatorAnswersOnceTheDataLandsAndTellsItsTier(t *testing.T) {
 	}
 }
 
+// TestATypedEntryPriceStandsInForTheMarkPrice: where the account's limits,
+// which carry the mark price, are not to be had (a tiers-only embed link,
+// a server without the account's key, a failed fetch, or not landed yet),
+// the calculator answers at a typed entry price and says so; the limits,
+// once they land, bring the mark price back.
+func TestATypedEntryPriceStandsInForTheMarkPrice(t *testing.T) {
+	d := decimal.RequireFromString
+	ladder, err := risk.NewLadder(openLadder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	offers := []venueapi.Offer{{Code: "BTC-USDT", FaceValue: d("0.001")}}
+	data := Calculator{Contract: "BTC-USDT", Tiers: openLadder, Ladder: ladder, Contracts: offers}
+	denied, failed := data, data
+	denied.LimitsDenied, failed.LimitsErr = true, "HTTP 502"
+	withLimits := data
+	withLimits.Limit = &venueapi.PositionLimit{ContractCode: "BTC-USDT", LeverRate: 20, MarkPrice: d("95000"),
+		BuyLimit: d("10000"), BuyLimitValue: d("950000"), SellLimit: d("5000"), SellLimitValue: d("475000")}
+	// 6000 cont at 100,000: 600,000 USDT; (6000 × 0.005 − 5.2) × 0.001 × 100000 = 2480; 600000 / 10 = 60000.
+	atEntry := []string{"6,000 cont · 600,000 USDT at entry 100,000", "2,480 USDT", "60,000 USDT", "× 100,000 entry,"}
+	tests := []struct {
+		name        string
+		calc        Calculator
+		size, entry string
+		want, not   []string
+	}{
+		{"limits not shared with the page", denied, "6000", "100000",
+			append(atEntry, "Your position limits, which carry the mark price, are not shared with this page: the figures are at the entry price you typed.",
+				"unknown: your limits are not shared with this page<"),
+			[]string{"cannot answer", "at mark"}},
+		{"limits that failed to load", failed, "6000", "100000",
+			append(atEntry, "The mark price (your position limits) could not be loaded: the figures are at the entry price you typed.",
+				"unknown: your limits are not loaded (HTTP 502)"),
+			[]string{"cannot answer"}},
+		{"limits not landed yet", data, "6000", "100000",
+			append(atEntry, "Until your position limits land with the mark price: the figures are at the entry price you typed.",
+				"unknown: your limits are not loaded yet"),
+			[]string{"cannot answer"}},
+		{"limits on hand: the mark price, whatever the entry", withLimits, "6000", "100000",
+			[]string{"6,000 cont · 570,000 USDT at mark 95,000", "at entry 100,000 with"},
+			[]string{"calc-at-entry", "USDT at entry"}},
+		{"no entry price and no limits to be had", denied, "6000", "",
+			[]string{"The calculator cannot answer: it needs a price", `placeholder="needed: no mark price"`},
+			[]string{"calc-at-entry", "calc-tier"}},
+		{"an entry price that is not a number", denied, "6000", "abc",
+			[]string{"Entry price must be a number"},
+			[]string{"cannot answer", "calc-tier"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := tt.calc
+			c.size, c.entry, c.unit, c.leverage, c.touched = tt.size, tt.entry, risk.Contracts, "10", true
+			_, out := render(t, &c)
+			out = html.UnescapeString(out)
+			for _, want := range tt.want {
+				if !strings.Contains(out, want) {
+					t.Errorf("no %q", want)
+				}
+			}
+			for _, not := range tt.not {
+				if strings.Contains(out, not) {
+					t.Errorf("%q, which it should not say", not)
+				}
+			}
+			if t.Failed() {
+				t.Log(out)
+			}
+		})
+	}
+}
+
 // TestTheCalculatorGroupsItsNumbers: the answer writes its sizes, values and
 // prices with thousands separators, as the tier table and the legend do:
 // 25196425 USDT read as a digit more or less at a glance.
 func TestTheCalculatorGroupsItsNumbers(t *testing.T) {
 	d := decimal.RequireFromString
 	for _, tc := range []struct{ got, want string }{
-		{fitText(risk.SideLimit{Fit: risk.Exceeds, Limit: d("84000"), ByTiers: true}, "25", 10), "exceeds the limit at 25× of 84,000 cont (the tiers' top at 25×)"},
-		{fitText(risk.SideLimit{Fit: risk.Fits, Limit: d("1500000")}, "10", 10), "fits at 10× (limit 1,500,000 cont: your limit)"},
+		{fitText(risk.SideLimit{Fit: risk.Exceeds, Limit: d("84000"), ByTiers: true}, "25", 10, ""), "exceeds the limit at 25× of 84,000 cont (the tiers' top at 25×)"},
+		{fitText(risk.SideLimit{Fit: risk.Fits, Limit: d("1500000")}, "10", 10, ""), "fits at 10× (limit 1,500,000 cont: your limit)"},
 		{maxText(risk.Max{Allowed: true, Volume: d("84000"), Position: risk.Position{Contracts: d("84000"), USDT: d("8465998.8")}}, venueapi.UnitContract, "25"), "84,000 cont (8,465,998.8 USDT)"},
 		{maxText(risk.Max{Allowed: true, Volume: d("2500000"), Position: risk.Position{Contracts: d("15000"), USDT: d("2499750.5")}}, venueapi.UnitUSDT, "5"), "2,500,000 USDT (15,000 cont)"},
 		{liqText(risk.Liquidation{Price: d("102408.5")}, "Short"), "Short: 102,408.5"},

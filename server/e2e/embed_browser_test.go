@@ -17,7 +17,9 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/shopspring/decimal"
 
+	"github.com/riskchart/riskchart/app/chartopt"
 	"github.com/riskchart/riskchart/server/internal/embedlink"
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -339,6 +341,35 @@ func TestEmbeds(t *testing.T) {
 				waitInFrame(t, ctx, `!!document.getElementById("risk-noaccess") && document.querySelectorAll("#tier-table tbody tr, #limits-table tbody tr").length === 0`)
 			})
 		}
+	})
+
+	t.Run("a tiers embed whose link leaves out the limits reckons at a typed entry price", func(t *testing.T) {
+		// The calculator's mark price comes with the limits, which this link does
+		// not grant (docs/calculator.md, "The price the figures are at").
+		narrow := issueLink(t, key, "-contracts", "BTC-USDT", "-panels", "tiers", "-ttl", "1h")
+		if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/embed/tiers?contract_code=BTC-USDT&embed="+url.QueryEscape(narrow))); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, `document.querySelectorAll("#tier-table tbody tr").length > 0 && document.getElementById("calc-status")?.textContent.includes("type an entry price")`)
+		if p := evalJS[string](t, ctx, `document.getElementById("calc-entry").placeholder`); p != "needed: no mark price" {
+			t.Errorf("the entry price's placeholder reads %q", p)
+		}
+		typeInto(ctx, "calc-size", "6000")
+		typeInto(ctx, "calc-entry", "100000")
+		value := decimal.NewFromInt(6000).Mul(faceValue(t, s.URL, "BTC-USDT")).Mul(decimal.NewFromInt(100000))
+		want := "6,000 cont · " + chartopt.Group(value.String()) + " USDT at entry 100,000"
+		waitFor(t, ctx, fmt.Sprintf(`document.getElementById("calc-position")?.textContent === %q && !document.getElementById("calc-status")`, want))
+		for id, part := range map[string]string{
+			"calc-at-entry":   "not shared with this page: the figures are at the entry price you typed",
+			"calc-fits-long":  "unknown: your limits are not shared with this page",
+			"calc-margin-how": "× 100,000 entry,",
+		} {
+			if text := evalJS[string](t, ctx, fmt.Sprintf(`document.getElementById(%q)?.textContent ?? ""`, id)); !strings.Contains(text, part) {
+				t.Errorf("#%s reads %q, want it to hold %q", id, text, part)
+			}
+		}
+		// The calculator tells the table its tier, as it does at the mark price.
+		waitFor(t, ctx, `!!document.querySelector("#tier-table tr.current")`)
 	})
 
 	t.Run("the main page's Embed dialog writes the snippet of the view on show", func(t *testing.T) {

@@ -297,7 +297,7 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 			{"a small position", "10", "contracts", "20", ""},
 			{"a size on tier 1's top stays in tier 1", tiers[0].MaxVolume.String(), "contracts", tiers[0].MaxLever.String(), ""},
 			{"one contract more is tier 2, and its leverage warns", tiers[0].MaxVolume.Add(decimal.NewFromInt(1)).String(), "contracts", tiers[0].MaxLever.String(), ""},
-			{"a USDT size buys whole contracts", "123456.78", "USDT at mark", "10", ""},
+			{"a USDT size buys whole contracts", "123456.78", "USDT", "10", ""},
 			{"the last tier's top", last.MaxVolume.String(), "contracts", "1", ""},
 			{"beyond the last tier", last.MaxVolume.Add(decimal.NewFromInt(1)).String(), "contracts", "1", "beyond the last tier"},
 		} {
@@ -315,7 +315,7 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 				value := mark.Mul(face)
 				size := decimal.RequireFromString(tc.size)
 				contracts := size
-				if tc.unit == "USDT at mark" {
+				if tc.unit == "USDT" {
 					contracts = size.Div(value).Floor()
 				}
 				tier, ok := tierOf(tiers, contracts)
@@ -475,7 +475,7 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 		}
 		// Exactly tier 1's top in USDT buys floor(top / value) contracts, in tier 1.
 		solFace := faceValue(t, s.URL, sol)
-		choose(t, ctx, "calc-unit", "USDT at mark")
+		choose(t, ctx, "calc-unit", "USDT")
 		typeInto(ctx, "calc-leverage", "1")
 		typeInto(ctx, "calc-size", solTiers[0].MaxVolume.String())
 		waitFor(t, ctx, `!!document.getElementById("calc-margin")`)
