@@ -33,6 +33,12 @@ func (f *fetchState) done(err error, stale bool, now time.Time) {
 	f.noAccess = errors.Is(err, api.ErrNoAccess)
 	if err != nil {
 		f.err = api.Words(err)
+		if f.noAccess {
+			// A page or an embed link without access to the data: a state the
+			// panel shows, asked again each minute, not a fault to warn of.
+			slog.Debug("a panel's data is not shared with this page", "err", err)
+			return
+		}
 		slog.Warn("a panel's refresh failed", "err", err) // the technical text: the console's
 		return
 	}
