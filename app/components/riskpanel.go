@@ -391,7 +391,7 @@ func (r *RiskPanel) Render() app.UI {
 				Text("Offline, as of " + r.offlineAt.Format("2006-01-02 15:04:05") + ": the last tiers and limits seen.")
 		}),
 		slot(r.denied() && !r.unknown, func() app.UI {
-			return app.P().ID("risk-noaccess").Class("notice").Attr("role", "status").Text(r.noAccessText())
+			return app.P().ID("risk-noaccess").Class("notice").Attr("role", "status").Body(r.noAccessText()...)
 		}),
 		slot(r.unknown, func() app.UI {
 			return app.P().ID("risk-unknown").Class("notice").Attr("role", "status").Text(unknownContractText(r.Contract))
@@ -452,9 +452,19 @@ func slot(shown bool, el func() app.UI) app.UI {
 	return app.Text("")
 }
 
-func (r *RiskPanel) noAccessText() string {
+// noAccessText says why the private panels are empty. Outside an embed it
+// links to the login page, which returns to this page once signed in (it
+// reads where from the link's Referer: the page's URL at the click).
+func (r *RiskPanel) noAccessText() []app.UI {
 	if r.Embedded {
-		return "No access: this embed has no valid link for the private data of " + r.Contract + "."
+		return []app.UI{app.Text("No access: this embed has no valid link for the private data of " + r.Contract + ".")}
 	}
-	return "No access to private data on this server: it has no venue key, or you need a viewer token (sign in at /login). The chart works without it."
+	return []app.UI{
+		app.Text("No access to private data on this server: it has no venue key, or you need a viewer token ("),
+		// The login page is the server's, not a route of the app: the click
+		// keeps to the browser's own navigation, out of go-app's router.
+		app.A().ID("risk-signin").Href("/login").Text("sign in").
+			OnClick(func(_ app.Context, e app.Event) { e.Call("stopPropagation") }),
+		app.Text("). The chart works without it."),
+	}
 }

@@ -1,10 +1,13 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/device"
 	"github.com/shopspring/decimal"
@@ -378,4 +381,41 @@ func TestARiskPageWithAMalformedContractSaysSoReadably(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSigningInFromAPanelReturnsToItsPage: off loopback, a panel without
+// access links to the login page, and signing in there returns to the page
+// the link was on, its view whole, now showing the private data.
+func TestSigningInFromAPanelReturnsToItsPage(t *testing.T) {
+	const viewer = "a-viewer-token-for-the-browser-test-0123456789"
+	s := startServer(t, map[string]string{"RISKCHART_TRUSTED_PROXIES": "127.0.0.1", "RISKCHART_VIEWER_TOKENS": viewer})
+	ctx := newBrowser(t)
+	// A browser behind the deployment's proxy: the server counts it off loopback.
+	page := "/limits?contract_code=ETH-USDT&theme=dark"
+	if err := chromedp.Run(ctx, network.Enable(), network.SetExtraHTTPHeaders(network.Headers{"X-Forwarded-For": "198.51.100.7"}),
+		chromedp.Navigate(s.URL+page)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `!!document.getElementById("risk-noaccess") && !document.getElementById("app-wasm-loader")`)
+	if text := evalJS[string](t, ctx, `document.getElementById("risk-noaccess").textContent`); !strings.Contains(text, "you need a viewer token (sign in)") {
+		t.Errorf("the notice reads %q", text)
+	}
+	// Each click leaves the page: chromedp's waits follow the new document.
+	wait := func(sel string) {
+		t.Helper()
+		wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		if err := chromedp.Run(wctx, chromedp.WaitVisible(sel, chromedp.ByQuery)); err != nil {
+			t.Fatalf("waiting for %s: %v", sel, err)
+		}
+	}
+	click(t, ctx, "#risk-signin")
+	wait("form #token")
+	if path := evalJS[string](t, ctx, `location.pathname`); path != "/login" {
+		t.Fatalf("the link went to %s", path)
+	}
+	typeInto(ctx, "token", viewer)
+	click(t, ctx, `form button[type="submit"]`)
+	wait(`#limits-table tr[data-contract="ETH-USDT"]`)
+	waitFor(t, ctx, fmt.Sprintf(`location.pathname + location.search === %q && !!document.querySelector('#limits-table tr[data-contract="ETH-USDT"]') && !document.getElementById("risk-noaccess")`, page))
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"html/template"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/riskchart/riskchart/server/internal/embedlink"
@@ -150,18 +151,58 @@ var loginPage = template.Must(template.New("login").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Riskchart · sign in</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/web/style.css"></head>
 <body><main class="login"><h1>Riskchart</h1>
-<form method="post" action="/login"><label for="token">Viewer token</label>
+<form method="post" action="/login">
+<input name="username" value="Riskchart viewer" autocomplete="username" hidden>
+<label for="token">Viewer token</label>
 <input id="token" name="token" type="password" autocomplete="current-password" required>
+<input name="next" type="hidden" value="{{.Next}}">
 <button type="submit">Sign in</button></form>
-{{if .}}<p role="alert">{{.}}</p>{{end}}</main></body></html>`))
+{{if .Err}}<p role="alert">{{.Err}}</p>{{end}}</main></body></html>`))
+
+// loginForm is what the login page shows: where a sign-in returns to, and
+// why the last one failed. (The hidden user name lets password managers
+// keep the token as a login of this site.)
+type loginForm struct{ Next, Err string }
 
 func (s *server) handleLoginPage() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
-		loginPage.Execute(w, "")
+		loginPage.Execute(w, loginForm{Next: returnTo(r)})
 	})
 }
+
+// returnTo is the page a sign-in goes back to: the form's next field, or,
+// when the login page is first opened, the page of this server that linked
+// to it (the app's "sign in" link in a panel without access). Anything but
+// a path of this server is "/": a login page that redirected anywhere it
+// was told would lend this site's name to a phishing link.
+func returnTo(r *http.Request) string {
+	next := r.FormValue("next")
+	if next == "" && r.Method == http.MethodGet {
+		if ref, err := url.Parse(r.Referer()); err == nil && (ref.Scheme == "http" || ref.Scheme == "https") && ref.Host == r.Host {
+			next = ref.RequestURI()
+		}
+	}
+	return localPath(next)
+}
+
+// localPath is p when it is a path of this server, and "/" otherwise. A
+// browser reads "//host", "/\host" and a path with a tab or a newline in it
+// as another host, so those are refused with every absolute URL; so is the
+// login page itself, which would only ask again.
+func localPath(p string) string {
+	u, err := url.Parse(p)
+	if err != nil || !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.ContainsAny(p, "\\\x00\t\r\n") ||
+		u.Scheme != "" || u.Host != "" || u.Path == "/login" || len(p) > maxReturnPath {
+		return "/"
+	}
+	return p
+}
+
+// maxReturnPath bounds the path a sign-in returns to: a view's URL is well
+// under it.
+const maxReturnPath = 2048
 
 // handleLogin sets the viewer cookie for a valid token.
 func (s *server) handleLogin() http.Handler {
@@ -173,13 +214,13 @@ func (s *server) handleLogin() http.Handler {
 			refuse(r, refusalViewerToken)
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.WriteHeader(http.StatusUnauthorized)
-			loginPage.Execute(w, "That token is not valid.")
+			loginPage.Execute(w, loginForm{Next: returnTo(r), Err: "That token is not valid."})
 			return
 		}
 		// Secure behind a TLS proxy too, where r.TLS is nil but browsers use https.
 		secure := r.TLS != nil || s.cfg.PublicURL != nil && s.cfg.PublicURL.Scheme == "https"
 		http.SetCookie(w, &http.Cookie{Name: viewerCookie, Value: cookieOf(venue.Secret(token)), Path: "/", HttpOnly: true,
 			Secure: secure, SameSite: http.SameSiteStrictMode, MaxAge: 30 * 24 * 3600})
-		http.Redirect(w, r, "/", http.StatusSeeOther)
+		http.Redirect(w, r, returnTo(r), http.StatusSeeOther)
 	})
 }

@@ -3,6 +3,7 @@ package gateway_test
 import (
 	"errors"
 	"fmt"
+	"html"
 	"net/http"
 	"net/url"
 	"strings"
@@ -142,6 +143,62 @@ func loginCookie(t *testing.T, s *stack) *http.Cookie {
 		t.Fatalf("cookie %+v: want HttpOnly, SameSite=Strict, not Secure over plain HTTP, not the token itself", c)
 	}
 	return c
+}
+
+// TestASignInReturnsToThePageItCameFrom: the login page sends the browser
+// back to the page of this server that linked to it, or that its next field
+// names, and to "/" for anything that is not a path of this server.
+func TestASignInReturnsToThePageItCameFrom(t *testing.T) {
+	s := newStack(t, options{gateway: func(c *gateway.Config) {
+		c.Public, c.ViewerTokens = true, []venue.Secret{testViewer}
+		c.AllowedHosts = []string{"charts.example"}
+	}})
+	form := func(token, next string) string { return url.Values{"token": {token}, "next": {next}}.Encode() }
+	for _, tc := range []struct {
+		name, next, want string
+	}{
+		{"a view", "/limits?contract_code=ETH-USDT&theme=dark", "/limits?contract_code=ETH-USDT&theme=dark"},
+		{"the chart", "/?contract_code=SOL-USDT&period=5min", "/?contract_code=SOL-USDT&period=5min"},
+		{"none", "", "/"},
+		{"another host", "https://evil.example/", "/"},
+		{"a scheme-relative host", "//evil.example/tiers", "/"},
+		{"a backslash a browser reads as a slash", "/\\evil.example", "/"},
+		{"a tab a browser drops", "/\t/evil.example", "/"},
+		{"a script", "javascript:alert(1)", "/"},
+		{"a relative path", "tiers", "/"},
+		{"the login page itself", "/login?next=/tiers", "/"},
+		{"a path too long for a view", "/tiers?x=" + strings.Repeat("a", 3000), "/"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := s.do(t, "POST", "/login", form(testViewer, tc.next), "Content-Type", "application/x-www-form-urlencoded")
+			if a.status != http.StatusSeeOther || a.header.Get("Location") != tc.want {
+				t.Fatalf("HTTP %d to %q, want 303 to %q", a.status, a.header.Get("Location"), tc.want)
+			}
+		})
+	}
+
+	t.Run("the page that linked to the login page is where it returns", func(t *testing.T) {
+		for _, tc := range []struct{ referer, want string }{
+			{s.url + "/tiers?contract_code=ETH-USDT", "/tiers?contract_code=ETH-USDT"},
+			{"https://evil.example/tiers", "/"},
+			{"", "/"},
+		} {
+			page := s.get(t, "/login", "Referer", tc.referer)
+			if want := `<input name="next" type="hidden" value="` + html.EscapeString(tc.want) + `">`; !strings.Contains(string(page.body), want) {
+				t.Errorf("Referer %q: no %s in\n%s", tc.referer, want, page.body)
+			}
+		}
+		if page := s.get(t, "/login?next=/limits", "Referer", s.url+"/tiers"); !strings.Contains(string(page.body), `value="/limits"`) {
+			t.Errorf("the next named in the URL does not win over the Referer:\n%s", page.body)
+		}
+	})
+
+	t.Run("a wrong token keeps where to return", func(t *testing.T) {
+		a := s.do(t, "POST", "/login", form("wrong", "/limits?contract_code=ETH-USDT"), "Content-Type", "application/x-www-form-urlencoded")
+		if a.status != http.StatusUnauthorized || !strings.Contains(string(a.body), `<input name="next" type="hidden" value="/limits?contract_code=ETH-USDT">`) {
+			t.Fatalf("HTTP %d:\n%s", a.status, a.body)
+		}
+	})
 }
 
 func TestEveryAnswerCarriesTheSecurityHeaders(t *testing.T) {
