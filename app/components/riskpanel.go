@@ -391,7 +391,7 @@ func (r *RiskPanel) Render() app.UI {
 				Text("Offline, as of " + r.offlineAt.Format("2006-01-02 15:04:05") + ": the last tiers and limits seen.")
 		}),
 		slot(r.denied() && !r.unknown, func() app.UI {
-			return app.P().ID("risk-noaccess").Class("notice").Attr("role", "status").Body(r.noAccessText()...)
+			return app.P().ID("risk-noaccess").Class("notice").Attr("role", "status").Body(r.noAccessNotice()...)
 		}),
 		slot(r.unknown, func() app.UI {
 			return app.P().ID("risk-unknown").Class("notice").Attr("role", "status").Text(unknownContractText(r.Contract))
@@ -452,10 +452,10 @@ func slot(shown bool, el func() app.UI) app.UI {
 	return app.Text("")
 }
 
-// noAccessText says why the private panels are empty. Outside an embed it
+// noAccessNotice says why the private panels are empty. Outside an embed it
 // links to the login page, which returns to this page once signed in (it
 // reads where from the link's Referer: the page's URL at the click).
-func (r *RiskPanel) noAccessText() []app.UI {
+func (r *RiskPanel) noAccessNotice() []app.UI {
 	if r.Embedded {
 		return []app.UI{app.Text("No access: this embed has no valid link for the private data of " + r.Contract + ".")}
 	}
