@@ -151,13 +151,15 @@ var loginPage = template.Must(template.New("login").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Riskchart · sign in</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/web/style.css"></head>
 <body><main class="login"><h1>Riskchart</h1>
+<p class="muted">The risk-limit tiers and your position limits on this server need a viewer token, which its operator gives. The chart needs none.</p>
 <form method="post" action="/login">
 <input name="username" value="Riskchart viewer" autocomplete="username" hidden>
 <label for="token">Viewer token</label>
-<input id="token" name="token" type="password" autocomplete="current-password" required>
+<input id="token" class="control" name="token" type="password" autocomplete="current-password" required{{if .Err}} aria-invalid="true" aria-describedby="login-error"{{end}}>
+{{if .Err}}<p id="login-error" class="field-error" role="alert">{{.Err}}</p>{{end}}
 <input name="next" type="hidden" value="{{.Next}}">
-<button type="submit">Sign in</button></form>
-{{if .Err}}<p role="alert">{{.Err}}</p>{{end}}</main></body></html>`))
+<button class="button" type="submit">Sign in</button></form>
+<p><a href="{{.Next}}">Back without signing in</a></p></main></body></html>`))
 
 // loginForm is what the login page shows: where a sign-in returns to, and
 // why the last one failed. (The hidden user name lets password managers

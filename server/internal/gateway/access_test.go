@@ -198,6 +198,10 @@ func TestASignInReturnsToThePageItCameFrom(t *testing.T) {
 		if a.status != http.StatusUnauthorized || !strings.Contains(string(a.body), `<input name="next" type="hidden" value="/limits?contract_code=ETH-USDT">`) {
 			t.Fatalf("HTTP %d:\n%s", a.status, a.body)
 		}
+		// The field says it is wrong, and which message says why.
+		if !strings.Contains(string(a.body), `aria-invalid="true" aria-describedby="login-error"`) || !strings.Contains(string(a.body), `id="login-error"`) {
+			t.Errorf("the token field is not marked wrong:\n%s", a.body)
+		}
 	})
 }
 
