@@ -139,3 +139,25 @@ func (n axNode) has(name string) bool {
 		return p.Name == name && p.Value.Value == true
 	})
 }
+
+// TestTheServersPageMeansWhatItsControlsSay: before app.wasm runs, the
+// server's page is the page, and its controls' states are those the app
+// gives them: the period and zone on show pressed, the studies menu closed,
+// the risk panel's Refresh not disabled. (go-app's server-side renderer
+// wrote true bare and false as ="false": server/internal/bundle/attrs.go.)
+func TestTheServersPageMeansWhatItsControlsSay(t *testing.T) {
+	s := startServer(t, nil)
+	ctx, _ := openHoldingAppWasm(t, s.URL+"/?period=5min&tz=utc")
+	waitFor(t, ctx, `!!document.getElementById("risk-refresh") && !!window.riskchartBoot?.settled`)
+	got := evalJS[string](t, ctx, `JSON.stringify({
+  pressed: [...document.querySelectorAll(".chip[data-period]")].filter((b) => b.getAttribute("aria-pressed") === "true").map((b) => b.dataset.period),
+  unset: [...document.querySelectorAll("[aria-pressed]")].filter((b) => !["true", "false"].includes(b.getAttribute("aria-pressed"))).length,
+  utc: document.getElementById("tz-toggle").getAttribute("aria-pressed"),
+  studiesOpen: document.getElementById("study-menu").open,
+  refreshDisabled: document.getElementById("risk-refresh").disabled,
+  loader: !!document.getElementById("app-wasm-loader"),
+})`)
+	if want := `{"pressed":["5min"],"unset":0,"utc":"true","studiesOpen":false,"refreshDisabled":false,"loader":true}`; got != want {
+		t.Errorf("before the app runs: %s, want %s", got, want)
+	}
+}

@@ -86,7 +86,8 @@ func rewriteOG(page []byte, base string) ([]byte, error) {
 }
 
 // servePage answers a page of the app: go-app prerenders it, then its
-// og:url and og:image are rewritten (see ogDomain), the chart page's head
+// og:url and og:image are rewritten (see ogDomain), its attributes set
+// from a bool written as HTML means them (attrs.go), the chart page's head
 // gets the script that reads its answer (answer.go), the page the theme its
 // URL names (theme.go), and the first data the server holds is written in
 // (firstcontracts.go, firsttiers.go).
@@ -101,7 +102,7 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "rendering the page's metadata failed", http.StatusInternalServerError)
 			return
 		}
-		body = withTheme(r.URL, withAnswerRead(page))
+		body = withTheme(r.URL, withAnswerRead(withAttrValues(page)))
 		if page, ok := withFirstContracts(r, body); ok { // firstcontracts.go: public, cacheable as before
 			body = page
 		}
