@@ -421,7 +421,7 @@ func (c *Calculator) warning(answered bool, res risk.Result) app.UI {
 // price, or nothing when there is none to be had.
 func (c *Calculator) entryPlaceholder() string {
 	if c.Limit == nil && (c.LimitsDenied || c.LimitsErr != "") {
-		return "needed: no mark price"
+		return "required"
 	}
 	return "mark price"
 }

@@ -156,7 +156,7 @@ func TestATypedEntryPriceStandsInForTheMarkPrice(t *testing.T) {
 			[]string{"6,000 cont · 570,000 USDT at mark 95,000", "at entry 100,000 with"},
 			[]string{"calc-at-entry", "USDT at entry"}},
 		{"no entry price and no limits to be had", denied, "6000", "",
-			[]string{"The calculator cannot answer: it needs a price", `placeholder="needed: no mark price"`},
+			[]string{"The calculator cannot answer: it needs a price", `placeholder="required"`},
 			[]string{"calc-at-entry", "calc-tier"}},
 		{"an entry price that is not a number", denied, "6000", "abc",
 			[]string{"Entry price must be a number"},

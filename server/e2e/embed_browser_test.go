@@ -351,7 +351,7 @@ func TestEmbeds(t *testing.T) {
 			t.Fatal(err)
 		}
 		waitFor(t, ctx, `document.querySelectorAll("#tier-table tbody tr").length > 0 && document.getElementById("calc-status")?.textContent.includes("type an entry price")`)
-		if p := evalJS[string](t, ctx, `document.getElementById("calc-entry").placeholder`); p != "needed: no mark price" {
+		if p := evalJS[string](t, ctx, `document.getElementById("calc-entry").placeholder`); p != "required" {
 			t.Errorf("the entry price's placeholder reads %q", p)
 		}
 		typeInto(ctx, "calc-size", "6000")
