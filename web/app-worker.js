@@ -18,9 +18,10 @@
 //     not: the app draws what browser storage holds while its data loads.
 //     Any other URL (a view or a contract in the query) is the server's to
 //     prerender, with its own first data; its path's shell answers only
-//     when the network fails or is slower than shellAfter. One shell for
-//     every page would show a tiers embed as the chart page, for BTC-USDT,
-//     until app.wasm ran. A new deployment is still found:
+//     when the network fails or is slower than shellAfter, in the theme the
+//     URL names (themed). One shell for every page would show a tiers embed
+//     as the chart page, for BTC-USDT, until app.wasm ran. A new deployment
+//     is still found:
 //     the browser checks the worker script on every navigation, and go-app
 //     offers the reload;
 //   - the server's own pages (/login, /embed/demo) and live data
@@ -84,7 +85,7 @@ self.addEventListener("fetch", (event) => {
 // at once, any other URL from the network, or from its path's shell when
 // the network fails, answers 5xx, or is slower than shellAfter.
 function page(req, url) {
-  const shell = () => caches.match(url.pathname, { cacheName });
+  const shell = () => caches.match(url.pathname, { cacheName }).then((hit) => hit && themed(hit, url.searchParams.get("theme")));
   if (url.search === "") {
     return shell().then((hit) => hit || fetch(req));
   }
@@ -101,5 +102,21 @@ function page(req, url) {
     const fallback = () => shell().then((hit) => answer(hit || net), () => answer(net));
     const timer = setTimeout(fallback, shellAfter);
     net.then((res) => (res.status >= 500 ? fallback() : answer(res)), fallback);
+  });
+}
+
+// themed is a shell with the theme its URL names on its <html> element, as
+// the server puts it on its own page (server/internal/bundle/theme.go): a
+// dark embed opened offline is not white until app.wasm runs. A shell is
+// prerendered for the bare path, so it names none of its own.
+function themed(shell, theme) {
+  if (!config.themes.includes(theme)) {
+    return shell;
+  }
+  return shell.text().then((html) => {
+    const headers = new Headers(shell.headers);
+    headers.delete("content-length");
+    const page = html.replace(/<html(?=[\s>])/, '<html data-theme="' + theme + '"'); // "light" or "dark": nothing to escape
+    return new Response(page, { status: shell.status, statusText: shell.statusText, headers });
   });
 }

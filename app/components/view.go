@@ -24,6 +24,10 @@ const zoneUTC = "utc"
 
 var themes = []string{"light", "dark"}
 
+// Themes are the values of ?theme= a view reads, for the service worker,
+// which puts one on a page it answers from its shell (server/internal/bundle).
+func Themes() []string { return slices.Clone(themes) }
+
 // DefaultView is the view of a URL that names none.
 func DefaultView() View {
 	return View{Contract: "BTC-USDT", Period: venueapi.Period1Min, Theme: "auto"}

@@ -386,8 +386,16 @@ func TestAReturnVisitOpensThePageItAskedFor(t *testing.T) {
 	}
 	waitFor(t, ctx, `performance.getEntriesByName("riskchart:risk-first-data").length > 0`)
 	waitFor(t, ctx, `navigator.serviceWorker.getRegistration().then(r => !!r && !!r.active)`)
-	// What the page held as it finished parsing, before app.wasm could run.
-	if err := chromedp.Run(ctx, onEveryDocument(`document.addEventListener("DOMContentLoaded", () => {
+	// What the page held as it finished parsing, before app.wasm could run,
+	// and the theme on its <html> as the parser made it, before any script.
+	if err := chromedp.Run(ctx, onEveryDocument(`new MutationObserver((records, seen) => {
+  const html = records.flatMap((r) => [...r.addedNodes]).find((n) => n.nodeName === "HTML");
+  if (html) {
+    sessionStorage.setItem("theme", html.getAttribute("data-theme") || "none");
+    seen.disconnect();
+  }
+}).observe(document, { childList: true });
+document.addEventListener("DOMContentLoaded", () => {
   const root = document.querySelector(".page, #embed-root");
   const head = document.querySelector(".risk-head");
   sessionStorage.setItem("parsed", (root ? root.className : "none") + " | " + (head ? head.textContent.replace(/\s+/g, " ").trim() : "no panel"));
@@ -397,15 +405,18 @@ func TestAReturnVisitOpensThePageItAskedFor(t *testing.T) {
 	for _, tc := range []struct {
 		name, path string
 		held       bool   // the network holds every request
-		stopped    bool   // the server is gone
+		stopped    bool   // the server is gone (from this case on)
 		want       string // the page's root and its panel's head as parsed
 		app        string // the panel's head once the app runs
+		theme      string // the theme on <html> as parsed; "none": none
 	}{
-		{"a bare path, the network held", "/limits", true, false, "page risk-page | Risk · BTC-USDT", ""},
-		{"the tiers of another contract", "/tiers?contract_code=SOL-USDT", false, false, "page risk-page | Risk · SOL-USDT", ""},
-		{"a tiers embed", "/embed/tiers?contract_code=ETH-USDT", false, false, "embed embed-tiers | Risk · ETH-USDT", ""},
-		{"a chart view", "/?contract_code=ETH-USDT&period=5min", false, false, "page chart-page | Risk · ETH-USDT", ""},
-		{"the server gone: its path's shell", "/tiers?contract_code=XRP-USDT", false, true, "page risk-page | Risk · BTC-USDT", "Risk · XRP-USDT"},
+		{"a bare path, the network held", "/limits", true, false, "page risk-page | Risk · BTC-USDT", "", "none"},
+		{"the tiers of another contract", "/tiers?contract_code=SOL-USDT", false, false, "page risk-page | Risk · SOL-USDT", "", "none"},
+		{"a tiers embed", "/embed/tiers?contract_code=ETH-USDT&theme=dark", false, false, "embed embed-tiers | Risk · ETH-USDT", "", "dark"},
+		{"a chart view", "/?contract_code=ETH-USDT&period=5min", false, false, "page chart-page | Risk · ETH-USDT", "", "none"},
+		{"the server gone: its path's shell", "/tiers?contract_code=XRP-USDT", false, true, "page risk-page | Risk · BTC-USDT", "Risk · XRP-USDT", "none"},
+		// The server is still gone: a dark embed opened from its shell is dark from the first byte.
+		{"the server gone: a dark embed's shell", "/embed/limits?contract_code=ETH-USDT&theme=dark", false, false, "embed embed-limits | Risk · BTC-USDT", "Risk · ETH-USDT", "dark"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.held {
@@ -415,12 +426,15 @@ func TestAReturnVisitOpensThePageItAskedFor(t *testing.T) {
 			if tc.stopped {
 				s.Stop(t)
 			}
-			if err := chromedp.Run(ctx, chromedp.Evaluate(`sessionStorage.removeItem("parsed")`, nil), chromedp.Navigate(p.URL+tc.path)); err != nil {
+			if err := chromedp.Run(ctx, chromedp.Evaluate(`sessionStorage.removeItem("parsed"); sessionStorage.removeItem("theme")`, nil), chromedp.Navigate(p.URL+tc.path)); err != nil {
 				t.Fatal(err)
 			}
 			waitFor(t, ctx, `sessionStorage.getItem("parsed") !== null`)
 			if got := evalJS[string](t, ctx, `sessionStorage.getItem("parsed")`); !strings.HasPrefix(got, tc.want) {
 				t.Errorf("%s opened as %q, want %q", tc.path, got, tc.want)
+			}
+			if got := evalJS[string](t, ctx, `sessionStorage.getItem("theme") ?? "not seen"`); got != tc.theme {
+				t.Errorf("%s opened in the theme %q, want %q", tc.path, got, tc.theme)
 			}
 			if tc.app != "" {
 				waitFor(t, ctx, `(document.querySelector(".risk-head") || {}).textContent?.includes(`+strconv.Quote(tc.app)+`)`)

@@ -26,6 +26,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/riskchart/riskchart/app/boot"
+	"github.com/riskchart/riskchart/app/components"
 	"github.com/riskchart/riskchart/app/pages"
 	webjs "github.com/riskchart/riskchart/web"
 )
@@ -53,7 +54,7 @@ func New(cfg Config) (http.Handler, error) {
 		return nil, fmt.Errorf("reading the wasm_exec.js glue (run make build): %w", err)
 	}
 	pages.Routes()
-	worker, err := workerTemplate(webjs.AppWorkerJS, workerConfig{Pages: pages.Paths(), Live: livePrefixes})
+	worker, err := workerTemplate(webjs.AppWorkerJS, workerConfig{Pages: pages.Paths(), Live: livePrefixes, Themes: components.Themes()})
 	if err != nil {
 		return nil, err
 	}
@@ -192,6 +193,10 @@ type workerConfig struct {
 	Pages []string `json:"pages"`
 	// Live are the path prefixes of live data, never answered from the cache.
 	Live []string `json:"live"`
+	// Themes are the values of ?theme= the app reads: a page answered from
+	// its shell gets the one its URL names, as the server's page would
+	// (theme.go).
+	Themes []string `json:"themes"`
 }
 
 // livePrefixes are the venue's paths and the server's API.
