@@ -2,6 +2,7 @@ package chartopt
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -98,5 +99,44 @@ func TestDayAndMonthCandlesAreNamedByTheirUTCDateInEveryZone(t *testing.T) {
 				t.Errorf("AppendLabel = %s, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestStackedPanesLeaveTheirTopLabelOut: with oscillator panes under the
+// volume, every pane under the price leaves its top value label out, which
+// ran into the lowest label of the pane above; without them the frame is
+// as it was.
+func TestStackedPanesLeaveTheirTopLabelOut(t *testing.T) {
+	topLabels := func(s Style) []any {
+		t.Helper()
+		b, err := Frame(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o struct {
+			YAxis []struct {
+				AxisLabel struct {
+					ShowMaxLabel any `json:"showMaxLabel"`
+				} `json:"axisLabel"`
+			} `json:"yAxis"`
+		}
+		if err := json.Unmarshal(b, &o); err != nil {
+			t.Fatal(err)
+		}
+		var shown []any
+		for _, y := range o.YAxis {
+			shown = append(shown, y.AxisLabel.ShowMaxLabel)
+		}
+		return shown
+	}
+	stacked := DefaultStyle(false)
+	stacked.Studies = []StudyLine{{Name: "MA 7"}, {Name: "MACD DIF", Pane: 2}, {Name: "RSI 14", Pane: 3}}
+	if got := fmt.Sprint(topLabels(stacked)); got != "[<nil> false false false]" {
+		t.Errorf("price, volume, MACD and RSI axes' showMaxLabel: %s, want the three panes' false", got)
+	}
+	flat := DefaultStyle(false)
+	flat.Studies = []StudyLine{{Name: "MA 7"}}
+	if got := fmt.Sprint(topLabels(flat)); got != "[<nil> <nil>]" {
+		t.Errorf("without panes: %s, want the frame's", got)
 	}
 }

@@ -61,6 +61,11 @@ func applyStudies(o *option, s Style) {
 		// that reaching down to the time labels it is about as tall as the others.
 		o.Grid[0].Bottom = strconv.Itoa(100-paneBase+k*paneHeight+2) + "%"
 		o.Grid[1].Top = strconv.Itoa(paneBase-k*paneHeight) + "%"
+		// Stacked under the price, the panes are a few pixels apart and share
+		// the chart's right edge: a pane's top value label ran into the lowest
+		// label of the pane above it (on a phone, over it). The panes under
+		// the price leave their top label out.
+		o.YAxis[1].AxisLabel = &opts.AxisLabel{Show: opts.Bool(false), ShowMaxLabel: opts.Bool(false)}
 		timeAxis := o.XAxis[1]
 		o.XAxis[1].AxisLabel = &opts.AxisLabel{Show: opts.Bool(false)}
 		o.XAxis[1].AxisPointer = &opts.AxisPointer{Label: &opts.Label{Show: opts.Bool(false)}}
@@ -77,7 +82,8 @@ func applyStudies(o *option, s Style) {
 			}
 			o.XAxis = append(o.XAxis, x)
 			o.YAxis = append(o.YAxis, opts.YAxis{Scale: opts.Bool(true), Position: "right", GridIndex: g, SplitNumber: 2,
-				AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Color: axis}, SplitLine: &opts.SplitLine{Show: opts.Bool(true), LineStyle: &opts.LineStyle{Color: split}}})
+				AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Color: axis, ShowMaxLabel: opts.Bool(false)},
+				SplitLine: &opts.SplitLine{Show: opts.Bool(true), LineStyle: &opts.LineStyle{Color: split}}})
 		}
 		all := make([]int, len(o.XAxis))
 		for i := range all {

@@ -66,8 +66,35 @@ func TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen(t *testing.T) {
 			if labels < 2 {
 				t.Errorf("%d time labels: %+v", labels, l.Texts)
 			}
+			if crowded := evalJS[string](t, ctx, jsPaneLabelsApart); crowded != "" {
+				t.Errorf("the panes' axis labels run into each other at their edges: %s", crowded)
+			}
 			t.Logf("%s: legend %.0f px, panes %.0f px", screen.name, l.Legend, l.Grids)
 			screenshot(t, ctx, "chart-all-studies-"+screen.name)
 		})
 	}
 }
+
+// jsPaneLabelsApart lists where two stacked panes' value labels, which share
+// the chart's right edge, are less than a line apart: the lowest label of a
+// pane and the top label of the pane under it. A label the axis leaves out
+// (showMinLabel, showMaxLabel false) or an axis without labels is not there.
+const jsPaneLabelsApart = `(() => {
+  const c = ` + jsChart + `, opt = c.getOption(), bad = [];
+  const shown = (i) => {
+    const label = opt.yAxis[i].axisLabel || {};
+    if (label.show === false) return [];
+    const a = c.getModel().getComponent("yAxis", i).axis;
+    let ys = a.getTicksCoords().map((t) => a.toGlobalCoord(t.coord)); // from the axis's minimum up
+    if (label.showMaxLabel === false) ys = ys.slice(0, -1);
+    if (label.showMinLabel === false) ys = ys.slice(1);
+    return ys;
+  };
+  for (let i = 0; i + 1 < opt.yAxis.length; i++) {
+    const above = shown(i), below = shown(i + 1), font = (opt.yAxis[i + 1].axisLabel || {}).fontSize || 12;
+    if (above.length === 0 || below.length === 0) continue;
+    const gap = Math.min(...below) - Math.max(...above);
+    if (gap < font + 2) bad.push("panes " + i + " and " + (i + 1) + ": " + gap.toFixed(0) + " px");
+  }
+  return bad.join("; ");
+})()`
