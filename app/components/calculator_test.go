@@ -167,20 +167,7 @@ func TestATypedEntryPriceStandsInForTheMarkPrice(t *testing.T) {
 			c := tt.calc
 			c.size, c.entry, c.unit, c.leverage, c.touched = tt.size, tt.entry, risk.Contracts, "10", true
 			_, out := render(t, &c)
-			out = html.UnescapeString(out)
-			for _, want := range tt.want {
-				if !strings.Contains(out, want) {
-					t.Errorf("no %q", want)
-				}
-			}
-			for _, not := range tt.not {
-				if strings.Contains(out, not) {
-					t.Errorf("%q, which it should not say", not)
-				}
-			}
-			if t.Failed() {
-				t.Log(out)
-			}
+			says(t, html.UnescapeString(out), tt.want, tt.not)
 		})
 	}
 }

@@ -25,6 +25,25 @@ func render(t *testing.T, c app.Composer) (app.TestEngine, string) {
 	return e, app.HTMLString(c)
 }
 
+// says checks that html holds every text of want and none of not, and
+// logs html when it does not.
+func says(t *testing.T, html string, want, not []string) {
+	t.Helper()
+	for _, s := range want {
+		if !strings.Contains(html, s) {
+			t.Errorf("no %q", s)
+		}
+	}
+	for _, s := range not {
+		if strings.Contains(html, s) {
+			t.Errorf("has %q", s)
+		}
+	}
+	if t.Failed() {
+		t.Log(html)
+	}
+}
+
 // tagWith is the opening tag in html that holds marker (an attribute, say),
 // for checks that do not depend on the order go-app writes attributes in.
 func tagWith(t *testing.T, html, marker string) string {
