@@ -3,7 +3,7 @@ package bundle
 import "bytes"
 
 // go-app's server-side renderer writes an attribute whose value is "true"
-// bare and one whose value is "false" as ="false", whatever the attribute,
+// bare and one whose value is "false" as ="false", whatever the attribute.
 // That is right for neither kind of attribute a component sets from a bool:
 //
 //   - an HTML boolean attribute is on whatever its value: disabled="false"
@@ -16,22 +16,30 @@ import "bytes"
 // In the browser go-app sets both right (properties for the first kind,
 // setAttribute for the second), so only the server's page is mended here.
 
-// booleanAttrs are the HTML boolean attributes go-app sets as properties
-// in the browser (its setJSAttribute), with readonly and ismap.
-var booleanAttrs = map[string]bool{
-	"async": true, "autofocus": true, "autoplay": true, "checked": true, "default": true, "defer": true,
-	"disabled": true, "hidden": true, "ismap": true, "loop": true, "multiple": true, "muted": true,
-	"open": true, "readonly": true, "required": true, "reversed": true, "selected": true,
+// booleanAttr reports whether name is one of the HTML boolean attributes
+// go-app sets as properties in the browser (its setJSAttribute), or
+// readonly or ismap.
+func booleanAttr(name []byte) bool {
+	switch string(name) {
+	case "async", "autofocus", "autoplay", "checked", "default", "defer", "disabled", "hidden", "ismap",
+		"loop", "multiple", "muted", "open", "readonly", "required", "reversed", "selected":
+		return true
+	}
+	return false
 }
 
-// rawTextTags hold text the HTML parser does not read as markup: a tag
-// inside them is text, and is left alone.
-var rawTextTags = map[string]bool{"script": true, "style": true, "textarea": true, "title": true}
+// rawTextEnds are the end tags of the elements whose text the HTML parser
+// does not read as markup: a tag inside them is text, and is left alone.
+var rawTextEnds = map[string][]byte{
+	"script": []byte("</script"), "style": []byte("</style"), "textarea": []byte("</textarea"), "title": []byte("</title"),
+}
 
 // withAttrValues is page with the start tags from its <body> on mended:
 // an HTML boolean attribute whose value is false left out, an enumerated
 // attribute written bare given ="true". Every other byte is left as it is,
-// and so is a tag that does not read as go-app writes them.
+// and so is a tag that does not read as go-app writes them. It runs on
+// every page served, so it copies each byte once and allocates nothing
+// more than the page.
 func withAttrValues(page []byte) []byte {
 	body := bytes.Index(page, []byte("<body"))
 	if body < 0 {
@@ -42,86 +50,80 @@ func withAttrValues(page []byte) []byte {
 	rest := page[body:]
 	for {
 		lt := bytes.IndexByte(rest, '<')
-		if lt < 0 || lt+1 >= len(rest) || !isASCIILetter(rest[lt+1]) {
-			if lt < 0 {
-				return append(out, rest...)
-			}
-			out = append(out, rest[:lt+1]...)
-			rest = rest[lt+1:]
-			continue
+		if lt < 0 {
+			return append(out, rest...)
 		}
 		out = append(out, rest[:lt]...)
 		rest = rest[lt:]
-		tag, name, n, ok := mendTag(rest)
+		mended, name, n, ok := mendTag(out, rest)
 		if !ok {
-			out = append(out, rest[0])
+			out = append(out, '<')
 			rest = rest[1:]
 			continue
 		}
-		out = append(out, tag...)
-		rest = rest[n:]
-		if rawTextTags[name] {
-			end := bytes.Index(rest, []byte("</"+name))
-			if end < 0 {
+		out, rest = mended, rest[n:]
+		if end, raw := rawTextEnds[string(name)]; raw {
+			text := bytes.Index(rest, end)
+			if text < 0 {
 				return append(out, rest...)
 			}
-			out = append(out, rest[:end]...)
-			rest = rest[end:]
+			out = append(out, rest[:text]...)
+			rest = rest[text:]
 		}
 	}
 }
 
-// mendTag reads the start tag at the head of b ("<name attr…>") and
-// returns it mended, the tag's name and how many bytes of b it took; ok is
-// false when b does not start with a tag written as go-app writes them.
-func mendTag(b []byte) (tag []byte, name string, n int, ok bool) {
+// mendTag appends to dst the start tag at the head of b ("<name attr…>"),
+// mended, and returns dst, the tag's name and how many bytes of b it took;
+// ok is false, and dst is to be dropped, when b does not start with a tag
+// written as go-app writes them.
+func mendTag(dst, b []byte) (out, name []byte, n int, ok bool) {
+	if len(b) < 2 || !isASCIILetter(b[1]) {
+		return nil, nil, 0, false
+	}
 	i := 1
 	for i < len(b) && isNameByte(b[i]) {
 		i++
 	}
-	name = string(b[1:i])
-	tag = append(make([]byte, 0, 64), b[:i]...)
+	name = b[1:i]
+	out = append(dst, b[:i]...)
 	for {
 		for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t') {
 			i++
 		}
 		switch {
 		case i >= len(b):
-			return nil, "", 0, false
+			return nil, nil, 0, false
 		case b[i] == '>':
-			return append(tag, '>'), name, i + 1, true
+			return append(out, '>'), name, i + 1, true
 		case b[i] == '/' && i+1 < len(b) && b[i+1] == '>':
-			return append(tag, "/>"...), name, i + 2, true
+			return append(out, "/>"...), name, i + 2, true
 		}
 		start := i
 		for i < len(b) && isNameByte(b[i]) {
 			i++
 		}
 		if i == start {
-			return nil, "", 0, false
+			return nil, nil, 0, false
 		}
-		attr := string(b[start:i])
+		attr := b[start:i]
+		boolean := booleanAttr(attr)
 		if i >= len(b) || b[i] != '=' { // written bare: go-app's true
-			tag = append(tag, ' ')
-			tag = append(tag, attr...)
-			if !booleanAttrs[attr] {
-				tag = append(tag, `="true"`...)
+			out = append(append(out, ' '), attr...)
+			if !boolean {
+				out = append(out, `="true"`...)
 			}
 			continue
 		}
-		n := quotedLen(b[i+1:])
-		if n == 0 {
-			return nil, "", 0, false
+		q := quotedLen(b[i+1:])
+		if q == 0 {
+			return nil, nil, 0, false
 		}
-		value := b[i+1 : i+1+n] // with its quotes
-		i += 1 + n
-		if booleanAttrs[attr] && string(value) == `"false"` {
-			continue
+		value := b[i+1 : i+1+q] // with its quotes
+		i += 1 + q
+		if !boolean || string(value) != `"false"` {
+			out = append(append(append(append(out, ' '), attr...), '='), value...)
 		}
-		tag = append(tag, ' ')
-		tag = append(tag, attr...)
-		tag = append(tag, '=')
-		tag = append(tag, value...)
 	}
 }
 
