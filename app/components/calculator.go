@@ -168,13 +168,43 @@ func (c *Calculator) calcContract() (risk.Contract, *venueapi.PositionLimit, err
 		k.MarkPrice = price
 		return k, nil, err
 	}
+	return k, nil, errors.New(c.limitsWanting().status)
+}
+
+// wanting is how each part of the calculator says why the account's limits,
+// and the mark price they carry, are not on hand: status is why it cannot
+// answer without an entry price, note heads an answer at a typed entry
+// price, rows ends the long and short rows; lasting is that they are not
+// merely on their way (refused, or failed).
+type wanting struct {
+	status, note, rows string
+	lasting            bool
+}
+
+// limitsWanting is why the account's limits are not on hand, in each
+// part's words.
+func (c *Calculator) limitsWanting() wanting {
 	switch {
 	case c.LimitsDenied:
-		return k, nil, errors.New("it needs a price: the mark price comes with your position limits, which this page has no access to; type an entry price to reckon at it")
+		return wanting{
+			status:  "it needs a price: the mark price comes with your position limits, which this page has no access to; type an entry price to reckon at it",
+			note:    "Your position limits, which carry the mark price, are not shared with this page",
+			rows:    "not shared with this page",
+			lasting: true,
+		}
 	case c.LimitsErr != "":
-		return k, nil, errors.New("the mark price (your position limits) could not be loaded (" + c.LimitsErr + "); it is asked for again shortly, or type an entry price to reckon at it")
+		return wanting{
+			status:  "the mark price (your position limits) could not be loaded (" + c.LimitsErr + "); it is asked for again shortly, or type an entry price to reckon at it",
+			note:    "The mark price (your position limits) could not be loaded",
+			rows:    "not loaded (" + c.LimitsErr + ")",
+			lasting: true,
+		}
 	}
-	return k, nil, errors.New("waiting for the mark price (your position limits)")
+	return wanting{
+		status: "waiting for the mark price (your position limits)",
+		note:   "Until your position limits land with the mark price",
+		rows:   "not loaded yet",
+	}
 }
 
 // priceWord names the price the figures are at: the mark price, or the
@@ -184,17 +214,6 @@ func priceWord(limit *venueapi.PositionLimit) string {
 		return "entry"
 	}
 	return "mark"
-}
-
-// limitsMissing is why the account's limits are not in the answer.
-func (c *Calculator) limitsMissing() string {
-	switch {
-	case c.LimitsDenied:
-		return "not shared with this page"
-	case c.LimitsErr != "":
-		return "not loaded (" + c.LimitsErr + ")"
-	}
-	return "not loaded yet"
 }
 
 // fitText says whether the position fits one side's limit at the typed
@@ -318,15 +337,16 @@ func (c *Calculator) answer(res risk.Result, k risk.Contract, limit *venueapi.Po
 	item := func(id, label, value string) []app.UI {
 		return []app.UI{app.Dt().Text(label), app.Dd().ID(id).Text(value)}
 	}
-	unit := c.Ladder.Unit()
+	unit, price := c.Ladder.Unit(), priceWord(limit)
 	var out []app.UI
 	out = append(out, item("calc-tier", "Tier", strconv.Itoa(int(res.Tier.Tier))+" ("+bandText(c.Tiers, res.Tier)+")")...)
-	out = append(out, item("calc-position", "Position", grouped(res.Position.Contracts)+" cont · "+grouped(res.Position.USDT)+" USDT at "+priceWord(limit)+" "+grouped(k.MarkPrice))...)
+	out = append(out, item("calc-position", "Position", grouped(res.Position.Contracts)+" cont · "+grouped(res.Position.USDT)+" USDT at "+price+" "+grouped(k.MarkPrice))...)
 	out = append(out, item("calc-tier-lever", "Tier's max lev.", res.Tier.MaxLever.String()+"×")...)
-	out = append(out, c.margins(res, k, unit, priceWord(limit))...)
+	out = append(out, c.margins(res, k, unit, price)...)
 	out = append(out, item("calc-max", "Largest at "+c.leverage+"×", maxText(res.Max, unit, c.leverage))...)
-	out = append(out, item("calc-fits-long", "Long", fitText(res.Long, c.leverage, accountLev, c.limitsMissing()))...)
-	out = append(out, item("calc-fits-short", "Short", fitText(res.Short, c.leverage, accountLev, c.limitsMissing()))...)
+	missing := c.limitsWanting().rows
+	out = append(out, item("calc-fits-long", "Long", fitText(res.Long, c.leverage, accountLev, missing))...)
+	out = append(out, item("calc-fits-short", "Short", fitText(res.Short, c.leverage, accountLev, missing))...)
 	return append(out, liquidationRow(entry, margin, long, short)...)
 }
 
@@ -420,7 +440,7 @@ func (c *Calculator) warning(answered bool, res risk.Result) app.UI {
 // entryPlaceholder says what an empty entry price stands for: the mark
 // price, or nothing when there is none to be had.
 func (c *Calculator) entryPlaceholder() string {
-	if c.Limit == nil && (c.LimitsDenied || c.LimitsErr != "") {
+	if c.Limit == nil && c.limitsWanting().lasting {
 		return "required"
 	}
 	return "mark price"
@@ -432,14 +452,7 @@ func (c *Calculator) atEntry(shown bool) app.UI {
 	if !shown {
 		return nil
 	}
-	why := "Until your position limits land with the mark price"
-	switch {
-	case c.LimitsDenied:
-		why = "Your position limits, which carry the mark price, are not shared with this page"
-	case c.LimitsErr != "":
-		why = "The mark price (your position limits) could not be loaded"
-	}
-	return app.P().ID("calc-at-entry").Class("muted").Text(why + ": the figures are at the entry price you typed.")
+	return app.P().ID("calc-at-entry").Class("muted").Text(c.limitsWanting().note + ": the figures are at the entry price you typed.")
 }
 
 // hint says what to type, until a size is.
