@@ -3,6 +3,8 @@ package chartopt
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"strconv"
 )
 
 // CompactHeight is the window height under which an embedded chart takes
@@ -11,10 +13,22 @@ import (
 // labels and the zoom slider.
 const CompactHeight = 400
 
-// Compact returns the option patch, merged over Frame's, of a small chart:
-// the price grid starts under a one-line legend, the price axis has two to
-// five labels (a line apart at the least), the volume pane is thinner and
-// its axis has one or two labels, its zero unwritten (the frame's four
+// compactPaneRoom is how much higher the window of a chart with oscillator
+// panes must be, per pane, for the full layout: under the studies' legend
+// band (legendTop) each takes 13 % of the chart from the candles
+// (paneHeight). An embed 450 px high with MACD and RSI had 54 px of candles.
+const compactPaneRoom = 100
+
+// CompactBelow is the window height under which an embedded chart with
+// that many oscillator panes (MACD, RSI) takes the compact layout.
+func CompactBelow(oscillators int) int {
+	return CompactHeight + oscillators*compactPaneRoom
+}
+
+// Compact returns the option patch, merged over Frame(s)'s, of a small
+// chart: the price grid starts under a one-line legend, the price axis has
+// two to five labels (a line apart at the least), the volume pane is thinner
+// and its axis has one or two labels, its zero unwritten (the frame's four
 // would be 8 px apart there), a line clear of the price axis's lowest, and
 // the zoom slider is hidden (the inside zoom stays: drag and wheel), so
 // that the time labels sit clear at the bottom.
@@ -24,37 +38,89 @@ const CompactHeight = 400
 // intervals, so that an axis can get nearly 1.5 × splitNumber + 3 labels.
 // With 3, some price ranges drew seven labels on a grid of 124 px; with 2,
 // there are five at most.
-func Compact() ([]byte, error) {
-	type gridPatch struct {
-		Top    string `json:"top"`
-		Bottom string `json:"bottom,omitempty"`
-		Height string `json:"height,omitempty"`
-	}
-	type axisPatch struct {
-		SplitNumber int            `json:"splitNumber,omitempty"`
-		AxisLabel   map[string]any `json:"axisLabel,omitempty"`
-	}
-	type zoomPatch struct {
-		Show *bool `json:"show,omitempty"`
-	}
+//
+// With oscillator panes (MACD, RSI), each pane gets a grid of its own under
+// a thinner volume pane (compactPanes), and the price grid gives up their room.
+func Compact(s Style) ([]byte, error) {
 	hide := false
-	patch := struct {
-		Grid     []gridPatch `json:"grid"`
-		YAxis    []axisPatch `json:"yAxis"`
-		XAxis    []axisPatch `json:"xAxis"`
-		DataZoom []zoomPatch `json:"dataZoom"`
-	}{
-		Grid: []gridPatch{{Top: "24", Bottom: "36%"}, {Top: "72%", Height: "14%"}},
-		YAxis: []axisPatch{
-			{SplitNumber: 2, AxisLabel: map[string]any{"fontSize": 11, "hideOverlap": true}},
-			{SplitNumber: 1, AxisLabel: map[string]any{"fontSize": 11, "hideOverlap": true, "showMinLabel": false}},
-		},
-		XAxis:    []axisPatch{{}, {AxisLabel: map[string]any{"fontSize": 11}}},
-		DataZoom: []zoomPatch{{}, {Show: &hide}},
+	small := func(more map[string]any) map[string]any {
+		label := map[string]any{"fontSize": 11, "hideOverlap": true}
+		maps.Copy(label, more)
+		return label
 	}
-	b, err := json.Marshal(patch)
+	p := compactPatch{
+		Grid: []compactGrid{{Top: "24", Bottom: "36%"}, {Top: "72%", Height: "14%"}},
+		YAxis: []compactAxis{
+			{SplitNumber: 2, AxisLabel: small(nil)},
+			{SplitNumber: 1, AxisLabel: small(map[string]any{"showMinLabel": false})},
+		},
+		XAxis:    make([]compactAxis, TimeAxis(s)+1),
+		DataZoom: []compactZoom{{}, {Show: &hide}},
+	}
+	p.XAxis[TimeAxis(s)].AxisLabel = map[string]any{"fontSize": 11}
+	if k := len(oscillatorPanes(s)); k > 0 {
+		p.Grid = compactPanes(k)
+		for range k {
+			p.YAxis = append(p.YAxis, compactAxis{SplitNumber: 1, AxisLabel: small(nil)})
+		}
+	}
+	b, err := json.Marshal(p)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the compact layout: %w", err)
 	}
 	return b, nil
+}
+
+type compactPatch struct {
+	Grid     []compactGrid `json:"grid"`
+	YAxis    []compactAxis `json:"yAxis"`
+	XAxis    []compactAxis `json:"xAxis"`
+	DataZoom []compactZoom `json:"dataZoom"`
+}
+
+type compactGrid struct {
+	Top    string `json:"top"`
+	Bottom string `json:"bottom,omitempty"`
+	Height string `json:"height,omitempty"`
+}
+
+type compactAxis struct {
+	SplitNumber int            `json:"splitNumber,omitempty"`
+	AxisLabel   map[string]any `json:"axisLabel,omitempty"`
+}
+
+type compactZoom struct {
+	Show *bool `json:"show,omitempty"`
+}
+
+// The compact layout's panes under the price, as shares of the chart's
+// height: the lowest ends where the volume pane ends without studies, a
+// band of time labels above the chart's foot; each oscillator pane is
+// compactPane high and compactGap under the one above; the volume pane,
+// whose labels the studies' frame leaves out, is thinner; the price grid
+// ends compactPriceGap above it (its lowest label's half and a margin).
+const (
+	compactFoot     = 86
+	compactPane     = 11
+	compactGap      = 2
+	compactVolume   = 8
+	compactPriceGap = 6
+)
+
+// compactPanes are the grids of a compact chart with k oscillator panes:
+// price, volume, then the panes top to bottom. Each pane's top and height
+// are given, so that the frame's bottom of the lowest grid (applyStudies)
+// gives way.
+func compactPanes(k int) []compactGrid {
+	pct := func(v int) string { return strconv.Itoa(v) + "%" }
+	volumeTop := compactFoot - k*(compactPane+compactGap) - compactVolume
+	grids := []compactGrid{
+		{Top: "24", Bottom: pct(100 - volumeTop + compactPriceGap)},
+		{Top: pct(volumeTop), Height: pct(compactVolume)},
+	}
+	for i := range k {
+		top := compactFoot - (k-i)*(compactPane+compactGap) + compactGap
+		grids = append(grids, compactGrid{Top: pct(top), Height: pct(compactPane)})
+	}
+	return grids
 }

@@ -314,13 +314,14 @@ func (k *KLineChart) initChart(ctx app.Context) {
 
 // setFrame gives the chart the frame of the theme, reporting success.
 func (k *KLineChart) setFrame() bool {
-	if err := k.chart.SetFrame(k.style()); err != nil {
+	style := k.style()
+	if err := k.chart.SetFrame(style); err != nil {
 		k.failed, k.status = true, err.Error()
 		return false
 	}
 	k.darkDrew, k.lookDrew, k.compactDrew = k.Dark, k.Look, false
 	if k.Compact {
-		patch, err := chartopt.Compact()
+		patch, err := chartopt.Compact(style)
 		if err != nil {
 			k.failed, k.status = true, err.Error()
 			return false

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/riskchart/riskchart/app/chartopt"
+	"github.com/riskchart/riskchart/app/studies"
 )
 
 // Look is how a view draws its prices (docs/architecture.md: the chart's
@@ -14,6 +15,13 @@ type Look struct {
 	Kind  chartopt.Kind
 	// Indicators are the studies drawn, as studies.FormatSpecs writes them.
 	Indicators string
+}
+
+// OscillatorPanes is how many panes of their own the look's studies draw
+// in under the volume (MACD, RSI).
+func (l Look) OscillatorPanes() int {
+	specs, _ := studies.ParseSpecs(l.Indicators) // checked when read
+	return studies.OscillatorPanes(specs)
 }
 
 // lookFromQuery reads ?scale=&style= from q. A value the chart cannot draw

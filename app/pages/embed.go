@@ -26,7 +26,7 @@ type EmbedPage struct {
 	v        components.View
 	controls bool   // show the pickers (controls=0 hides them)
 	notice   string // which view parameters of the URL are not shown, and why (components.ViewNotice)
-	compact  bool   // a chart embed too low for the full layout (chartopt.CompactHeight)
+	winH     int    // the iframe's height, CSS px; 0 unknown
 	token    string // signed embed link (?embed=), the private panels' only access
 	dark     bool
 
@@ -89,7 +89,7 @@ type embedShown struct {
 }
 
 func (e *EmbedPage) shown() embedShown {
-	return embedShown{v: e.v, notice: e.notice, token: e.token, controls: e.controls, dark: e.dark, compact: e.compact}
+	return embedShown{v: e.v, notice: e.notice, token: e.token, controls: e.controls, dark: e.dark, compact: e.compact()}
 }
 
 // OnMount listens to the parent, watches the content's size, loads a risk
@@ -137,9 +137,16 @@ func (e *EmbedPage) OnResize(ctx app.Context) {
 	e.postHeight()
 }
 
-// fitSize chooses the chart's layout by the iframe's height h.
+// fitSize keeps the iframe's height h, which chooses the chart's layout.
 func (e *EmbedPage) fitSize(_, h int) {
-	e.compact = h > 0 && h < chartopt.CompactHeight
+	e.winH = h
+}
+
+// compact reports whether the chart is too low for the full layout
+// (chartopt.CompactBelow): by the iframe's height and the panes the
+// view's studies need, which the parent may change (riskchart:set).
+func (e *EmbedPage) compact() bool {
+	return e.winH > 0 && e.winH < chartopt.CompactBelow(e.v.Look.OscillatorPanes())
 }
 
 // post sends one message to the parent, when there is an allowed one.
@@ -241,7 +248,7 @@ func (e *EmbedPage) Render() app.UI {
 	var body app.UI
 	switch e.kind {
 	case embedmsg.RouteChart:
-		body = &components.KLineChart{Contract: e.v.Contract, Period: e.v.Period, UTC: e.v.UTC, Dark: e.dark, Decimals: -1, Compact: e.compact, Look: e.v.Look,
+		body = &components.KLineChart{Contract: e.v.Contract, Period: e.v.Period, UTC: e.v.UTC, Dark: e.dark, Decimals: -1, Compact: e.compact(), Look: e.v.Look,
 			OnDrawn: func(ctx app.Context) {
 				e.announce(embedmsg.ChartReady(e.v.Contract, e.v.Period))
 				e.postHeight()
@@ -282,7 +289,7 @@ func (e *EmbedPage) Render() app.UI {
 	if !e.controls {
 		class += " no-controls"
 	}
-	if e.compact && e.kind == embedmsg.RouteChart {
+	if e.compact() && e.kind == embedmsg.RouteChart {
 		class += " embed-compact"
 	}
 	return app.Div().ID("embed-root").Class(class).Body(

@@ -148,3 +148,15 @@ func FormatSpecs(specs []Spec) string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// OscillatorPanes is how many panes of their own under the volume the
+// studies of specs draw in: one for MACD, one for RSI.
+func OscillatorPanes(specs []Spec) int {
+	n := 0
+	for _, k := range []Kind{MACD, RSI} {
+		if slices.ContainsFunc(specs, func(s Spec) bool { return s.Kind == k }) {
+			n++
+		}
+	}
+	return n
+}

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
@@ -8,46 +9,72 @@ import (
 )
 
 // jsLayout reads the chart's layout: the legend's height, each grid's
-// height, and the time labels' boxes against the chart's.
+// top and height, and the time labels' boxes against the chart's.
 const jsLayout = `(() => {
   const c = ` + jsChart + `, m = c.getModel(), o = c.getOption();
-  const grids = o.grid.map((_, i) => m.getComponent("grid", i).coordinateSystem.getRect().height);
-  const texts = c.getZr().storage.getDisplayList(true).filter((e) => (e.type === "text" || e.type === "tspan") && !e.ignore && e.style && /^\d\d-\d\d \d\d:\d\d$|^\d\d:\d\d$/.test(e.style.text || "")).map((e) => { const r = e.getBoundingRect().clone(); if (e.transform) r.applyTransform(e.transform); return {text: e.style.text, x: r.x, w: r.width, y: r.y}; });
+  const grids = o.grid.map((_, i) => { const r = m.getComponent("grid", i).coordinateSystem.getRect(); return {y: r.y, h: r.height}; });
+  const texts = c.getZr().storage.getDisplayList(true).filter((e) => (e.type === "text" || e.type === "tspan") && !e.ignore && e.style && /^\d\d-\d\d \d\d:\d\d$|^\d\d:\d\d$/.test(e.style.text || "")).map((e) => { const r = e.getBoundingRect().clone(); if (e.transform) r.applyTransform(e.transform); return {text: e.style.text, x: r.x, w: r.width, y: r.y, h: r.height}; });
   return {legend: document.getElementById("legend").getBoundingClientRect().height, grids, width: c.getWidth(), height: c.getHeight(), texts};
 })()`
 
 type layoutDrawn struct {
-	Legend float64   `json:"legend"`
-	Grids  []float64 `json:"grids"`
-	Width  float64   `json:"width"`
-	Height float64   `json:"height"`
+	Legend float64                  `json:"legend"`
+	Grids  []struct{ Y, H float64 } `json:"grids"`
+	Width  float64                  `json:"width"`
+	Height float64                  `json:"height"`
 	Texts  []struct {
-		Text    string
-		X, W, Y float64
+		Text       string
+		X, W, Y, H float64
 	} `json:"texts"`
 }
 
+// TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen draws every study on
+// a phone, a wide screen, a chart embed as narrow as a phone, one too low
+// for the full layout with these panes and a small one (both compact:
+// chartopt.CompactBelow): an embed's chart ends inside its frame, the
+// price pane stays the largest, no pane lies over another, the time labels
+// stay inside the chart and the panes' value labels a line apart.
 func TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen(t *testing.T) {
 	s := startServer(t, nil)
 	for _, screen := range []struct {
 		name          string
+		path          string
 		width, height int64
 		mobile        bool
-	}{{"phone", 390, 844, true}, {"wide", 1920, 1080, false}} {
+		slider        float64 // the zoom slider's band at the chart's foot, whose handle labels are not time labels
+	}{
+		{"phone", "/", 390, 844, true, 34},
+		{"wide", "/", 1920, 1080, false, 34},
+		{"embed", "/embed/chart", 600, 640, false, 34},
+		{"short embed", "/embed/chart", 600, 450, false, 0}, // compact: too low for four panes under the legend band
+		{"compact embed", "/embed/chart", 320, 240, false, 0},
+	} {
 		t.Run(screen.name, func(t *testing.T) {
 			ctx := newBrowser(t)
 			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(screen.width, screen.height, 1, screen.mobile),
-				chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&indicators="+allStudies)); err != nil {
+				chromedp.Navigate(s.URL+screen.path+"?contract_code=BTC-USDT&period=1min&indicators="+allStudies)); err != nil {
 				t.Fatal(err)
 			}
 			waitDrawn(t, ctx, "BTC-USDT|1min")
 			l := evalJS[layoutDrawn](t, ctx, jsLayout)
+			if strings.HasPrefix(screen.path, "/embed/") {
+				// An embed's chart fills its frame, and ends inside it.
+				if bottom := evalJS[float64](t, ctx, `document.getElementById("chart").getBoundingClientRect().bottom`); bottom > float64(screen.height)+0.5 {
+					t.Errorf("the chart ends at %.0f px, below the %d px frame", bottom, screen.height)
+				}
+			}
 			if len(l.Grids) != 4 {
 				t.Fatalf("%d grids for price, volume, MACD and RSI", len(l.Grids))
 			}
-			for i, h := range l.Grids[1:] {
-				if h >= l.Grids[0] {
-					t.Errorf("pane %d is %.0f px high, the candles' %.0f: the price pane must stay the largest", i+1, h, l.Grids[0])
+			for i, g := range l.Grids[1:] {
+				if g.H >= l.Grids[0].H {
+					t.Errorf("pane %d is %.0f px high, the candles' %.0f: the price pane must stay the largest", i+1, g.H, l.Grids[0].H)
+				}
+				if above := l.Grids[i]; g.Y < above.Y+above.H {
+					t.Errorf("pane %d starts at %.0f px, inside pane %d (%.0f to %.0f)", i+1, g.Y, i, above.Y, above.Y+above.H)
+				}
+				if g.H < 12 {
+					t.Errorf("pane %d is %.0f px high: too low to read a line in", i+1, g.H)
 				}
 			}
 			if l.Legend > 75 {
@@ -55,12 +82,15 @@ func TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen(t *testing.T) {
 			}
 			labels := 0
 			for _, lbl := range l.Texts {
-				if lbl.Y > l.Height-34 {
+				if lbl.Y > l.Height-screen.slider {
 					continue // the zoom slider's handle labels, shown while dragging
 				}
 				labels++
 				if lbl.X < 0 || lbl.X+lbl.W > l.Width {
 					t.Errorf("time label %q cut at the chart's edge: %.0f to %.0f of %.0f px", lbl.Text, lbl.X, lbl.X+lbl.W, l.Width)
+				}
+				if lbl.Y+lbl.H > l.Height {
+					t.Errorf("time label %q cut at the chart's foot: %.0f to %.0f of %.0f px", lbl.Text, lbl.Y, lbl.Y+lbl.H, l.Height)
 				}
 			}
 			if labels < 2 {
@@ -69,8 +99,8 @@ func TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen(t *testing.T) {
 			if crowded := evalJS[string](t, ctx, jsPaneLabelsApart); crowded != "" {
 				t.Errorf("the panes' axis labels run into each other at their edges: %s", crowded)
 			}
-			t.Logf("%s: legend %.0f px, panes %.0f px", screen.name, l.Legend, l.Grids)
-			screenshot(t, ctx, "chart-all-studies-"+screen.name)
+			t.Logf("%s: legend %.0f px, panes %+v", screen.name, l.Legend, l.Grids)
+			screenshot(t, ctx, "chart-all-studies-"+strings.ReplaceAll(screen.name, " ", "-"))
 		})
 	}
 }

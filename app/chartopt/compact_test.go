@@ -1,0 +1,95 @@
+package chartopt
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestCompactPatchesEveryGridAndAxisOfItsFrame merges the compact patch over
+// the frame of each set of panes, as ECharts does (by index): the patch has
+// no more grids or axes than the frame, the panes are stacked top to bottom
+// without overlapping, the lowest ends above the time labels, the time axis
+// (the lowest grid's) takes the small labels and the slider is hidden.
+func TestCompactPatchesEveryGridAndAxisOfItsFrame(t *testing.T) {
+	macd := StudyLine{Name: "MACD", Pane: 2}
+	rsi := StudyLine{Name: "RSI", Pane: 3}
+	ma := StudyLine{Name: "MA7", Pane: 0}
+	for _, tc := range []struct {
+		name    string
+		studies []StudyLine
+	}{
+		{"no studies", nil},
+		{"a price study", []StudyLine{ma}},
+		{"MACD", []StudyLine{ma, macd}},
+		{"RSI", []StudyLine{rsi}},
+		{"MACD and RSI", []StudyLine{ma, macd, rsi}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := DefaultStyle(false)
+			s.Studies = tc.studies
+			frame, err := Frame(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			patch, err := Compact(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			type layout struct {
+				Grid []struct {
+					Top, Bottom, Height string
+				} `json:"grid"`
+				XAxis []struct {
+					AxisLabel map[string]any `json:"axisLabel"`
+				} `json:"xAxis"`
+				YAxis    []json.RawMessage `json:"yAxis"`
+				DataZoom []struct {
+					Type string `json:"type"`
+					Show *bool  `json:"show"`
+				} `json:"dataZoom"`
+			}
+			var f, p layout
+			if err := json.Unmarshal(frame, &f); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(patch, &p); err != nil {
+				t.Fatal(err)
+			}
+			if len(p.Grid) != len(f.Grid) || len(p.YAxis) != len(f.YAxis) || len(p.XAxis) != len(f.XAxis) {
+				t.Fatalf("the patch has %d grids, %d y and %d x axes; the frame %d, %d and %d:\n%s",
+					len(p.Grid), len(p.YAxis), len(p.XAxis), len(f.Grid), len(f.YAxis), len(f.XAxis), patch)
+			}
+			// Merged, each grid is placed by its top and its height (or, the
+			// price grid, its bottom): in hundredths of the chart's height.
+			pct := func(v string) float64 {
+				n, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
+				if err != nil || !strings.HasSuffix(v, "%") {
+					t.Fatalf("%q is not a share of the chart: %s", v, patch)
+				}
+				return n
+			}
+			end := 100 - pct(p.Grid[0].Bottom)
+			for i, g := range p.Grid[1:] {
+				top := pct(g.Top)
+				if top <= end {
+					t.Errorf("grid %d starts at %v%%, inside the one above, which ends at %v%%", i+1, top, end)
+				}
+				end = top + pct(g.Height)
+			}
+			if end > 86 {
+				t.Errorf("the lowest grid ends at %v%%, over the time labels' band", end)
+			}
+			time := TimeAxis(s)
+			for i, x := range p.XAxis {
+				if small := x.AxisLabel["fontSize"] != nil; small != (i == time) {
+					t.Errorf("x axis %d's labels patched %v, want only the time axis' (%d)", i, x.AxisLabel, time)
+				}
+			}
+			if f.DataZoom[1].Type != "slider" || p.DataZoom[1].Show == nil || *p.DataZoom[1].Show {
+				t.Errorf("the slider is not hidden: %s", patch)
+			}
+		})
+	}
+}
