@@ -302,6 +302,9 @@ func TestChartEmbedAt320x240(t *testing.T) {
 	if clear != "" {
 		t.Error(clear)
 	}
+	if covered := evalJS[string](t, ctx, jsTimeLabelsCovered); covered != "" {
+		t.Errorf("the embed lies over time labels: %s", covered)
+	}
 	screenshot(t, ctx, "embed-chart-320x240")
 	// The price labels stay few over any price range, not only today's: the
 	// shown candles' prices are stretched to spans over four decades, from

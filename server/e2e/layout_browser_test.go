@@ -96,6 +96,9 @@ func TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen(t *testing.T) {
 			if labels < 2 {
 				t.Errorf("%d time labels: %+v", labels, l.Texts)
 			}
+			if covered := evalJS[string](t, ctx, jsTimeLabelsCovered); covered != "" {
+				t.Errorf("the page lies over time labels: %s", covered)
+			}
 			if crowded := evalJS[string](t, ctx, jsPaneLabelsApart); crowded != "" {
 				t.Errorf("the panes' axis labels run into each other at their edges: %s", crowded)
 			}
@@ -104,6 +107,22 @@ func TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen(t *testing.T) {
 		})
 	}
 }
+
+// jsTimeLabelsCovered lists the time labels that an element of the page
+// (a button, a note) lies over, by what lies at each label's centre.
+const jsTimeLabelsCovered = `(() => {
+  const c = ` + jsChart + `, dom = c.getDom(), r = dom.getBoundingClientRect(), bad = [];
+  for (const e of c.getZr().storage.getDisplayList(true)) {
+    if (!(e.type === "text" || e.type === "tspan") || e.ignore || !e.style || !/^\d\d-\d\d \d\d:\d\d$|^\d\d:\d\d$/.test(e.style.text || "")) continue;
+    const b = e.getBoundingRect().clone();
+    if (e.transform) b.applyTransform(e.transform);
+    const x = r.left + b.x + b.width / 2, y = r.top + b.y + b.height / 2;
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+    const at = document.elementFromPoint(x, y);
+    if (at && !dom.contains(at)) bad.push(e.style.text + " under " + at.tagName.toLowerCase() + (at.id ? "#" + at.id : "") + (at.className ? "." + at.className : ""));
+  }
+  return bad.join("; ");
+})()`
 
 // jsPaneLabelsApart lists where two stacked panes' value labels, which share
 // the chart's right edge, are less than a line apart: the lowest label of a
