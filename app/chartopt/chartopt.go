@@ -30,7 +30,14 @@ type Style struct {
 	Kind     Kind   // how candles are drawn (look.go)
 	// Studies are the study lines drawn after the candles (studies.go).
 	Studies []StudyLine
+	// Narrow is a chart with studies NarrowWidth wide or less, over which
+	// the legend holding their values keeps to one line (web/style.css).
+	Narrow bool
 }
+
+// NarrowWidth is the widest chart whose legend keeps to one line when it
+// holds the studies' values: web/style.css's container query of 640 px.
+const NarrowWidth = 640
 
 // DefaultStyle is green up, red down.
 func DefaultStyle(dark bool) Style {

@@ -140,3 +140,38 @@ func TestStackedPanesLeaveTheirTopLabelOut(t *testing.T) {
 		t.Errorf("without panes: %s, want the frame's", got)
 	}
 }
+
+// TestTheCandlesStartUnderTheLegend: the price grid starts under the
+// legend's lines: two without studies at any width, four with them, one
+// with them on a narrow chart, where the legend keeps to a line.
+func TestTheCandlesStartUnderTheLegend(t *testing.T) {
+	ma := []StudyLine{{Name: "MA 7"}}
+	for _, tc := range []struct {
+		studies []StudyLine
+		narrow  bool
+		want    string
+	}{
+		{nil, false, "52"},
+		{nil, true, "52"},
+		{ma, false, "96"},
+		{ma, true, "38"},
+	} {
+		s := DefaultStyle(true)
+		s.Studies, s.Narrow = tc.studies, tc.narrow
+		b, err := Frame(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o struct {
+			Grid []struct {
+				Top string `json:"top"`
+			} `json:"grid"`
+		}
+		if err := json.Unmarshal(b, &o); err != nil {
+			t.Fatal(err)
+		}
+		if o.Grid[0].Top != tc.want {
+			t.Errorf("studies %v, narrow %v: the price grid starts at %q, want %q", tc.studies, tc.narrow, o.Grid[0].Top, tc.want)
+		}
+	}
+}

@@ -49,7 +49,7 @@ func Compact(s Style) ([]byte, error) {
 		return label
 	}
 	p := compactPatch{
-		Grid: []compactGrid{{Top: "24", Bottom: "36%"}, {Top: "72%", Height: "14%"}},
+		Grid: []compactGrid{{Top: compactPriceTop, Bottom: "36%"}, {Top: "72%", Height: "14%"}},
 		YAxis: []compactAxis{
 			{SplitNumber: 2, AxisLabel: small(nil)},
 			{SplitNumber: 1, AxisLabel: small(map[string]any{"showMinLabel": false})},
@@ -93,6 +93,11 @@ type compactZoom struct {
 	Show *bool `json:"show,omitempty"`
 }
 
+// compactPriceTop is where the compact price grid starts, px: under the
+// one-line legend (19 px), which spans the chart, and under the top price
+// label, centred on the grid's edge (its upper half, 7 px).
+const compactPriceTop = "28"
+
 // The compact layout's panes under the price, as shares of the chart's
 // height: the lowest ends where the volume pane ends without studies, a
 // band of time labels above the chart's foot; each oscillator pane is
@@ -115,7 +120,7 @@ func compactPanes(k int) []compactGrid {
 	pct := func(v int) string { return strconv.Itoa(v) + "%" }
 	volumeTop := compactFoot - k*(compactPane+compactGap) - compactVolume
 	grids := []compactGrid{
-		{Top: "24", Bottom: pct(100 - volumeTop + compactPriceGap)},
+		{Top: compactPriceTop, Bottom: pct(100 - volumeTop + compactPriceGap)},
 		{Top: pct(volumeTop), Height: pct(compactVolume)},
 	}
 	for i := range k {

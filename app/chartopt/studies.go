@@ -42,6 +42,11 @@ const paneBase = 76
 // to the legend that lies over it (two more lines).
 const legendTop = "96"
 
+// narrowLegendTop is where it starts on a narrow chart, whose legend keeps
+// to one line (25 px) and spans the chart: below it, and below the top
+// price label, centred on the grid's edge.
+const narrowLegendTop = "38"
+
 // applyStudies adds a grid under the volume for each oscillator pane the
 // studies use (MACD, then RSI), moves the time axis' labels to the lowest
 // grid, and adds a series per study line. The lowest grid ends where the
@@ -49,7 +54,10 @@ const legendTop = "96"
 func applyStudies(o *option, s Style) {
 	panes := oscillatorPanes(s)
 	grid := map[int]int{0: 0, 1: 1} // pane → grid index
-	if len(s.Studies) > 0 {
+	switch {
+	case len(s.Studies) > 0 && s.Narrow:
+		o.Grid[0].Top = narrowLegendTop
+	case len(s.Studies) > 0:
 		o.Grid[0].Top = legendTop
 	}
 	defer func() { // the lowest grid reaches down to the time labels

@@ -11,11 +11,14 @@ import (
 )
 
 // style is the frame the chart draws: the theme's colours with the view's
-// scale and chart style.
+// scale, chart style and studies, for the chart's width.
 func (k *KLineChart) style() chartopt.Style {
 	s := chartopt.DefaultStyle(k.Dark)
 	s.Scale, s.Kind = k.Look.Scale, k.Look.Kind
 	s.Studies = k.studyLines()
+	// Only a legend with the studies' values keeps to one line: a frame
+	// without them is the same at any width (and the first paint's, adopted).
+	s.Narrow = len(s.Studies) > 0 && k.chart != nil && k.chart.Width() <= chartopt.NarrowWidth
 	return s
 }
 

@@ -88,6 +88,7 @@ type KLineChart struct {
 	retry      chartRetry           // loading again once the server answers (chartretry.go)
 
 	compactDrew bool // the compact layout is drawn
+	narrowDrew  bool // the frame is a narrow chart's (chartopt.Style.Narrow)
 }
 
 // LatestSize is how many of the latest candles a chart loads first.
@@ -287,6 +288,13 @@ func (k *KLineChart) listen(ctx app.Context) {
 	k.chart.OnPointer(func(i int) { ctx.Dispatch(func(ctx app.Context) { k.pointTo(ctx, i, false) }) })
 	k.chart.OnClick(func(i int) { ctx.Dispatch(func(ctx app.Context) { k.pointTo(ctx, i, true) }) })
 	k.chart.OnPointerOut(func() { ctx.Dispatch(func(ctx app.Context) { k.hover = -1 }) }) // the legend shows the latest again
+	k.chart.OnResize(func() {
+		ctx.Dispatch(func(ctx app.Context) {
+			if k.chart != nil && len(k.candles) > 0 && k.frameStale() {
+				k.redrawAll() // across NarrowWidth: the legend's lines changed
+			}
+		})
+	})
 	k.chart.OnZoom(func(start, _ int) {
 		ctx.Dispatch(func(ctx app.Context) {
 			if k.chart != nil {
@@ -319,7 +327,7 @@ func (k *KLineChart) setFrame() bool {
 		k.failed, k.status = true, err.Error()
 		return false
 	}
-	k.darkDrew, k.lookDrew, k.compactDrew = k.Dark, k.Look, false
+	k.darkDrew, k.lookDrew, k.compactDrew, k.narrowDrew = k.Dark, k.Look, false, style.Narrow
 	if k.Compact {
 		patch, err := chartopt.Compact(style)
 		if err != nil {
@@ -336,7 +344,7 @@ func (k *KLineChart) setFrame() bool {
 // frameStale reports whether the drawn frame is not the one of the theme,
 // layout and look asked for.
 func (k *KLineChart) frameStale() bool {
-	return k.darkDrew != k.Dark || k.compactDrew != k.Compact || k.lookDrew != k.Look
+	return k.darkDrew != k.Dark || k.compactDrew != k.Compact || k.lookDrew != k.Look || k.narrowDrew != k.style().Narrow
 }
 
 // redrawAll redraws after a theme or zone change, keeping the view.

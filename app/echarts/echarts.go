@@ -38,6 +38,7 @@ type Chart struct {
 	custom     bool        // the frame's style draws prices with a custom series (styles.go)
 	rows       app.Value   // the custom series' rows of prices (seriesData); nil: none kept
 	resized    app.Value   // a ResizeObserver of the chart's element
+	onResize   func()      // OnResize's
 }
 
 // Init draws a new chart with the named theme ("" or "dark") in an element
@@ -102,6 +103,9 @@ func (c *Chart) followSize() {
 		w, h := box.Get("width").Float(), box.Get("height").Float()
 		if int(w+0.5) != c.v.Call("getWidth").Int() || int(h+0.5) != c.v.Call("getHeight").Int() {
 			c.resize() // observing reports the size at once: no redraw for the same one
+			if f := c.onResize; f != nil {
+				go f() // as on's: not inside the observer's callback
+			}
 		}
 		return nil
 	})
@@ -303,6 +307,13 @@ func (c *Chart) on(event string, read func(app.Value) func()) {
 	c.funcs = append(c.funcs, fn)
 	c.v.Call("on", event, fn)
 }
+
+// OnResize calls f after the chart has followed a change of its element's
+// size.
+func (c *Chart) OnResize(f func()) { c.onResize = f }
+
+// Width is the chart's width, CSS px.
+func (c *Chart) Width() int { return c.v.Call("getWidth").Int() }
 
 // resize fits the chart to its element's current size.
 func (c *Chart) resize() {

@@ -142,6 +142,15 @@ func TestChartOnAPhone(t *testing.T) {
 	screenshot(t, ctx, "chart-phone")
 }
 
+// jsLegendClear says where the legend reaches into the price grid, or over
+// its topmost price where it reaches over the price axis; "" when it is clear.
+const jsLegendClear = `(() => {
+  const l = document.getElementById("legend").getBoundingClientRect(), g = ` + jsPriceGrid + `;
+  const top = g.y, axis = g.x + g.width;
+  const clear = l.right > axis ? 7 : 0; // the topmost price is centred on the grid's top edge
+  return l.bottom <= top - clear + 0.5 ? "" : "the legend (" + document.getElementById("legend").innerText.replace(/\s+/g, " ") + ") ends at " + l.bottom.toFixed(1) + ", the grid starts at " + top.toFixed(1) + (clear ? " and its topmost price 7 px higher" : "");
+})()`
+
 // TestChartLegendCoversNoCandleAndNoPrice opens the chart from a small phone
 // to a wide screen, on the views whose legend is longest (a future's monthly
 // candles) and on a short one, and points at candles across it: the legend
@@ -151,12 +160,6 @@ func TestChartOnAPhone(t *testing.T) {
 func TestChartLegendCoversNoCandleAndNoPrice(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
-	const jsLegendClear = `(() => {
-  const l = document.getElementById("legend").getBoundingClientRect(), g = ` + jsPriceGrid + `;
-  const top = g.y, axis = g.x + g.width;
-  const clear = l.right > axis ? 7 : 0; // the topmost price is centred on the grid's top edge
-  return l.bottom <= top - clear + 0.5 ? "" : "the legend (" + document.getElementById("legend").innerText.replace(/\s+/g, " ") + ") ends at " + l.bottom.toFixed(1) + ", the grid starts at " + top.toFixed(1) + (clear ? " and its topmost price 7 px higher" : "");
-})()`
 	dated := listedDated(t, s.URL, "ETH-USDT-") // a delivery date in the code: the longest legend
 	for _, width := range []int64{320, 360, 390, 430, 600, 768, 1024, 1280} {
 		for _, view := range []string{"BTC-USDT-CQ|1mon", dated + "|1mon", "BTC-USDT|1min"} {

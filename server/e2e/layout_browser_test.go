@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -80,6 +81,16 @@ func TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen(t *testing.T) {
 			if l.Legend > 75 {
 				t.Errorf("the legend is %.0f px high over the chart", l.Legend)
 			}
+			if msg := evalJS[string](t, ctx, jsLegendClear); msg != "" {
+				t.Error(msg)
+			}
+			if screen.width <= 640 {
+				// The legend keeps to a line there: the candles start under it.
+				band := evalJS[float64](t, ctx, `(() => { const g = `+jsPriceGrid+`; return g.y - document.getElementById("legend").getBoundingClientRect().bottom; })()`)
+				if band > 20 {
+					t.Errorf("%.0f px of chart lie empty between the legend and the candles", band)
+				}
+			}
 			labels := 0
 			for _, lbl := range l.Texts {
 				if lbl.Y > l.Height-screen.slider {
@@ -101,6 +112,19 @@ func TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen(t *testing.T) {
 			}
 			if crowded := evalJS[string](t, ctx, jsPaneLabelsApart); crowded != "" {
 				t.Errorf("the panes' axis labels run into each other at their edges: %s", crowded)
+			}
+			if screen.name == "phone" {
+				// Turned into a wide window, the legend wraps to three lines:
+				// the frame follows the chart's width, and back.
+				for _, turn := range []struct {
+					width int64
+					chart string // the chart's width, against chartopt.NarrowWidth
+				}{{1280, "> 640"}, {screen.width, "<= 640"}} {
+					if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(turn.width, 700, 1, screen.mobile)); err != nil {
+						t.Fatal(err)
+					}
+					waitFor(t, ctx, fmt.Sprintf(`%s === "" && %s.getWidth() %s`, jsLegendClear, jsChart, turn.chart))
+				}
 			}
 			t.Logf("%s: legend %.0f px, panes %+v", screen.name, l.Legend, l.Grids)
 			screenshot(t, ctx, "chart-all-studies-"+strings.ReplaceAll(screen.name, " ", "-"))
