@@ -290,6 +290,7 @@ func (k *KLineChart) listen(ctx app.Context) {
 	k.chart.OnPointerOut(func() { ctx.Dispatch(func(ctx app.Context) { k.hover = -1 }) }) // the legend shows the latest again
 	k.chart.OnResize(func() {
 		ctx.Dispatch(func(ctx app.Context) {
+			ctx.PreventUpdate() // the page around the chart is as it was
 			if k.chart != nil && len(k.candles) > 0 && k.frameStale() {
 				k.redrawAll() // across NarrowWidth: the legend's lines changed
 			}
