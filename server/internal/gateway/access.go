@@ -150,7 +150,7 @@ func (s *server) linkAllows(token, panel, contract string) bool {
 var loginPage = template.Must(template.New("login").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Riskchart · sign in</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/web/style.css"></head>
-<body><main class="login"><h1>Riskchart</h1>
+<body><main class="server-page"><h1>Riskchart</h1>
 <p class="muted">The risk-limit tiers and your position limits on this server need a viewer token, which its operator gives. The chart needs none.</p>
 <form method="post" action="/login">
 <input name="username" value="Riskchart viewer" autocomplete="username" hidden>

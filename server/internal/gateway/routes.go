@@ -35,6 +35,7 @@ func (s *server) routes() http.Handler {
 	// The front end: pages, app.wasm, scripts, styles.
 	// A page with a tier ladder may carry the tiers held for its contract
 	// (firsttiers.go), and the chart page the contract list (firstcontracts.go).
-	mux.Handle("/", s.withFirstContracts(s.withFirstTiers(s.cfg.App)))
+	// A browser's visit to an address with no page gets a page saying so (notfound.go).
+	mux.Handle("/", withNotFoundPage(s.withFirstContracts(s.withFirstTiers(s.cfg.App))))
 	return s.logged(s.secured(s.hostChecked(mux))) // hostChecked: only our own host names, see host.go
 }
