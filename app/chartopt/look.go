@@ -59,7 +59,12 @@ func ParseKind(s string) (Kind, error) {
 func applyLook(o *option, s Style) {
 	if s.Scale == ScaleLog {
 		o.YAxis[0].Type = "log"
-		o.YAxis[0].Scale = opts.Bool(false) // a log axis fits the data itself; scale is a linear axis' option
+		// ECharts widens a log axis to whole powers of ten: the candles of a
+		// day (96,700 to 98,800) were a line along the top of an axis from
+		// 10,000 to 100,000. It spans the prices in view instead, as a linear
+		// axis with scale does (scale is a linear axis' option).
+		o.YAxis[0].Scale = opts.Bool(false)
+		o.YAxis[0].Min, o.YAxis[0].Max = "dataMin", "dataMax"
 	}
 	if s.Kind == KindHollow {
 		// Rising bodies drawn as outlines in the rising colour; falling ones filled.

@@ -112,6 +112,28 @@ func TestChartLooksAndMarksFromTheURL(t *testing.T) {
 			t.Errorf("URL %q lost the look", u)
 		}
 	})
+	t.Run("a log axis spans the prices in view, a day's or two years'", func(t *testing.T) {
+		// ECharts widens a log axis to whole powers of ten: a day's candles
+		// were a line along the top of an axis from 10,000 to 100,000.
+		for _, period := range []string{"1min", "1mon"} {
+			if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&scale=log&period="+period)); err != nil {
+				t.Fatal(err)
+			}
+			waitDrawn(t, ctx, "BTC-USDT|"+period)
+			got := evalJS[struct {
+				Low, High, Min, Max float64
+				Labels             int
+			}](t, ctx, `(() => {
+  const c = `+jsChart+`, o = c.getOption(), z = o.dataZoom[0];
+  const rows = o.series[0].data.slice(z.startValue, z.endValue + 1).filter(Array.isArray).map((d) => d.map(Number));
+  const a = c.getModel().getComponent("yAxis", 0).axis, [min, max] = a.scale.getExtent();
+  return {low: Math.min(...rows.map((d) => d[2])), high: Math.max(...rows.map((d) => d[3])), min, max, labels: a.getViewLabels().length};
+})()`)
+			if got.Min < got.Low*0.98 || got.Max > got.High*1.02 || got.Min > got.Low || got.Max < got.High || got.Labels < 2 {
+				t.Errorf("%s: the log axis spans %v to %v with %d labels, the candles in view %v to %v", period, got.Min, got.Max, got.Labels, got.Low, got.High)
+			}
+		}
+	})
 	t.Run("scale=percent labels the price axis in percent", func(t *testing.T) {
 		l := read(t, "/?contract_code=BTC-USDT&period=1min&scale=percent")
 		labels := l["priceLabels"].([]any)
