@@ -135,7 +135,11 @@ func Frame(s Style) ([]byte, error) {
 		YAxis: []opts.YAxis{
 			{Scale: opts.Bool(true), Position: "right", GridIndex: 0, AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Color: axis},
 				SplitLine: &opts.SplitLine{Show: opts.Bool(true), LineStyle: &opts.LineStyle{Color: split}}},
-			{Position: "right", GridIndex: 1, SplitNumber: 2, AxisLabel: hidden, SplitLine: &opts.SplitLine{Show: opts.Bool(false)}},
+			// The volume's top label is left out: it lay two hundredths of the
+			// chart's height under the price axis's lowest, over it on a chart
+			// under 700 px (the app shows the others: app/echarts/axes.go).
+			{Position: "right", GridIndex: 1, SplitNumber: 2, AxisLabel: &opts.AxisLabel{Show: opts.Bool(false), ShowMaxLabel: opts.Bool(false)},
+				SplitLine: &opts.SplitLine{Show: opts.Bool(false)}},
 		},
 		DataZoom: []dataZoom{
 			{DataZoom: opts.DataZoom{Type: "inside", XAxisIndex: []int{0, 1}, Start: 70, End: 100}, PreventDefaultMouseMove: opts.Bool(false)},

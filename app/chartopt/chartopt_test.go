@@ -104,8 +104,8 @@ func TestDayAndMonthCandlesAreNamedByTheirUTCDateInEveryZone(t *testing.T) {
 
 // TestStackedPanesLeaveTheirTopLabelOut: with oscillator panes under the
 // volume, every pane under the price leaves its top value label out, which
-// ran into the lowest label of the pane above; without them the frame is
-// as it was.
+// ran into the lowest label of the pane above; without them, the volume
+// pane alone.
 func TestStackedPanesLeaveTheirTopLabelOut(t *testing.T) {
 	topLabels := func(s Style) []any {
 		t.Helper()
@@ -136,8 +136,8 @@ func TestStackedPanesLeaveTheirTopLabelOut(t *testing.T) {
 	}
 	flat := DefaultStyle(false)
 	flat.Studies = []StudyLine{{Name: "MA 7"}}
-	if got := fmt.Sprint(topLabels(flat)); got != "[<nil> <nil>]" {
-		t.Errorf("without panes: %s, want the frame's", got)
+	if got := fmt.Sprint(topLabels(flat)); got != "[<nil> false]" {
+		t.Errorf("without panes: %s, want the volume's false, under the price", got)
 	}
 }
 

@@ -52,7 +52,8 @@ func Compact(s Style) ([]byte, error) {
 		Grid: []compactGrid{{Top: compactPriceTop, Bottom: "36%"}, {Top: "72%", Height: "14%"}},
 		YAxis: []compactAxis{
 			{SplitNumber: 2, AxisLabel: small(nil)},
-			{SplitNumber: 1, AxisLabel: small(map[string]any{"showMinLabel": false})},
+			// The compact volume pane starts a line under the price grid: its top label is written.
+			{SplitNumber: 1, AxisLabel: small(map[string]any{"showMinLabel": false, "showMaxLabel": true})},
 		},
 		XAxis:    make([]compactAxis, TimeAxis(s)+1),
 		DataZoom: []compactZoom{{}, {Show: &hide}},
@@ -60,6 +61,7 @@ func Compact(s Style) ([]byte, error) {
 	p.XAxis[TimeAxis(s)].AxisLabel = map[string]any{"fontSize": 11}
 	if k := len(oscillatorPanes(s)); k > 0 {
 		p.Grid = compactPanes(k)
+		p.YAxis[1].AxisLabel["showMaxLabel"] = false // a thin pane under the price, as in the frame
 		for range k {
 			p.YAxis = append(p.YAxis, compactAxis{SplitNumber: 1, AxisLabel: small(nil)})
 		}

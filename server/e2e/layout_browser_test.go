@@ -171,3 +171,34 @@ const jsPaneLabelsApart = `(() => {
   }
   return bad.join("; ");
 })()`
+
+// TestThePriceAndVolumeLabelsStayApart opens the chart without studies on a
+// phone, a laptop and in an embed: the volume pane's labels and the price
+// axis's lowest, which share the chart's right edge two hundredths of its
+// height apart, are a line apart (jsPaneLabelsApart), at any scale.
+func TestThePriceAndVolumeLabelsStayApart(t *testing.T) {
+	s := startServer(t, nil)
+	for _, screen := range []struct {
+		name          string
+		path          string
+		width, height int64
+		mobile        bool
+	}{
+		{"phone", "/", 390, 844, true},
+		{"laptop", "/", 1280, 720, false},
+		{"embed", "/embed/chart", 600, 450, false},
+		{"log scale", "/?scale=log", 1280, 720, false},
+	} {
+		t.Run(screen.name, func(t *testing.T) {
+			ctx := newBrowser(t)
+			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(screen.width, screen.height, 1, screen.mobile),
+				chromedp.Navigate(s.URL+screen.path)); err != nil {
+				t.Fatal(err)
+			}
+			waitDrawn(t, ctx, "BTC-USDT|1min")
+			if crowded := evalJS[string](t, ctx, jsPaneLabelsApart); crowded != "" {
+				t.Errorf("the price and volume labels run into each other: %s", crowded)
+			}
+		})
+	}
+}
