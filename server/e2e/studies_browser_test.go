@@ -122,7 +122,7 @@ func TestChartLooksAndMarksFromTheURL(t *testing.T) {
 			waitDrawn(t, ctx, "BTC-USDT|"+period)
 			got := evalJS[struct {
 				Low, High, Min, Max float64
-				Labels             int
+				Labels              int
 			}](t, ctx, `(() => {
   const c = `+jsChart+`, o = c.getOption(), z = o.dataZoom[0];
   const rows = o.series[0].data.slice(z.startValue, z.endValue + 1).filter(Array.isArray).map((d) => d.map(Number));
