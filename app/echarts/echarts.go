@@ -39,6 +39,7 @@ type Chart struct {
 	rows       app.Value   // the custom series' rows of prices (seriesData); nil: none kept
 	resized    app.Value   // a ResizeObserver of the chart's element
 	onResize   func()      // OnResize's
+	logLabels  logLabels   // the price axis' labels on a log scale (logticks.go)
 }
 
 // Init draws a new chart with the named theme ("" or "dark") in an element
@@ -133,6 +134,7 @@ func (c *Chart) SetFrame(s chartopt.Style) error {
 	c.live.up, c.live.down = s.Up, s.Down
 	c.marks.colour = chartopt.AxisColor(s.Dark)
 	c.xAxes, c.lines = chartopt.TimeAxis(s)+1, nil
+	c.logLabels = logLabels{on: s.Scale == chartopt.ScaleLog}
 	return nil
 }
 
@@ -214,6 +216,7 @@ func (c *Chart) redrawSeries() {
 // them where the previous axes put them: a second paint, a few milliseconds
 // beside the tens that setOption takes.
 func (c *Chart) followLast() {
+	c.placeLogLabels()
 	c.placeLast()
 	c.paintLast()
 }

@@ -112,26 +112,48 @@ func TestChartLooksAndMarksFromTheURL(t *testing.T) {
 			t.Errorf("URL %q lost the look", u)
 		}
 	})
-	t.Run("a log axis spans the prices in view, a day's or two years'", func(t *testing.T) {
-		// ECharts widens a log axis to whole powers of ten: a day's candles
-		// were a line along the top of an axis from 10,000 to 100,000.
+	t.Run("a log axis spans the prices in view, a day's or two years', and labels round prices", func(t *testing.T) {
+		// ECharts widens a log axis to whole powers of ten and labels those
+		// alone: a day's candles were a line along the top of an axis from
+		// 10,000 to 100,000, with two labels.
+		const jsLogAxis = `(() => {
+  const c = ` + jsChart + `, o = c.getOption(), z = o.dataZoom[0];
+  const rows = o.series[0].data.slice(z.startValue, z.endValue + 1).filter(Array.isArray).map((d) => d.map(Number));
+  const a = c.getModel().getComponent("yAxis", 0).axis, [min, max] = a.scale.getExtent();
+  const ys = a.getTicksCoords().map((t) => t.coord), gaps = ys.slice(1).map((y, i) => Math.abs(y - ys[i]));
+  return {low: Math.min(...rows.map((d) => d[2])), high: Math.max(...rows.map((d) => d[3])), min, max,
+    labels: a.getViewLabels().map((l) => l.formattedLabel), closest: Math.min(...gaps)};
+})()`
+		type logAxis struct {
+			Low, High, Min, Max float64
+			Labels              []string
+			Closest             float64
+		}
+		check := func(t *testing.T, view string, got logAxis) {
+			t.Helper()
+			if got.Min < got.Low*0.98 || got.Max > got.High*1.02 || got.Min > got.Low || got.Max < got.High {
+				t.Errorf("%s: the log axis spans %v to %v, the candles in view %v to %v", view, got.Min, got.Max, got.Low, got.High)
+			}
+			if len(got.Labels) < 4 || got.Closest < 14 {
+				t.Errorf("%s: labels %q, the closest %.0f px apart", view, got.Labels, got.Closest)
+			}
+			for _, l := range got.Labels {
+				if digits := strings.TrimRight(strings.NewReplacer(",", "", ".", "").Replace(l), "0"); len(digits) > 4 {
+					t.Errorf("%s: label %q is not a round price (labels %q)", view, l, got.Labels)
+				}
+			}
+		}
 		for _, period := range []string{"1min", "1mon"} {
 			if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&scale=log&period="+period)); err != nil {
 				t.Fatal(err)
 			}
 			waitDrawn(t, ctx, "BTC-USDT|"+period)
-			got := evalJS[struct {
-				Low, High, Min, Max float64
-				Labels              int
-			}](t, ctx, `(() => {
-  const c = `+jsChart+`, o = c.getOption(), z = o.dataZoom[0];
-  const rows = o.series[0].data.slice(z.startValue, z.endValue + 1).filter(Array.isArray).map((d) => d.map(Number));
-  const a = c.getModel().getComponent("yAxis", 0).axis, [min, max] = a.scale.getExtent();
-  return {low: Math.min(...rows.map((d) => d[2])), high: Math.max(...rows.map((d) => d[3])), min, max, labels: a.getViewLabels().length};
-})()`)
-			if got.Min < got.Low*0.98 || got.Max > got.High*1.02 || got.Min > got.Low || got.Max < got.High || got.Labels < 2 {
-				t.Errorf("%s: the log axis spans %v to %v with %d labels, the candles in view %v to %v", period, got.Min, got.Max, got.Labels, got.Low, got.High)
-			}
+			check(t, period, evalJS[logAxis](t, ctx, jsLogAxis))
+			// Zoomed to older candles, the axis and its labels follow.
+			evalJS[bool](t, ctx, jsChart+`.dispatchAction({type: "dataZoom", start: 0, end: 40}) || true`)
+			// The app hands the labels over after the zoom's render.
+			waitFor(t, ctx, `((l) => l.labels.length >= 4 && l.min >= l.low * 0.98 && l.max <= l.high * 1.02)(`+jsLogAxis+`)`)
+			check(t, period+" zoomed out to the oldest", evalJS[logAxis](t, ctx, jsLogAxis))
 		}
 	})
 	t.Run("scale=percent labels the price axis in percent", func(t *testing.T) {

@@ -1,0 +1,63 @@
+package chartopt
+
+import (
+	"math"
+)
+
+// LogTickGap is the least distance between two labels of a log price axis,
+// in pixels: a line of the axis' font and a margin, as ECharts keeps a
+// linear price axis' labels.
+const LogTickGap = 30
+
+// logTicksMax bounds how many labels LogTicks writes.
+const logTicksMax = 64
+
+// LogTicks are the prices a log price axis labels between lo and hi, in
+// ascending order, where a factor of e in price takes perE pixels. ECharts'
+// own log axis labels whole powers of ten alone, which a day's prices or
+// two years' (52,000 to 140,000) do not reach or barely cross. Within each
+// decade (from 10ⁿ to 10ⁿ⁺¹) the labels are the multiples of one step, 1,
+// 2 or 5 times a power of ten, the finest that keeps them gap pixels apart
+// at the decade's top, where a log axis draws them closest: a day's BTC
+// prices are labelled every 200, as a linear axis would, and two years'
+// every 10,000 under 100,000 and every 20,000 over it.
+func LogTicks(lo, hi, perE, gap float64) []float64 {
+	if !(lo > 0) || !(hi > lo) || math.IsInf(hi, 0) || !(perE > 0) || !(gap > 0) {
+		return nil
+	}
+	shrink := 1 - math.Exp(-gap/perE) // the price difference gap pixels span, per unit of price
+	var ticks []float64
+	for d := math.Floor(math.Log10(lo)); math.Pow(10, d) <= hi && len(ticks) < logTicksMax; d++ {
+		from, to := math.Max(lo, math.Pow(10, d)), math.Min(hi, math.Pow(10, d+1))
+		step := niceStep(to * shrink)
+		for k := math.Ceil(from / step); k*step <= to && len(ticks) < logTicksMax; k++ {
+			v := roundTo(k*step, step)
+			if n := len(ticks); n > 0 && perE*math.Log(v/ticks[n-1]) < gap {
+				continue // the decade's first, its predecessor's last (10ⁿ)
+			}
+			ticks = append(ticks, v)
+		}
+	}
+	return ticks
+}
+
+// niceStep is the least of 1, 2 and 5 times a power of ten that is at least d.
+func niceStep(d float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(d)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= d {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// roundTo writes v, a multiple of step, without the float error k*step
+// may carry (0.1*3 is 0.30000000000000004): rounded to step's decimals.
+func roundTo(v, step float64) float64 {
+	if step >= 1 {
+		return math.Round(v)
+	}
+	scale := math.Pow(10, math.Ceil(-math.Log10(step)))
+	return math.Round(v*scale) / scale
+}
