@@ -104,9 +104,10 @@ func TestDayAndMonthCandlesAreNamedByTheirUTCDateInEveryZone(t *testing.T) {
 
 // TestStackedPanesLeaveTheirTopLabelOut: with oscillator panes under the
 // volume, every pane under the price leaves its top value label out, which
-// ran into the lowest label of the pane above; without them, the volume
-// pane alone.
+// ran into the lowest label of the pane above, and every pane with one under
+// it its lowest; without them, the volume pane its top label alone.
 func TestStackedPanesLeaveTheirTopLabelOut(t *testing.T) {
+	var lowest []any // the showMinLabel of each y axis, of the last frame read
 	topLabels := func(s Style) []any {
 		t.Helper()
 		b, err := Frame(s)
@@ -117,6 +118,7 @@ func TestStackedPanesLeaveTheirTopLabelOut(t *testing.T) {
 			YAxis []struct {
 				AxisLabel struct {
 					ShowMaxLabel any `json:"showMaxLabel"`
+					ShowMinLabel any `json:"showMinLabel"`
 				} `json:"axisLabel"`
 			} `json:"yAxis"`
 		}
@@ -127,12 +129,19 @@ func TestStackedPanesLeaveTheirTopLabelOut(t *testing.T) {
 		for _, y := range o.YAxis {
 			shown = append(shown, y.AxisLabel.ShowMaxLabel)
 		}
+		lowest = nil
+		for _, y := range o.YAxis {
+			lowest = append(lowest, y.AxisLabel.ShowMinLabel)
+		}
 		return shown
 	}
 	stacked := DefaultStyle(false)
 	stacked.Studies = []StudyLine{{Name: "MA 7"}, {Name: "MACD DIF", Pane: 2}, {Name: "RSI 14", Pane: 3}}
 	if got := fmt.Sprint(topLabels(stacked)); got != "[<nil> false false false]" {
 		t.Errorf("price, volume, MACD and RSI axes' showMaxLabel: %s, want the three panes' false", got)
+	}
+	if got := fmt.Sprint(lowest); got != "[<nil> false false <nil>]" {
+		t.Errorf("price, volume, MACD and RSI axes' showMinLabel: %s, want false for the two with a pane under them", got)
 	}
 	flat := DefaultStyle(false)
 	flat.Studies = []StudyLine{{Name: "MA 7"}}

@@ -72,14 +72,20 @@ func applyStudies(o *option, s Style) {
 		// Stacked under the price, the panes are a few pixels apart and share
 		// the chart's right edge: a pane's top value label ran into the lowest
 		// label of the pane above it (on a phone, over it). The panes under
-		// the price leave their top label out.
-		o.YAxis[1].AxisLabel = &opts.AxisLabel{Show: opts.Bool(false), ShowMaxLabel: opts.Bool(false)}
+		// the price leave their top label out, and those with a pane under
+		// them their lowest: on a short pane the next label down can be a
+		// line from its top.
+		o.YAxis[1].AxisLabel = &opts.AxisLabel{Show: opts.Bool(false), ShowMaxLabel: opts.Bool(false), ShowMinLabel: opts.Bool(false)}
 		timeAxis := o.XAxis[1]
 		o.XAxis[1].AxisLabel = &opts.AxisLabel{Show: opts.Bool(false)}
 		o.XAxis[1].AxisPointer = &opts.AxisPointer{Label: &opts.Label{Show: opts.Bool(false)}}
 		axis, split := frameColors(s.Dark)
 		for i, p := range panes {
 			g := 2 + i
+			var minLabel *bool // the lowest pane's is written
+			if i < k-1 {
+				minLabel = opts.Bool(false)
+			}
 			grid[p] = g
 			o.Grid = append(o.Grid, grid2(strconv.Itoa(paneBase-(k-1-i)*paneHeight)+"%", strconv.Itoa(paneHeight-2)+"%"))
 			x := opts.XAxis{Type: "category", GridIndex: g, AxisLabel: &opts.AxisLabel{Show: opts.Bool(false)},
@@ -90,7 +96,7 @@ func applyStudies(o *option, s Style) {
 			}
 			o.XAxis = append(o.XAxis, x)
 			o.YAxis = append(o.YAxis, opts.YAxis{Scale: opts.Bool(true), Position: "right", GridIndex: g, SplitNumber: 2,
-				AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Color: axis, ShowMaxLabel: opts.Bool(false)},
+				AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Color: axis, ShowMaxLabel: opts.Bool(false), ShowMinLabel: minLabel},
 				SplitLine: &opts.SplitLine{Show: opts.Bool(true), LineStyle: &opts.LineStyle{Color: split}}})
 		}
 		all := make([]int, len(o.XAxis))
