@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -29,6 +30,27 @@ type layoutDrawn struct {
 	} `json:"texts"`
 }
 
+// layoutScreen is a window the layout tests open the chart in.
+type layoutScreen struct {
+	name          string
+	path          string
+	width, height int64
+	mobile        bool
+	slider        float64 // the zoom slider's band at the chart's foot, whose handle labels are not time labels
+}
+
+// open opens url in a new tab of the screen's size and waits for the
+// chart of BTC-USDT's minutes.
+func (sc layoutScreen) open(t *testing.T, url string) context.Context {
+	t.Helper()
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(sc.width, sc.height, 1, sc.mobile), chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	return ctx
+}
+
 // TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen draws every study on
 // a phone, a wide screen, a chart embed as narrow as a phone, one too low
 // for the full layout with these panes and a small one (both compact:
@@ -37,13 +59,7 @@ type layoutDrawn struct {
 // stay inside the chart and the panes' value labels a line apart.
 func TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen(t *testing.T) {
 	s := startServer(t, nil)
-	for _, screen := range []struct {
-		name          string
-		path          string
-		width, height int64
-		mobile        bool
-		slider        float64 // the zoom slider's band at the chart's foot, whose handle labels are not time labels
-	}{
+	for _, screen := range []layoutScreen{
 		{"phone", "/", 390, 844, true, 34},
 		{"wide", "/", 1920, 1080, false, 34},
 		{"embed", "/embed/chart", 600, 640, false, 34},
@@ -51,12 +67,7 @@ func TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen(t *testing.T) {
 		{"compact embed", "/embed/chart", 320, 240, false, 0},
 	} {
 		t.Run(screen.name, func(t *testing.T) {
-			ctx := newBrowser(t)
-			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(screen.width, screen.height, 1, screen.mobile),
-				chromedp.Navigate(s.URL+screen.path+"?contract_code=BTC-USDT&period=1min&indicators="+allStudies)); err != nil {
-				t.Fatal(err)
-			}
-			waitDrawn(t, ctx, "BTC-USDT|1min")
+			ctx := screen.open(t, s.URL+screen.path+"?contract_code=BTC-USDT&period=1min&indicators="+allStudies)
 			l := evalJS[layoutDrawn](t, ctx, jsLayout)
 			if strings.HasPrefix(screen.path, "/embed/") {
 				// An embed's chart fills its frame, and ends inside it.
@@ -178,24 +189,14 @@ const jsPaneLabelsApart = `(() => {
 // height apart, are a line apart (jsPaneLabelsApart), at any scale.
 func TestThePriceAndVolumeLabelsStayApart(t *testing.T) {
 	s := startServer(t, nil)
-	for _, screen := range []struct {
-		name          string
-		path          string
-		width, height int64
-		mobile        bool
-	}{
-		{"phone", "/", 390, 844, true},
-		{"laptop", "/", 1280, 720, false},
-		{"embed", "/embed/chart", 600, 450, false},
-		{"log scale", "/?scale=log", 1280, 720, false},
+	for _, screen := range []layoutScreen{
+		{name: "phone", path: "/", width: 390, height: 844, mobile: true},
+		{name: "laptop", path: "/", width: 1280, height: 720},
+		{name: "embed", path: "/embed/chart", width: 600, height: 450},
+		{name: "log scale", path: "/?scale=log", width: 1280, height: 720},
 	} {
 		t.Run(screen.name, func(t *testing.T) {
-			ctx := newBrowser(t)
-			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(screen.width, screen.height, 1, screen.mobile),
-				chromedp.Navigate(s.URL+screen.path)); err != nil {
-				t.Fatal(err)
-			}
-			waitDrawn(t, ctx, "BTC-USDT|1min")
+			ctx := screen.open(t, s.URL+screen.path)
 			if crowded := evalJS[string](t, ctx, jsPaneLabelsApart); crowded != "" {
 				t.Errorf("the price and volume labels run into each other: %s", crowded)
 			}
