@@ -48,66 +48,19 @@ const legendTop = "96"
 const narrowLegendTop = "38"
 
 // applyStudies adds a grid under the volume for each oscillator pane the
-// studies use (MACD, then RSI), moves the time axis' labels to the lowest
-// grid, and adds a series per study line. The lowest grid ends where the
-// volume grid ended without studies, just above the zoom slider.
+// studies use (MACD, then RSI: stackPanes) and a series per study line. The
+// lowest grid ends where the volume grid ended without studies, just above
+// the zoom slider.
 func applyStudies(o *option, s Style) {
-	panes := oscillatorPanes(s)
-	grid := map[int]int{0: 0, 1: 1} // pane → grid index
 	switch {
 	case len(s.Studies) > 0 && s.Narrow:
 		o.Grid[0].Top = narrowLegendTop
 	case len(s.Studies) > 0:
 		o.Grid[0].Top = legendTop
 	}
-	defer func() { // the lowest grid reaches down to the time labels
-		last := &o.Grid[len(o.Grid)-1]
-		last.Height, last.Bottom = "", lowestBottom
-	}()
-	if k := len(panes); k > 0 {
-		// The lowest pane starts lower than the volume grid does alone, so
-		// that reaching down to the time labels it is about as tall as the others.
-		o.Grid[0].Bottom = strconv.Itoa(100-paneBase+k*paneHeight+2) + "%"
-		o.Grid[1].Top = strconv.Itoa(paneBase-k*paneHeight) + "%"
-		// Stacked under the price, the panes are a few pixels apart and share
-		// the chart's right edge: a pane's top value label ran into the lowest
-		// label of the pane above it (on a phone, over it). The panes under
-		// the price leave their top label out, and those with a pane under
-		// them their lowest: on a short pane the next label down can be a
-		// line from its top.
-		o.YAxis[1].AxisLabel = &opts.AxisLabel{Show: opts.Bool(false), ShowMaxLabel: opts.Bool(false), ShowMinLabel: opts.Bool(false)}
-		timeAxis := o.XAxis[1]
-		o.XAxis[1].AxisLabel = &opts.AxisLabel{Show: opts.Bool(false)}
-		o.XAxis[1].AxisPointer = &opts.AxisPointer{Label: &opts.Label{Show: opts.Bool(false)}}
-		axis, split := frameColors(s.Dark)
-		for i, p := range panes {
-			g := 2 + i
-			var minLabel *bool // the lowest pane's is written
-			if i < k-1 {
-				minLabel = opts.Bool(false)
-			}
-			grid[p] = g
-			o.Grid = append(o.Grid, grid2(strconv.Itoa(paneBase-(k-1-i)*paneHeight)+"%", strconv.Itoa(paneHeight-2)+"%"))
-			x := opts.XAxis{Type: "category", GridIndex: g, AxisLabel: &opts.AxisLabel{Show: opts.Bool(false)},
-				AxisLine: &opts.AxisLine{LineStyle: &opts.LineStyle{Color: axis}}, AxisPointer: &opts.AxisPointer{Label: &opts.Label{Show: opts.Bool(false)}}}
-			if i == k-1 {
-				x = timeAxis // the lowest grid names the times
-				x.GridIndex = g
-			}
-			o.XAxis = append(o.XAxis, x)
-			o.YAxis = append(o.YAxis, opts.YAxis{Scale: opts.Bool(true), Position: "right", GridIndex: g, SplitNumber: 2,
-				AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Color: axis, ShowMaxLabel: opts.Bool(false), ShowMinLabel: minLabel},
-				SplitLine: &opts.SplitLine{Show: opts.Bool(true), LineStyle: &opts.LineStyle{Color: split}}})
-		}
-		all := make([]int, len(o.XAxis))
-		for i := range all {
-			all[i] = i
-		}
-		o.AxisPointer.Link = []opts.AxisPointerLink{{XAxisIndex: all}}
-		for i := range o.DataZoom {
-			o.DataZoom[i].XAxisIndex = all
-		}
-	}
+	grid := stackPanes(o, s)
+	last := &o.Grid[len(o.Grid)-1] // the lowest grid reaches down to the time labels
+	last.Height, last.Bottom = "", lowestBottom
 	for i, l := range s.Studies {
 		g := grid[l.Pane]
 		colour := studyColors[i%len(studyColors)]
@@ -118,6 +71,63 @@ func applyStudies(o *option, s Style) {
 		}
 		o.Series = append(o.Series, sr)
 	}
+}
+
+// stackPanes adds the oscillator panes' grids and axes under the volume,
+// moves the time axis' labels to the lowest and links every x axis to the
+// crosshair and the zoom. It returns each pane's grid index. (Apart from
+// applyStudies: one function of this size is compiled at once by V8's
+// optimizing tier, docs/performance.md, "What tiers Go's code up".)
+func stackPanes(o *option, s Style) map[int]int {
+	grid := map[int]int{0: 0, 1: 1} // pane → grid index
+	panes := oscillatorPanes(s)
+	k := len(panes)
+	if k == 0 {
+		return grid
+	}
+	// The lowest pane starts lower than the volume grid does alone, so
+	// that reaching down to the time labels it is about as tall as the others.
+	o.Grid[0].Bottom = strconv.Itoa(100-paneBase+k*paneHeight+2) + "%"
+	o.Grid[1].Top = strconv.Itoa(paneBase-k*paneHeight) + "%"
+	// Stacked under the price, the panes are a few pixels apart and share
+	// the chart's right edge: a pane's top value label ran into the lowest
+	// label of the pane above it (on a phone, over it). The panes under
+	// the price leave their top label out, and those with a pane under
+	// them their lowest: on a short pane the next label down can be a
+	// line from its top.
+	o.YAxis[1].AxisLabel = &opts.AxisLabel{Show: opts.Bool(false), ShowMaxLabel: opts.Bool(false), ShowMinLabel: opts.Bool(false)}
+	timeAxis := o.XAxis[1]
+	o.XAxis[1].AxisLabel = &opts.AxisLabel{Show: opts.Bool(false)}
+	o.XAxis[1].AxisPointer = &opts.AxisPointer{Label: &opts.Label{Show: opts.Bool(false)}}
+	axis, split := frameColors(s.Dark)
+	for i, p := range panes {
+		g := 2 + i
+		var minLabel *bool // the lowest pane's is written
+		if i < k-1 {
+			minLabel = opts.Bool(false)
+		}
+		grid[p] = g
+		o.Grid = append(o.Grid, grid2(strconv.Itoa(paneBase-(k-1-i)*paneHeight)+"%", strconv.Itoa(paneHeight-2)+"%"))
+		x := opts.XAxis{Type: "category", GridIndex: g, AxisLabel: &opts.AxisLabel{Show: opts.Bool(false)},
+			AxisLine: &opts.AxisLine{LineStyle: &opts.LineStyle{Color: axis}}, AxisPointer: &opts.AxisPointer{Label: &opts.Label{Show: opts.Bool(false)}}}
+		if i == k-1 {
+			x = timeAxis // the lowest grid names the times
+			x.GridIndex = g
+		}
+		o.XAxis = append(o.XAxis, x)
+		o.YAxis = append(o.YAxis, opts.YAxis{Scale: opts.Bool(true), Position: "right", GridIndex: g, SplitNumber: 2,
+			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Color: axis, ShowMaxLabel: opts.Bool(false), ShowMinLabel: minLabel},
+			SplitLine: &opts.SplitLine{Show: opts.Bool(true), LineStyle: &opts.LineStyle{Color: split}}})
+	}
+	all := make([]int, len(o.XAxis))
+	for i := range all {
+		all[i] = i
+	}
+	o.AxisPointer.Link = []opts.AxisPointerLink{{XAxisIndex: all}}
+	for i := range o.DataZoom {
+		o.DataZoom[i].XAxisIndex = all
+	}
+	return grid
 }
 
 func grid2(top, height string) grid {
