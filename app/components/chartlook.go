@@ -16,10 +16,16 @@ func (k *KLineChart) style() chartopt.Style {
 	s := chartopt.DefaultStyle(k.Dark)
 	s.Scale, s.Kind = k.Look.Scale, k.Look.Kind
 	s.Studies = k.studyLines()
-	// Only a legend with the studies' values keeps to one line: a frame
-	// without them is the same at any width (and the first paint's, adopted).
-	s.Narrow = len(s.Studies) > 0 && k.chart != nil && k.chart.Width() <= chartopt.NarrowWidth
+	s.Narrow = k.narrow()
 	return s
+}
+
+// narrow reports whether the frame is a narrow chart's (chartopt's
+// Style.Narrow). Only a legend with the studies' values keeps to one line:
+// a frame without them is the same at any width (and the first paint's,
+// adopted). The view names studies exactly when it draws study lines.
+func (k *KLineChart) narrow() bool {
+	return k.Look.Indicators != "" && k.chart != nil && k.chart.Width() <= chartopt.NarrowWidth
 }
 
 // attachAxes gives the chart the page's label rules: prices at the

@@ -345,7 +345,7 @@ func (k *KLineChart) setFrame() bool {
 // frameStale reports whether the drawn frame is not the one of the theme,
 // layout and look asked for.
 func (k *KLineChart) frameStale() bool {
-	return k.darkDrew != k.Dark || k.compactDrew != k.Compact || k.lookDrew != k.Look || k.narrowDrew != k.style().Narrow
+	return k.darkDrew != k.Dark || k.compactDrew != k.Compact || k.lookDrew != k.Look || k.narrowDrew != k.narrow()
 }
 
 // redrawAll redraws after a theme or zone change, keeping the view.
