@@ -299,7 +299,7 @@ func (k *KLineChart) listen(ctx app.Context) {
 	k.chart.OnZoom(func(start, _ int) {
 		ctx.Dispatch(func(ctx app.Context) {
 			if k.chart != nil {
-				k.chart.ShowLast() // the new view's axes may not span the newest candle
+				k.chart.FollowZoom() // the new view's axes may not span the newest candle
 			}
 			if start == 0 {
 				k.loadOlder(ctx)

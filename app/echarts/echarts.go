@@ -232,8 +232,9 @@ func (c *Chart) Zoom(start, end int) {
 
 // OnZoom calls f after the user zooms or pans, with the view's indexes. The
 // newest candle's shapes follow the zoom at once, in the frame ECharts
-// paints; f's caller then calls ShowLast, for the case where the newest
-// candle has left the range of the axes ECharts drew for the new view.
+// paints; f's caller then calls FollowZoom, for the case where the newest
+// candle has left the range of the axes ECharts drew for the new view, and
+// for a log axis' labels.
 func (c *Chart) OnZoom(f func(start, end int)) {
 	c.on("datazoom", func(ev app.Value) func() {
 		c.readZoom(ev)
@@ -242,6 +243,15 @@ func (c *Chart) OnZoom(f func(start, end int)) {
 		s, e := c.start, c.end
 		return func() { f(s, e) }
 	})
+}
+
+// FollowZoom fits to the view ECharts drew for a zoom what ECharts does
+// not redraw itself: the log axis' labels (logticks.go) and the newest
+// candle (ShowLast). A live update calls ShowLast alone: it moves no axis
+// that the newest candle still fits.
+func (c *Chart) FollowZoom() {
+	c.placeLogLabels()
+	c.ShowLast()
 }
 
 // readZoom keeps the view from a datazoom event: indexes when the action

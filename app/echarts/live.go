@@ -48,7 +48,6 @@ type placement struct {
 // axis holds, a lone candle) by handing ECharts the series again, which
 // rescales its axes.
 func (c *Chart) ShowLast() {
-	c.placeLogLabels() // after a zoom, the view's prices
 	if c.Len() >= 2 && !c.custom && c.placeLast() {
 		c.paintLast()
 		return
