@@ -48,20 +48,22 @@ func Compact(s Style) ([]byte, error) {
 		maps.Copy(label, more)
 		return label
 	}
+	k := len(oscillatorPanes(s))
 	p := compactPatch{
 		Grid: []compactGrid{{Top: compactPriceTop, Bottom: "36%"}, {Top: "72%", Height: "14%"}},
 		YAxis: []compactAxis{
 			{SplitNumber: 2, AxisLabel: small(nil)},
-			// The compact volume pane starts a line under the price grid: its top label is written.
-			{SplitNumber: 1, AxisLabel: small(map[string]any{"showMinLabel": false, "showMaxLabel": true})},
+			// Alone under the price, the compact volume pane starts a line under
+			// it, and its top label is written; a thin pane over others leaves
+			// it out, as in the frame.
+			{SplitNumber: 1, AxisLabel: small(map[string]any{"showMinLabel": false, "showMaxLabel": k == 0})},
 		},
 		XAxis:    make([]compactAxis, TimeAxis(s)+1),
 		DataZoom: []compactZoom{{}, {Show: &hide}},
 	}
 	p.XAxis[TimeAxis(s)].AxisLabel = map[string]any{"fontSize": 11}
-	if k := len(oscillatorPanes(s)); k > 0 {
+	if k > 0 {
 		p.Grid = compactPanes(k)
-		p.YAxis[1].AxisLabel["showMaxLabel"] = false // a thin pane under the price, as in the frame
 		for range k {
 			p.YAxis = append(p.YAxis, compactAxis{SplitNumber: 1, AxisLabel: small(nil)})
 		}
