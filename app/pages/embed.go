@@ -245,10 +245,11 @@ func (e *EmbedPage) Render() app.UI {
 	if e.v.Contract == "" {
 		return app.Div().ID("embed-root").Class("embed")
 	}
+	compact := e.kind == embedmsg.RouteChart && e.compact() // once a render: it reads the view's studies
 	var body app.UI
 	switch e.kind {
 	case embedmsg.RouteChart:
-		body = &components.KLineChart{Contract: e.v.Contract, Period: e.v.Period, UTC: e.v.UTC, Dark: e.dark, Decimals: -1, Compact: e.compact(), Look: e.v.Look,
+		body = &components.KLineChart{Contract: e.v.Contract, Period: e.v.Period, UTC: e.v.UTC, Dark: e.dark, Decimals: -1, Compact: compact, Look: e.v.Look,
 			OnDrawn: func(ctx app.Context) {
 				e.announce(embedmsg.ChartReady(e.v.Contract, e.v.Period))
 				e.postHeight()
@@ -289,7 +290,7 @@ func (e *EmbedPage) Render() app.UI {
 	if !e.controls {
 		class += " no-controls"
 	}
-	if e.compact() && e.kind == embedmsg.RouteChart {
+	if compact {
 		class += " embed-compact"
 	}
 	return app.Div().ID("embed-root").Class(class).Body(
