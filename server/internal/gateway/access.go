@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
-	"html/template"
 	"net/http"
 	"net/url"
 	"strings"
@@ -147,10 +146,7 @@ func (s *server) linkAllows(token, panel, contract string) bool {
 	return err == nil && scope.Allows(panel, contract, s.now())
 }
 
-var loginPage = template.Must(template.New("login").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Riskchart · sign in</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/web/style.css"></head>
-<body><main class="server-page"><h1>Riskchart</h1>
+var loginPage = serverPage("login", `{{define "title"}}sign in{{end}}{{define "main"}}
 <p class="muted">The risk-limit tiers and your position limits on this server need a viewer token, which its operator gives. The chart needs none.</p>
 <form method="post" action="/login">
 <input name="username" value="Riskchart viewer" autocomplete="username" hidden>
@@ -159,7 +155,8 @@ var loginPage = template.Must(template.New("login").Parse(`<!doctype html>
 {{if .Err}}<p id="login-error" class="field-error" role="alert">{{.Err}}</p>{{end}}
 <input name="next" type="hidden" value="{{.Next}}">
 <button class="button" type="submit">Sign in</button></form>
-<p><a href="{{.Next}}">Back without signing in</a></p></main></body></html>`))
+<p><a href="{{.Next}}">Back without signing in</a></p>
+{{end}}`)
 
 // loginForm is what the login page shows: where a sign-in returns to, and
 // why the last one failed. (The hidden user name lets password managers

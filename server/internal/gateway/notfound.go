@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"html/template"
 	"net/http"
 	"strings"
 )
@@ -9,14 +8,11 @@ import (
 // notFoundPage is what a browser shows at an address the server has no
 // page for: the app's look (both themes), the path asked for, and the
 // three pages there are.
-var notFoundPage = template.Must(template.New("not-found").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Riskchart · no such page</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/web/style.css"></head>
-<body><main class="server-page"><h1>Riskchart</h1>
+var notFoundPage = serverPage("not-found", `{{define "title"}}no such page{{end}}{{define "main"}}
 <p>There is no page at <code>{{.}}</code>.</p>
 <p class="muted">Riskchart has three:</p>
 <ul><li><a href="/">the chart</a></li><li><a href="/tiers">the risk-limit tiers</a></li><li><a href="/limits">your position limits</a></li></ul>
-</main></body></html>`))
+{{end}}`)
 
 // notFoundPathMax is how much of an unknown path the page repeats.
 const notFoundPathMax = 200
