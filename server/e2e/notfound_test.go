@@ -1,10 +1,11 @@
 package e2e
 
 import (
-	"io"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/riskchart/riskchart/server/internal/sandbox/sandboxtest"
 )
 
 // TestAnAddressWithNoPageSaysSoInTheAppsLook asks the server for a
@@ -21,15 +22,7 @@ func TestAnAddressWithNoPageSaysSoInTheAppsLook(t *testing.T) {
 		}
 		req.Header.Set("Accept", accept)
 		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		body, err := io.ReadAll(res.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res, string(body)
+		return res, string(sandboxtest.Body(t, res, err))
 	}
 	res, body := get("/tier", "text/html,application/xhtml+xml,*/*;q=0.8")
 	if res.StatusCode != http.StatusNotFound || res.Header.Get("Content-Type") != "text/html; charset=utf-8" || res.Header.Get("Etag") != "" {
