@@ -671,7 +671,13 @@ func (k *KLineChart) Render() app.UI {
 	if k.status == "" && len(k.candles) > 0 {
 		drawn = k.shown
 	}
-	return app.Section().Class("kchart").DataSet("drawn", drawn).Aria("label", "Chart of "+k.Contract).Body(
+	class := "kchart"
+	if k.Look.Indicators != "" {
+		// From the view, so that the server's page has it too: the chart
+		// area's height with studies (web/style.css) is the first paint's.
+		class = "kchart studies"
+	}
+	return app.Section().Class(class).DataSet("drawn", drawn).Aria("label", "Chart of "+k.Contract).Body(
 		k.legend(),
 		k.chartArea(),
 		app.Div().Class("chart-notes").Attr("role", "status").Body(k.notes()...),

@@ -3,10 +3,13 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 )
 
@@ -52,16 +55,18 @@ func (sc layoutScreen) open(t *testing.T, url string) context.Context {
 }
 
 // TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen draws every study on
-// a phone, a wide screen, a chart embed as narrow as a phone, one too low
+// a phone, a wide screen, a tablet, a chart embed as narrow as a phone, one too low
 // for the full layout with these panes and a small one (both compact:
 // chartopt.CompactBelow): an embed's chart ends inside its frame, the
-// price pane stays the largest, no pane lies over another, the time labels
+// price pane stays the largest (and, but in a compact embed, at least
+// 180 px), no pane lies over another, the time labels
 // stay inside the chart and the panes' value labels a line apart.
 func TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen(t *testing.T) {
 	s := startServer(t, nil)
 	for _, screen := range []layoutScreen{
 		{"phone", "/", 390, 844, true, 34},
 		{"wide", "/", 1920, 1080, false, 34},
+		{"tablet", "/", 768, 1024, true, 34},
 		{"embed", "/embed/chart", 600, 640, false, 34},
 		{"short embed", "/embed/chart", 600, 450, false, 0}, // compact: too low for four panes under the legend band
 		{"compact embed", "/embed/chart", 320, 240, false, 0},
@@ -78,6 +83,9 @@ func TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen(t *testing.T) {
 			if len(l.Grids) != 4 {
 				t.Fatalf("%d grids for price, volume, MACD and RSI", len(l.Grids))
 			}
+			if compact := evalJS[bool](t, ctx, `document.querySelector(".embed-compact") !== null`); !compact && l.Grids[0].H < 180 {
+				t.Errorf("the candles have %.0f px of the chart's %.0f: too few to read a day's moves in", l.Grids[0].H, l.Height)
+			}
 			for i, g := range l.Grids[1:] {
 				if g.H >= l.Grids[0].H {
 					t.Errorf("pane %d is %.0f px high, the candles' %.0f: the price pane must stay the largest", i+1, g.H, l.Grids[0].H)
@@ -89,8 +97,9 @@ func TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen(t *testing.T) {
 					t.Errorf("pane %d is %.0f px high: too low to read a line in", i+1, g.H)
 				}
 			}
-			if l.Legend > 75 {
-				t.Errorf("the legend is %.0f px high over the chart", l.Legend)
+			// Three lines, or a fifth of a tablet's taller chart (web/style.css).
+			if l.Legend > 75 && l.Legend > l.Height/5 {
+				t.Errorf("the legend is %.0f px high over the chart's %.0f", l.Legend, l.Height)
 			}
 			if msg := evalJS[string](t, ctx, jsLegendClear); msg != "" {
 				t.Error(msg)
@@ -199,6 +208,47 @@ func TestThePriceAndVolumeLabelsStayApart(t *testing.T) {
 			ctx := screen.open(t, s.URL+screen.path)
 			if crowded := evalJS[string](t, ctx, jsPaneLabelsApart); crowded != "" {
 				t.Errorf("the price and volume labels run into each other: %s", crowded)
+			}
+		})
+	}
+}
+
+// TestTheChartKeepsItsHeightWhenTheAppRunsWithStudies opens the chart with
+// studies on a phone and a tablet, app.wasm held back: the chart area has
+// its height with studies (web/style.css) in the page as the server sent it,
+// and keeps it once the app has drawn the studies, so that the page below
+// does not move.
+func TestTheChartKeepsItsHeightWhenTheAppRunsWithStudies(t *testing.T) {
+	s := startServer(t, nil)
+	const jsArea = `document.querySelector(".chart-area").getBoundingClientRect().height`
+	for _, screen := range []layoutScreen{
+		{"phone", "/", 390, 844, true, 34},
+		{"tablet", "/", 768, 1024, true, 34},
+	} {
+		t.Run(screen.name, func(t *testing.T) {
+			ctx := newBrowser(t)
+			held, hold := holdAppWasm(ctx)
+			if err := chromedp.Run(ctx, hold, emulation.SetDeviceMetricsOverride(screen.width, screen.height, 1, screen.mobile),
+				chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&indicators=ma:7,macd,rsi")); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, ctx, jsFirstPaint+` !== ""`)
+			before := evalJS[float64](t, ctx, jsArea)
+			if before < 560 {
+				t.Errorf("before the app runs the chart area is %.0f px high, not the chart's with studies", before)
+			}
+			select {
+			case id := <-held:
+				if err := chromedp.Run(ctx, fetch.ContinueRequest(id), fetch.Disable()); err != nil {
+					t.Fatal(err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("app.wasm was not asked for")
+			}
+			waitDrawn(t, ctx, "BTC-USDT|1min")
+			waitFor(t, ctx, `document.querySelector(".legend-study") !== null`)
+			if after := evalJS[float64](t, ctx, jsArea); math.Abs(after-before) > 0.5 {
+				t.Errorf("the chart area was %.0f px high before the app ran, %.0f px once it drew the studies", before, after)
 			}
 		})
 	}
