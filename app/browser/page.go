@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"math"
 	"net/url"
 	"unicode/utf16"
 
@@ -136,4 +137,16 @@ func RestoreFields(fields []Field, focused string) {
 			el.Call("setSelectionRange", n, n)
 		}
 	}
+}
+
+// Below reports how far the foot of the element with id lies below the top
+// of the element with id from, in CSS px rounded up (negative: above it),
+// and false when either is missing. Reading it lays the page out.
+func Below(id, from string) (int, bool) {
+	el, ref := ElementByID(id), ElementByID(from)
+	if !el.Truthy() || !ref.Truthy() {
+		return 0, false
+	}
+	d := el.Call("getBoundingClientRect").Get("bottom").Float() - ref.Call("getBoundingClientRect").Get("top").Float()
+	return int(math.Ceil(d)), true
 }

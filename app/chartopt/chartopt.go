@@ -33,6 +33,10 @@ type Style struct {
 	// Narrow is a chart with studies NarrowWidth wide or less, over which
 	// the legend holding their values keeps to one line (web/style.css).
 	Narrow bool
+	// PriceTop is where the price grid starts under the studies' legend on
+	// a chart that is not narrow, in px, from the legend the app measured
+	// (PriceTopUnder); 0 until it has: the rule's (studies.go).
+	PriceTop int
 }
 
 // NarrowWidth is the widest chart whose legend keeps to one line when it

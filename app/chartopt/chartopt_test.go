@@ -156,17 +156,21 @@ func TestStackedPanesLeaveTheirTopLabelOut(t *testing.T) {
 func TestTheCandlesStartUnderTheLegend(t *testing.T) {
 	ma := []StudyLine{{Name: "MA 7"}}
 	for _, tc := range []struct {
-		studies []StudyLine
-		narrow  bool
-		want    string
+		studies  []StudyLine
+		narrow   bool
+		priceTop int
+		want     string
 	}{
-		{nil, false, "52"},
-		{nil, true, "52"},
-		{ma, false, "96"},
-		{ma, true, "38"},
+		{nil, false, 0, "52"},
+		{nil, true, 0, "52"},
+		{ma, false, 0, "96"},
+		{ma, true, 0, "38"},
+		{ma, false, 77, "77"}, // under a legend the app measured
+		{ma, true, 77, "38"},  // a narrow chart's legend keeps to its line
+		{nil, false, 77, "52"},
 	} {
 		s := DefaultStyle(true)
-		s.Studies, s.Narrow = tc.studies, tc.narrow
+		s.Studies, s.Narrow, s.PriceTop = tc.studies, tc.narrow, tc.priceTop
 		b, err := Frame(s)
 		if err != nil {
 			t.Fatal(err)
@@ -180,7 +184,32 @@ func TestTheCandlesStartUnderTheLegend(t *testing.T) {
 			t.Fatal(err)
 		}
 		if o.Grid[0].Top != tc.want {
-			t.Errorf("studies %v, narrow %v: the price grid starts at %q, want %q", tc.studies, tc.narrow, o.Grid[0].Top, tc.want)
+			t.Errorf("studies %v, narrow %v, price top %d: the price grid starts at %q, want %q", tc.studies, tc.narrow, tc.priceTop, o.Grid[0].Top, tc.want)
 		}
+	}
+}
+
+// TestThePriceGridStartsALineUnderTheMeasuredLegend: PriceTopUnder leaves
+// a line to spare under the legend's foot, keeps under the frame's rule
+// while that is enough, and under the top price label's room.
+func TestThePriceGridStartsALineUnderTheMeasuredLegend(t *testing.T) {
+	for _, tc := range []struct {
+		bottom, want int
+		why          string
+	}{
+		{49, 77, "two lines: 6 px clear and a line to spare"},
+		{17, 45, "the legend over the chart area's margin"},
+		{-5, 38, "ending above the chart: the top price label's room"},
+		{68, 96, "the rule's 96 is a line under the legend"},
+		{80, 96, "the rule's 96 clears the legend by 16 px"},
+		{94, 100, "below the rule, 6 px clear of the legend"},
+		{136, 142, "six lines"},
+	} {
+		if got := PriceTopUnder(tc.bottom); got != tc.want {
+			t.Errorf("under a legend ending at %d px: %d, want %d (%s)", tc.bottom, got, tc.want, tc.why)
+		}
+	}
+	if got, want := string(PriceTopPatch(77)), `{"grid":[{"top":77}]}`; got != want {
+		t.Errorf("the patch is %s, want %s", got, want)
 	}
 }

@@ -39,13 +39,38 @@ const lowestBottom = "54"
 const paneBase = 76
 
 // legendTop is where the price grid starts when studies add their values
-// to the legend that lies over it (two more lines).
-const legendTop = "96"
+// to the legend that lies over it (two more lines), until the app has
+// measured the legend (PriceTopUnder).
+const legendTop = 96
 
 // narrowLegendTop is where it starts on a narrow chart, whose legend keeps
 // to one line (25 px) and spans the chart: below it, and below the top
 // price label, centred on the grid's edge.
-const narrowLegendTop = "38"
+const narrowLegendTop = 38
+
+// Under a legend the app has measured (Style.PriceTop, PriceTopUnder), the
+// price grid starts legendClear under its foot and a line more
+// (legendSpare), for a candle whose values wrap to one more line than the
+// latest's, which the legend shows when measured; never lower than the
+// rule's legendTop unless the legend reaches below it, and never higher
+// than narrowLegendTop, under the chart's top price label.
+const (
+	legendClear = 6
+	legendSpare = 22
+)
+
+// PriceTopUnder is where the price grid starts, in px from the chart's top,
+// under a legend holding the studies' values whose foot lies bottom px
+// below the chart's top (negative: above it, over the chart area's margin).
+func PriceTopUnder(bottom int) int {
+	return max(min(bottom+legendClear+legendSpare, legendTop), bottom+legendClear, narrowLegendTop)
+}
+
+// PriceTopPatch is the option patch that moves the price grid's top to top
+// px, the rest of the frame as it is.
+func PriceTopPatch(top int) []byte {
+	return []byte(`{"grid":[{"top":` + strconv.Itoa(top) + `}]}`)
+}
 
 // applyStudies adds a grid under the volume for each oscillator pane the
 // studies use (MACD, then RSI: stackPanes) and a series per study line. The
@@ -54,9 +79,11 @@ const narrowLegendTop = "38"
 func applyStudies(o *option, s Style) {
 	switch {
 	case len(s.Studies) > 0 && s.Narrow:
-		o.Grid[0].Top = narrowLegendTop
+		o.Grid[0].Top = strconv.Itoa(narrowLegendTop)
+	case len(s.Studies) > 0 && s.PriceTop > 0:
+		o.Grid[0].Top = strconv.Itoa(s.PriceTop)
 	case len(s.Studies) > 0:
-		o.Grid[0].Top = legendTop
+		o.Grid[0].Top = strconv.Itoa(legendTop)
 	}
 	grid := stackPanes(o, s)
 	last := &o.Grid[len(o.Grid)-1] // the lowest grid reaches down to the time labels

@@ -17,6 +17,7 @@ func (k *KLineChart) style() chartopt.Style {
 	s.Scale, s.Kind = k.Look.Scale, k.Look.Kind
 	s.Studies = k.studyLines()
 	s.Narrow = k.narrow()
+	s.PriceTop = k.priceTop(s.Narrow)
 	return s
 }
 

@@ -89,6 +89,10 @@ type KLineChart struct {
 
 	compactDrew bool // the compact layout is drawn
 	narrowDrew  bool // the frame is a narrow chart's (chartopt.Style.Narrow)
+	// legendAt is where the legend over the chart ends, as last measured
+	// (chartlegend.go); topDrew the price grid's top drawn from it.
+	legendAt legendFit
+	topDrew  int
 }
 
 // LatestSize is how many of the latest candles a chart loads first.
@@ -131,6 +135,7 @@ func (k *KLineChart) OnUpdate(ctx app.Context) {
 		k.reload(ctx)
 	case k.chart != nil && (k.frameStale() || k.UTC != k.utcDrew):
 		k.redrawAll()
+		ctx.Defer(func(app.Context) { k.fitLegend() })
 	}
 }
 
@@ -256,6 +261,7 @@ func (k *KLineChart) draw(ctx app.Context) {
 	}
 	k.keepView = false
 	k.status, k.failed = "", false
+	ctx.Defer(func(app.Context) { k.fitLegend() }) // once the legend shows the studies drawn
 	browser.MarkDrawn()
 	if k.OnDrawn != nil {
 		k.OnDrawn(ctx)
@@ -294,6 +300,7 @@ func (k *KLineChart) listen(ctx app.Context) {
 			if k.chart != nil && len(k.candles) > 0 && k.frameStale() {
 				k.redrawAll() // across NarrowWidth: the legend's lines changed
 			}
+			k.fitLegend() // wider or narrower, the legend takes fewer or more lines
 		})
 	})
 	k.chart.OnZoom(func(start, _ int) {
@@ -328,7 +335,7 @@ func (k *KLineChart) setFrame() bool {
 		k.failed, k.status = true, err.Error()
 		return false
 	}
-	k.darkDrew, k.lookDrew, k.compactDrew, k.narrowDrew = k.Dark, k.Look, false, style.Narrow
+	k.darkDrew, k.lookDrew, k.compactDrew, k.narrowDrew, k.topDrew = k.Dark, k.Look, false, style.Narrow, style.PriceTop
 	if k.Compact {
 		patch, err := chartopt.Compact(style)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -211,4 +212,78 @@ func listedDated(t *testing.T, base, prefix string) string {
 	}
 	t.Fatalf("no contract %sYYMMDD among the %d listed", prefix, len(list.Data))
 	return ""
+}
+
+// jsStudiesBand is the empty band between the legend's foot and the price
+// grid, and the grid's top in the chart, in px.
+const jsStudiesBand = `(() => {
+  const l = document.getElementById("legend").getBoundingClientRect(), c = document.getElementById("chart").getBoundingClientRect(), g = ` + jsPriceGrid + `;
+  return {band: g.y - l.bottom, top: g.y - c.top};
+})()`
+
+// TestTheCandlesStartALineUnderTheStudiesLegend opens charts with studies
+// on screens too wide for the one-line legend, on views whose legend is
+// long (a future's monthly candles) and short: the app measures the legend
+// and starts the candles under it with a line to spare (chartopt's
+// PriceTopUnder), not under the lines the widest legend would take; pointed
+// at candles across the chart, the legend still ends above them; narrowed,
+// the chart follows.
+func TestTheCandlesStartALineUnderTheStudiesLegend(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	dated := listedDated(t, s.URL, "ETH-USDT-")
+	// Six px clear of the legend, a line of 22 to spare, and one more: the
+	// latest candle's values change live, and wrap to a line fewer than
+	// when the legend was measured as often as to one more. A px of rounding.
+	const most = 6 + 22 + 22 + 1
+	for _, width := range []int64{768, 1024, 1280, 1920} {
+		for _, view := range []string{dated + "|1mon|ma:7,rsi", "BTC-USDT|1min|ma:7", "BTC-USDT|5min|boll,macd"} {
+			parts := strings.Split(view, "|")
+			// The pointer off the chart: the legend is measured showing the latest candle.
+			if err := chromedp.Run(ctx, chromedp.MouseEvent(input.MouseMoved, 1, 1), emulation.SetDeviceMetricsOverride(width, 900, 1, false),
+				chromedp.Navigate(s.URL+"/?contract_code="+parts[0]+"&period="+parts[1]+"&indicators="+parts[2])); err != nil {
+				t.Fatal(err)
+			}
+			waitDrawn(t, ctx, parts[0]+"|"+parts[1])
+			waitFor(t, ctx, `!!document.querySelector("#legend .legend-study")`)
+			b := evalJS[struct{ Band, Top float64 }](t, ctx, jsStudiesBand)
+			if b.Band > most && b.Top > 38.5 {
+				t.Errorf("%d px, %s: %.0f px of chart lie empty between the legend and the candles", width, view, b.Band)
+			}
+			if msg := evalJS[string](t, ctx, jsLegendClear); msg != "" {
+				t.Errorf("%d px, %s, the latest candle: %s", width, view, msg)
+			}
+			grid := evalJS[struct{ X, Y, Width, Height float64 }](t, ctx, jsPriceGrid)
+			for _, fx := range []float64{0.1, 0.5, 0.9} {
+				shown := evalJS[string](t, ctx, `document.getElementById("legend").dataset.id`)
+				x, y := grid.X+grid.Width*fx, grid.Y+grid.Height*0.5
+				if err := chromedp.Run(ctx, chromedp.MouseEvent(input.MouseMoved, x, y)); err != nil {
+					t.Fatal(err)
+				}
+				waitFor(t, ctx, fmt.Sprintf(`(() => { const l = document.getElementById("legend"); return l.dataset.hover === "true" && l.dataset.id !== %q })()`, shown))
+				if msg := evalJS[string](t, ctx, jsLegendClear); msg != "" {
+					t.Errorf("%d px, %s, pointing at %.0f,%.0f: %s", width, view, x, y, msg)
+				}
+			}
+			if got := evalJS[struct{ Band, Top float64 }](t, ctx, jsStudiesBand); math.Abs(got.Top-b.Top) > 0.5 {
+				t.Errorf("%d px, %s: pointing at candles moved the candles' top from %.0f to %.0f px", width, view, b.Top, got.Top)
+			}
+		}
+	}
+	// From a wide window to a narrower one, the legend wraps to more lines
+	// and the candles start under them.
+	if err := chromedp.Run(ctx, chromedp.MouseEvent(input.MouseMoved, 1, 1), emulation.SetDeviceMetricsOverride(1920, 900, 1, false),
+		chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&indicators="+allStudies)); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	waitFor(t, ctx, `!!document.querySelector("#legend .legend-study")`)
+	wide := evalJS[struct{ Band, Top float64 }](t, ctx, jsStudiesBand)
+	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(1280, 900, 1, false)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, fmt.Sprintf(`(() => { const b = %s; return b.top > %f && b.band >= 0 && b.band <= %d; })()`, jsStudiesBand, wide.Top, most))
+	if msg := evalJS[string](t, ctx, jsLegendClear); msg != "" {
+		t.Errorf("narrowed to 1280 px: %s", msg)
+	}
 }

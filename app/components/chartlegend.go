@@ -1,0 +1,45 @@
+package components
+
+import (
+	"github.com/riskchart/riskchart/app/browser"
+	"github.com/riskchart/riskchart/app/chartopt"
+)
+
+// legendFit is where the legend over the chart ends, measured from the
+// chart's top (browser.Below).
+type legendFit struct {
+	bottom   int
+	measured bool
+}
+
+// priceTop is where the frame starts the price grid under the studies'
+// legend (chartopt.Style.PriceTop): from the legend as last measured, or 0
+// for the frame's rule: until it is measured, without studies, on a narrow
+// chart (one line) and in a compact embed (its own top).
+func (k *KLineChart) priceTop(narrow bool) int {
+	if !k.legendAt.measured || narrow || k.Compact || k.Look.Indicators == "" {
+		return 0
+	}
+	return chartopt.PriceTopUnder(k.legendAt.bottom)
+}
+
+// fitLegend measures the legend with the studies' values and moves the
+// price grid's top under it when it has moved: after a draw, a change of
+// the studies and a resize, never on a move of the pointer or a live
+// update, so that what the legend says never moves the chart.
+func (k *KLineChart) fitLegend() {
+	if k.chart == nil || len(k.candles) == 0 || k.Look.Indicators == "" || k.Compact {
+		return
+	}
+	bottom, ok := browser.Below("legend", "chart")
+	if !ok {
+		return
+	}
+	k.legendAt = legendFit{bottom: bottom, measured: true}
+	if top := k.priceTop(k.narrow()); top != k.topDrew {
+		if top > 0 {
+			k.chart.Patch(chartopt.PriceTopPatch(top))
+		}
+		k.topDrew = top
+	}
+}
