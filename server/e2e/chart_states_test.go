@@ -171,24 +171,32 @@ func TestChartLegendCoversNoCandleAndNoPrice(t *testing.T) {
 			}
 			waitDrawn(t, ctx, view)
 			waitFor(t, ctx, `!!document.querySelector("#legend .legend-item")`)
-			if msg := evalJS[string](t, ctx, jsLegendClear); msg != "" {
-				t.Errorf("%d px, %s, the latest candle: %s", width, view, msg)
-			}
-			grid := evalJS[struct{ X, Y, Width, Height float64 }](t, ctx, jsPriceGrid)
-			for _, fx := range []float64{0.1, 0.5, 0.9} {
-				shown := evalJS[string](t, ctx, `document.getElementById("legend").dataset.id`)
-				x, y := grid.X+grid.Width*fx, grid.Y+grid.Height*0.5
-				if err := chromedp.Run(ctx, chromedp.MouseEvent(input.MouseMoved, x, y)); err != nil {
-					t.Fatal(err)
-				}
-				waitFor(t, ctx, fmt.Sprintf(`(() => { const l = document.getElementById("legend"); return l.dataset.hover === "true" && l.dataset.id !== %q })()`, shown))
-				if msg := evalJS[string](t, ctx, jsLegendClear); msg != "" {
-					t.Errorf("%d px, %s, pointing at %.0f,%.0f: %s", width, view, x, y, msg)
-				}
-			}
+			checkLegendClearAcross(t, ctx, fmt.Sprintf("%d px, %s", width, view))
 		}
 	}
 	screenshot(t, ctx, "chart-legend-wide")
+}
+
+// checkLegendClearAcross checks that the legend ends above the candles
+// (jsLegendClear) at the latest candle and pointing at candles across the
+// price grid, where its values take other widths.
+func checkLegendClearAcross(t *testing.T, ctx context.Context, where string) {
+	t.Helper()
+	if msg := evalJS[string](t, ctx, jsLegendClear); msg != "" {
+		t.Errorf("%s, the latest candle: %s", where, msg)
+	}
+	grid := evalJS[struct{ X, Y, Width, Height float64 }](t, ctx, jsPriceGrid)
+	for _, fx := range []float64{0.1, 0.5, 0.9} {
+		shown := evalJS[string](t, ctx, `document.getElementById("legend").dataset.id`)
+		x, y := grid.X+grid.Width*fx, grid.Y+grid.Height*0.5
+		if err := chromedp.Run(ctx, chromedp.MouseEvent(input.MouseMoved, x, y)); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, fmt.Sprintf(`(() => { const l = document.getElementById("legend"); return l.dataset.hover === "true" && l.dataset.id !== %q })()`, shown))
+		if msg := evalJS[string](t, ctx, jsLegendClear); msg != "" {
+			t.Errorf("%s, pointing at %.0f,%.0f: %s", where, x, y, msg)
+		}
+	}
 }
 
 // listedDated is the first contract the server at base offers whose code
@@ -250,21 +258,7 @@ func TestTheCandlesStartALineUnderTheStudiesLegend(t *testing.T) {
 			if b.Band > most && b.Top > 38.5 {
 				t.Errorf("%d px, %s: %.0f px of chart lie empty between the legend and the candles", width, view, b.Band)
 			}
-			if msg := evalJS[string](t, ctx, jsLegendClear); msg != "" {
-				t.Errorf("%d px, %s, the latest candle: %s", width, view, msg)
-			}
-			grid := evalJS[struct{ X, Y, Width, Height float64 }](t, ctx, jsPriceGrid)
-			for _, fx := range []float64{0.1, 0.5, 0.9} {
-				shown := evalJS[string](t, ctx, `document.getElementById("legend").dataset.id`)
-				x, y := grid.X+grid.Width*fx, grid.Y+grid.Height*0.5
-				if err := chromedp.Run(ctx, chromedp.MouseEvent(input.MouseMoved, x, y)); err != nil {
-					t.Fatal(err)
-				}
-				waitFor(t, ctx, fmt.Sprintf(`(() => { const l = document.getElementById("legend"); return l.dataset.hover === "true" && l.dataset.id !== %q })()`, shown))
-				if msg := evalJS[string](t, ctx, jsLegendClear); msg != "" {
-					t.Errorf("%d px, %s, pointing at %.0f,%.0f: %s", width, view, x, y, msg)
-				}
-			}
+			checkLegendClearAcross(t, ctx, fmt.Sprintf("%d px, %s", width, view))
 			if got := evalJS[struct{ Band, Top float64 }](t, ctx, jsStudiesBand); math.Abs(got.Top-b.Top) > 0.5 {
 				t.Errorf("%d px, %s: pointing at candles moved the candles' top from %.0f to %.0f px", width, view, b.Top, got.Top)
 			}
