@@ -214,17 +214,23 @@ func TestThePriceAndVolumeLabelsStayApart(t *testing.T) {
 }
 
 // TestTheChartKeepsItsHeightWhenTheAppRunsWithStudies opens the chart with
-// studies on a phone and a tablet, app.wasm held back: the chart area has
-// its height with studies (web/style.css) in the page as the server sent it,
+// studies on a phone, a tablet and a phone held sideways, app.wasm held
+// back: the chart area has its height with studies (web/style.css, no
+// taller than the window) in the page as the server sent it,
 // and keeps it once the app has drawn the studies, so that the page below
 // does not move.
 func TestTheChartKeepsItsHeightWhenTheAppRunsWithStudies(t *testing.T) {
 	s := startServer(t, nil)
 	const jsArea = `document.querySelector(".chart-area").getBoundingClientRect().height`
-	for _, screen := range []layoutScreen{
-		{"phone", "/", 390, 844, true, 34},
-		{"tablet", "/", 768, 1024, true, 34},
+	for _, tc := range []struct {
+		screen      layoutScreen
+		least, most float64 // the chart area's height with studies
+	}{
+		{layoutScreen{"phone", "/", 390, 844, true, 34}, 560, 844},
+		{layoutScreen{"tablet", "/", 768, 1024, true, 34}, 600, 1024},
+		{layoutScreen{"phone sideways", "/", 844, 390, true, 34}, 360, 390}, // no taller than the window
 	} {
+		screen := tc.screen
 		t.Run(screen.name, func(t *testing.T) {
 			ctx := newBrowser(t)
 			held, hold := holdAppWasm(ctx)
@@ -234,8 +240,8 @@ func TestTheChartKeepsItsHeightWhenTheAppRunsWithStudies(t *testing.T) {
 			}
 			waitFor(t, ctx, jsFirstPaint+` !== ""`)
 			before := evalJS[float64](t, ctx, jsArea)
-			if before < 560 {
-				t.Errorf("before the app runs the chart area is %.0f px high, not the chart's with studies", before)
+			if before < tc.least || before > tc.most {
+				t.Errorf("before the app runs the chart area is %.0f px high, not the chart's with studies (%.0f to %.0f)", before, tc.least, tc.most)
 			}
 			select {
 			case id := <-held:
