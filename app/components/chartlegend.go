@@ -5,22 +5,15 @@ import (
 	"github.com/riskchart/riskchart/app/chartopt"
 )
 
-// legendFit is where the legend over the chart ends, measured from the
-// chart's top (browser.Below).
-type legendFit struct {
-	bottom   int
-	measured bool
-}
-
 // priceTop is where the frame starts the price grid under the studies'
-// legend (chartopt.Style.PriceTop): from the legend as last measured, or 0
+// legend (chartopt.Style.PriceTop): under the legend as last measured, or 0
 // for the frame's rule: until it is measured, without studies, on a narrow
 // chart (one line) and in a compact embed (its own top).
 func (k *KLineChart) priceTop(narrow bool) int {
-	if !k.legendAt.measured || narrow || k.Compact || k.Look.Indicators == "" {
+	if narrow || k.Compact || k.Look.Indicators == "" {
 		return 0
 	}
-	return chartopt.PriceTopUnder(k.legendAt.bottom)
+	return k.legendTop
 }
 
 // fitLegend measures the legend with the studies' values and moves the
@@ -35,7 +28,7 @@ func (k *KLineChart) fitLegend() {
 	if !ok {
 		return
 	}
-	k.legendAt = legendFit{bottom: bottom, measured: true}
+	k.legendTop = chartopt.PriceTopUnder(bottom)
 	if top := k.priceTop(k.narrow()); top != k.topDrew {
 		if top > 0 {
 			k.chart.Patch(chartopt.PriceTopPatch(top))

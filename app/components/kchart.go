@@ -89,10 +89,10 @@ type KLineChart struct {
 
 	compactDrew bool // the compact layout is drawn
 	narrowDrew  bool // the frame is a narrow chart's (chartopt.Style.Narrow)
-	// legendAt is where the legend over the chart ends, as last measured
-	// (chartlegend.go); topDrew the price grid's top drawn from it.
-	legendAt legendFit
-	topDrew  int
+	// legendTop is the price grid's top under the legend as last measured
+	// (chartlegend.go; 0: not yet), topDrew the top the frame has.
+	legendTop int
+	topDrew   int
 }
 
 // LatestSize is how many of the latest candles a chart loads first.
