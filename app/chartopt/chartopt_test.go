@@ -107,8 +107,8 @@ func TestDayAndMonthCandlesAreNamedByTheirUTCDateInEveryZone(t *testing.T) {
 // ran into the lowest label of the pane above, and every pane with one under
 // it its lowest; without them, the volume pane its top label alone.
 func TestStackedPanesLeaveTheirTopLabelOut(t *testing.T) {
-	var lowest []any // the showMinLabel of each y axis, of the last frame read
-	topLabels := func(s Style) []any {
+	// edgeLabels is each y axis' showMaxLabel and showMinLabel.
+	edgeLabels := func(s Style) (top, lowest []any) {
 		t.Helper()
 		b, err := Frame(s)
 		if err != nil {
@@ -125,19 +125,15 @@ func TestStackedPanesLeaveTheirTopLabelOut(t *testing.T) {
 		if err := json.Unmarshal(b, &o); err != nil {
 			t.Fatal(err)
 		}
-		var shown []any
 		for _, y := range o.YAxis {
-			shown = append(shown, y.AxisLabel.ShowMaxLabel)
+			top, lowest = append(top, y.AxisLabel.ShowMaxLabel), append(lowest, y.AxisLabel.ShowMinLabel)
 		}
-		lowest = nil
-		for _, y := range o.YAxis {
-			lowest = append(lowest, y.AxisLabel.ShowMinLabel)
-		}
-		return shown
+		return top, lowest
 	}
 	stacked := DefaultStyle(false)
 	stacked.Studies = []StudyLine{{Name: "MA 7"}, {Name: "MACD DIF", Pane: 2}, {Name: "RSI 14", Pane: 3}}
-	if got := fmt.Sprint(topLabels(stacked)); got != "[<nil> false false false]" {
+	top, lowest := edgeLabels(stacked)
+	if got := fmt.Sprint(top); got != "[<nil> false false false]" {
 		t.Errorf("price, volume, MACD and RSI axes' showMaxLabel: %s, want the three panes' false", got)
 	}
 	if got := fmt.Sprint(lowest); got != "[<nil> false false <nil>]" {
@@ -145,8 +141,8 @@ func TestStackedPanesLeaveTheirTopLabelOut(t *testing.T) {
 	}
 	flat := DefaultStyle(false)
 	flat.Studies = []StudyLine{{Name: "MA 7"}}
-	if got := fmt.Sprint(topLabels(flat)); got != "[<nil> false]" {
-		t.Errorf("without panes: %s, want the volume's false, under the price", got)
+	if top, _ := edgeLabels(flat); fmt.Sprint(top) != "[<nil> false]" {
+		t.Errorf("without panes: %v, want the volume's false, under the price", top)
 	}
 }
 
