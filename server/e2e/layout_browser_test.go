@@ -6,10 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 )
 
@@ -244,14 +242,7 @@ func TestTheChartKeepsItsHeightWhenTheAppRunsWithStudies(t *testing.T) {
 			if before < tc.least || before > tc.most {
 				t.Errorf("before the app runs the chart area is %.0f px high, not the chart's with studies (%.0f to %.0f)", before, tc.least, tc.most)
 			}
-			select {
-			case id := <-held:
-				if err := chromedp.Run(ctx, fetch.ContinueRequest(id), fetch.Disable()); err != nil {
-					t.Fatal(err)
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("app.wasm was not asked for")
-			}
+			letAppWasmThrough(t, ctx, held)
 			waitDrawn(t, ctx, "BTC-USDT|1min")
 			waitFor(t, ctx, `document.querySelector(".legend-study") !== null`)
 			if after := evalJS[float64](t, ctx, jsArea); math.Abs(after-before) > 0.5 {
