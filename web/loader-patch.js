@@ -61,6 +61,22 @@ function riskchartOnVisible(f) {
   return listener;
 }
 
+// riskchartOnStreamError tells f of each error of the EventSource source,
+// with its readyState then, a task later; the function it returns stops it.
+// As a page is left, the browser cuts its stream before pagehide: the error
+// then reaches no one, where told at once it woke Go inside the next page's
+// commit (docs/performance.md).
+function riskchartOnStreamError(source, f) {
+  let on = true;
+  source.addEventListener("error", () => {
+    const state = source.readyState;
+    setTimeout(() => on && f(state));
+  });
+  return () => {
+    on = false;
+  };
+}
+
 // riskchartCompile compiles the module at url: the one web/app-start.js's
 // worker compiled from the page's start when it did, here otherwise.
 function riskchartCompile(url) {

@@ -8,6 +8,7 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 type EventSource struct {
 	v     app.Value
 	funcs []app.Func
+	off   app.Value // stops the errors told through our app.js; nil: none
 }
 
 // EventHandlers are told what an EventSource receives. Each runs on the
@@ -54,7 +55,21 @@ func OpenEventSource(url string, h EventHandlers) *EventSource {
 	}
 	if h.Error != nil {
 		closed := app.Window().Get("EventSource").Get("CLOSED").Int()
-		listen("error", func(app.Value) { h.Error(s.v.Get("readyState").Int() == closed) })
+		// Our app.js tells of an error a task later, so that the error of a
+		// stream cut as the page is left does not run Error while the next
+		// page commits. go-app's own has no such helper.
+		if app.Window().Get("riskchartOnStreamError").Truthy() {
+			fn := app.FuncOf(func(_ app.Value, args []app.Value) any {
+				if len(args) > 0 {
+					h.Error(args[0].Int() == closed)
+				}
+				return nil
+			})
+			s.funcs = append(s.funcs, fn)
+			s.off = app.Window().Call("riskchartOnStreamError", s.v, fn)
+		} else {
+			listen("error", func(app.Value) { h.Error(s.v.Get("readyState").Int() == closed) })
+		}
 	}
 	return s
 }
@@ -65,8 +80,11 @@ func (s *EventSource) Close() {
 		return
 	}
 	s.v.Call("close")
+	if s.off != nil {
+		s.off.Invoke() // before its function is released: an error told later would call it
+	}
 	for _, f := range s.funcs {
 		f.Release()
 	}
-	s.funcs, s.v = nil, nil
+	s.funcs, s.v, s.off = nil, nil, nil
 }

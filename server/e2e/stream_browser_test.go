@@ -160,3 +160,49 @@ func TestAChartOfAContractTheVenueDoesNotKnowStopsStreaming(t *testing.T) {
 	waitDrawn(t, ctx, "ETH-USDT|1min")
 	waitFor(t, ctx, jsLiveState+` === "live"`)
 }
+
+// TestTheStreamsErrorIsNotToldAsThePageIsLeft: as a page is left for good
+// (here reloaded), the browser cuts its stream before pagehide and tells the
+// stream's error listeners. The app hears of an error a task later
+// (browser.OpenEventSource), which a page being left never runs: told at
+// once, the chart's handler ran (compiling it, the first time), closing the
+// stream to reopen it, inside the next page's commit (docs/performance.md).
+// An error while the page stays is still told: the stream tests above.
+func TestTheStreamsErrorIsNotToldAsThePageIsLeft(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	// What the streams are told and asked is counted in the tab's session
+	// storage, which the next page reads.
+	count := onEveryDocument(`(() => {
+  const note = (key) => sessionStorage.setItem(key, String(Number(sessionStorage.getItem(key) || 0) + 1));
+  const add = EventSource.prototype.addEventListener;
+  EventSource.prototype.addEventListener = function (type, listener, ...rest) {
+    if (type !== "error") return add.call(this, type, listener, ...rest);
+    return add.call(this, type, function (e) {
+      note("test:stream-errors");
+      return listener.call(this, e);
+    }, ...rest);
+  };
+  const close = EventSource.prototype.close;
+  EventSource.prototype.close = function () {
+    note("test:stream-closes");
+    return close.call(this);
+  };
+})();`)
+	if err := chromedp.Run(ctx, count, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	waitFor(t, ctx, jsLiveState+` === "live"`)
+	if err := chromedp.Run(ctx, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	got := evalJS[[]string](t, ctx, `["test:stream-errors", "test:stream-closes"].map((k) => sessionStorage.getItem(k) || "0")`)
+	if got[0] == "0" {
+		t.Fatal("the browser told the stream of no error as its page was left: nothing here to check")
+	}
+	if got[1] != "0" {
+		t.Errorf("the chart closed its stream %s times as its page was left (after %s errors), want none: the app ran its error handler", got[1], got[0])
+	}
+}
