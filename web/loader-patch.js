@@ -63,9 +63,9 @@ function riskchartOnVisible(f) {
 
 // riskchartOnStreamError tells f of each error of the EventSource source,
 // with its readyState then, a task later; the function it returns stops it.
-// As a page is left, the browser cuts its stream before pagehide: the error
-// then reaches no one, where told at once it woke Go inside the next page's
-// commit (docs/performance.md).
+// As a page is left, the browser cuts its stream while detaching it (on a
+// reload, even before pagehide): the error then reaches no one, where told
+// at once it woke Go inside the next page's commit (docs/performance.md).
 function riskchartOnStreamError(source, f) {
   let on = true;
   source.addEventListener("error", () => {

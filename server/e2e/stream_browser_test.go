@@ -162,8 +162,8 @@ func TestAChartOfAContractTheVenueDoesNotKnowStopsStreaming(t *testing.T) {
 }
 
 // TestTheStreamsErrorIsNotToldAsThePageIsLeft: as a page is left for good
-// (here reloaded), the browser cuts its stream before pagehide and tells the
-// stream's error listeners. The app hears of an error a task later
+// (here reloaded), the browser cuts its stream while detaching it and tells
+// the stream's error listeners. The app hears of an error a task later
 // (browser.OpenEventSource), which a page being left never runs: told at
 // once, the chart's handler ran (compiling it, the first time), closing the
 // stream to reopen it, inside the next page's commit (docs/performance.md).
