@@ -34,7 +34,9 @@ func OpenEventSource(url string, h EventHandlers) *EventSource {
 		return nil
 	}
 	s := &EventSource{v: app.Window().Get("EventSource").New(url)}
-	listen := func(name string, f func(e app.Value)) {
+	// kept is a function of Go's for the browser to call with one argument
+	// (an event, or a state); Close releases it.
+	kept := func(f func(arg app.Value)) app.Func {
 		fn := app.FuncOf(func(_ app.Value, args []app.Value) any {
 			if len(args) > 0 {
 				f(args[0])
@@ -42,7 +44,10 @@ func OpenEventSource(url string, h EventHandlers) *EventSource {
 			return nil
 		})
 		s.funcs = append(s.funcs, fn)
-		s.v.Call("addEventListener", name, fn)
+		return fn
+	}
+	listen := func(name string, f func(e app.Value)) {
+		s.v.Call("addEventListener", name, kept(f))
 	}
 	if h.Open != nil {
 		listen("open", func(app.Value) { h.Open() })
@@ -59,14 +64,7 @@ func OpenEventSource(url string, h EventHandlers) *EventSource {
 		// stream cut as the page is left does not run Error while the next
 		// page commits. go-app's own has no such helper.
 		if app.Window().Get("riskchartOnStreamError").Truthy() {
-			fn := app.FuncOf(func(_ app.Value, args []app.Value) any {
-				if len(args) > 0 {
-					h.Error(args[0].Int() == closed)
-				}
-				return nil
-			})
-			s.funcs = append(s.funcs, fn)
-			s.off = app.Window().Call("riskchartOnStreamError", s.v, fn)
+			s.off = app.Window().Call("riskchartOnStreamError", s.v, kept(func(state app.Value) { h.Error(state.Int() == closed) }))
 		} else {
 			listen("error", func(app.Value) { h.Error(s.v.Get("readyState").Int() == closed) })
 		}
