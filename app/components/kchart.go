@@ -85,6 +85,7 @@ type KLineChart struct {
 	sourceGen  int                  // bumps when a stream opens or closes: an old one's late events are dropped
 	streamed   string               // contract|period of the stream, opened or due
 	pushedLate []venueapi.Candle    // pushed while the chart was loading, applied once it has drawn
+	gap        chartGap             // missed candles being fetched (chartgap.go)
 	retry      chartRetry           // loading again once the server answers (chartretry.go)
 
 	compactDrew bool // the compact layout is drawn
@@ -165,7 +166,7 @@ func (k *KLineChart) reload(ctx app.Context) {
 	k.shown = k.Contract + "|" + string(k.Period)
 	k.candles, k.hover, k.horizon, k.stale, k.failed, k.olderErr = nil, -1, false, false, false, ""
 	k.loading, k.status = true, "Loading "+k.Contract+" "+string(k.Period)+"…"
-	k.pushedLate = nil
+	k.pushedLate, k.gap = nil, chartGap{}
 	if k.streamed != k.shown && k.feed.mode != feedPolling {
 		k.openStream(ctx) // while polling, the next retry opens the stream of the view then shown
 	}
@@ -216,7 +217,7 @@ func (k *KLineChart) reload(ctx app.Context) {
 			browser.KeepLastSeen(browser.LocalStorage(), k.storageKey(), res.Candles, time.Now())
 			if late := k.pushedLate; len(late) > 0 && k.chart != nil {
 				k.pushedLate = nil
-				k.applyLive(late)
+				k.takeLive(ctx, late)
 			}
 		})
 	})
@@ -481,7 +482,7 @@ func (k *KLineChart) poll(ctx app.Context) {
 				k.reload(ctx) // the network is back: the saved chart gives way
 				return
 			}
-			k.applyLive(res.Candles)
+			k.takeLive(ctx, res.Candles)
 		})
 	}
 }
@@ -567,7 +568,7 @@ func (k *KLineChart) pushed(ctx app.Context, ch, data string) {
 	case !k.savedAt.IsZero():
 		k.reload(ctx) // the network is back: the saved chart gives way
 	default:
-		k.applyLive([]venueapi.Candle{c})
+		k.takeLive(ctx, []venueapi.Candle{c})
 	}
 }
 

@@ -2,14 +2,22 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
+
+	"github.com/riskchart/riskchart/venueapi"
 )
 
 // The chart's live candle pushed by the server's stream, and the polling
@@ -204,5 +212,92 @@ func TestTheStreamsErrorIsNotToldAsThePageIsLeft(t *testing.T) {
 	}
 	if got[1] != "0" {
 		t.Errorf("the chart closed its stream %s times as its page was left (after %s errors), want none: the app ran its error handler", got[1], got[0])
+	}
+}
+
+// TestAChartThatMissedCandlesFetchesThemFirst gives the chart a first
+// answer without its newest five candles, as a chart that slept through
+// them holds: the stream's first candles then start past the chart's
+// newest one. The chart must fetch the candles between before it draws
+// the live ones, so that its time axis, one slot per candle, runs on
+// unbroken (app/components/chartgap.go).
+func TestAChartThatMissedCandlesFetchesThemFirst(t *testing.T) {
+	const dropped = 5
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	trimmed := make(chan error, 4)
+	chromedp.ListenTarget(ctx, func(ev any) {
+		e, ok := ev.(*fetch.EventRequestPaused)
+		if !ok {
+			return
+		}
+		go func() {
+			exec := cdp.WithExecutor(ctx, chromedp.FromContext(ctx).Target)
+			trimmed <- func() error {
+				body, err := fetch.GetResponseBody(e.RequestID).Do(exec)
+				if err != nil {
+					return fmt.Errorf("reading the first answer: %w", err)
+				}
+				dec := json.NewDecoder(bytes.NewReader(body))
+				dec.UseNumber()
+				var env map[string]any
+				if err := dec.Decode(&env); err != nil {
+					return fmt.Errorf("the first answer %.200s: %w", body, err)
+				}
+				data, _ := env["data"].([]any)
+				if len(data) <= dropped {
+					return fmt.Errorf("the first answer holds %d candles", len(data))
+				}
+				env["data"] = data[:len(data)-dropped]
+				out, err := json.Marshal(env)
+				if err != nil {
+					return err
+				}
+				headers := []*fetch.HeaderEntry{{Name: "Content-Type", Value: "application/json"}, {Name: "Cache-Control", Value: "no-store"}}
+				return fetch.FulfillRequest(e.RequestID, http.StatusOK).WithResponseHeaders(headers).WithBody(base64.StdEncoding.EncodeToString(out)).Do(exec)
+			}()
+		}()
+	})
+	first := &fetch.RequestPattern{URLPattern: "*" + venueapi.PathKLine + "?*&size=300", RequestStage: fetch.RequestStageResponse}
+	if err := chromedp.Run(ctx, fetch.Enable().WithPatterns([]*fetch.RequestPattern{first}),
+		chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&tz=utc")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-trimmed:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the chart's first answer was not asked for: nothing here to check")
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	waitFor(t, ctx, jsLiveState+` === "live"`)
+
+	// The chart has drawn live candles once its newest is the server's
+	// current one (or a later one, a minute having begun meanwhile).
+	current := apiCandles(t, s.URL, "contract_code=BTC-USDT&period=1min&size=1")[0].ID
+	var labels []string
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		labels = evalJS[[]string](t, ctx, jsChart+`.getOption().xAxis[0].data.slice(-12)`)
+		newest, err := labelledMinute(labels[len(labels)-1], time.Now().UTC())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if newest >= current {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the chart's newest candle is %s, the server's %s: no live candle drawn", labels[len(labels)-1], time.Unix(current, 0).UTC().Format("01-02 15:04"))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	for i := 1; i < len(labels); i++ {
+		a, errA := labelledMinute(labels[i-1], time.Now().UTC())
+		b, errB := labelledMinute(labels[i], time.Now().UTC())
+		if errA != nil || errB != nil || b-a != 60 {
+			t.Fatalf("the chart's newest candles are %v: %s is followed by %s, want the next minute", labels, labels[i-1], labels[i])
+		}
 	}
 }

@@ -1,0 +1,90 @@
+package components
+
+import (
+	"log/slog"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/api"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// A chart's candles are one unbroken run. Its live updates carry only the
+// newest candles: a stream opens with the current candle and the one
+// before it, and a poll asks for the newest two. After the computer slept,
+// the network was lost, or a stream was opened again without the id of its
+// last event, the first of them can start past the candle that follows the
+// chart's newest. Drawn as they came, the candles in between would be
+// missing, and the time axis, one slot per candle, would not show the gap.
+// The chart fetches the missed candles first, then draws the live ones.
+
+// chartGap is a fetch of missed candles under way.
+type chartGap struct {
+	filling bool
+	held    []venueapi.Candle // live candles that came meanwhile, drawn after the missed ones
+}
+
+// heldMost bounds the live candles held while the missed ones load: each
+// holds a whole candle, and only the newest matter.
+const heldMost = 16
+
+// missed returns the ids, inclusive, of the candles of period p between the
+// chart's newest candle and the first candle of fresh newer than it; ok is
+// false when fresh follows on from newest (or has nothing newer).
+func missed(p venueapi.Period, newest int64, fresh []venueapi.Candle) (from, to int64, ok bool) {
+	for _, c := range fresh {
+		if c.ID <= newest {
+			continue
+		}
+		if next := p.Next(newest); c.ID > next {
+			return next, p.Prev(c.ID), true
+		}
+		return 0, 0, false
+	}
+	return 0, 0, false
+}
+
+// takeLive draws live candles (applyLive), after fetching the candles the
+// chart missed before them, if any.
+func (k *KLineChart) takeLive(ctx app.Context, fresh []venueapi.Candle) {
+	if k.gap.filling {
+		k.gap.held = append(k.gap.held, fresh...)
+		if n := len(k.gap.held); n > heldMost {
+			k.gap.held = k.gap.held[n-heldMost:]
+		}
+		return
+	}
+	from, to, ok := missed(k.Period, k.candles[len(k.candles)-1].ID, fresh)
+	if !ok {
+		k.applyLive(fresh)
+		return
+	}
+	if k.Period.Count(from, to) > venueapi.KLineMaxSize {
+		// More than one request gives: the latest candles again, as when
+		// the chart opened.
+		k.reload(ctx)
+		return
+	}
+	k.gap = chartGap{filling: true, held: fresh}
+	gen := k.gen
+	q := venueapi.KLineQuery{ContractCode: k.Contract, Period: k.Period, From: from, To: to, Range: true}
+	ctx.Async(func() {
+		res, err := api.FetchKLine(ctx, q)
+		ctx.Dispatch(func(ctx app.Context) {
+			if gen != k.gen {
+				return // another view, or the chart loaded again
+			}
+			held := k.gap.held
+			k.gap = chartGap{}
+			if err != nil {
+				// The live candles wait with the rest: the next one asks again.
+				k.stale = true
+				slog.Warn("the candles the chart missed did not load", "from", from, "to", to, "err", err)
+				return
+			}
+			// The venue's answer, even with none (a span it has no candles
+			// for), then the live candles, newest last.
+			k.applyLive(append(res.Candles, held...))
+		})
+	})
+}
