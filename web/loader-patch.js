@@ -66,14 +66,35 @@ function riskchartOnVisible(f) {
 // As a page is left, the browser cuts its stream while detaching it (on a
 // reload, even before pagehide): the error then reaches no one, where told
 // at once it woke Go inside the next page's commit (docs/performance.md).
+// A page put in the back-forward cache closes its stream, here and without
+// Go, so that the server does not hold it, and its client's share of
+// streams, for a page that may never be shown again; shown again, it tells
+// f of a stream closed, which the app opens anew (docs/architecture.md).
 function riskchartOnStreamError(source, f) {
   let on = true;
+  let hidden = false;
   source.addEventListener("error", () => {
     const state = source.readyState;
     setTimeout(() => on && f(state));
   });
+  const hide = (e) => {
+    if (e.persisted && source.readyState !== EventSource.CLOSED) {
+      source.close();
+      hidden = true;
+    }
+  };
+  const show = (e) => {
+    if (e.persisted && hidden) {
+      hidden = false;
+      setTimeout(() => on && f(EventSource.CLOSED));
+    }
+  };
+  addEventListener("pagehide", hide);
+  addEventListener("pageshow", show);
   return () => {
     on = false;
+    removeEventListener("pagehide", hide);
+    removeEventListener("pageshow", show);
   };
 }
 

@@ -62,7 +62,9 @@ func OpenEventSource(url string, h EventHandlers) *EventSource {
 		closed := app.Window().Get("EventSource").Get("CLOSED").Int()
 		// Our app.js tells of an error a task later, so that the error of a
 		// stream cut as the page is left does not run Error while the next
-		// page commits. go-app's own has no such helper.
+		// page commits. It also closes the stream of a page put in the
+		// back-forward cache, and tells Error(true) when the page is shown
+		// again. go-app's own has no such helper.
 		if app.Window().Get("riskchartOnStreamError").Truthy() {
 			s.off = app.Window().Call("riskchartOnStreamError", s.v, kept(func(state app.Value) { h.Error(state.Int() == closed) }))
 		} else {

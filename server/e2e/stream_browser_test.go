@@ -15,6 +15,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/riskchart/riskchart/venueapi"
@@ -299,5 +300,79 @@ func TestAChartThatMissedCandlesFetchesThemFirst(t *testing.T) {
 		if errA != nil || errB != nil || b-a != 60 {
 			t.Fatalf("the chart's newest candles are %v: %s is followed by %s, want the next minute", labels, labels[i-1], labels[i])
 		}
+	}
+}
+
+// TestAChartInTheBackForwardCacheHoldsNoStream leaves a live chart for
+// another page, which puts it in the browser's back-forward cache, and
+// comes back to it: the server must hold no stream of it meanwhile, and the
+// chart must be live again once shown.
+func TestAChartInTheBackForwardCacheHoldsNoStream(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	restored := onEveryDocument(`addEventListener("pageshow", (e) => { window.testRestored = e.persisted; });`)
+	if err := chromedp.Run(ctx, restored, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&tz=utc")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	waitFor(t, ctx, jsLiveState+` === "live"`)
+	if n := metricSum(t, s.URL, "riskchart_streams_open", ""); n != 1 {
+		t.Fatalf("%v streams open, want the chart's one", n)
+	}
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/tiers?contract_code=BTC-USDT")); err != nil {
+		t.Fatal(err)
+	}
+	// The server notices a stream closed at its next write, within a second
+	// here (the sandbox's current candle changes every second).
+	deadline := time.Now().Add(15 * time.Second)
+	for metricSum(t, s.URL, "riskchart_streams_open", "") != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the server still holds the stream of the chart left for another page")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	// Back. A page restored from the cache fires no load event, which
+	// chromedp.NavigateBack waits for, and chromedp keeps the context of the
+	// page left: the restored page is asked through runtime.Evaluate, which
+	// takes the frame's context as it is.
+	ask := func(js string) (bool, error) {
+		var v bool
+		err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+			res, exc, err := runtime.Evaluate(js).WithReturnByValue(true).Do(ctx)
+			switch {
+			case err != nil:
+				return err
+			case exc != nil:
+				return fmt.Errorf("%s: %s", js, exc.Text)
+			}
+			return json.Unmarshal(res.Value, &v)
+		}))
+		return v, err
+	}
+	waitShown := func(js string) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			ok, err := ask(js)
+			if ok {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("waiting for %s: %v", js, err)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	if _, err := ask(`history.back(), true`); err != nil {
+		t.Fatal(err)
+	}
+	waitShown(`location.pathname === "/" && window.testRestored !== undefined`)
+	if restored, err := ask(`window.testRestored`); err != nil || !restored {
+		t.Fatalf("the chart was loaded again, not shown from the back-forward cache (%v): nothing here to check", err)
+	}
+	waitShown(jsLiveState + ` === "live"`)
+	waitShown(`((n) => (window.testLives ??= n + 2) <= n)(` + jsLiveUpdates + `)`)
+	if n := metricSum(t, s.URL, "riskchart_streams_open", ""); n != 1 {
+		t.Errorf("%v streams open after the chart was shown again, want its one", n)
 	}
 }
