@@ -66,25 +66,17 @@ func (k *KLineChart) takeLive(ctx app.Context, fresh []venueapi.Candle) {
 		return
 	}
 	k.gap = chartGap{filling: true, held: fresh}
-	gen := k.gen
-	q := venueapi.KLineQuery{ContractCode: k.Contract, Period: k.Period, From: from, To: to, Range: true}
-	ctx.Async(func() {
-		res, err := api.FetchKLine(ctx, q)
-		ctx.Dispatch(func(ctx app.Context) {
-			if gen != k.gen {
-				return // another view, or the chart loaded again
-			}
-			held := k.gap.held
-			k.gap = chartGap{}
-			if err != nil {
-				// The live candles wait with the rest: the next one asks again.
-				k.stale = true
-				slog.Warn("the candles the chart missed did not load", "from", from, "to", to, "err", err)
-				return
-			}
-			// The venue's answer, even with none (a span it has no candles
-			// for), then the live candles, newest last.
-			k.applyLive(append(res.Candles, held...))
-		})
+	k.fetchRange(ctx, from, to, func(ctx app.Context, res api.KLine, err error) {
+		held := k.gap.held
+		k.gap = chartGap{}
+		if err != nil {
+			// The live candles wait with the rest: the next one asks again.
+			k.stale = true
+			slog.Warn("the candles the chart missed did not load", "from", from, "to", to, "err", err)
+			return
+		}
+		// The venue's answer, even with none (a span it has no candles for),
+		// then the live candles, newest last.
+		k.applyLive(append(res.Candles, held...))
 	})
 }

@@ -392,47 +392,55 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 	}
 	from := max(k.Period.Back(to, venueapi.KLineMaxSize-1), 0) // long periods: the chunk reaches back past 1970, the venue's history does not
 	k.older, k.olderErr = true, ""
+	k.fetchRange(ctx, from, to, func(ctx app.Context, res api.KLine, err error) {
+		k.older = false
+		if err != nil {
+			k.olderErr = api.Words(err) // keep what is drawn; panning back again retries
+			slog.Warn("older candles did not load", "err", err)
+			return
+		}
+		var older []venueapi.Candle
+		for _, c := range res.Candles {
+			if c.ID < k.candles[0].ID { // never a duplicate at the seam
+				older = append(older, c)
+			}
+		}
+		if len(older) == 0 {
+			k.horizon, k.toHorizon = true, false
+			return
+		}
+		began := browser.Now()
+		x, pointed := 0.0, false
+		if k.hover >= 0 {
+			x, pointed = k.chart.PixelOf(k.hover)
+		}
+		start, end := k.chart.View()
+		a := chartopt.Data(older, k.Period, k.loc())
+		k.candles = append(older, k.candles...)
+		k.chart.Prepend(a.Labels, a.Prices, a.Ups, a.Downs)
+		k.loadStudies(false) // extended: the studies that allow it keep their values
+		k.chart.Draw(start+len(older), end+len(older))
+		browser.Measure("riskchart:prepend", began)
+		k.towardsHorizon(ctx)
+		if pointed {
+			// The crosshair's index now names another candle: point
+			// again where it was, at the candle now there.
+			k.chart.PointAtX(x)
+		}
+	})
+}
+
+// fetchRange asks for the candles of the series on show with ids in [from,
+// to] and hands the answer to done on the app's goroutine, unless the chart
+// has loaded again, or another view, meanwhile.
+func (k *KLineChart) fetchRange(ctx app.Context, from, to int64, done func(ctx app.Context, res api.KLine, err error)) {
 	gen := k.gen
 	q := venueapi.KLineQuery{ContractCode: k.Contract, Period: k.Period, From: from, To: to, Range: true}
 	ctx.Async(func() {
 		res, err := api.FetchKLine(ctx, q)
 		ctx.Dispatch(func(ctx app.Context) {
-			if gen != k.gen {
-				return
-			}
-			k.older = false
-			if err != nil {
-				k.olderErr = api.Words(err) // keep what is drawn; panning back again retries
-				slog.Warn("older candles did not load", "err", err)
-				return
-			}
-			var older []venueapi.Candle
-			for _, c := range res.Candles {
-				if c.ID < k.candles[0].ID { // never a duplicate at the seam
-					older = append(older, c)
-				}
-			}
-			if len(older) == 0 {
-				k.horizon, k.toHorizon = true, false
-				return
-			}
-			began := browser.Now()
-			x, pointed := 0.0, false
-			if k.hover >= 0 {
-				x, pointed = k.chart.PixelOf(k.hover)
-			}
-			start, end := k.chart.View()
-			a := chartopt.Data(older, k.Period, k.loc())
-			k.candles = append(older, k.candles...)
-			k.chart.Prepend(a.Labels, a.Prices, a.Ups, a.Downs)
-			k.loadStudies(false) // extended: the studies that allow it keep their values
-			k.chart.Draw(start+len(older), end+len(older))
-			browser.Measure("riskchart:prepend", began)
-			k.towardsHorizon(ctx)
-			if pointed {
-				// The crosshair's index now names another candle: point
-				// again where it was, at the candle now there.
-				k.chart.PointAtX(x)
+			if gen == k.gen {
+				done(ctx, res, err)
 			}
 		})
 	})
