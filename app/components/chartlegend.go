@@ -1,6 +1,8 @@
 package components
 
 import (
+	"strconv"
+
 	"github.com/riskchart/riskchart/app/browser"
 	"github.com/riskchart/riskchart/app/chartopt"
 )
@@ -19,7 +21,9 @@ func (k *KLineChart) priceTop(narrow bool) int {
 // fitLegend measures the legend with the studies' values and moves the
 // price grid's top under it when it has moved: after a draw, a change of
 // the studies and a resize, never on a move of the pointer or a live
-// update, so that what the legend says never moves the chart.
+// update, so that what the legend says never moves the chart. The chart's
+// element says the top it fitted (data-price-top), which browser tests
+// wait for.
 func (k *KLineChart) fitLegend() {
 	if k.chart == nil || len(k.candles) == 0 || k.Look.Indicators == "" || k.Compact {
 		return
@@ -35,4 +39,5 @@ func (k *KLineChart) fitLegend() {
 		}
 		k.topDrew = top
 	}
+	browser.SetData("chart", "priceTop", strconv.Itoa(k.topDrew))
 }

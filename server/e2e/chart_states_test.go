@@ -230,6 +230,10 @@ const jsStudiesBand = `(() => {
   return {band: g.y - l.bottom, top: g.y - c.top};
 })()`
 
+// jsPriceTopFitted is whether the app has measured the studies' legend and
+// started the candles under it (app/components/chartlegend.go).
+const jsPriceTopFitted = `document.getElementById("chart").dataset.priceTop !== undefined`
+
 // TestTheCandlesStartALineUnderTheStudiesLegend opens charts with studies
 // on screens too wide for the one-line legend, on views whose legend is
 // long (a future's monthly candles) and short: the app measures the legend
@@ -255,6 +259,8 @@ func TestTheCandlesStartALineUnderTheStudiesLegend(t *testing.T) {
 			}
 			waitDrawn(t, ctx, parts[0]+"|"+parts[1])
 			waitFor(t, ctx, `!!document.querySelector("#legend .legend-study")`)
+			// Measured: until then the candles start where the frame puts them.
+			waitFor(t, ctx, jsPriceTopFitted)
 			b := evalJS[struct{ Band, Top float64 }](t, ctx, jsStudiesBand)
 			if b.Band > most && b.Top > 38.5 {
 				t.Errorf("%d px, %s: %.0f px of chart lie empty between the legend and the candles", width, view, b.Band)

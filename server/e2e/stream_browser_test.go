@@ -310,7 +310,10 @@ func TestAChartThatMissedCandlesFetchesThemFirst(t *testing.T) {
 func TestAChartInTheBackForwardCacheHoldsNoStream(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
-	restored := onEveryDocument(`addEventListener("pageshow", (e) => { window.testRestored = e.persisted; });`)
+	// testRestored: whether the page was last shown from the cache; unset
+	// from pagehide until the next pageshow.
+	restored := onEveryDocument(`addEventListener("pageshow", (e) => { window.testRestored = e.persisted; });
+addEventListener("pagehide", () => { delete window.testRestored; });`)
 	if err := chromedp.Run(ctx, restored, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&tz=utc")); err != nil {
 		t.Fatal(err)
 	}
@@ -371,6 +374,7 @@ func TestAChartInTheBackForwardCacheHoldsNoStream(t *testing.T) {
 		t.Fatalf("the chart was loaded again, not shown from the back-forward cache (%v): nothing here to check", err)
 	}
 	waitShown(jsLiveState + ` === "live"`)
+	// Two live updates more than when first asked.
 	waitShown(`((n) => (window.testLives ??= n + 2) <= n)(` + jsLiveUpdates + `)`)
 	if n := metricSum(t, s.URL, "riskchart_streams_open", ""); n != 1 {
 		t.Errorf("%v streams open after the chart was shown again, want its one", n)
