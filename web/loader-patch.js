@@ -68,9 +68,10 @@ function riskchartOnVisible(f) {
 // at once it woke Go inside the next page's commit (docs/performance.md).
 // A page put in the back-forward cache closes its stream, here and without
 // Go, so that the server does not hold it, and its client's share of
-// streams, for a page that may never be shown again; shown again, it tells
-// f of a stream closed, which the app opens anew (docs/architecture.md).
-function riskchartOnStreamError(source, f) {
+// streams, for a page that may never be shown again; shown again, it calls
+// shown (f, of a stream closed, without it), and the app opens another
+// stream (docs/architecture.md).
+function riskchartOnStreamError(source, f, shown) {
   let on = true;
   let hidden = false;
   source.addEventListener("error", () => {
@@ -86,7 +87,7 @@ function riskchartOnStreamError(source, f) {
   const show = (e) => {
     if (e.persisted && hidden) {
       hidden = false;
-      setTimeout(() => on && f(EventSource.CLOSED));
+      setTimeout(() => on && (shown ? shown(true) : f(EventSource.CLOSED)));
     }
   };
   addEventListener("pagehide", hide);

@@ -20,6 +20,11 @@ type EventHandlers struct {
 	// Error is told of a failure: closed when the browser gave up (the
 	// server refused the stream), else the browser is reconnecting.
 	Error func(closed bool)
+	// Shown, with Error, is told that the page came back from the
+	// browser's back-forward cache: its stream was closed while the page
+	// was kept there, and another is to be opened. Without it, Error is
+	// told of a stream closed.
+	Shown func()
 }
 
 // EventSourceSupported reports whether the browser has EventSource.
@@ -63,10 +68,14 @@ func OpenEventSource(url string, h EventHandlers) *EventSource {
 		// Our app.js tells of an error a task later, so that the error of a
 		// stream cut as the page is left does not run Error while the next
 		// page commits. It also closes the stream of a page put in the
-		// back-forward cache, and tells Error(true) when the page is shown
-		// again. go-app's own has no such helper.
+		// back-forward cache, and tells Shown when the page is shown again.
+		// go-app's own has no such helper.
 		if app.Window().Get("riskchartOnStreamError").Truthy() {
-			s.off = app.Window().Call("riskchartOnStreamError", s.v, kept(func(state app.Value) { h.Error(state.Int() == closed) }))
+			var shown any // null: Error is told instead
+			if h.Shown != nil {
+				shown = kept(func(app.Value) { h.Shown() })
+			}
+			s.off = app.Window().Call("riskchartOnStreamError", s.v, kept(func(state app.Value) { h.Error(state.Int() == closed) }), shown)
 		} else {
 			listen("error", func(app.Value) { h.Error(s.v.Get("readyState").Int() == closed) })
 		}

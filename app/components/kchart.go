@@ -526,6 +526,10 @@ func (k *KLineChart) openStream(ctx app.Context) {
 				}
 			})
 		},
+		// Back from the back-forward cache, whose page closed the stream:
+		// another at once, the badge as it was; what came meanwhile is
+		// fetched with the stream's first candles (chartgap.go).
+		Shown: func() { on(k.openStream) },
 	})
 }
 

@@ -311,8 +311,18 @@ func TestAChartInTheBackForwardCacheHoldsNoStream(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
 	// testRestored: whether the page was last shown from the cache; unset
-	// from pagehide until the next pageshow.
-	restored := onEveryDocument(`addEventListener("pageshow", (e) => { window.testRestored = e.persisted; });
+	// from pagehide until the next pageshow. testStates: the live badge's
+	// states since the page was shown from the cache.
+	restored := onEveryDocument(`addEventListener("pageshow", (e) => {
+  window.testRestored = e.persisted;
+  if (e.persisted) {
+    window.testStates = [];
+    new MutationObserver(() => {
+      const b = document.getElementById("live-state");
+      window.testStates.push(b ? b.dataset.state || "" : "");
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state"] });
+  }
+});
 addEventListener("pagehide", () => { delete window.testRestored; });`)
 	if err := chromedp.Run(ctx, restored, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&tz=utc")); err != nil {
 		t.Fatal(err)
@@ -378,5 +388,10 @@ addEventListener("pagehide", () => { delete window.testRestored; });`)
 	waitShown(`((n) => (window.testLives ??= n + 2) <= n)(` + jsLiveUpdates + `)`)
 	if n := metricSum(t, s.URL, "riskchart_streams_open", ""); n != 1 {
 		t.Errorf("%v streams open after the chart was shown again, want its one", n)
+	}
+	// The stream closed on purpose is opened again at once: not a lost one
+	// the chart reconnects to after a wait.
+	if steady, err := ask(`!window.testStates.includes("reconnecting")`); err != nil || !steady {
+		t.Errorf("the chart said it was reconnecting once shown again (%v): its stream was closed by its page, not lost", err)
 	}
 }
