@@ -87,6 +87,13 @@ func (s *AppStatus) Render() app.UI {
 					}
 					ctx.ShowAppInstallPrompt()
 				})
+		}).Else(func() app.UI {
+			// The button's place, unseen, on a header wide enough to hold it
+			// in the toggles' row (web/style.css): the browser offers
+			// installation whenever it likes, and the button then takes this
+			// place instead of wrapping the row and moving the chart down.
+			return app.Span().Class("button install-place").Aria("hidden", true).
+				Body(app.Text("Install"), app.Span().Class("install-more").Text(" app"))
 		}),
 		app.If(s.installable && s.hint, func() app.UI {
 			return app.P().ID("install-hint").Class("notice update-notice").Attr("role", "status").

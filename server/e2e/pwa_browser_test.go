@@ -182,7 +182,12 @@ func TestTheInstallButtonAppearsWhenTheBrowserOffersInstallation(t *testing.T) {
 	for _, screen := range []struct {
 		name          string
 		width, height int64
-	}{{"wide", 1280, 800}, {"tablet", 768, 1024}, {"narrow", 600, 800}, {"phone", 390, 800}, {"small-phone", 320, 640}} {
+	}{
+		// 1024 and 1536 px are where the header's toggles, the button among
+		// them, just fit a row beside the period chips or the picker.
+		{"wide", 1920, 1080}, {"laptop", 1536, 864}, {"desktop", 1280, 800}, {"small-laptop", 1024, 768},
+		{"tablet", 768, 1024}, {"narrow", 600, 800}, {"phone", 390, 800}, {"small-phone", 320, 640},
+	} {
 		t.Run(screen.name, func(t *testing.T) {
 			ctx := newBrowser(t)
 			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(screen.width, screen.height, 1, screen.width < 600),
