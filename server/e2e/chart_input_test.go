@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -342,8 +341,7 @@ func TestChartAppendsNewCandlesOnTheirBoundary(t *testing.T) {
 			}
 			body, given, err := withNextCandle(e.Request.URL, req.newest)
 			if err == nil {
-				headers := []*fetch.HeaderEntry{{Name: "Content-Type", Value: "application/json"}, {Name: "Cache-Control", Value: "no-store"}}
-				err = fetch.FulfillRequest(e.RequestID, http.StatusOK).WithResponseHeaders(headers).WithBody(base64.StdEncoding.EncodeToString(body)).Do(exec)
+				err = answerJSON(e.RequestID, body).Do(exec)
 			}
 			if err != nil {
 				t.Errorf("answering %s with the next candle: %v", e.Request.URL, err)

@@ -6,9 +6,11 @@ package e2e
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -347,6 +349,13 @@ func whenHeld(ctx context.Context, held <-chan fetch.RequestID, do func(fetch.Re
 			}
 		}
 	}()
+}
+
+// answerJSON answers the held request id with body, JSON that no cache
+// keeps, as the server answers the KLine path.
+func answerJSON(id fetch.RequestID, body []byte) chromedp.Action {
+	headers := []*fetch.HeaderEntry{{Name: "Content-Type", Value: "application/json"}, {Name: "Cache-Control", Value: "no-store"}}
+	return fetch.FulfillRequest(id, http.StatusOK).WithResponseHeaders(headers).WithBody(base64.StdEncoding.EncodeToString(body))
 }
 
 // wasmWireBytes is what the worker that fetched app.wasm (web/app-start.js)

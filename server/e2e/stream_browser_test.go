@@ -2,9 +2,7 @@ package e2e
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -13,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -226,42 +223,29 @@ func TestAChartThatMissedCandlesFetchesThemFirst(t *testing.T) {
 	const dropped = 5
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
+	// The first answer, the server's own less its newest candles.
+	first := s.URL + venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=300"
+	held, hold := holdRequests(ctx, "*"+venueapi.PathKLine+"?*&size=300")
 	trimmed := make(chan error, 4)
-	chromedp.ListenTarget(ctx, func(ev any) {
-		e, ok := ev.(*fetch.EventRequestPaused)
-		if !ok {
-			return
-		}
-		go func() {
-			exec := cdp.WithExecutor(ctx, chromedp.FromContext(ctx).Target)
-			trimmed <- func() error {
-				body, err := fetch.GetResponseBody(e.RequestID).Do(exec)
-				if err != nil {
-					return fmt.Errorf("reading the first answer: %w", err)
-				}
-				dec := json.NewDecoder(bytes.NewReader(body))
-				dec.UseNumber()
-				var env map[string]any
-				if err := dec.Decode(&env); err != nil {
-					return fmt.Errorf("the first answer %.200s: %w", body, err)
-				}
-				data, _ := env["data"].([]any)
-				if len(data) <= dropped {
-					return fmt.Errorf("the first answer holds %d candles", len(data))
-				}
-				env["data"] = data[:len(data)-dropped]
-				out, err := json.Marshal(env)
-				if err != nil {
-					return err
-				}
-				headers := []*fetch.HeaderEntry{{Name: "Content-Type", Value: "application/json"}, {Name: "Cache-Control", Value: "no-store"}}
-				return fetch.FulfillRequest(e.RequestID, http.StatusOK).WithResponseHeaders(headers).WithBody(base64.StdEncoding.EncodeToString(out)).Do(exec)
-			}()
+	whenHeld(ctx, held, func(id fetch.RequestID) {
+		trimmed <- func() error {
+			env, err := getKLine(first)
+			if err != nil {
+				return err
+			}
+			data, _ := env["data"].([]any)
+			if len(data) <= dropped {
+				return fmt.Errorf("the first answer holds %d candles", len(data))
+			}
+			env["data"] = data[:len(data)-dropped]
+			body, err := json.Marshal(env)
+			if err != nil {
+				return err
+			}
+			return chromedp.Run(ctx, answerJSON(id, body))
 		}()
 	})
-	first := &fetch.RequestPattern{URLPattern: "*" + venueapi.PathKLine + "?*&size=300", RequestStage: fetch.RequestStageResponse}
-	if err := chromedp.Run(ctx, fetch.Enable().WithPatterns([]*fetch.RequestPattern{first}),
-		chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&tz=utc")); err != nil {
+	if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&tz=utc")); err != nil {
 		t.Fatal(err)
 	}
 	select {
