@@ -139,15 +139,6 @@ func RestoreFields(fields []Field, focused string) {
 	}
 }
 
-// SetData sets the data attribute name (data-name; name in camel case, as
-// dataset has it) of the element with id, if there is one, outside go-app's
-// rendering: for what the page measured after a render.
-func SetData(id, name, value string) {
-	if el := ElementByID(id); el.Truthy() {
-		el.Get("dataset").Set(name, value)
-	}
-}
-
 // Below reports how far the foot of the element with id lies below the top
 // of the element with id from, in CSS px rounded up (negative: above it),
 // and false when either is missing. Reading it lays the page out.

@@ -1,8 +1,6 @@
 package components
 
 import (
-	"strconv"
-
 	"github.com/riskchart/riskchart/app/browser"
 	"github.com/riskchart/riskchart/app/chartopt"
 )
@@ -21,9 +19,8 @@ func (k *KLineChart) priceTop(narrow bool) int {
 // fitLegend measures the legend with the studies' values and moves the
 // price grid's top under it when it has moved: after a draw, a change of
 // the studies and a resize, never on a move of the pointer or a live
-// update, so that what the legend says never moves the chart. The chart's
-// element says the top it fitted (data-price-top), which browser tests
-// wait for.
+// update, so that what the legend says never moves the chart. Each fit
+// leaves the mark riskchart:legend-fitted, which browser tests wait for.
 func (k *KLineChart) fitLegend() {
 	if k.chart == nil || len(k.candles) == 0 || k.Look.Indicators == "" || k.Compact {
 		return
@@ -39,5 +36,5 @@ func (k *KLineChart) fitLegend() {
 		}
 		k.topDrew = top
 	}
-	browser.SetData("chart", "priceTop", strconv.Itoa(k.topDrew))
+	browser.Mark("riskchart:legend-fitted")
 }

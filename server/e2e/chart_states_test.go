@@ -232,7 +232,7 @@ const jsStudiesBand = `(() => {
 
 // jsPriceTopFitted is whether the app has measured the studies' legend and
 // started the candles under it (app/components/chartlegend.go).
-const jsPriceTopFitted = `document.getElementById("chart").dataset.priceTop !== undefined`
+const jsPriceTopFitted = `performance.getEntriesByName("riskchart:legend-fitted").length > 0`
 
 // TestTheCandlesStartALineUnderTheStudiesLegend opens charts with studies
 // on screens too wide for the one-line legend, on views whose legend is
