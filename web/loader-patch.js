@@ -61,22 +61,22 @@ function riskchartOnVisible(f) {
   return listener;
 }
 
-// riskchartOnStreamError tells f of each error of the EventSource source,
-// with its readyState then, a task later; the function it returns stops it.
-// As a page is left, the browser cuts its stream while detaching it (on a
-// reload, even before pagehide): the error then reaches no one, where told
-// at once it woke Go inside the next page's commit (docs/performance.md).
-// A page put in the back-forward cache closes its stream, here and without
-// Go, so that the server does not hold it, and its client's share of
-// streams, for a page that may never be shown again; shown again, it calls
-// shown (f, of a stream closed, without it), and the app opens another
-// stream (docs/architecture.md).
-function riskchartOnStreamError(source, f, shown) {
+// riskchartWatchStream stands between the EventSource source and the app;
+// the function it returns stops it. It tells error of each error of the
+// stream, with its readyState then, a task later: as a page is left, the
+// browser cuts its stream while detaching it (on a reload, even before
+// pagehide), and the error then reaches no one, where told at once it woke
+// Go inside the next page's commit (docs/performance.md). A page put in the
+// back-forward cache closes its stream, here and without Go, so that the
+// server does not hold it, and its client's share of streams, for a page
+// that may never be shown again; shown again, it tells shown, a task later,
+// and the app opens another stream (docs/architecture.md).
+function riskchartWatchStream(source, error, shown) {
   let on = true;
   let hidden = false;
   source.addEventListener("error", () => {
     const state = source.readyState;
-    setTimeout(() => on && f(state));
+    setTimeout(() => on && error(state));
   });
   const hide = (e) => {
     if (e.persisted && source.readyState !== EventSource.CLOSED) {
@@ -87,7 +87,7 @@ function riskchartOnStreamError(source, f, shown) {
   const show = (e) => {
     if (e.persisted && hidden) {
       hidden = false;
-      setTimeout(() => on && (shown ? shown(true) : f(EventSource.CLOSED)));
+      setTimeout(() => on && shown());
     }
   };
   addEventListener("pagehide", hide);

@@ -23,7 +23,7 @@ type EventHandlers struct {
 	// Shown, with Error, is told that the page came back from the
 	// browser's back-forward cache: its stream was closed while the page
 	// was kept there, and another is to be opened. Without it, Error is
-	// told of a stream closed.
+	// told of a stream the browser gave up on.
 	Shown func()
 }
 
@@ -39,13 +39,15 @@ func OpenEventSource(url string, h EventHandlers) *EventSource {
 		return nil
 	}
 	s := &EventSource{v: app.Window().Get("EventSource").New(url)}
-	// kept is a function of Go's for the browser to call with one argument
-	// (an event, or a state); Close releases it.
+	// kept is a function of Go's for the browser to call with an event, a
+	// state or nothing (undefined); Close releases it.
 	kept := func(f func(arg app.Value)) app.Func {
 		fn := app.FuncOf(func(_ app.Value, args []app.Value) any {
+			arg := app.Undefined()
 			if len(args) > 0 {
-				f(args[0])
+				arg = args[0]
 			}
+			f(arg)
 			return nil
 		})
 		s.funcs = append(s.funcs, fn)
@@ -70,12 +72,13 @@ func OpenEventSource(url string, h EventHandlers) *EventSource {
 		// page commits. It also closes the stream of a page put in the
 		// back-forward cache, and tells Shown when the page is shown again.
 		// go-app's own has no such helper.
-		if app.Window().Get("riskchartOnStreamError").Truthy() {
-			var shown any // null: Error is told instead
-			if h.Shown != nil {
-				shown = kept(func(app.Value) { h.Shown() })
+		if app.Window().Get("riskchartWatchStream").Truthy() {
+			shown := h.Shown
+			if shown == nil {
+				shown = func() { h.Error(true) }
 			}
-			s.off = app.Window().Call("riskchartOnStreamError", s.v, kept(func(state app.Value) { h.Error(state.Int() == closed) }), shown)
+			s.off = app.Window().Call("riskchartWatchStream", s.v,
+				kept(func(state app.Value) { h.Error(state.Int() == closed) }), kept(func(app.Value) { shown() }))
 		} else {
 			listen("error", func(app.Value) { h.Error(s.v.Get("readyState").Int() == closed) })
 		}
