@@ -72,6 +72,12 @@ func (s *AppStatus) OnAppUpdate(ctx app.Context) { s.updateReady = true }
 // OnAppInstallChange follows whether the browser offers installation.
 func (s *AppStatus) OnAppInstallChange(ctx app.Context) { s.installable = ctx.IsAppInstallable() }
 
+// installLabel is the Install button's label, which its place, kept while
+// the browser offers no installation, carries too: the same width.
+func installLabel() []app.UI {
+	return []app.UI{app.Text("Install"), app.Span().Class("install-more").Text(" app")}
+}
+
 // Render draws the button and the notice when they apply.
 func (s *AppStatus) Render() app.UI {
 	return app.Div().Class("app-status").Body(
@@ -79,7 +85,7 @@ func (s *AppStatus) Render() app.UI {
 			// "Install" alone on a one-column layout (web/style.css), where it
 			// shares the header's first row with the contract picker.
 			return app.Button().ID("install").Class("button").Aria("label", "Install app").Title("Install Riskchart as an app").
-				Body(app.Text("Install"), app.Span().Class("install-more").Text(" app")).
+				Body(installLabel()...).
 				OnClick(func(ctx app.Context, e app.Event) {
 					if s.apple {
 						s.hint = !s.hint
@@ -92,8 +98,7 @@ func (s *AppStatus) Render() app.UI {
 			// in the toggles' row (web/style.css): the browser offers
 			// installation whenever it likes, and the button then takes this
 			// place instead of wrapping the row and moving the chart down.
-			return app.Span().Class("button install-place").Aria("hidden", true).
-				Body(app.Text("Install"), app.Span().Class("install-more").Text(" app"))
+			return app.Span().Class("button install-place").Aria("hidden", true).Body(installLabel()...)
 		}),
 		app.If(s.installable && s.hint, func() app.UI {
 			return app.P().ID("install-hint").Class("notice update-notice").Attr("role", "status").
