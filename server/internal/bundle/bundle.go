@@ -73,7 +73,8 @@ func New(cfg Config) (http.Handler, error) {
 		Author:       "Riskchart", // go-app writes an author meta in every page: without this, an empty one
 		Domain:       ogDomain,    // rewritten in each page: see ogDomain
 		Icon:         app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", Maskable: "/web/icon-maskable-512.png", SVG: "/web/icon.svg"},
-		Styles:       []string{"/web/style.css", "/web/embed.css", "/web/risk.css"},
+		// No Styles: go-app links its own /app.css in every page, and this
+		// package answers it with webStyles too (styles.go).
 		// In this order: app.wasm's compile starts first, in a worker of its own
 		// (app-start.js). The chart page reads its answer before both, inline
 		// (answer.go).
@@ -83,7 +84,7 @@ func New(cfg Config) (http.Handler, error) {
 		ServiceWorkerTemplate: worker,
 	}
 	h.Image = h.Icon.Large // og:image, the preview social networks show
-	precached := append(slices.Concat(h.Styles, h.Scripts, h.CacheableResources), h.Icon.Default, h.Icon.Large, h.Icon.Maskable, h.Icon.SVG)
+	precached := append(slices.Concat(webStyles, h.Scripts, h.CacheableResources), h.Icon.Default, h.Icon.Large, h.Icon.Maskable, h.Icon.SVG)
 	// The worker, the loader patch, the inline script and the pages' og:url are part of the shell too.
 	base := ogBase(cfg.PublicURL)
 	salt := cfg.ShellSalt + "\x00" + base + "\x00" + worker + "\x00" + webjs.LoaderPatchJS + "\x00" + webjs.ChartAnswerJS
@@ -102,6 +103,15 @@ func New(cfg Config) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	goappCSS, err := rendered(h, "/app.css")
+	if err != nil {
+		return nil, err
+	}
+	modTime := time.Now()
+	styles, err := newStylesheet(goappCSS, web, modTime)
+	if err != nil {
+		return nil, err
+	}
 	if err := checkPage(h, base); err != nil {
 		return nil, err
 	}
@@ -109,7 +119,7 @@ func New(cfg Config) (http.Handler, error) {
 	for _, p := range pages.Paths() {
 		pagePaths[p] = true
 	}
-	return &handler{app: h, web: web, wasmExec: wasmExec, modTime: time.Now(), appJS: []byte(appJS), pages: pagePaths, ogBase: base}, nil
+	return &handler{app: h, web: web, wasmExec: wasmExec, modTime: modTime, appJS: []byte(appJS), styles: styles, pages: pagePaths, ogBase: base}, nil
 }
 
 // checkPage renders the first page as New's handler will, so that a go-app
@@ -223,6 +233,7 @@ type handler struct {
 	web      string
 	wasmExec []byte
 	appJS    []byte
+	styles   *stylesheet // answers /app.css
 	modTime  time.Time
 	pages    map[string]bool // the app's page paths, whose metadata is rewritten
 	ogBase   string          // see ogBase
@@ -238,6 +249,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/javascript")
 		w.Header().Set("Cache-Control", "no-cache")
 		http.ServeContent(w, r, "app.js", h.modTime, bytes.NewReader(h.appJS))
+	case r.URL.Path == "/app.css":
+		h.styles.ServeHTTP(w, r)
 	case strings.HasPrefix(r.URL.Path, "/web/"):
 		h.serveWeb(w, r)
 	case r.URL.Path == "/embed/demo":

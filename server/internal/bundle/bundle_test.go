@@ -251,7 +251,7 @@ var workerConfigRE = regexp.MustCompile(`(?m)^const config = (.*);$`)
 
 func TestTheWorkerPrecachesTheShellAndLeavesDataLive(t *testing.T) {
 	_, js := served(t, Config{Root: builtRoot(t)}, "/app-worker.js")
-	for _, want := range []string{`"/web/app.wasm"`, `"/app.js"`, `"/wasm_exec.js"`, `"/web/embed.css"`, `"/web/icon-maskable-512.png"`, `"/"`,
+	for _, want := range []string{`"/web/app.wasm"`, `"/app.js"`, `"/wasm_exec.js"`, `"/app.css"`, `"/web/icon-maskable-512.png"`, `"/"`,
 		"caches.open(cacheName).then((c) => c.addAll([...new Set([...resourcesToCache, ...config.pages])]))", "isLive(url.pathname)", "config.pages.includes(url.pathname)",
 		`{ condition: { urlPattern: prefix + "*" }, source: "network" }`} {
 		if !strings.Contains(js, want) {

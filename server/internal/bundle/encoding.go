@@ -1,9 +1,11 @@
 package bundle
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -48,6 +50,22 @@ func acceptedCodings(header string) func(coding string) float64 {
 	}
 }
 
+// preferredCodings are the codings of precompressed the browser takes
+// (weight above 0), by its weights, brotli before gzip on a tie.
+func preferredCodings(acceptEncoding string) []int {
+	weight := acceptedCodings(acceptEncoding)
+	var order []int
+	for i, p := range precompressed {
+		if weight(p.coding) > 0 {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Compare(weight(precompressed[b].coding), weight(precompressed[a].coding))
+	})
+	return order
+}
+
 // servePrecompressed answers with the precompressed sibling of file (a file
 // of web/ named name) in the encoding the browser weighs highest, brotli
 // before gzip on a tie; it reports false, having written nothing, when the
@@ -55,21 +73,7 @@ func acceptedCodings(header string) func(coding string) float64 {
 // HEAD, conditional and Range requests; a range counts in the encoded bytes,
 // as the representation sent is the encoded one.
 func servePrecompressed(w http.ResponseWriter, r *http.Request, file, name string) bool {
-	weight := acceptedCodings(r.Header.Get("Accept-Encoding"))
-	best, bestQ := -1, 0.0
-	for i, p := range precompressed {
-		if q := weight(p.coding); q > bestQ {
-			best, bestQ = i, q
-		}
-	}
-	if best < 0 {
-		return false
-	}
-	for i := range precompressed { // the best first, then the others the browser takes
-		j := (best + i) % len(precompressed)
-		if weight(precompressed[j].coding) <= 0 {
-			continue
-		}
+	for _, j := range preferredCodings(r.Header.Get("Accept-Encoding")) {
 		f, err := os.Open(file + precompressed[j].ext)
 		if err != nil {
 			continue
