@@ -108,7 +108,11 @@ func New(cfg Config) (http.Handler, error) {
 		return nil, err
 	}
 	modTime := time.Now()
-	styles, err := newStylesheet(goappCSS, web, modTime)
+	css, err := joinStyles(goappCSS, web)
+	if err != nil {
+		return nil, err
+	}
+	styles, err := newAssembled("app.css", "text/css; charset=utf-8", css, modTime)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +123,15 @@ func New(cfg Config) (http.Handler, error) {
 	for _, p := range pages.Paths() {
 		pagePaths[p] = true
 	}
-	return &handler{app: h, web: web, wasmExec: wasmExec, modTime: modTime, appJS: []byte(appJS), styles: styles, pages: pagePaths, ogBase: base}, nil
+	script, err := newAssembled("app.js", "application/javascript", []byte(appJS), modTime)
+	if err != nil {
+		return nil, err
+	}
+	glue, err := newAssembled("wasm_exec.js", "application/javascript", wasmExec, modTime)
+	if err != nil {
+		return nil, err
+	}
+	return &handler{app: h, web: web, wasmExec: glue, appJS: script, styles: styles, pages: pagePaths, ogBase: base}, nil
 }
 
 // checkPage renders the first page as New's handler will, so that a go-app
@@ -229,12 +241,12 @@ func workerTemplate(tmpl string, c workerConfig) (string, error) {
 }
 
 type handler struct {
-	app      *app.Handler
-	web      string
-	wasmExec []byte
-	appJS    []byte
-	styles   *stylesheet // answers /app.css
-	modTime  time.Time
+	app *app.Handler
+	web string
+	// The files put together at start, each kept in every encoding.
+	wasmExec *assembled      // the glue of the toolchain that built app.wasm
+	appJS    *assembled      // go-app's loader, patched (patchAppJS)
+	styles   *assembled      // /app.css (joinStyles)
 	pages    map[string]bool // the app's page paths, whose metadata is rewritten
 	ogBase   string          // see ogBase
 }
@@ -242,13 +254,9 @@ type handler struct {
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/wasm_exec.js":
-		w.Header().Set("Content-Type", "application/javascript")
-		w.Header().Set("Cache-Control", "no-cache")
-		http.ServeContent(w, r, "wasm_exec.js", h.modTime, bytes.NewReader(h.wasmExec))
+		h.wasmExec.ServeHTTP(w, r)
 	case r.URL.Path == "/app.js":
-		w.Header().Set("Content-Type", "application/javascript")
-		w.Header().Set("Cache-Control", "no-cache")
-		http.ServeContent(w, r, "app.js", h.modTime, bytes.NewReader(h.appJS))
+		h.appJS.ServeHTTP(w, r)
 	case r.URL.Path == "/app.css":
 		h.styles.ServeHTTP(w, r)
 	case strings.HasPrefix(r.URL.Path, "/web/"):
