@@ -30,6 +30,7 @@ func BenchmarkStartUpMainThread(b *testing.B) {
 	plain := brotliInFront(b, plainOrigin(b, s.URL))
 	alloc := newAllocator(b)
 	pages := []struct{ name, url string }{{"app", s.URL + "/"}, {"plain", plain + "/web/bench/plain.html"}}
+	warmUp(b, alloc, pages[0].url, pages[1].url)
 	type visit struct {
 		t      startTimes
 		events []traceEvent
