@@ -243,12 +243,6 @@ func writeStartTrace(out *strings.Builder, name string, t startTimes) {
 	}
 }
 
-// startVisits opens u in a new tab under profile p, with the caches and the
-// origin's storage cleared, and returns its cold visit and the next visit in
-// the same tab, each once it has drawn (and, for the app, runs and shows
-// its risk table). visit, when not nil, runs each visit in place of
-// startAfterNavigation (which it calls), to measure more around it; it is
-// told which visit it runs, "cold" or "next".
 // warmUp visits each page once, cold and next, on loopback, and starts the
 // benchmark's timer again: the first visit of a run (the browser's first
 // page, the server's first answers) is its slowest, and the visits after
@@ -261,6 +255,12 @@ func warmUp(b *testing.B, browser context.Context, urls ...string) {
 	b.ResetTimer()
 }
 
+// startVisits opens u in a new tab under profile p, with the caches and the
+// origin's storage cleared, and returns its cold visit and the next visit in
+// the same tab, each once it has drawn (and, for the app, runs and shows
+// its risk table). visit, when not nil, runs each visit in place of
+// startAfterNavigation (which it calls), to measure more around it; it is
+// told which visit it runs, "cold" or "next".
 func startVisits(b *testing.B, browser context.Context, u string, p startProfile, visit func(ctx context.Context, which string) startTimes) (cold, next startTimes) {
 	ctx, cancel := chromedp.NewContext(browser)
 	defer cancel()

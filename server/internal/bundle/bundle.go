@@ -107,12 +107,7 @@ func New(cfg Config) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	modTime := time.Now()
 	css, err := joinStyles(goappCSS, web)
-	if err != nil {
-		return nil, err
-	}
-	styles, err := newAssembled("app.css", "text/css; charset=utf-8", css, modTime)
 	if err != nil {
 		return nil, err
 	}
@@ -123,15 +118,18 @@ func New(cfg Config) (http.Handler, error) {
 	for _, p := range pages.Paths() {
 		pagePaths[p] = true
 	}
-	script, err := newAssembled("app.js", "application/javascript", []byte(appJS), modTime)
-	if err != nil {
+	hd := &handler{app: h, web: web, pages: pagePaths, ogBase: base}
+	modTime := time.Now()
+	if hd.wasmExec, err = newAssembled("wasm_exec.js", "application/javascript", wasmExec, modTime); err != nil {
 		return nil, err
 	}
-	glue, err := newAssembled("wasm_exec.js", "application/javascript", wasmExec, modTime)
-	if err != nil {
+	if hd.appJS, err = newAssembled("app.js", "application/javascript", []byte(appJS), modTime); err != nil {
 		return nil, err
 	}
-	return &handler{app: h, web: web, wasmExec: glue, appJS: script, styles: styles, pages: pagePaths, ogBase: base}, nil
+	if hd.styles, err = newAssembled("app.css", "text/css; charset=utf-8", css, modTime); err != nil {
+		return nil, err
+	}
+	return hd, nil
 }
 
 // checkPage renders the first page as New's handler will, so that a go-app
