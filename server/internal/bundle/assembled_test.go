@@ -17,16 +17,7 @@ func TestTheAssembledFilesComeInTheEncodingTheBrowserPrefers(t *testing.T) {
 		t.Fatal(err)
 	}
 	get := func(path, accept, ifNoneMatch string) *httptest.ResponseRecorder {
-		req := httptest.NewRequest(http.MethodGet, path, nil)
-		if accept != "" {
-			req.Header.Set("Accept-Encoding", accept)
-		}
-		if ifNoneMatch != "" {
-			req.Header.Set("If-None-Match", ifNoneMatch)
-		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		return rec
+		return getWith(h, path, map[string]string{"Accept-Encoding": accept, "If-None-Match": ifNoneMatch})
 	}
 	files := []struct{ path, contentType, holds string }{
 		{"/app.css", "text/css; charset=utf-8", ".goapp-app-info"},

@@ -25,6 +25,19 @@ func brotliOf(t *testing.T, s string) string {
 	return b.String()
 }
 
+// getWith is h's answer to a GET of path with headers, an empty one left out.
+func getWith(h http.Handler, path string, headers map[string]string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	for k, v := range headers {
+		if v != "" {
+			req.Header.Set(k, v)
+		}
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
 // decoded is body decoded from encoding ("" for none).
 func decoded(t *testing.T, encoding string, body []byte) string {
 	t.Helper()
@@ -119,17 +132,7 @@ func TestARangeOfACompressedFileCountsInItsEncodedBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	get := func(accept, rng, ifRange string) *httptest.ResponseRecorder {
-		req := httptest.NewRequest(http.MethodGet, "/web/app.wasm", nil)
-		req.Header.Set("Accept-Encoding", accept)
-		if rng != "" {
-			req.Header.Set("Range", rng)
-		}
-		if ifRange != "" {
-			req.Header.Set("If-Range", ifRange)
-		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		return rec
+		return getWith(h, "/web/app.wasm", map[string]string{"Accept-Encoding": accept, "Range": rng, "If-Range": ifRange})
 	}
 	full := map[string]*httptest.ResponseRecorder{"br": get("br", "", ""), "gzip": get("gzip", "", "")}
 	if full["br"].Header().Get("ETag") == full["gzip"].Header().Get("ETag") {
