@@ -74,7 +74,7 @@ func New(cfg Config) (http.Handler, error) {
 		Domain:       ogDomain,    // rewritten in each page: see ogDomain
 		Icon:         app.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", Maskable: "/web/icon-maskable-512.png", SVG: "/web/icon.svg"},
 		// No Styles: go-app links its own /app.css in every page, and this
-		// package answers it with webStyles too (styles.go).
+		// package answers it with webStyles too (readStyles).
 		// In this order: app.wasm's compile starts first, in a worker of its own
 		// (app-start.js). The chart page reads its answer before both, inline
 		// (answer.go).
@@ -84,10 +84,15 @@ func New(cfg Config) (http.Handler, error) {
 		ServiceWorkerTemplate: worker,
 	}
 	h.Image = h.Icon.Large // og:image, the preview social networks show
-	precached := append(slices.Concat(webStyles, h.Scripts, h.CacheableResources), h.Icon.Default, h.Icon.Large, h.Icon.Maskable, h.Icon.SVG)
-	// The worker, the loader patch, the inline script and the pages' og:url are part of the shell too.
+	precached := append(slices.Concat(h.Scripts, h.CacheableResources), h.Icon.Default, h.Icon.Large, h.Icon.Maskable, h.Icon.SVG)
+	styles, err := readStyles(web)
+	if err != nil {
+		return nil, err
+	}
+	// The worker, the loader patch, the inline script, the pages' og:url and
+	// the stylesheet (/app.css) are part of the shell too.
 	base := ogBase(cfg.PublicURL)
-	salt := cfg.ShellSalt + "\x00" + base + "\x00" + worker + "\x00" + webjs.LoaderPatchJS + "\x00" + webjs.ChartAnswerJS
+	salt := cfg.ShellSalt + "\x00" + base + "\x00" + worker + "\x00" + webjs.LoaderPatchJS + "\x00" + webjs.ChartAnswerJS + "\x00" + string(styles)
 	version, wasmSize, err := versionOf(web, precached, wasmExec, salt)
 	if err != nil {
 		return nil, err
@@ -107,10 +112,6 @@ func New(cfg Config) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	css, err := joinStyles(goappCSS, web)
-	if err != nil {
-		return nil, err
-	}
 	if err := checkPage(h, base); err != nil {
 		return nil, err
 	}
@@ -126,7 +127,7 @@ func New(cfg Config) (http.Handler, error) {
 	if hd.appJS, err = newAssembled("app.js", "application/javascript", []byte(appJS), modTime); err != nil {
 		return nil, err
 	}
-	if hd.styles, err = newAssembled("app.css", "text/css; charset=utf-8", css, modTime); err != nil {
+	if hd.styles, err = newAssembled("app.css", "text/css; charset=utf-8", slices.Concat(goappCSS, styles), modTime); err != nil {
 		return nil, err
 	}
 	return hd, nil
@@ -244,7 +245,7 @@ type handler struct {
 	// The files put together at start, each kept in every encoding.
 	wasmExec *assembled      // the glue of the toolchain that built app.wasm
 	appJS    *assembled      // go-app's loader, patched (patchAppJS)
-	styles   *assembled      // /app.css (joinStyles)
+	styles   *assembled      // /app.css: go-app's styles, then readStyles
 	pages    map[string]bool // the app's page paths, whose metadata is rewritten
 	ogBase   string          // see ogBase
 }

@@ -10,19 +10,16 @@ import (
 
 // webStyles are the app's stylesheets of web/, in cascade order. Pages do
 // not link them: they link go-app's /app.css, which this package answers
-// with go-app's styles followed by these (see joinStyles).
+// with go-app's styles followed by these.
 var webStyles = []string{"/web/style.css", "/web/embed.css", "/web/risk.css"}
 
-// joinStyles is the one stylesheet every page links, /app.css: go-app's
-// own (its loader's) and then webStyles, read from web, in the order a
-// page linking each would apply them. A browser opens at most six
-// connections to a host over HTTP/1.1, and a cold page asks for its
-// stylesheets, its scripts and its KLine answer at once: four stylesheets
-// held connections that ECharts and the chart's first paint waited for
-// (docs/performance.md, "One stylesheet").
-func joinStyles(goapp []byte, web string) ([]byte, error) {
+// readStyles is webStyles read from web and joined, each under a comment
+// naming it. Every page links one stylesheet, /app.css, go-app's styles and
+// then these, in the order a page linking each would apply them: a page
+// asks for one file where it asked for four, and a next visit reads one from
+// the service worker's cache (docs/performance.md, "One stylesheet").
+func readStyles(web string) ([]byte, error) {
 	var css bytes.Buffer
-	css.Write(goapp)
 	for _, f := range webStyles {
 		b, err := os.ReadFile(filepath.Join(web, strings.TrimPrefix(f, "/web/")))
 		if err != nil {
