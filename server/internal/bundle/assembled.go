@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/andybalholm/brotli"
@@ -22,7 +21,7 @@ type assembled struct {
 	// bodies holds the raw file under "" and each coding of precompressed
 	// under its name.
 	bodies map[string][]byte
-	etag   string // of the raw file; each encoding adds its coding
+	etag   string // of the raw file; serveEncoded adds the coding
 }
 
 // assembledQuality is the brotli quality of the assembled files: they are
@@ -70,11 +69,5 @@ func (a *assembled) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		coding = precompressed[order[0]].coding
 	}
 	body := a.bodies[coding]
-	etag := a.etag
-	if coding != "" {
-		h.Set("Content-Encoding", coding)
-		etag += "-" + coding // a representation of its own, as servePrecompressed's
-	}
-	h.Set("ETag", strconv.Quote(etag))
-	http.ServeContent(&lengthWriter{ResponseWriter: w, size: int64(len(body))}, r, a.name, a.modTime, bytes.NewReader(body))
+	serveEncoded(w, r, a.name, a.modTime, coding, a.etag, bytes.NewReader(body), int64(len(body)))
 }

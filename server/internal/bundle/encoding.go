@@ -3,11 +3,13 @@ package bundle
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // precompressed are the encodings the build writes next to a file of web/
@@ -83,14 +85,25 @@ func servePrecompressed(w http.ResponseWriter, r *http.Request, file, name strin
 		if err != nil || st.IsDir() {
 			continue
 		}
-		w.Header().Set("Content-Encoding", precompressed[j].coding)
-		// Each encoding is a representation of its own: a cache or a range
-		// request must not mix their bytes.
-		w.Header().Set("ETag", strconv.Quote(strconv.FormatInt(st.ModTime().UnixNano(), 36)+"-"+strconv.FormatInt(st.Size(), 36)+"-"+precompressed[j].coding))
-		http.ServeContent(&lengthWriter{ResponseWriter: w, size: st.Size()}, r, name, st.ModTime(), f)
+		etag := strconv.FormatInt(st.ModTime().UnixNano(), 36) + "-" + strconv.FormatInt(st.Size(), 36)
+		serveEncoded(w, r, name, st.ModTime(), precompressed[j].coding, etag, f, st.Size())
 		return true
 	}
 	return false
+}
+
+// serveEncoded answers with body, of size bytes: name's representation in
+// coding ("" for none). Each encoding is a representation of its own, its
+// ETag etag with the coding added, so that a cache or a range request never
+// mixes the bytes of two. http.ServeContent answers HEAD, conditional and
+// Range requests.
+func serveEncoded(w http.ResponseWriter, r *http.Request, name string, modTime time.Time, coding, etag string, body io.ReadSeeker, size int64) {
+	if coding != "" {
+		w.Header().Set("Content-Encoding", coding)
+		etag += "-" + coding
+	}
+	w.Header().Set("ETag", strconv.Quote(etag))
+	http.ServeContent(&lengthWriter{ResponseWriter: w, size: size}, r, name, modTime, body)
 }
 
 // lengthWriter puts back the Content-Length that http.ServeContent leaves
