@@ -119,7 +119,7 @@ func New(cfg Config) (http.Handler, error) {
 	for _, p := range pages.Paths() {
 		pagePaths[p] = true
 	}
-	hd := &handler{app: h, web: web, pages: pagePaths, ogBase: base}
+	hd := &handler{app: h, web: web, pages: pagePaths, ogBase: base, pageCoders: newPageCoders()}
 	modTime := time.Now()
 	if hd.wasmExec, err = newAssembled("wasm_exec.js", "application/javascript", wasmExec, modTime); err != nil {
 		return nil, err
@@ -248,6 +248,8 @@ type handler struct {
 	styles   *assembled      // /app.css: go-app's styles, then readStyles
 	pages    map[string]bool // the app's page paths, whose metadata is rewritten
 	ogBase   string          // see ogBase
+	// pageCoders compress the pages, rendered for each request.
+	pageCoders *pageCoders
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {

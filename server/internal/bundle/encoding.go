@@ -95,14 +95,18 @@ func servePrecompressed(w http.ResponseWriter, r *http.Request, file, name strin
 // serveEncoded answers with body, of size bytes: name's representation in
 // coding ("" for none). Each encoding is a representation of its own, its
 // ETag etag with the coding added, so that a cache or a range request never
-// mixes the bytes of two. http.ServeContent answers HEAD, conditional and
-// Range requests.
+// mixes the bytes of two; no ETag when etag is "". http.ServeContent
+// answers HEAD, conditional and Range requests.
 func serveEncoded(w http.ResponseWriter, r *http.Request, name string, modTime time.Time, coding, etag string, body io.ReadSeeker, size int64) {
 	if coding != "" {
 		w.Header().Set("Content-Encoding", coding)
-		etag += "-" + coding
 	}
-	w.Header().Set("ETag", strconv.Quote(etag))
+	if etag != "" {
+		if coding != "" {
+			etag += "-" + coding
+		}
+		w.Header().Set("ETag", strconv.Quote(etag))
+	}
 	http.ServeContent(&lengthWriter{ResponseWriter: w, size: size}, r, name, modTime, body)
 }
 

@@ -19,42 +19,42 @@ import (
 // request carries it (firstdata): the picker drawn with every contract in
 // place of the prerendered one, which lists the page's contract alone; the
 // answer itself for the app to adopt (boot.ContractsID); and no preload of
-// the contract path, which the app then does not fetch. ok is false when the
-// page is left as it was.
-func withFirstContracts(r *http.Request, page []byte) (out []byte, ok bool) {
+// the contract path, which the app then does not fetch. answer is the list
+// as written in. ok is false when the page is left as it was.
+func withFirstContracts(r *http.Request, page []byte) (out, answer []byte, ok bool) {
 	lookup, found := firstdata.Contracts(r.Context())
 	if !found {
-		return page, false
+		return page, nil, false
 	}
 	body, found := lookup()
 	if !found {
-		return page, false
+		return page, nil, false
 	}
 	var list struct {
 		Data    []venueapi.Offer `json:"data"`
 		Private bool             `json:"private"`
 	}
 	if err := json.Unmarshal(body, &list); err != nil || len(list.Data) == 0 {
-		return page, false
+		return page, nil, false
 	}
 	// Marshalled here: json.Marshal escapes <, > and &, so the text cannot
 	// end the script element.
 	answer, err := json.Marshal(list)
 	if err != nil {
-		return page, false
+		return page, nil, false
 	}
 	picker, shown := pages.FirstContractPicker(r.URL, list.Data)
 	if !shown {
-		return page, false
+		return page, nil, false
 	}
 	script := `<script type="application/json" id="` + boot.ContractsID + `">` + string(answer) + "</script>\n"
 	// The prerendered picker is the one form with id="contract-pick"
 	// (ContractPicker), holding no other form.
 	out, ok = replaceElement(page, "form", "contract-pick", []byte(app.HTMLString(picker)), script)
 	if !ok {
-		return page, false
+		return page, nil, false
 	}
-	return withoutPreload(out, api.PathContracts), true
+	return withoutPreload(out, api.PathContracts), answer, true
 }
 
 // withoutPreload is page without the <link> that preloads href (and the

@@ -4,11 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"html"
-	"maps"
-	"net/http"
-	"net/http/httptest"
 	"net/url"
-	"strconv"
 	"strings"
 )
 
@@ -83,35 +79,4 @@ func rewriteOG(page []byte, base string) ([]byte, error) {
 	}
 	out = append(out, head...)
 	return append(out, rest...), nil
-}
-
-// servePage answers a page of the app: go-app prerenders it, then its
-// og:url and og:image are rewritten (see ogDomain), its attributes set
-// from a bool written as HTML means them (attrs.go), the chart page's head
-// gets the script that reads its answer (answer.go), the page the theme its
-// URL names (theme.go), and the first data the server holds is written in
-// (firstcontracts.go, firsttiers.go).
-func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
-	rec := httptest.NewRecorder() // holds go-app's answer until it is rewritten
-	h.app.ServeHTTP(rec, r)
-	maps.Copy(w.Header(), rec.Header())
-	body := rec.Body.Bytes()
-	if rec.Code == http.StatusOK {
-		page, err := rewriteOG(body, h.ogBase)
-		if err != nil { // New checked go-app's pages: not seen unless a page differs
-			http.Error(w, "rendering the page's metadata failed", http.StatusInternalServerError)
-			return
-		}
-		body = withTheme(r.URL, withAnswerRead(withAttrValues(page)))
-		if page, ok := withFirstContracts(r, body); ok { // firstcontracts.go: public, cacheable as before
-			body = page
-		}
-		if page, ok := withFirstTiers(r, body); ok { // firsttiers.go
-			body = page
-			w.Header().Set("Cache-Control", "private, no-cache") // it holds what this viewer may see
-		}
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	}
-	w.WriteHeader(rec.Code)
-	w.Write(body)
 }
