@@ -7,9 +7,14 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"os"
+	"path"
+	"path/filepath"
 	"time"
 
 	"github.com/andybalholm/brotli"
+
+	webjs "github.com/riskchart/riskchart/web"
 )
 
 // assembled is a file the server puts together at start (the stylesheet,
@@ -70,4 +75,45 @@ func (a *assembled) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	body := a.bodies[coding]
 	serveEncoded(w, r, a.name, a.modTime, coding, a.etag, bytes.NewReader(body), int64(len(body)))
+}
+
+// maxSmallFile is the largest file of web/ that New compresses at start
+// (smallFiles); a larger one is the build's to compress (precompress).
+const maxSmallFile = 64 << 10
+
+// smallFiles are web/'s own scripts and vector icon: its top-level .js and
+// .svg files that the build does not compress and the server does not build
+// into other answers (web.Assembled), read and compressed at start as the
+// assembled files are. Among them are the chart page's first-paint script
+// (chart-boot.js, 6.7 kB, 2.7 kB with brotli) and the first script of every
+// page (app-start.js). web/'s subfolders (the bench's plain page) are left
+// as they are.
+func smallFiles(web string) (map[string]*assembled, error) {
+	entries, err := os.ReadDir(web)
+	if err != nil {
+		return nil, fmt.Errorf("listing the front end's files: %w", err)
+	}
+	files := map[string]*assembled{}
+	for _, e := range entries {
+		name := e.Name()
+		if ext := path.Ext(name); !e.Type().IsRegular() || ext != ".js" && ext != ".svg" || webjs.Assembled(name) {
+			continue
+		}
+		file := filepath.Join(web, name)
+		if _, err := os.Stat(file + precompressed[0].ext); err == nil {
+			continue // the build's (servePrecompressed)
+		}
+		info, err := e.Info()
+		if err != nil || info.Size() > maxSmallFile {
+			continue
+		}
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("reading the front end's %s: %w", name, err)
+		}
+		if files[name], err = newAssembled(name, contentType(name), raw, info.ModTime()); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
 }

@@ -130,6 +130,9 @@ func New(cfg Config) (http.Handler, error) {
 	if hd.styles, err = newAssembled("app.css", "text/css; charset=utf-8", slices.Concat(goappCSS, styles), modTime); err != nil {
 		return nil, err
 	}
+	if hd.small, err = smallFiles(web); err != nil {
+		return nil, err
+	}
 	return hd, nil
 }
 
@@ -243,11 +246,12 @@ type handler struct {
 	app *app.Handler
 	web string
 	// The files put together at start, each kept in every encoding.
-	wasmExec *assembled      // the glue of the toolchain that built app.wasm
-	appJS    *assembled      // go-app's loader, patched (patchAppJS)
-	styles   *assembled      // /app.css: go-app's styles, then readStyles
-	pages    map[string]bool // the app's page paths, whose metadata is rewritten
-	ogBase   string          // see ogBase
+	wasmExec *assembled            // the glue of the toolchain that built app.wasm
+	appJS    *assembled            // go-app's loader, patched (patchAppJS)
+	styles   *assembled            // /app.css: go-app's styles, then readStyles
+	small    map[string]*assembled // web/'s own scripts and icon, by name (smallFiles)
+	pages    map[string]bool       // the app's page paths, whose metadata is rewritten
+	ogBase   string                // see ogBase
 	// pageCoders compress the pages, rendered for each request.
 	pageCoders *pageCoders
 }
@@ -274,12 +278,17 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// serveWeb serves a file of web/, its .br or .gz sibling when the browser
-// takes brotli or gzip (see servePrecompressed).
+// serveWeb serves a file of web/: one of smallFiles as compressed at
+// start, another its .br or .gz sibling when the browser takes brotli or
+// gzip (see servePrecompressed).
 func (h *handler) serveWeb(w http.ResponseWriter, r *http.Request) {
 	name := path.Clean(r.URL.Path[len("/web/"):])
 	if name == "." || strings.HasPrefix(name, "..") || webjs.Assembled(name) {
 		http.NotFound(w, r)
+		return
+	}
+	if a, ok := h.small[name]; ok {
+		a.ServeHTTP(w, r)
 		return
 	}
 	file := filepath.Join(h.web, filepath.FromSlash(name))

@@ -82,6 +82,11 @@ func TestWebFilesComeInTheEncodingTheBrowserPrefers(t *testing.T) {
 		{"upper case", "/web/echarts.min.js", "BR", "GET", "br", "application/javascript"},
 		{"no header", "/web/echarts.min.js", "", "GET", "", "application/javascript"},
 		{"a file the build does not compress", "/web/embed.css", "br, gzip", "GET", "", "text/css; charset=utf-8"},
+		{"the first-paint script, compressed at start", "/web/chart-boot.js", "gzip, deflate, br, zstd", "GET", "br", "application/javascript"},
+		{"the first script, compressed at start", "/web/app-start.js", "gzip", "GET", "gzip", "application/javascript"},
+		{"the compile worker's script, to a browser taking neither", "/web/app-compile.js", "", "GET", "", "application/javascript"},
+		{"the vector icon, compressed at start", "/web/icon.svg", "br", "GET", "br", "image/svg+xml"},
+		{"HEAD of a script compressed at start", "/web/chart-boot.js", "br", "HEAD", "br", "application/javascript"},
 		{"HEAD of app.wasm in brotli", "/web/app.wasm", "br", "HEAD", "br", "application/wasm"},
 	}
 	for _, tt := range tests {
