@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -105,7 +104,10 @@ func (p *pageCoders) serve(w http.ResponseWriter, r *http.Request, body []byte, 
 		body = p.compress(coding, body)
 	}
 	if etag != "" {
-		h.Set("ETag", "W/"+strconv.Quote(strings.TrimSuffix(etag+"-"+coding, "-")))
+		if coding != "" {
+			etag += "-" + coding
+		}
+		h.Set("ETag", "W/"+strconv.Quote(etag))
 	}
 	serveEncoded(w, r, "page.html", time.Time{}, coding, "", bytes.NewReader(body), int64(len(body)))
 }
