@@ -26,7 +26,7 @@ type assembled struct {
 	// bodies holds the raw file under "" and each coding of precompressed
 	// under its name.
 	bodies map[string][]byte
-	etag   string // of the raw file; serveEncoded adds the coding
+	etag   string // of the raw file; representationTag adds the coding
 }
 
 // assembledQuality is the brotli quality of the assembled files: they are
@@ -63,18 +63,15 @@ func newAssembled(name, contentType string, raw []byte, modTime time.Time) (*ass
 }
 
 // ServeHTTP answers with the file in the coding the browser weighs highest
-// (preferredCodings), raw when it takes none.
+// (preferredCoding), raw when it takes none.
 func (a *assembled) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", a.contentType)
 	h.Set("Cache-Control", "no-cache")
 	h.Add("Vary", "Accept-Encoding")
-	coding := ""
-	if order := preferredCodings(r.Header.Get("Accept-Encoding")); len(order) > 0 {
-		coding = precompressed[order[0]].coding
-	}
+	coding := preferredCoding(r.Header.Get("Accept-Encoding"))
 	body := a.bodies[coding]
-	serveEncoded(w, r, a.name, a.modTime, coding, a.etag, bytes.NewReader(body), int64(len(body)))
+	serveEncoded(w, r, a.name, a.modTime, coding, representationTag(a.etag, coding, false), bytes.NewReader(body), int64(len(body)))
 }
 
 // maxSmallFile is the largest file of web/ that New compresses at start

@@ -68,6 +68,16 @@ func preferredCodings(acceptEncoding string) []int {
 	return order
 }
 
+// preferredCoding is the coding of precompressed the browser weighs
+// highest (preferredCodings), "" when it takes none: for a body the server
+// holds in every coding.
+func preferredCoding(acceptEncoding string) string {
+	if order := preferredCodings(acceptEncoding); len(order) > 0 {
+		return precompressed[order[0]].coding
+	}
+	return ""
+}
+
 // servePrecompressed answers with the precompressed sibling of file (a file
 // of web/ named name) in the encoding the browser weighs highest, brotli
 // before gzip on a tie; it reports false, having written nothing, when the
@@ -85,27 +95,38 @@ func servePrecompressed(w http.ResponseWriter, r *http.Request, file, name strin
 		if err != nil || st.IsDir() {
 			continue
 		}
-		etag := strconv.FormatInt(st.ModTime().UnixNano(), 36) + "-" + strconv.FormatInt(st.Size(), 36)
-		serveEncoded(w, r, name, st.ModTime(), precompressed[j].coding, etag, f, st.Size())
+		coding := precompressed[j].coding
+		etag := representationTag(strconv.FormatInt(st.ModTime().UnixNano(), 36)+"-"+strconv.FormatInt(st.Size(), 36), coding, false)
+		serveEncoded(w, r, name, st.ModTime(), coding, etag, f, st.Size())
 		return true
 	}
 	return false
 }
 
+// representationTag is the ETag header of a representation in coding (""
+// for none) of what tag names: each encoding is a representation of its
+// own, so that a cache or a range request never mixes the bytes of two. A
+// weak one says that two representations under it mean the same but may
+// differ in their bytes.
+func representationTag(tag, coding string, weak bool) string {
+	if coding != "" {
+		tag += "-" + coding
+	}
+	if weak {
+		return "W/" + strconv.Quote(tag)
+	}
+	return strconv.Quote(tag)
+}
+
 // serveEncoded answers with body, of size bytes: name's representation in
-// coding ("" for none). Each encoding is a representation of its own, its
-// ETag etag with the coding added, so that a cache or a range request never
-// mixes the bytes of two; no ETag when etag is "". http.ServeContent
-// answers HEAD, conditional and Range requests.
+// coding ("" for none), with the ETag header etag (representationTag; none
+// when ""). http.ServeContent answers HEAD, conditional and Range requests.
 func serveEncoded(w http.ResponseWriter, r *http.Request, name string, modTime time.Time, coding, etag string, body io.ReadSeeker, size int64) {
 	if coding != "" {
 		w.Header().Set("Content-Encoding", coding)
 	}
 	if etag != "" {
-		if coding != "" {
-			etag += "-" + coding
-		}
-		w.Header().Set("ETag", strconv.Quote(etag))
+		w.Header().Set("ETag", etag)
 	}
 	http.ServeContent(&lengthWriter{ResponseWriter: w, size: size}, r, name, modTime, body)
 }

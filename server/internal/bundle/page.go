@@ -9,7 +9,6 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"sync"
 	"time"
 
@@ -89,7 +88,7 @@ func newPageCoders() *pageCoders {
 }
 
 // serve answers with the page body in the coding the browser weighs
-// highest (preferredCodings), raw when it takes none, with etag and the
+// highest (preferredCoding), raw when it takes none, with etag and the
 // coding as its ETag (none when etag is ""). The ETag is weak: two renders
 // of a page mean the same and differ in the order of attributes, so a 304
 // takes either, and a range (If-Range compares strongly) never mixes them.
@@ -98,18 +97,14 @@ func (p *pageCoders) serve(w http.ResponseWriter, r *http.Request, body []byte, 
 	h.Del("Content-Length") // go-app's, of the page before it was rewritten
 	h.Del("ETag")           // go-app's, its version
 	h.Add("Vary", "Accept-Encoding")
-	coding := ""
-	if order := preferredCodings(r.Header.Get("Accept-Encoding")); len(order) > 0 {
-		coding = precompressed[order[0]].coding
+	coding := preferredCoding(r.Header.Get("Accept-Encoding"))
+	if coding != "" {
 		body = p.compress(coding, body)
 	}
 	if etag != "" {
-		if coding != "" {
-			etag += "-" + coding
-		}
-		h.Set("ETag", "W/"+strconv.Quote(etag))
+		etag = representationTag(etag, coding, true)
 	}
-	serveEncoded(w, r, "page.html", time.Time{}, coding, "", bytes.NewReader(body), int64(len(body)))
+	serveEncoded(w, r, "page.html", time.Time{}, coding, etag, bytes.NewReader(body), int64(len(body)))
 }
 
 // compress is body in coding, one of precompressed's.
