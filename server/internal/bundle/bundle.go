@@ -89,11 +89,15 @@ func New(cfg Config) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	small, err := smallFiles(web) // read once: served, and hashed into the version
+	if err != nil {
+		return nil, err
+	}
 	// The worker, the loader patch, the inline script, the pages' og:url and
 	// the stylesheet (/app.css) are part of the shell too.
 	base := ogBase(cfg.PublicURL)
 	salt := cfg.ShellSalt + "\x00" + base + "\x00" + worker + "\x00" + webjs.LoaderPatchJS + "\x00" + webjs.ChartAnswerJS + "\x00" + string(styles)
-	version, wasmSize, err := versionOf(web, precached, wasmExec, salt)
+	version, wasmSize, err := versionOf(web, precached, small, wasmExec, salt)
 	if err != nil {
 		return nil, err
 	}
@@ -130,9 +134,7 @@ func New(cfg Config) (http.Handler, error) {
 	if hd.styles, err = newAssembled("app.css", "text/css; charset=utf-8", slices.Concat(goappCSS, styles), modTime); err != nil {
 		return nil, err
 	}
-	if hd.small, err = smallFiles(web); err != nil {
-		return nil, err
-	}
+	hd.small = small
 	return hd, nil
 }
 
@@ -320,10 +322,11 @@ func contentType(name string) string {
 }
 
 // versionOf names what the service worker keeps: a hash of app.wasm, the
-// glue, every other file of web/ it precaches (files, as /web/ paths) and
-// salt, so that a change of any of them (and only that) makes browsers and
-// the worker fetch the shell again. It returns app.wasm's size too.
-func versionOf(web string, files []string, wasmExec []byte, salt string) (string, int64, error) {
+// glue, every other file of web/ it precaches (files, as /web/ paths; those
+// in held as read there, the others read here) and salt, so that a change
+// of any of them (and only that) makes browsers and the worker fetch the
+// shell again. It returns app.wasm's size too.
+func versionOf(web string, files []string, held map[string]*assembled, wasmExec []byte, salt string) (string, int64, error) {
 	wasm, err := os.ReadFile(filepath.Join(web, "app.wasm"))
 	if err != nil {
 		return "", 0, fmt.Errorf("reading the front end (run make build): %w", err)
@@ -339,6 +342,10 @@ func versionOf(web string, files []string, wasmExec []byte, salt string) (string
 	for _, f := range files {
 		name, ok := strings.CutPrefix(f, "/web/")
 		if !ok {
+			continue
+		}
+		if a, ok := held[name]; ok {
+			part(f, a.bodies[""])
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(web, filepath.FromSlash(name)))
