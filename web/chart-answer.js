@@ -1,4 +1,5 @@
-// Starts reading the chart page's preloaded KLine answer for web/chart-boot.js.
+// Starts reading the chart page's preloaded KLine answer for web/chart-boot.js,
+// and, once the first paint has drawn, the tiers for the app's risk panel.
 // Sent inline in every chart page's head: why, and its other comments, on
 // ChartAnswerJS in web/web.go.
 (() => {
@@ -11,4 +12,15 @@
   const read = fetch(href, { credentials: "same-origin" }).then((res) => (res.ok ? res.text() : Promise.reject(new Error("HTTP " + res.status))));
   read.catch(() => {});
   window.riskchartAnswer = { href, read };
+
+  window.addEventListener("riskchart:first-paint", () => {
+    const meta = document.querySelector('meta[name="riskchart-tiers"]');
+    if (!meta) {
+      return; // none to show, or the server wrote them into the page
+    }
+    const src = meta.content;
+    const read = fetch(src, { credentials: "same-origin" }).then((res) => res.text().then((text) => ({ status: res.status, text })));
+    read.catch(() => {});
+    window.riskchartTiers = { href: src, read };
+  }, { once: true });
 })();

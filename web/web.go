@@ -42,6 +42,19 @@ var LoaderPatchJS string
 // transport, the server or its budget, and rejects the promise: chart-boot.js
 // then draws nothing and the app, which asks again, reports it.
 //
+// Once the first paint has drawn (chart-boot.js's riskchart:first-paint),
+// when the page names where its tiers are read from (a <meta> the server
+// writes into a chart page without them, which the service worker's shell
+// is too: server/internal/bundle), it starts reading them, and leaves
+// window.riskchartTiers: the request's href and the promise of the answer's
+// HTTP status and text, which the app's risk panel takes in place of its
+// first fetch of them (api.FetchTiers). The panel then has them in a
+// microtask after its mount, before the app's own draw of the chart, which
+// waits for a task: a fetch of its own came back after that draw, 100-150 ms
+// later on a visit the service worker answers. Not before the first paint:
+// read from the start, beside the first paint's requests, they slowed it
+// (docs/performance.md, "The tiers read by the page").
+//
 //go:embed chart-answer.js
 var ChartAnswerJS string
 

@@ -8,14 +8,40 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// FetchTiers asks the server's tier path (signed by the server) for a
-// swap's tiers; header is Headers' answer.
-func FetchTiers(ctx context.Context, code string, header map[string]string) (*venueapi.TierEnvelope, error) {
+// TiersPath is the path and query FetchTiers asks for a swap's tiers by; a
+// page that reads them before the app runs names the same.
+func TiersPath(code string) (string, error) {
 	q := venueapi.TierQuery{ContractCode: code}
 	if err := q.Validate(); err != nil {
+		return "", err
+	}
+	return venueapi.PathTiers + "?" + q.Values().Encode(), nil
+}
+
+// pageTiers is the window's property under which the chart page's head
+// script (web/chart-answer.js) leaves the tiers it read for the panel.
+const pageTiers = "riskchartTiers"
+
+// FetchTiers asks the server's tier path (signed by the server) for a
+// swap's tiers; header is Headers' answer. When the chart page has read
+// them already (components.TierTable's Src), it takes that answer instead,
+// once (docs/performance.md, "The tiers read by the page"); a read that got
+// no answer is asked for again.
+func FetchTiers(ctx context.Context, code string, header map[string]string) (*venueapi.TierEnvelope, error) {
+	path, err := TiersPath(code)
+	if err != nil {
 		return nil, err
 	}
-	a, err := browser.Fetch(ctx, methodGet, browser.Origin()+venueapi.PathTiers+"?"+q.Values().Encode(), "", header)
+	if len(header) == 0 { // the head's read carries no embed link
+		if read, ok := browser.TakePageAnswer(pageTiers, path); ok {
+			if a, err := browser.AwaitAnswer(ctx, read); err == nil {
+				return ReadTiers(code, a.Status, a.Body)
+			} else if ctx.Err() != nil {
+				return nil, fmt.Errorf("fetching the tiers of %s: %w", code, err)
+			}
+		}
+	}
+	a, err := browser.Fetch(ctx, methodGet, browser.Origin()+path, "", header)
 	if err != nil {
 		return nil, fmt.Errorf("fetching the tiers of %s: %w", code, err)
 	}

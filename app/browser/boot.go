@@ -1,6 +1,9 @@
 package browser
 
 import (
+	"context"
+	"errors"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/riskchart/riskchart/app/boot"
@@ -97,4 +100,55 @@ func takeElement(id string) (app.Value, bool) {
 	}
 	el.Call("remove")
 	return el, true
+}
+
+// TakePageAnswer returns, once, the promise of the answer to href that the
+// chart page's head script (web/chart-answer.js) started reading, under the
+// window's property global; ok is false when it reads no such answer.
+// AwaitAnswer waits for it.
+func TakePageAnswer(global, href string) (read app.Value, ok bool) {
+	w := app.Window()
+	a := w.Get(global)
+	if !a.Truthy() || a.Get("href").String() != href {
+		return nil, false
+	}
+	w.Delete(global)
+	return a.Get("read"), true
+}
+
+// AwaitAnswer waits for read, a promise of an answer's HTTP status and text
+// (TakePageAnswer), or for ctx's end; a rejected promise is a
+// NetworkError, as Fetch's.
+func AwaitAnswer(ctx context.Context, read app.Value) (Answer, error) {
+	type result struct {
+		a   Answer
+		err error
+	}
+	done := make(chan result, 1)
+	var onAnswer, onError app.Func
+	release := func() { onAnswer.Release(); onError.Release() }
+	onAnswer = app.FuncOf(func(_ app.Value, args []app.Value) any {
+		done <- result{a: Answer{Status: args[0].Get("status").Int(), Body: args[0].Get("text").String(), Header: func(string) string { return "" }}}
+		return nil
+	})
+	onError = app.FuncOf(func(_ app.Value, args []app.Value) any {
+		msg := "network error"
+		if len(args) > 0 && args[0].Truthy() {
+			msg = args[0].Call("toString").String()
+		}
+		done <- result{err: errors.New(msg)}
+		return nil
+	})
+	read.Call("then", onAnswer, onError)
+	select {
+	case r := <-done:
+		release()
+		if r.err != nil {
+			return Answer{}, &NetworkError{r.err}
+		}
+		return r.a, nil
+	case <-ctx.Done():
+		go func() { <-done; release() }() // the promise settles in its own time
+		return Answer{}, ctx.Err()
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 
 	"github.com/riskchart/riskchart/venueapi"
@@ -107,5 +108,57 @@ func TestThePanelsWriteTimesInTheViewsZone(t *testing.T) {
 	waitFor(t, ctx, `new URL(location.href).searchParams.get("tz") === "utc" && `+age+`.textContent.includes(" UTC · ")`)
 	if want, got := fetched(time.UTC); !strings.HasPrefix(got, want+" UTC · ") {
 		t.Errorf("in UTC the tiers read %q, want %q UTC", got, want)
+	}
+}
+
+// TestTheChartPageReadsItsTiersForTheApp: a chart page without the tiers
+// in it (the server held none for its contract; and the service worker's
+// shell) names where its tiers are read from, and its head script starts
+// reading them once the first paint has drawn, before app.wasm runs; the
+// app's risk panel takes that answer in place of its first fetch, so the
+// page asks the tier path once. A page with the tiers written in names none
+// and reads none (docs/performance.md, "The tiers read by the page").
+func TestTheChartPageReadsItsTiersForTheApp(t *testing.T) {
+	s := startServer(t, nil)
+	const page = "/?contract_code=ETH-USDT&period=5min"
+	tierPath := venueapi.PathTiers + "?contract_code=ETH-USDT"
+	requests := `performance.getEntriesByType("resource").filter((e) => e.name.endsWith(` + strconv.Quote(tierPath) + `)).map((e) => e.initiatorType).join(",")`
+
+	ctx, held := openHoldingAppWasm(t, s.URL+page)
+	waitFor(t, ctx, `!!window.riskchartTiers`)
+	if got := evalJS[string](t, ctx, `document.querySelector('meta[name="riskchart-tiers"]').content + "|" + riskchartTiers.href`); got != tierPath+"|"+tierPath {
+		t.Errorf("the page's named source and its read are %q, want %s for both", got, tierPath)
+	}
+	if got := evalJS[string](t, ctx, jsFirstPaint); got != "ETH-USDT|5min|step 300|app false" {
+		t.Errorf("the first paint drew %q before the tiers were read", got)
+	}
+	waitFor(t, ctx, requests+` === "fetch"`)
+	if evalJS[bool](t, ctx, `performance.getEntriesByName("riskchart:main").length > 0`) {
+		t.Fatal("app.wasm ran: it was not held back")
+	}
+	select {
+	case id := <-held:
+		if err := chromedp.Run(ctx, fetch.ContinueRequest(id), fetch.Disable()); err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("app.wasm was not asked for")
+	}
+	waitFor(t, ctx, `performance.getEntriesByName("riskchart:risk-first-data").length > 0 && document.querySelectorAll("#tier-table tbody tr[data-tier]").length > 0`)
+	time.Sleep(300 * time.Millisecond) // a second request, if the app made one, would be under way
+	if got := evalJS[string](t, ctx, requests); got != "fetch" {
+		t.Errorf("the page asked the tier path by %q, want once, by the page's read (fetch)", got)
+	}
+	if evalJS[bool](t, ctx, `!!window.riskchartTiers`) {
+		t.Error("the app left the page's read of the tiers untaken")
+	}
+
+	// The server holds ETH-USDT's tiers now: it writes them into the page.
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+page)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `document.readyState === "complete" && performance.getEntriesByName("riskchart:risk-first-data").length > 0`)
+	if got := evalJS[string](t, ctx, `[!!document.querySelector('meta[name="riskchart-tiers"]'), !!window.riskchartTiers, `+requests+`].join("|")`); got != "false|false|" {
+		t.Errorf("with the tiers in the page: a source named, a read left, requests = %q, want false|false|", got)
 	}
 }

@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"html"
+	"net/http"
 
+	"github.com/riskchart/riskchart/app/api"
+	"github.com/riskchart/riskchart/app/pages"
 	"github.com/riskchart/riskchart/venueapi"
 	webjs "github.com/riskchart/riskchart/web"
 )
@@ -30,6 +34,44 @@ func withAnswerRead(page []byte) []byte {
 	out = append(out, webjs.ChartAnswerJS...)
 	out = append(out, "</script>"...)
 	return append(out, page[at:]...)
+}
+
+// tiersReadMeta names the <meta> by which a chart page without its tiers
+// tells its head script (web/chart-answer.js) where to read them from.
+const tiersReadMeta = "riskchart-tiers"
+
+// withTiersRead is a chart page that carries no tiers (withFirstTiers left
+// it as it was: the server held none, or the service worker's shell) with a
+// <meta> in its head naming the tier path's URL for its contract: its head
+// script reads them once the first paint has drawn, and the app's risk
+// panel takes that answer in place of its first fetch (web.ChartAnswerJS).
+// Page as it is for a page without the answer's read (not a chart page),
+// an embed (its read would carry no embed link), or a contract without
+// tiers.
+func withTiersRead(r *http.Request, page []byte) []byte {
+	head := bytes.Index(page, []byte("</head>"))
+	if head < 0 {
+		return page
+	}
+	if _, _, ok := preloadLink(page[:head], venueapi.PathKLine+"?"); !ok {
+		return page
+	}
+	shown, ok := pages.TiersOf(r.URL)
+	if !ok || shown.Embedded {
+		return page
+	}
+	if c, err := venueapi.ParseContractCode(shown.Contract); err != nil || c.Kind != venueapi.KindSwap {
+		return page
+	}
+	path, err := api.TiersPath(shown.Contract)
+	if err != nil {
+		return page
+	}
+	meta := `<meta name="` + tiersReadMeta + `" content="` + html.EscapeString(path) + `">` + "\n"
+	at := bytes.LastIndexByte(page[:head], '\n') + 1 // on a line of its own, before </head>'s
+	out := make([]byte, 0, len(page)+len(meta)+4)
+	out = append(append(out, page[:at]...), "    "...)
+	return append(append(out, meta...), page[at:]...)
 }
 
 // ScriptSources are the Content-Security-Policy sources that allow the

@@ -88,3 +88,42 @@ func TestWithAnswerReadLeavesOtherPagesAsTheyAre(t *testing.T) {
 		t.Errorf("withAnswerRead(%q) = %q, want %q", page, got, want)
 	}
 }
+
+// TestAChartPageWithoutItsTiersNamesWhereTheyAreRead: a chart page of a
+// swap carries, in its head, the tier path's URL its head script reads the
+// tiers from once the first paint has drawn (web.ChartAnswerJS); no other
+// page does: not a future's, not an embed's, not /tiers (which has no such
+// script). A page with the tiers written in carries none either (page.go
+// writes it only when withFirstTiers did not; TestTheChartPageReadsItsTiersForTheApp
+// in server/e2e sees both in a browser).
+func TestAChartPageWithoutItsTiersNamesWhereTheyAreRead(t *testing.T) {
+	root := builtRoot(t)
+	meta := regexp.MustCompile(`<meta name="riskchart-tiers" content="([^"]*)">`)
+	for _, tc := range []struct{ path, want string }{
+		{"/", "/sapi/v1/position/risk/limit_tier?contract_code=BTC-USDT"},
+		{"/?contract_code=eth-usdt&period=5min", "/sapi/v1/position/risk/limit_tier?contract_code=ETH-USDT"},
+		{"/?contract_code=BTC-USDT-CQ", ""},
+		{"/tiers?contract_code=ETH-USDT", ""},
+		{"/limits", ""},
+		{"/embed/chart?contract_code=BTC-USDT", ""},
+		{"/embed/tiers?contract_code=BTC-USDT", ""},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			status, body := served(t, Config{Root: root}, tc.path)
+			if status != http.StatusOK {
+				t.Fatalf("status %d", status)
+			}
+			head, _, _ := strings.Cut(body, "</head>")
+			got := ""
+			if m := meta.FindStringSubmatch(head); m != nil {
+				got = m[1]
+			}
+			if got != tc.want {
+				t.Errorf("the page names %q as its tiers' source, want %q", got, tc.want)
+			}
+			if n := strings.Count(body, `<meta name="riskchart-tiers"`); n > 1 || (n == 1 && tc.want == "") {
+				t.Errorf("the page carries %d such names", n)
+			}
+		})
+	}
+}

@@ -57,6 +57,8 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 		body = page
 		w.Header().Set("Cache-Control", "private, no-cache") // it holds what this viewer may see
 		etag = ""                                            // and their age as of now: no two alike
+	} else {
+		body = withTiersRead(r, body) // answer.go: named by the URL, which the ETag holds
 	}
 	h.pageCoders.serve(w, r, body, etag)
 }
