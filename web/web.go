@@ -48,9 +48,9 @@ var LoaderPatchJS string
 // is too: server/internal/bundle), it starts reading them, and leaves
 // window.riskchartTiers: the request's href and the promise of the answer's
 // HTTP status and text, which the app's risk panel takes in place of its
-// first fetch of them (api.FetchTiers). The panel then has them in a
-// microtask after its mount, before the app's own draw of the chart, which
-// waits for a task: a fetch of its own came back after that draw, 100-150 ms
+// first fetch of them (api.FetchTiers). An answer in by the mount reaches
+// the panel in a microtask, before the app's own draw of the chart, which
+// waits for a task; a fetch of its own came back after that draw, 100-150 ms
 // later on a visit the service worker answers. Not before the first paint:
 // read from the start, beside the first paint's requests, they slowed it
 // (docs/performance.md, "The tiers read by the page").

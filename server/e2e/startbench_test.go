@@ -81,7 +81,7 @@ func BenchmarkStartUp(b *testing.B) {
 	plain := brotliInFront(b, plainOrigin(b, s.URL))
 	alloc := newAllocator(b)
 	pages := [2]struct{ name, url string }{{"go-app", s.URL + "/"}, {"plain-js", plain + "/web/bench/plain.html"}}
-	rounds := map[string]int{"loopback": 5, "mobile": 3}
+	rounds := map[string]int{"loopback": 10, "mobile": 4}
 	// [profile][page][visit: 0 cold, 1 next]
 	got := map[string]*[2][2][]startTimes{}
 	for _, p := range startProfiles {
