@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"errors"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -120,35 +119,17 @@ func TakePageAnswer(global, href string) (read app.Value, ok bool) {
 // (TakePageAnswer), or for ctx's end; a rejected promise is a
 // NetworkError, as Fetch's.
 func AwaitAnswer(ctx context.Context, read app.Value) (Answer, error) {
-	type result struct {
-		a   Answer
-		err error
-	}
-	done := make(chan result, 1)
+	done := make(chan settlement, 1)
 	var onAnswer, onError app.Func
 	release := func() { onAnswer.Release(); onError.Release() }
 	onAnswer = app.FuncOf(func(_ app.Value, args []app.Value) any {
-		done <- result{a: Answer{Status: args[0].Get("status").Int(), Body: args[0].Get("text").String(), Header: func(string) string { return "" }}}
+		done <- settlement{a: Answer{Status: args[0].Get("status").Int(), Body: args[0].Get("text").String(), Header: func(string) string { return "" }}}
 		return nil
 	})
 	onError = app.FuncOf(func(_ app.Value, args []app.Value) any {
-		msg := "network error"
-		if len(args) > 0 && args[0].Truthy() {
-			msg = args[0].Call("toString").String()
-		}
-		done <- result{err: errors.New(msg)}
+		done <- settlement{err: rejection(args)}
 		return nil
 	})
 	read.Call("then", onAnswer, onError)
-	select {
-	case r := <-done:
-		release()
-		if r.err != nil {
-			return Answer{}, &NetworkError{r.err}
-		}
-		return r.a, nil
-	case <-ctx.Done():
-		go func() { <-done; release() }() // the promise settles in its own time
-		return Answer{}, ctx.Err()
-	}
+	return settled(ctx, done, release, nil)
 }

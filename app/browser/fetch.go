@@ -32,17 +32,13 @@ func Fetch(ctx context.Context, method, url, jsonBody string, header map[string]
 		headers["Content-Type"] = "application/json"
 	}
 	init["headers"] = headers
-	type result struct {
-		a   Answer
-		err error
-	}
-	done := make(chan result, 1)
+	done := make(chan settlement, 1)
 	var onText, onResponse, onError app.Func
 	release := func() { onText.Release(); onResponse.Release(); onError.Release() }
 	var res app.Value
 	onText = app.FuncOf(func(_ app.Value, args []app.Value) any {
 		headers := res.Get("headers")
-		done <- result{a: Answer{Status: res.Get("status").Int(), Body: args[0].String(),
+		done <- settlement{a: Answer{Status: res.Get("status").Int(), Body: args[0].String(),
 			Header: func(k string) string {
 				v := headers.Call("get", k)
 				if v.IsNull() {
@@ -53,11 +49,7 @@ func Fetch(ctx context.Context, method, url, jsonBody string, header map[string]
 		return nil
 	})
 	onError = app.FuncOf(func(_ app.Value, args []app.Value) any {
-		msg := "network error"
-		if len(args) > 0 && args[0].Truthy() {
-			msg = args[0].Call("toString").String()
-		}
-		done <- result{err: errors.New(msg)}
+		done <- settlement{err: rejection(args)}
 		return nil
 	})
 	onResponse = app.FuncOf(func(_ app.Value, args []app.Value) any {
@@ -66,6 +58,20 @@ func Fetch(ctx context.Context, method, url, jsonBody string, header map[string]
 		return nil
 	})
 	app.Window().Call("fetch", url, init).Call("then", onResponse).Call("catch", onError)
+	return settled(ctx, done, release, func() { abort.Call("abort") })
+}
+
+// settlement is how a promise of an answer settled.
+type settlement struct {
+	a   Answer
+	err error
+}
+
+// settled waits for done, where a promise's handlers send how it settled,
+// or for ctx's end, which calls cancel (nil: none can be made). release
+// frees the handlers once the promise has settled, in its own time after
+// ctx's end. A rejection is a NetworkError.
+func settled(ctx context.Context, done <-chan settlement, release, cancel func()) (Answer, error) {
 	select {
 	case r := <-done:
 		release()
@@ -74,11 +80,22 @@ func Fetch(ctx context.Context, method, url, jsonBody string, header map[string]
 		}
 		return r.a, nil
 	case <-ctx.Done():
-		abort.Call("abort")
-		<-done // the promise settles (rejected) once aborted
-		release()
+		if cancel != nil {
+			cancel() // an aborted fetch settles, rejected, at once
+		}
+		go func() { <-done; release() }()
 		return Answer{}, ctx.Err()
 	}
+}
+
+// rejection is the error a promise was rejected with, from its handler's
+// arguments.
+func rejection(args []app.Value) error {
+	msg := "network error"
+	if len(args) > 0 && args[0].Truthy() {
+		msg = args[0].Call("toString").String()
+	}
+	return errors.New(msg)
 }
 
 // NetworkError is a request that got no answer at all: the browser is
