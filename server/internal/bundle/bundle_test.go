@@ -21,7 +21,7 @@ import (
 
 // builtRoot writes a minimal built front end into a temporary root: every
 // file the handler precaches, with content of their names.
-func builtRoot(t *testing.T) string {
+func builtRoot(t testing.TB) string {
 	t.Helper()
 	root := t.TempDir()
 	web := filepath.Join(root, "web")

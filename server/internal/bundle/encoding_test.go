@@ -12,7 +12,7 @@ import (
 	"github.com/andybalholm/brotli"
 )
 
-func brotliOf(t *testing.T, s string) string {
+func brotliOf(t testing.TB, s string) string {
 	t.Helper()
 	var b bytes.Buffer
 	w := brotli.NewWriterLevel(&b, brotli.BestCompression)

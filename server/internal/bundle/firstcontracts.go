@@ -14,47 +14,60 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// withFirstContracts puts in a page with a contract picker (the chart page,
-// /tiers, /limits: pages.FirstContractPicker) the contract list, when the
-// request carries it (firstdata): the picker drawn with every contract in
-// place of the prerendered one, which lists the page's contract alone; the
-// answer itself for the app to adopt (boot.ContractsID); and no preload of
-// the contract path, which the app then does not fetch. answer is the list
-// as written in. ok is false when the page is left as it was.
-func withFirstContracts(r *http.Request, page []byte) (out, answer []byte, ok bool) {
+// contractList is the contract list the server holds, as a page with a
+// contract picker shows it: the picker drawn with every contract, and the
+// answer itself for the app to adopt.
+type contractList struct {
+	picker app.UI
+	answer []byte
+}
+
+// firstContracts is the list for a page with a contract picker (the chart
+// page, /tiers, /limits: pages.FirstContractPicker), when the request
+// carries it (firstdata); ok is false otherwise.
+func firstContracts(r *http.Request) (l contractList, ok bool) {
 	lookup, found := firstdata.Contracts(r.Context())
 	if !found {
-		return page, nil, false
+		return contractList{}, false
 	}
 	body, found := lookup()
 	if !found {
-		return page, nil, false
+		return contractList{}, false
 	}
 	var list struct {
 		Data    []venueapi.Offer `json:"data"`
 		Private bool             `json:"private"`
 	}
 	if err := json.Unmarshal(body, &list); err != nil || len(list.Data) == 0 {
-		return page, nil, false
+		return contractList{}, false
 	}
 	// Marshalled here: json.Marshal escapes <, > and &, so the text cannot
 	// end the script element.
 	answer, err := json.Marshal(list)
 	if err != nil {
-		return page, nil, false
+		return contractList{}, false
 	}
 	picker, shown := pages.FirstContractPicker(r.URL, list.Data)
 	if !shown {
-		return page, nil, false
+		return contractList{}, false
 	}
-	script := `<script type="application/json" id="` + boot.ContractsID + `">` + string(answer) + "</script>\n"
+	return contractList{picker: picker, answer: answer}, true
+}
+
+// withFirstContracts puts l in a page (firstContracts): the picker in place
+// of the prerendered one, which lists the page's contract alone; the answer
+// for the app to adopt (boot.ContractsID); and no preload of the contract
+// path, which the app then does not fetch. ok is false when the page is
+// left as it was.
+func withFirstContracts(page []byte, l contractList) (out []byte, ok bool) {
+	script := `<script type="application/json" id="` + boot.ContractsID + `">` + string(l.answer) + "</script>\n"
 	// The prerendered picker is the one form with id="contract-pick"
 	// (ContractPicker), holding no other form.
-	out, ok = replaceElement(page, "form", "contract-pick", []byte(app.HTMLString(picker)), script)
+	out, ok = replaceElement(page, "form", "contract-pick", []byte(app.HTMLString(l.picker)), script)
 	if !ok {
-		return page, nil, false
+		return page, false
 	}
-	return withoutPreload(out, api.PathContracts), answer, true
+	return withoutPreload(out, api.PathContracts), true
 }
 
 // withoutPreload is page without the <link> that preloads href (and the

@@ -16,40 +16,51 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// withFirstTiers puts in a page with a tier ladder (the chart page, /tiers,
-// the tiers embed: pages.TiersOf) the tiers the server holds for its
-// contract, when the request carries them (firstdata): the tier table drawn
-// with them in place of the prerendered empty one, and the answer itself
-// for the app to adopt (boot.TiersID). ok is false when the page is left as
-// it was.
-func withFirstTiers(r *http.Request, page []byte) (out []byte, ok bool) {
+// tierLadder is the tiers the server holds for a page's contract, as the
+// page shows them.
+type tierLadder struct {
+	contract string
+	env      venueapi.TierEnvelope
+	answer   []byte
+}
+
+// firstTiers is the ladder for a page with one (the chart page, /tiers, the
+// tiers embed: pages.TiersOf): the tiers the server holds for its contract,
+// when the request carries them (firstdata); ok is false otherwise.
+func firstTiers(r *http.Request) (t tierLadder, ok bool) {
 	lookup, found := firstdata.Tiers(r.Context())
 	if !found {
-		return page, false
+		return tierLadder{}, false
 	}
 	shown, found := pages.TiersOf(r.URL)
 	if !found {
-		return page, false
+		return tierLadder{}, false
 	}
-	contract := shown.Contract
-	body, found := lookup(firstdata.TiersPage{Contract: contract, Embedded: shown.Embedded, EmbedLink: shown.EmbedLink})
+	body, found := lookup(firstdata.TiersPage{Contract: shown.Contract, Embedded: shown.Embedded, EmbedLink: shown.EmbedLink})
 	if !found {
-		return page, false
+		return tierLadder{}, false
 	}
 	var env venueapi.TierEnvelope
 	if err := json.Unmarshal(body, &env); err != nil || len(env.Data) == 0 {
-		return page, false
+		return tierLadder{}, false
 	}
 	// Marshalled here: json.Marshal escapes <, > and &, so the text cannot
 	// end the script element.
 	answer, err := json.Marshal(env)
 	if err != nil {
-		return page, false
+		return tierLadder{}, false
 	}
+	return tierLadder{contract: shown.Contract, env: env, answer: answer}, true
+}
+
+// withFirstTiers puts t in a page (firstTiers): the tier table drawn with
+// them in place of the prerendered empty one; the answer itself for the app
+// to adopt (boot.TiersID). ok is false when the page is left as it was.
+func withFirstTiers(page []byte, t tierLadder) (out []byte, ok bool) {
 	// The prerendered table is the one section with id="tiers" (TierTable),
 	// holding no other section.
-	table := app.HTMLString(components.FirstTiersTable(contract, &env, time.Now()))
-	script := `<script type="application/json" id="` + boot.TiersID + `" data-contract="` + html.EscapeString(contract) + `">` + string(answer) + "</script>\n"
+	table := app.HTMLString(components.FirstTiersTable(t.contract, &t.env, time.Now()))
+	script := `<script type="application/json" id="` + boot.TiersID + `" data-contract="` + html.EscapeString(t.contract) + `">` + string(t.answer) + "</script>\n"
 	return replaceElement(page, "section", "tiers", []byte(table), script)
 }
 

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/andybalholm/brotli"
+
+	"github.com/riskchart/riskchart/server/internal/etag"
 )
 
 // servePage answers a page of the app: go-app prerenders it, then its
@@ -21,8 +23,18 @@ import (
 // gets the script that reads its answer (answer.go), the page the theme its
 // URL names (theme.go), and the first data the server holds is written in
 // (firstcontracts.go, firsttiers.go). The page is then served compressed,
-// as the web/ files are (pageCoders).
+// as the web/ files are (pageCoders). A revalidation of a page that has not
+// changed is answered before any of this (notModified).
 func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
+	contracts, withContracts := firstContracts(r) // firstcontracts.go: public, cacheable as before
+	tiers, withTiers := firstTiers(r)             // firsttiers.go
+	tag := ""
+	if !withTiers { // a page with the viewer's tiers writes their age as of now: no two alike
+		tag = h.pageTag(r, contracts.answer)
+		if h.notModified(w, r, tag) {
+			return
+		}
+	}
 	// go-app answers 304 to an If-None-Match of its version, the ETag it
 	// gives every page alike; a page here holds its request's first data too.
 	goapp := r.Clone(r.Context())
@@ -41,26 +53,58 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "rendering the page's metadata failed", http.StatusInternalServerError)
 		return
 	}
-	// The ETag names what the page is made of, not its bytes: go-app writes
-	// an element's attributes in no fixed order. Without first data, a page
-	// is its version (go-app's ETag) and its URL.
-	made := sha256.New()
-	io.WriteString(made, rec.Header().Get("ETag")+"\x00"+r.URL.RequestURI())
 	body = withTheme(r.URL, withAnswerRead(withAttrValues(page)))
-	if page, answer, ok := withFirstContracts(r, body); ok { // firstcontracts.go: public, cacheable as before
-		body = page
-		made.Write([]byte{0})
-		made.Write(answer)
+	if withContracts {
+		if page, ok := withFirstContracts(body, contracts); ok {
+			body = page
+		}
 	}
-	etag := hex.EncodeToString(made.Sum(nil)[:8])
-	if page, ok := withFirstTiers(r, body); ok { // firsttiers.go
-		body = page
-		w.Header().Set("Cache-Control", "private, no-cache") // it holds what this viewer may see
-		etag = ""                                            // and their age as of now: no two alike
+	if withTiers {
+		if page, ok := withFirstTiers(body, tiers); ok {
+			body = page
+			w.Header().Set("Cache-Control", "private, no-cache") // it holds what this viewer may see
+		}
 	} else {
 		body = withTiersRead(r, body) // answer.go: named by the URL, which the ETag holds
 	}
-	h.pageCoders.serve(w, r, body, etag)
+	h.pageCoders.serve(w, r, body, tag)
+}
+
+// pageTag is the ETag of a page without the viewer's tiers: it names what
+// the page is made of, the deployment (go-app's version), the URL and the
+// contract list written in (nil: none), not its bytes, since go-app writes
+// an element's attributes in no fixed order. It is known before the page
+// is rendered.
+func (h *handler) pageTag(r *http.Request, contracts []byte) string {
+	made := sha256.New()
+	io.WriteString(made, `"`+h.app.Version+`"`+"\x00"+r.URL.RequestURI()) // go-app's ETag, then the URL
+	if contracts != nil {
+		made.Write([]byte{0})
+		made.Write(contracts)
+	}
+	return hex.EncodeToString(made.Sum(nil)[:8])
+}
+
+// notModified answers a page's revalidation before the page is rendered
+// (1.4 ms and 0.7 MB of allocations for the chart page): 304, with the
+// headers the page itself would carry, when the request's If-None-Match
+// names tag (pageTag) in the coding it would be sent in. It reports
+// whether it answered.
+func (h *handler) notModified(w http.ResponseWriter, r *http.Request, tag string) bool {
+	inm := r.Header.Get("If-None-Match")
+	if inm == "" || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+		return false
+	}
+	value := representationTag(tag, preferredCoding(r.Header.Get("Accept-Encoding")), true)
+	if !etag.Matches(inm, value) {
+		return false
+	}
+	hd := w.Header()
+	hd.Set("Cache-Control", "no-cache") // go-app's, on every page
+	hd.Set("ETag", value)
+	hd.Add("Vary", "Accept-Encoding")
+	w.WriteHeader(http.StatusNotModified)
+	return true
 }
 
 // pageCoders compress the pages, which are rendered for each request (the

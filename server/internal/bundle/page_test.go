@@ -24,7 +24,7 @@ func inAnyAttrOrder(page string) string {
 
 // A page comes in the coding the browser weighs highest, the same page once
 // decoded, with a weak ETag of what it is made of and its coding: asked again
-// with it, a 304; asked with go-app's ETag (its version, which every page
+// with it (alone, in a list, or weakly), a 304 with the page's own headers; asked with go-app's ETag (its version, which every page
 // shares) or once its first data has moved, the page. A page with the
 // viewer's tiers, whose age it writes as of now, has no ETag.
 func TestPagesComeCompressedAndValidatedByWhatTheyHold(t *testing.T) {
@@ -111,8 +111,21 @@ func TestPagesComeCompressedAndValidatedByWhatTheyHold(t *testing.T) {
 				t.Fatalf("ETag %s serves both %q and %q", etag, other, tt.want)
 			}
 			etags[etag] = tt.want
-			if again := serve(before, nil, headers(etag)); again.Code != http.StatusNotModified || again.Body.Len() != 0 {
+			again := serve(before, nil, headers(etag))
+			if again.Code != http.StatusNotModified || again.Body.Len() != 0 {
 				t.Errorf("the same page with its ETag: HTTP %d, %d bytes, want 304", again.Code, again.Body.Len())
+			}
+			// The 304 comes before the page is rendered (notModified), with the
+			// headers the page carries.
+			for _, k := range []string{"ETag", "Cache-Control", "Vary"} {
+				if a, b := again.Header().Values(k), hd.Values(k); strings.Join(a, ",") != strings.Join(b, ",") {
+					t.Errorf("the 304's %s %q, the page's %q", k, a, b)
+				}
+			}
+			for _, list := range []string{`"x", ` + etag, `"x",` + strings.TrimPrefix(etag, "W/"), "*"} {
+				if got := serve(before, nil, headers(list)); got.Code != http.StatusNotModified {
+					t.Errorf("If-None-Match %s: HTTP %d, want 304", list, got.Code)
+				}
 			}
 			if shared := serve(before, nil, headers(version)); shared.Code != http.StatusOK || inAnyAttrOrder(decoded(t, tt.want, shared.Body.Bytes())) != page {
 				t.Errorf("with go-app's shared ETag %s: HTTP %d, want the page", version, shared.Code)

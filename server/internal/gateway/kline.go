@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/riskchart/riskchart/server/internal/etag"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -100,8 +101,8 @@ func encode(q venueapi.KLineQuery, recs [][]byte, stale bool, now time.Time) *an
 	h := fnv.New64a()
 	h.Write(b[data:]) // the data, not ts: same candles, same tag
 	h.Write([]byte(q.Period))
-	etag := `"` + strconv.FormatUint(h.Sum64(), 36) + `"`
-	return &answer{body: b, etag: etag, etagH: []string{etag}, length: []string{strconv.Itoa(len(b))}}
+	tag := `"` + strconv.FormatUint(h.Sum64(), 36) + `"`
+	return &answer{body: b, etag: tag, etagH: []string{tag}, length: []string{strconv.Itoa(len(b))}}
 }
 
 // writeAnswer sends a, gzip-compressed when the browser takes it, or 304
@@ -112,7 +113,7 @@ func (s *server) writeAnswer(w http.ResponseWriter, r *http.Request, a *answer, 
 	h["Vary"] = s.headers.vary
 	h["Etag"] = a.etagH // the canonical form of "ETag", as Header.Set would write it
 	h["Cache-Control"] = cacheControl
-	if etagMatch(r.Header.Get("If-None-Match"), a.etag) {
+	if etag.Matches(r.Header.Get("If-None-Match"), a.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
@@ -130,19 +131,6 @@ func (s *server) writeAnswer(w http.ResponseWriter, r *http.Request, a *answer, 
 	}
 	h["Content-Length"] = length
 	w.Write(body)
-}
-
-// etagMatch reports whether an If-None-Match list names etag (or is "*").
-func etagMatch(header, etag string) bool {
-	for header != "" {
-		var tag string
-		tag, header, _ = strings.Cut(header, ",")
-		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
-		if tag == etag || tag == "*" {
-			return true
-		}
-	}
-	return false
 }
 
 // acceptsGzip reports whether an Accept-Encoding header takes gzip (and does
