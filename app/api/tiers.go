@@ -33,20 +33,24 @@ func FetchTiers(ctx context.Context, code string, header map[string]string) (*ve
 	if err != nil {
 		return nil, err
 	}
-	if len(header) == 0 { // the head's read carries no embed link
-		if read, ok := browser.TakePageAnswer(pageTiers, path); ok {
-			if a, err := browser.AwaitAnswer(ctx, read); err == nil {
-				return ReadTiers(code, a.Status, a.Body)
-			} else if ctx.Err() != nil {
-				return nil, fmt.Errorf("fetching the tiers of %s: %w", code, err)
-			}
-		}
-	}
-	a, err := browser.Fetch(ctx, methodGet, browser.Origin()+path, "", header)
+	a, err := readTiers(ctx, path, header)
 	if err != nil {
 		return nil, fmt.Errorf("fetching the tiers of %s: %w", code, err)
 	}
 	return ReadTiers(code, a.Status, a.Body)
+}
+
+// readTiers is the answer to path: the chart page's own read of it, taken
+// once, when the page made one and it got an answer; otherwise a fetch.
+func readTiers(ctx context.Context, path string, header map[string]string) (browser.Answer, error) {
+	if len(header) == 0 { // the page's read carries no embed link
+		if read, ok := browser.TakePageAnswer(pageTiers, path); ok {
+			if a, err := browser.AwaitAnswer(ctx, read); err == nil || ctx.Err() != nil {
+				return a, err
+			}
+		}
+	}
+	return browser.Fetch(ctx, methodGet, browser.Origin()+path, "", header)
 }
 
 // ReadTiers decodes an answer of the tier path for code, given with its HTTP

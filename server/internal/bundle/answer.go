@@ -60,10 +60,7 @@ func withTiersRead(r *http.Request, page []byte) []byte {
 	if !ok || shown.Embedded {
 		return page
 	}
-	if c, err := venueapi.ParseContractCode(shown.Contract); err != nil || c.Kind != venueapi.KindSwap {
-		return page
-	}
-	path, err := api.TiersPath(shown.Contract)
+	path, err := api.TiersPath(shown.Contract) // an error for a contract without tiers: not a swap
 	if err != nil {
 		return page
 	}

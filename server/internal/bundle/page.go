@@ -28,10 +28,11 @@ import (
 func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 	contracts, withContracts := firstContracts(r) // firstcontracts.go: public, cacheable as before
 	tiers, withTiers := firstTiers(r)             // firsttiers.go
+	coding := preferredCoding(r.Header.Get("Accept-Encoding"))
 	tag := ""
 	if !withTiers { // a page with the viewer's tiers writes their age as of now: no two alike
 		tag = h.pageTag(r, contracts.answer)
-		if h.notModified(w, r, tag) {
+		if notModified(w, r, tag, coding) {
 			return
 		}
 	}
@@ -67,7 +68,7 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 	} else {
 		body = withTiersRead(r, body) // answer.go: named by the URL, which the ETag holds
 	}
-	h.pageCoders.serve(w, r, body, tag)
+	h.pageCoders.serve(w, r, body, coding, tag)
 }
 
 // pageTag is the ETag of a page without the viewer's tiers: it names what
@@ -88,14 +89,14 @@ func (h *handler) pageTag(r *http.Request, contracts []byte) string {
 // notModified answers a page's revalidation before the page is rendered
 // (1.4 ms and 0.7 MB of allocations for the chart page): 304, with the
 // headers the page itself would carry, when the request's If-None-Match
-// names tag (pageTag) in the coding it would be sent in. It reports
+// names tag (pageTag) in coding, the one it would be sent in. It reports
 // whether it answered.
-func (h *handler) notModified(w http.ResponseWriter, r *http.Request, tag string) bool {
+func notModified(w http.ResponseWriter, r *http.Request, tag, coding string) bool {
 	inm := r.Header.Get("If-None-Match")
 	if inm == "" || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
 		return false
 	}
-	value := representationTag(tag, preferredCoding(r.Header.Get("Accept-Encoding")), true)
+	value := representationTag(tag, coding, true)
 	if !etag.Matches(inm, value) {
 		return false
 	}
@@ -133,24 +134,24 @@ func newPageCoders() *pageCoders {
 	}}
 }
 
-// serve answers with the page body in the coding the browser weighs
-// highest (preferredCoding), raw when it takes none, with etag and the
-// coding as its ETag (none when etag is ""). The ETag is weak: two renders
-// of a page mean the same and differ in the order of attributes, so a 304
-// takes either, and a range (If-Range compares strongly) never mixes them.
-func (p *pageCoders) serve(w http.ResponseWriter, r *http.Request, body []byte, etag string) {
+// serve answers with the page body in coding, the one the browser weighs
+// highest (preferredCoding; "" for none), with tag and the coding as its
+// ETag (none when tag is ""). The ETag is weak: two renders of a page mean
+// the same and differ in the order of attributes, so a 304 takes either,
+// and a range (If-Range compares strongly) never mixes them.
+func (p *pageCoders) serve(w http.ResponseWriter, r *http.Request, body []byte, coding, tag string) {
 	h := w.Header()
 	h.Del("Content-Length") // go-app's, of the page before it was rewritten
 	h.Del("ETag")           // go-app's, its version
 	h.Add("Vary", "Accept-Encoding")
-	coding := preferredCoding(r.Header.Get("Accept-Encoding"))
 	if coding != "" {
 		body = p.compress(coding, body)
 	}
-	if etag != "" {
-		etag = representationTag(etag, coding, true)
+	value := "" // no ETag
+	if tag != "" {
+		value = representationTag(tag, coding, true)
 	}
-	serveEncoded(w, r, "page.html", time.Time{}, coding, etag, bytes.NewReader(body), int64(len(body)))
+	serveEncoded(w, r, "page.html", time.Time{}, coding, value, bytes.NewReader(body), int64(len(body)))
 }
 
 // compress is body in coding, one of precompressed's.
