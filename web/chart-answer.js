@@ -19,8 +19,18 @@
       return; // none to show, or the server wrote them into the page
     }
     const src = meta.content;
-    const read = fetch(src, { credentials: "same-origin" }).then((res) => res.text().then((text) => ({ status: res.status, text })));
-    read.catch(() => {});
-    window.riskchartTiers = { href: src, read };
+    const tiers = { href: src, read: null, answer: null };
+    tiers.read = new Promise((resolve, reject) => {
+      const xhr = new XMLHttpRequest(); // not fetch: why on ChartAnswerJS
+      xhr.open("GET", src);
+      xhr.onload = () => {
+        tiers.answer = { status: xhr.status, text: xhr.responseText };
+        resolve(tiers.answer);
+      };
+      xhr.onerror = () => reject(new Error("reading " + src + " failed"));
+      xhr.send();
+    });
+    tiers.read.catch(() => {});
+    window.riskchartTiers = tiers;
   }, { once: true });
 })();

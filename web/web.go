@@ -46,14 +46,21 @@ var LoaderPatchJS string
 // when the page names where its tiers are read from (a <meta> the server
 // writes into a chart page without them, which the service worker's shell
 // is too: server/internal/bundle), it starts reading them, and leaves
-// window.riskchartTiers: the request's href and the promise of the answer's
-// HTTP status and text, which the app's risk panel takes in place of its
-// first fetch of them (api.FetchTiers). An answer in by the mount reaches
-// the panel in a microtask, before the app's own draw of the chart, which
-// waits for a task; a fetch of its own came back after that draw, 100-150 ms
-// later on a visit the service worker answers. Not before the first paint:
-// read from the start, beside the first paint's requests, they slowed it
-// (docs/performance.md, "The tiers read by the page").
+// window.riskchartTiers: the request's href, the promise of the answer's
+// HTTP status and text, and that answer itself once it is in. The app's
+// risk panel takes an answer that is in when it starts (api.TakePageTiers)
+// and shows it in its first render, as it does tiers the server wrote into
+// the page; one still under way it awaits in place of its first fetch
+// (api.FetchTiers). Awaited, an answer reached the panel only after the
+// app's own draw of the chart, 100-250 ms after the app was running, on a
+// visit the service worker answers. The read is an XMLHttpRequest: fetch's
+// response, then its text, each took a task of the main thread that came
+// only after the page's loading tasks and Go's first run, so its answer was
+// in when the network had it 10 ms after the first paint, and in the page
+// 200 ms later, after the app's draw; the request's own tasks come as the
+// network answers, and the answer is in before Go starts. Not before the
+// first paint: read from the start, beside the first paint's requests, they
+// slowed it (docs/performance.md, "The tiers read by the page").
 //
 //go:embed chart-answer.js
 var ChartAnswerJS string

@@ -40,6 +40,29 @@ func FetchTiers(ctx context.Context, code string, header map[string]string) (*ve
 	return ReadTiers(code, a.Status, a.Body)
 }
 
+// TakePageTiers returns, once, the tiers of code that the chart page read
+// before the app ran (web/chart-answer.js), when that answer is in already
+// and holds them, so that the risk panel's first render shows them, as it
+// does tiers the server wrote into the page. ok is false otherwise, and a
+// read still under way, or one whose answer is an error, is left to
+// FetchTiers, which awaits it or says what is wrong. An embed's panel has
+// no such read: its calls carry its link.
+func TakePageTiers(code string, embedded bool) (env *venueapi.TierEnvelope, ok bool) {
+	path, err := TiersPath(code)
+	if err != nil || embedded {
+		return nil, false
+	}
+	a, ok := browser.PageAnswerIn(pageTiers, path)
+	if !ok {
+		return nil, false
+	}
+	if env, err = ReadTiers(code, a.Status, a.Body); err != nil {
+		return nil, false
+	}
+	browser.TakePageAnswer(pageTiers, path)
+	return env, true
+}
+
 // readTiers is the answer to path: the chart page's own read of it, taken
 // once, when the page made one and it got an answer; otherwise a fetch.
 func readTiers(ctx context.Context, path string, header map[string]string) (browser.Answer, error) {

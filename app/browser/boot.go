@@ -115,6 +115,29 @@ func TakePageAnswer(global, href string) (read app.Value, ok bool) {
 	return a.Get("read"), true
 }
 
+// PageAnswerIn returns the answer to href that the chart page's head script
+// (web/chart-answer.js) read under the window's property global, when that
+// answer is in already; ok is false when the page reads no such answer or
+// it is still under way. It leaves the read where it is: TakePageAnswer
+// takes it.
+func PageAnswerIn(global, href string) (a Answer, ok bool) {
+	read := app.Window().Get(global)
+	if !read.Truthy() || read.Get("href").String() != href {
+		return Answer{}, false
+	}
+	in := read.Get("answer")
+	if !in.Truthy() {
+		return Answer{}, false
+	}
+	return pageAnswer(in), true
+}
+
+// pageAnswer is an answer as the head script leaves it: its HTTP status and
+// text.
+func pageAnswer(v app.Value) Answer {
+	return Answer{Status: v.Get("status").Int(), Body: v.Get("text").String(), Header: func(string) string { return "" }}
+}
+
 // AwaitAnswer waits for read, a promise of an answer's HTTP status and text
 // (TakePageAnswer), or for ctx's end; a rejected promise is a
 // NetworkError, as Fetch's.
@@ -123,7 +146,7 @@ func AwaitAnswer(ctx context.Context, read app.Value) (Answer, error) {
 	var onAnswer, onError app.Func
 	release := func() { onAnswer.Release(); onError.Release() }
 	onAnswer = app.FuncOf(func(_ app.Value, args []app.Value) any {
-		done <- settlement{a: Answer{Status: args[0].Get("status").Int(), Body: args[0].Get("text").String(), Header: func(string) string { return "" }}}
+		done <- settlement{a: pageAnswer(args[0])}
 		return nil
 	})
 	onError = app.FuncOf(func(_ app.Value, args []app.Value) any {

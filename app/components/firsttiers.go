@@ -19,22 +19,34 @@ func FirstTiersTable(contract string, env *venueapi.TierEnvelope, now time.Time)
 }
 
 // adoptFirstTiers takes, once, the tiers the server put in the page for the
-// panel's contract, in place of a fetch; the refresh then comes when it would
-// have after the server's own fetch. It runs before the panel's first render
-// (RiskPanel.OnInit), which shows them; the mount tells of them.
+// panel's contract, or else those the page read before the app ran when
+// they are in (api.TakePageTiers), in place of a fetch; the refresh then
+// comes when it would have after the server's own fetch. It runs before the
+// panel's first render (RiskPanel.OnInit), which shows them; the mount
+// tells of them.
 func (r *RiskPanel) adoptFirstTiers() bool {
-	code := r.Contract
-	body, ok := browser.TakeFirstTiers(code)
+	env, ok := r.firstTiers()
 	if !ok {
 		return false
-	}
-	env, err := api.ReadTiers(code, 200, body)
-	if err != nil {
-		return false // the panel fetches them and says what is wrong
 	}
 	r.settle(&r.tiersState, nil, env.Stale, func() { r.setTiers(env.Data) })
 	if at := time.UnixMilli(env.Ts); at.Before(r.now) {
 		r.tiersState.dataAt, r.tiersState.triedAt = at, at
 	}
 	return true
+}
+
+// firstTiers is the tiers the page holds for the panel's contract: written
+// in by the server, or read by the page before the app ran.
+func (r *RiskPanel) firstTiers() (*venueapi.TierEnvelope, bool) {
+	code := r.Contract
+	body, ok := browser.TakeFirstTiers(code)
+	if !ok {
+		return api.TakePageTiers(code, r.Embedded)
+	}
+	env, err := api.ReadTiers(code, 200, body)
+	if err != nil {
+		return nil, false // the panel fetches them and says what is wrong
+	}
+	return env, true
 }

@@ -111,18 +111,40 @@ func TestThePanelsWriteTimesInTheViewsZone(t *testing.T) {
 	}
 }
 
+// tierRequests is a page's requests of tierPath, by initiator type.
+func tierRequests(tierPath string) string {
+	return `performance.getEntriesByType("resource").filter((e) => e.name.endsWith(` + strconv.Quote(tierPath) + `)).map((e) => e.initiatorType).join(",")`
+}
+
+// jsTierRowsAtStart is how many tier rows were on show when go-app's loader
+// left (the end of Go's first run), once it has: -1 before.
+const jsTierRowsAtStart = `(() => {
+  if (window.tierRowsAtStart === undefined) {
+    window.tierRowsAtStart = -1;
+    new MutationObserver((_, o) => {
+      if (!document.getElementById("app-wasm-loader")) {
+        window.tierRowsAtStart = document.querySelectorAll("#tier-table tbody tr[data-tier]").length;
+        o.disconnect();
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+  }
+  return window.tierRowsAtStart;
+})()`
+
 // TestTheChartPageReadsItsTiersForTheApp: a chart page without the tiers
 // in it (the server held none for its contract; and the service worker's
 // shell) names where its tiers are read from, and its head script starts
 // reading them once the first paint has drawn, before app.wasm runs; the
 // app's risk panel takes that answer in place of its first fetch, so the
-// page asks the tier path once. A page with the tiers written in names none
-// and reads none (docs/performance.md, "The tiers read by the page").
+// page asks the tier path once, and, the answer being in when the app
+// starts, shows the tiers in its first render. A page with the tiers
+// written in names none and reads none (docs/performance.md, "The tiers
+// read by the page").
 func TestTheChartPageReadsItsTiersForTheApp(t *testing.T) {
 	s := startServer(t, nil)
 	const page = "/?contract_code=ETH-USDT&period=5min"
 	tierPath := venueapi.PathTiers + "?contract_code=ETH-USDT"
-	requests := `performance.getEntriesByType("resource").filter((e) => e.name.endsWith(` + strconv.Quote(tierPath) + `)).map((e) => e.initiatorType).join(",")`
+	requests := tierRequests(tierPath)
 
 	ctx, held := openHoldingAppWasm(t, s.URL+page)
 	waitFor(t, ctx, `!!window.riskchartTiers`)
@@ -132,9 +154,12 @@ func TestTheChartPageReadsItsTiersForTheApp(t *testing.T) {
 	if got := evalJS[string](t, ctx, jsFirstPaint); got != "ETH-USDT|5min|step 300|app false" {
 		t.Errorf("the first paint drew %q before the tiers were read", got)
 	}
-	waitFor(t, ctx, requests+` === "fetch"`)
+	waitFor(t, ctx, requests+` === "xmlhttprequest" && !!riskchartTiers.answer`)
 	if evalJS[bool](t, ctx, `performance.getEntriesByName("riskchart:main").length > 0`) {
 		t.Fatal("app.wasm ran: it was not held back")
+	}
+	if got := evalJS[int](t, ctx, jsTierRowsAtStart); got != -1 {
+		t.Fatalf("tier rows at the app's start: %d before it started", got)
 	}
 	select {
 	case id := <-held:
@@ -145,20 +170,79 @@ func TestTheChartPageReadsItsTiersForTheApp(t *testing.T) {
 		t.Fatal("app.wasm was not asked for")
 	}
 	waitFor(t, ctx, `performance.getEntriesByName("riskchart:risk-first-data").length > 0 && document.querySelectorAll("#tier-table tbody tr[data-tier]").length > 0`)
+	if got := evalJS[int](t, ctx, jsTierRowsAtStart); got <= 0 {
+		t.Errorf("tier rows on show when the app started: %d, want the page's answer in the panel's first render", got)
+	}
 	time.Sleep(300 * time.Millisecond) // a second request, if the app made one, would be under way
-	if got := evalJS[string](t, ctx, requests); got != "fetch" {
-		t.Errorf("the page asked the tier path by %q, want once, by the page's read (fetch)", got)
+	if got := evalJS[string](t, ctx, requests); got != "xmlhttprequest" {
+		t.Errorf("the page asked the tier path by %q, want once, by the page's read (xmlhttprequest; the app's own would be fetch)", got)
 	}
 	if evalJS[bool](t, ctx, `!!window.riskchartTiers`) {
 		t.Error("the app left the page's read of the tiers untaken")
 	}
 
 	// The server holds ETH-USDT's tiers now: it writes them into the page.
+	// The page asked of the server itself: a navigation the service worker
+	// (registered once the app drew) controls reaches the server as the
+	// worker's fetch, which gets no first data (gateway.shownNow).
+	evalAwait[bool](t, ctx, `navigator.serviceWorker.getRegistrations().then((rs) => Promise.all(rs.map((r) => r.unregister()))).then(() => true)`)
 	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+page)); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, `document.readyState === "complete" && performance.getEntriesByName("riskchart:risk-first-data").length > 0`)
 	if got := evalJS[string](t, ctx, `[!!document.querySelector('meta[name="riskchart-tiers"]'), !!window.riskchartTiers, `+requests+`].join("|")`); got != "false|false|" {
 		t.Errorf("with the tiers in the page: a source named, a read left, requests = %q, want false|false|", got)
+	}
+}
+
+// TestTheAppAwaitsTheTiersThePageIsStillReading: when the app starts before
+// the page's read of its tiers has its answer, the risk panel waits for that
+// read rather than asking again, and shows the tiers when it lands.
+func TestTheAppAwaitsTheTiersThePageIsStillReading(t *testing.T) {
+	s := startServer(t, nil)
+	const page = "/?contract_code=ETH-USDT&period=5min"
+	tierPath := venueapi.PathTiers + "?contract_code=ETH-USDT"
+	requests := tierRequests(tierPath)
+
+	ctx := newBrowser(t)
+	wasm, tiers := make(chan fetch.RequestID, 4), make(chan fetch.RequestID, 4)
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			if strings.Contains(e.Request.URL, "/web/app.wasm") {
+				wasm <- e.RequestID
+			} else {
+				tiers <- e.RequestID
+			}
+		}
+	})
+	hold := fetch.Enable().WithPatterns([]*fetch.RequestPattern{
+		{URLPattern: "*/web/app.wasm*", RequestStage: fetch.RequestStageRequest},
+		{URLPattern: "*" + venueapi.PathTiers + "*", RequestStage: fetch.RequestStageResponse}, // answered, held from the page
+	})
+	if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+page)); err != nil {
+		t.Fatal(err)
+	}
+	let := func(held <-chan fetch.RequestID, what string) {
+		t.Helper()
+		select {
+		case id := <-held:
+			if err := chromedp.Run(ctx, fetch.ContinueRequest(id)); err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s was not asked for", what)
+		}
+	}
+	waitFor(t, ctx, `!!window.riskchartTiers`)
+	let(wasm, "app.wasm")
+	waitFor(t, ctx, `performance.getEntriesByName("riskchart:mounted").length > 0 && !document.getElementById("app-wasm-loader")`)
+	if got := evalJS[string](t, ctx, `[document.querySelectorAll("#tier-table tbody tr[data-tier]").length, !!window.riskchartTiers].join("|")`); got != "0|false" {
+		t.Errorf("with the page's read under way when the app started: tier rows, read left = %q, want 0|false (the read taken, awaited)", got)
+	}
+	let(tiers, "the tier path")
+	waitFor(t, ctx, `document.querySelectorAll("#tier-table tbody tr[data-tier]").length > 0`)
+	time.Sleep(300 * time.Millisecond) // a second request, if the app made one, would be under way
+	if got := evalJS[string](t, ctx, requests); got != "xmlhttprequest" {
+		t.Errorf("the page asked the tier path by %q, want once, by the page's read (xmlhttprequest; the app's own would be fetch)", got)
 	}
 }
