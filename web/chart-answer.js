@@ -27,7 +27,7 @@
         tiers.answer = { status: xhr.status, text: xhr.responseText };
         resolve(tiers.answer);
       };
-      xhr.onerror = () => reject(new Error("reading " + src + " failed"));
+      xhr.onerror = () => reject(new Error("no answer to " + src));
       xhr.send();
     });
     tiers.read.catch(() => {});
