@@ -21,10 +21,7 @@ type ChartPage struct {
 	dark      bool   // resolved theme
 	stopPop   func() // ends following Back and Forward
 
-	// typed is what the user typed into the server's risk panel before the
-	// app ran, and focused where: mounting the page replaces that panel.
-	typed   []browser.Field
-	focused string
+	typed typedBefore // into the server's risk panel, before the app ran
 
 	renders renders
 }
@@ -52,25 +49,16 @@ func (p *ChartPage) OnInit() {
 		if list, ok := adoptContracts(); ok { // the list the server put in the page: the first render lists it
 			p.contracts = list
 		}
-		p.typed, p.focused = browser.ChangedFields(riskPanelSelector) // before go-app replaces the server's page
+		p.typed.take()
 	}
 }
-
-// riskPanelSelector finds the risk panel's root (components.RiskPanel).
-const riskPanelSelector = "aside.risk"
 
 // OnMount loads the contract list, for the picker and the risk panel,
 // unless the page carried it (OnInit), and hands the risk panel what the
 // user typed into the server's before the app ran.
 func (p *ChartPage) OnMount(ctx app.Context) {
 	browser.Mark(browser.MarkMounted)
-	if len(p.typed) > 0 || p.focused != "" {
-		// Typed again into the app's panel, so that its handlers see it; from
-		// a goroutine, since they run on this one.
-		typed, focused := p.typed, p.focused
-		p.typed, p.focused = nil, ""
-		ctx.Async(func() { browser.RestoreFields(typed, focused) })
-	}
+	p.typed.restore(ctx)
 	if p.contracts == nil {
 		loadContracts(ctx, func(list []venueapi.Offer) { p.contracts = list })
 	}

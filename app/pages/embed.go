@@ -31,6 +31,7 @@ type EmbedPage struct {
 	dark     bool
 
 	contracts []venueapi.Offer // the server's list, for a risk panel's face values
+	typed     typedBefore      // into the server's risk panel, before the app ran
 
 	allow   embedmsg.AllowList
 	parent  string // the framing page's origin once known and allowed; empty: talk to nobody
@@ -51,6 +52,7 @@ func (e *EmbedPage) OnInit() {
 	if app.IsClient {
 		e.readURL(browser.URL())
 		e.fitSize(app.Window().Size())
+		e.typed.take()
 	}
 }
 
@@ -92,9 +94,12 @@ func (e *EmbedPage) shown() embedShown {
 	return embedShown{v: e.v, notice: e.notice, token: e.token, controls: e.controls, dark: e.dark, compact: e.compact()}
 }
 
-// OnMount listens to the parent, watches the content's size, loads a risk
-// panel's contract list, and learns the allowed origins; ready and height go out once the parent is known.
+// OnMount hands a risk panel what the user typed into the server's before
+// the app ran, listens to the parent, watches the content's size, loads a
+// risk panel's contract list, and learns the allowed origins; ready and
+// height go out once the parent is known.
 func (e *EmbedPage) OnMount(ctx app.Context) {
+	e.typed.restore(ctx)
 	e.allow = embedmsg.NewAllowList(browser.Origin(), nil)
 	e.stopListening = browser.ListenToParent(func(from, data string) {
 		ctx.Dispatch(func(ctx app.Context) { e.onMessage(ctx, from, data) })

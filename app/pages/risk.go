@@ -26,6 +26,7 @@ type RiskPage struct {
 	entryErr string // a code typed in the entry that is not one
 
 	contracts []venueapi.Offer // the server's list, for face values
+	typed     typedBefore      // into the server's panel, before the app ran
 	renders   renders
 }
 
@@ -55,6 +56,7 @@ func (p *RiskPage) OnInit() {
 		if list, ok := adoptContracts(); ok { // the list the server put in the page: the first render lists it
 			p.contracts = list
 		}
+		p.typed.take()
 	}
 }
 
@@ -93,8 +95,10 @@ func (p *RiskPage) readURL(u *url.URL) {
 }
 
 // OnMount loads the contract list, for the picker and the panel, unless
-// the page held it.
+// the page held it, and hands the panel what the user typed into the
+// server's before the app ran.
 func (p *RiskPage) OnMount(ctx app.Context) {
+	p.typed.restore(ctx)
 	if p.contracts == nil {
 		loadContracts(ctx, func(list []venueapi.Offer) { p.contracts = list })
 	}
