@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskchart/riskchart/server/internal/firstdata"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -59,6 +60,7 @@ func TestThePagesWithAPickerCarryTheContractList(t *testing.T) {
 		{"through the proxy, without a viewer token", "/?contract_code=ETH-USDT", map[string]string{"X-Forwarded-For": "203.0.113.7"}, true},
 		{"a page load in a browser", "/", map[string]string{"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate"}, true},
 		{"the shell the service worker keeps", "/", map[string]string{"Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors"}, false},
+		{"a view the service worker sends on to the network", "/?contract_code=ETH-USDT", map[string]string{"Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors", firstdata.NavigationHeader: "1"}, true},
 		{"the tiers page", "/tiers?contract_code=ETH-USDT", nil, true},
 		{"the limits page, the shell the service worker keeps", "/limits", map[string]string{"Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors"}, false},
 		{"an embed", "/embed/tiers?contract_code=ETH-USDT", nil, false},

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/embedlink"
+	"github.com/riskchart/riskchart/server/internal/firstdata"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -127,6 +128,10 @@ func TestTheChartPageCarriesTheTiersTheServerHolds(t *testing.T) {
 		{"a contract not held", "/?contract_code=ETH-USDT", nil, ""},
 		{"the shell the service worker keeps", "/", shell, ""},
 		{"a page load in a browser", "/", map[string]string{"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate"}, "BTC-USDT"},
+		{"a view the service worker sends on to the network", "/?contract_code=BTC-USDT&period=5min",
+			map[string]string{"Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors", firstdata.NavigationHeader: "1"}, "BTC-USDT"},
+		{"a view the service worker sends on, to a viewer without access", "/?contract_code=BTC-USDT",
+			map[string]string{"X-Forwarded-For": "203.0.113.7", "Sec-Fetch-Dest": "empty", firstdata.NavigationHeader: "1"}, ""},
 
 		{"/tiers: a held contract, on loopback", "/tiers?contract_code=BTC-USDT", nil, "BTC-USDT"},
 		{"/tiers: its default contract", "/tiers", nil, "BTC-USDT"},

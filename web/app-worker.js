@@ -89,7 +89,7 @@ function page(req, url) {
   if (url.search === "") {
     return shell().then((hit) => hit || fetch(req));
   }
-  const net = fetch(req);
+  const net = fetch(forwarded(req));
   return new Promise((resolve) => {
     let done = false;
     const answer = (res) => {
@@ -102,6 +102,25 @@ function page(req, url) {
     const fallback = () => shell().then((hit) => answer(hit || net), () => answer(net));
     const timer = setTimeout(fallback, shellAfter);
     net.then((res) => (res.status >= 500 ? fallback() : answer(res)), fallback);
+  });
+}
+
+// forwarded is a page's navigation as the worker sends it on to the
+// network, marked (config.navigation): the server writes the viewer's first
+// data (the tiers, the contract list) only into a page being shown, and a
+// request of this worker otherwise comes as a fetch (Sec-Fetch-Dest: empty),
+// as its shells do, which carry none. A redirect goes back to the browser to
+// follow, as it would without the worker.
+function forwarded(req) {
+  const headers = new Headers(req.headers);
+  headers.set(config.navigation, "1");
+  return new Request(req.url, {
+    headers,
+    credentials: "include",
+    redirect: "manual",
+    cache: req.cache === "only-if-cached" ? "default" : req.cache,
+    referrer: req.referrer,
+    referrerPolicy: req.referrerPolicy,
   });
 }
 

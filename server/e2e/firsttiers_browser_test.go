@@ -246,3 +246,45 @@ func TestTheAppAwaitsTheTiersThePageIsStillReading(t *testing.T) {
 		t.Errorf("the page asked the tier path by %q, want once, by the page's read (xmlhttprequest; the app's own would be fetch)", got)
 	}
 }
+
+// TestAViewTheServiceWorkerSendsOnCarriesItsFirstData: on a return visit a
+// URL naming a view goes from the service worker to the server, marked as
+// the page's navigation (firstdata.NavigationHeader), and the server
+// writes into it the tiers and the contract list it holds, as into a page
+// the browser loads itself: the page names no read of its tiers.
+func TestAViewTheServiceWorkerSendsOnCarriesItsFirstData(t *testing.T) {
+	s := startServer(t, nil)
+	var env struct {
+		Data []json.RawMessage `json:"data"`
+	}
+	getJSON(t, s.URL+venueapi.PathTiers+"?contract_code=ETH-USDT", &env) // the server now holds them
+	if len(env.Data) == 0 {
+		t.Fatal("the sandbox has no tiers for ETH-USDT")
+	}
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `navigator.serviceWorker.getRegistration().then((r) => !!r && !!r.active)`)
+	// What the page held as its parsing ended, before app.wasm could run.
+	if err := chromedp.Run(ctx, onEveryDocument(`document.addEventListener("readystatechange", () => {
+  if (document.readyState === "interactive") {
+    sessionStorage.setItem("parsed", [!!navigator.serviceWorker.controller, !!document.getElementById("tiers-first"),
+      !!document.getElementById("contracts-first"), !!document.querySelector('meta[name="riskchart-tiers"]')].join("|"));
+  }
+})`)); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ path, want string }{
+		{"/?contract_code=ETH-USDT&period=5min", "true|true|true|false"}, // sent on to the server
+		{"/", "true|false|false|true"},                                   // the shell, kept by the worker
+	} {
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`sessionStorage.removeItem("parsed")`, nil), chromedp.Navigate(s.URL+tc.path)); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, `sessionStorage.getItem("parsed") !== null`)
+		if got := evalJS[string](t, ctx, `sessionStorage.getItem("parsed")`); got != tc.want {
+			t.Errorf("%s: controlled by the worker, tiers, contract list, tiers' URL named = %s, want %s", tc.path, got, tc.want)
+		}
+	}
+}

@@ -28,6 +28,7 @@ import (
 	"github.com/riskchart/riskchart/app/boot"
 	"github.com/riskchart/riskchart/app/components"
 	"github.com/riskchart/riskchart/app/pages"
+	"github.com/riskchart/riskchart/server/internal/firstdata"
 	webjs "github.com/riskchart/riskchart/web"
 )
 
@@ -54,7 +55,7 @@ func New(cfg Config) (http.Handler, error) {
 		return nil, fmt.Errorf("reading the wasm_exec.js glue (run make build): %w", err)
 	}
 	pages.Routes()
-	worker, err := workerTemplate(webjs.AppWorkerJS, workerConfig{Pages: pages.Paths(), Live: livePrefixes, Themes: components.Themes()})
+	worker, err := workerTemplate(webjs.AppWorkerJS, workerConfig{Pages: pages.Paths(), Live: livePrefixes, Themes: components.Themes(), Navigation: firstdata.NavigationHeader})
 	if err != nil {
 		return nil, err
 	}
@@ -223,6 +224,9 @@ type workerConfig struct {
 	// its shell gets the one its URL names, as the server's page would
 	// (theme.go).
 	Themes []string `json:"themes"`
+	// Navigation is the header the worker marks a page's navigation with
+	// when it sends it on to the network (firstdata.NavigationHeader).
+	Navigation string `json:"navigation"`
 }
 
 // livePrefixes are the venue's paths and the server's API.

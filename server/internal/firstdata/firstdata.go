@@ -5,6 +5,13 @@ package firstdata
 
 import "context"
 
+// NavigationHeader marks the navigation of a page that the service worker
+// (web/app-worker.js) sends on to the network: the page is being shown, as
+// one the browser loads itself is (Sec-Fetch-Dest: document), while the
+// worker's requests otherwise come as fetches, Sec-Fetch-Dest: empty, its
+// shells among them, which carry no first data.
+const NavigationHeader = "Riskchart-Navigation"
+
 // TiersPage is the tier ladder a page shows, as the gateway judges it: its
 // contract, and for an embed the signed link in the page's URL, by which
 // alone an embed's panel is judged ("" for none).

@@ -53,10 +53,14 @@ func (s *server) mayViewFirstTiers(r *http.Request, page firstdata.TiersPage) bo
 }
 
 // shownNow reports whether r is a page load a browser shows (in a tab or a
-// frame), not a fetch of the page to keep: the service worker keeps "/" as
-// the shell of every view, and a shell with one contract's tiers would show
-// them for another.
+// frame, or one the service worker sends on to the network, which marks it:
+// firstdata.NavigationHeader), not a fetch of the page to keep: the service
+// worker keeps "/" as the shell of every view, and a shell with one
+// contract's tiers would show them for another.
 func shownNow(r *http.Request) bool {
+	if r.Header.Get(firstdata.NavigationHeader) != "" {
+		return true
+	}
 	switch r.Header.Get("Sec-Fetch-Dest") {
 	case "", "document", "iframe", "frame":
 		return true
