@@ -17,10 +17,12 @@ const logTicksMax = 64
 // own log axis labels whole powers of ten alone, which a day's prices or
 // two years' (52,000 to 140,000) do not reach or barely cross. Within each
 // decade (from 10ⁿ to 10ⁿ⁺¹) the labels are the multiples of one step, 1,
-// 2 or 5 times a power of ten, the finest that keeps them gap pixels apart
-// at the decade's top, where a log axis draws them closest: a day's BTC
-// prices are labelled every 200, as a linear axis would, and two years'
-// every 10,000 under 100,000 and every 20,000 over it.
+// 2, 2.5 or 5 times a power of ten, the finest that keeps them gap pixels
+// apart at the decade's top, where a log axis draws them closest: a day's
+// BTC prices are labelled every 200 or 250, as a linear axis would, and two
+// years' every 10,000 under 100,000 and every 20,000 over it. Without 2.5,
+// a step just over 200 became 500, labels 2.5 gaps apart: three on a
+// day's chart.
 func LogTicks(lo, hi, perE, gap float64) []float64 {
 	if !(lo > 0) || !(hi > lo) || math.IsInf(hi, 0) || !(perE > 0) || !(gap > 0) {
 		return nil
@@ -41,10 +43,11 @@ func LogTicks(lo, hi, perE, gap float64) []float64 {
 	return ticks
 }
 
-// niceStep is the least of 1, 2 and 5 times a power of ten that is at least d.
+// niceStep is the least of 1, 2, 2.5 and 5 times a power of ten that is at
+// least d.
 func niceStep(d float64) float64 {
 	p := math.Pow(10, math.Floor(math.Log10(d)))
-	for _, m := range []float64{1, 2, 5, 10} {
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
 		if m*p >= d {
 			return m * p
 		}
@@ -53,11 +56,12 @@ func niceStep(d float64) float64 {
 }
 
 // roundTo writes v, a multiple of step, without the float error k*step
-// may carry (0.1*3 is 0.30000000000000004): rounded to step's decimals.
+// may carry (0.1*3 is 0.30000000000000004): rounded to step's decimals
+// (five for 0.00025).
 func roundTo(v, step float64) float64 {
-	if step >= 1 {
-		return math.Round(v)
+	scale := 1.0
+	for s := step; math.Abs(s-math.Round(s)) > 1e-9*s && scale < 1e15; s = step * scale {
+		scale *= 10
 	}
-	scale := math.Pow(10, math.Ceil(-math.Log10(step)))
 	return math.Round(v*scale) / scale
 }
