@@ -23,13 +23,7 @@ import (
 func TestRiskPagesShowTheirTiersBeforeTheAppRuns(t *testing.T) {
 	const key = "first-tiers-e2e-embed-key-0123456789-0123456789"
 	s := startServer(t, map[string]string{"RISKCHART_EMBED_KEY": key})
-	var env struct {
-		Data []json.RawMessage `json:"data"`
-	}
-	getJSON(t, s.URL+venueapi.PathTiers+"?contract_code=ETH-USDT", &env) // the server now holds them
-	if len(env.Data) == 0 {
-		t.Fatal("the sandbox has no tiers for ETH-USDT")
-	}
+	tiers := serverHoldsTiers(t, s.URL, "ETH-USDT")
 	link := issueLink(t, key, "-contracts", "ETH-USDT", "-panels", "tiers", "-ttl", "1h")
 	embed := "/embed/tiers?contract_code=ETH-USDT&embed=" + url.QueryEscape(link)
 	for _, tc := range []struct {
@@ -55,14 +49,14 @@ func TestRiskPagesShowTheirTiersBeforeTheAppRuns(t *testing.T) {
 			rows := `(` + win + `).document.querySelectorAll("#tier-table tbody tr[data-tier]").length`
 			// The page as the server sent it, app.wasm held back.
 			waitFor(t, ctx, `(`+win+`).document.readyState === "complete" && (`+win+`).document.getElementById("tier-table") !== null`)
-			if n := evalJS[int](t, ctx, rows); n != len(env.Data) {
-				t.Errorf("before the app runs the tier table shows %d rows, want %d", n, len(env.Data))
+			if n := evalJS[int](t, ctx, rows); n != tiers {
+				t.Errorf("before the app runs the tier table shows %d rows, want %d", n, tiers)
 			}
 			if evalJS[bool](t, ctx, `(`+win+`).performance.getEntriesByName("riskchart:main").length > 0`) {
 				t.Fatal("app.wasm ran: it was not held back")
 			}
 			letAppWasmThrough(t, ctx, held)
-			waitFor(t, ctx, `(`+win+`).performance.getEntriesByName("riskchart:risk-first-data").length > 0 && `+rows+` === `+fmt.Sprint(len(env.Data)))
+			waitFor(t, ctx, `(`+win+`).performance.getEntriesByName("riskchart:risk-first-data").length > 0 && `+rows+` === `+fmt.Sprint(tiers))
 			if n := evalJS[int](t, ctx, `(`+win+`).performance.getEntriesByType("resource").filter((e) => e.name.includes("`+venueapi.PathTiers+`")).length`); n != 0 {
 				t.Errorf("the app fetched the tiers %d times though the page held them", n)
 			}
@@ -76,10 +70,7 @@ func TestRiskPagesShowTheirTiersBeforeTheAppRuns(t *testing.T) {
 // named, once the zone toggle asks for UTC.
 func TestThePanelsWriteTimesInTheViewsZone(t *testing.T) {
 	s := startServer(t, nil)
-	var env struct {
-		Data []json.RawMessage `json:"data"`
-	}
-	getJSON(t, s.URL+venueapi.PathTiers+"?contract_code=BTC-USDT", &env) // the server now holds them
+	serverHoldsTiers(t, s.URL, "BTC-USDT")
 	ctx := newBrowser(t)
 	held, hold := holdAppWasm(ctx)
 	if err := chromedp.Run(ctx, emulation.SetTimezoneOverride("Asia/Shanghai"), hold, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT")); err != nil {
@@ -111,25 +102,25 @@ func TestThePanelsWriteTimesInTheViewsZone(t *testing.T) {
 	}
 }
 
+// serverHoldsTiers asks the server at base for contract's tiers, so that it
+// holds them (and writes them into the pages it sends), and returns how
+// many there are.
+func serverHoldsTiers(t *testing.T, base, contract string) int {
+	t.Helper()
+	var env struct {
+		Data []json.RawMessage `json:"data"`
+	}
+	getJSON(t, base+venueapi.PathTiers+"?contract_code="+contract, &env)
+	if len(env.Data) == 0 {
+		t.Fatalf("the sandbox has no tiers for %s", contract)
+	}
+	return len(env.Data)
+}
+
 // tierRequests is a page's requests of tierPath, by initiator type.
 func tierRequests(tierPath string) string {
 	return `performance.getEntriesByType("resource").filter((e) => e.name.endsWith(` + strconv.Quote(tierPath) + `)).map((e) => e.initiatorType).join(",")`
 }
-
-// jsTierRowsAtStart is how many tier rows were on show when go-app's loader
-// left (the end of Go's first run), once it has: -1 before.
-const jsTierRowsAtStart = `(() => {
-  if (window.tierRowsAtStart === undefined) {
-    window.tierRowsAtStart = -1;
-    new MutationObserver((_, o) => {
-      if (!document.getElementById("app-wasm-loader")) {
-        window.tierRowsAtStart = document.querySelectorAll("#tier-table tbody tr[data-tier]").length;
-        o.disconnect();
-      }
-    }).observe(document.body, { childList: true, subtree: true });
-  }
-  return window.tierRowsAtStart;
-})()`
 
 // TestTheChartPageReadsItsTiersForTheApp: a chart page without the tiers
 // in it (the server held none for its contract; and the service worker's
@@ -146,7 +137,12 @@ func TestTheChartPageReadsItsTiersForTheApp(t *testing.T) {
 	tierPath := venueapi.PathTiers + "?contract_code=ETH-USDT"
 	requests := tierRequests(tierPath)
 
-	ctx, held := openHoldingAppWasm(t, s.URL+page)
+	ctx := newBrowser(t)
+	held, hold := holdAppWasm(ctx)
+	rowsAtStart := whenTheLoaderLeaves(`window.tierRowsAtStart = document.querySelectorAll("#tier-table tbody tr[data-tier]").length;`)
+	if err := chromedp.Run(ctx, hold, rowsAtStart, chromedp.Navigate(s.URL+page)); err != nil {
+		t.Fatal(err)
+	}
 	waitFor(t, ctx, `!!window.riskchartTiers`)
 	if got := evalJS[string](t, ctx, `document.querySelector('meta[name="riskchart-tiers"]').content + "|" + riskchartTiers.href`); got != tierPath+"|"+tierPath {
 		t.Errorf("the page's named source and its read are %q, want %s for both", got, tierPath)
@@ -158,20 +154,13 @@ func TestTheChartPageReadsItsTiersForTheApp(t *testing.T) {
 	if evalJS[bool](t, ctx, `performance.getEntriesByName("riskchart:main").length > 0`) {
 		t.Fatal("app.wasm ran: it was not held back")
 	}
-	if got := evalJS[int](t, ctx, jsTierRowsAtStart); got != -1 {
-		t.Fatalf("tier rows at the app's start: %d before it started", got)
-	}
-	select {
-	case id := <-held:
-		if err := chromedp.Run(ctx, fetch.ContinueRequest(id), fetch.Disable()); err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("app.wasm was not asked for")
+	letAppWasmThrough(t, ctx, held)
+	if err := chromedp.Run(ctx, fetch.Disable()); err != nil { // the next page's app.wasm goes through
+		t.Fatal(err)
 	}
 	waitFor(t, ctx, `performance.getEntriesByName("riskchart:risk-first-data").length > 0 && document.querySelectorAll("#tier-table tbody tr[data-tier]").length > 0`)
-	if got := evalJS[int](t, ctx, jsTierRowsAtStart); got <= 0 {
-		t.Errorf("tier rows on show when the app started: %d, want the page's answer in the panel's first render", got)
+	if got := evalJS[int](t, ctx, `window.tierRowsAtStart ?? -1`); got <= 0 {
+		t.Errorf("tier rows on show when the app started (go-app's loader left): %d, want the page's answer in the panel's first render", got)
 	}
 	time.Sleep(300 * time.Millisecond) // a second request, if the app made one, would be under way
 	if got := evalJS[string](t, ctx, requests); got != "xmlhttprequest" {
@@ -222,24 +211,13 @@ func TestTheAppAwaitsTheTiersThePageIsStillReading(t *testing.T) {
 	if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+page)); err != nil {
 		t.Fatal(err)
 	}
-	let := func(held <-chan fetch.RequestID, what string) {
-		t.Helper()
-		select {
-		case id := <-held:
-			if err := chromedp.Run(ctx, fetch.ContinueRequest(id)); err != nil {
-				t.Fatal(err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("%s was not asked for", what)
-		}
-	}
 	waitFor(t, ctx, `!!window.riskchartTiers`)
-	let(wasm, "app.wasm")
+	letThrough(t, ctx, wasm, "app.wasm")
 	waitFor(t, ctx, `performance.getEntriesByName("riskchart:mounted").length > 0 && !document.getElementById("app-wasm-loader")`)
 	if got := evalJS[string](t, ctx, `[document.querySelectorAll("#tier-table tbody tr[data-tier]").length, !!window.riskchartTiers].join("|")`); got != "0|false" {
 		t.Errorf("with the page's read under way when the app started: tier rows, read left = %q, want 0|false (the read taken, awaited)", got)
 	}
-	let(tiers, "the tier path")
+	letThrough(t, ctx, tiers, "the tier path")
 	waitFor(t, ctx, `document.querySelectorAll("#tier-table tbody tr[data-tier]").length > 0`)
 	time.Sleep(300 * time.Millisecond) // a second request, if the app made one, would be under way
 	if got := evalJS[string](t, ctx, requests); got != "xmlhttprequest" {
@@ -254,13 +232,7 @@ func TestTheAppAwaitsTheTiersThePageIsStillReading(t *testing.T) {
 // the browser loads itself: the page names no read of its tiers.
 func TestAViewTheServiceWorkerSendsOnCarriesItsFirstData(t *testing.T) {
 	s := startServer(t, nil)
-	var env struct {
-		Data []json.RawMessage `json:"data"`
-	}
-	getJSON(t, s.URL+venueapi.PathTiers+"?contract_code=ETH-USDT", &env) // the server now holds them
-	if len(env.Data) == 0 {
-		t.Fatal("the sandbox has no tiers for ETH-USDT")
-	}
+	serverHoldsTiers(t, s.URL, "ETH-USDT")
 	ctx := newBrowser(t)
 	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/")); err != nil {
 		t.Fatal(err)

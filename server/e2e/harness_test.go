@@ -369,12 +369,18 @@ func wasmWireBytes(t *testing.T, ctx context.Context) float64 {
 // letAppWasmThrough lets the next held request for app.wasm go on.
 func letAppWasmThrough(t testing.TB, ctx context.Context, held <-chan fetch.RequestID) {
 	t.Helper()
+	letThrough(t, ctx, held, "app.wasm")
+}
+
+// letThrough lets the next request held on held, for what, go on.
+func letThrough(t testing.TB, ctx context.Context, held <-chan fetch.RequestID, what string) {
+	t.Helper()
 	select {
 	case id := <-held:
 		if err := chromedp.Run(ctx, fetch.ContinueRequest(id)); err != nil {
 			t.Fatal(err)
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("app.wasm was never asked for")
+		t.Fatalf("%s was never asked for", what)
 	}
 }

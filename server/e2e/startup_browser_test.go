@@ -275,17 +275,11 @@ func TestStartupMarksAreLeftInOrder(t *testing.T) {
 // table shows them, and the app adopts them without fetching them again.
 func TestTiersShownBeforeTheAppRuns(t *testing.T) {
 	s := startServer(t, nil)
-	var env struct {
-		Data []json.RawMessage `json:"data"`
-	}
-	getJSON(t, s.URL+venueapi.PathTiers+"?contract_code=BTC-USDT", &env) // the server now holds them
-	if len(env.Data) == 0 {
-		t.Fatal("the sandbox has no tiers for BTC-USDT")
-	}
+	tiers := serverHoldsTiers(t, s.URL, "BTC-USDT")
 	ctx, held := openHoldingAppWasm(t, s.URL+"/?contract_code=BTC-USDT&period=5min")
 	const jsRows = `document.querySelectorAll("#tier-table tbody tr[data-tier]").length`
-	if n := evalJS[int](t, ctx, jsRows); n != len(env.Data) {
-		t.Errorf("before the app runs the tier table shows %d rows, want %d", n, len(env.Data))
+	if n := evalJS[int](t, ctx, jsRows); n != tiers {
+		t.Errorf("before the app runs the tier table shows %d rows, want %d", n, tiers)
 	}
 	if evalJS[bool](t, ctx, `performance.getEntriesByName("riskchart:main").length > 0`) {
 		t.Fatal("app.wasm ran: it was not held back")
@@ -293,7 +287,7 @@ func TestTiersShownBeforeTheAppRuns(t *testing.T) {
 	screenshot(t, ctx, "startup-tiers-before-app")
 	letAppWasmThrough(t, ctx, held)
 	waitDrawn(t, ctx, "BTC-USDT|5min")
-	waitFor(t, ctx, `performance.getEntriesByName("riskchart:risk-first-data").length > 0 && `+jsRows+` === `+fmt.Sprint(len(env.Data)))
+	waitFor(t, ctx, `performance.getEntriesByName("riskchart:risk-first-data").length > 0 && `+jsRows+` === `+fmt.Sprint(tiers))
 	if n := evalJS[int](t, ctx, `performance.getEntriesByType("resource").filter((e) => e.name.includes("`+venueapi.PathTiers+`")).length`); n != 0 {
 		t.Errorf("the app fetched the tiers %d times though the page held them", n)
 	}
@@ -373,13 +367,7 @@ func TestTheLoaderLeavesBeforeTheAppRedrawsTheFirstPaint(t *testing.T) {
 func TestGoFirstRunRendersEachPageOnce(t *testing.T) {
 	// Public tiers: the tiers embed carries them without a signed link.
 	s := startServer(t, map[string]string{"RISKCHART_PUBLIC_TIERS": "true"})
-	var env struct {
-		Data []json.RawMessage `json:"data"`
-	}
-	getJSON(t, s.URL+venueapi.PathTiers+"?contract_code=BTC-USDT", &env) // the server holds them: the pages carry them
-	if len(env.Data) == 0 {
-		t.Fatal("the sandbox has no tiers for BTC-USDT")
-	}
+	tiers := serverHoldsTiers(t, s.URL, "BTC-USDT") // the pages carry them
 	// What the page shows when the loader leaves: the end of Go's first run.
 	watch := whenTheLoaderLeaves(`const q = (s) => document.querySelector(s);
     const tierHeader = q('#tier-table button[data-sort="tier"]');
@@ -429,8 +417,8 @@ func TestGoFirstRunRendersEachPageOnce(t *testing.T) {
 				}
 			}
 			if tc.tiers {
-				if at.Rows != len(env.Data) {
-					t.Errorf("when the loader left the tier table showed %d rows, want the page's %d", at.Rows, len(env.Data))
+				if at.Rows != tiers {
+					t.Errorf("when the loader left the tier table showed %d rows, want the page's %d", at.Rows, tiers)
 				}
 				if at.Sort != "ascending" {
 					t.Errorf("when the loader left the tier column was sorted %q, want ascending", at.Sort)
