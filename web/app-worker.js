@@ -110,18 +110,24 @@ function page(req, url) {
 // data (the tiers, the contract list) only into a page being shown, and a
 // request of this worker otherwise comes as a fetch (Sec-Fetch-Dest: empty),
 // as its shells do, which carry none. A redirect goes back to the browser to
-// follow, as it would without the worker.
+// follow, as it would without the worker. A request the browser will not
+// build goes as it came, unmarked: the page then reads its data itself.
 function forwarded(req) {
   const headers = new Headers(req.headers);
   headers.set(config.navigation, "1");
-  return new Request(req.url, {
-    headers,
-    credentials: "include",
-    redirect: "manual",
-    cache: req.cache === "only-if-cached" ? "default" : req.cache,
-    referrer: req.referrer,
-    referrerPolicy: req.referrerPolicy,
-  });
+  try {
+    return new Request(req.url, {
+      headers,
+      credentials: "include",
+      redirect: "manual",
+      cache: req.cache === "only-if-cached" ? "default" : req.cache,
+      referrer: req.referrer,
+      referrerPolicy: req.referrerPolicy,
+    });
+  } catch (err) {
+    console.warn("riskchart: a navigation sent on unmarked:", err);
+    return req;
+  }
 }
 
 // themed is a shell with the theme its URL names on its <html> element, as

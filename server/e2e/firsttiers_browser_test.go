@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/riskchart/riskchart/venueapi"
@@ -247,11 +250,20 @@ func TestAViewTheServiceWorkerSendsOnCarriesItsFirstData(t *testing.T) {
 })`)); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ path, want string }{
-		{"/?contract_code=ETH-USDT&period=5min", "true|true|true|false"}, // sent on to the server
-		{"/", "true|false|false|true"},                                   // the shell, kept by the worker
+	for _, tc := range []struct{ path, referrer, want string }{
+		{"/?contract_code=ETH-USDT&period=5min", "", "true|true|true|false"},                          // sent on to the server
+		{"/?contract_code=ETH-USDT&period=1hour", "https://partner.example/", "true|true|true|false"}, // from another site's link
+		{"/", "", "true|false|false|true"},                                                            // the shell, kept by the worker
 	} {
-		if err := chromedp.Run(ctx, chromedp.Evaluate(`sessionStorage.removeItem("parsed")`, nil), chromedp.Navigate(s.URL+tc.path)); err != nil {
+		open := chromedp.ActionFunc(func(ctx context.Context) error {
+			_, _, errText, _, err := page.Navigate(s.URL + tc.path).WithReferrer(tc.referrer).Do(ctx)
+			if err == nil && errText != "" {
+				err = errors.New(errText)
+			}
+			return err
+		})
+		// page.Navigate returns once the navigation has begun: let the new document in before polling it.
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`sessionStorage.removeItem("parsed")`, nil), open, chromedp.Sleep(time.Second)); err != nil {
 			t.Fatal(err)
 		}
 		waitFor(t, ctx, `sessionStorage.getItem("parsed") !== null`)
