@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"html"
-	"net/http"
 
 	"github.com/riskchart/riskchart/app/api"
 	"github.com/riskchart/riskchart/app/pages"
@@ -45,19 +44,15 @@ const tiersReadMeta = "riskchart-tiers"
 // <meta> in its head naming the tier path's URL for its contract: its head
 // script reads them once the first paint has drawn, and the app's risk
 // panel takes that answer in place of its first fetch (web.ChartAnswerJS).
-// Page as it is for a page without the answer's read (not a chart page),
-// an embed (its read would carry no embed link), or a contract without
-// tiers.
-func withTiersRead(r *http.Request, page []byte) []byte {
+// shown is the page's ladder (pages.TiersOf). Page as it is for a page
+// without the answer's read (not a chart page), an embed (its read would
+// carry no embed link), or a contract without tiers.
+func withTiersRead(page []byte, shown pages.TiersShown) []byte {
 	head := bytes.Index(page, []byte("</head>"))
-	if head < 0 {
+	if head < 0 || shown.Embedded {
 		return page
 	}
 	if _, _, ok := preloadLink(page[:head], venueapi.PathKLine+"?"); !ok {
-		return page
-	}
-	shown, ok := pages.TiersOf(r.URL)
-	if !ok || shown.Embedded {
 		return page
 	}
 	path, err := api.TiersPath(shown.Contract) // an error for a contract without tiers: not a swap

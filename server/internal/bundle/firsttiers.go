@@ -2,9 +2,9 @@ package bundle
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"html"
-	"net/http"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -24,15 +24,11 @@ type tierLadder struct {
 	answer   []byte
 }
 
-// firstTiers is the ladder for a page with one (the chart page, /tiers, the
-// tiers embed: pages.TiersOf): the tiers the server holds for its contract,
-// when the request carries them (firstdata); ok is false otherwise.
-func firstTiers(r *http.Request) (t tierLadder, ok bool) {
-	lookup, found := firstdata.Tiers(r.Context())
-	if !found {
-		return tierLadder{}, false
-	}
-	shown, found := pages.TiersOf(r.URL)
+// firstTiers is the ladder shown (pages.TiersOf: the chart page, /tiers,
+// the tiers embed) with the tiers the server holds for its contract, when
+// the request carries them (firstdata, in ctx); ok is false otherwise.
+func firstTiers(ctx context.Context, shown pages.TiersShown) (t tierLadder, ok bool) {
+	lookup, found := firstdata.Tiers(ctx)
 	if !found {
 		return tierLadder{}, false
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 
+	"github.com/riskchart/riskchart/app/pages"
 	"github.com/riskchart/riskchart/server/internal/etag"
 )
 
@@ -27,7 +28,12 @@ import (
 // changed is answered before any of this (notModified).
 func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 	contracts, withContracts := firstContracts(r) // firstcontracts.go: public, cacheable as before
-	tiers, withTiers := firstTiers(r)             // firsttiers.go
+	ladder, hasLadder := pages.TiersOf(r.URL)     // the chart page, /tiers, the tiers embed
+	var tiers tierLadder
+	withTiers := false
+	if hasLadder {
+		tiers, withTiers = firstTiers(r.Context(), ladder) // firsttiers.go
+	}
 	coding := preferredCoding(r.Header.Get("Accept-Encoding"))
 	tag := ""
 	if !withTiers { // a page with the viewer's tiers writes their age as of now: no two alike
@@ -65,8 +71,8 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 			body = page
 			w.Header().Set("Cache-Control", "private, no-cache") // it holds what this viewer may see
 		}
-	} else {
-		body = withTiersRead(r, body) // answer.go: named by the URL, which the ETag holds
+	} else if hasLadder {
+		body = withTiersRead(body, ladder) // answer.go: named by the URL, which the ETag holds
 	}
 	h.pageCoders.serve(w, r, body, coding, tag)
 }
