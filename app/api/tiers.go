@@ -45,11 +45,11 @@ func FetchTiers(ctx context.Context, code string, header map[string]string) (*ve
 // and holds them, so that the risk panel's first render shows them, as it
 // does tiers the server wrote into the page. ok is false otherwise, and a
 // read still under way, or one whose answer is an error, is left to
-// FetchTiers, which awaits it or says what is wrong. An embed's panel has
-// no such read: its calls carry its link.
-func TakePageTiers(code string, embedded bool) (env *venueapi.TierEnvelope, ok bool) {
+// FetchTiers, which awaits it or says what is wrong. header is Headers'
+// answer, as FetchTiers'.
+func TakePageTiers(code string, header map[string]string) (env *venueapi.TierEnvelope, ok bool) {
 	path, err := TiersPath(code)
-	if err != nil || embedded {
+	if err != nil || !pageReads(header) {
 		return nil, false
 	}
 	a, ok := browser.PageAnswerIn(pageTiers, path)
@@ -66,7 +66,7 @@ func TakePageTiers(code string, embedded bool) (env *venueapi.TierEnvelope, ok b
 // readTiers is the answer to path: the chart page's own read of it, taken
 // once, when the page made one and it got an answer; otherwise a fetch.
 func readTiers(ctx context.Context, path string, header map[string]string) (browser.Answer, error) {
-	if len(header) == 0 { // the page's read carries no embed link
+	if pageReads(header) {
 		if read, ok := browser.TakePageAnswer(pageTiers, path); ok {
 			if a, err := browser.AwaitAnswer(ctx, read); err == nil || ctx.Err() != nil {
 				return a, err
@@ -75,6 +75,11 @@ func readTiers(ctx context.Context, path string, header map[string]string) (brow
 	}
 	return browser.Fetch(ctx, methodGet, browser.Origin()+path, "", header)
 }
+
+// pageReads reports whether a call with header may take the page's read:
+// that read carries no embed link, so an embed's panel, whose calls carry
+// its link (Headers), has none to take.
+func pageReads(header map[string]string) bool { return len(header) == 0 }
 
 // ReadTiers decodes an answer of the tier path for code, given with its HTTP
 // status. The envelope decides, not the status (see ReadKLine).

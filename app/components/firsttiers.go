@@ -42,7 +42,7 @@ func (r *RiskPanel) firstTiers() (*venueapi.TierEnvelope, bool) {
 	code := r.Contract
 	body, ok := browser.TakeFirstTiers(code)
 	if !ok {
-		return api.TakePageTiers(code, r.Embedded)
+		return api.TakePageTiers(code, api.Headers(r.Embedded, r.EmbedToken))
 	}
 	env, err := api.ReadTiers(code, 200, body)
 	if err != nil {
