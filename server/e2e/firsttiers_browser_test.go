@@ -120,6 +120,13 @@ func serverHoldsTiers(t *testing.T, base, contract string) int {
 	return len(env.Data)
 }
 
+// The chart page the tests of the page's read of its tiers open, and the
+// tier path that read asks.
+const (
+	tierReadPage = "/?contract_code=ETH-USDT&period=5min"
+	tierReadPath = venueapi.PathTiers + "?contract_code=ETH-USDT"
+)
+
 // tierRequests is a page's requests of tierPath, by initiator type.
 func tierRequests(tierPath string) string {
 	return `performance.getEntriesByType("resource").filter((e) => e.name.endsWith(` + strconv.Quote(tierPath) + `)).map((e) => e.initiatorType).join(",")`
@@ -136,19 +143,17 @@ func tierRequests(tierPath string) string {
 // read by the page").
 func TestTheChartPageReadsItsTiersForTheApp(t *testing.T) {
 	s := startServer(t, nil)
-	const page = "/?contract_code=ETH-USDT&period=5min"
-	tierPath := venueapi.PathTiers + "?contract_code=ETH-USDT"
-	requests := tierRequests(tierPath)
+	requests := tierRequests(tierReadPath)
 
 	ctx := newBrowser(t)
 	held, hold := holdAppWasm(ctx)
 	rowsAtStart := whenTheLoaderLeaves(`window.tierRowsAtStart = document.querySelectorAll("#tier-table tbody tr[data-tier]").length;`)
-	if err := chromedp.Run(ctx, hold, rowsAtStart, chromedp.Navigate(s.URL+page)); err != nil {
+	if err := chromedp.Run(ctx, hold, rowsAtStart, chromedp.Navigate(s.URL+tierReadPage)); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, `!!window.riskchartTiers`)
-	if got := evalJS[string](t, ctx, `document.querySelector('meta[name="riskchart-tiers"]').content + "|" + riskchartTiers.href`); got != tierPath+"|"+tierPath {
-		t.Errorf("the page's named source and its read are %q, want %s for both", got, tierPath)
+	if got := evalJS[string](t, ctx, `document.querySelector('meta[name="riskchart-tiers"]').content + "|" + riskchartTiers.href`); got != tierReadPath+"|"+tierReadPath {
+		t.Errorf("the page's named source and its read are %q, want %s for both", got, tierReadPath)
 	}
 	if got := evalJS[string](t, ctx, jsFirstPaint); got != "ETH-USDT|5min|step 300|app false" {
 		t.Errorf("the first paint drew %q before the tiers were read", got)
@@ -178,7 +183,7 @@ func TestTheChartPageReadsItsTiersForTheApp(t *testing.T) {
 	// (registered once the app drew) controls reaches the server as the
 	// worker's fetch, which gets no first data (gateway.shownNow).
 	evalAwait[bool](t, ctx, `navigator.serviceWorker.getRegistrations().then((rs) => Promise.all(rs.map((r) => r.unregister()))).then(() => true)`)
-	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+page)); err != nil {
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+tierReadPage)); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, `document.readyState === "complete" && performance.getEntriesByName("riskchart:risk-first-data").length > 0`)
@@ -192,9 +197,7 @@ func TestTheChartPageReadsItsTiersForTheApp(t *testing.T) {
 // read rather than asking again, and shows the tiers when it lands.
 func TestTheAppAwaitsTheTiersThePageIsStillReading(t *testing.T) {
 	s := startServer(t, nil)
-	const page = "/?contract_code=ETH-USDT&period=5min"
-	tierPath := venueapi.PathTiers + "?contract_code=ETH-USDT"
-	requests := tierRequests(tierPath)
+	requests := tierRequests(tierReadPath)
 
 	ctx := newBrowser(t)
 	wasm, tiers := make(chan fetch.RequestID, 4), make(chan fetch.RequestID, 4)
@@ -211,7 +214,7 @@ func TestTheAppAwaitsTheTiersThePageIsStillReading(t *testing.T) {
 		{URLPattern: "*/web/app.wasm*", RequestStage: fetch.RequestStageRequest},
 		{URLPattern: "*" + venueapi.PathTiers + "*", RequestStage: fetch.RequestStageResponse}, // answered, held from the page
 	})
-	if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+page)); err != nil {
+	if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+tierReadPage)); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, `!!window.riskchartTiers`)
