@@ -143,24 +143,17 @@ func plainOrigin(b *testing.B, riskchart string) string {
 	return srv.URL
 }
 
+// newAllocator starts the benches' browser: a background tab must not be
+// throttled, since a bench's tabs are opened one after another.
 func newAllocator(b *testing.B) context.Context {
-	profile, err := os.MkdirTemp("", "riskchart-bench-")
-	if err != nil {
-		b.Fatal(err)
-	}
-	opts := append([]chromedp.ExecAllocatorOption{}, chromedp.ExecPath(chromiumPath(b)), chromedp.UserDataDir(profile),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true), chromedp.WindowSize(1280, 800),
-		// Tabs other than the first must not be throttled as background tabs.
+	actx := startChromium(b, "riskchart-bench-",
 		chromedp.Flag("disable-background-timer-throttling", true), chromedp.Flag("disable-renderer-backgrounding", true),
 		chromedp.Flag("disable-backgrounding-occluded-windows", true))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, cancelBrowser := chromedp.NewContext(actx)
+	b.Cleanup(cancelBrowser)
 	if err := chromedp.Run(bctx); err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { cancelBrowser(); cancel(); os.RemoveAll(profile) })
 	return bctx
 }
 

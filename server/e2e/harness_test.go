@@ -198,13 +198,35 @@ func chromiumPath(t testing.TB) string {
 // tab's context, closed at the end of the test.
 func newBrowser(t testing.TB) context.Context {
 	t.Helper()
-	profile, err := os.MkdirTemp("", "riskchart-chromium-")
+	actx := startChromium(t, "riskchart-chromium-", chromedp.Flag("disable-dev-shm-usage", true))
+	ctx, cancelTab := chromedp.NewContext(actx)
+	t.Cleanup(cancelTab) // runs before startChromium's cleanup, which ends the browser
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	return ctx
+}
+
+// startChromium returns the allocator of a headless chromium with a fresh
+// profile in a directory named from prefix, and the flags every test and
+// bench browser shares, then extra. Chromium's temporary files go inside
+// the profile too: killed at the end, it leaves its socket directory behind
+// (/tmp/org.chromium.Chromium.*, one per browser), and the cleanup removes
+// the profile with everything in it.
+func startChromium(t testing.TB, prefix string, extra ...chromedp.ExecAllocatorOption) context.Context {
+	t.Helper()
+	profile, err := os.MkdirTemp("", prefix)
 	if err != nil {
 		t.Fatalf("creating a chromium profile: %v", err)
 	}
-	opts := append([]chromedp.ExecAllocatorOption{},
+	tmp := filepath.Join(profile, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		t.Fatalf("creating chromium's temporary directory: %v", err)
+	}
+	opts := append([]chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath(t)),
 		chromedp.UserDataDir(profile),
+		chromedp.Env("TMPDIR=" + tmp),
 		chromedp.Headless,
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
@@ -214,23 +236,17 @@ func newBrowser(t testing.TB) context.Context {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.WindowSize(1280, 800),
-	)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelTab := chromedp.NewContext(actx)
+	}, extra...)
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(func() {
-		cancelTab()
-		cancelAlloc()
+		cancel()
 		// Chromium's helpers may still be writing the profile as it exits.
 		for i := 0; i < 20 && os.RemoveAll(profile) != nil; i++ {
 			time.Sleep(100 * time.Millisecond)
 		}
 	})
-	if err := chromedp.Run(ctx); err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
-	return ctx
+	return actx
 }
 
 // artifactDir is where browser tests leave screenshots and measurements.
