@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"net/url"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -14,17 +15,18 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// contractList is the contract list the server holds, as a page with a
-// contract picker shows it: the picker drawn with every contract, and the
+// contractList is the contract list the server holds, for a page with a
+// contract picker: the offers, which the picker is drawn with, and the
 // answer itself for the app to adopt.
 type contractList struct {
-	picker app.UI
+	offers []venueapi.Offer
 	answer []byte
 }
 
-// firstContracts is the list for a page with a contract picker (the chart
-// page, /tiers, /limits: pages.FirstContractPicker), when the request
-// carries it (firstdata); ok is false otherwise.
+// firstContracts is the list for a page that may show a contract picker,
+// when the request carries it (firstdata); ok is false otherwise. The
+// picker is drawn only when the page is (withFirstContracts): a page's
+// revalidation needs the answer alone, for its ETag.
 func firstContracts(r *http.Request) (l contractList, ok bool) {
 	lookup, found := firstdata.Contracts(r.Context())
 	if !found {
@@ -47,23 +49,24 @@ func firstContracts(r *http.Request) (l contractList, ok bool) {
 	if err != nil {
 		return contractList{}, false
 	}
-	picker, shown := pages.FirstContractPicker(r.URL, list.Data)
-	if !shown {
-		return contractList{}, false
-	}
-	return contractList{picker: picker, answer: answer}, true
+	return contractList{offers: list.Data, answer: answer}, true
 }
 
-// withFirstContracts puts l in a page (firstContracts): the picker in place
-// of the prerendered one, which lists the page's contract alone; the answer
-// for the app to adopt (boot.ContractsID); and no preload of the contract
-// path, which the app then does not fetch. ok is false when the page is
-// left as it was.
-func withFirstContracts(page []byte, l contractList) (out []byte, ok bool) {
+// withFirstContracts puts l in the page u names (firstContracts): the
+// picker with every contract (pages.FirstContractPicker: the chart page,
+// /tiers, /limits) in place of the prerendered one, which lists the page's
+// contract alone; the answer for the app to adopt (boot.ContractsID); and no
+// preload of the contract path, which the app then does not fetch. ok is
+// false when the page is left as it was: it shows no picker.
+func withFirstContracts(page []byte, u *url.URL, l contractList) (out []byte, ok bool) {
+	picker, shown := pages.FirstContractPicker(u, l.offers)
+	if !shown {
+		return page, false
+	}
 	script := `<script type="application/json" id="` + boot.ContractsID + `">` + string(l.answer) + "</script>\n"
 	// The prerendered picker is the one form with id="contract-pick"
 	// (ContractPicker), holding no other form.
-	out, ok = replaceElement(page, "form", "contract-pick", []byte(app.HTMLString(l.picker)), script)
+	out, ok = replaceElement(page, "form", "contract-pick", []byte(app.HTMLString(picker)), script)
 	if !ok {
 		return page, false
 	}

@@ -27,7 +27,7 @@ import (
 // as the web/ files are (pageCoders). A revalidation of a page that has not
 // changed is answered before any of this (notModified).
 func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
-	contracts, withContracts := firstContracts(r) // firstcontracts.go: public, cacheable as before
+	contracts, withContracts := firstContracts(r) // firstcontracts.go: public, cacheable as before; drawn below
 	ladder, hasLadder := pages.TiersOf(r.URL)     // the chart page, /tiers, the tiers embed
 	var tiers tierLadder
 	withTiers := false
@@ -62,7 +62,7 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 	}
 	body = withTheme(r.URL, withAnswerRead(withAttrValues(page)))
 	if withContracts {
-		if page, ok := withFirstContracts(body, contracts); ok {
+		if page, ok := withFirstContracts(body, r.URL, contracts); ok {
 			body = page
 		}
 	}
@@ -79,7 +79,8 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 
 // pageTag is the ETag of a page without the viewer's tiers: it names what
 // the page is made of, the deployment (go-app's version), the URL and the
-// contract list written in (nil: none), not its bytes, since go-app writes
+// contract list it may write in (nil: none; a page that shows no picker
+// changes its tag with the list all the same), not its bytes, since go-app writes
 // an element's attributes in no fixed order. It is known before the page
 // is rendered.
 func (h *handler) pageTag(r *http.Request, contracts []byte) string {
