@@ -80,9 +80,9 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 // pageTag is the ETag of a page without the viewer's tiers: it names what
 // the page is made of, the deployment (go-app's version), the URL and the
 // contract list it may write in (nil: none; a page that shows no picker
-// changes its tag with the list all the same), not its bytes, since go-app writes
-// an element's attributes in no fixed order. It is known before the page
-// is rendered.
+// changes its tag with the list all the same), not its bytes, since go-app
+// writes an element's attributes in no fixed order. It is known before the
+// page is rendered.
 func (h *handler) pageTag(r *http.Request, contracts []byte) string {
 	made := sha256.New()
 	io.WriteString(made, `"`+h.app.Version+`"`+"\x00"+r.URL.RequestURI()) // go-app's ETag, then the URL
