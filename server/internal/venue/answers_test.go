@@ -229,3 +229,22 @@ func TestAnAttemptThatOutlastsItsTimeoutIsUnavailable(t *testing.T) {
 		}
 	})
 }
+
+// TestARateLimitSaysWhoseAndWhenInWholeMilliseconds: the retry time is
+// rounded to the millisecond, and a wait under one never reads "0s", which
+// would tell a caller to retry at once.
+func TestARateLimitSaysWhoseAndWhenInWholeMilliseconds(t *testing.T) {
+	for _, tt := range []struct {
+		err  venue.RateLimitedError
+		want string
+	}{
+		{venue.RateLimitedError{RetryAfter: 300 * time.Microsecond}, "over the client's quota: retry in 1ms"},
+		{venue.RateLimitedError{RetryAfter: 1499 * time.Microsecond}, "over the client's quota: retry in 1ms"},
+		{venue.RateLimitedError{RetryAfter: 1500 * time.Millisecond, Venue: true}, "over the venue's rate limit: retry in 1.5s"},
+		{venue.RateLimitedError{Venue: true}, "over the venue's rate limit: retry in 0s"},
+	} {
+		if got := tt.err.Error(); got != tt.want {
+			t.Errorf("%+v: %q, want %q", tt.err, got, tt.want)
+		}
+	}
+}

@@ -44,6 +44,12 @@ type Config struct {
 // per request in it.
 const maxQuotaRequests = 1 << 16
 
+// minQuotaInterval is the shortest interval a quota may count over. A turn
+// may be sent up to a twentieth of the interval late (TooLate); over a
+// shorter interval than this, that is less than a timer on a busy machine
+// runs late, and every call would be refused as too late.
+const minQuotaInterval = 100 * time.Millisecond
+
 // Client calls the venue. It is safe for concurrent use.
 type Client struct {
 	base     *url.URL
@@ -107,8 +113,8 @@ func New(cfg Config) (*Client, error) {
 		cfg.PublicQuota = venueapi.PublicLimit()
 	}
 	for _, q := range []venueapi.Limit{cfg.PrivateQuota, cfg.PublicQuota} {
-		if q.Requests <= 0 || q.Per <= 0 || q.Requests > maxQuotaRequests {
-			return nil, fmt.Errorf("venue quota %d per %s: must allow 1 to %d requests per positive interval", q.Requests, q.Per, maxQuotaRequests)
+		if q.Requests <= 0 || q.Per < minQuotaInterval || q.Requests > maxQuotaRequests {
+			return nil, fmt.Errorf("venue quota %d per %s: must allow 1 to %d requests per interval of at least %s", q.Requests, q.Per, maxQuotaRequests, minQuotaInterval)
 		}
 	}
 	if cfg.Logger == nil {

@@ -31,6 +31,8 @@ func TestNewRefusesAConfigurationItCannotUse(t *testing.T) {
 		{"a secret without its access key", venue.Config{BaseURL: "https://venue.example", SecretKey: "sk"}},
 		{"a quota of no requests", venue.Config{BaseURL: "https://venue.example", PublicQuota: venueapi.Limit{Per: time.Second}}},
 		{"a quota over no time", venue.Config{BaseURL: "https://venue.example", PrivateQuota: venueapi.Limit{Requests: 5}}},
+		{"a quota over a microsecond", venue.Config{BaseURL: "https://venue.example", PublicQuota: venueapi.Limit{Requests: 1000, Per: time.Microsecond}}},
+		{"a quota over 99 ms", venue.Config{BaseURL: "https://venue.example", PrivateQuota: venueapi.Limit{Requests: 1, Per: 99 * time.Millisecond}}},
 		{"a quota of a billion requests at once", venue.Config{BaseURL: "https://venue.example", PublicQuota: venueapi.Limit{Requests: 1e9, Per: time.Hour}}},
 	}
 	for _, tt := range tests {

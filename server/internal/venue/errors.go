@@ -61,13 +61,18 @@ type RateLimitedError struct {
 	Venue      bool
 }
 
-// Error says whose quota and when to retry.
+// Error says whose quota and when to retry, in whole milliseconds: a wait
+// under one reads 1ms, not 0s.
 func (e *RateLimitedError) Error() string {
 	who := "the client's quota"
 	if e.Venue {
 		who = "the venue's rate limit"
 	}
-	return fmt.Sprintf("over %s: retry in %s", who, e.RetryAfter.Round(time.Millisecond))
+	after := e.RetryAfter.Round(time.Millisecond)
+	if after == 0 && e.RetryAfter > 0 {
+		after = time.Millisecond
+	}
+	return fmt.Sprintf("over %s: retry in %s", who, after)
 }
 
 // NotFoundError is a well-formed contract the venue does not list (1013).
