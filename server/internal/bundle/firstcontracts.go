@@ -15,55 +15,48 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// contractList is the contract list the server holds, for a page with a
-// contract picker: the offers, which the picker is drawn with, and the
-// answer itself for the app to adopt.
-type contractList struct {
-	offers []venueapi.Offer
-	answer []byte
-}
-
-// firstContracts is the list for a page that may show a contract picker,
-// when the request carries it (firstdata); ok is false otherwise. The
-// picker is drawn only when the page is (withFirstContracts): a page's
-// revalidation needs the answer alone, for its ETag.
-func firstContracts(r *http.Request) (l contractList, ok bool) {
+// firstContracts is the contract path's answer the server holds, for a
+// page that may show a contract picker, when the request carries it
+// (firstdata); ok is false otherwise. A page's revalidation needs these
+// bytes alone, for its ETag: the list is read, and the picker drawn, only
+// when the page is (withFirstContracts).
+func firstContracts(r *http.Request) (body []byte, ok bool) {
 	lookup, found := firstdata.Contracts(r.Context())
 	if !found {
-		return contractList{}, false
+		return nil, false
 	}
-	body, found := lookup()
-	if !found {
-		return contractList{}, false
+	if body, ok = lookup(); !ok {
+		return nil, false
 	}
+	return body, true
+}
+
+// withFirstContracts puts the list body holds (firstContracts) in the page
+// u names: the picker with every contract (pages.FirstContractPicker: the
+// chart page, /tiers, /limits) in place of the prerendered one, which lists
+// the page's contract alone; the answer for the app to adopt
+// (boot.ContractsID); and no preload of the contract path, which the app
+// then does not fetch. ok is false when the page is left as it was: it
+// shows no picker, or body holds no contract.
+func withFirstContracts(page []byte, u *url.URL, body []byte) (out []byte, ok bool) {
 	var list struct {
 		Data    []venueapi.Offer `json:"data"`
 		Private bool             `json:"private"`
 	}
 	if err := json.Unmarshal(body, &list); err != nil || len(list.Data) == 0 {
-		return contractList{}, false
+		return page, false
+	}
+	picker, shown := pages.FirstContractPicker(u, list.Data)
+	if !shown {
+		return page, false
 	}
 	// Marshalled here: json.Marshal escapes <, > and &, so the text cannot
 	// end the script element.
 	answer, err := json.Marshal(list)
 	if err != nil {
-		return contractList{}, false
-	}
-	return contractList{offers: list.Data, answer: answer}, true
-}
-
-// withFirstContracts puts l in the page u names (firstContracts): the
-// picker with every contract (pages.FirstContractPicker: the chart page,
-// /tiers, /limits) in place of the prerendered one, which lists the page's
-// contract alone; the answer for the app to adopt (boot.ContractsID); and no
-// preload of the contract path, which the app then does not fetch. ok is
-// false when the page is left as it was: it shows no picker.
-func withFirstContracts(page []byte, u *url.URL, l contractList) (out []byte, ok bool) {
-	picker, shown := pages.FirstContractPicker(u, l.offers)
-	if !shown {
 		return page, false
 	}
-	script := `<script type="application/json" id="` + boot.ContractsID + `">` + string(l.answer) + "</script>\n"
+	script := `<script type="application/json" id="` + boot.ContractsID + `">` + string(answer) + "</script>\n"
 	// The prerendered picker is the one form with id="contract-pick"
 	// (ContractPicker), holding no other form.
 	out, ok = replaceElement(page, "form", "contract-pick", []byte(app.HTMLString(picker)), script)

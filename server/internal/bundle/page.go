@@ -27,7 +27,7 @@ import (
 // as the web/ files are (pageCoders). A revalidation of a page that has not
 // changed is answered before any of this (notModified).
 func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
-	contracts, withContracts := firstContracts(r) // firstcontracts.go: public, cacheable as before; drawn below
+	contracts, withContracts := firstContracts(r) // firstcontracts.go: public, cacheable as before; read below
 	ladder, hasLadder := pages.TiersOf(r.URL)     // the chart page, /tiers, the tiers embed
 	var tiers tierLadder
 	withTiers := false
@@ -37,7 +37,7 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 	coding := preferredCoding(r.Header.Get("Accept-Encoding"))
 	tag := ""
 	if !withTiers { // a page with the viewer's tiers writes their age as of now: no two alike
-		tag = h.pageTag(r, contracts.answer)
+		tag = h.pageTag(r, contracts)
 		if notModified(w, r, tag, coding) {
 			return
 		}
@@ -79,10 +79,10 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 
 // pageTag is the ETag of a page without the viewer's tiers: it names what
 // the page is made of, the deployment (go-app's version), the URL and the
-// contract list it may write in (nil: none; a page that shows no picker
-// changes its tag with the list all the same), not its bytes, since go-app
-// writes an element's attributes in no fixed order. It is known before the
-// page is rendered.
+// contract path's answer it may write the list from (nil: none; a page
+// that shows no picker changes its tag with the list all the same), not its
+// bytes, since go-app writes an element's attributes in no fixed order. It
+// is known before the page is rendered.
 func (h *handler) pageTag(r *http.Request, contracts []byte) string {
 	made := sha256.New()
 	io.WriteString(made, `"`+h.app.Version+`"`+"\x00"+r.URL.RequestURI()) // go-app's ETag, then the URL
