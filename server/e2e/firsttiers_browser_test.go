@@ -200,20 +200,11 @@ func TestTheAppAwaitsTheTiersThePageIsStillReading(t *testing.T) {
 	requests := tierRequests(tierReadPath)
 
 	ctx := newBrowser(t)
-	wasm, tiers := make(chan fetch.RequestID, 4), make(chan fetch.RequestID, 4)
-	chromedp.ListenTarget(ctx, func(ev any) {
-		if e, ok := ev.(*fetch.EventRequestPaused); ok {
-			if strings.Contains(e.Request.URL, "/web/app.wasm") {
-				wasm <- e.RequestID
-			} else {
-				tiers <- e.RequestID
-			}
-		}
-	})
-	hold := fetch.Enable().WithPatterns([]*fetch.RequestPattern{
-		{URLPattern: "*/web/app.wasm*", RequestStage: fetch.RequestStageRequest},
-		{URLPattern: "*" + venueapi.PathTiers + "*", RequestStage: fetch.RequestStageResponse}, // answered, held from the page
-	})
+	held, hold := holdEach(ctx,
+		&fetch.RequestPattern{URLPattern: "*/web/app.wasm*", RequestStage: fetch.RequestStageRequest},
+		&fetch.RequestPattern{URLPattern: "*" + venueapi.PathTiers + "*", RequestStage: fetch.RequestStageResponse}, // answered, held from the page
+	)
+	wasm, tiers := held[0], held[1]
 	if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+tierReadPage)); err != nil {
 		t.Fatal(err)
 	}

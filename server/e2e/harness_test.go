@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -333,14 +334,35 @@ func holdResponses(ctx context.Context, pattern string) (held <-chan fetch.Reque
 }
 
 func holdAt(ctx context.Context, pattern string, stage fetch.RequestStage) (held <-chan fetch.RequestID, hold chromedp.Action) {
-	paused := make(chan fetch.RequestID, 4)
+	each, hold := holdEach(ctx, &fetch.RequestPattern{URLPattern: pattern, RequestStage: stage})
+	return each[0], hold
+}
+
+// holdEach holds back the requests of several patterns at once (the
+// browser takes one list of them: a second hold would replace the first),
+// each pattern's on its own channel, held[i] for patterns[i]. A request
+// goes to the first pattern its URL matches, a pattern's * standing for
+// any text and ? for one character, as in the browser's.
+func holdEach(ctx context.Context, patterns ...*fetch.RequestPattern) (held []<-chan fetch.RequestID, hold chromedp.Action) {
+	chans := make([]chan fetch.RequestID, len(patterns))
+	globs := make([]*regexp.Regexp, len(patterns))
+	for i, p := range patterns {
+		chans[i] = make(chan fetch.RequestID, 4)
+		held = append(held, chans[i])
+		glob := strings.NewReplacer(`\*`, ".*", `\?`, ".").Replace(regexp.QuoteMeta(p.URLPattern))
+		globs[i] = regexp.MustCompile("^" + glob + "$")
+	}
 	chromedp.ListenTarget(ctx, func(ev any) {
 		if e, ok := ev.(*fetch.EventRequestPaused); ok {
-			paused <- e.RequestID
+			for i, g := range globs {
+				if g.MatchString(e.Request.URL) {
+					chans[i] <- e.RequestID
+					return
+				}
+			}
 		}
 	})
-	p := &fetch.RequestPattern{URLPattern: pattern, RequestStage: stage}
-	return paused, fetch.Enable().WithPatterns([]*fetch.RequestPattern{p})
+	return held, fetch.Enable().WithPatterns(patterns)
 }
 
 // onEveryDocument runs js in every document the tab loads from now on,
