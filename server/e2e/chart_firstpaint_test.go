@@ -392,12 +392,8 @@ func TestChartFirstPaintIsInViewBeforeTheApp(t *testing.T) {
 		mobile        bool
 	}{{"wide", 1280, 800, false}, {"phone", 390, 800, true}} {
 		t.Run(screen.name, func(t *testing.T) {
-			ctx := newBrowser(t)
-			held, hold := holdAppWasm(ctx)
-			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(screen.width, screen.height, 1, screen.mobile), hold,
-				chromedp.Navigate(s.URL+"/?contract_code=ETH-USDT&period=5min")); err != nil {
-				t.Fatal(err)
-			}
+			ctx, held := openHoldingAppWasm(t, s.URL+"/?contract_code=ETH-USDT&period=5min",
+				emulation.SetDeviceMetricsOverride(screen.width, screen.height, 1, screen.mobile))
 			waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.drawn)`)
 			got := evalJS[string](t, ctx, `(() => {
   const r = document.getElementById("chart").getBoundingClientRect();

@@ -74,11 +74,7 @@ func TestRiskPagesShowTheirTiersBeforeTheAppRuns(t *testing.T) {
 func TestThePanelsWriteTimesInTheViewsZone(t *testing.T) {
 	s := startServer(t, nil)
 	serverHoldsTiers(t, s.URL, "BTC-USDT")
-	ctx := newBrowser(t)
-	held, hold := holdAppWasm(ctx)
-	if err := chromedp.Run(ctx, emulation.SetTimezoneOverride("Asia/Shanghai"), hold, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT")); err != nil {
-		t.Fatal(err)
-	}
+	ctx, held := openHoldingAppWasm(t, s.URL+"/?contract_code=BTC-USDT", emulation.SetTimezoneOverride("Asia/Shanghai"))
 	const age = `document.querySelector("#tiers-state .age")`
 	// fetched is the label's fetch time in loc, and the label as it reads.
 	fetched := func(loc *time.Location) (want, got string) {
@@ -145,12 +141,8 @@ func TestTheChartPageReadsItsTiersForTheApp(t *testing.T) {
 	s := startServer(t, nil)
 	requests := tierRequests(tierReadPath)
 
-	ctx := newBrowser(t)
-	held, hold := holdAppWasm(ctx)
-	rowsAtStart := whenTheLoaderLeaves(`window.tierRowsAtStart = document.querySelectorAll("#tier-table tbody tr[data-tier]").length;`)
-	if err := chromedp.Run(ctx, hold, rowsAtStart, chromedp.Navigate(s.URL+tierReadPage)); err != nil {
-		t.Fatal(err)
-	}
+	ctx, held := openHoldingAppWasm(t, s.URL+tierReadPage,
+		whenTheLoaderLeaves(`window.tierRowsAtStart = document.querySelectorAll("#tier-table tbody tr[data-tier]").length;`))
 	waitFor(t, ctx, `!!window.riskchartTiers`)
 	if got := evalJS[string](t, ctx, `document.querySelector('meta[name="riskchart-tiers"]').content + "|" + riskchartTiers.href`); got != tierReadPath+"|"+tierReadPath {
 		t.Errorf("the page's named source and its read are %q, want %s for both", got, tierReadPath)
@@ -201,7 +193,7 @@ func TestTheAppAwaitsTheTiersThePageIsStillReading(t *testing.T) {
 
 	ctx := newBrowser(t)
 	held, hold := holdEach(ctx,
-		&fetch.RequestPattern{URLPattern: "*/web/app.wasm*", RequestStage: fetch.RequestStageRequest},
+		&fetch.RequestPattern{URLPattern: appWasmPattern, RequestStage: fetch.RequestStageRequest},
 		&fetch.RequestPattern{URLPattern: "*" + venueapi.PathTiers + "*", RequestStage: fetch.RequestStageResponse}, // answered, held from the page
 	)
 	wasm, tiers := held[0], held[1]

@@ -301,20 +301,25 @@ func waitForCandles(t testing.TB, ctx context.Context, timeout time.Duration) in
 	return n
 }
 
+// appWasmPattern matches every request for app.wasm, the page's and the
+// compile worker's, in the browser's request patterns.
+const appWasmPattern = "*/web/app.wasm*"
+
 // holdAppWasm has the browser hold back each request for app.wasm: run hold
 // before the navigation; each held request comes on the channel, for
 // letAppWasmThrough.
 func holdAppWasm(ctx context.Context) (held <-chan fetch.RequestID, hold chromedp.Action) {
-	return holdRequests(ctx, "*/web/app.wasm*")
+	return holdRequests(ctx, appWasmPattern)
 }
 
 // openHoldingAppWasm opens u in a new browser with app.wasm held back (see
-// holdAppWasm): the page as it is before the app runs.
-func openHoldingAppWasm(t testing.TB, u string) (ctx context.Context, held <-chan fetch.RequestID) {
+// holdAppWasm), after the actions before (a screen, a time zone, a script
+// for every document): the page as it is before the app runs.
+func openHoldingAppWasm(t testing.TB, u string, before ...chromedp.Action) (ctx context.Context, held <-chan fetch.RequestID) {
 	t.Helper()
 	ctx = newBrowser(t)
 	held, hold := holdAppWasm(ctx)
-	if err := chromedp.Run(ctx, hold, chromedp.Navigate(u)); err != nil {
+	if err := chromedp.Run(ctx, append(before, hold, chromedp.Navigate(u))...); err != nil {
 		t.Fatal(err)
 	}
 	return ctx, held

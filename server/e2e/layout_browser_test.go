@@ -231,12 +231,8 @@ func TestTheChartKeepsItsHeightWhenTheAppRunsWithStudies(t *testing.T) {
 	} {
 		screen := tc.screen
 		t.Run(screen.name, func(t *testing.T) {
-			ctx := newBrowser(t)
-			held, hold := holdAppWasm(ctx)
-			if err := chromedp.Run(ctx, hold, emulation.SetDeviceMetricsOverride(screen.width, screen.height, 1, screen.mobile),
-				chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&indicators=ma:7,macd,rsi")); err != nil {
-				t.Fatal(err)
-			}
+			ctx, held := openHoldingAppWasm(t, s.URL+"/?contract_code=BTC-USDT&period=1min&indicators=ma:7,macd,rsi",
+				emulation.SetDeviceMetricsOverride(screen.width, screen.height, 1, screen.mobile))
 			waitFor(t, ctx, jsFirstPaint+` !== ""`)
 			before := evalJS[float64](t, ctx, jsArea)
 			if before < tc.least || before > tc.most {

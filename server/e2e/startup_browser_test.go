@@ -476,7 +476,7 @@ func TestAppWasmIsCompiledInAWorker(t *testing.T) {
 	})
 	t.Run("the worker's download fails", func(t *testing.T) {
 		ctx := newBrowser(t)
-		held, hold := holdRequests(ctx, "*/web/app.wasm*")
+		held, hold := holdAppWasm(ctx)
 		var asked atomic.Int32
 		whenHeld(ctx, held, func(id fetch.RequestID) { // the worker's asking fails; the page's goes through
 			if asked.Add(1) == 1 {
