@@ -25,10 +25,7 @@ func firstContracts(r *http.Request) (body []byte, ok bool) {
 	if !found {
 		return nil, false
 	}
-	if body, ok = lookup(); !ok {
-		return nil, false
-	}
-	return body, true
+	return lookup()
 }
 
 // withFirstContracts puts the list body holds (firstContracts) in the page
