@@ -9,10 +9,10 @@ import (
 // pow10 holds 10^0 … 10^18, every power of ten an int64 holds.
 var pow10 = [19]int64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18}
 
-// appendDecimal appends d exactly as d.String() writes it. A coefficient of
+// AppendDecimal appends d exactly as d.String() writes it. A coefficient of
 // at most 18 digits, every price and size a venue sends, is written without
 // allocating: formatting big.Ints was most of the cost of a KLine answer.
-func appendDecimal(b []byte, d decimal.Decimal) []byte {
+func AppendDecimal(b []byte, d decimal.Decimal) []byte {
 	exp := d.Exponent()
 	if exp > 0 || exp < -18 || d.NumDigits() > 18 || (exp < 0 && !decimal.TrimTrailingZeros) {
 		return append(b, d.String()...)

@@ -13,7 +13,7 @@ func TestAppendDecimalWritesWhatStringWrites(t *testing.T) {
 		decimal.New(1500, -3), decimal.New(7, -18), decimal.New(123, -20), decimal.New(42, 3), decimal.New(math.MaxInt64, -4),
 		decimal.New(math.MinInt64, -2), decimal.RequireFromString("123456789012345678901234.5"), decimal.New(-100, 0),
 	} {
-		if got, want := string(appendDecimal(nil, d)), d.String(); got != want {
+		if got, want := string(AppendDecimal(nil, d)), d.String(); got != want {
 			t.Errorf("%s: wrote %q", want, got)
 		}
 	}
@@ -25,7 +25,7 @@ func FuzzAppendDecimalWritesWhatStringWrites(f *testing.F) {
 	f.Add(int64(0), int32(0))
 	f.Fuzz(func(t *testing.T, c int64, exp int32) {
 		d := decimal.New(c, exp%40)
-		if got, want := string(appendDecimal(nil, d)), d.String(); got != want {
+		if got, want := string(AppendDecimal(nil, d)), d.String(); got != want {
 			t.Fatalf("%s: wrote %q", want, got)
 		}
 	})
@@ -36,6 +36,6 @@ func BenchmarkAppendDecimal(b *testing.B) {
 	buf := make([]byte, 0, 32)
 	b.ReportAllocs()
 	for b.Loop() {
-		buf = appendDecimal(buf[:0], d)
+		buf = AppendDecimal(buf[:0], d)
 	}
 }

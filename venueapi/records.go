@@ -102,7 +102,7 @@ func (c Candle) AppendJSON(b []byte) []byte {
 }
 
 func appendNum(b []byte, key string, d decimal.Decimal) []byte {
-	return appendDecimal(append(b, key...), d)
+	return AppendDecimal(append(b, key...), d)
 }
 
 // MissingFieldError is a record without one of its required fields.

@@ -14,7 +14,6 @@ package chartopt
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -197,19 +196,59 @@ func Data(candles []venueapi.Candle, p venueapi.Period, loc *time.Location) Arra
 	return a
 }
 
-// AppendLabel appends the quoted time label of candle id.
+// AppendLabel appends the quoted time label of candle id. A label is
+// ASCII digits and separators, which JSON quotes as they are.
 func AppendLabel(b []byte, id int64, p venueapi.Period, loc *time.Location) []byte {
-	return strconv.AppendQuote(b, Label(id, p, loc))
+	b = append(b, '"')
+	b = appendLabel(b, id, p, loc)
+	return append(b, '"')
 }
 
 // Label is how the time axis names candle id: in loc, except the candles
 // of whole venue days and months, which are named by their UTC date
 // whatever the zone (LabelsInUTC).
 func Label(id int64, p venueapi.Period, loc *time.Location) string {
+	var buf [16]byte
+	return string(appendLabel(buf[:0], id, p, loc))
+}
+
+// appendLabel appends what time.Time.Format writes with LabelLayout(p),
+// from the time's fields: the time axis names every candle of each draw,
+// and Format's general layout parser was most of that cost in app.wasm
+// (docs/performance.md#the-candles-labels-and-digits).
+func appendLabel(b []byte, id int64, p venueapi.Period, loc *time.Location) []byte {
 	if LabelsInUTC(p) {
 		loc = time.UTC
 	}
-	return time.Unix(id, 0).In(loc).Format(LabelLayout(p))
+	t := time.Unix(id, 0).In(loc)
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.AppendFormat(b, LabelLayout(p))
+	}
+	switch p {
+	case venueapi.Period1Day: // 2006-01-02
+		b = append(appendDigits(b, year, 4), '-')
+		b = append(appendDigits(b, int(month), 2), '-')
+		return appendDigits(b, day, 2)
+	case venueapi.Period1Mon: // 2006-01
+		b = append(appendDigits(b, year, 4), '-')
+		return appendDigits(b, int(month), 2)
+	}
+	hour, minute, _ := t.Clock() // 01-02 15:04
+	b = append(appendDigits(b, int(month), 2), '-')
+	b = append(appendDigits(b, day, 2), ' ')
+	b = append(appendDigits(b, hour, 2), ':')
+	return appendDigits(b, minute, 2)
+}
+
+// appendDigits appends 0 <= v < 10^width in exactly width digits.
+func appendDigits(b []byte, v, width int) []byte {
+	var buf [4]byte
+	for i := width - 1; i >= 0; i-- {
+		buf[i] = byte('0' + v%10)
+		v /= 10
+	}
+	return append(b, buf[:width]...)
 }
 
 // LabelsInUTC reports whether candles of period p are labelled by their
@@ -223,13 +262,13 @@ func LabelsInUTC(p venueapi.Period) bool {
 // AppendPrice appends [open, close, low, high], exactly as decoded.
 func AppendPrice(b []byte, c venueapi.Candle) []byte {
 	b = append(b, '[')
-	b = append(b, c.Open.String()...)
+	b = venueapi.AppendDecimal(b, c.Open)
 	b = append(b, ',')
-	b = append(b, c.Close.String()...)
+	b = venueapi.AppendDecimal(b, c.Close)
 	b = append(b, ',')
-	b = append(b, c.Low.String()...)
+	b = venueapi.AppendDecimal(b, c.Low)
 	b = append(b, ',')
-	b = append(b, c.High.String()...)
+	b = venueapi.AppendDecimal(b, c.High)
 	return append(b, ']')
 }
 
@@ -237,9 +276,9 @@ func AppendPrice(b []byte, c venueapi.Candle) []byte {
 // and "-" (no bar) to the other.
 func AppendVolume(ups, downs []byte, c venueapi.Candle) ([]byte, []byte) {
 	if c.Close.LessThan(c.Open) {
-		return append(ups, `"-"`...), append(downs, c.Vol.String()...)
+		return append(ups, `"-"`...), venueapi.AppendDecimal(downs, c.Vol)
 	}
-	return append(ups, c.Vol.String()...), append(downs, `"-"`...)
+	return venueapi.AppendDecimal(ups, c.Vol), append(downs, `"-"`...)
 }
 
 // LabelLayout is the Go time layout Label writes the times of period p

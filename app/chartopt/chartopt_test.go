@@ -3,6 +3,7 @@ package chartopt
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"testing"
 	"time"
 
@@ -66,6 +67,55 @@ func BenchmarkData2000(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Data(candles, venueapi.Period1Min, time.UTC)
+	}
+}
+
+// Labels are written from the time's fields; they must be what
+// time.Format writes with LabelLayout, quoted as strconv.Quote quotes.
+func TestLabelsAreWhatFormatWrites(t *testing.T) {
+	newYork, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zones := []*time.Location{time.UTC, newYork, time.FixedZone("UTC+5:30", 5*3600+1800),
+		time.FixedZone("UTC+12:45", 12*3600+2700), time.FixedZone("UTC-9:30", -(9*3600 + 1800))}
+	ids := []int64{0, -1, 59, 1700000040,
+		time.Date(-1, 12, 31, 23, 59, 0, 0, time.UTC).Unix(), time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC).Unix(),
+		time.Date(999, 6, 1, 8, 5, 0, 0, time.UTC).Unix(), time.Date(9999, 12, 31, 23, 59, 0, 0, time.UTC).Unix(),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC).Unix(), time.Date(2026, 3, 8, 7, 0, 0, 0, time.UTC).Unix()}
+	for id := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).Unix(); id < time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC).Unix(); id += 7919 * 60 {
+		ids = append(ids, id, id+17)
+	}
+	var n int
+	for _, p := range venueapi.Periods() {
+		for _, loc := range zones {
+			for _, id := range ids {
+				at := loc
+				if LabelsInUTC(p) {
+					at = time.UTC
+				}
+				want := time.Unix(id, 0).In(at).Format(LabelLayout(p))
+				if got := Label(id, p, loc); got != want {
+					t.Errorf("Label(%d, %s, %s) = %q, want %q", id, p, loc, got, want)
+				}
+				if got := string(AppendLabel([]byte("x"), id, p, loc)); got != "x"+strconv.Quote(want) {
+					t.Errorf("AppendLabel(%d, %s, %s) = %s, want x%q", id, p, loc, got, want)
+				}
+				n++
+			}
+		}
+	}
+	if n < 1000 {
+		t.Fatalf("compared %d labels", n)
+	}
+}
+
+func BenchmarkLabel(b *testing.B) {
+	loc := time.FixedZone("UTC+8", 8*3600)
+	buf := make([]byte, 0, 32)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = AppendLabel(buf[:0], 1700000040, venueapi.Period1Min, loc)
 	}
 }
 
