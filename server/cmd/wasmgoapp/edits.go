@@ -22,7 +22,9 @@ const goECharts = "github.com/go-echarts/go-echarts/v2"
 // sweep of browser storage out of Go's first run
 // (docs/performance.md#go-apps-sweep-of-browser-storage). One, with the
 // file goapp/markup.go added, mounts a tree from markup
-// (docs/performance.md#mounting-from-markup).
+// (docs/performance.md#mounting-from-markup). One writes the attribute
+// values of every render without fmt
+// (docs/performance.md#go-apps-attribute-values).
 type edit struct {
 	module, file, why string
 	old, new          string
@@ -107,6 +109,36 @@ func (lineComment) ReplaceAllString(s, repl string) string {
 		if urls := Getenv("GOAPP_INTERNAL_URLS"); urls != "null" && urls != "[]" {
 			json.Unmarshal([]byte(urls), &e.internalURLs)
 		}
+`,
+		},
+		{
+			module: goApp, file: "pkg/app/strings.go",
+			why: "every Aria, DataSet and typed attribute setter of every element formats its value with fmt.Sprintf(\"%v\", v) on every render: a string, bool or integer is now written as %v writes it, without fmt, whose printer V8 otherwise compiles twice in Go's first run",
+			old: "\tif len(v) == 0 {\n\t\treturn format\n\t}\n\treturn fmt.Sprintf(format, v...)\n",
+			new: `	if len(v) == 0 {
+		return format
+	}
+	// riskchart's build of app.wasm (server/cmd/wasmgoapp): "%v" of a
+	// string, bool or integer, as fmt writes it, without fmt.
+	if format == "%v" && len(v) == 1 {
+		switch x := v[0].(type) {
+		case string:
+			return x
+		case bool:
+			return strconv.FormatBool(x)
+		case int:
+			return strconv.Itoa(x)
+		case int64:
+			return strconv.FormatInt(x, 10)
+		case int32:
+			return strconv.FormatInt(int64(x), 10)
+		case uint:
+			return strconv.FormatUint(uint64(x), 10)
+		case uint64:
+			return strconv.FormatUint(x, 10)
+		}
+	}
+	return fmt.Sprintf(format, v...)
 `,
 		},
 		{

@@ -268,3 +268,36 @@ func TestTheEditsTakeRegexpOutAndKeepGoEChartsOutput(t *testing.T) {
 		}
 	}
 }
+
+// go-app's FormatString, which every attribute setter calls with "%v", gives
+// the same strings edited as released, for the values the edit writes
+// without fmt and for those it leaves to fmt (named types, Stringers,
+// floats, nil, other formats).
+func TestTheEditsKeepGoAppsFormatString(t *testing.T) {
+	out, _ := runOnTheProject(t, "builds a program with go-app twice")
+	run := func(args ...string) string {
+		t.Helper()
+		b, err := exec.Command("go", args...).Output()
+		if err != nil {
+			var exit *exec.ExitError
+			if errors.As(err, &exit) {
+				t.Fatalf("go %v: %v\n%s", args, err, exit.Stderr)
+			}
+			t.Fatalf("go %v: %v", args, err)
+		}
+		return string(b)
+	}
+	const prog = "./server/cmd/wasmgoapp/testdata/formatstring"
+	released := run("run", prog)
+	edited := run("run", "-modfile", filepath.Join(out, "go.mod"), prog)
+	if released != edited || strings.Count(released, "\n") < 30 {
+		t.Errorf("FormatString answers differently once edited:\nreleased:\n%s\nedited:\n%s", released, edited)
+	}
+	src, err := os.ReadFile(filepath.Join(out, "go-app", "pkg", "app", "strings.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), `format == "%v" && len(v) == 1`) {
+		t.Error("the copy's strings.go lacks the edit: the comparison above compared go-app with itself")
+	}
+}
