@@ -133,15 +133,75 @@ var candleKeys = [...]string{"id", "vol", "count", "open", "close", "low", "high
 
 // candle reads one KLine record.
 func (s *scanner) candle(c *Candle) bool {
-	seen, ok := s.object(candleKeys[:], func(f int) bool {
-		if f == 0 {
+	seen, ok := s.object(candleKeys[:], func(f int) bool { return s.candleField(c, f) })
+	return ok && seen == 1<<len(candleKeys)-1
+}
+
+// candleField reads the value of the record's field f (candleKeys) into c.
+func (s *scanner) candleField(c *Candle, f int) bool {
+	if f == 0 {
+		var ok bool
+		c.ID, ok = s.integer()
+		return ok
+	}
+	d, ok := s.decimal()
+	*[...]*decimal.Decimal{nil, &c.Vol, &c.Count, &c.Open, &c.Close, &c.Low, &c.High, &c.Amount, &c.TradeTurnover}[f] = d
+	return ok
+}
+
+// StreamCandle is a candle event of the gateway's stream: the channel's name
+// and the candle's record, in one object ({"ch":…,"id":…,"vol":…}).
+type StreamCandle struct {
+	Ch     string
+	Candle Candle
+}
+
+// UnmarshalJSON reads the channel's name and the record from one object.
+func (e *StreamCandle) UnmarshalJSON(b []byte) error {
+	var head struct {
+		Ch string `json:"ch"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, &e.Candle); err != nil {
+		return err
+	}
+	e.Ch = head.Ch
+	return nil
+}
+
+// DecodeStreamCandle decodes a candle event's data. The browser app reads
+// one for every candle the stream pushes; the common shape is read in one
+// pass, as DecodeKLine reads an answer, and anything else is left to
+// encoding/json, so the result is always what json.Unmarshal gives (a fuzz
+// target checks this).
+func DecodeStreamCandle(raw []byte) (StreamCandle, error) {
+	if e, ok := FastStreamCandle(raw); ok {
+		return e, nil
+	}
+	var e StreamCandle
+	err := json.Unmarshal(raw, &e)
+	return e, err
+}
+
+// streamKeys are a candle event's: the record's (candleKeys), then the
+// channel's.
+var streamKeys = [...]string{"id", "vol", "count", "open", "close", "low", "high", "amount", "trade_turnover", "ch"}
+
+// FastStreamCandle decodes raw when it is sure to agree with encoding/json;
+// ok is false when it is not sure (or raw is invalid), and then e is
+// meaningless.
+func FastStreamCandle(raw []byte) (e StreamCandle, ok bool) {
+	s := scanner{b: raw}
+	seen, ok := s.object(streamKeys[:], func(f int) bool {
+		if f == len(candleKeys) {
 			var ok bool
-			c.ID, ok = s.integer()
+			e.Ch, ok = s.text()
 			return ok
 		}
-		d, ok := s.decimal()
-		*[...]*decimal.Decimal{nil, &c.Vol, &c.Count, &c.Open, &c.Close, &c.Low, &c.High, &c.Amount, &c.TradeTurnover}[f] = d
-		return ok
+		return s.candleField(&e.Candle, f)
 	})
-	return ok && seen == 1<<len(candleKeys)-1
+	record := uint32(1)<<len(candleKeys) - 1
+	return e, ok && s.end() && seen&record == record
 }

@@ -82,3 +82,74 @@ func FuzzFastKLineAgreesWithEncodingJSON(f *testing.F) {
 		agreesWithEncodingJSON(t, body, FastKLine, unmarshal[KLineAnswer], sameKLine)
 	})
 }
+
+// sameStreamCandle reports how two decoded candle events differ.
+func sameStreamCandle(a, b StreamCandle) string {
+	if a.Ch != b.Ch {
+		return fmt.Sprintf("ch %q vs %q", a.Ch, b.Ch)
+	}
+	return sameKLine(KLineAnswer{Data: []Candle{a.Candle}}, KLineAnswer{Data: []Candle{b.Candle}})
+}
+
+// The one-pass reader of a pushed candle against encoding/json, which read
+// the channel's name and the record in two passes.
+func TestStreamCandleDecodesAsEncodingJSONDoes(t *testing.T) {
+	const ch = `"ch":"market.BTC-USDT.kline.1min"`
+	for _, tt := range []struct {
+		name, body string
+		fast       bool
+	}{
+		{"the gateway's event", `{` + ch + `,` + oneCandle[1:], true},
+		{"the channel last", oneCandle[:len(oneCandle)-1] + `,` + ch + `}`, true},
+		{"no channel", oneCandle, true},
+		{"an unknown field", `{` + ch + `,"extra":[1,{"a":null}],` + oneCandle[1:], true},
+		{"a null channel", `{"ch":null,` + oneCandle[1:], false},
+		{"a channel that is no string", `{"ch":1,` + oneCandle[1:], false},
+		{"a channel in other case", `{"CH":"x",` + oneCandle[1:], false},
+		{"a repeated channel", `{` + ch + `,` + ch + `,` + oneCandle[1:], false},
+		{"an escaped channel", `{"ch":"market.BTC\u002dUSDT",` + oneCandle[1:], false},
+		{"a missing candle field", `{` + ch + `,"id":1,"vol":1,"count":1,"open":1,"close":1,"low":1,"high":1,"amount":1}`, false},
+		{"a null price", `{` + ch + `,"id":1,"vol":1,"count":1,"open":null,"close":1,"low":1,"high":1,"amount":1,"trade_turnover":1}`, false},
+		{"trailing bytes", `{` + ch + `,` + oneCandle[1:] + `x`, false},
+		{"not an object", `[` + oneCandle + `]`, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			decodesAsEncodingJSON(t, tt.body, tt.fast, FastStreamCandle, DecodeStreamCandle, unmarshal[StreamCandle], sameStreamCandle)
+		})
+	}
+	e, err := DecodeStreamCandle([]byte(`{` + ch + `,` + oneCandle[1:]))
+	if err != nil || e.Ch != "market.BTC-USDT.kline.1min" || e.Candle.ID != 1700000040 || e.Candle.Close.String() != "98761.2" || e.Candle.Close.Exponent() != -2 {
+		t.Fatalf("decoded %+v, %v", e, err)
+	}
+}
+
+func FuzzFastStreamCandleAgreesWithEncodingJSON(f *testing.F) {
+	f.Add([]byte(`{"ch":"market.BTC-USDT.kline.1min",` + oneCandle[1:]))
+	f.Add([]byte(`{"id":"-60","vol":"0","count":"-0.0","open":"007.50","close":"1","low":"1","high":"1","amount":"1","trade_turnover":"1","ch":""}`))
+	f.Add([]byte(`{"x":{"a":[1,-2.5e+3,true,false,null,"\u00e9\n"]},"ch":"a","id":1}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		agreesWithEncodingJSON(t, body, FastStreamCandle, unmarshal[StreamCandle], sameStreamCandle)
+	})
+}
+
+func BenchmarkDecodeStreamCandle(b *testing.B) {
+	raw := []byte(`{"ch":"market.BTC-USDT.kline.1min",` + oneCandle[1:])
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodeStreamCandle(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeStreamCandleEncodingJSON is the anchor: the event read by
+// encoding/json, as the app read it before.
+func BenchmarkDecodeStreamCandleEncodingJSON(b *testing.B) {
+	raw := []byte(`{"ch":"market.BTC-USDT.kline.1min",` + oneCandle[1:])
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := unmarshal[StreamCandle](raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

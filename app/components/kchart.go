@@ -561,13 +561,11 @@ func (k *KLineChart) reopenStream(ctx app.Context, d time.Duration) {
 // pushed draws a candle the stream pushed: {"ch":…, then the venue's
 // record}. Candles pushed while the chart loads wait for it.
 func (k *KLineChart) pushed(ctx app.Context, ch, data string) {
-	var head struct {
-		Ch string `json:"ch"`
-	}
-	var c venueapi.Candle
-	if json.Unmarshal([]byte(data), &head) != nil || head.Ch != ch || json.Unmarshal([]byte(data), &c) != nil {
+	e, err := venueapi.DecodeStreamCandle([]byte(data))
+	if err != nil || e.Ch != ch {
 		return // not this series' candle
 	}
+	c := e.Candle
 	k.feed.event()
 	k.offline, k.seenAt = false, time.Now()
 	switch {
