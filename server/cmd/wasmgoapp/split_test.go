@@ -237,28 +237,14 @@ func TestRunOnTheProject(t *testing.T) {
 func TestTheEditsTakeRegexpOutAndKeepGoEChartsOutput(t *testing.T) {
 	out, _ := runOnTheProject(t, "builds app.wasm")
 	modfile := filepath.Join(out, "go.mod")
-	goOut := func(env []string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command("go", args...)
-		cmd.Env = append(os.Environ(), env...)
-		b, err := cmd.Output()
-		if err != nil {
-			var exit *exec.ExitError
-			if errors.As(err, &exit) {
-				t.Fatalf("go %v: %v\n%s", args, err, exit.Stderr)
-			}
-			t.Fatalf("go %v: %v", args, err)
-		}
-		return string(b)
-	}
-	released := goOut(nil, "run", "./server/cmd/wasmgoapp/testdata/funcopts")
-	edited := goOut(nil, "run", "-modfile", modfile, "./server/cmd/wasmgoapp/testdata/funcopts")
+	released := goOut(t, "run", "./server/cmd/wasmgoapp/testdata/funcopts")
+	edited := goOut(t, "run", "-modfile", modfile, "./server/cmd/wasmgoapp/testdata/funcopts")
 	if released != edited || strings.Count(released, "\n") < 10 {
 		t.Errorf("go-echarts' helpers answer differently once edited:\nreleased:\n%s\nedited:\n%s", released, edited)
 	}
 	// The packages stay imported, so their own small init functions stay.
 	for _, pkg := range []string{"regexp", "regexp/syntax", "unicode"} {
-		funcs := goOut(nil, "run", "./server/cmd/wasmsize", "-modfile", modfile, "-in", pkg, appMain)
+		funcs := goOut(t, "run", "./server/cmd/wasmsize", "-modfile", modfile, "-in", pkg, appMain)
 		for _, line := range strings.Split(funcs, "\n") {
 			name, _, _ := strings.Cut(line, " ")
 			if strings.HasPrefix(name, "regexp") && !strings.HasSuffix(name, ".init") && !strings.HasPrefix(name, "regexp.init.") ||
@@ -275,21 +261,9 @@ func TestTheEditsTakeRegexpOutAndKeepGoEChartsOutput(t *testing.T) {
 // floats, nil, other formats).
 func TestTheEditsKeepGoAppsFormatString(t *testing.T) {
 	out, _ := runOnTheProject(t, "builds a program with go-app twice")
-	run := func(args ...string) string {
-		t.Helper()
-		b, err := exec.Command("go", args...).Output()
-		if err != nil {
-			var exit *exec.ExitError
-			if errors.As(err, &exit) {
-				t.Fatalf("go %v: %v\n%s", args, err, exit.Stderr)
-			}
-			t.Fatalf("go %v: %v", args, err)
-		}
-		return string(b)
-	}
 	const prog = "./server/cmd/wasmgoapp/testdata/formatstring"
-	released := run("run", prog)
-	edited := run("run", "-modfile", filepath.Join(out, "go.mod"), prog)
+	released := goOut(t, "run", prog)
+	edited := goOut(t, "run", "-modfile", filepath.Join(out, "go.mod"), prog)
 	if released != edited || strings.Count(released, "\n") < 30 {
 		t.Errorf("FormatString answers differently once edited:\nreleased:\n%s\nedited:\n%s", released, edited)
 	}
@@ -300,4 +274,19 @@ func TestTheEditsKeepGoAppsFormatString(t *testing.T) {
 	if !strings.Contains(string(src), `format == "%v" && len(v) == 1`) {
 		t.Error("the copy's strings.go lacks the edit: the comparison above compared go-app with itself")
 	}
+}
+
+// goOut runs the go command and returns its standard output, failing t with
+// its standard error.
+func goOut(t *testing.T, args ...string) string {
+	t.Helper()
+	b, err := exec.Command("go", args...).Output()
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			t.Fatalf("go %v: %v\n%s", args, err, exit.Stderr)
+		}
+		t.Fatalf("go %v: %v", args, err)
+	}
+	return string(b)
 }
