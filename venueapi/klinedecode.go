@@ -31,12 +31,7 @@ type KLineAnswer struct {
 // encoding/json, so the result is always what json.Unmarshal gives (a fuzz
 // target checks this).
 func DecodeKLine(raw []byte) (KLineAnswer, error) {
-	if a, ok := FastKLine(raw); ok {
-		return a, nil
-	}
-	var a KLineAnswer
-	err := json.Unmarshal(raw, &a)
-	return a, err
+	return fastOrJSON(raw, FastKLine)
 }
 
 // FastKLine decodes raw when it is sure to agree with encoding/json; ok is
@@ -131,10 +126,13 @@ func (s *scanner) candles(a *KLineAnswer) bool {
 // The keys of a KLine record; all are required. The id is field 0.
 var candleKeys = [...]string{"id", "vol", "count", "open", "close", "low", "high", "amount", "trade_turnover"}
 
+// allCandleKeys is object's seen when every key of a record was read.
+const allCandleKeys = 1<<len(candleKeys) - 1
+
 // candle reads one KLine record.
 func (s *scanner) candle(c *Candle) bool {
 	seen, ok := s.object(candleKeys[:], func(f int) bool { return s.candleField(c, f) })
-	return ok && seen == 1<<len(candleKeys)-1
+	return ok && seen == allCandleKeys
 }
 
 // candleField reads the value of the record's field f (candleKeys) into c.
@@ -177,24 +175,19 @@ func (e *StreamCandle) UnmarshalJSON(b []byte) error {
 // encoding/json, so the result is always what json.Unmarshal gives (a fuzz
 // target checks this).
 func DecodeStreamCandle(raw []byte) (StreamCandle, error) {
-	if e, ok := FastStreamCandle(raw); ok {
-		return e, nil
-	}
-	var e StreamCandle
-	err := json.Unmarshal(raw, &e)
-	return e, err
+	return fastOrJSON(raw, FastStreamCandle)
 }
 
-// streamKeys are a candle event's: the record's (candleKeys), then the
-// channel's.
-var streamKeys = [...]string{"id", "vol", "count", "open", "close", "low", "high", "amount", "trade_turnover", "ch"}
+// streamKeys are a candle event's: the record's, then the channel's, which
+// is field len(candleKeys).
+var streamKeys = append(candleKeys[:len(candleKeys):len(candleKeys)], "ch")
 
 // FastStreamCandle decodes raw when it is sure to agree with encoding/json;
 // ok is false when it is not sure (or raw is invalid), and then e is
 // meaningless.
 func FastStreamCandle(raw []byte) (e StreamCandle, ok bool) {
 	s := scanner{b: raw}
-	seen, ok := s.object(streamKeys[:], func(f int) bool {
+	seen, ok := s.object(streamKeys, func(f int) bool {
 		if f == len(candleKeys) {
 			var ok bool
 			e.Ch, ok = s.text()
@@ -202,6 +195,5 @@ func FastStreamCandle(raw []byte) (e StreamCandle, ok bool) {
 		}
 		return s.candleField(&e.Candle, f)
 	})
-	record := uint32(1)<<len(candleKeys) - 1
-	return e, ok && s.end() && seen&record == record
+	return e, ok && s.end() && seen&allCandleKeys == allCandleKeys
 }

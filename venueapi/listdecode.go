@@ -17,12 +17,8 @@ import (
 
 // DecodeTiers decodes an answer of the tier path, as json.Unmarshal into a
 // TierEnvelope does (on an error, env holds what was read).
-func DecodeTiers(raw []byte) (env TierEnvelope, err error) {
-	if env, ok := FastTiers(raw); ok {
-		return env, nil
-	}
-	err = json.Unmarshal(raw, &env)
-	return env, err
+func DecodeTiers(raw []byte) (TierEnvelope, error) {
+	return fastOrJSON(raw, FastTiers)
 }
 
 // FastTiers decodes raw when it is sure to agree with encoding/json; ok is

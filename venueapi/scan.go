@@ -2,16 +2,28 @@ package venueapi
 
 import (
 	"bytes"
+	"encoding/json"
 	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 )
 
 // The one-pass readers of this package (DecodeKLine, DecodeTiers,
-// DecodeContracts) share this scanner. Each reads the common shape of its
-// answer and reports false for anything else, which its caller then leaves
-// to encoding/json; a fuzz target per reader holds it to encoding/json's
-// results.
+// DecodeContracts, DecodeStreamCandle) share this scanner. Each reads the
+// common shape of its answer and reports false for anything else, which its
+// caller then leaves to encoding/json; a fuzz target per reader holds it to
+// encoding/json's results.
+
+// fastOrJSON decodes raw with fast, or, where fast is not sure, with
+// encoding/json into a T.
+func fastOrJSON[T any](raw []byte, fast func([]byte) (T, bool)) (T, error) {
+	if v, ok := fast(raw); ok {
+		return v, nil
+	}
+	var v T
+	err := json.Unmarshal(raw, &v)
+	return v, err
+}
 
 // object reads an object, each member whose key is one of keys through
 // member, given the key's number; other members are checked and skipped. It
