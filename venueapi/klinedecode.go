@@ -42,6 +42,24 @@ func FastKLine(raw []byte) (a KLineAnswer, ok bool) {
 	return a, ok && s.end()
 }
 
+// DecodeCandles decodes a JSON array of KLine records, as Candles keeps
+// them: the common shape in one pass, anything else by encoding/json, so
+// that the result is always what json.Unmarshal gives into a []Candle (a
+// fuzz target checks this).
+func DecodeCandles(raw []byte) ([]Candle, error) {
+	return fastOrJSON(raw, FastCandles)
+}
+
+// FastCandles decodes raw when it is sure to agree with encoding/json; ok is
+// false when it is not sure (or raw is invalid), and then cs is
+// meaningless.
+func FastCandles(raw []byte) (cs []Candle, ok bool) {
+	s := scanner{b: raw}
+	var a KLineAnswer
+	ok = s.candles(&a)
+	return a.Data, ok && s.end()
+}
+
 // The top-level fields FastKLine reads, numbered as in topKeys.
 const (
 	fieldCode = iota

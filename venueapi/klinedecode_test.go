@@ -1,6 +1,7 @@
 package venueapi
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 )
@@ -151,5 +152,78 @@ func BenchmarkDecodeStreamCandleEncodingJSON(b *testing.B) {
 		if _, err := unmarshal[StreamCandle](raw); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// sameCandles reports how two decoded arrays of records differ.
+func sameCandles(a, b []Candle) string {
+	return sameKLine(KLineAnswer{Data: a}, KLineAnswer{Data: b})
+}
+
+// The one-pass reader of a kept array of records against encoding/json.
+func TestCandlesDecodeAsEncodingJSONDoes(t *testing.T) {
+	for _, tt := range []struct {
+		name, body string
+		fast       bool
+	}{
+		{"two records", `[` + oneCandle + `,` + oneCandle + `]`, true},
+		{"none", `[]`, true},
+		{"white space around", " \n[ " + oneCandle + " ]\t", true},
+		{"null", `null`, false},
+		{"a missing field", `[{"id":1,"vol":1,"count":1,"open":1,"close":1,"low":1,"high":1,"amount":1}]`, false},
+		{"a record that is null", `[null]`, false},
+		{"trailing bytes", `[` + oneCandle + `]x`, false},
+		{"not an array", oneCandle, false},
+		{"cut short", `[` + oneCandle, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			decodesAsEncodingJSON(t, tt.body, tt.fast, FastCandles, DecodeCandles, unmarshal[[]Candle], sameCandles)
+		})
+	}
+}
+
+func FuzzFastCandlesAgreesWithEncodingJSON(f *testing.F) {
+	f.Add([]byte(`[` + oneCandle + `]`))
+	f.Add([]byte(`[{"id":"-60","vol":"0","count":"-0.0","open":"007.50","close":"1","low":"1","high":"1","amount":"1","trade_turnover":"1","x":[{}]}]`))
+	f.Add([]byte(` [ ] `))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		agreesWithEncodingJSON(t, body, FastCandles, unmarshal[[]Candle], sameCandles)
+	})
+}
+
+// Candles write what encoding/json writes of a []Candle, and read it back,
+// inside a larger value as on their own.
+func TestCandlesWriteWhatEncodingJSONWritesAndReadItBack(t *testing.T) {
+	recs, err := DecodeCandles([]byte(`[` + oneCandle + `,{"id":-60,"vol":"0","count":"-0.0","open":"007.50","close":"1e-8","low":"123456789012345678901234567890","high":1,"amount":0,"trade_turnover":"0.000"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cs := range []Candles{nil, {}, recs[:1], recs} {
+		want, err := json.Marshal([]Candle(cs))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cs.AppendJSON([]byte("x")); string(got) != "x"+string(want) {
+			t.Errorf("AppendJSON wrote %s, encoding/json %s", got[1:], want)
+		}
+		var back struct {
+			Data Candles `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(`{"data":`+string(want)+`}`), &back); err != nil {
+			t.Fatal(err)
+		}
+		// Written as String writes them, the numbers come back as the same
+		// values and the same digits (a trailing zero of the venue's is not
+		// kept, as it was not by encoding/json).
+		if again := back.Data.AppendJSON(nil); string(again) != string(want) || len(back.Data) != len(cs) {
+			t.Errorf("read back %s as %s", want, again)
+		}
+	}
+	kept := Candles(recs)
+	if err := kept.UnmarshalJSON([]byte("null")); err != nil || len(kept) != len(recs) {
+		t.Fatalf("null changed the records: %d left, %v", len(kept), err)
+	}
+	if err := kept.UnmarshalJSON([]byte(`[{"id":1}]`)); err == nil {
+		t.Fatal("a record without its fields was read")
 	}
 }
