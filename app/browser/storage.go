@@ -61,21 +61,30 @@ func (localStorage) RemoveItem(key string) {
 	app.Window().Get("localStorage").Call("removeItem", key)
 }
 
-// lastSeen is one view's data as kept.
-type lastSeen[T any] struct {
+// lastSeen is one view's data as kept. Data holds a T as kept, or a *T to
+// read one into (encoding/json decodes into the pointer an interface holds).
+type lastSeen struct {
 	At   time.Time `json:"at"`
-	Data T         `json:"data"`
+	Data any       `json:"data"`
 }
 
 // KeepLastSeen stores v, seen at at, under key, forgetting the least recently
 // kept views beyond lastSeenMax, and older ones while the quota refuses it.
-func KeepLastSeen[T any](s Storage, key string, v T, at time.Time) (err error) {
+func KeepLastSeen[T any](s Storage, key string, v T, at time.Time) error {
+	self, _ := any(&v).(selfJSON)
+	return keepLastSeen(s, key, v, self, at.UTC())
+}
+
+// keepLastSeen is KeepLastSeen of v, or of self when the data writes its own
+// JSON: the generic part is only the type's, so that each type kept adds
+// little to app.wasm.
+func keepLastSeen(s Storage, key string, v any, self selfJSON, at time.Time) (err error) {
 	defer func() { // storage that the browser blocks throws on access
 		if r := recover(); r != nil {
 			err = fmt.Errorf("keeping %s in browser storage: %v", key, r)
 		}
 	}()
-	kept, err := encodeKept(lastSeen[T]{At: at.UTC(), Data: v})
+	kept, err := encodeLastSeen(v, self, at)
 	if err != nil {
 		return fmt.Errorf("keeping %s in browser storage: %w", key, err)
 	}
@@ -107,6 +116,47 @@ func KeepLastSeen[T any](s Storage, key string, v T, at time.Time) (err error) {
 	return nil
 }
 
+// selfJSON is data that writes and reads its own JSON, each exactly as
+// encoding/json would (venueapi.Candles: a fuzz target holds its reader to
+// encoding/json's, and a test its writer). It is kept and read back
+// without encoding/json, whose reflection took 24 ms to write a chart's
+// 300 candles in a cold start, in WebAssembly (docs/performance.md).
+type selfJSON interface {
+	AppendJSON(b []byte) []byte
+	UnmarshalJSON(b []byte) error
+}
+
+// encodeLastSeen is lastSeen{at, v} as encodeKept writes it; self, when not
+// nil, writes the data in place of encoding/json.
+func encodeLastSeen(v any, self selfJSON, at time.Time) (string, error) {
+	if self == nil {
+		return encodeKept(lastSeen{At: at, Data: v})
+	}
+	t, err := at.MarshalJSON()
+	if err != nil {
+		return "", err
+	}
+	b := append([]byte(keptPrefix+`{"at":`), t...)
+	b = self.AppendJSON(append(b, `,"data":`...))
+	return string(append(b, '}')), nil
+}
+
+// splitLastSeen splits a value encodeLastSeen wrote into its time and its
+// data's JSON, without reading the data; ok is false for any other shape,
+// which encoding/json then reads.
+func splitLastSeen(raw string) (at time.Time, data string, ok bool) {
+	const head, mid = keptPrefix + `{"at":"`, `","data":`
+	rest, found := strings.CutPrefix(raw, head)
+	end := strings.IndexAny(rest, `"\`)
+	if !found || end < 0 || !strings.HasPrefix(rest[end:], mid) || !strings.HasSuffix(rest, "}") {
+		return time.Time{}, "", false
+	}
+	if at.UnmarshalJSON([]byte(`"`+rest[:end]+`"`)) != nil { // as encoding/json reads it
+		return time.Time{}, "", false
+	}
+	return at, rest[end+len(mid) : len(rest)-1], true
+}
+
 // encodeKept is v as kept: keptPrefix, then its JSON.
 func encodeKept(v any) (string, error) {
 	b, err := json.Marshal(v)
@@ -131,24 +181,48 @@ func setItem(s Storage, key, value string) (err error) {
 // or as plain JSON as an earlier version kept it.
 func readKept(s Storage, key string, v any) bool {
 	raw, ok := s.GetItem(key)
-	if !ok {
-		return false
-	}
+	return ok && decodeKept(raw, v)
+}
+
+// decodeKept decodes raw, as encodeKept wrote it or as plain JSON, into v.
+func decodeKept(raw string, v any) bool {
 	return json.Unmarshal([]byte(strings.TrimPrefix(raw, keptPrefix)), v) == nil
 }
 
 // ReadLastSeen returns what KeepLastSeen stored under key and when it was
 // seen; ok is false when nothing readable is kept.
 func ReadLastSeen[T any](s Storage, key string) (v T, at time.Time, ok bool) {
+	self, _ := any(&v).(selfJSON)
+	if at, ok = readLastSeen(s, key, &v, self); !ok {
+		var zero T
+		return zero, time.Time{}, false
+	}
+	return v, at, true
+}
+
+// readLastSeen decodes what is kept under key into into, a *T, or through
+// self (the same *T) when the data reads its own JSON.
+func readLastSeen(s Storage, key string, into any, self selfJSON) (at time.Time, ok bool) {
 	defer func() {
 		if recover() != nil {
-			var zero T
-			v, at, ok = zero, time.Time{}, false
+			at, ok = time.Time{}, false
 		}
 	}()
-	var kept lastSeen[T]
-	if !readKept(s, key, &kept) || kept.At.IsZero() {
-		return v, time.Time{}, false
+	raw, ok := s.GetItem(key)
+	if !ok {
+		return time.Time{}, false
 	}
-	return kept.Data, kept.At, true
+	// Data that reads itself is read in one pass where the value has the
+	// shape encodeLastSeen writes and the data reads; anything else (another
+	// member after the data, which the split left in it) is encoding/json's.
+	if self != nil {
+		if at, data, split := splitLastSeen(raw); split && !at.IsZero() && self.UnmarshalJSON([]byte(data)) == nil {
+			return at, true
+		}
+	}
+	kept := lastSeen{Data: into}
+	if !decodeKept(raw, &kept) || kept.At.IsZero() {
+		return time.Time{}, false
+	}
+	return kept.At, true
 }

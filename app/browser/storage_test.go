@@ -159,3 +159,145 @@ func TestViewsKeptAsPlainJSONAreReadAndEvictedInTurn(t *testing.T) {
 		}
 	}
 }
+
+// someCandles are n records with the digits a venue writes.
+func someCandles(n int) []venueapi.Candle {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":%d,"vol":%d,"count":%d,"open":98%03d.%d,"close":"98%03d.%d0","low":97%03d.%d,"high":99%03d,"amount":%d.%03d,"trade_turnover":409574.%04d}`,
+			1700000000+60*i, 4000+i, 600+i%97, i%1000, i%10, (i*7)%1000, i%9, i%1000, i%5, i%1000, i, i%1000, i)
+	}
+	b.WriteByte(']')
+	cs, err := venueapi.DecodeCandles([]byte(b.String()))
+	if err != nil {
+		panic(err)
+	}
+	return cs
+}
+
+// A chart's candles (venueapi.Candles) are kept without encoding/json, in
+// the very bytes encoding/json kept them in: what an earlier version kept is
+// read, and what this one keeps an earlier version reads.
+func TestCandlesAreKeptInTheBytesEncodingJSONWrites(t *testing.T) {
+	at := time.Date(2026, 11, 22, 10, 30, 0, 123456789, time.FixedZone("CET", 3600))
+	for _, n := range []int{0, 1, 300} {
+		cs := someCandles(n)
+		byJSON, self := &mapStorage{m: map[string]string{}}, &mapStorage{m: map[string]string{}}
+		if err := KeepLastSeen(byJSON, "k", cs, at); err != nil { // a []Candle goes to encoding/json
+			t.Fatal(err)
+		}
+		if err := KeepLastSeen(self, "k", venueapi.Candles(cs), at); err != nil {
+			t.Fatal(err)
+		}
+		if self.m["k"] != byJSON.m["k"] {
+			t.Fatalf("%d candles kept as\n%.300s\nencoding/json keeps\n%.300s", n, self.m["k"], byJSON.m["k"])
+		}
+		if _, _, ok := splitLastSeen(self.m["k"]); !ok {
+			t.Fatalf("%d candles: what KeepLastSeen wrote is not read in one pass", n)
+		}
+		got, gotAt, ok := ReadLastSeen[venueapi.Candles](byJSON, "k")
+		if !ok || !gotAt.Equal(at) || string(got.AppendJSON(nil)) != string(venueapi.Candles(cs).AppendJSON(nil)) {
+			t.Fatalf("%d candles read back as %d at %s (%v)", n, len(got), gotAt, ok)
+		}
+	}
+}
+
+// ReadLastSeen reads a chart's candles in one pass only where it reads them
+// as encoding/json does; anything else goes to encoding/json, and either way
+// the answer is encoding/json's.
+func TestCandlesAreReadAsEncodingJSONReadsThem(t *testing.T) {
+	kept := &mapStorage{m: map[string]string{}}
+	if err := KeepLastSeen(kept, "k", venueapi.Candles(someCandles(2)), time.Date(2026, 11, 22, 9, 0, 0, 5, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	good := kept.m["k"]
+	body := strings.TrimPrefix(good, keptPrefix)
+	data := body[strings.Index(body, `"data":`)+len(`"data":`) : len(body)-1]
+	for _, tt := range []struct {
+		name, raw string
+		split     bool // read in one pass
+	}{
+		{"as kept", good, true},
+		{"no candles", keptPrefix + `{"at":"2026-11-22T09:00:00Z","data":[]}`, true},
+		{"null candles", keptPrefix + `{"at":"2026-11-22T09:00:00Z","data":null}`, true},
+		{"a time in another zone", keptPrefix + `{"at":"2026-11-22T10:00:00+01:00","data":[]}`, true},
+		{"the zero time", keptPrefix + `{"at":"0001-01-01T00:00:00Z","data":[]}`, true},
+		{"a time that is no time", keptPrefix + `{"at":"yesterday","data":[]}`, false},
+		{"an escaped time", keptPrefix + `{"at":"2026-11-22T09:00:00\u005a","data":[]}`, false},
+		{"a record without its fields", keptPrefix + `{"at":"2026-11-22T09:00:00Z","data":[{"id":1}]}`, true},
+		{"candles that are not JSON", keptPrefix + `{"at":"2026-11-22T09:00:00Z","data":[1,]}`, true},
+		{"trailing bytes", good + " ", false},
+		{"white space inside", keptPrefix + `{ "at":"2026-11-22T09:00:00Z","data":[]}`, false},
+		{"the keys the other way round", keptPrefix + `{"data":` + data + `,"at":"2026-11-22T09:00:00Z"}`, false},
+		{"another key", keptPrefix + `{"at":"2026-11-22T09:00:00Z","data":[],"x":1}`, true},
+		{"plain JSON, as an earlier version kept it", body, false},
+		{"not JSON", keptPrefix + `{"at":`, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, _, split := splitLastSeen(tt.raw); split != tt.split {
+				t.Errorf("read in one pass: %t, want %t", split, tt.split)
+			}
+			s := &mapStorage{m: map[string]string{"k": tt.raw}}
+			got, gotAt, gotOK := ReadLastSeen[venueapi.Candles](s, "k")
+			want, wantAt, wantOK := ReadLastSeen[[]venueapi.Candle](s, "k") // encoding/json
+			if gotOK != wantOK || !gotAt.Equal(wantAt) || (got == nil) != (want == nil) ||
+				string(got.AppendJSON(nil)) != string(venueapi.Candles(want).AppendJSON(nil)) {
+				t.Fatalf("read %d candles at %s (%v), encoding/json %d at %s (%v)", len(got), gotAt, gotOK, len(want), wantAt, wantOK)
+			}
+		})
+	}
+}
+
+// BenchmarkKeepLastSeen300Candles keeps a chart's 300 candles, as the chart
+// does after each load; encoding/json, the anchor, is how it kept them
+// before.
+func BenchmarkKeepLastSeen300Candles(b *testing.B) {
+	cs := someCandles(300)
+	at := time.Now()
+	for _, bb := range []struct {
+		name string
+		keep func(s Storage) error
+	}{
+		{"one pass", func(s Storage) error { return KeepLastSeen(s, "k", venueapi.Candles(cs), at) }},
+		{"encoding/json", func(s Storage) error { return KeepLastSeen(s, "k", cs, at) }},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
+			s := &mapStorage{m: map[string]string{}}
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := bb.keep(s); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkReadLastSeen300Candles reads them back, as the chart does when it
+// shows a view it has kept before the network answers.
+func BenchmarkReadLastSeen300Candles(b *testing.B) {
+	s := &mapStorage{m: map[string]string{}}
+	if err := KeepLastSeen(s, "k", venueapi.Candles(someCandles(300)), time.Now()); err != nil {
+		b.Fatal(err)
+	}
+	for _, bb := range []struct {
+		name string
+		read func() bool
+	}{
+		{"one pass", func() bool { _, _, ok := ReadLastSeen[venueapi.Candles](s, "k"); return ok }},
+		{"encoding/json", func() bool { _, _, ok := ReadLastSeen[[]venueapi.Candle](s, "k"); return ok }},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if !bb.read() {
+					b.Fatal("nothing read")
+				}
+			}
+		})
+	}
+}

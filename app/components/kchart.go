@@ -99,6 +99,21 @@ type KLineChart struct {
 // LatestSize is how many of the latest candles a chart loads first.
 const LatestSize = 300
 
+// keep stores the candles just drawn for the next visit (browser storage),
+// in a task of its own, as RiskPanel.save does: in the draw's task it held
+// the browser's frame with the draw back, by 24 ms on a cold start when
+// encoding/json wrote them (docs/performance.md).
+func (k *KLineChart) keep(ctx app.Context, candles []venueapi.Candle) {
+	key, at := k.storageKey(), time.Now()
+	ctx.Async(func() {
+		browser.Yield()
+		ctx.Dispatch(func(ctx app.Context) {
+			ctx.PreventUpdate() // nothing on show changes
+			browser.KeepLastSeen(browser.LocalStorage(), key, venueapi.Candles(candles), at)
+		})
+	})
+}
+
 func (k *KLineChart) storageKey() string {
 	return "riskchart/chart/" + k.Contract + "/" + string(k.Period)
 }
@@ -180,7 +195,7 @@ func (k *KLineChart) reload(ctx app.Context) {
 	// saved candles then only delayed the end of Go's first run (by 35-45 ms
 	// on a next visit, docs/performance.md).
 	if !browser.HasFirstPaintAnswer(k.Contract, k.Period) {
-		if saved, at, ok := browser.ReadLastSeen[[]venueapi.Candle](browser.LocalStorage(), k.storageKey()); ok && len(saved) > 0 {
+		if saved, at, ok := browser.ReadLastSeen[venueapi.Candles](browser.LocalStorage(), k.storageKey()); ok && len(saved) > 0 {
 			k.candles, k.savedAt = saved, at
 			k.draw(ctx) // until the network answers
 		}
@@ -214,7 +229,7 @@ func (k *KLineChart) reload(ctx app.Context) {
 			}
 			k.candles = res.Candles
 			k.draw(ctx)
-			browser.KeepLastSeen(browser.LocalStorage(), k.storageKey(), res.Candles, time.Now())
+			k.keep(ctx, res.Candles)
 			if late := k.pushedLate; len(late) > 0 && k.chart != nil {
 				k.pushedLate = nil
 				k.takeLive(ctx, late)
