@@ -104,7 +104,7 @@ func (c Candle) AppendJSON(b []byte) []byte {
 // Candles are KLine records as one JSON array. The browser app keeps the
 // candles a chart showed in this shape (app/browser's last-seen storage):
 // written and read in one pass, as the answers are, since encoding/json,
-// by reflection in WebAssembly, took 24 ms to write 300 of them in a cold
+// by reflection in WebAssembly, took 35 ms to write 300 of them in a cold
 // start (docs/performance.md).
 type Candles []Candle
 

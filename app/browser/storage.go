@@ -119,7 +119,7 @@ func keepLastSeen(s Storage, key string, v any, self selfJSON, at time.Time) (er
 // selfJSON is data that writes and reads its own JSON, each exactly as
 // encoding/json would (venueapi.Candles: a fuzz target holds its reader to
 // encoding/json's, and a test its writer). It is kept and read back
-// without encoding/json, whose reflection took 24 ms to write a chart's
+// without encoding/json, whose reflection took 35 ms to write a chart's
 // 300 candles in a cold start, in WebAssembly (docs/performance.md).
 type selfJSON interface {
 	AppendJSON(b []byte) []byte

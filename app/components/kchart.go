@@ -101,7 +101,7 @@ const LatestSize = 300
 
 // keep stores the candles just drawn for the next visit (browser storage),
 // in a task of its own, as RiskPanel.save does: in the draw's task it held
-// the browser's frame with the draw back, by 24 ms on a cold start when
+// the browser's frame with the draw back, by 35 ms on a cold start when
 // encoding/json wrote them (docs/performance.md).
 func (k *KLineChart) keep(ctx app.Context, candles []venueapi.Candle) {
 	key, at := k.storageKey(), time.Now()
