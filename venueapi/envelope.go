@@ -68,14 +68,7 @@ func (e *KLineEnvelope) AppendJSON(b []byte) []byte {
 		b = append(b, `,"err_msg":`...)
 		b = appendString(b, e.ErrMsg)
 	} else {
-		b = append(b, `,"data":[`...)
-		for i, c := range e.Data {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = c.AppendJSON(b)
-		}
-		b = append(b, ']')
+		b = appendCandles(append(b, `,"data":`...), e.Data)
 	}
 	if e.Stale {
 		b = append(b, `,"stale":true`...)

@@ -55,9 +55,8 @@ func DecodeCandles(raw []byte) ([]Candle, error) {
 // meaningless.
 func FastCandles(raw []byte) (cs []Candle, ok bool) {
 	s := scanner{b: raw}
-	var a KLineAnswer
-	ok = s.candles(&a)
-	return a.Data, ok && s.end()
+	cs, ok = s.candles()
+	return cs, ok && s.end()
 }
 
 // The top-level fields FastKLine reads, numbered as in topKeys.
@@ -105,7 +104,9 @@ func (s *scanner) topValue(a *KLineAnswer, f int) bool {
 		}
 		return true
 	case fieldData:
-		return s.candles(a)
+		var ok bool
+		a.Data, ok = s.candles()
+		return ok
 	case fieldStale:
 		var ok bool
 		a.Stale, ok = s.boolean()
@@ -128,17 +129,18 @@ func (s *scanner) topValue(a *KLineAnswer, f int) bool {
 	return true
 }
 
-// candles reads the data array.
-func (s *scanner) candles(a *KLineAnswer) bool {
-	a.Data = make([]Candle, 0, min(len(s.b)/160+1, KLineMaxSize))
-	return s.array(func() bool {
+// candles reads an array of records: an answer's data, or Candles.
+func (s *scanner) candles() ([]Candle, bool) {
+	cs := make([]Candle, 0, min(len(s.b)/160+1, KLineMaxSize))
+	ok := s.array(func() bool {
 		var c Candle
 		if !s.candle(&c) {
 			return false
 		}
-		a.Data = append(a.Data, c)
+		cs = append(cs, c)
 		return true
 	})
+	return cs, ok
 }
 
 // The keys of a KLine record; all are required. The id is field 0.

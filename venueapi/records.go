@@ -113,6 +113,11 @@ func (cs Candles) AppendJSON(b []byte) []byte {
 	if cs == nil {
 		return append(b, "null"...)
 	}
+	return appendCandles(b, cs)
+}
+
+// appendCandles appends the records as a JSON array, [] for none.
+func appendCandles(b []byte, cs []Candle) []byte {
 	b = append(b, '[')
 	for i, c := range cs {
 		if i > 0 {
@@ -123,11 +128,8 @@ func (cs Candles) AppendJSON(b []byte) []byte {
 	return append(b, ']')
 }
 
-// MarshalJSON writes the array as AppendJSON does.
-func (cs Candles) MarshalJSON() ([]byte, error) { return cs.AppendJSON(nil), nil }
-
 // UnmarshalJSON reads an array of records as DecodeCandles does; null
-// leaves cs as it is, as encoding/json leaves a slice.
+// leaves cs as it is, as the json.Unmarshaler convention asks.
 func (cs *Candles) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
 		return nil
