@@ -192,17 +192,16 @@ func decodeKept(raw string, v any) bool {
 // ReadLastSeen returns what KeepLastSeen stored under key and when it was
 // seen; ok is false when nothing readable is kept.
 func ReadLastSeen[T any](s Storage, key string) (v T, at time.Time, ok bool) {
-	self, _ := any(&v).(selfJSON)
-	if at, ok = readLastSeen(s, key, &v, self); !ok {
+	if at, ok = readLastSeen(s, key, &v); !ok {
 		var zero T
 		return zero, time.Time{}, false
 	}
 	return v, at, true
 }
 
-// readLastSeen decodes what is kept under key into into, a *T, or through
-// self (the same *T) when the data reads its own JSON.
-func readLastSeen(s Storage, key string, into any, self selfJSON) (at time.Time, ok bool) {
+// readLastSeen decodes what is kept under key into into, a *T: by the T
+// itself when it reads its own JSON (selfJSON), by encoding/json otherwise.
+func readLastSeen(s Storage, key string, into any) (at time.Time, ok bool) {
 	defer func() {
 		if recover() != nil {
 			at, ok = time.Time{}, false
@@ -215,7 +214,7 @@ func readLastSeen(s Storage, key string, into any, self selfJSON) (at time.Time,
 	// Data that reads itself is read in one pass where the value has the
 	// shape encodeLastSeen writes and the data reads; anything else (another
 	// member after the data, which the split left in it) is encoding/json's.
-	if self != nil {
+	if self, isSelf := into.(selfJSON); isSelf {
 		if at, data, split := splitLastSeen(raw); split && !at.IsZero() && self.UnmarshalJSON([]byte(data)) == nil {
 			return at, true
 		}
