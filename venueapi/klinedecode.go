@@ -217,3 +217,39 @@ func FastStreamCandle(raw []byte) (e StreamCandle, ok bool) {
 	})
 	return e, ok && s.end() && seen&allCandleKeys == allCandleKeys
 }
+
+// StreamState is the gateway stream's state event: whether the candles of
+// channel Ch stand in for a venue that fails ({"ch":…,"stale":true}).
+type StreamState struct {
+	Ch    string `json:"ch"`
+	Stale bool   `json:"stale"`
+}
+
+// DecodeStreamState decodes a state event's data, as json.Unmarshal into a
+// StreamState does. The chart reads one as its stream opens, in the app's
+// start: the common shape is read in one pass, anything else by
+// encoding/json.
+func DecodeStreamState(raw []byte) (StreamState, error) {
+	return fastOrJSON(raw, FastStreamState)
+}
+
+var streamStateKeys = [...]string{"ch", "stale"}
+
+// FastStreamState decodes raw when it is sure to agree with encoding/json;
+// ok is false when it is not sure (or raw is invalid).
+func FastStreamState(raw []byte) (e StreamState, ok bool) {
+	s := scanner{b: raw}
+	_, ok = s.object(streamStateKeys[:], func(f int) bool {
+		if s.null() { // leaves the field as it is
+			return true
+		}
+		var ok bool
+		if f == 0 {
+			e.Ch, ok = s.text()
+		} else {
+			e.Stale, ok = s.boolean()
+		}
+		return ok
+	})
+	return e, ok && s.end()
+}

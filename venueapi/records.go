@@ -183,6 +183,29 @@ type Tier struct {
 	VolumeUnit            string          `json:"volume_unit"` // "contract" or "usdt"
 }
 
+// AppendJSON appends the record's JSON to b as encoding/json writes a Tier,
+// without reflection: the decimals as decimal.Decimal writes them (strings,
+// unless decimal.MarshalJSONWithoutQuotes).
+func (t Tier) AppendJSON(b []byte) []byte {
+	b = appendString(append(b, `{"contract_code":`...), t.ContractCode)
+	b = appendString(append(b, `,"margin_mode":`...), t.MarginMode)
+	b = strconv.AppendInt(append(b, `,"tier":`...), int64(t.Tier), 10)
+	b = appendQuotedNum(b, `,"max_lever":`, t.MaxLever)
+	b = appendQuotedNum(b, `,"maintenance_margin_rate":`, t.MaintenanceMarginRate)
+	b = appendQuotedNum(b, `,"max_volume":`, t.MaxVolume)
+	b = appendQuotedNum(b, `,"min_volume":`, t.MinVolume)
+	b = appendString(append(b, `,"volume_unit":`...), t.VolumeUnit)
+	return append(b, '}')
+}
+
+// appendQuotedNum appends key and d as decimal.Decimal's MarshalJSON writes it.
+func appendQuotedNum(b []byte, key string, d decimal.Decimal) []byte {
+	if decimal.MarshalJSONWithoutQuotes {
+		return appendNum(b, key, d)
+	}
+	return append(appendNum(append(b, key...), `"`, d), '"')
+}
+
 // Volume units of a tier band.
 const (
 	UnitContract = "contract"
@@ -240,35 +263,31 @@ type PositionLimit struct {
 	TradePartition string // deprecated by the venue; carried, never shown
 }
 
-type limitWire struct {
-	Symbol         *string      `json:"symbol"`
-	ContractCode   *string      `json:"contract_code"`
-	MarginMode     *string      `json:"margin_mode"`
-	BuyLimit       *json.Number `json:"buy_limit"`
-	SellLimit      *json.Number `json:"sell_limit"`
-	ContractType   *string      `json:"contract_type"`
-	Pair           *string      `json:"pair"`
-	BusinessType   *string      `json:"business_type"`
-	LeverRate      *json.Number `json:"lever_rate"`
-	BuyLimitValue  *json.Number `json:"buy_limit_value"`
-	SellLimitValue *json.Number `json:"sell_limit_value"`
-	MarkPrice      *json.Number `json:"mark_price"`
-	TradePartition *string      `json:"trade_partition"`
+// MarshalJSON writes the record as the venue does, decimals as JSON numbers.
+func (p PositionLimit) MarshalJSON() ([]byte, error) { return p.AppendJSON(nil), nil }
+
+// AppendJSON appends the record's JSON to b, without reflection: the keys in
+// the venue's order, the decimals as JSON numbers, the strings as
+// encoding/json writes them.
+func (p PositionLimit) AppendJSON(b []byte) []byte {
+	b = appendString(append(b, `{"symbol":`...), p.Symbol)
+	b = appendString(append(b, `,"contract_code":`...), p.ContractCode)
+	b = appendString(append(b, `,"margin_mode":`...), p.MarginMode)
+	b = appendNum(b, `,"buy_limit":`, p.BuyLimit)
+	b = appendNum(b, `,"sell_limit":`, p.SellLimit)
+	b = appendString(append(b, `,"contract_type":`...), string(p.ContractType))
+	b = appendString(append(b, `,"pair":`...), p.Pair)
+	b = appendString(append(b, `,"business_type":`...), p.BusinessType)
+	b = strconv.AppendInt(append(b, `,"lever_rate":`...), int64(p.LeverRate), 10)
+	b = appendNum(b, `,"buy_limit_value":`, p.BuyLimitValue)
+	b = appendNum(b, `,"sell_limit_value":`, p.SellLimitValue)
+	b = appendNum(b, `,"mark_price":`, p.MarkPrice)
+	b = appendString(append(b, `,"trade_partition":`...), p.TradePartition)
+	return append(b, '}')
 }
 
-// MarshalJSON writes the record as the venue does, decimals as JSON numbers.
-func (p PositionLimit) MarshalJSON() ([]byte, error) {
-	num := func(d decimal.Decimal) *json.Number { n := json.Number(d.String()); return &n }
-	str := func(s string) *string { return &s }
-	lever := json.Number(strconv.Itoa(p.LeverRate))
-	return json.Marshal(limitWire{
-		Symbol: str(p.Symbol), ContractCode: str(p.ContractCode), MarginMode: str(p.MarginMode),
-		BuyLimit: num(p.BuyLimit), SellLimit: num(p.SellLimit), ContractType: str(string(p.ContractType)),
-		Pair: str(p.Pair), BusinessType: str(p.BusinessType), LeverRate: &lever,
-		BuyLimitValue: num(p.BuyLimitValue), SellLimitValue: num(p.SellLimitValue), MarkPrice: num(p.MarkPrice),
-		TradePartition: str(p.TradePartition),
-	})
-}
+// maxLeverRate is the highest leverage a position-limit record may carry.
+const maxLeverRate = 10000
 
 // UnmarshalJSON decodes a position-limit record exactly, numbers given as
 // JSON numbers or strings, requiring every field but the deprecated
@@ -327,7 +346,7 @@ func (p *PositionLimit) UnmarshalJSON(b []byte) error {
 	if !w.LeverRate.Valid {
 		return &MissingFieldError{Record: "position limit", Field: "lever_rate"}
 	}
-	if !w.LeverRate.Decimal.IsInteger() || w.LeverRate.Decimal.Sign() < 0 || w.LeverRate.Decimal.GreaterThan(decimal.NewFromInt(10000)) {
+	if !w.LeverRate.Decimal.IsInteger() || w.LeverRate.Decimal.Sign() < 0 || w.LeverRate.Decimal.GreaterThan(decimal.NewFromInt(maxLeverRate)) {
 		return fmt.Errorf("position limit record: lever_rate %s is not a leverage", w.LeverRate.Decimal)
 	}
 	p.LeverRate = int(w.LeverRate.Decimal.IntPart())
