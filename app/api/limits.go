@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/riskchart/riskchart/app/browser"
@@ -25,8 +24,7 @@ func FetchLimits(ctx context.Context, q venueapi.LimitQuery, header map[string]s
 // ReadLimits decodes an answer of the position-limit path, given with its
 // HTTP status. The envelope decides, not the status (see ReadKLine).
 func ReadLimits(status int, body string) (*venueapi.LimitEnvelope, error) {
-	var env venueapi.LimitEnvelope
-	jsonErr := json.Unmarshal([]byte(body), &env)
+	env, jsonErr := venueapi.DecodeLimits([]byte(body))
 	if err := refusal(status, env.ErrCode, env.ErrMsg); err != nil {
 		return nil, err
 	}

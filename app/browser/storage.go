@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/riskchart/riskchart/venueapi"
 )
 
 // The last data a view showed is kept in the browser's storage, so that the
@@ -88,10 +89,7 @@ func keepLastSeen(s Storage, key string, v any, self selfJSON, at time.Time) (er
 	if err != nil {
 		return fmt.Errorf("keeping %s in browser storage: %w", key, err)
 	}
-	var index []string
-	if !readKept(s, lastSeenIndex, &index) {
-		index = nil // unreadable: start again
-	}
+	index := readIndex(s)
 	index = slices.DeleteFunc(index, func(k string) bool { return k == key })
 	for len(index) >= lastSeenMax {
 		s.RemoveItem(index[0])
@@ -109,7 +107,7 @@ func keepLastSeen(s Storage, key string, v any, self selfJSON, at time.Time) (er
 		s.RemoveItem(key)
 		return fmt.Errorf("keeping %s in browser storage: %w", key, err)
 	}
-	ib, _ := encodeKept(append(index, key)) // strings always encode
+	ib := keptPrefix + string(venueapi.AppendStrings(nil, append(index, key)))
 	if err := setItem(s, lastSeenIndex, ib); err != nil {
 		return fmt.Errorf("keeping the index of kept views: %w", err)
 	}
@@ -177,11 +175,18 @@ func setItem(s Storage, key, value string) (err error) {
 	return nil
 }
 
-// readKept decodes the value kept under key into v: as encodeKept wrote it,
-// or as plain JSON as an earlier version kept it.
-func readKept(s Storage, key string, v any) bool {
-	raw, ok := s.GetItem(key)
-	return ok && decodeKept(raw, v)
+// readIndex is the index of kept views, oldest first: as keepLastSeen wrote
+// it, or as plain JSON as an earlier version kept it; none when unreadable.
+func readIndex(s Storage) []string {
+	raw, ok := s.GetItem(lastSeenIndex)
+	if !ok {
+		return nil
+	}
+	index, err := venueapi.DecodeStrings([]byte(strings.TrimPrefix(raw, keptPrefix)))
+	if err != nil {
+		return nil // start again
+	}
+	return index
 }
 
 // decodeKept decodes raw, as encodeKept wrote it or as plain JSON, into v.

@@ -252,6 +252,102 @@ func TestCandlesAreReadAsEncodingJSONReadsThem(t *testing.T) {
 	}
 }
 
+// riskByJSON is the risk panel's kept records as encoding/json writes them
+// (the panel's own type before venueapi.RiskRecords).
+type riskByJSON struct {
+	Tiers  []venueapi.Tier          `json:"tiers"`
+	Limits []venueapi.PositionLimit `json:"limits"`
+}
+
+// someRisk is a contract's tiers and limits as the sandbox serves them.
+func someRisk(tiers int) venueapi.RiskRecords {
+	var b strings.Builder
+	b.WriteString(`{"code":200,"data":[`)
+	for i := range tiers {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"contract_code":"BTC-USDT","margin_mode":"cross","tier":%d,"max_lever":"%d","maintenance_margin_rate":"0.%04d","max_volume":"%d","min_volume":"%d","volume_unit":"usdt"}`,
+			i+1, 125/(i+1), 40*(i+1), 500000*(i+1), 500000*i)
+	}
+	b.WriteString(`]}`)
+	t, err := venueapi.DecodeTiers([]byte(b.String()))
+	if err != nil {
+		panic(err)
+	}
+	l, err := venueapi.DecodeLimits([]byte(`{"status":"ok","data":[{"symbol":"BTC","contract_code":"BTC-USDT","margin_mode":"cross","buy_limit":2000,"sell_limit":2000,"contract_type":"swap","pair":"BTC-USDT","business_type":"swap","lever_rate":20,"buy_limit_value":190000.5,"sell_limit_value":190000.5,"mark_price":95000.25,"trade_partition":"USDT"}]}`))
+	if err != nil {
+		panic(err)
+	}
+	return venueapi.RiskRecords{Tiers: t.Data, Limits: l.Data}
+}
+
+// The risk panel's tiers and limits (venueapi.RiskRecords) and the index of
+// kept views are kept without encoding/json, in the bytes encoding/json
+// kept them in, and read back as encoding/json reads them.
+func TestRiskRecordsAndTheIndexAreKeptInTheBytesEncodingJSONWrites(t *testing.T) {
+	at := time.Date(2026, 11, 22, 10, 30, 0, 123456789, time.UTC)
+	for _, r := range []venueapi.RiskRecords{someRisk(10), someRisk(0), {Tiers: someRisk(2).Tiers}} {
+		byJSON, self := &mapStorage{m: map[string]string{}}, &mapStorage{m: map[string]string{}}
+		if err := KeepLastSeen(byJSON, "k", riskByJSON(r), at); err != nil {
+			t.Fatal(err)
+		}
+		if err := KeepLastSeen(self, "k", r, at); err != nil {
+			t.Fatal(err)
+		}
+		if self.m["k"] != byJSON.m["k"] {
+			t.Fatalf("kept as\n%.300s\nencoding/json keeps\n%.300s", self.m["k"], byJSON.m["k"])
+		}
+		got, gotAt, ok := ReadLastSeen[venueapi.RiskRecords](byJSON, "k")
+		want, _, _ := ReadLastSeen[riskByJSON](byJSON, "k")
+		if !ok || !gotAt.Equal(at) || string(got.AppendJSON(nil)) != string(venueapi.RiskRecords(want).AppendJSON(nil)) ||
+			(got.Tiers == nil) != (r.Tiers == nil) || (got.Limits == nil) != (r.Limits == nil) {
+			t.Fatalf("read back %+v at %s (%v), encoding/json %+v", got, gotAt, ok, want)
+		}
+	}
+
+	s := &mapStorage{m: map[string]string{}}
+	var keys []string
+	for _, k := range []string{"riskchart/risk/BTC-USDT", "riskchart/chart/ETH-USDT/1min", `odd "key" <&>`, "riskchart/risk/BTC-USDT"} {
+		if err := KeepLastSeen(s, k, 1, at); err != nil {
+			t.Fatal(err)
+		}
+		keys = append(slices.DeleteFunc(keys, func(x string) bool { return x == k }), k)
+		want, _ := json.Marshal(keys)
+		if s.m[lastSeenIndex] != keptPrefix+string(want) {
+			t.Fatalf("index kept as %s, encoding/json writes %s", s.m[lastSeenIndex], want)
+		}
+	}
+	if got := readIndex(s); !slices.Equal(got, keys) {
+		t.Fatalf("index read back as %q, want %q", got, keys)
+	}
+}
+
+// BenchmarkKeepLastSeenRisk keeps a contract's ten tiers and its limits, as
+// the risk panel does after each load; encoding/json, the anchor, is how it
+// kept them before.
+func BenchmarkKeepLastSeenRisk(b *testing.B) {
+	r := someRisk(10)
+	at := time.Now()
+	for _, bb := range []struct {
+		name string
+		keep func(s Storage) error
+	}{
+		{"one pass", func(s Storage) error { return KeepLastSeen(s, "k", r, at) }},
+		{"encoding/json", func(s Storage) error { return KeepLastSeen(s, "k", riskByJSON(r), at) }},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
+			s := &mapStorage{m: map[string]string{}}
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := bb.keep(s); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkKeepLastSeen300Candles keeps a chart's 300 candles, as the chart
 // does after each load; encoding/json, the anchor, is how it kept them
 // before.

@@ -2,7 +2,6 @@ package components
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -600,11 +599,8 @@ func (k *KLineChart) pushed(ctx app.Context, ch, data string) {
 // streamState reads the stream's state event: whether the server's candles
 // stand in for a venue that fails.
 func (k *KLineChart) streamState(ch, data string) {
-	var st struct {
-		Ch    string `json:"ch"`
-		Stale bool   `json:"stale"`
-	}
-	if json.Unmarshal([]byte(data), &st) != nil || st.Ch != ch {
+	st, err := venueapi.DecodeStreamState([]byte(data))
+	if err != nil || st.Ch != ch {
 		return
 	}
 	k.feed.event()

@@ -326,25 +326,19 @@ func (r *RiskPanel) denied() bool {
 	return r.tiersState.noAccess && r.Show != "limits" || r.limitsState.noAccess && r.Show != "tiers"
 }
 
-// savedRisk is the last tiers and limits seen for a contract, kept in
-// browser storage (browser.KeepLastSeen) for when the server cannot be reached.
-type savedRisk struct {
-	Tiers  []venueapi.Tier          `json:"tiers"`
-	Limits []venueapi.PositionLimit `json:"limits"`
-}
-
 func (r *RiskPanel) storageKey() string { return "riskchart/risk/" + r.Contract }
 
-// save keeps the data on show, in a task of its own: encoding it took
-// 25-30 ms of Go's first run on a cold start, where the page's first tiers
-// land (docs/performance.md). What is kept is what is on show then.
+// save keeps the data on show (venueapi.RiskRecords, written in one pass)
+// in browser storage, for when the server cannot be reached; in a task of
+// its own, after the page's first tiers land (docs/performance.md, "The risk
+// panel's records"). What is kept is what is on show then.
 func (r *RiskPanel) save(ctx app.Context) {
 	ctx.Async(func() {
 		browser.Yield()
 		ctx.Dispatch(func(ctx app.Context) {
 			ctx.PreventUpdate() // nothing on show changes
 			if len(r.tiers) > 0 || len(r.limits) > 0 {
-				browser.KeepLastSeen(browser.LocalStorage(), r.storageKey(), savedRisk{Tiers: r.tiers, Limits: r.limits}, time.Now())
+				browser.KeepLastSeen(browser.LocalStorage(), r.storageKey(), venueapi.RiskRecords{Tiers: r.tiers, Limits: r.limits}, time.Now())
 			}
 		})
 	})
@@ -356,7 +350,7 @@ func (r *RiskPanel) fromStorage(err error) {
 	if !api.Unanswered(err) {
 		return
 	}
-	saved, at, ok := browser.ReadLastSeen[savedRisk](browser.LocalStorage(), r.storageKey())
+	saved, at, ok := browser.ReadLastSeen[venueapi.RiskRecords](browser.LocalStorage(), r.storageKey())
 	if !ok {
 		return
 	}
