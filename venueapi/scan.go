@@ -9,10 +9,11 @@ import (
 )
 
 // The one-pass readers of this package (DecodeKLine, DecodeTiers,
-// DecodeContracts, DecodeStreamCandle) share this scanner. Each reads the
-// common shape of its answer and reports false for anything else, which its
-// caller then leaves to encoding/json; a fuzz target per reader holds it to
-// encoding/json's results.
+// DecodeContracts, DecodeStreamCandle, DecodeLimits, DecodeStreamState,
+// DecodeStrings and RiskRecords' UnmarshalJSON) share this scanner. Each
+// reads the common shape of its answer and reports false for anything else,
+// which its caller then leaves to encoding/json; a fuzz target per reader
+// holds it to encoding/json's results.
 
 // fastOrJSON decodes raw with fast, or, where fast is not sure, with
 // encoding/json into a T.
