@@ -68,7 +68,7 @@ func (e *KLineEnvelope) AppendJSON(b []byte) []byte {
 		b = append(b, `,"err_msg":`...)
 		b = appendString(b, e.ErrMsg)
 	} else {
-		b = appendCandles(append(b, `,"data":`...), e.Data)
+		b = appendArray(append(b, `,"data":`...), e.Data)
 	}
 	if e.Stale {
 		b = append(b, `,"stale":true`...)

@@ -109,23 +109,30 @@ func (c Candle) AppendJSON(b []byte) []byte {
 type Candles []Candle
 
 // AppendJSON appends the array to b, as json.Marshal writes a []Candle.
-func (cs Candles) AppendJSON(b []byte) []byte {
-	if cs == nil {
-		return append(b, "null"...)
-	}
-	return appendCandles(b, cs)
-}
+func (cs Candles) AppendJSON(b []byte) []byte { return appendSlice(b, cs) }
 
-// appendCandles appends the records as a JSON array, [] for none.
-func appendCandles(b []byte, cs []Candle) []byte {
+// record is a record that writes its own JSON.
+type record interface{ AppendJSON(b []byte) []byte }
+
+// appendArray appends the records as a JSON array, [] for none.
+func appendArray[T record](b []byte, rs []T) []byte {
 	b = append(b, '[')
-	for i, c := range cs {
+	for i, r := range rs {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = c.AppendJSON(b)
+		b = r.AppendJSON(b)
 	}
 	return append(b, ']')
+}
+
+// appendSlice appends the records as json.Marshal writes a slice of them:
+// null when rs is nil.
+func appendSlice[T record](b []byte, rs []T) []byte {
+	if rs == nil {
+		return append(b, "null"...)
+	}
+	return appendArray(b, rs)
 }
 
 // UnmarshalJSON reads an array of records as DecodeCandles does; null

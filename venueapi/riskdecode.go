@@ -120,32 +120,8 @@ type RiskRecords struct {
 
 // AppendJSON appends the records to b as json.Marshal writes them.
 func (r RiskRecords) AppendJSON(b []byte) []byte {
-	b = append(b, `{"tiers":`...)
-	if r.Tiers == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, t := range r.Tiers {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = t.AppendJSON(b)
-		}
-		b = append(b, ']')
-	}
-	b = append(b, `,"limits":`...)
-	if r.Limits == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, p := range r.Limits {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = p.AppendJSON(b)
-		}
-		b = append(b, ']')
-	}
+	b = appendSlice(append(b, `{"tiers":`...), r.Tiers)
+	b = appendSlice(append(b, `,"limits":`...), r.Limits)
 	return append(b, '}')
 }
 

@@ -327,40 +327,29 @@ func TestRiskRecordsAndTheIndexAreKeptInTheBytesEncodingJSONWrites(t *testing.T)
 // the risk panel does after each load; encoding/json, the anchor, is how it
 // kept them before.
 func BenchmarkKeepLastSeenRisk(b *testing.B) {
-	r := someRisk(10)
-	at := time.Now()
-	for _, bb := range []struct {
-		name string
-		keep func(s Storage) error
-	}{
-		{"one pass", func(s Storage) error { return KeepLastSeen(s, "k", r, at) }},
-		{"encoding/json", func(s Storage) error { return KeepLastSeen(s, "k", riskByJSON(r), at) }},
-	} {
-		b.Run(bb.name, func(b *testing.B) {
-			s := &mapStorage{m: map[string]string{}}
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := bb.keep(s); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	r, at := someRisk(10), time.Now()
+	benchmarkKeeps(b,
+		func(s Storage) error { return KeepLastSeen(s, "k", r, at) },
+		func(s Storage) error { return KeepLastSeen(s, "k", riskByJSON(r), at) })
 }
 
 // BenchmarkKeepLastSeen300Candles keeps a chart's 300 candles, as the chart
 // does after each load; encoding/json, the anchor, is how it kept them
 // before.
 func BenchmarkKeepLastSeen300Candles(b *testing.B) {
-	cs := someCandles(300)
-	at := time.Now()
+	cs, at := someCandles(300), time.Now()
+	benchmarkKeeps(b,
+		func(s Storage) error { return KeepLastSeen(s, "k", venueapi.Candles(cs), at) },
+		func(s Storage) error { return KeepLastSeen(s, "k", cs, at) })
+}
+
+// benchmarkKeeps runs a keep in one pass and its anchor by encoding/json,
+// each into storage of its own.
+func benchmarkKeeps(b *testing.B, onePass, byJSON func(s Storage) error) {
 	for _, bb := range []struct {
 		name string
 		keep func(s Storage) error
-	}{
-		{"one pass", func(s Storage) error { return KeepLastSeen(s, "k", venueapi.Candles(cs), at) }},
-		{"encoding/json", func(s Storage) error { return KeepLastSeen(s, "k", cs, at) }},
-	} {
+	}{{"one pass", onePass}, {"encoding/json", byJSON}} {
 		b.Run(bb.name, func(b *testing.B) {
 			s := &mapStorage{m: map[string]string{}}
 			b.ReportAllocs()
