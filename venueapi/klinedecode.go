@@ -131,16 +131,7 @@ func (s *scanner) topValue(a *KLineAnswer, f int) bool {
 
 // candles reads an array of records: an answer's data, or Candles.
 func (s *scanner) candles() ([]Candle, bool) {
-	cs := make([]Candle, 0, min(len(s.b)/160+1, KLineMaxSize))
-	ok := s.array(func() bool {
-		var c Candle
-		if !s.candle(&c) {
-			return false
-		}
-		cs = append(cs, c)
-		return true
-	})
-	return cs, ok
+	return list(s, min(len(s.b)/160+1, KLineMaxSize), s.candle)
 }
 
 // The keys of a KLine record; all are required. The id is field 0.

@@ -41,11 +41,7 @@ func FastTiers(raw []byte) (env TierEnvelope, ok bool) {
 		case 1: // message
 			env.Message, ok = s.text()
 		case 2: // data
-			env.Data = make([]Tier, 0, 8)
-			ok = s.array(func() bool {
-				env.Data = append(env.Data, Tier{})
-				return s.tier(&env.Data[len(env.Data)-1])
-			})
+			env.Data, ok = s.tiers()
 		case 3: // ts
 			env.Ts, ok = s.wholeNumber(math.MinInt64, math.MaxInt64)
 		case 4: // stale
@@ -60,6 +56,9 @@ var (
 	tierEnvelopeKeys = [...]string{"code", "message", "data", "ts", "stale"}
 	tierKeys         = [...]string{"contract_code", "margin_mode", "tier", "max_lever", "maintenance_margin_rate", "max_volume", "min_volume", "volume_unit"}
 )
+
+// tiers reads an array of tier records.
+func (s *scanner) tiers() ([]Tier, bool) { return list(s, 8, s.tier) }
 
 // tier reads a tier record with every field given, none null and no string
 // empty: Tier.UnmarshalJSON's rules for the rest are left to it.
@@ -104,11 +103,9 @@ func FastContracts(raw []byte) (offers []Offer, ok bool) {
 			offers = nil
 			return true
 		}
-		offers = make([]Offer, 0, 16)
-		return s.array(func() bool {
-			offers = append(offers, Offer{})
-			return s.offer(&offers[len(offers)-1])
-		})
+		var ok bool
+		offers, ok = list(&s, 16, s.offer)
+		return ok
 	})
 	return offers, ok && s.end()
 }

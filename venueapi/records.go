@@ -293,8 +293,11 @@ func (p PositionLimit) AppendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// maxLeverRate is the highest leverage a position-limit record may carry.
-const maxLeverRate = 10000
+// isLeverRate reports whether d is a leverage a position-limit record may
+// carry: a whole number from 0 to 10000.
+func isLeverRate(d decimal.Decimal) bool {
+	return d.IsInteger() && d.Sign() >= 0 && !d.GreaterThan(decimal.NewFromInt(10000))
+}
 
 // UnmarshalJSON decodes a position-limit record exactly, numbers given as
 // JSON numbers or strings, requiring every field but the deprecated
@@ -353,7 +356,7 @@ func (p *PositionLimit) UnmarshalJSON(b []byte) error {
 	if !w.LeverRate.Valid {
 		return &MissingFieldError{Record: "position limit", Field: "lever_rate"}
 	}
-	if !w.LeverRate.Decimal.IsInteger() || w.LeverRate.Decimal.Sign() < 0 || w.LeverRate.Decimal.GreaterThan(decimal.NewFromInt(maxLeverRate)) {
+	if !isLeverRate(w.LeverRate.Decimal) {
 		return fmt.Errorf("position limit record: lever_rate %s is not a leverage", w.LeverRate.Decimal)
 	}
 	p.LeverRate = int(w.LeverRate.Decimal.IntPart())

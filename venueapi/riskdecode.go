@@ -69,14 +69,7 @@ var (
 const limitRequired = 1<<(len(limitKeys)-1) - 1
 
 // limits reads an array of position-limit records.
-func (s *scanner) limits() ([]PositionLimit, bool) {
-	ps := make([]PositionLimit, 0, 4)
-	ok := s.array(func() bool {
-		ps = append(ps, PositionLimit{})
-		return s.limit(&ps[len(ps)-1])
-	})
-	return ps, ok
-}
+func (s *scanner) limits() ([]PositionLimit, bool) { return list(s, 4, s.limit) }
 
 // limit reads a position-limit record with every required field given and
 // none null: PositionLimit.UnmarshalJSON's errors are left to it.
@@ -88,16 +81,12 @@ func (s *scanner) limit(p *PositionLimit) bool {
 				return true
 			}
 			v, ok := s.text()
-			switch f {
-			case 5:
-				p.ContractType = ContractType(v)
-			default:
-				*[...]*string{&p.Symbol, &p.ContractCode, &p.MarginMode, 6: &p.Pair, &p.BusinessType, 12: &p.TradePartition}[f] = v
-			}
+			*[...]*string{&p.Symbol, &p.ContractCode, &p.MarginMode, 5: (*string)(&p.ContractType), &p.Pair, &p.BusinessType,
+				12: &p.TradePartition}[f] = v
 			return ok
 		case 8:
 			d, ok := s.decimal()
-			if !ok || !d.IsInteger() || d.Sign() < 0 || d.GreaterThan(decimal.NewFromInt(maxLeverRate)) {
+			if !ok || !isLeverRate(d) {
 				return false // UnmarshalJSON says why
 			}
 			p.LeverRate = int(d.IntPart())
@@ -155,16 +144,13 @@ func (r RiskRecords) fast(raw []byte) (RiskRecords, bool) {
 			}
 			return true
 		}
-		if f == 1 {
-			var ok bool
+		var ok bool
+		if f == 0 {
+			r.Tiers, ok = s.tiers()
+		} else {
 			r.Limits, ok = s.limits()
-			return ok
 		}
-		r.Tiers = make([]Tier, 0, 8)
-		return s.array(func() bool {
-			r.Tiers = append(r.Tiers, Tier{})
-			return s.tier(&r.Tiers[len(r.Tiers)-1])
-		})
+		return ok
 	})
 	return r, ok && s.end()
 }

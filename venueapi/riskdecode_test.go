@@ -43,9 +43,6 @@ func sameLimits(a, b LimitEnvelope) string {
 
 // sameRisk reports how two decoded RiskRecords differ; "" when they do not.
 func sameRisk(a, b RiskRecords) string {
-	if len(a.Tiers) != len(b.Tiers) || (a.Tiers == nil) != (b.Tiers == nil) {
-		return fmt.Sprintf("%d tiers (nil %t) vs %d (nil %t)", len(a.Tiers), a.Tiers == nil, len(b.Tiers), b.Tiers == nil)
-	}
 	if d := sameTiers(TierEnvelope{Data: a.Tiers}, TierEnvelope{Data: b.Tiers}); d != "" {
 		return d
 	}

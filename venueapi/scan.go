@@ -76,6 +76,17 @@ func (s *scanner) array(elem func() bool) bool {
 	}
 }
 
+// list reads an array of records, each through read into an element of
+// its own; size is the capacity to start with.
+func list[T any](s *scanner, size int, read func(*T) bool) ([]T, bool) {
+	rs := make([]T, 0, size)
+	ok := s.array(func() bool {
+		rs = append(rs, *new(T))
+		return read(&rs[len(rs)-1])
+	})
+	return rs, ok
+}
+
 // end reports whether nothing but white space is left.
 func (s *scanner) end() bool {
 	s.ws()
