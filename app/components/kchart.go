@@ -99,18 +99,10 @@ type KLineChart struct {
 const LatestSize = 300
 
 // keep stores the candles just drawn for the next visit (browser storage),
-// in a task of its own, as RiskPanel.save does: in the draw's task it held
-// the browser's frame with the draw back, by 35 ms on a cold start when
-// encoding/json wrote them (docs/performance.md).
+// after the draw's task (keepLater).
 func (k *KLineChart) keep(ctx app.Context, candles []venueapi.Candle) {
 	key, at := k.storageKey(), time.Now()
-	ctx.Async(func() {
-		browser.Yield()
-		ctx.Dispatch(func(ctx app.Context) {
-			ctx.PreventUpdate() // nothing on show changes
-			browser.KeepLastSeen(browser.LocalStorage(), key, venueapi.Candles(candles), at)
-		})
-	})
+	keepLater(ctx, func() { browser.KeepLastSeen(browser.LocalStorage(), key, venueapi.Candles(candles), at) })
 }
 
 func (k *KLineChart) storageKey() string {

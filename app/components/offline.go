@@ -4,12 +4,28 @@ import (
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/riskchart/riskchart/app/browser"
 )
 
 // The last data a view showed is kept in the browser's storage
 // (browser.KeepLastSeen), so that the next visit draws it before the network
 // answers, and a visit without a network shows it marked "Offline, as of …"
 // until the server answers again.
+
+// keepLater runs keep, which stores data on show in browser storage, in a
+// task of its own once the browser has had a turn: in the task that showed
+// the data it held the browser's frame back (35 ms of a cold start for the
+// chart's candles, docs/performance.md). It runs on go-app's UI goroutine
+// and changes nothing on show, so go-app renders nothing after it.
+func keepLater(ctx app.Context, keep func()) {
+	ctx.Async(func() {
+		browser.Yield()
+		ctx.Dispatch(func(ctx app.Context) {
+			ctx.PreventUpdate()
+			keep()
+		})
+	})
+}
 
 // offlineMark is the badge of data shown from browser storage because the
 // server cannot be reached.

@@ -329,18 +329,14 @@ func (r *RiskPanel) denied() bool {
 func (r *RiskPanel) storageKey() string { return "riskchart/risk/" + r.Contract }
 
 // save keeps the data on show (venueapi.RiskRecords, written in one pass)
-// in browser storage, for when the server cannot be reached; in a task of
-// its own, after the page's first tiers land (docs/performance.md, "The risk
-// panel's records"). What is kept is what is on show then.
+// in browser storage, for when the server cannot be reached, after the task
+// that showed it (keepLater; docs/performance.md, "The risk panel's
+// records"). What is kept is what is on show then.
 func (r *RiskPanel) save(ctx app.Context) {
-	ctx.Async(func() {
-		browser.Yield()
-		ctx.Dispatch(func(ctx app.Context) {
-			ctx.PreventUpdate() // nothing on show changes
-			if len(r.tiers) > 0 || len(r.limits) > 0 {
-				browser.KeepLastSeen(browser.LocalStorage(), r.storageKey(), venueapi.RiskRecords{Tiers: r.tiers, Limits: r.limits}, time.Now())
-			}
-		})
+	keepLater(ctx, func() {
+		if len(r.tiers) > 0 || len(r.limits) > 0 {
+			browser.KeepLastSeen(browser.LocalStorage(), r.storageKey(), venueapi.RiskRecords{Tiers: r.tiers, Limits: r.limits}, time.Now())
+		}
 	})
 }
 
