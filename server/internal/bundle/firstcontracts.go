@@ -36,27 +36,24 @@ func firstContracts(r *http.Request) (body []byte, ok bool) {
 // then does not fetch. ok is false when the page is left as it was: it
 // shows no picker, or body holds no contract.
 func withFirstContracts(page []byte, u *url.URL, body []byte) (out []byte, ok bool) {
-	var list struct {
-		Data    []venueapi.Offer `json:"data"`
-		Private bool             `json:"private"`
-	}
-	if err := json.Unmarshal(body, &list); err != nil || len(list.Data) == 0 {
+	offers, err := venueapi.DecodeContracts(body) // in one pass: it is the server's own answer
+	if err != nil || len(offers) == 0 {
 		return page, false
 	}
-	picker, shown := pages.FirstContractPicker(u, list.Data)
+	picker, shown := pages.FirstContractPicker(u, offers)
 	if !shown {
 		return page, false
 	}
-	// Marshalled here: json.Marshal escapes <, > and &, so the text cannot
-	// end the script element.
-	answer, err := json.Marshal(list)
-	if err != nil {
-		return page, false
-	}
-	script := `<script type="application/json" id="` + boot.ContractsID + `">` + string(answer) + "</script>\n"
+	// The answer as the contract path sends it, with <, > and & escaped as
+	// json.Marshal escapes them, so that the text cannot end the script
+	// element; the same JSON value for the app.
+	var script bytes.Buffer
+	script.WriteString(`<script type="application/json" id="` + boot.ContractsID + `">`)
+	json.HTMLEscape(&script, body)
+	script.WriteString("</script>\n")
 	// The prerendered picker is the one form with id="contract-pick"
 	// (ContractPicker), holding no other form.
-	out, ok = replaceElement(page, "form", "contract-pick", []byte(app.HTMLString(picker)), script)
+	out, ok = replaceElement(page, "form", "contract-pick", []byte(app.HTMLString(picker)), script.String())
 	if !ok {
 		return page, false
 	}

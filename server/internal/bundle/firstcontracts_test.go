@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -133,5 +134,40 @@ func TestThePagesWithAPickerCarryTheContractList(t *testing.T) {
 		if other := serve(path, held); scriptRE.MatchString(other) {
 			t.Errorf("%s, a page without a picker, carries the contract list", path)
 		}
+	}
+}
+
+// The contract path's answer goes into the page as the server holds it,
+// with <, > and & escaped inside its strings: text that would end the
+// script element, or open a comment in it, reads as the same JSON value
+// and ends nothing.
+func TestTheContractListCannotEndItsScriptElement(t *testing.T) {
+	const answer = `{"data":[{"contract_code":"BTC-USDT","face_value":"0.001","price_decimals":1}],"private":false,` +
+		`"note":"</script><script>alert(1)</script> & <!-- \u2028"}`
+	h, err := New(Config{Root: builtRoot(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := httptest.NewRequest(http.MethodGet, "/", nil)
+	r = r.WithContext(firstdata.WithContracts(r.Context(), func() ([]byte, bool) { return []byte(answer), true }))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, r)
+	page := rec.Body.String()
+	if strings.Contains(page, "alert(1)</script>") || strings.Contains(page, "<!--") {
+		t.Fatal("the answer's text ends its script element, or opens a comment, in the page")
+	}
+	script := scriptRE.FindAllStringSubmatch(page, -1)
+	if len(script) != 1 {
+		t.Fatalf("%d contract answers in the page, want 1", len(script))
+	}
+	var got, want any
+	if err := json.Unmarshal([]byte(script[0][1]), &got); err != nil {
+		t.Fatalf("the answer carried is not JSON: %v", err)
+	}
+	if err := json.Unmarshal([]byte(answer), &want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the page carries %v, want the contract path's answer %v", got, want)
 	}
 }

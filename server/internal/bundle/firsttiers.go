@@ -32,16 +32,12 @@ func firstTiers(ctx context.Context, shown pages.TiersShown) (t tierLadder, ok b
 	if !found {
 		return tierLadder{}, false
 	}
-	body, found := lookup(firstdata.TiersPage{Contract: shown.Contract, Embedded: shown.Embedded, EmbedLink: shown.EmbedLink})
-	if !found {
+	env, found := lookup(firstdata.TiersPage{Contract: shown.Contract, Embedded: shown.Embedded, EmbedLink: shown.EmbedLink})
+	if !found || len(env.Data) == 0 {
 		return tierLadder{}, false
 	}
-	var env venueapi.TierEnvelope
-	if err := json.Unmarshal(body, &env); err != nil || len(env.Data) == 0 {
-		return tierLadder{}, false
-	}
-	// Marshalled here: json.Marshal escapes <, > and &, so the text cannot
-	// end the script element.
+	// Written once, for the app: json.Marshal escapes <, > and &, so the
+	// text cannot end the script element.
 	answer, err := json.Marshal(env)
 	if err != nil {
 		return tierLadder{}, false

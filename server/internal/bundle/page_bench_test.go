@@ -4,13 +4,23 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/riskchart/riskchart/server/internal/firstdata"
+	"github.com/riskchart/riskchart/venueapi"
 )
 
 // chartPage serves the chart page as a browser asks for it (brotli), with
 // the contract list written in and no tiers; etag is the ETag it came with.
 func chartPage(tb testing.TB) (get func(ifNoneMatch string) *httptest.ResponseRecorder, etag string) {
+	return chartPageWith(tb, nil)
+}
+
+// chartPageWith is chartPage with the tiers lookup tiers (none when nil):
+// a page with tiers has no ETag, and etag is then "".
+func chartPageWith(tb testing.TB, tiers firstdata.TiersLookup) (get func(ifNoneMatch string) *httptest.ResponseRecorder, etag string) {
 	h, err := New(Config{Root: builtRoot(tb)})
 	if err != nil {
 		tb.Fatal(err)
@@ -21,6 +31,9 @@ func chartPage(tb testing.TB) (get func(ifNoneMatch string) *httptest.ResponseRe
 	get = func(ifNoneMatch string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest(http.MethodGet, "/?contract_code=ETH-USDT&period=5min", nil)
 		r = r.WithContext(firstdata.WithContracts(r.Context(), contracts))
+		if tiers != nil {
+			r = r.WithContext(firstdata.WithTiers(r.Context(), tiers))
+		}
 		r.Header.Set("Accept-Encoding", "gzip, deflate, br, zstd")
 		if ifNoneMatch != "" {
 			r.Header.Set("If-None-Match", ifNoneMatch)
@@ -30,7 +43,7 @@ func chartPage(tb testing.TB) (get func(ifNoneMatch string) *httptest.ResponseRe
 		return rec
 	}
 	first := get("")
-	if etag = first.Header().Get("ETag"); first.Code != http.StatusOK || etag == "" {
+	if etag = first.Header().Get("ETag"); first.Code != http.StatusOK || (etag == "") != (tiers != nil) {
 		tb.Fatalf("the page: HTTP %d, ETag %q", first.Code, etag)
 	}
 	return get, etag
@@ -70,4 +83,36 @@ func BenchmarkChartPage(b *testing.B) {
 			}
 		})
 	}
+	b.Run("with tiers", func(b *testing.B) {
+		get, _ := chartPageWith(b, benchTiers())
+		b.ReportAllocs()
+		for b.Loop() {
+			if rec := get(""); rec.Code != http.StatusOK {
+				b.Fatalf("HTTP %d, want 200", rec.Code)
+			}
+		}
+	})
+}
+
+// benchLadder is a ladder of ten tiers for ETH-USDT, as the sandbox's.
+func benchLadder() venueapi.TierEnvelope {
+	env := venueapi.TierEnvelope{Code: 200, Ts: time.Now().Add(-time.Minute).UnixMilli()}
+	for i := range 10 {
+		env.Data = append(env.Data, venueapi.Tier{
+			ContractCode: "ETH-USDT", MarginMode: "cross", Tier: venueapi.TierNumber(i + 1),
+			MaxLever:              decimal.NewFromInt(int64(100 - 9*i)),
+			MaintenanceMarginRate: decimal.New(int64(5+5*i), -3),
+			MinVolume:             decimal.NewFromInt(int64(i * 10000)),
+			MaxVolume:             decimal.NewFromInt(int64((i + 1) * 10000)),
+			VolumeUnit:            "contract",
+		})
+	}
+	return env
+}
+
+// benchTiers is the gateway's lookup of the tiers it holds, as it answers
+// a page.
+func benchTiers() firstdata.TiersLookup {
+	env := benchLadder()
+	return func(firstdata.TiersPage) (venueapi.TierEnvelope, bool) { return env, true }
 }

@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/riskchart/riskchart/server/internal/firstdata"
+	"github.com/riskchart/riskchart/venueapi"
 )
 
 var tagRE = regexp.MustCompile(`<[a-z]+[^<>]*>`)
@@ -43,10 +46,11 @@ func TestPagesComeCompressedAndValidatedByWhatTheyHold(t *testing.T) {
 		answer := `{"data":[` + strings.Join(offers, ",") + `],"private":false}`
 		return func() ([]byte, bool) { return []byte(answer), true }
 	}
-	tiers := firstdata.TiersLookup(func(page firstdata.TiersPage) ([]byte, bool) {
-		ts := strconv.FormatInt(time.Now().Add(-time.Minute).UnixMilli(), 10)
-		return []byte(`{"code":200,"message":"","ts":` + ts + `,"data":[{"contract_code":"` + page.Contract +
-			`","margin_mode":"cross","tier":1,"max_lever":"100","maintenance_margin_rate":"0.005","max_volume":"1000","min_volume":"0","volume_unit":"contract"}]}`), true
+	tiers := firstdata.TiersLookup(func(page firstdata.TiersPage) (venueapi.TierEnvelope, bool) {
+		return venueapi.TierEnvelope{Code: 200, Ts: time.Now().Add(-time.Minute).UnixMilli(), Data: []venueapi.Tier{{
+			ContractCode: page.Contract, MarginMode: "cross", Tier: 1, MaxLever: decimal.NewFromInt(100),
+			MaintenanceMarginRate: decimal.RequireFromString("0.005"), MaxVolume: decimal.NewFromInt(1000), VolumeUnit: "contract",
+		}}}, true
 	})
 	serve := func(contracts firstdata.ContractsLookup, tiers firstdata.TiersLookup, headers map[string]string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest(http.MethodGet, view, nil)

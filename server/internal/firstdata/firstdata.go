@@ -3,7 +3,11 @@
 // its caches and who may see them, the front end knows the page's view.
 package firstdata
 
-import "context"
+import (
+	"context"
+
+	"github.com/riskchart/riskchart/venueapi"
+)
 
 // NavigationHeader marks the navigation of a page that the service worker
 // (web/app-worker.js) sends on to the network: the page is being shown, as
@@ -21,10 +25,11 @@ type TiersPage struct {
 	EmbedLink string
 }
 
-// TiersLookup returns the tier path's answer (JSON) for the page's contract
-// when the server holds it fresh and the tier path would answer the page's
-// viewer for it; ok is false otherwise.
-type TiersLookup func(page TiersPage) (body []byte, ok bool)
+// TiersLookup returns the tier path's answer for the page's contract, as
+// the server holds it (decoded: the page draws the table from it and writes
+// it once for the app), when the server holds it fresh and the tier path
+// would answer the page's viewer for it; ok is false otherwise.
+type TiersLookup func(page TiersPage) (env venueapi.TierEnvelope, ok bool)
 
 type tiersKey struct{}
 

@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"encoding/json"
 	"net/http"
 
 	"github.com/riskchart/riskchart/server/internal/embedlink"
@@ -27,9 +26,9 @@ func (s *server) withFirstTiers(next http.Handler) http.Handler {
 // the page asks, for the page's contract: a file or a page without tiers
 // costs nothing.
 func (s *server) firstTiersFor(r *http.Request) firstdata.TiersLookup {
-	return func(page firstdata.TiersPage) ([]byte, bool) {
+	return func(page firstdata.TiersPage) (venueapi.TierEnvelope, bool) {
 		if !s.mayViewFirstTiers(r, page) {
-			return nil, false
+			return venueapi.TierEnvelope{}, false
 		}
 		return s.cachedTiers(page.Contract)
 	}
@@ -76,18 +75,18 @@ func (s *server) mayViewPrivate(r *http.Request) bool {
 }
 
 // cachedTiers is the tier path's answer for contract when this process
-// holds it fresh, as of when it was fetched.
-func (s *server) cachedTiers(contract string) ([]byte, bool) {
+// holds it fresh, as of when it was fetched. Its tiers are the cache's,
+// shared: read, never written.
+func (s *server) cachedTiers(contract string) (venueapi.TierEnvelope, bool) {
 	e, ok, fresh := s.tiers.entry("tiers|" + contract)
 	if !ok || !fresh || e.err != nil {
-		return nil, false
+		return venueapi.TierEnvelope{}, false
 	}
 	held, isTiers := e.v.(*venueapi.TierEnvelope)
 	if !isTiers || held == nil {
-		return nil, false
+		return venueapi.TierEnvelope{}, false
 	}
-	env := *held // a copy: the cached one is shared
+	env := *held // a copy of the envelope: its age is the page's own
 	env.Stale, env.Ts = false, e.at.UnixMilli()
-	body, err := json.Marshal(env)
-	return body, err == nil
+	return env, true
 }
