@@ -12,7 +12,7 @@ APP_SRC   := $(shell find app venueapi -name '*.go' -not -name '*_test.go') go.m
 CHROMIUM  ?= /usr/bin/chromium
 NGINX     ?= /usr/sbin/nginx
 
-.PHONY: all run build test bench deps chromium redis-server nginx vet clean wasm-size trace-startup profile-startup
+.PHONY: all run build test bench deps chromium redis-server nginx vet clean wasm-size trace-startup profile-startup ab-startup
 
 all: build
 
@@ -129,6 +129,19 @@ profile-startup: build chromium
 	$(GO) run ./server/cmd/wasmdata build/profile/app.wasm
 	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) RISKCHART_NAMED_WASM=$(CURDIR)/build/profile/app.wasm $(GO) test ./server/e2e -run '^$$' -bench '^BenchmarkStartUpProfile$$' -benchtime 1x -count=1
 	@cat artifacts/startprofile.txt
+
+# A change's start-up against the code at BEFORE (a commit), in one run with
+# the rounds interleaved (BenchmarkStartUpAB, docs/performance.md): the
+# commit is built apart in build/ab, with this tree's node_modules.
+# RISKCHART_AB_ROUNDS=loopback,mobile sets the rounds (16,6).
+ab-startup: build chromium
+	@test -n "$(BEFORE)" || { echo "make ab-startup BEFORE=<commit>: the code to compare this tree's with"; exit 2; }
+	rm -rf build/ab && mkdir -p build/ab
+	git archive --format=tar $(BEFORE) | tar -x -C build/ab
+	cp -a node_modules build/ab/
+	$(MAKE) -C build/ab build
+	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) RISKCHART_AB_BIN=$(CURDIR)/build/ab/bin/riskchart RISKCHART_AB_ROOT=$(CURDIR)/build/ab $(GO) test ./server/e2e -run '^$$' -bench '^BenchmarkStartUpAB$$' -benchtime 1x -count=1 -timeout 60m
+	@cat artifacts/startab.txt
 
 # app.wasm's code per package, the data segments in one row: docs/performance.md.
 wasm-size: deps $(WASM_MOD)

@@ -81,11 +81,17 @@ func command(t testing.TB, env map[string]string, args ...string) *exec.Cmd {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return commandOf(serverBinary(t), root, env, args...)
+}
+
+// commandOf is command for the binary bin serving the front end in root
+// (another build's, for BenchmarkStartUpAB).
+func commandOf(bin, root string, env map[string]string, args ...string) *exec.Cmd {
 	vars := map[string]string{"PATH": os.Getenv("PATH"), "HOME": os.Getenv("HOME"), "RISKCHART_ROOT": root}
 	for k, v := range env {
 		vars[k] = v
 	}
-	cmd := exec.Command(serverBinary(t), args...)
+	cmd := exec.Command(bin, args...)
 	for k, v := range vars {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
@@ -131,7 +137,19 @@ func startServer(t testing.TB, env map[string]string) *testServer {
 	for k, v := range env {
 		vars[k] = v
 	}
-	cmd := command(t, vars)
+	return startCommand(t, command(t, vars))
+}
+
+// startServerOf is startServer for the binary bin serving the front end in
+// root (another build's, for BenchmarkStartUpAB).
+func startServerOf(t testing.TB, bin, root string) *testServer {
+	t.Helper()
+	return startCommand(t, commandOf(bin, root, map[string]string{"RISKCHART_ADDR": "127.0.0.1:0"}))
+}
+
+// startCommand starts cmd, a server, and stops it at the end of the test.
+func startCommand(t testing.TB, cmd *exec.Cmd) *testServer {
+	t.Helper()
 	s := &testServer{Log: &servertest.Buffer{}, Out: &servertest.Buffer{}}
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = io.MultiWriter(pw, s.Out), s.Log

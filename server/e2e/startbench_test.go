@@ -81,25 +81,8 @@ func BenchmarkStartUp(b *testing.B) {
 	plain := brotliInFront(b, plainOrigin(b, s.URL))
 	alloc := newAllocator(b)
 	pages := [2]struct{ name, url string }{{"go-app", s.URL + "/"}, {"plain-js", plain + "/web/bench/plain.html"}}
-	rounds := map[string]int{"loopback": 10, "mobile": 4}
-	// [profile][page][visit: 0 cold, 1 next]
-	got := map[string]*[2][2][]startTimes{}
-	for _, p := range startProfiles {
-		got[p.name] = &[2][2][]startTimes{}
-	}
 	warmUp(b, alloc, pages[0].url, pages[1].url)
-	for range b.N {
-		for _, p := range startProfiles {
-			for r := range rounds[p.name] {
-				for j := range pages {
-					i := (j + r) % len(pages)
-					cold, next := startVisits(b, alloc, pages[i].url, p, nil)
-					got[p.name][i][0] = append(got[p.name][i][0], cold)
-					got[p.name][i][1] = append(got[p.name][i][1], next)
-				}
-			}
-		}
-	}
+	got := startRounds(b, alloc, []string{pages[0].url, pages[1].url}, map[string]int{"loopback": 10, "mobile": 4})
 	var out strings.Builder
 	report := func(name string, v float64) {
 		b.ReportMetric(v, name)
@@ -108,44 +91,76 @@ func BenchmarkStartUp(b *testing.B) {
 	for _, p := range startProfiles {
 		for v, visit := range []string{"cold", "next"} {
 			app, js := got[p.name][0][v], got[p.name][1][v]
-			pick := func(ts []startTimes, f func(startTimes) float64) float64 {
-				var xs []float64
-				for _, t := range ts {
-					xs = append(xs, f(t))
-				}
-				return median(xs)
-			}
-			candles, plainChart := pick(app, func(t startTimes) float64 { return t.Drawn }), pick(js, func(t startTimes) float64 { return t.Drawn })
-			running := pick(app, func(t startTimes) float64 { return t.Running })
+			candles, plainChart := medianOf(app, func(t startTimes) float64 { return t.Drawn }), medianOf(js, func(t startTimes) float64 { return t.Drawn })
+			running := medianOf(app, func(t startTimes) float64 { return t.Running })
 			pre := p.name + "-" + visit + "-"
 			report(pre+"candles-app-ms", candles)
 			report(pre+"candles-plain-ms", plainChart)
 			report(pre+"candles-ratio", candles/plainChart)
 			report(pre+"running-app-ms", running)
 			report(pre+"running-ratio", running/plainChart)
-			report(pre+"risk-table-ms", pick(app, func(t startTimes) float64 { return t.Risk }))
-			report(pre+"risk-live-ms", pick(app, func(t startTimes) float64 { return t.RiskLive }))
+			report(pre+"risk-table-ms", medianOf(app, func(t startTimes) float64 { return t.Risk }))
+			report(pre+"risk-live-ms", medianOf(app, func(t startTimes) float64 { return t.RiskLive }))
 			if v == 0 {
-				report(p.name+"-app.wasm-wire-MB", pick(app, func(t startTimes) float64 { return t.WasmTransfer })/1e6)
+				report(p.name+"-app.wasm-wire-MB", medianOf(app, func(t startTimes) float64 { return t.WasmTransfer })/1e6)
 			}
 		}
 	}
 	if st, err := os.Stat(filepath.Join(repoRoot, "web", "app.wasm.br")); err == nil { // a build without brotli, for comparison, has none
 		report("app.wasm.br-MB", float64(st.Size())/1e6)
 	}
+	writeRounds(&out, got, []string{pages[0].name, pages[1].name})
+	os.WriteFile(filepath.Join(artifactDir(b), "startbench.txt"), []byte(out.String()), 0o644)
+}
+
+// startRounds visits each of urls (startVisits: cold, then next in the same
+// tab) in rounds under each profile, rounds[profile] of them, the pages'
+// order turning by one from round to round so that none is always first:
+// got[profile][page][visit: 0 cold, 1 next].
+func startRounds(b *testing.B, alloc context.Context, urls []string, rounds map[string]int) map[string][][2][]startTimes {
+	got := map[string][][2][]startTimes{}
+	for _, p := range startProfiles {
+		got[p.name] = make([][2][]startTimes, len(urls))
+	}
+	for range b.N {
+		for _, p := range startProfiles {
+			for r := range rounds[p.name] {
+				for j := range urls {
+					i := (j + r) % len(urls)
+					cold, next := startVisits(b, alloc, urls[i], p, nil)
+					got[p.name][i][0] = append(got[p.name][i][0], cold)
+					got[p.name][i][1] = append(got[p.name][i][1], next)
+				}
+			}
+		}
+	}
+	return got
+}
+
+// medianOf is the median of f over ts.
+func medianOf(ts []startTimes, f func(startTimes) float64) float64 {
+	xs := make([]float64, 0, len(ts))
+	for _, t := range ts {
+		xs = append(xs, f(t))
+	}
+	return median(xs)
+}
+
+// writeRounds writes every round of startRounds' got, the pages named by
+// names in its order.
+func writeRounds(out *strings.Builder, got map[string][][2][]startTimes, names []string) {
 	out.WriteString("\nround by round, ms (candles / running / risk table / risk panel live):\n")
 	for _, p := range startProfiles {
-		for i, pg := range pages {
+		for i, name := range names {
 			for v, visit := range []string{"cold", "next"} {
-				fmt.Fprintf(&out, "%-26s", p.name+"-"+pg.name+"-"+visit)
+				fmt.Fprintf(out, "%-26s", p.name+"-"+name+"-"+visit)
 				for _, t := range got[p.name][i][v] {
-					fmt.Fprintf(&out, " %.0f/%.0f/%.0f/%.0f", t.Drawn, t.Running, t.Risk, t.RiskLive)
+					fmt.Fprintf(out, " %.0f/%.0f/%.0f/%.0f", t.Drawn, t.Running, t.Risk, t.RiskLive)
 				}
 				out.WriteString("\n")
 			}
 		}
 	}
-	os.WriteFile(filepath.Join(artifactDir(b), "startbench.txt"), []byte(out.String()), 0o644)
 }
 
 // brotliInFront serves the plain page's scripts brotli-compressed, from
