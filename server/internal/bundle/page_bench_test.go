@@ -94,7 +94,7 @@ func BenchmarkChartPage(b *testing.B) {
 	})
 }
 
-// benchLadder is a ladder of ten tiers for ETH-USDT, as the sandbox's.
+// benchLadder is a ladder of ten tiers for ETH-USDT.
 func benchLadder() venueapi.TierEnvelope {
 	env := venueapi.TierEnvelope{Code: 200, Ts: time.Now().Add(-time.Minute).UnixMilli()}
 	for i := range 10 {
