@@ -77,11 +77,17 @@ func serverBinary(t testing.TB) string {
 // developer's own RISKCHART_* variables must not reach it.
 func command(t testing.TB, env map[string]string, args ...string) *exec.Cmd {
 	t.Helper()
+	return commandOf(serverBinary(t), frontEnd(t), env, args...)
+}
+
+// frontEnd is the repository's front end, the root the server serves.
+func frontEnd(t testing.TB) string {
+	t.Helper()
 	root, err := filepath.Abs(repoRoot)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return commandOf(serverBinary(t), root, env, args...)
+	return root
 }
 
 // commandOf is command for the binary bin serving the front end in root
@@ -133,23 +139,18 @@ func (s *testServer) Kill() { s.kill() }
 // added to a minimal environment, and stops it at the end of the test.
 func startServer(t testing.TB, env map[string]string) *testServer {
 	t.Helper()
-	vars := map[string]string{"RISKCHART_ADDR": "127.0.0.1:0"}
-	for k, v := range env {
-		vars[k] = v
-	}
-	return startCommand(t, command(t, vars))
+	return startServerOf(t, serverBinary(t), frontEnd(t), env)
 }
 
 // startServerOf is startServer for the binary bin serving the front end in
 // root (another build's, for BenchmarkStartUpAB).
-func startServerOf(t testing.TB, bin, root string) *testServer {
+func startServerOf(t testing.TB, bin, root string, env map[string]string) *testServer {
 	t.Helper()
-	return startCommand(t, commandOf(bin, root, map[string]string{"RISKCHART_ADDR": "127.0.0.1:0"}))
-}
-
-// startCommand starts cmd, a server, and stops it at the end of the test.
-func startCommand(t testing.TB, cmd *exec.Cmd) *testServer {
-	t.Helper()
+	vars := map[string]string{"RISKCHART_ADDR": "127.0.0.1:0"}
+	for k, v := range env {
+		vars[k] = v
+	}
+	cmd := commandOf(bin, root, vars)
 	s := &testServer{Log: &servertest.Buffer{}, Out: &servertest.Buffer{}}
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = io.MultiWriter(pw, s.Out), s.Log

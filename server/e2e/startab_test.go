@@ -28,7 +28,7 @@ func BenchmarkStartUpAB(b *testing.B) {
 		b.Fatal(err)
 	}
 	after := startServer(b, nil)
-	before := startServerOf(b, bin, root)
+	before := startServerOf(b, bin, root, nil)
 	plain := brotliInFront(b, plainOrigin(b, after.URL))
 	alloc := newAllocator(b)
 	names := []string{"before", "after", "plain-js"}
@@ -39,29 +39,27 @@ func BenchmarkStartUpAB(b *testing.B) {
 	var out strings.Builder
 	fmt.Fprintf(&out, "medians, ms, before → after (%d rounds on loopback, %d on the mobile profile); ratios to the plain page's first chart\n\n",
 		rounds["loopback"], rounds["mobile"])
-	drawn := func(t startTimes) float64 { return t.Drawn }
-	running := func(t startTimes) float64 { return t.Running }
-	live := func(t startTimes) float64 { return t.RiskLive }
+	metrics := []struct {
+		name string
+		f    func(startTimes) float64
+	}{{"candles", func(t startTimes) float64 { return t.Drawn }}, {"running", func(t startTimes) float64 { return t.Running }},
+		{"risk-live", func(t startTimes) float64 { return t.RiskLive }}}
 	for _, p := range startProfiles {
 		if rounds[p.name] == 0 {
 			continue
 		}
 		for v, visit := range []string{"cold", "next"} {
-			was, is, js := got[p.name][0][v], got[p.name][1][v], got[p.name][2][v]
-			chart := medianOf(js, drawn)
 			pre := p.name + "-" + visit + "-"
-			for _, m := range []struct {
-				name string
-				f    func(startTimes) float64
-			}{{"candles", drawn}, {"running", running}, {"risk-live", live}} {
-				b.ReportMetric(medianOf(was, m.f), pre+m.name+"-before-ms")
-				b.ReportMetric(medianOf(is, m.f), pre+m.name+"-after-ms")
+			chart := medianOf(got[p.name][2][v], metrics[0].f) // the plain page's first chart
+			var was, is [3]float64                             // metrics' medians, before and after
+			for i, m := range metrics {
+				was[i], is[i] = medianOf(got[p.name][0][v], m.f), medianOf(got[p.name][1][v], m.f)
+				b.ReportMetric(was[i], pre+m.name+"-before-ms")
+				b.ReportMetric(is[i], pre+m.name+"-after-ms")
 			}
 			b.ReportMetric(chart, pre+"candles-plain-ms")
 			fmt.Fprintf(&out, "%-14s first candles %5.0f → %5.0f (%.3f× → %.3f×)   app running %5.0f → %5.0f (%.2f× → %.2f×)   risk panel live %5.0f → %5.0f   plain page %5.0f\n",
-				p.name+" "+visit, medianOf(was, drawn), medianOf(is, drawn), medianOf(was, drawn)/chart, medianOf(is, drawn)/chart,
-				medianOf(was, running), medianOf(is, running), medianOf(was, running)/chart, medianOf(is, running)/chart,
-				medianOf(was, live), medianOf(is, live), chart)
+				p.name+" "+visit, was[0], is[0], was[0]/chart, is[0]/chart, was[1], is[1], was[1]/chart, is[1]/chart, was[2], is[2], chart)
 		}
 	}
 	writeRounds(&out, got, names)

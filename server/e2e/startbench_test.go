@@ -80,9 +80,10 @@ func BenchmarkStartUp(b *testing.B) {
 	s := startServer(b, nil)
 	plain := brotliInFront(b, plainOrigin(b, s.URL))
 	alloc := newAllocator(b)
-	pages := [2]struct{ name, url string }{{"go-app", s.URL + "/"}, {"plain-js", plain + "/web/bench/plain.html"}}
-	warmUp(b, alloc, pages[0].url, pages[1].url)
-	got := startRounds(b, alloc, []string{pages[0].url, pages[1].url}, map[string]int{"loopback": 10, "mobile": 4})
+	names := []string{"go-app", "plain-js"}
+	urls := []string{s.URL + "/", plain + "/web/bench/plain.html"}
+	warmUp(b, alloc, urls...)
+	got := startRounds(b, alloc, urls, map[string]int{"loopback": 10, "mobile": 4})
 	var out strings.Builder
 	report := func(name string, v float64) {
 		b.ReportMetric(v, name)
@@ -109,7 +110,7 @@ func BenchmarkStartUp(b *testing.B) {
 	if st, err := os.Stat(filepath.Join(repoRoot, "web", "app.wasm.br")); err == nil { // a build without brotli, for comparison, has none
 		report("app.wasm.br-MB", float64(st.Size())/1e6)
 	}
-	writeRounds(&out, got, []string{pages[0].name, pages[1].name})
+	writeRounds(&out, got, names)
 	os.WriteFile(filepath.Join(artifactDir(b), "startbench.txt"), []byte(out.String()), 0o644)
 }
 
