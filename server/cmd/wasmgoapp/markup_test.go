@@ -33,7 +33,7 @@ func TestMarkupInGoAppsCopy(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go test in go-app's copy: %v\n%s", err, b)
 	}
-	for _, name := range []string{"TestMarkupPrepare", "TestMarkupPrepareTwice", "TestMarkupPrepareFailsAsGoAppsMount"} {
+	for _, name := range []string{"TestMarkupPrepare", "TestMarkupEscapesAsHTMLEscapeString", "TestMarkupPrepareTwice", "TestMarkupPrepareFailsAsGoAppsMount"} {
 		if !strings.Contains(string(b), "--- PASS: "+name+" ") {
 			t.Errorf("%s did not pass in go-app's copy:\n%s", name, b)
 		}

@@ -20,7 +20,6 @@ package app
 // properties after the parse. See docs/performance.md, "Mounting from markup".
 
 import (
-	"html"
 	"reflect"
 	"strconv"
 	"strings"
@@ -38,8 +37,8 @@ const markupParser = "riskchartParseMarkup"
 
 // markup is a tree being prepared for its mount.
 type markup struct {
-	html    strings.Builder
-	shape   strings.Builder
+	html    []byte
+	shape   []byte
 	nodes   []UI // the texts and elements, in document order
 	props   []markupProp
 	exact   bool // the markup parses back into exactly this tree
@@ -226,17 +225,26 @@ func (b *markup) write(ctx Context, v UI) {
 	}
 }
 
+// The markup is written by small functions, each byte looked for with
+// strings.IndexByte, which Go's WebAssembly port writes in assembly: they run
+// for every node and attribute of the first mount, inside Go's first run. V8
+// charges a function's tier-up budget by its size at each jump between Go's
+// blocks, and a loop over every byte, or a large function run for every
+// attribute, had V8's optimising compiler compile them beside that run, on
+// the cores it needs (docs/performance.md, "What V8 compiles beside Go's
+// first run").
+
 func (b *markup) text(v *text) {
-	if strings.ContainsAny(v.value, "\r\x00") {
-		b.exact = false // the parser rewrites them
+	if markupRewritten(v.value) {
+		b.exact = false
 	}
 	if b.textEnd {
-		b.html.WriteString("<!---->") // two texts in a row parse as one
+		b.html = append(b.html, "<!---->"...) // two texts in a row parse as one
 	}
 	if v.value == "" {
-		b.html.WriteString("<!--e-->") // an empty text has no markup
+		b.html = append(b.html, "<!--e-->"...) // an empty text has no markup
 	} else {
-		b.html.WriteString(html.EscapeString(v.value))
+		b.escape(v.value)
 	}
 	b.shapeOf("#")
 	b.nodes = append(b.nodes, v)
@@ -250,14 +258,23 @@ func (b *markup) open(ctx Context, v HTML) {
 	}
 	b.shapeOf(tag)
 	b.nodes = append(b.nodes, v)
-	b.html.WriteByte('<')
-	b.html.WriteString(tag)
-	for name, value := range v.attrs() {
-		b.attr(ctx, v, name, value)
+	b.html = append(b.html, '<')
+	b.html = append(b.html, tag...)
+	if attrs := v.attrs(); len(attrs) > 0 {
+		b.attrs(ctx, v, attrs)
 	}
-	b.html.WriteByte('>')
+	b.html = append(b.html, '>')
 	b.depth++
 	b.textEnd = false
+}
+
+// attrs writes the attributes of v: a loop of its own, run for every element.
+//
+//go:noinline
+func (b *markup) attrs(ctx Context, v HTML, attrs attributes) {
+	for name, value := range attrs {
+		b.attr(ctx, v, name, value)
+	}
 }
 
 // attr writes the attribute name of v, or keeps it to be set as a property.
@@ -270,14 +287,70 @@ func (b *markup) attr(ctx Context, v HTML, name, value string) {
 		b.props = append(b.props, markupProp{elem: v, name: name, value: value})
 		return
 	}
-	if !markupName(name) || strings.ContainsAny(value, "\r\x00") {
+	if !markupName(name) || markupRewritten(value) {
 		b.exact = false
 	}
-	b.html.WriteByte(' ')
-	b.html.WriteString(name)
-	b.html.WriteString(`="`)
-	b.html.WriteString(html.EscapeString(value))
-	b.html.WriteByte('"')
+	b.html = append(b.html, ' ')
+	b.html = append(b.html, name...)
+	b.html = append(b.html, '=', '"')
+	b.escape(value)
+	b.html = append(b.html, '"')
+}
+
+// escape writes s escaped as html.EscapeString escapes it.
+//
+//go:noinline
+func (b *markup) escape(s string) {
+	for {
+		i := markupSpecial(s)
+		if i < 0 {
+			b.html = append(b.html, s...)
+			return
+		}
+		b.html = append(b.html, s[:i]...)
+		b.html = append(b.html, markupEntity(s[i])...)
+		s = s[i+1:]
+	}
+}
+
+// markupEscaped are the bytes html.EscapeString escapes.
+const markupEscaped = "&'<>\""
+
+// markupSpecial is the index of the first byte of s that html.EscapeString
+// escapes, or -1.
+//
+//go:noinline
+func markupSpecial(s string) int {
+	first := -1
+	for i := 0; i < len(markupEscaped); i++ {
+		if j := strings.IndexByte(s, markupEscaped[i]); j >= 0 {
+			first, s = j, s[:j]
+		}
+	}
+	return first
+}
+
+// markupEntity is what html.EscapeString writes for the byte c of
+// markupEscaped.
+func markupEntity(c byte) string {
+	switch c {
+	case '&':
+		return "&amp;"
+	case '\'':
+		return "&#39;"
+	case '<':
+		return "&lt;"
+	case '>':
+		return "&gt;"
+	default:
+		return "&#34;"
+	}
+}
+
+// markupRewritten reports whether the parser would not keep s as written:
+// it rewrites a carriage return and a NUL.
+func markupRewritten(s string) bool {
+	return strings.IndexByte(s, '\r') >= 0 || strings.IndexByte(s, 0) >= 0
 }
 
 func (b *markup) close(v HTML) {
@@ -286,16 +359,16 @@ func (b *markup) close(v HTML) {
 	if v.SelfClosing() {
 		return
 	}
-	b.html.WriteString("</")
-	b.html.WriteString(v.Tag())
-	b.html.WriteByte('>')
+	b.html = append(b.html, '<', '/')
+	b.html = append(b.html, v.Tag()...)
+	b.html = append(b.html, '>')
 }
 
 func (b *markup) shapeOf(name string) {
-	b.shape.WriteString(strconv.Itoa(b.depth))
-	b.shape.WriteByte(':')
-	b.shape.WriteString(name)
-	b.shape.WriteByte(',')
+	b.shape = strconv.AppendInt(b.shape, int64(b.depth), 10)
+	b.shape = append(b.shape, ':')
+	b.shape = append(b.shape, name...)
+	b.shape = append(b.shape, ',')
 }
 
 // markupTag reports whether an element named tag parses from markup as
@@ -313,6 +386,8 @@ func markupTag(tag string) bool {
 
 // markupName reports whether name is written in markup as itself: lower-case
 // letters, digits and dashes, a letter first.
+//
+//go:noinline
 func markupName(name string) bool {
 	for i := 0; i < len(name); i++ {
 		c := name[i]
@@ -328,6 +403,8 @@ func markupName(name string) bool {
 
 // markupProperty reports whether go-app sets the attribute name as a
 // property (setJSAttribute), which markup does not say.
+//
+//go:noinline
 func markupProperty(name string) bool {
 	switch name {
 	case "value", "contenteditable", "ismap", "readonly",
@@ -344,7 +421,7 @@ func (m nodeManager) adopt(ctx Context, b *markup) bool {
 	if !Window().Get(markupParser).Truthy() {
 		return false
 	}
-	nodes := Window().Call(markupParser, b.html.String(), b.shape.String())
+	nodes := Window().Call(markupParser, string(b.html), string(b.shape))
 	if !nodes.Truthy() {
 		return false
 	}
@@ -354,7 +431,9 @@ func (m nodeManager) adopt(ctx Context, b *markup) bool {
 			n.jsvalue = nodes.Index(i)
 		case HTML:
 			n.setJSElement(nodes.Index(i))
-			m.mountHTMLEventHandlers(m.context(ctx, n), n)
+			if len(n.events()) > 0 { // most elements have none: no context made, no map walked
+				m.mountHTMLEventHandlers(m.context(ctx, n), n)
+			}
 		}
 	}
 	for _, p := range b.props {

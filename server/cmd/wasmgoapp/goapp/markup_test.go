@@ -6,6 +6,7 @@
 package app
 
 import (
+	"html"
 	"reflect"
 	"strings"
 	"testing"
@@ -62,10 +63,10 @@ func TestMarkupPrepare(t *testing.T) {
 			}
 			b := markup{exact: true}
 			b.write(ctx, v)
-			if got := b.html.String(); got != c.html {
+			if got := string(b.html); got != c.html {
 				t.Errorf("markup %q, want %q", got, c.html)
 			}
-			if got := b.shape.String(); got != c.shape {
+			if got := string(b.shape); got != c.shape {
 				t.Errorf("shape %q, want %q", got, c.shape)
 			}
 			if b.exact != c.exact || len(b.props) != c.props || len(b.nodes) != c.nodes {
@@ -83,6 +84,20 @@ func TestMarkupPrepare(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The markup escapes as html.EscapeString does, byte for byte.
+func TestMarkupEscapesAsHTMLEscapeString(t *testing.T) {
+	for _, s := range []string{
+		"", "plain", "&", "'", "<", ">", `"`, `&'<>"`, `"><&'`, "a&b<c>d\"e'f",
+		"&&&", "x<", ">x", "ünï&cödé<", "\x00&\r", strings.Repeat("ab&<", 50),
+	} {
+		var b markup
+		b.escape(s)
+		if got, want := string(b.html), html.EscapeString(s); got != want {
+			t.Errorf("escape(%q) = %q, want %q", s, got, want)
+		}
 	}
 }
 
