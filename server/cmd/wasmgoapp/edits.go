@@ -142,6 +142,24 @@ func (lineComment) ReplaceAllString(s, repl string) string {
 `,
 		},
 		{
+			module: goApp, file: "pkg/app/attribute.go",
+			why: "every attribute of every render passes through attributes.Set, which then compared the value (not the name) with six names, each of them set as any other non-empty value is: the same rule, said once, leaves a function small enough that V8 no longer compiles it again beside Go's first run",
+			old: "\tswitch v {\n\tcase \"cite\",\n\t\t\"data\",\n\t\t\"download\",\n\t\t\"href\",\n\t\t\"src\",\n\t\t\"value\":\n\t\ta[name] = v\n\n\tdefault:\n\t\tif v != \"\" {\n\t\t\ta[name] = v\n\t\t}\n\t}\n",
+			new: `	// riskchart's build of app.wasm (server/cmd/wasmgoapp): go-app compared
+	// v with "cite", "data", "download", "href", "src" and "value" here, and
+	// set each as it sets any other value that is not empty.
+	if v != "" {
+		a[name] = v
+	}
+`,
+		},
+		{
+			module: goApp, file: "pkg/app/node.go",
+			why: "go-app tells every node of the page of a navigation (and of each resize), inside Go's first run for the first one: it made each element a context of its own (a method value on the heap) that only the element's children read, and each child sets its own first; the children are now told in a function of their own with the context as it came, which leaves NotifyComponentEvent small enough that V8 does not compile it again beside that run",
+			old: "func (m nodeManager) NotifyComponentEvent(ctx Context, root UI, event any) {\n\tctx = m.context(ctx, root)\n\n\tswitch element := root.(type) {\n\tcase HTML:\n\t\tfor _, child := range element.body() {\n\t\t\tm.NotifyComponentEvent(ctx, child, event)\n\t\t}\n\n\tcase Composer:\n",
+			new: "func (m nodeManager) NotifyComponentEvent(ctx Context, root UI, event any) {\n\tswitch element := root.(type) {\n\tcase HTML:\n\t\tm.notifyChildren(ctx, element, event)\n\n\tcase Composer:\n\t\tctx = m.context(ctx, root)\n",
+		},
+		{
 			module: goApp, file: "pkg/app/node.go",
 			why: "go-app's mount makes each node with its own calls into JavaScript: Mount, which go-app calls for every tree it mounts, is now goapp/markup.go's, which mounts from markup; go-app's own becomes mountEach, which it still uses for a text or raw HTML, and, where IsServer, for every tree",
 			old: "func (m nodeManager) Mount(ctx Context, depth uint, v UI) (UI, error) {\n",
@@ -155,6 +173,12 @@ func (lineComment) ReplaceAllString(s, repl string) string {
 //go:embed goapp/markup.go
 var markupGo []byte
 
+// notifyGo is goapp/notify.go: the loop over an element's children that
+// NotifyComponentEvent's edit calls.
+//
+//go:embed goapp/notify.go
+var notifyGo []byte
+
 // An addition is a file added to a module's copy, written without its first
 // line, the build constraint that keeps it out of this module's builds. A
 // release that comes with a file of that name fails the build by name.
@@ -164,7 +188,10 @@ type addition struct {
 }
 
 func additions() []addition {
-	return []addition{{module: goApp, file: "pkg/app/markup.go", src: markupGo}}
+	return []addition{
+		{module: goApp, file: "pkg/app/markup.go", src: markupGo},
+		{module: goApp, file: "pkg/app/notify.go", src: notifyGo},
+	}
 }
 
 // withoutConstraint is the source of a file added to a copy (goapp/), less

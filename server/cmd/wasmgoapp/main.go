@@ -3,7 +3,8 @@
 // declaration of pkg/app that names net/http is built for the server only,
 // and go-app and go-echarts by copies with the edits of edits.go, which take
 // regexp out of app.wasm, and go-app's with goapp/markup.go added, which
-// mounts a tree from markup.
+// mounts a tree from markup, and goapp/notify.go, which keeps a function run
+// for every node small.
 //
 // go-app's pkg/app holds both halves of the framework, the front end and the
 // http.Handler that serves it, and its handler files import net/http in every
@@ -88,7 +89,7 @@ func run(out string, stdout io.Writer) error {
 	if err := checkLinks(filepath.Join(out, "go.mod")); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %s@%s with %s kept out of js/wasm in %s; %d edits and %d added file (%s kept out, go-app's storage sweep out of the first run, trees mounted from markup)\n",
+	fmt.Fprintf(stdout, "%s: %s@%s with %s kept out of js/wasm in %s; %d edits and %d added files (%s kept out, go-app's storage sweep out of the first run, trees mounted from markup, small functions where V8 would optimise them beside the first run)\n",
 		filepath.Join(out, "go.mod"), goApp, version, cut, strings.Join(splits, ", "), len(edits()), len(additions()), edited)
 	return nil
 }
