@@ -297,34 +297,58 @@ func (b *markup) attr(ctx Context, v HTML, name, value string) {
 	b.html = append(b.html, '"')
 }
 
-// escape writes s escaped as html.EscapeString escapes it.
+// escape writes s escaped as html.EscapeString escapes it, in one pass over
+// s for each byte to escape: next holds where each comes next in s.
 //
 //go:noinline
 func (b *markup) escape(s string) {
+	var next [len(markupEscaped)]int
+	markupFill(&next, s)
+	done := 0
 	for {
-		i := markupSpecial(s)
-		if i < 0 {
-			b.html = append(b.html, s...)
+		k := markupFirst(&next)
+		if k < 0 {
+			b.html = append(b.html, s[done:]...)
 			return
 		}
-		b.html = append(b.html, s[:i]...)
-		b.html = append(b.html, markupEntity(s[i])...)
-		s = s[i+1:]
+		at := next[k]
+		b.html = append(b.html, s[done:at]...)
+		b.html = append(b.html, markupEntity(s[at])...)
+		done = at + 1
+		next[k] = markupIndex(s, done, k)
 	}
 }
 
 // markupEscaped are the bytes html.EscapeString escapes.
 const markupEscaped = "&'<>\""
 
-// markupSpecial is the index of the first byte of s that html.EscapeString
-// escapes, or -1.
+// markupFill sets next to where each byte of markupEscaped first comes in s.
 //
 //go:noinline
-func markupSpecial(s string) int {
+func markupFill(next *[len(markupEscaped)]int, s string) {
+	for k := range next {
+		next[k] = markupIndex(s, 0, k)
+	}
+}
+
+// markupIndex is the index of the byte k of markupEscaped in s from from
+// on, or -1.
+func markupIndex(s string, from, k int) int {
+	if j := strings.IndexByte(s[from:], markupEscaped[k]); j >= 0 {
+		return from + j
+	}
+	return -1
+}
+
+// markupFirst is which byte of markupEscaped comes first in s by next, or
+// -1 when none is left.
+//
+//go:noinline
+func markupFirst(next *[len(markupEscaped)]int) int {
 	first := -1
-	for i := 0; i < len(markupEscaped); i++ {
-		if j := strings.IndexByte(s, markupEscaped[i]); j >= 0 {
-			first, s = j, s[:j]
+	for k, at := range next {
+		if at >= 0 && (first < 0 || at < next[first]) {
+			first = k
 		}
 	}
 	return first

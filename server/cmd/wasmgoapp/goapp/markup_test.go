@@ -92,6 +92,7 @@ func TestMarkupEscapesAsHTMLEscapeString(t *testing.T) {
 	for _, s := range []string{
 		"", "plain", "&", "'", "<", ">", `"`, `&'<>"`, `"><&'`, "a&b<c>d\"e'f",
 		"&&&", "x<", ">x", "ünï&cödé<", "\x00&\r", strings.Repeat("ab&<", 50),
+		strings.Repeat("<", 1000) + "&", "'" + strings.Repeat("x", 1000) + `"`,
 	} {
 		var b markup
 		b.escape(s)
