@@ -38,14 +38,23 @@ const jsLook = `(() => {
 
 // untilTagAgreesWithLegend waits, up to 20 s, for the last-price tag to name
 // the close the legend shows (on the percent scale, the price before its
-// percent), and for the tag to hold the countdown when withCountdown. A live
-// trade moves the tag and the line at once and the legend a moment later, so
-// a check reads them once they agree; it reports it when they never do.
-func untilTagAgreesWithLegend(ctx context.Context, withCountdown bool) {
+// percent), and for the tag to hold the countdown when withCountdown, and
+// returns the chart's look (jsLook) as it was then. A live trade moves the
+// tag and the line at once and the legend a moment later, so a check takes
+// the look in which they agree, not one read again after: a trade between
+// the two reads would part them. When they never agree, it returns the look
+// as it is, for the caller's checks to report.
+func untilTagAgreesWithLegend(t *testing.T, ctx context.Context, withCountdown bool) map[string]any {
+	t.Helper()
 	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	chromedp.Run(tctx, chromedp.Poll(`(() => { const l = `+jsLook+`;
-  return (!`+strconv.FormatBool(withCountdown)+` || l.tag.includes("\n")) && Number(l.tag.split("\n")[0].split(" (")[0].replaceAll(",", "")) === l.close; })()`, nil))
+	var l map[string]any
+	err := chromedp.Run(tctx, chromedp.Poll(`(() => { const l = `+jsLook+`;
+  return (!`+strconv.FormatBool(withCountdown)+` || l.tag.includes("\n")) && Number(l.tag.split("\n")[0].split(" (")[0].replaceAll(",", "")) === l.close && l; })()`, &l))
+	if err != nil || l == nil {
+		return evalJS[map[string]any](t, ctx, jsLook)
+	}
+	return l
 }
 
 func TestChartLooksAndMarksFromTheURL(t *testing.T) {
@@ -65,8 +74,7 @@ func TestChartLooksAndMarksFromTheURL(t *testing.T) {
 			t.Errorf("default look: %v", l)
 		}
 		// The countdown is written once a second.
-		untilTagAgreesWithLegend(ctx, true)
-		l = evalJS[map[string]any](t, ctx, jsLook)
+		l = untilTagAgreesWithLegend(t, ctx, true)
 		// The legend shows the newest candle (nothing hovered); the tag writes
 		// its close with thousands separators, the countdown under it.
 		close, _ := l["close"].(float64)

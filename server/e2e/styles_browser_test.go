@@ -195,8 +195,7 @@ func TestPercentScaleTagsThePrice(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitDrawn(t, ctx, "BTC-USDT|1min")
-	untilTagAgreesWithLegend(ctx, false)
-	l := evalJS[map[string]any](t, ctx, jsLook)
+	l := untilTagAgreesWithLegend(t, ctx, false)
 	tag, _ := l["tag"].(string)
 	head, _, _ := strings.Cut(tag, "\n")
 	price, pct, ok := strings.Cut(head, " (")
