@@ -20,6 +20,7 @@ package app
 // properties after the parse. See docs/performance.md, "Mounting from markup".
 
 import (
+	"html"
 	"reflect"
 	"strconv"
 	"strings"
@@ -297,79 +298,25 @@ func (b *markup) attr(ctx Context, v HTML, name, value string) {
 	b.html = append(b.html, '"')
 }
 
-// escape writes s escaped as html.EscapeString escapes it, in one pass over
-// s for each byte to escape: next holds where each comes next in s.
+// escape writes s escaped as html.EscapeString escapes it. Few values have
+// a byte to escape (none on the app's pages as the server renders them):
+// those bytes are looked for with strings.IndexByte, and only a value that
+// has one goes through html.EscapeString, whose loop over every byte would
+// otherwise run for every text and attribute of the page.
 //
 //go:noinline
 func (b *markup) escape(s string) {
-	var next [len(markupEscaped)]int
-	markupFill(&next, s)
-	done := 0
-	for {
-		k := markupFirst(&next)
-		if k < 0 {
-			b.html = append(b.html, s[done:]...)
+	for i := 0; i < len(markupEscaped); i++ {
+		if strings.IndexByte(s, markupEscaped[i]) >= 0 {
+			b.html = append(b.html, html.EscapeString(s)...)
 			return
 		}
-		at := next[k]
-		b.html = append(b.html, s[done:at]...)
-		b.html = append(b.html, markupEntity(s[at])...)
-		done = at + 1
-		next[k] = markupIndex(s, done, k)
 	}
+	b.html = append(b.html, s...)
 }
 
 // markupEscaped are the bytes html.EscapeString escapes.
 const markupEscaped = "&'<>\""
-
-// markupFill sets next to where each byte of markupEscaped first comes in s.
-//
-//go:noinline
-func markupFill(next *[len(markupEscaped)]int, s string) {
-	for k := range next {
-		next[k] = markupIndex(s, 0, k)
-	}
-}
-
-// markupIndex is the index of the byte k of markupEscaped in s from from
-// on, or -1.
-func markupIndex(s string, from, k int) int {
-	if j := strings.IndexByte(s[from:], markupEscaped[k]); j >= 0 {
-		return from + j
-	}
-	return -1
-}
-
-// markupFirst is which byte of markupEscaped comes first in s by next, or
-// -1 when none is left.
-//
-//go:noinline
-func markupFirst(next *[len(markupEscaped)]int) int {
-	first := -1
-	for k, at := range next {
-		if at >= 0 && (first < 0 || at < next[first]) {
-			first = k
-		}
-	}
-	return first
-}
-
-// markupEntity is what html.EscapeString writes for the byte c of
-// markupEscaped.
-func markupEntity(c byte) string {
-	switch c {
-	case '&':
-		return "&amp;"
-	case '\'':
-		return "&#39;"
-	case '<':
-		return "&lt;"
-	case '>':
-		return "&gt;"
-	default:
-		return "&#34;"
-	}
-}
 
 // markupRewritten reports whether the parser would not keep s as written:
 // it rewrites a carriage return and a NUL.
