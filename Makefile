@@ -49,7 +49,7 @@ wasm_exec.js: $(WASM_EXEC)
 # app.wasm is built with go-app's server half (net/http, and with it crypto/tls
 # and HTTP/2) left out of js/wasm: server/cmd/wasmgoapp, docs/performance.md.
 WASM_MOD  := build/wasm/go.mod
-$(WASM_MOD): go.mod go.sum server/cmd/wasmgoapp/main.go server/cmd/wasmgoapp/split.go server/cmd/wasmgoapp/edits.go server/cmd/wasmgoapp/goapp/markup.go server/cmd/wasmgoapp/goapp/notify.go
+$(WASM_MOD): go.mod go.sum $(filter-out %_test.go,$(wildcard server/cmd/wasmgoapp/*.go)) $(wildcard server/cmd/wasmgoapp/goapp/*.go)
 	$(GO) run ./server/cmd/wasmgoapp -out build/wasm
 
 # Go's linker writes one data segment per run of non-zero bytes (92,951 of

@@ -2,11 +2,12 @@ package main
 
 import (
 	"bytes"
-	_ "embed"
+	"embed"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // goECharts is the other module app.wasm links a copy of.
@@ -168,16 +169,13 @@ func (lineComment) ReplaceAllString(s, repl string) string {
 	}
 }
 
-// markupGo is goapp/markup.go: go-app's mount from markup.
+// goappFiles are the files added to pkg/app of go-app's copy, goapp/ less
+// its tests (TestGoAppsTestsAndOursPassOnItsCopy adds those itself): the
+// mount from markup (markup.go) and the loop over an element's children
+// that NotifyComponentEvent's edit calls (notify.go).
 //
-//go:embed goapp/markup.go
-var markupGo []byte
-
-// notifyGo is goapp/notify.go: the loop over an element's children that
-// NotifyComponentEvent's edit calls.
-//
-//go:embed goapp/notify.go
-var notifyGo []byte
+//go:embed goapp/*.go
+var goappFiles embed.FS
 
 // An addition is a file added to a module's copy, written without its first
 // line, the build constraint that keeps it out of this module's builds. A
@@ -188,10 +186,22 @@ type addition struct {
 }
 
 func additions() []addition {
-	return []addition{
-		{module: goApp, file: "pkg/app/markup.go", src: markupGo},
-		{module: goApp, file: "pkg/app/notify.go", src: notifyGo},
+	entries, err := goappFiles.ReadDir("goapp")
+	if err != nil {
+		panic(err) // embedded at build time: cannot fail
 	}
+	var out []addition
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		src, err := goappFiles.ReadFile("goapp/" + e.Name())
+		if err != nil {
+			panic(err) // as above
+		}
+		out = append(out, addition{module: goApp, file: "pkg/app/" + e.Name(), src: src})
+	}
+	return out
 }
 
 // withoutConstraint is the source of a file added to a copy (goapp/), less

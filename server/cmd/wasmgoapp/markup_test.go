@@ -1,7 +1,6 @@
 package main
 
 import (
-	_ "embed"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,26 +8,49 @@ import (
 	"testing"
 )
 
-// markupTestGo is goapp/markup_test.go: the tests of the mount from markup,
-// which run inside go-app's package.
-//
-//go:embed goapp/markup_test.go
-var markupTestGo []byte
-
-// TestMarkupInGoAppsCopy runs goapp/markup_test.go in pkg/app of the copy
-// that app.wasm is built with: how a tree is written as markup, and what
-// markup cannot say exactly. The browser tests check the parse
-// (TestTheAppMountsFromMarkup).
-func TestMarkupInGoAppsCopy(t *testing.T) {
+// TestGoAppsTestsAndOursPassOnItsCopy runs, in pkg/app of the copy that
+// app.wasm is built with, goapp/markup_test.go (how a tree is written as
+// markup, and what markup cannot say exactly; the browser tests check the
+// parse, TestTheAppMountsFromMarkup) and go-app's own released tests
+// (NotifyComponentEvent's and attributes.Set's among them), with every edit
+// and added file, in one go test: for the server's GOOS, where the mount
+// from markup hands every tree to go-app's own.
+func TestGoAppsTestsAndOursPassOnItsCopy(t *testing.T) {
 	out, _ := runOnTheProject(t, "runs tests inside go-app's copy")
-	src, err := withoutConstraint(markupTestGo)
+	pkg := filepath.Join(out, "go-app", "pkg", "app")
+	released := strings.TrimSpace(goOut(t, "list", "-m", "-f", "{{.Dir}}", goApp))
+	tests, err := filepath.Glob(filepath.Join(released, "pkg", "app", "*_test.go"))
+	if err != nil || len(tests) < 10 {
+		t.Fatalf("go-app's tests in %s: %d files, %v", released, len(tests), err)
+	}
+	for _, f := range tests {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(pkg, filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	markupTest, err := goappFiles.ReadFile("goapp/markup_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := withoutConstraint(markupTest)
 	if err != nil {
 		t.Fatalf("goapp/markup_test.go: %v", err)
 	}
-	if err := os.WriteFile(filepath.Join(out, "go-app", "pkg", "app", "markup_test.go"), src, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(pkg, "markup_test.go"), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("go", "test", "-modfile", filepath.Join(out, "go.mod"), "-count=1", "-run", "^TestMarkup", "-v", goApp+"/pkg/app")
+	node, err := os.ReadFile(filepath.Join(pkg, "node.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(node), "m.notifyChildren(ctx, element, event)") {
+		t.Error("the copy's node.go lacks the edit: the tests below ran go-app as released")
+	}
+	cmd := exec.Command("go", "test", "-modfile", filepath.Join(out, "go.mod"), "-count=1", "-timeout", "2m", "-v", goApp+"/pkg/app")
 	b, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go test in go-app's copy: %v\n%s", err, b)

@@ -290,36 +290,3 @@ func goOut(t *testing.T, args ...string) string {
 	}
 	return string(b)
 }
-
-// go-app's own tests pass on the copy app.wasm is built with: its released
-// pkg/app tests (NotifyComponentEvent's and attributes.Set's among them), run
-// in the copy with every edit and added file, for the server's GOOS, where
-// the mount from markup hands every tree to go-app's own.
-func TestGoAppsOwnTestsPassOnItsCopy(t *testing.T) {
-	out, _ := runOnTheProject(t, "runs go-app's own tests")
-	released := strings.TrimSpace(goOut(t, "list", "-m", "-f", "{{.Dir}}", goApp))
-	tests, err := filepath.Glob(filepath.Join(released, "pkg", "app", "*_test.go"))
-	if err != nil || len(tests) < 10 {
-		t.Fatalf("go-app's tests in %s: %d files, %v", released, len(tests), err)
-	}
-	for _, f := range tests {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(out, "go-app", "pkg", "app", filepath.Base(f)), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	src, err := os.ReadFile(filepath.Join(out, "go-app", "pkg", "app", "node.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(src), "m.notifyChildren(ctx, element, event)") {
-		t.Error("the copy's node.go lacks the edit: the tests below ran go-app as released")
-	}
-	cmd := exec.Command("go", "test", "-modfile", filepath.Join(out, "go.mod"), "-count=1", "-timeout", "2m", goApp+"/pkg/app")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go-app's tests on its copy: %v\n%s", err, b)
-	}
-}

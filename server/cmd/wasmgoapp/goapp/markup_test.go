@@ -1,7 +1,7 @@
 //go:build ignore
 
 // server/cmd/wasmgoapp's test adds this file to pkg/app of a copy of go-app
-// and runs it there (TestMarkupInGoAppsCopy).
+// and runs it there, with go-app's own tests (TestGoAppsTestsAndOursPassOnItsCopy).
 
 package app
 
