@@ -51,7 +51,7 @@ func untilTagAgreesWithLegend(t *testing.T, ctx context.Context, withCountdown b
 	var l map[string]any
 	err := chromedp.Run(tctx, chromedp.Poll(`(() => { const l = `+jsLook+`;
   return (!`+strconv.FormatBool(withCountdown)+` || l.tag.includes("\n")) && Number(l.tag.split("\n")[0].split(" (")[0].replaceAll(",", "")) === l.close && l; })()`, &l))
-	if err != nil || l == nil {
+	if err != nil {
 		return evalJS[map[string]any](t, ctx, jsLook)
 	}
 	return l
