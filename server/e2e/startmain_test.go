@@ -52,11 +52,11 @@ func BenchmarkStartUpMainThread(b *testing.B) {
 	out.WriteString("Under tracing (every step slower than in make bench), ms of each thread's own time.\n")
 	for _, which := range []string{"cold", "next"} {
 		app, js := got["app "+which], got["plain "+which]
-		pa, err := mainThreadSpans(app.events, s.URL+"/")
+		pa, err := mainThreadSpans(app.events, "riskchart:drawn")
 		if err != nil {
 			b.Fatalf("the app's %s trace: %v", which, err)
 		}
-		pp, err := mainThreadSpans(js.events, plain+"/web/bench/plain.html")
+		pp, err := mainThreadSpans(js.events, "riskchart:drawn")
 		if err != nil {
 			b.Fatalf("the plain page's %s trace: %v", which, err)
 		}
@@ -151,17 +151,18 @@ func (e traceEvent) threadName() string {
 	return a.Name
 }
 
-// documentURL is the document a navigationStart event starts.
-func (e traceEvent) documentURL() string {
+// markTime is the time a user-timing mark's event gives it in its page's
+// clock: ms since the page's navigation; ok is false for any other event.
+func (e traceEvent) markTime() (ms float64, ok bool) {
 	var a struct {
 		Data struct {
-			DocumentLoaderURL string `json:"documentLoaderURL"`
+			StartTime *float64 `json:"startTime"`
 		} `json:"data"`
 	}
-	if json.Unmarshal(e.Args, &a) != nil {
-		return ""
+	if e.Ph != "I" && e.Ph != "R" || json.Unmarshal(e.Args, &a) != nil || a.Data.StartTime == nil {
+		return 0, false
 	}
-	return a.Data.DocumentLoaderURL
+	return *a.Data.StartTime, true
 }
 
 // traceSpans is a page's trace as the breakdown reads it: every complete
@@ -178,17 +179,25 @@ type ownTime struct {
 	at, own float64 // ms
 }
 
-// mainThreadSpans finds the navigation to url in events and splits the
-// trace's complete events by thread.
-func mainThreadSpans(events []traceEvent, url string) (traceSpans, error) {
-	var nav *traceEvent
-	for i, e := range events {
-		if e.Name == "navigationStart" && e.documentURL() == url && (nav == nil || e.Ts < nav.Ts) {
-			nav = &events[i]
+// mainThreadSpans finds the page in events by a mark it left (both pages
+// mark riskchart:drawn) and splits the trace's complete events by thread.
+// The mark's event is in the page's renderer and gives its time since the
+// page's navigation. Chromium's navigationStart event is not enough: a
+// cold visit that commits in a new renderer process can leave only the old
+// process's, with no URL.
+func mainThreadSpans(events []traceEvent, mark string) (traceSpans, error) {
+	var nav *traceEvent // the navigation, as the page's clock places it
+	for _, e := range events {
+		if e.Name != mark {
+			continue
+		}
+		if ms, ok := e.markTime(); ok {
+			nav = &traceEvent{Pid: e.Pid, Ts: e.Ts - ms*1000}
+			break
 		}
 	}
 	if nav == nil {
-		return traceSpans{}, fmt.Errorf("no navigation to %s in the trace", url)
+		return traceSpans{}, fmt.Errorf("no mark %s in the trace", mark)
 	}
 	type thread struct{ pid, tid int }
 	mainThread := thread{-1, -1}
@@ -198,7 +207,7 @@ func mainThreadSpans(events []traceEvent, url string) (traceSpans, error) {
 		}
 	}
 	if mainThread.pid < 0 {
-		return traceSpans{}, fmt.Errorf("no main thread named in the renderer of %s", url)
+		return traceSpans{}, fmt.Errorf("no main thread named in the renderer that marked %s", mark)
 	}
 	byThread := map[thread][]traceEvent{}
 	for _, e := range events {
@@ -359,14 +368,16 @@ func TestTraceBreakdown(t *testing.T) {
 	named := func(pid, tid int, name string) traceEvent {
 		return traceEvent{Name: "thread_name", Ph: "M", Pid: pid, Tid: tid, Args: json.RawMessage(`{"name":"` + name + `"}`)}
 	}
-	navigation := func(at float64, url string) traceEvent {
-		return traceEvent{Name: "navigationStart", Ph: "R", Pid: 7, Tid: 1, Ts: at, Args: json.RawMessage(`{"data":{"documentLoaderURL":"` + url + `"}}`)}
+	mark := func(pid int, name, args string) traceEvent {
+		return traceEvent{Name: name, Ph: "I", Pid: pid, Tid: 1, Ts: nav + 150_000, Args: json.RawMessage(args)}
 	}
-	start := navigation(nav, "http://page/")
-	other := navigation(nav+5000, "about:blank") // a later document: not the page's
-	odd := traceEvent{Name: "navigationStart", Ph: "R", Pid: 7, Tid: 1, Ts: nav - 1000, Args: json.RawMessage(`{"data":"not an object"}`)}
+	// The page's mark, 150 ms after its navigation; the same name without
+	// a time; another mark in another renderer.
+	drawn := mark(7, "riskchart:drawn", `{"data":{"startTime":150}}`)
+	odd := mark(8, "riskchart:drawn", `{"data":"not an object"}`)
+	other := mark(9, "riskchart:other", `{"data":{"startTime":20}}`)
 	events := []traceEvent{
-		named(7, 1, "CrRendererMain"), named(7, 2, "ThreadPoolForegroundWorker"), named(3, 9, "CrBrowserMain"), start, other, odd,
+		named(7, 1, "CrRendererMain"), named(7, 2, "ThreadPoolForegroundWorker"), named(3, 9, "CrBrowserMain"), odd, drawn, other,
 		// The main thread: a task of 100 ms holding a script (60 ms) that
 		// compiles for 20 ms and forces a layout of 10 ms.
 		ev("RunTask", 7, 1, 10, 100),
@@ -379,7 +390,7 @@ func TestTraceBreakdown(t *testing.T) {
 		ev("wasm.ValidateFunctionsStreaming", 7, 2, 20, 30),
 		ev("ThreadControllerImpl::RunTask", 3, 9, 50, 8),
 	}
-	s, err := mainThreadSpans(events, "http://page/")
+	s, err := mainThreadSpans(events, "riskchart:drawn")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,7 +415,7 @@ func TestTraceBreakdown(t *testing.T) {
 	if later := s.breakdown(200, 400); later.mainBusy != 50 {
 		t.Errorf("the span after: %.1f ms busy, want 50", later.mainBusy)
 	}
-	if _, err := mainThreadSpans(events, "http://elsewhere/"); err == nil {
-		t.Error("a trace without the page's navigation: no error")
+	if _, err := mainThreadSpans(events, "riskchart:none"); err == nil {
+		t.Error("a trace without the page's mark: no error")
 	}
 }
