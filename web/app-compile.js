@@ -4,8 +4,16 @@
 // with the download's timing in the page's clock, since the page's own
 // resource timing does not see a worker's fetch. The streaming compile's
 // own reading of the body took the main thread: done here, it runs beside
-// the first paint instead of after it (docs/performance.md). The worker
-// ends itself once it has answered.
+// the first paint instead of after it (docs/performance.md).
+//
+// Once it has answered, the worker stays, idle, for the page's life: the
+// browser's cache of compiled WebAssembly is written through the context
+// that compiled the module. V8 offers the optimised code some seconds into
+// the app's run, and Chromium keeps it beside the file (the service
+// worker's copy on a return visit); a later start in a new browser process
+// takes the code from there instead of compiling app.wasm again. A worker
+// that had closed itself left nothing to write it (docs/performance.md,
+// "The browser's cache of compiled code").
 "use strict";
 const url = new URL("app.wasm", self.location).href;
 // At a low priority: the page's own scripts and first data come first.
@@ -15,7 +23,6 @@ WebAssembly.compileStreaming(fetch(url, { priority: "low" })).then(
     const at = (t) => t + performance.timeOrigin; // the page turns it back into its own clock
     const timing = r && { start: at(r.startTime), end: at(r.responseEnd), compiled: at(performance.now()), transferSize: r.transferSize };
     self.postMessage({ url, module, timing });
-    self.close();
   },
   (err) => {
     self.postMessage({ url, error: String(err) });

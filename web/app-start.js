@@ -37,7 +37,10 @@
       }
       if (module) {
         performance.mark("riskchart:module"); // the compiled module is in the page
-        resolve({ url, module });
+        // The worker stays with the page, to write the browser's cache of
+        // the compiled code when V8 offers it (web/app-compile.js): held
+        // here, so that it is not collected, and with it ended, first.
+        resolve({ url, module, worker });
       } else {
         reject(new Error(error));
       }

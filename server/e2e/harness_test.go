@@ -235,18 +235,39 @@ func newBrowser(t testing.TB) context.Context {
 // the profile with everything in it.
 func startChromium(t testing.TB, prefix string, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
+	profile := newProfile(t, prefix)
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), chromiumOptions(t, profile, extra...)...)
+	t.Cleanup(cancel) // before the profile's removal: cleanups run last first
+	return actx
+}
+
+// newProfile makes an empty chromium profile directory, removed at the end
+// of the test.
+func newProfile(t testing.TB, prefix string) string {
+	t.Helper()
 	profile, err := os.MkdirTemp("", prefix)
 	if err != nil {
 		t.Fatalf("creating a chromium profile: %v", err)
 	}
-	tmp := filepath.Join(profile, "tmp")
-	if err := os.Mkdir(tmp, 0o700); err != nil {
+	if err := os.Mkdir(filepath.Join(profile, "tmp"), 0o700); err != nil {
 		t.Fatalf("creating chromium's temporary directory: %v", err)
 	}
-	opts := append([]chromedp.ExecAllocatorOption{
+	t.Cleanup(func() {
+		// Chromium's helpers may still be writing the profile as it exits.
+		for i := 0; i < 20 && os.RemoveAll(profile) != nil; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	return profile
+}
+
+// chromiumOptions are the flags every test and bench browser shares, on
+// profile, then extra.
+func chromiumOptions(t testing.TB, profile string, extra ...chromedp.ExecAllocatorOption) []chromedp.ExecAllocatorOption {
+	return append([]chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath(t)),
 		chromedp.UserDataDir(profile),
-		chromedp.Env("TMPDIR=" + tmp),
+		chromedp.Env("TMPDIR=" + filepath.Join(profile, "tmp")),
 		chromedp.Headless,
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
@@ -258,15 +279,28 @@ func startChromium(t testing.TB, prefix string, extra ...chromedp.ExecAllocatorO
 		chromedp.Flag("disable-sync", true),
 		chromedp.WindowSize(1280, 800),
 	}, extra...)
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(func() {
-		cancel()
-		// Chromium's helpers may still be writing the profile as it exits.
-		for i := 0; i < 20 && os.RemoveAll(profile) != nil; i++ {
-			time.Sleep(100 * time.Millisecond)
+}
+
+// openChromium starts a headless chromium on profile, which outlives it, and
+// returns a tab's context and a function that closes the browser as a
+// person would (Browser.close), so that what it keeps on disk is written,
+// and waits for it to exit. The test's end closes it too, if still open.
+func openChromium(t testing.TB, profile string, extra ...chromedp.ExecAllocatorOption) (ctx context.Context, closeBrowser func()) {
+	t.Helper()
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), chromiumOptions(t, profile, extra...)...)
+	ctx, cancelTab := chromedp.NewContext(actx)
+	closeBrowser = func() {
+		if err := chromedp.Cancel(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("closing chromium: %v", err)
 		}
-	})
-	return actx
+		cancelTab()
+		cancelAlloc()
+	}
+	t.Cleanup(func() { cancelTab(); cancelAlloc() })
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	return ctx, closeBrowser
 }
 
 // artifactDir is where browser tests leave screenshots and measurements.

@@ -83,7 +83,7 @@ var traceCategories = []string{"devtools.timeline", "disabled-by-default-devtool
 
 // record traces the tab while visit runs, and returns the trace's events
 // and the trace as DevTools saves it.
-func (tr *tabTrace) record(b *testing.B, ctx context.Context, visit func()) ([]traceEvent, []byte) {
+func (tr *tabTrace) record(b testing.TB, ctx context.Context, visit func()) ([]traceEvent, []byte) {
 	tr.mu.Lock()
 	tr.events, tr.done = nil, make(chan struct{})
 	if !tr.listening {

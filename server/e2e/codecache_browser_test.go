@@ -1,0 +1,83 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestAppWasmsCompiledCodeIsKeptByTheBrowser checks that the browser keeps
+// app.wasm's compiled code and that a start in a new browser process takes
+// it from there (its trace has Blink's code cache hit for app.wasm), as a
+// person closing the browser and coming back would. V8 offers the code
+// through the context that compiled the module, the compile worker, which
+// therefore stays for the page's life (web/app-compile.js;
+// docs/performance.md, "The browser's cache of compiled code"). V8 offers
+// it once its optimising compiler has been idle for 2 s or has made 1 MB of
+// code, which on a live chart takes half a minute; these browsers offer it
+// at 300 kB (--wasm-caching-hard-threshold), a few seconds into the app's
+// run, so that the test waits on the page, not on V8's pace. With a worker
+// that ends itself once it has answered, nothing is kept and the test
+// fails.
+func TestAppWasmsCompiledCodeIsKeptByTheBrowser(t *testing.T) {
+	s := startServer(t, nil)
+	profile := newProfile(t, "riskchart-chromium-")
+	open := func() (ctx context.Context, closeBrowser func()) {
+		return openChromium(t, profile, chromedp.Flag("disable-dev-shm-usage", true), chromedp.Flag("js-flags", "--wasm-caching-hard-threshold=300000"))
+	}
+	const running = `!!navigator.serviceWorker.controller && !document.getElementById("app-wasm-loader") && performance.getEntriesByName("riskchart:app-drawn").length > 0`
+
+	// A first visit installs the service worker, which keeps app.wasm.
+	ctx, closeBrowser := open()
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	waitFor(t, ctx, `navigator.serviceWorker.getRegistration().then(r => !!r && !!r.active)`)
+	closeBrowser()
+
+	// Each later start compiles the service worker's app.wasm in a new
+	// process, unless the browser kept its code, and V8 offers the optimised
+	// code as the chart runs: the second start at the latest should take it.
+	for start := 2; start <= 4; start++ {
+		ctx, closeBrowser = open()
+		events, _ := (&tabTrace{}).record(t, ctx, func() {
+			if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/")); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, ctx, running)
+		})
+		if size, ok := moduleCacheHit(events, s.URL+"/web/app.wasm"); ok {
+			closeBrowser()
+			if size < 100_000 {
+				t.Errorf("the browser kept %d bytes of app.wasm's compiled code; it is hundreds of kB once optimised", size)
+			}
+			t.Logf("start %d took %d bytes of app.wasm's compiled code from the browser's cache", start, size)
+			return
+		}
+		time.Sleep(5 * time.Second) // the app runs on until V8 has 300 kB of optimised code
+		closeBrowser()
+	}
+	t.Fatal("every start in a new browser process compiled app.wasm again: its compiled code was not kept")
+}
+
+// moduleCacheHit is the size of the compiled code a trace's visit took from
+// the browser's cache for the module at url (Blink's v8.wasm.moduleCacheHit).
+func moduleCacheHit(events []traceEvent, url string) (size int, ok bool) {
+	for _, e := range events {
+		if e.Name != "v8.wasm.moduleCacheHit" {
+			continue
+		}
+		var a struct {
+			URL  string `json:"url"`
+			Size int    `json:"consumedCacheSize"`
+		}
+		if json.Unmarshal(e.Args, &a) == nil && a.URL == url {
+			return a.Size, true
+		}
+	}
+	return 0, false
+}
