@@ -116,6 +116,8 @@ bench: build chromium redis-server nginx
 	@cat artifacts/frontbench.txt
 	@echo "Start-up (BenchmarkStartUp; loopback and the mobile profile, cold and next visit, same run):"
 	@cat artifacts/startbench.txt
+	@echo "Start-up in a browser just opened on a profile that has shown the page before (BenchmarkStartUpNewProcess):"
+	@cat artifacts/startnewprocess.txt
 
 # Where a cold and a warm start of the chart page spend their time: docs/performance.md.
 trace-startup: build chromium
