@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"os/exec"
@@ -253,10 +254,17 @@ func newProfile(t testing.TB, prefix string) string {
 		t.Fatalf("creating chromium's temporary directory: %v", err)
 	}
 	t.Cleanup(func() {
-		// Chromium's helpers may still be writing the profile as it exits.
-		for i := 0; i < 20 && os.RemoveAll(profile) != nil; i++ {
+		// Chromium's helpers may still be writing the profile as the browser
+		// exits, and write its cache's index again just after it is removed:
+		// it is removed until it stays gone.
+		for range 20 {
+			os.RemoveAll(profile)
 			time.Sleep(100 * time.Millisecond)
+			if _, err := os.Stat(profile); errors.Is(err, fs.ErrNotExist) {
+				return
+			}
 		}
+		t.Errorf("chromium's profile %s is still there after 2 s", profile)
 	})
 	return profile
 }
