@@ -8,12 +8,13 @@
 //
 // Once it has answered, the worker stays, idle, for the page's life: the
 // browser's cache of compiled WebAssembly is written through the context
-// that compiled the module. V8 offers the optimised code some seconds into
-// the app's run, and Chromium keeps it beside the file (the service
-// worker's copy on a return visit); a later start in a new browser process
-// takes the code from there instead of compiling app.wasm again. A worker
-// that had closed itself left nothing to write it (docs/performance.md,
-// "The browser's cache of compiled code").
+// that compiled the module. V8 offers the optimised code once its
+// optimising compiler has rested (on a live chart, about half a minute in),
+// and Chromium keeps it beside the file (the service worker's copy on a
+// return visit); a later start in a new browser process takes the code
+// from there instead of compiling app.wasm again. A worker that had closed
+// itself left nothing to write it (docs/performance.md, "The browser's
+// cache of compiled code").
 "use strict";
 const url = new URL("app.wasm", self.location).href;
 // At a low priority: the page's own scripts and first data come first.

@@ -39,7 +39,7 @@
         performance.mark("riskchart:module"); // the compiled module is in the page
         // The worker stays with the page, to write the browser's cache of
         // the compiled code when V8 offers it (web/app-compile.js): held
-        // here, so that it is not collected, and with it ended, first.
+        // here, with the module, so that it is not collected before.
         resolve({ url, module, worker });
       } else {
         reject(new Error(error));
