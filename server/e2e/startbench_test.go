@@ -85,10 +85,7 @@ func BenchmarkStartUp(b *testing.B) {
 	warmUp(b, alloc, urls...)
 	got := startRounds(b, alloc, urls, map[string]int{"loopback": 10, "mobile": 4})
 	var out strings.Builder
-	report := func(name string, v float64) {
-		b.ReportMetric(v, name)
-		fmt.Fprintf(&out, "%-36s %10.3f\n", name, v)
-	}
+	report := reporter(b, &out)
 	for _, p := range startProfiles {
 		for v, visit := range []string{"cold", "next"} {
 			app, js := got[p.name][0][v], got[p.name][1][v]
@@ -145,6 +142,15 @@ func medianOf(ts []startTimes, f func(startTimes) float64) float64 {
 		xs = append(xs, f(t))
 	}
 	return median(xs)
+}
+
+// reporter returns report, which reports a metric of b and writes it as a
+// line of out, the bench's artifact.
+func reporter(b *testing.B, out *strings.Builder) (report func(name string, v float64)) {
+	return func(name string, v float64) {
+		b.ReportMetric(v, name)
+		fmt.Fprintf(out, "%-36s %10.3f\n", name, v)
+	}
 }
 
 // writeRounds writes every round of startRounds' got, the pages named by

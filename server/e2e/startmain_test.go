@@ -186,23 +186,23 @@ type ownTime struct {
 // cold visit that commits in a new renderer process can leave only the old
 // process's, with no URL.
 func mainThreadSpans(events []traceEvent, mark string) (traceSpans, error) {
-	var nav *traceEvent // the navigation, as the page's clock places it
+	pid, navigation, found := 0, 0.0, false // the page's renderer, and its navigation in the trace's clock (µs)
 	for _, e := range events {
 		if e.Name != mark {
 			continue
 		}
 		if ms, ok := e.markTime(); ok {
-			nav = &traceEvent{Pid: e.Pid, Ts: e.Ts - ms*1000}
+			pid, navigation, found = e.Pid, e.Ts-ms*1000, true
 			break
 		}
 	}
-	if nav == nil {
+	if !found {
 		return traceSpans{}, fmt.Errorf("no mark %s in the trace", mark)
 	}
 	type thread struct{ pid, tid int }
 	mainThread := thread{-1, -1}
 	for _, e := range events {
-		if e.Ph == "M" && e.Name == "thread_name" && e.Pid == nav.Pid && e.threadName() == "CrRendererMain" {
+		if e.Ph == "M" && e.Name == "thread_name" && e.Pid == pid && e.threadName() == "CrRendererMain" {
 			mainThread = thread{e.Pid, e.Tid}
 		}
 	}
@@ -217,11 +217,11 @@ func mainThreadSpans(events []traceEvent, mark string) (traceSpans, error) {
 	}
 	var s traceSpans
 	for th, evs := range byThread {
-		own := ownTimes(evs, nav.Ts)
+		own := ownTimes(evs, navigation)
 		switch {
 		case th == mainThread:
 			s.main = append(s.main, own...)
-		case th.pid == nav.Pid:
+		case th.pid == pid:
 			s.renderer = append(s.renderer, own...)
 		default:
 			s.others = append(s.others, own...)

@@ -50,10 +50,7 @@ func BenchmarkStartUpNewProcess(b *testing.B) {
 	}
 	app, js := got[0], got[1]
 	var out strings.Builder
-	report := func(name string, v float64) {
-		b.ReportMetric(v, name)
-		fmt.Fprintf(&out, "%-36s %10.3f\n", name, v)
-	}
+	report := reporter(b, &out)
 	plainChart := medianOf(js, func(t startTimes) float64 { return t.Drawn })
 	candles := medianOf(app, func(t startTimes) float64 { return t.Drawn })
 	running := medianOf(app, func(t startTimes) float64 { return t.Running })
