@@ -6,6 +6,15 @@
 // own reading of the body took the main thread: done here, it runs beside
 // the first paint instead of after it (docs/performance.md).
 //
+// When the page names this worker "reuse" (web/app-start.js: the page
+// before it in the tab was the app's, so V8 most likely still holds the
+// compiled module), the compile reads app.wasm from the service worker's
+// cache itself: a fetch through that worker's static route took two to
+// three times as long, most of it the browser's fresh memory for the
+// body's way to the page (docs/performance.md, "Reading app.wasm from the
+// cache"). Such a read has no part in the browser's cache of compiled code,
+// so every other start fetches. A miss in the cache fetches too.
+//
 // Once it has answered, the worker stays, idle, for the page's life: the
 // browser's cache of compiled WebAssembly is written through the context
 // that compiled the module. V8 offers the optimised code once its
@@ -17,16 +26,22 @@
 // cache of compiled code").
 "use strict";
 const url = new URL("app.wasm", self.location).href;
-// At a low priority: the page's own scripts and first data come first.
-WebAssembly.compileStreaming(fetch(url, { priority: "low" })).then(
-  (module) => {
-    const r = performance.getEntriesByName(url, "resource")[0];
-    const at = (t) => t + performance.timeOrigin; // the page turns it back into its own clock
-    const timing = r && { start: at(r.startTime), end: at(r.responseEnd), compiled: at(performance.now()), transferSize: r.transferSize };
-    self.postMessage({ url, module, timing });
-  },
-  (err) => {
-    self.postMessage({ url, error: String(err) });
-    self.close();
-  },
-);
+const asked = performance.now();
+const cached = self.name === "reuse" && self.caches ? caches.match(url).then((hit) => (hit && hit.ok ? hit : undefined), () => undefined) : Promise.resolve(undefined);
+cached
+  // At a low priority when fetched: the page's own scripts and first data come first.
+  .then((hit) => WebAssembly.compileStreaming(hit || fetch(url, { priority: "low" })).then((module) => [module, !!hit]))
+  .then(
+    ([module, fromCache]) => {
+      const at = (t) => t + performance.timeOrigin; // the page turns it back into its own clock
+      const now = performance.now();
+      // Read from the cache, the body's end is the compile's: the two run as one.
+      const r = fromCache ? { startTime: asked, responseEnd: now, transferSize: 0 } : performance.getEntriesByName(url, "resource")[0];
+      const timing = r && { start: at(r.startTime), end: at(r.responseEnd), compiled: at(now), transferSize: r.transferSize, fromCache };
+      self.postMessage({ url, module, timing });
+    },
+    (err) => {
+      self.postMessage({ url, error: String(err) });
+      self.close();
+    },
+  );

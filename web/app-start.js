@@ -19,9 +19,32 @@
   if (!window.Worker || !WebAssembly.compileStreaming) {
     return;
   }
+  // When the page before this one in the tab was the app's, left as this
+  // one was asked for (a reload, a link from one of the app's pages to
+  // another), V8 most likely still holds app.wasm's compiled module in this
+  // renderer: the worker then reads the file from the service worker's cache
+  // itself, at a third of the cost of a fetch through the worker's route,
+  // but without the browser's cache of compiled code, which only a fetch
+  // reads and writes (web/app-compile.js). Any other start fetches: a
+  // tab's first page, or a browser opened again with its tabs restored,
+  // which takes the compiled code from that cache.
+  const left = "riskchart:left";
+  const reuse = (() => {
+    try {
+      const since = Number(sessionStorage.getItem(left)) - performance.timeOrigin; // ms from this navigation's start
+      return !!(navigator.serviceWorker && navigator.serviceWorker.controller) && since > -1000 && since < 10000;
+    } catch {
+      return false; // no session storage
+    }
+  })();
+  addEventListener("pagehide", () => {
+    try {
+      sessionStorage.setItem(left, String(Date.now()));
+    } catch {}
+  });
   let worker;
   try {
-    worker = new Worker(new URL("app-compile.js", document.currentScript.src)); // its sibling in web/
+    worker = new Worker(new URL("app-compile.js", document.currentScript.src), { name: reuse ? "reuse" : "" }); // its sibling in web/
   } catch {
     return;
   }
@@ -31,7 +54,7 @@
       if (timing) {
         // For the start-up trace: the download, as the page's resource timing would show it.
         const at = (t) => t - performance.timeOrigin;
-        performance.measure("riskchart:wasm-fetch", { start: at(timing.start), end: at(timing.end), detail: { transferSize: timing.transferSize } });
+        performance.measure("riskchart:wasm-fetch", { start: at(timing.start), end: at(timing.end), detail: { transferSize: timing.transferSize, fromCache: timing.fromCache } });
         // When the worker had the module: the page may take it later, its main thread busy.
         performance.mark("riskchart:module-compiled", { startTime: at(timing.compiled) });
       }

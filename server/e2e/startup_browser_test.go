@@ -606,3 +606,41 @@ func TestTheAppMountsFromMarkup(t *testing.T) {
 		})
 	}
 }
+
+// TestAPageAfterOneOfTheAppsInTheTabReadsAppWasmFromTheCache: a page of the
+// app opened from another in the same tab (a link, a reload) finds V8's
+// compiled module still in the renderer, and its compile worker reads
+// app.wasm from the service worker's cache itself rather than fetching it
+// through the worker's route, which costs two to three times as much
+// (web/app-start.js, web/app-compile.js; docs/performance.md, "Reading
+// app.wasm from the cache"). A tab's first page fetches, through the
+// worker's route once it is installed: only a fetch reads and writes the
+// browser's cache of compiled code.
+func TestAPageAfterOneOfTheAppsInTheTabReadsAppWasmFromTheCache(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	const running = `!document.getElementById("app-wasm-loader") && performance.getEntriesByName("riskchart:app-drawn").length > 0`
+	// The way the worker took app.wasm, as it reported it to the page.
+	const way = `(() => {
+  const m = performance.getEntriesByName("riskchart:wasm-fetch")[0];
+  return !m ? "no report" : m.detail.fromCache ? "the cache, read by the worker" : m.detail.transferSize > 0 ? "a fetch from the network" : "a fetch answered from a cache";
+})()`
+	step := func(ctx context.Context, what string, open chromedp.Action, want string) {
+		t.Helper()
+		if err := chromedp.Run(ctx, open); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		waitFor(t, ctx, running)
+		if got := evalJS[string](t, ctx, way); got != want {
+			t.Errorf("%s: app.wasm came by %s, want %s", what, got, want)
+		}
+	}
+	step(ctx, "a first visit", chromedp.Navigate(s.URL+"/"), "a fetch from the network")
+	waitFor(t, ctx, `navigator.serviceWorker.getRegistration().then(r => !!r && !!r.active)`)
+	step(ctx, "a link to another view in the same tab", chromedp.Navigate(s.URL+"/?period=5min"), "the cache, read by the worker")
+	step(ctx, "a reload", chromedp.Reload(), "the cache, read by the worker")
+	tab, closeTab := chromedp.NewContext(ctx)
+	defer closeTab()
+	step(tab, "a new tab's first page", chromedp.Navigate(s.URL+"/"), "a fetch answered from a cache")
+	step(tab, "its next page", chromedp.Navigate(s.URL+"/?period=15min"), "the cache, read by the worker")
+}
