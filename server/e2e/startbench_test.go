@@ -77,6 +77,7 @@ func (t startTimes) mark(name string) float64 {
 // against the plain page's first chart), the first risk table (the
 // server's prerendered one, or the app's) and the app's risk panel live.
 func BenchmarkStartUp(b *testing.B) {
+	fault := pageFaultMicros() // before the browser and the servers take the host
 	s := startServer(b, nil)
 	plain := brotliInFront(b, plainOrigin(b, s.URL))
 	alloc := newAllocator(b)
@@ -104,6 +105,7 @@ func BenchmarkStartUp(b *testing.B) {
 			}
 		}
 	}
+	report("host-page-fault-us", fault)
 	if st, err := os.Stat(filepath.Join(repoRoot, "web", "app.wasm.br")); err == nil { // a build without brotli, for comparison, has none
 		report("app.wasm.br-MB", float64(st.Size())/1e6)
 	}
