@@ -15,18 +15,22 @@
 // cache"). Such a read has no part in the browser's cache of compiled code,
 // so every other start fetches. A miss in the cache fetches too.
 //
-// Once it has answered, the worker stays, idle, for the page's life: the
-// browser's cache of compiled WebAssembly is written through the context
-// that compiled the module. V8 offers the optimised code once its
-// optimising compiler has rested (on a live chart, about half a minute in),
-// and Chromium keeps it beside the file (the service worker's copy on a
-// return visit); a later start in a new browser process takes the code
+// Once it has answered from a fetch, the worker stays, idle, for three
+// minutes: the browser's cache of compiled WebAssembly is written through
+// the context that compiled the module. V8 offers the optimised code once
+// its optimising compiler has rested (on a live chart, about half a minute
+// in), and Chromium keeps it beside the file (the service worker's copy on
+// a return visit); a later start in a new browser process takes the code
 // from there instead of compiling app.wasm again. A worker that had closed
-// itself left nothing to write it (docs/performance.md, "The browser's
-// cache of compiled code").
+// itself at once left nothing to write it (docs/performance.md, "The
+// browser's cache of compiled code"). It does not stay longer: an idle
+// worker's heap keeps the compile's garbage, about 20 MB, which its
+// collector does not come back for. Having read the cache, it has nothing
+// to write and closes at once.
 "use strict";
 const url = new URL("app.wasm", self.location).href;
 const asked = performance.now();
+const stay = 180_000; // ms after a fetch's answer, for V8's offer of its code
 const cached = self.name === "reuse" && self.caches ? caches.match(url).then((hit) => (hit && hit.ok ? hit : undefined), () => undefined) : Promise.resolve(undefined);
 cached
   // At a low priority when fetched: the page's own scripts and first data come first.
@@ -39,6 +43,11 @@ cached
       const r = fromCache ? { startTime: asked, responseEnd: now, transferSize: 0 } : performance.getEntriesByName(url, "resource")[0];
       const timing = r && { start: at(r.startTime), end: at(r.responseEnd), compiled: at(now), transferSize: r.transferSize, fromCache };
       self.postMessage({ url, module, timing });
+      if (fromCache) {
+        self.close();
+      } else {
+        setTimeout(() => self.close(), stay);
+      }
     },
     (err) => {
       self.postMessage({ url, error: String(err) });

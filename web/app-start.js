@@ -60,9 +60,9 @@
       }
       if (module) {
         performance.mark("riskchart:module"); // the compiled module is in the page
-        // The worker stays with the page, to write the browser's cache of
-        // the compiled code when V8 offers it (web/app-compile.js): held
-        // here, with the module, so that it is not collected before.
+        // The worker stays a while, to write the browser's cache of the
+        // compiled code when V8 offers it (web/app-compile.js): held here,
+        // with the module, so that it is not collected before.
         resolve({ url, module, worker });
       } else {
         reject(new Error(error));

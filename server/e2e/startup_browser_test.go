@@ -618,14 +618,32 @@ func TestTheAppMountsFromMarkup(t *testing.T) {
 // browser's cache of compiled code.
 func TestAPageAfterOneOfTheAppsInTheTabReadsAppWasmFromTheCache(t *testing.T) {
 	s := startServer(t, nil)
-	ctx := newBrowser(t)
+	// Without the back/forward cache, a page left is gone with its worker,
+	// and the workers up are those of the pages on show.
+	ctx, _ := openChromium(t, newProfile(t, "riskchart-chromium-"), chromedp.Flag("disable-features", "BackForwardCache"))
 	const running = `!document.getElementById("app-wasm-loader") && performance.getEntriesByName("riskchart:app-drawn").length > 0`
 	// The way the worker took app.wasm, as it reported it to the page.
 	const way = `(() => {
   const m = performance.getEntriesByName("riskchart:wasm-fetch")[0];
   return !m ? "no report" : m.detail.fromCache ? "the cache, read by the worker" : m.detail.transferSize > 0 ? "a fetch from the network" : "a fetch answered from a cache";
 })()`
-	step := func(ctx context.Context, what string, open chromedp.Action, want string) {
+	// The compile workers up: after a fetch one stays for V8's offer of its
+	// code; having read the cache, it has nothing to write and closes, with
+	// the garbage its idle heap would keep.
+	workers := func() int {
+		targets, err := chromedp.Targets(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, ti := range targets {
+			if ti.Type == "worker" && strings.HasSuffix(ti.URL, "/web/app-compile.js") {
+				n++
+			}
+		}
+		return n
+	}
+	step := func(ctx context.Context, what string, open chromedp.Action, want string, up int) {
 		t.Helper()
 		if err := chromedp.Run(ctx, open); err != nil {
 			t.Fatalf("%s: %v", what, err)
@@ -634,13 +652,19 @@ func TestAPageAfterOneOfTheAppsInTheTabReadsAppWasmFromTheCache(t *testing.T) {
 		if got := evalJS[string](t, ctx, way); got != want {
 			t.Errorf("%s: app.wasm came by %s, want %s", what, got, want)
 		}
+		for deadline := time.Now().Add(5 * time.Second); workers() != up; time.Sleep(50 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Errorf("%s: %d compile workers up, want %d", what, workers(), up)
+				break
+			}
+		}
 	}
-	step(ctx, "a first visit", chromedp.Navigate(s.URL+"/"), "a fetch from the network")
+	step(ctx, "a first visit", chromedp.Navigate(s.URL+"/"), "a fetch from the network", 1)
 	waitFor(t, ctx, `navigator.serviceWorker.getRegistration().then(r => !!r && !!r.active)`)
-	step(ctx, "a link to another view in the same tab", chromedp.Navigate(s.URL+"/?period=5min"), "the cache, read by the worker")
-	step(ctx, "a reload", chromedp.Reload(), "the cache, read by the worker")
+	step(ctx, "a link to another view in the same tab", chromedp.Navigate(s.URL+"/?period=5min"), "the cache, read by the worker", 0)
+	step(ctx, "a reload", chromedp.Reload(), "the cache, read by the worker", 0)
 	tab, closeTab := chromedp.NewContext(ctx)
 	defer closeTab()
-	step(tab, "a new tab's first page", chromedp.Navigate(s.URL+"/"), "a fetch answered from a cache")
-	step(tab, "its next page", chromedp.Navigate(s.URL+"/?period=15min"), "the cache, read by the worker")
+	step(tab, "a new tab's first page", chromedp.Navigate(s.URL+"/"), "a fetch answered from a cache", 1)
+	step(tab, "its next page", chromedp.Navigate(s.URL+"/?period=15min"), "the cache, read by the worker", 0)
 }
