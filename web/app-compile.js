@@ -26,11 +26,13 @@
 // browser's cache of compiled code"). It does not stay longer: an idle
 // worker's heap keeps the compile's garbage, about 20 MB, which its
 // collector does not come back for. Having read the cache, it has nothing
-// to write and closes at once.
+// to write and closes 10 s later, once the page's start is over: freeing
+// its heap takes a core the first paint may still want.
 "use strict";
 const url = new URL("app.wasm", self.location).href;
 const asked = performance.now();
 const stay = 180_000; // ms after a fetch's answer, for V8's offer of its code
+const settle = 10_000; // ms after a cache read's answer: its end frees the heap, not during the start
 const cached = self.name === "reuse" && self.caches ? caches.match(url).then((hit) => (hit && hit.ok ? hit : undefined), () => undefined) : Promise.resolve(undefined);
 cached
   // At a low priority when fetched: the page's own scripts and first data come first.
@@ -43,11 +45,7 @@ cached
       const r = fromCache ? { startTime: asked, responseEnd: now, transferSize: 0 } : performance.getEntriesByName(url, "resource")[0];
       const timing = r && { start: at(r.startTime), end: at(r.responseEnd), compiled: at(now), transferSize: r.transferSize, fromCache };
       self.postMessage({ url, module, timing });
-      if (fromCache) {
-        self.close();
-      } else {
-        setTimeout(() => self.close(), stay);
-      }
+      setTimeout(() => self.close(), fromCache ? settle : stay);
     },
     (err) => {
       self.postMessage({ url, error: String(err) });

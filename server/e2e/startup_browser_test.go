@@ -628,8 +628,8 @@ func TestAPageAfterOneOfTheAppsInTheTabReadsAppWasmFromTheCache(t *testing.T) {
   return !m ? "no report" : m.detail.fromCache ? "the cache, read by the worker" : m.detail.transferSize > 0 ? "a fetch from the network" : "a fetch answered from a cache";
 })()`
 	// The compile workers up: after a fetch one stays for V8's offer of its
-	// code; having read the cache, it has nothing to write and closes, with
-	// the garbage its idle heap would keep.
+	// code; having read the cache, it has nothing to write and closes 10 s
+	// on, with the garbage its idle heap would keep.
 	workers := func() int {
 		targets, err := chromedp.Targets(ctx)
 		if err != nil {
@@ -652,7 +652,7 @@ func TestAPageAfterOneOfTheAppsInTheTabReadsAppWasmFromTheCache(t *testing.T) {
 		if got := evalJS[string](t, ctx, way); got != want {
 			t.Errorf("%s: app.wasm came by %s, want %s", what, got, want)
 		}
-		for deadline := time.Now().Add(5 * time.Second); workers() != up; time.Sleep(50 * time.Millisecond) {
+		for deadline := time.Now().Add(15 * time.Second); workers() != up; time.Sleep(100 * time.Millisecond) {
 			if time.Now().After(deadline) {
 				t.Errorf("%s: %d compile workers up, want %d", what, workers(), up)
 				break
