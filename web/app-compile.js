@@ -30,25 +30,32 @@
 // its heap takes a core the first paint may still want.
 "use strict";
 const url = new URL("app.wasm", self.location).href;
-const asked = performance.now();
 const stay = 180_000; // ms after a fetch's answer, for V8's offer of its code
 const settle = 10_000; // ms after a cache read's answer: its end frees the heap, not during the start
-const cached = self.name === "reuse" && self.caches ? caches.match(url).then((hit) => (hit && hit.ok ? hit : undefined), () => undefined) : Promise.resolve(undefined);
-cached
+
+// compile reads app.wasm from the cache when the page said "reuse" and the
+// cache has it, fetches it otherwise, and compiles it as it streams.
+async function compile() {
+  const asked = performance.now();
+  const hit = self.name === "reuse" ? await self.caches?.match(url).catch(() => undefined) : undefined;
+  const fromCache = !!hit?.ok;
   // At a low priority when fetched: the page's own scripts and first data come first.
-  .then((hit) => WebAssembly.compileStreaming(hit || fetch(url, { priority: "low" })).then((module) => [module, !!hit]))
-  .then(
-    ([module, fromCache]) => {
-      const at = (t) => t + performance.timeOrigin; // the page turns it back into its own clock
-      const now = performance.now();
-      // Read from the cache, the body's end is the compile's: the two run as one.
-      const r = fromCache ? { startTime: asked, responseEnd: now, transferSize: 0 } : performance.getEntriesByName(url, "resource")[0];
-      const timing = r && { start: at(r.startTime), end: at(r.responseEnd), compiled: at(now), transferSize: r.transferSize, fromCache };
-      self.postMessage({ url, module, timing });
-      setTimeout(() => self.close(), fromCache ? settle : stay);
-    },
-    (err) => {
-      self.postMessage({ url, error: String(err) });
-      self.close();
-    },
-  );
+  const module = await WebAssembly.compileStreaming(fromCache ? hit : fetch(url, { priority: "low" }));
+  const now = performance.now();
+  // Read from the cache, the body's end is the compile's: the two run as one.
+  const r = fromCache ? { startTime: asked, responseEnd: now, transferSize: 0 } : performance.getEntriesByName(url, "resource")[0];
+  const at = (t) => t + performance.timeOrigin; // the page turns it back into its own clock
+  const timing = r && { start: at(r.startTime), end: at(r.responseEnd), compiled: at(now), transferSize: r.transferSize, fromCache };
+  return { module, timing, fromCache };
+}
+
+compile().then(
+  ({ module, timing, fromCache }) => {
+    self.postMessage({ url, module, timing });
+    setTimeout(() => self.close(), fromCache ? settle : stay);
+  },
+  (err) => {
+    self.postMessage({ url, error: String(err) });
+    self.close();
+  },
+);
