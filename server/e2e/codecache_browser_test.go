@@ -28,7 +28,7 @@ func TestAppWasmsCompiledCodeIsKeptByTheBrowser(t *testing.T) {
 	open := func() (ctx context.Context, closeBrowser func()) {
 		return openChromium(t, profile, chromedp.Flag("disable-dev-shm-usage", true), chromedp.Flag("js-flags", "--wasm-caching-hard-threshold=300000"))
 	}
-	const running = `!!navigator.serviceWorker.controller && !document.getElementById("app-wasm-loader") && performance.getEntriesByName("riskchart:app-drawn").length > 0`
+	const running = `!!navigator.serviceWorker.controller && ` + jsAppRunning
 
 	// A first visit installs the service worker, which keeps app.wasm.
 	ctx, closeBrowser := open()

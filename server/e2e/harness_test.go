@@ -311,6 +311,10 @@ func openChromium(t testing.TB, profile string, extra ...chromedp.ExecAllocatorO
 	return ctx, closeBrowser
 }
 
+// jsAppRunning is true once the app runs: go-app's loader gone and the
+// app's own chart drawn.
+const jsAppRunning = `!document.getElementById("app-wasm-loader") && performance.getEntriesByName("riskchart:app-drawn").length > 0`
+
 // artifactDir is where browser tests leave screenshots and measurements.
 func artifactDir(t testing.TB) string {
 	t.Helper()

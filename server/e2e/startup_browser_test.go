@@ -621,7 +621,6 @@ func TestAPageAfterOneOfTheAppsInTheTabReadsAppWasmFromTheCache(t *testing.T) {
 	// Without the back/forward cache, a page left is gone with its worker,
 	// and the workers up are those of the pages on show.
 	ctx, _ := openChromium(t, newProfile(t, "riskchart-chromium-"), chromedp.Flag("disable-features", "BackForwardCache"))
-	const running = `!document.getElementById("app-wasm-loader") && performance.getEntriesByName("riskchart:app-drawn").length > 0`
 	// The way the worker took app.wasm, as it reported it to the page.
 	const way = `(() => {
   const m = performance.getEntriesByName("riskchart:wasm-fetch")[0];
@@ -648,7 +647,7 @@ func TestAPageAfterOneOfTheAppsInTheTabReadsAppWasmFromTheCache(t *testing.T) {
 		if err := chromedp.Run(ctx, open); err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
-		waitFor(t, ctx, running)
+		waitFor(t, ctx, jsAppRunning)
 		if got := evalJS[string](t, ctx, way); got != want {
 			t.Errorf("%s: app.wasm came by %s, want %s", what, got, want)
 		}
