@@ -219,6 +219,11 @@ func (d *deployment) start(ctx context.Context, f flags) error {
 	if err != nil {
 		return err
 	}
+	// Its port is dialled until it accepts before the client pings it once:
+	// go-redis logs every refused dial to stderr, in the middle of the report.
+	if err := redis.waitReady(ctx, func(ctx context.Context) error { return tcpOK(ctx, redisAddr) }); err != nil {
+		return err
+	}
 	rc, err := cluster.Open("redis://"+redisAddr, cluster.Options{})
 	if err != nil {
 		return err
@@ -484,6 +489,17 @@ func freeAddr() (string, error) {
 	}
 	defer l.Close()
 	return l.Addr().String(), nil
+}
+
+// tcpOK is nil once addr accepts a connection.
+func tcpOK(ctx context.Context, addr string) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	c, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return err
+	}
+	return c.Close()
 }
 
 func httpOK(ctx context.Context, url string) error {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -128,5 +130,22 @@ func TestPooledRunsAddTheirCountsAndTimesAndMergeTheirLatencies(t *testing.T) {
 	}
 	if (result{}).plus(a).quantile(50) != 3 {
 		t.Errorf("pooling with nothing changed the median")
+	}
+}
+
+// The deploy run waits for redis-server's port before its client pings it,
+// so that go-redis has no refused dial to log in the middle of the report.
+func TestTCPOKAnswersOnlyOnceThePortAccepts(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	if err := tcpOK(context.Background(), addr); err != nil {
+		t.Errorf("tcpOK(%s), listening: %v, want nil", addr, err)
+	}
+	l.Close()
+	if err := tcpOK(context.Background(), addr); err == nil {
+		t.Errorf("tcpOK(%s), closed: nil, want the refusal", addr)
 	}
 }
