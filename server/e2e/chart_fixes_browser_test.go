@@ -79,6 +79,86 @@ func TestPhoneHeaderIsTwoRowsAndTheChartStartsHigh(t *testing.T) {
 	}
 }
 
+// TestAPhoneShowsThePeriodOnShowAndWholePrices opens the chart on a phone
+// (390 × 844) at periods past its width and in it: the period strip opens
+// at the pressed chip, at its end, and leaves a strip whose pressed chip is
+// in view as it is; no text the chart draws (the price axis' labels, the
+// last-price tag, the high and low marks, the times) runs off its canvas.
+// Bitcoin's daily and monthly candles carry the widest price labels the
+// sandbox draws ("120,000.0").
+func TestAPhoneShowsThePeriodOnShowAndWholePrices(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Emulate(device.IPhone12)); err != nil {
+		t.Fatal(err)
+	}
+	const strip = `(() => {
+  const s = document.querySelector(".bar > .chips"), c = s.querySelector(".chip[aria-pressed=true]");
+  const sr = s.getBoundingClientRect(), cr = c.getBoundingClientRect();
+  return {period: c.dataset.period, in: cr.left >= sr.left - 0.5 && cr.right <= sr.right + 0.5, scrolled: s.scrollLeft, wider: s.scrollWidth > s.clientWidth};
+})()`
+	type stripState struct {
+		Period    string
+		In, Wider bool
+		Scrolled  float64
+	}
+	const offCanvas = `(() => {
+  const c = ` + jsChart + `, w = c.getWidth(), h = c.getHeight(), out = [];
+  let texts = 0, longest = "";
+  for (const el of c.getZr().storage.getDisplayList(true)) {
+    const text = el.style && typeof el.style.text === "string" ? el.style.text.trim() : "";
+    if (!text || el.ignore || el.invisible) continue;
+    texts++;
+    if (text.length > longest.length) longest = text;
+    const r = el.getBoundingRect().clone(), m = el.getComputedTransform(); // the text's own box (a paint rect adds margins for strokes)
+    if (m) r.applyTransform(m);
+    if (r.x < -1 || r.y < -1 || r.x + r.width > w + 1 || r.y + r.height > h + 1) {
+      out.push(JSON.stringify(text) + " at " + Math.round(r.x) + "–" + Math.round(r.x + r.width) + " × " + Math.round(r.y) + "–" + Math.round(r.y + r.height));
+    }
+  }
+  return {texts, longest, out: out.join("; ")};
+})()`
+	type drawn struct {
+		Texts   int
+		Longest string
+		Out     string
+	}
+	for _, tc := range []struct {
+		period   string
+		scrolled bool // the pressed chip lies past the phone's width
+	}{
+		{"1day", true},
+		{"1mon", true},
+		{"5min", false},
+	} {
+		t.Run(tc.period, func(t *testing.T) {
+			if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period="+tc.period)); err != nil {
+				t.Fatal(err)
+			}
+			waitDrawn(t, ctx, "BTC-USDT|"+tc.period)
+			st := evalJS[stripState](t, ctx, strip)
+			if !st.Wider {
+				t.Fatalf("the period strip is not wider than the phone: nothing to scroll")
+			}
+			if st.Period != tc.period || !st.In {
+				t.Errorf("the pressed chip (%s) lies outside the period strip, scrolled by %.0f px", st.Period, st.Scrolled)
+			}
+			if tc.scrolled != (st.Scrolled > 0) {
+				t.Errorf("the strip opened scrolled by %.0f px, want scrolled: %v", st.Scrolled, tc.scrolled)
+			}
+			d := evalJS[drawn](t, ctx, offCanvas)
+			if d.Texts < 5 {
+				t.Fatalf("the chart draws %d texts: the list of its shapes was not read", d.Texts)
+			}
+			if d.Out != "" {
+				t.Errorf("the chart's text runs off its %.0f px canvas: %s", evalJS[float64](t, ctx, jsChart+`.getWidth()`), d.Out)
+			}
+			t.Logf("%d texts, the longest %q", d.Texts, d.Longest)
+		})
+	}
+	screenshot(t, ctx, "chart-phone-1mon")
+}
+
 // TestChartStatesAsATraderMeetsThem: daily candles west of UTC, codes and
 // periods the URL names wrongly, a chart that failed offline, the legend
 // after Home.
