@@ -66,6 +66,10 @@ type KLineChart struct {
 	darkDrew bool
 	lookDrew Look
 	utcDrew  bool
+	// decimalsDrew is the precision the labels on show were written at: a
+	// contract list that comes after the draw (an embed's, or a page the
+	// service worker answered) redraws them at the contract's own.
+	decimalsDrew int32
 	// savedAt is when the candles on show were fetched, when they come from
 	// browser storage (a second visit, or no network); zero for live data.
 	savedAt time.Time
@@ -140,7 +144,7 @@ func (k *KLineChart) OnUpdate(ctx app.Context) {
 	switch {
 	case k.shown != k.Contract+"|"+string(k.Period):
 		k.reload(ctx)
-	case k.chart != nil && (k.frameStale() || k.UTC != k.utcDrew):
+	case k.chart != nil && (k.frameStale() || k.UTC != k.utcDrew || (k.Decimals != k.decimalsDrew && len(k.candles) > 0)):
 		k.redrawAll()
 		ctx.Defer(func(app.Context) { k.fitLegend() })
 	}
@@ -257,7 +261,7 @@ func (k *KLineChart) draw(ctx app.Context) {
 		return
 	}
 	a := chartopt.Data(k.candles, k.Period, k.loc())
-	k.utcDrew = k.UTC
+	k.utcDrew, k.decimalsDrew = k.UTC, k.Decimals
 	k.chart.Load(a.Labels, a.Prices, a.Ups, a.Downs)
 	k.loadStudies(true)
 	n := len(k.candles)
@@ -369,7 +373,7 @@ func (k *KLineChart) redrawAll() {
 		k.setFrame()
 	}
 	a := chartopt.Data(k.candles, k.Period, k.loc())
-	k.utcDrew = k.UTC
+	k.utcDrew, k.decimalsDrew = k.UTC, k.Decimals
 	k.chart.Load(a.Labels, a.Prices, a.Ups, a.Downs)
 	k.loadStudies(true)
 	k.chart.Draw(start, end)

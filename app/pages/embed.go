@@ -30,7 +30,7 @@ type EmbedPage struct {
 	token    string // signed embed link (?embed=), the private panels' only access
 	dark     bool
 
-	contracts []venueapi.Offer // the server's list, for a risk panel's face values
+	contracts []venueapi.Offer // the server's list: a risk panel's face values, the chart's price precision
 	typed     typedBefore      // into the server's risk panel, before the app ran
 
 	allow   embedmsg.AllowList
@@ -95,8 +95,8 @@ func (e *EmbedPage) shown() embedShown {
 }
 
 // OnMount hands a risk panel what the user typed into the server's before
-// the app ran, listens to the parent, watches the content's size, loads a
-// risk panel's contract list, and learns the allowed origins; ready and
+// the app ran, listens to the parent, watches the content's size, loads the
+// contract list, and learns the allowed origins; ready and
 // height go out once the parent is known.
 func (e *EmbedPage) OnMount(ctx app.Context) {
 	e.typed.restore(ctx)
@@ -107,9 +107,7 @@ func (e *EmbedPage) OnMount(ctx app.Context) {
 	e.stopObserving = browser.ObserveSize("embed-root", func() {
 		ctx.Dispatch(func(app.Context) { e.postHeight() })
 	})
-	if e.kind != embedmsg.RouteChart {
-		loadContracts(ctx, func(list []venueapi.Offer) { e.contracts = list })
-	}
+	loadContracts(ctx, func(list []venueapi.Offer) { e.contracts = list })
 	ctx.Async(func() {
 		origins := api.FetchEmbedOrigins(ctx)
 		ctx.Dispatch(func(ctx app.Context) {
@@ -244,6 +242,18 @@ func (e *EmbedPage) onMessage(ctx app.Context, from, data string) {
 	}
 }
 
+// decimals is the price precision of the contract on show, from the
+// server's list; -1 until it has come: the chart then writes prices in the
+// venue's digits, and again at the contract's once it has.
+func (e *EmbedPage) decimals() int32 {
+	for _, c := range e.contracts {
+		if c.Code == e.v.Contract {
+			return c.PriceDecimals
+		}
+	}
+	return -1
+}
+
 // Render fills the iframe with the chart or a panel.
 func (e *EmbedPage) Render() app.UI {
 	e.renders.count()
@@ -254,7 +264,7 @@ func (e *EmbedPage) Render() app.UI {
 	var body app.UI
 	switch e.kind {
 	case embedmsg.RouteChart:
-		body = &components.KLineChart{Contract: e.v.Contract, Period: e.v.Period, UTC: e.v.UTC, Dark: e.dark, Decimals: -1, Compact: compact, Look: e.v.Look,
+		body = &components.KLineChart{Contract: e.v.Contract, Period: e.v.Period, UTC: e.v.UTC, Dark: e.dark, Decimals: e.decimals(), Compact: compact, Look: e.v.Look,
 			OnDrawn: func(ctx app.Context) {
 				e.announce(embedmsg.ChartReady(e.v.Contract, e.v.Period))
 				e.postHeight()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -157,6 +158,46 @@ func TestAPhoneShowsThePeriodOnShowAndWholePrices(t *testing.T) {
 		})
 	}
 	screenshot(t, ctx, "chart-phone-1mon")
+}
+
+// TestAChartEmbedWritesPricesAtTheContractsPrecision opens the chart embed
+// alone, as an iframe does: once the contract list has come, its price axis
+// and its legend write every price at the contract's tick (BTC-USDT: one
+// decimal, "95,300.0"), as the chart page does, not in the venue's digits
+// ("95,300" beside "95,271.9"). The embed used to draw without the list.
+func TestAChartEmbedWritesPricesAtTheContractsPrecision(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/embed/chart?contract_code=BTC-USDT&period=1min&controls=0")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	const prices = `(() => {
+  const labels = ` + jsChart + `.getModel().getComponent("yAxis", 0).axis.getViewLabels().map((l) => l.formattedLabel);
+  const legend = ["open", "high", "low", "close"].map((id) => document.getElementById("legend-" + id).textContent);
+  return {labels, legend};
+})()`
+	type shown struct{ Labels, Legend []string }
+	tick := regexp.MustCompile(`^\d{1,3}(,\d{3})*\.\d$`)
+	atTick := func(v shown) bool {
+		if len(v.Labels) < 2 || len(v.Legend) != 4 {
+			return false
+		}
+		for _, p := range append(v.Labels, v.Legend...) {
+			if !tick.MatchString(p) {
+				return false
+			}
+		}
+		return true
+	}
+	var last shown
+	deadline := time.Now().Add(15 * time.Second)
+	for last = evalJS[shown](t, ctx, prices); !atTick(last) && time.Now().Before(deadline); last = evalJS[shown](t, ctx, prices) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !atTick(last) {
+		t.Errorf("the embed writes prices %q on its axis and %q in its legend, want one decimal each (BTC-USDT's tick)", last.Labels, last.Legend)
+	}
 }
 
 // TestChartStatesAsATraderMeetsThem: daily candles west of UTC, codes and
