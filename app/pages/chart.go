@@ -95,14 +95,8 @@ func (p *ChartPage) changeView(change func(v *components.View)) {
 // applyTheme sets the document's theme: the user's choice, or the system's.
 func (p *ChartPage) applyTheme() { p.dark = browser.SetTheme(p.v.Theme) }
 
-func (p *ChartPage) decimals() int32 {
-	for _, c := range p.contracts {
-		if c.Code == p.v.Contract {
-			return c.PriceDecimals
-		}
-	}
-	return -1
-}
+// decimals is the price precision of the contract on show (priceDecimals).
+func (p *ChartPage) decimals() int32 { return priceDecimals(p.contracts, p.v.Contract) }
 
 // Render draws the page. The bar and its toggles are methods of their
 // own, as the components' parts are (package components' doc).

@@ -45,3 +45,15 @@ func adoptContracts() ([]venueapi.Offer, bool) {
 
 // contractsRetry is the pause before asking again for a list that failed.
 const contractsRetry = 5 * time.Second
+
+// priceDecimals is the price precision of contract code in list, or -1 when
+// the list does not hold it (or has not come yet): a chart then writes
+// prices in the venue's digits.
+func priceDecimals(list []venueapi.Offer, code string) int32 {
+	for _, c := range list {
+		if c.Code == code {
+			return c.PriceDecimals
+		}
+	}
+	return -1
+}

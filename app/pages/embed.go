@@ -242,17 +242,10 @@ func (e *EmbedPage) onMessage(ctx app.Context, from, data string) {
 	}
 }
 
-// decimals is the price precision of the contract on show, from the
-// server's list; -1 until it has come: the chart then writes prices in the
-// venue's digits, and again at the contract's once it has.
-func (e *EmbedPage) decimals() int32 {
-	for _, c := range e.contracts {
-		if c.Code == e.v.Contract {
-			return c.PriceDecimals
-		}
-	}
-	return -1
-}
+// decimals is the price precision of the contract on show, -1 until the
+// contract list has come: the chart then writes prices in the venue's
+// digits, and again at the contract's once it has.
+func (e *EmbedPage) decimals() int32 { return priceDecimals(e.contracts, e.v.Contract) }
 
 // Render fills the iframe with the chart or a panel.
 func (e *EmbedPage) Render() app.UI {
