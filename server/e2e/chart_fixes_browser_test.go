@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -177,25 +176,11 @@ func TestAChartEmbedWritesPricesAtTheContractsPrecision(t *testing.T) {
   const legend = ["open", "high", "low", "close"].map((id) => document.getElementById("legend-" + id).textContent);
   return {labels, legend};
 })()`
-	type shown struct{ Labels, Legend []string }
-	tick := regexp.MustCompile(`^\d{1,3}(,\d{3})*\.\d$`)
-	atTick := func(v shown) bool {
-		if len(v.Labels) < 2 || len(v.Legend) != 4 {
-			return false
-		}
-		for _, p := range append(v.Labels, v.Legend...) {
-			if !tick.MatchString(p) {
-				return false
-			}
-		}
-		return true
-	}
-	var last shown
-	deadline := time.Now().Add(15 * time.Second)
-	for last = evalJS[shown](t, ctx, prices); !atTick(last) && time.Now().Before(deadline); last = evalJS[shown](t, ctx, prices) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if !atTick(last) {
+	const atTick = `(({labels, legend}) => labels.length >= 2 && [...labels, ...legend].every((p) => /^\d{1,3}(,\d{3})*\.\d$/.test(p)))(` + prices + `)`
+	tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if err := chromedp.Run(tctx, chromedp.Poll(atTick, nil, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		last := evalJS[struct{ Labels, Legend []string }](t, ctx, prices)
 		t.Errorf("the embed writes prices %q on its axis and %q in its legend, want one decimal each (BTC-USDT's tick)", last.Labels, last.Legend)
 	}
 }
