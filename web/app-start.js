@@ -32,7 +32,7 @@
   const reuse = (() => {
     try {
       const since = Number(sessionStorage.getItem(left)) - performance.timeOrigin; // ms from this navigation's start
-      return !!(navigator.serviceWorker && navigator.serviceWorker.controller) && since > -1000 && since < 10000;
+      return !!navigator.serviceWorker?.controller && since > -1000 && since < 10000;
     } catch {
       return false; // no session storage
     }
