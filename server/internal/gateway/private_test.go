@@ -100,7 +100,7 @@ func TestTheVenueNeverReceivesMoreThanThePrivateBudget(t *testing.T) {
 			paths = append(paths, venueapi.PathTiers+"?contract_code="+m.Code)
 		}
 	}
-	for _, pair := range []string{"", "BTC-USDT", "ETH-USDT", "SOL-USDT", "XRP-USDT", "DOGE-USDT", "LTC-USDT"} {
+	for _, pair := range []string{"", "BTC-USDT", "ETH-USDT", "SOL-USDT", "XRP-USDT", "DOGE-USDT", "LTC-USDT", "SHIB-USDT"} {
 		for _, typ := range []string{"", "swap", "this_week", "next_week", "quarter", "next_quarter"} {
 			for _, business := range []string{"swap", "futures", "all"} {
 				q := venueapi.LimitQuery{Pair: pair, ContractType: venueapi.ContractType(typ), BusinessType: business}

@@ -24,7 +24,7 @@ var update = flag.Bool("update", false, "rewrite the golden files of testdata/")
 func TestCandles_InvariantsHoldOverRandomWindows(t *testing.T) {
 	v := start(t, sandbox.Config{})
 	r := rand.New(rand.NewPCG(1, 2))
-	codes := []string{"BTC-USDT", "ETH-USDT", "SOL-USDT", "XRP-USDT", "DOGE-USDT", "LTC-USDT", "BTC-USDT-NQ", "ETH-USDT-CW"}
+	codes := []string{"BTC-USDT", "ETH-USDT", "SOL-USDT", "XRP-USDT", "DOGE-USDT", "LTC-USDT", "SHIB-USDT", "BTC-USDT-NQ", "ETH-USDT-CW"}
 	periods := venueapi.Periods()
 	for range 80 {
 		code, p := codes[r.IntN(len(codes))], periods[r.IntN(len(periods))]

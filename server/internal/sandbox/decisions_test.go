@@ -760,8 +760,8 @@ func TestDecisions_Contracts_FuturesCalendar(t *testing.T) {
 					}
 				}
 			}
-			if n := len(v.sb.Markets()); n != 6+2*4 {
-				t.Errorf("%d markets, want six swaps and four futures of BTC and ETH", n)
+			if n := len(v.sb.Markets()); n != 7+2*4 {
+				t.Errorf("%d markets, want seven swaps and four futures of BTC and ETH", n)
 			}
 		})
 	}
@@ -769,7 +769,7 @@ func TestDecisions_Contracts_FuturesCalendar(t *testing.T) {
 
 func TestDecisions_Contracts_FaceValue_MakesAmountAndTurnover(t *testing.T) {
 	v := start(t, sandbox.Config{})
-	want := map[string]string{"BTC": "0.001", "ETH": "0.01", "SOL": "1", "XRP": "10", "DOGE": "100", "LTC": "0.1"}
+	want := map[string]string{"BTC": "0.001", "ETH": "0.01", "SOL": "1", "XRP": "10", "DOGE": "100", "LTC": "0.1", "SHIB": "1000"}
 	for _, m := range v.sb.Markets() {
 		if m.FaceValue.String() != want[m.Base] {
 			t.Errorf("%s: face value %s, want %s", m.Code, m.FaceValue, want[m.Base])
@@ -796,7 +796,7 @@ func TestDecisions_Contracts_PositionLimits_FromTheLeverRateBandAndTheMarkPrice(
 	a := v.signed(t, "POST", venueapi.PathPositionLimit, nil, `{"business_type":"all"}`, nil)
 	var env venueapi.LimitEnvelope
 	a.json(t, &env)
-	if env.Status != "ok" || len(env.Data) != 14 {
+	if env.Status != "ok" || len(env.Data) != 15 {
 		t.Fatalf("business_type all: %s", a.body)
 	}
 	quarter := v.marketOf(t, "BTC-USDT", venueapi.TypeQuarter).Code

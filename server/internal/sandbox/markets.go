@@ -52,6 +52,10 @@ var assets = []asset{
 		tierUnit: venueapi.UnitUSDT, ladder: altLadder},
 	{base: "LTC", refPrice: 9500, priceDecimals: 2, face: decimal.New(1, -1), dailyVolPPM: 42000, perMinute: 3600,
 		tierUnit: venueapi.UnitContract, ladder: altLadder},
+	// A coin worth a thousandth of a cent, quoted to nine decimals: its
+	// prices are the longest a chart writes ("0.000012345").
+	{base: "SHIB", refPrice: 12345, priceDecimals: 9, face: decimal.New(1000, 0), dailyVolPPM: 60000, perMinute: 12000,
+		tierUnit: venueapi.UnitUSDT, ladder: altLadder},
 }
 
 // quote is the quote asset of every contract: the venue is USDT-margined.

@@ -58,7 +58,7 @@ func TestMarkets_ListsSixSwapsAndTheFuturesOfBTCAndETH(t *testing.T) {
 			futures[m.Base]++
 		}
 	}
-	for _, b := range []string{"BTC", "ETH", "SOL", "XRP", "DOGE", "LTC"} {
+	for _, b := range []string{"BTC", "ETH", "SOL", "XRP", "DOGE", "LTC", "SHIB"} {
 		if !swaps[b] {
 			t.Errorf("no swap of %s", b)
 		}

@@ -83,7 +83,7 @@ func TestSpec_Tiers_Parameters(t *testing.T) {
 func TestSpec_Tiers_ARealisticLadderPerContract(t *testing.T) {
 	v := start(t, sandbox.Config{})
 	units := map[string]bool{}
-	for _, code := range []string{"BTC-USDT", "ETH-USDT", "SOL-USDT", "XRP-USDT", "DOGE-USDT", "LTC-USDT"} {
+	for _, code := range []string{"BTC-USDT", "ETH-USDT", "SOL-USDT", "XRP-USDT", "DOGE-USDT", "LTC-USDT", "SHIB-USDT"} {
 		ladder := v.tiersOf(t, code)
 		if len(ladder) < 5 || !ladder[0].MinVolume.IsZero() {
 			t.Fatalf("%s: %d tiers, the first from %s", code, len(ladder), ladder[0].MinVolume)
@@ -133,8 +133,8 @@ func TestSpec_PositionLimits_Rules(t *testing.T) {
 		names string   // what the error message names
 		want  []string // the contract codes answered, in order
 	}{
-		{"no parameters list the six swaps (business type swap by default)", `{}`, 200, "",
-			[]string{"BTC-USDT", "ETH-USDT", "SOL-USDT", "XRP-USDT", "DOGE-USDT", "LTC-USDT"}},
+		{"no parameters list the seven swaps (business type swap by default)", `{}`, 200, "",
+			[]string{"BTC-USDT", "ETH-USDT", "SOL-USDT", "XRP-USDT", "DOGE-USDT", "LTC-USDT", "SHIB-USDT"}},
 		{"rule 2: contract_code wins over pair and contract_type", `{"contract_code":"ETH-USDT","pair":"BTC-USDT","contract_type":"quarter","business_type":"all"}`, 200, "", []string{"ETH-USDT"}},
 		{"rule 3: a future without business_type is refused", `{"contract_code":"` + quarter + `"}`, 1030, "business_type", nil},
 		{"rule 3: a future with business_type swap is refused", `{"contract_code":"` + quarter + `","business_type":"swap"}`, 1030, "business_type", nil},
