@@ -12,8 +12,11 @@
 package chartopt
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"math"
+	"strconv"
 	"time"
 
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -36,7 +39,36 @@ type Style struct {
 	// a chart that is not narrow, in px, from the legend the app measured
 	// (PriceTopUnder); 0 until it has: the rule's (studies.go).
 	PriceTop int
+	// PriceRoom is the width right of the grids, where the price axis
+	// writes its labels, in px (PriceRoom); 0: DefaultPriceRoom.
+	PriceRoom int
 }
+
+// DefaultPriceRoom is the price axis' room when its labels need no more
+// (PriceRoom): "120,000.0" in the axis' font, 53 px, after ECharts' margin.
+// The first paint's frame has it.
+const DefaultPriceRoom = 64
+
+// The price axis' labels: the font's size (ECharts' default family,
+// sans-serif), in the frame and in the compact layout, and the space
+// ECharts leaves between the grid and a label.
+const (
+	AxisFontSize        = 12
+	CompactAxisFontSize = 11
+	axisLabelMargin     = 8
+)
+
+// PriceRoom is the room the price axis needs whose widest label is
+// labelWidth px wide: DefaultPriceRoom, or more in steps of 8 px, so that
+// a label a few pixels wider than the last (a new high) does not redraw
+// the frame.
+func PriceRoom(labelWidth float64) int {
+	need := int(math.Ceil(labelWidth)) + axisLabelMargin + 2
+	return max(DefaultPriceRoom, (need+7)/8*8)
+}
+
+// Room is the price axis' room of the frame, in px.
+func (s Style) Room() int { return cmp.Or(s.PriceRoom, DefaultPriceRoom) }
 
 // NarrowWidth is the widest chart whose legend keeps to one line when it
 // holds the studies' values: web/style.css's container query of 640 px.
@@ -120,14 +152,15 @@ func Frame(s Style) ([]byte, error) {
 	axis, split := frameColors(s.Dark)
 	hidden := &opts.AxisLabel{Show: opts.Bool(false)}
 	volumeBarWidth := fmt.Sprintf("%g%%", VolumeBarShare*100)
+	right := strconv.Itoa(s.Room())
 	o := option{
 		BackgroundColor: "transparent",
 		Tooltip:         tooltip{Tooltip: opts.Tooltip{Show: opts.Bool(true), Trigger: "axis", TriggerOn: "mousemove|click", AxisPointer: &opts.AxisPointer{Type: "cross"}}},
 		AxisPointer:     &opts.AxisPointer{Link: []opts.AxisPointerLink{{XAxisIndex: []int{0, 1}}}},
 		Grid: []grid{
 			// The page's legend lies over the top (web/style.css): two lines clear the candles.
-			{Grid: opts.Grid{Left: "8", Right: "64", Top: "52", Bottom: "32%"}, OuterBoundsMode: "none"},
-			{Grid: opts.Grid{Left: "8", Right: "64", Top: "70%", Height: "13%"}, OuterBoundsMode: "none"},
+			{Grid: opts.Grid{Left: "8", Right: right, Top: "52", Bottom: "32%"}, OuterBoundsMode: "none"},
+			{Grid: opts.Grid{Left: "8", Right: right, Top: "70%", Height: "13%"}, OuterBoundsMode: "none"},
 		},
 		XAxis: []opts.XAxis{
 			{Type: "category", GridIndex: 0, AxisLabel: hidden, AxisLine: &opts.AxisLine{LineStyle: &opts.LineStyle{Color: axis}},

@@ -259,3 +259,55 @@ func TestThePriceGridStartsALineUnderTheMeasuredLegend(t *testing.T) {
 		t.Errorf("the patch is %s, want %s", got, want)
 	}
 }
+
+// TestThePriceAxisHasTheRoomItsLabelsNeed: PriceRoom keeps the default
+// while the widest label fits it, and grows in steps of 8 px; every grid
+// of the frame (the oscillator panes' too) and of the patch has the room,
+// so that the candles and the panes stay aligned.
+func TestThePriceAxisHasTheRoomItsLabelsNeed(t *testing.T) {
+	for _, tc := range []struct {
+		width float64
+		want  int
+		why   string
+	}{
+		{0, 64, "no label"},
+		{53.4, 64, `"120,000.0" at 12 px`},
+		{54, 64, "the widest label the default fits"},
+		{54.1, 72, "a pixel more: the next step"},
+		{61.9, 72, `"120,000.0" in a wider font`},
+		{70.1, 88, `"0.000012345" at 12 px`},
+	} {
+		if got := PriceRoom(tc.width); got != tc.want {
+			t.Errorf("a label %.1f px wide: room %d, want %d (%s)", tc.width, got, tc.want, tc.why)
+		}
+	}
+	for _, room := range []int{0, 88} {
+		s := DefaultStyle(false)
+		s.PriceRoom = room
+		s.Studies = []StudyLine{{Name: "MACD", Pane: 2}, {Name: "RSI 14", Pane: 3}}
+		b, err := Frame(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o struct {
+			Grid []struct {
+				Right string `json:"right"`
+			} `json:"grid"`
+		}
+		if err := json.Unmarshal(b, &o); err != nil {
+			t.Fatal(err)
+		}
+		want := strconv.Itoa(s.Room())
+		if len(o.Grid) != 4 {
+			t.Fatalf("%d grids, want the price, the volume and two panes", len(o.Grid))
+		}
+		for i, g := range o.Grid {
+			if g.Right != want {
+				t.Errorf("PriceRoom %d: grid %d has %q on the right, want %s", room, i, g.Right, want)
+			}
+		}
+	}
+	if got, want := string(PriceRoomPatch(88, 3)), `{"grid":[{"right":88},{"right":88},{"right":88}]}`; got != want {
+		t.Errorf("the patch is %s, want %s", got, want)
+	}
+}

@@ -44,7 +44,7 @@ func CompactBelow(oscillators int) int {
 func Compact(s Style) ([]byte, error) {
 	hide := false
 	small := func(more map[string]any) map[string]any {
-		label := map[string]any{"fontSize": 11, "hideOverlap": true}
+		label := map[string]any{"fontSize": CompactAxisFontSize, "hideOverlap": true}
 		maps.Copy(label, more)
 		return label
 	}
@@ -61,7 +61,7 @@ func Compact(s Style) ([]byte, error) {
 		XAxis:    make([]compactAxis, TimeAxis(s)+1),
 		DataZoom: []compactZoom{{}, {Show: &hide}},
 	}
-	p.XAxis[TimeAxis(s)].AxisLabel = map[string]any{"fontSize": 11}
+	p.XAxis[TimeAxis(s)].AxisLabel = map[string]any{"fontSize": CompactAxisFontSize}
 	if k > 0 {
 		p.Grid = compactPanes(k)
 		for range k {

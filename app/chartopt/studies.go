@@ -72,6 +72,20 @@ func PriceTopPatch(top int) []byte {
 	return []byte(`{"grid":[{"top":` + strconv.Itoa(top) + `}]}`)
 }
 
+// PriceRoomPatch is the option patch that gives each of a frame's grids
+// room px on the right (Style.PriceRoom): the panes' labels and the
+// candles' stay aligned.
+func PriceRoomPatch(room, grids int) []byte {
+	b := []byte(`{"grid":[`)
+	for i := range grids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(append(append(b, `{"right":`...), strconv.Itoa(room)...), '}')
+	}
+	return append(b, "]}"...)
+}
+
 // applyStudies adds a grid under the volume for each oscillator pane the
 // studies use (MACD, then RSI: stackPanes) and a series per study line. The
 // lowest grid ends where the volume grid ended without studies, just above
@@ -134,7 +148,7 @@ func stackPanes(o *option, s Style) map[int]int {
 			minLabel = opts.Bool(false)
 		}
 		grid[p] = g
-		o.Grid = append(o.Grid, grid2(strconv.Itoa(paneBase-(k-1-i)*paneHeight)+"%", strconv.Itoa(paneHeight-2)+"%"))
+		o.Grid = append(o.Grid, grid2(strconv.Itoa(paneBase-(k-1-i)*paneHeight)+"%", strconv.Itoa(paneHeight-2)+"%", s.Room()))
 		x := opts.XAxis{Type: "category", GridIndex: g, AxisLabel: &opts.AxisLabel{Show: opts.Bool(false)},
 			AxisLine: &opts.AxisLine{LineStyle: &opts.LineStyle{Color: axis}}, AxisPointer: &opts.AxisPointer{Label: &opts.Label{Show: opts.Bool(false)}}}
 		if i == k-1 {
@@ -157,8 +171,8 @@ func stackPanes(o *option, s Style) map[int]int {
 	return grid
 }
 
-func grid2(top, height string) grid {
-	return grid{Grid: opts.Grid{Left: "8", Right: "64", Top: top, Height: height}, OuterBoundsMode: "none"}
+func grid2(top, height string, room int) grid {
+	return grid{Grid: opts.Grid{Left: "8", Right: strconv.Itoa(room), Top: top, Height: height}, OuterBoundsMode: "none"}
 }
 
 // TimeAxis is the index of the x axis that names the times: the lowest grid's.

@@ -18,6 +18,7 @@ func (k *KLineChart) style() chartopt.Style {
 	s.Studies = k.studyLines()
 	s.Narrow = k.narrow()
 	s.PriceTop = k.priceTop(s.Narrow)
+	s.PriceRoom = k.room
 	return s
 }
 

@@ -97,6 +97,10 @@ type KLineChart struct {
 	// (chartlegend.go; 0: not yet), topDrew the top the frame has.
 	legendTop int
 	topDrew   int
+	// span is the held candles' prices, and room the price axis' room
+	// their labels need (chartroom.go); 0: the frame's default.
+	span priceSpan
+	room int
 }
 
 // LatestSize is how many of the latest candles a chart loads first.
@@ -257,9 +261,12 @@ func (k *KLineChart) draw(ctx app.Context) {
 	if k.chart == nil {
 		return // no chart library: the status says so
 	}
+	k.span = spanOf(k.candles)
+	k.fitRoom()
 	if k.frameStale() && !k.setFrame() {
 		return
 	}
+	k.chart.SetRoom(k.room)
 	a := chartopt.Data(k.candles, k.Period, k.loc())
 	k.utcDrew, k.decimalsDrew = k.UTC, k.Decimals
 	k.chart.Load(a.Labels, a.Prices, a.Ups, a.Downs)
@@ -369,9 +376,11 @@ func (k *KLineChart) frameStale() bool {
 // redrawAll redraws after a theme or zone change, keeping the view.
 func (k *KLineChart) redrawAll() {
 	start, end := k.chart.View()
+	k.fitRoom() // the contract's decimals may have come
 	if k.frameStale() {
 		k.setFrame()
 	}
+	k.chart.SetRoom(k.room)
 	a := chartopt.Data(k.candles, k.Period, k.loc())
 	k.utcDrew, k.decimalsDrew = k.UTC, k.Decimals
 	k.chart.Load(a.Labels, a.Prices, a.Ups, a.Downs)
@@ -429,6 +438,10 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 		k.candles = append(older, k.candles...)
 		k.chart.Prepend(a.Labels, a.Prices, a.Ups, a.Downs)
 		k.loadStudies(false) // extended: the studies that allow it keep their values
+		if k.span.add(older...) {
+			k.fitRoom()
+			k.chart.SetRoom(k.room)
+		}
 		k.chart.Draw(start+len(older), end+len(older))
 		browser.Measure("riskchart:prepend", began)
 		k.towardsHorizon(ctx)
@@ -629,6 +642,10 @@ func (k *KLineChart) applyLive(fresh []venueapi.Candle) {
 		k.chart.SetLast(string(chartopt.AppendLabel(nil, c.ID, k.Period, k.loc())), string(chartopt.AppendPrice(nil, c)), string(up), string(down), c.ID > last.ID)
 	}
 	k.liveStudies()
+	if k.span.add(fresh...) {
+		k.fitRoom()
+		k.chart.SetRoom(k.room) // a patch only when the room changed: a new high past a power of ten
+	}
 	switch {
 	case following && appended > 0:
 		k.chart.Draw(start+appended, end+appended)

@@ -10,6 +10,7 @@ package echarts
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -40,6 +41,8 @@ type Chart struct {
 	resized    app.Value   // a ResizeObserver of the chart's element
 	onResize   func()      // OnResize's
 	logLabels  logLabels   // the price axis' labels on a log scale (logticks.go)
+	room       float64     // the price axis' room right of the grids, px (chartopt.Style.Room)
+	measure    app.Value   // a canvas' 2D context that TextWidth measures with; nil until asked
 }
 
 // Init draws a new chart with the named theme ("" or "dark") in an element
@@ -81,7 +84,7 @@ func Adopt(host, instance, el app.Value, dark bool) *Chart {
 
 func newChart(v app.Value) *Chart {
 	w := app.Window()
-	c := &Chart{v: v, json: w.Get("JSON"), xAxes: 2,
+	c := &Chart{v: v, json: w.Get("JSON"), xAxes: 2, room: chartopt.DefaultPriceRoom,
 		labels: w.Get("Array").New(), prices: w.Get("Array").New(), ups: w.Get("Array").New(), downs: w.Get("Array").New(),
 		live: liveLayer{zr: v.Call("getZr")}}
 	c.followSize()
@@ -135,7 +138,19 @@ func (c *Chart) SetFrame(s chartopt.Style) error {
 	c.marks.colour = chartopt.AxisColor(s.Dark)
 	c.xAxes, c.lines = chartopt.TimeAxis(s)+1, nil
 	c.logLabels = logLabels{on: s.Scale == chartopt.ScaleLog}
+	c.room = float64(s.Room())
 	return nil
+}
+
+// TextWidth is the width of text written in ECharts' default font family
+// at size px, as the browser measures it: a canvas' own, as ECharts
+// measures its labels.
+func (c *Chart) TextWidth(text string, size int) float64 {
+	if c.measure == nil {
+		c.measure = app.Window().Get("document").Call("createElement", "canvas").Call("getContext", "2d")
+	}
+	c.measure.Set("font", strconv.Itoa(size)+"px sans-serif")
+	return c.measure.Call("measureText", text).Get("width").Float()
 }
 
 // Load replaces the chart's data with the arrays given as JSON.

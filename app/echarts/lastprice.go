@@ -50,7 +50,7 @@ func (c *Chart) placeMark() {
 	k := c.newest()
 	_, y := c.pixel(0, n-1, k.close)
 	w := c.v.Call("getWidth").Float()
-	left, right := 8.0, w-64 // the price grid's margins (chartopt.Frame)
+	left, right := 8.0, w-c.room // the price grid's margins (chartopt.Frame)
 	hide := y != y || !c.v.Call("containPixel", map[string]any{"gridIndex": 0}, []any{right - 1, y}).Bool()
 	colour := chartopt.LastColor(k.open, k.close, chartopt.Style{Up: c.live.up, Down: c.live.down})
 	text := m.price(k.close)

@@ -1,12 +1,32 @@
 package echarts
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"cmp"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/chartopt"
+)
 
 // Patch merges an option patch, given as JSON, over the chart's option
 // (chartopt.Compact): the data and the view stay.
 func (c *Chart) Patch(option []byte) {
 	c.v.Call("setOption", c.json.Call("parse", string(option)))
 	c.followLast()
+}
+
+// SetRoom gives the price axis room px right of the grids, or the frame's
+// default for 0 (chartopt.Style.PriceRoom), without drawing the frame
+// again; nothing when it has that room.
+func (c *Chart) SetRoom(room int) {
+	room = cmp.Or(room, chartopt.DefaultPriceRoom)
+	if float64(room) == c.room {
+		return
+	}
+	c.Patch(chartopt.PriceRoomPatch(room, c.xAxes))
+	c.room = float64(room)
+	c.placeMark()
+	c.live.zr.Call("refresh")
 }
 
 // HidePointer hides the crosshair until the pointer moves again: after a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -79,6 +80,34 @@ func TestPhoneHeaderIsTwoRowsAndTheChartStartsHigh(t *testing.T) {
 	}
 }
 
+// jsChartTexts reads every text the chart draws (the axes' labels, the
+// last-price tag, the high and low marks, the times) from ECharts' list of
+// shapes, and names those that run off its canvas (chartTexts).
+const jsChartTexts = `(() => {
+  const c = ` + jsChart + `, w = c.getWidth(), h = c.getHeight(), out = [];
+  let texts = 0, longest = "";
+  for (const el of c.getZr().storage.getDisplayList(true)) {
+    const text = el.style && typeof el.style.text === "string" ? el.style.text.trim() : "";
+    if (!text || el.ignore || el.invisible) continue;
+    texts++;
+    if (text.length > longest.length) longest = text;
+    const r = el.getBoundingRect().clone(), m = el.getComputedTransform(); // the text's own box (a paint rect adds margins for strokes)
+    if (m) r.applyTransform(m);
+    if (r.x < -1 || r.y < -1 || r.x + r.width > w + 1 || r.y + r.height > h + 1) {
+      out.push(JSON.stringify(text) + " at " + Math.round(r.x) + "–" + Math.round(r.x + r.width) + " × " + Math.round(r.y) + "–" + Math.round(r.y + r.height));
+    }
+  }
+  return {texts, longest, out: out.join("; ")};
+})()`
+
+// chartTexts is what jsChartTexts reads: how many texts, the longest, and
+// those off the canvas, with their boxes.
+type chartTexts struct {
+	Texts   int
+	Longest string
+	Out     string
+}
+
 // TestAPhoneShowsThePeriodOnShowAndWholePrices opens the chart on a phone
 // (390 × 844) at periods past its width and in it: the period strip opens
 // at the pressed chip, at its end, and leaves a strip whose pressed chip is
@@ -101,27 +130,6 @@ func TestAPhoneShowsThePeriodOnShowAndWholePrices(t *testing.T) {
 		Period    string
 		In, Wider bool
 		Scrolled  float64
-	}
-	const offCanvas = `(() => {
-  const c = ` + jsChart + `, w = c.getWidth(), h = c.getHeight(), out = [];
-  let texts = 0, longest = "";
-  for (const el of c.getZr().storage.getDisplayList(true)) {
-    const text = el.style && typeof el.style.text === "string" ? el.style.text.trim() : "";
-    if (!text || el.ignore || el.invisible) continue;
-    texts++;
-    if (text.length > longest.length) longest = text;
-    const r = el.getBoundingRect().clone(), m = el.getComputedTransform(); // the text's own box (a paint rect adds margins for strokes)
-    if (m) r.applyTransform(m);
-    if (r.x < -1 || r.y < -1 || r.x + r.width > w + 1 || r.y + r.height > h + 1) {
-      out.push(JSON.stringify(text) + " at " + Math.round(r.x) + "–" + Math.round(r.x + r.width) + " × " + Math.round(r.y) + "–" + Math.round(r.y + r.height));
-    }
-  }
-  return {texts, longest, out: out.join("; ")};
-})()`
-	type drawn struct {
-		Texts   int
-		Longest string
-		Out     string
 	}
 	for _, tc := range []struct {
 		period   string
@@ -146,7 +154,7 @@ func TestAPhoneShowsThePeriodOnShowAndWholePrices(t *testing.T) {
 			if tc.scrolled != (st.Scrolled > 0) {
 				t.Errorf("the strip opened scrolled by %.0f px, want scrolled: %v", st.Scrolled, tc.scrolled)
 			}
-			d := evalJS[drawn](t, ctx, offCanvas)
+			d := evalJS[chartTexts](t, ctx, jsChartTexts)
 			if d.Texts < 5 {
 				t.Fatalf("the chart draws %d texts: the list of its shapes was not read", d.Texts)
 			}
@@ -157,6 +165,44 @@ func TestAPhoneShowsThePeriodOnShowAndWholePrices(t *testing.T) {
 		})
 	}
 	screenshot(t, ctx, "chart-phone-1mon")
+}
+
+// TestACoinQuotedToNineDecimalsHasRoomForItsPrices opens SHIB-USDT, whose
+// prices the sandbox writes to nine decimals ("0.000012345"), on a desktop,
+// on a phone and in a compact embed: once the contract list has come, the
+// price axis writes every label at the contract's tick, and the room right
+// of the grids (chartopt.PriceRoom) holds them: no text the chart draws runs
+// off its canvas. With the frame's fixed 64 px, the labels ran 20 px past
+// the canvas' right edge.
+func TestACoinQuotedToNineDecimalsHasRoomForItsPrices(t *testing.T) {
+	s := startServer(t, nil)
+	const labels = `(() => ` + jsChart + `.getModel().getComponent("yAxis", 0).axis.getViewLabels().map((l) => l.formattedLabel))()`
+	const fitted = `((labels, texts) => labels.length >= 2 && labels.every((p) => /^0\.\d{9}$/.test(p)) && texts.texts >= 5 && texts.out === "")(` + labels + `, ` + jsChartTexts + `)`
+	for _, tc := range []struct {
+		name, path string
+		setup      chromedp.Action
+	}{
+		{"desktop", "/?contract_code=SHIB-USDT&period=1day", emulation.SetDeviceMetricsOverride(1280, 800, 1, false)},
+		{"phone", "/?contract_code=SHIB-USDT&period=4hour", chromedp.Emulate(device.IPhone12)},
+		{"compact embed", "/embed/chart?contract_code=SHIB-USDT&period=5min", emulation.SetDeviceMetricsOverride(320, 240, 1, false)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := newBrowser(t)
+			if err := chromedp.Run(ctx, tc.setup, chromedp.Navigate(s.URL+tc.path)); err != nil {
+				t.Fatal(err)
+			}
+			q, _ := url.ParseQuery(tc.path[strings.Index(tc.path, "?")+1:])
+			waitDrawn(t, ctx, "SHIB-USDT|"+q.Get("period"))
+			tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+			defer cancel()
+			if err := chromedp.Run(tctx, chromedp.Poll(fitted, nil, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+				d := evalJS[chartTexts](t, ctx, jsChartTexts)
+				t.Errorf("the price axis writes %q; %d texts, off the %.0f px canvas: %s (want nine decimals, all on it)",
+					evalJS[[]string](t, ctx, labels), d.Texts, evalJS[float64](t, ctx, jsChart+`.getWidth()`), d.Out)
+			}
+			screenshot(t, ctx, "chart-shib-"+strings.ReplaceAll(tc.name, " ", "-"))
+		})
+	}
 }
 
 // TestAChartEmbedWritesPricesAtTheContractsPrecision opens the chart embed
