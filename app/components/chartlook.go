@@ -38,26 +38,45 @@ func (k *KLineChart) attachAxes() {
 		return
 	}
 	k.chart.SetAxes(echarts.Axes{Price: k.priceLabel, Pointer: k.tagLabel, Volume: chartopt.FormatVolume, TimeShown: k.timeShown})
-	k.chart.SetPriceText(k.tagLabel)
+	k.chart.SetPriceText(k.markLabel)
 	k.chart.SetExtremes(k.extremes)
 }
 
-// tagLabel writes the price under the crosshair and at the last-price tag:
-// the price itself on every scale, and on the percent scale its distance
-// from the first close in view beside it ("99,518.3 (+1.25%)").
+// tagLabel writes the price under the crosshair: the price itself on every
+// scale, and on the percent scale its distance from the first close in
+// view beside it ("99,518.3 (+1.25%)"). ECharts keeps the crosshair's label
+// inside the chart.
 func (k *KLineChart) tagLabel(v float64) string {
 	price := chartopt.FormatPrice(v, k.Decimals)
-	if k.Look.Scale != chartopt.ScalePercent {
-		return price
-	}
-	base, ok := k.percentBase()
-	if !ok {
-		return price
-	}
-	if pct := chartopt.FormatPercent(v, base); pct != "" {
+	if pct := k.percentOf(v); pct != "" {
 		return price + " (" + pct + ")"
 	}
 	return price
+}
+
+// markLabel writes the last-price tag: as tagLabel, with the distance in
+// percent on a line of its own, under the price. The tag lies in the price
+// axis' room, which its labels' width sets: beside the price, the distance
+// ran 40 px past the canvas.
+func (k *KLineChart) markLabel(v float64) string {
+	price := chartopt.FormatPrice(v, k.Decimals)
+	if pct := k.percentOf(v); pct != "" {
+		return price + "\n" + pct
+	}
+	return price
+}
+
+// percentOf is how far v is from the first close in view, on the percent
+// scale ("+1.25%"); "" on the other scales, or with no candle in view.
+func (k *KLineChart) percentOf(v float64) string {
+	if k.Look.Scale != chartopt.ScalePercent {
+		return ""
+	}
+	base, ok := k.percentBase()
+	if !ok {
+		return ""
+	}
+	return chartopt.FormatPercent(v, base)
 }
 
 // percentBase is the close of the first candle in view, which the percent

@@ -172,19 +172,22 @@ func TestAPhoneShowsThePeriodOnShowAndWholePrices(t *testing.T) {
 // on a phone and in a compact embed: once the contract list has come, the
 // price axis writes every label at the contract's tick, and the room right
 // of the grids (chartopt.PriceRoom) holds them: no text the chart draws runs
-// off its canvas. With the frame's fixed 64 px, the labels ran 20 px past
-// the canvas' right edge.
+// off its canvas. With the frame's fixed 64 px, the labels ran 14 px past
+// the canvas' right edge. On the percent scale the last-price tag holds the
+// price and, under it, its distance in percent: beside it, it ran 40 px past.
 func TestACoinQuotedToNineDecimalsHasRoomForItsPrices(t *testing.T) {
 	s := startServer(t, nil)
 	const labels = `(() => ` + jsChart + `.getModel().getComponent("yAxis", 0).axis.getViewLabels().map((l) => l.formattedLabel))()`
-	const fitted = `((labels, texts) => labels.length >= 2 && labels.every((p) => /^0\.\d{9}$/.test(p)) && texts.texts >= 5 && texts.out === "")(` + labels + `, ` + jsChartTexts + `)`
+	const tick, percent = `^0\.\d{9}$`, `^[+-]?\d+\.\d\d%$` // what every price label is, JavaScript regular expressions
 	for _, tc := range []struct {
 		name, path string
 		setup      chromedp.Action
+		label      string
 	}{
-		{"desktop", "/?contract_code=SHIB-USDT&period=1day", emulation.SetDeviceMetricsOverride(1280, 800, 1, false)},
-		{"phone", "/?contract_code=SHIB-USDT&period=4hour", chromedp.Emulate(device.IPhone12)},
-		{"compact embed", "/embed/chart?contract_code=SHIB-USDT&period=5min", emulation.SetDeviceMetricsOverride(320, 240, 1, false)},
+		{"desktop", "/?contract_code=SHIB-USDT&period=1day", emulation.SetDeviceMetricsOverride(1280, 800, 1, false), tick},
+		{"phone", "/?contract_code=SHIB-USDT&period=4hour", chromedp.Emulate(device.IPhone12), tick},
+		{"compact embed", "/embed/chart?contract_code=SHIB-USDT&period=5min", emulation.SetDeviceMetricsOverride(320, 240, 1, false), tick},
+		{"percent scale", "/?contract_code=BTC-USDT&period=1day&scale=percent", emulation.SetDeviceMetricsOverride(1280, 800, 1, false), percent},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := newBrowser(t)
@@ -192,15 +195,16 @@ func TestACoinQuotedToNineDecimalsHasRoomForItsPrices(t *testing.T) {
 				t.Fatal(err)
 			}
 			q, _ := url.ParseQuery(tc.path[strings.Index(tc.path, "?")+1:])
-			waitDrawn(t, ctx, "SHIB-USDT|"+q.Get("period"))
+			waitDrawn(t, ctx, q.Get("contract_code")+"|"+q.Get("period"))
+			fitted := `((labels, texts) => labels.length >= 2 && labels.every((p) => /` + tc.label + `/.test(p)) && texts.texts >= 5 && texts.out === "")(` + labels + `, ` + jsChartTexts + `)`
 			tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 			defer cancel()
 			if err := chromedp.Run(tctx, chromedp.Poll(fitted, nil, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
 				d := evalJS[chartTexts](t, ctx, jsChartTexts)
-				t.Errorf("the price axis writes %q; %d texts, off the %.0f px canvas: %s (want nine decimals, all on it)",
-					evalJS[[]string](t, ctx, labels), d.Texts, evalJS[float64](t, ctx, jsChart+`.getWidth()`), d.Out)
+				t.Errorf("the price axis writes %q; %d texts, off the %.0f px canvas: %s (want each label as /%s/, all on it)",
+					evalJS[[]string](t, ctx, labels), d.Texts, evalJS[float64](t, ctx, jsChart+`.getWidth()`), d.Out, tc.label)
 			}
-			screenshot(t, ctx, "chart-shib-"+strings.ReplaceAll(tc.name, " ", "-"))
+			screenshot(t, ctx, "chart-room-"+strings.ReplaceAll(tc.name, " ", "-"))
 		})
 	}
 }

@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -196,12 +197,13 @@ func TestPercentScaleTagsThePrice(t *testing.T) {
 	}
 	waitDrawn(t, ctx, "BTC-USDT|1min")
 	l := untilTagAgreesWithLegend(t, ctx, false)
+	// The tag writes the percent under the price: beside it, the tag ran
+	// past the canvas.
 	tag, _ := l["tag"].(string)
-	head, _, _ := strings.Cut(tag, "\n")
-	price, pct, ok := strings.Cut(head, " (")
-	v, err := strconv.ParseFloat(strings.ReplaceAll(price, ",", ""), 64)
-	if !ok || err != nil || v != l["close"].(float64) || !strings.HasSuffix(pct, "%)") {
-		t.Errorf("last-price tag %q on the percent scale, close %v: want the price, then its percent", tag, l["close"])
+	lines := strings.Split(tag, "\n")
+	v, err := strconv.ParseFloat(strings.ReplaceAll(lines[0], ",", ""), 64)
+	if len(lines) < 2 || err != nil || v != l["close"].(float64) || !regexp.MustCompile(`^[+-]?\d+\.\d\d%$`).MatchString(lines[1]) {
+		t.Errorf("last-price tag %q on the percent scale, close %v: want the price, then its percent on a line of its own", tag, l["close"])
 	}
 	for _, lbl := range l["priceLabels"].([]any) {
 		if !strings.HasSuffix(lbl.(string), "%") {
