@@ -165,7 +165,11 @@ func Frame(s Style) ([]byte, error) {
 		XAxis: []opts.XAxis{
 			{Type: "category", GridIndex: 0, AxisLabel: hidden, AxisLine: &opts.AxisLine{LineStyle: &opts.LineStyle{Color: axis}},
 				AxisPointer: &opts.AxisPointer{Label: &opts.Label{Show: opts.Bool(false)}}},
-			{Type: "category", GridIndex: 1, AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Color: axis, HideOverlap: opts.Bool(true)},
+			// The first and last labels keep inside the chart (the app's own
+			// rules align them too: app/echarts/axes.go); centred, the first
+			// paint's first label began 19 px left of the canvas.
+			{Type: "category", GridIndex: 1, AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Color: axis, HideOverlap: opts.Bool(true),
+				AlignMinLabel: "left", AlignMaxLabel: "right"},
 				AxisLine: &opts.AxisLine{LineStyle: &opts.LineStyle{Color: axis}}},
 		},
 		YAxis: []opts.YAxis{

@@ -311,3 +311,34 @@ func TestThePriceAxisHasTheRoomItsLabelsNeed(t *testing.T) {
 		t.Errorf("the patch is %s, want %s", got, want)
 	}
 }
+
+// TestTheTimeAxisKeepsItsEndLabelsInside: the first paint draws the frame
+// with ECharts' own label intervals, and its first time label, centred on
+// the first candle, began 19 px left of the canvas; the frame aligns the
+// axis' first and last labels to its ends, with studies' panes too, where
+// the lowest pane names the times.
+func TestTheTimeAxisKeepsItsEndLabelsInside(t *testing.T) {
+	for _, studies := range [][]StudyLine{nil, {{Name: "MACD", Pane: 2}}} {
+		s := DefaultStyle(false)
+		s.Studies = studies
+		b, err := Frame(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o struct {
+			XAxis []struct {
+				AxisLabel struct {
+					Show                         bool
+					AlignMinLabel, AlignMaxLabel string
+				} `json:"axisLabel"`
+			} `json:"xAxis"`
+		}
+		if err := json.Unmarshal(b, &o); err != nil {
+			t.Fatal(err)
+		}
+		l := o.XAxis[TimeAxis(s)].AxisLabel
+		if !l.Show || l.AlignMinLabel != "left" || l.AlignMaxLabel != "right" {
+			t.Errorf("with %d study lines, the time axis' labels: %+v; want shown, the first aligned left and the last right", len(studies), l)
+		}
+	}
+}
