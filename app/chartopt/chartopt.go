@@ -241,6 +241,16 @@ func AppendLabel(b []byte, id int64, p venueapi.Period, loc *time.Location) []by
 	return append(b, '"')
 }
 
+// LabelZone is the zone the time axis names period p's candles in, and
+// finds their round times in (TimeStep.Bucket), when the chart shows times
+// in loc: UTC for the candles of whole venue days and months (LabelsInUTC).
+func LabelZone(p venueapi.Period, loc *time.Location) *time.Location {
+	if LabelsInUTC(p) {
+		return time.UTC
+	}
+	return loc
+}
+
 // Label is how the time axis names candle id: in loc, except the candles
 // of whole venue days and months, which are named by their UTC date
 // whatever the zone (LabelsInUTC).
@@ -254,10 +264,7 @@ func Label(id int64, p venueapi.Period, loc *time.Location) string {
 // and Format's general layout parser was most of that cost in app.wasm
 // (docs/performance.md#the-candles-labels-and-digits).
 func appendLabel(b []byte, id int64, p venueapi.Period, loc *time.Location) []byte {
-	if LabelsInUTC(p) {
-		loc = time.UTC
-	}
-	t := time.Unix(id, 0).In(loc)
+	t := time.Unix(id, 0).In(LabelZone(p, loc))
 	year, month, day := t.Date()
 	if year < 0 || year > 9999 {
 		return t.AppendFormat(b, LabelLayout(p))

@@ -108,7 +108,7 @@ func (k *KLineChart) timeShown(i int) bool {
 	}
 	start, end := k.chart.View()
 	step := chartopt.StepFor(k.Period, end-start+1, 6)
-	loc := k.loc()
+	loc := chartopt.LabelZone(k.Period, k.loc()) // a daily candle's month is its UTC date's, as its label says
 	return step.Bucket(k.candles[i].ID, loc) != step.Bucket(k.candles[i-1].ID, loc)
 }
 

@@ -257,6 +257,19 @@ func TestChartStatesAsATraderMeetsThem(t *testing.T) {
 		if got != want {
 			t.Errorf("the latest daily candle is labelled %q on the axis, want its UTC date %q", got, want)
 		}
+		// Between the first and last candles in view, whose labels ECharts
+		// writes at the edges, the axis names the first candle of each month:
+		// its round times are found in UTC too. Found in New York's zone,
+		// they fell on each month's second day.
+		shown := evalJS[[]string](t, ctx, `(() => `+jsChart+`.getModel().getComponent("xAxis", 1).axis.getViewLabels().map((l) => l.formattedLabel))()`)
+		if len(shown) < 4 {
+			t.Fatalf("the time axis names %q, want a few months", shown)
+		}
+		for _, l := range shown[1 : len(shown)-1] {
+			if !strings.HasSuffix(l, "-01") {
+				t.Errorf("the time axis names %q among %q, want the first day of each month", l, shown)
+			}
+		}
 		waitFor(t, ctx, `!!document.getElementById("legend-time")`)
 		if legend := evalJS[string](t, ctx, `document.getElementById("legend-time").textContent`); legend != want+" UTC" {
 			t.Errorf("the legend says %q, want %q", legend, want+" UTC")
