@@ -83,6 +83,45 @@
     return layout.replace(/2006|01|02|15|04/g, (t) => parts[t]);
   };
 
+  // Which candles the time axis names, by the app's rule (app/boot.Config's
+  // steps): the first of each round time, but none so near the grid's edge
+  // that its label would be cut. Worked out for the view drawn first.
+  const step = boot.steps[period];
+  const bucket = (id) => {
+    const d = new Date(id * 1000);
+    if (step.months) {
+      return Math.floor((utc ? d.getUTCFullYear() * 12 + d.getUTCMonth() : d.getFullYear() * 12 + d.getMonth()) / step.months);
+    }
+    return Math.floor((id + (utc ? 0 : -d.getTimezoneOffset() * 60)) / step.seconds);
+  };
+  const named = (ids, start, end, width) => {
+    const edge = Math.floor(((end - start + 1) * boot.edgeHalf) / width) + 1;
+    const near = (i) => (i > start && i - start < edge) || (i < end && end - i < edge);
+    return (i) => i > 0 && i < ids.length && bucket(ids[i]) !== bucket(ids[i - 1]) && !near(i);
+  };
+
+  // The contract's decimals, from the list the server put in the page (the
+  // app adopts the same list); -1 without it: ECharts writes the labels, and
+  // the frame's room holds them.
+  const decimals = (() => {
+    const list = document.getElementById(boot.contractsID);
+    try {
+      const c = list && JSON.parse(list.textContent).data.find((c) => c.contract_code === contract);
+      return c && Number.isInteger(c.price_decimals) && c.price_decimals >= 0 ? c.price_decimals : -1;
+    } catch {
+      return -1;
+    }
+  })();
+  // The price axis' room, fitted to its labels by the app's rule
+  // (app/boot.RoomRule), so that the app's first draw keeps the grids where
+  // they are: a coin quoted to nine decimals needs more than the frame's.
+  const room = (format, lo, hi) => {
+    const r = boot.priceRoom, ctx = document.createElement("canvas").getContext("2d");
+    ctx.font = r.font;
+    const w = Math.max(...[lo, hi + (hi - lo) * r.above].map((v) => ctx.measureText(format(v)).width));
+    return Math.max(r.min, Math.ceil((Math.ceil(w) + r.pad) / r.step) * r.step);
+  };
+
   // An answer already read draws at the end of this script's task, before
   // the parser goes on and before the page's first frame.
   answer
@@ -95,8 +134,12 @@
       if (state.adopted || env.data.length === 0) {
         return;
       }
-      const labels = [], prices = [], ups = [], downs = [];
+      const labels = [], ids = [], prices = [], ups = [], downs = [];
+      let lo = Infinity, hi = -Infinity;
       for (const c of env.data) {
+        ids.push(c.id);
+        lo = Math.min(lo, c.low);
+        hi = Math.max(hi, c.high);
         labels.push(label(c.id));
         prices.push([c.open, c.close, c.low, c.high]);
         const down = c.close < c.open;
@@ -106,10 +149,24 @@
       const n = labels.length, start = Math.max(0, n - boot.shown);
       const frame = dark ? boot.frames.dark : boot.frames.light;
       const data = [prices, ups, downs]; // the frame's first three series: price, volume up, volume down
+      let { grid, yAxis } = frame;
+      if (decimals >= 0) {
+        // As the app writes them (chartopt.FormatPrice): the contract's
+        // decimals, thousands separated.
+        const format = new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format;
+        const right = room(format, lo, hi);
+        if (right > boot.priceRoom.min) {
+          grid = grid.map((g) => ({ ...g, right }));
+        }
+        yAxis = yAxis.map((axis, i) => (i === 0 ? { ...axis, axisLabel: { ...axis.axisLabel, formatter: (v) => format(v) } } : axis));
+      }
       const chart = echarts.init(host);
+      const interval = named(ids, start, n - 1, chart.getWidth()), last = frame.xAxis.length - 1; // the lowest axis names the times
       chart.setOption({
         ...frame,
-        xAxis: frame.xAxis.map((axis) => ({ ...axis, data: labels })),
+        grid,
+        yAxis,
+        xAxis: frame.xAxis.map((axis, i) => (i === last ? { ...axis, data: labels, axisLabel: { ...axis.axisLabel, interval } } : { ...axis, data: labels })),
         series: frame.series.map((series, i) => (i < data.length ? { ...series, data: data[i] } : series)),
         // By value: the frame's percentages would win over values given with them.
         dataZoom: frame.dataZoom.map(({ start: _, end: __, ...zoom }) => ({ ...zoom, startValue: start, endValue: n - 1 })),

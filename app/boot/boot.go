@@ -50,12 +50,40 @@ type Config struct {
 	// UTCLabels lists the periods labelled in UTC in every zone
 	// (chartopt.LabelsInUTC).
 	UTCLabels []venueapi.Period `json:"utcLabels"`
+	// Steps holds, for each period, the round time the time axis labels
+	// with Shown candles in view (chartopt.StepFor): a candle is labelled
+	// when its step differs from the previous candle's (chartopt.Bucket),
+	// unless a label centred on it would lie within EdgeHalf px of the
+	// grid's edge, where only the first and last candles' are written,
+	// aligned inside it (app/echarts.SetAxes).
+	Steps    map[venueapi.Period]chartopt.TimeStep `json:"steps"`
+	EdgeHalf int                                   `json:"edgeHalf"`
 	// UTC is the value of ?tz= that shows times in UTC (else the browser's
 	// zone); Themes are the values of ?theme= that choose one (else "auto").
 	UTC    string   `json:"utc"`
 	Themes []string `json:"themes"`
 	// Frames holds the chart's option without data, "light" and "dark".
 	Frames map[string]json.RawMessage `json:"frames"`
+	// ContractsID names the element holding the contract list the server
+	// may put in the page (ContractsID): the script writes the price axis'
+	// labels at the contract's decimals, as the app does once it adopts the
+	// same list, and fits the axis' room to them by PriceRoom.
+	ContractsID string   `json:"contractsID"`
+	PriceRoom   RoomRule `json:"priceRoom"`
+}
+
+// RoomRule is the rule by which the app fits the price axis' room to the
+// candles held (chartopt.PriceRoomLabels and chartopt.PriceRoom), as data:
+// the labels of the lowest low and of a price Above × the span over the
+// highest high, written at the contract's decimals with thousands
+// separators, are measured in Font; the room is the widest plus Pad, rounded
+// up to a multiple of Step, and Min at the least, which the frames have.
+type RoomRule struct {
+	Min   int     `json:"min"`
+	Step  int     `json:"step"`
+	Pad   int     `json:"pad"`
+	Above float64 `json:"above"`
+	Font  string  `json:"font"`
 }
 
 // Page is what the chart page tells its first paint about itself.
@@ -74,9 +102,14 @@ type Page struct {
 func NewConfig(p Page) (Config, error) {
 	c := Config{Path: venueapi.PathKLine, Size: p.Size, Shown: p.Shown, Contract: p.Contract, Period: p.Period,
 		ContractPattern: venueapi.ContractCodePattern, ContractMaxLen: venueapi.ContractCodeMaxLen,
-		Labels: map[venueapi.Period]string{}, UTC: p.UTC, Themes: p.Themes, Frames: map[string]json.RawMessage{}}
+		Labels: map[venueapi.Period]string{}, UTC: p.UTC, Themes: p.Themes, Frames: map[string]json.RawMessage{},
+		Steps: map[venueapi.Period]chartopt.TimeStep{}, EdgeHalf: chartopt.TimeLabelHalf,
+		ContractsID: ContractsID,
+		PriceRoom: RoomRule{Min: chartopt.DefaultPriceRoom, Step: chartopt.PriceRoomStep, Pad: chartopt.PriceRoomPad,
+			Above: chartopt.PriceRoomAbove, Font: chartopt.AxisFont(chartopt.AxisFontSize)}}
 	for _, period := range venueapi.Periods() {
 		c.Labels[period] = chartopt.LabelLayout(period)
+		c.Steps[period] = chartopt.StepFor(period, p.Shown, chartopt.TimeLabels)
 		if chartopt.LabelsInUTC(period) {
 			c.UTCLabels = append(c.UTCLabels, period)
 		}

@@ -21,21 +21,36 @@ func TestTheConfigCarriesTheAppsRulesAsData(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got struct {
-		Path            string                     `json:"path"`
-		Size            int                        `json:"size"`
-		Shown           int                        `json:"shown"`
-		Contract        string                     `json:"contract"`
-		Period          string                     `json:"period"`
-		ContractPattern string                     `json:"contractPattern"`
-		ContractMaxLen  int                        `json:"contractMaxLen"`
-		Labels          map[string]string          `json:"labels"`
-		UTCLabels       []string                   `json:"utcLabels"`
-		UTC             string                     `json:"utc"`
-		Themes          []string                   `json:"themes"`
-		Frames          map[string]json.RawMessage `json:"frames"`
+		Path            string                       `json:"path"`
+		Size            int                          `json:"size"`
+		Shown           int                          `json:"shown"`
+		Contract        string                       `json:"contract"`
+		Period          string                       `json:"period"`
+		ContractPattern string                       `json:"contractPattern"`
+		ContractMaxLen  int                          `json:"contractMaxLen"`
+		Labels          map[string]string            `json:"labels"`
+		UTCLabels       []string                     `json:"utcLabels"`
+		UTC             string                       `json:"utc"`
+		Themes          []string                     `json:"themes"`
+		Frames          map[string]json.RawMessage   `json:"frames"`
+		Steps           map[string]chartopt.TimeStep `json:"steps"`
+		EdgeHalf        int                          `json:"edgeHalf"`
+		ContractsID     string                       `json:"contractsID"`
+		PriceRoom       struct {
+			Min, Step, Pad int
+			Above          float64
+			Font           string
+		} `json:"priceRoom"`
 	}
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatal(err)
+	}
+	if got.EdgeHalf != chartopt.TimeLabelHalf {
+		t.Errorf("the time labels' half width %d, want chartopt's %d", got.EdgeHalf, chartopt.TimeLabelHalf)
+	}
+	if r := got.PriceRoom; got.ContractsID != ContractsID || r.Min != chartopt.DefaultPriceRoom || r.Step != chartopt.PriceRoomStep ||
+		r.Pad != chartopt.PriceRoomPad || r.Above != chartopt.PriceRoomAbove || r.Font != chartopt.AxisFont(chartopt.AxisFontSize) {
+		t.Errorf("the price axis' room rule %+v from list %q, want chartopt's from %q", r, got.ContractsID, ContractsID)
 	}
 	if got.Path != venueapi.PathKLine || got.Size != 300 || got.Shown != 120 || got.Contract != "BTC-USDT" || got.Period != "1min" ||
 		got.UTC != "utc" || len(got.Themes) != 2 {
@@ -50,6 +65,9 @@ func TestTheConfigCarriesTheAppsRulesAsData(t *testing.T) {
 	for _, p := range venueapi.Periods() {
 		if got.Labels[string(p)] != chartopt.LabelLayout(p) {
 			t.Errorf("period %s labelled %q, want chartopt's %q", p, got.Labels[string(p)], chartopt.LabelLayout(p))
+		}
+		if want := chartopt.StepFor(p, 120, chartopt.TimeLabels); got.Steps[string(p)] != want {
+			t.Errorf("period %s: the time axis' step %+v, want chartopt's %+v for the 120 candles shown", p, got.Steps[string(p)], want)
 		}
 		if slices.Contains(got.UTCLabels, string(p)) != chartopt.LabelsInUTC(p) {
 			t.Errorf("period %s: the script's UTC periods %v disagree with chartopt", p, got.UTCLabels)

@@ -13,9 +13,17 @@ import (
 // them: minute and hour steps (15 min, 30 min, 1 h …) of local time, days,
 // or (Months > 0) months.
 type TimeStep struct {
-	Seconds int64 // 0 when Months is set
-	Months  int
+	Seconds int64 `json:"seconds,omitempty"` // 0 when Months is set
+	Months  int   `json:"months,omitempty"`
 }
+
+// TimeLabels is about how many labels the time axis writes (StepFor).
+const TimeLabels = 6
+
+// TimeLabelHalf is half the width of the widest time label ("11-25 11:00"
+// in the axis' font), in px: a label centred on a candle nearer the grid's
+// edge than that would be cut, and is not written.
+const TimeLabelHalf = 36
 
 // minuteSteps and monthSteps are the round steps a trader reads: the
 // quarter hour, the hour, the day; the month, the quarter, the year.

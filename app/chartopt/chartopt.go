@@ -50,21 +50,43 @@ type Style struct {
 const DefaultPriceRoom = 64
 
 // The price axis' labels: the font's size (ECharts' default family,
-// sans-serif), in the frame and in the compact layout, and the space
-// ECharts leaves between the grid and a label.
+// sans-serif), in the frame and in the compact layout.
 const (
 	AxisFontSize        = 12
 	CompactAxisFontSize = 11
-	axisLabelMargin     = 8
+)
+
+// AxisFont is the CSS font ECharts writes an axis' labels in at size px.
+func AxisFont(size int) string { return strconv.Itoa(size) + "px sans-serif" }
+
+// The rule of PriceRoom and PriceRoomLabels, which the first paint
+// (web/chart-boot.js) is handed as data.
+const (
+	// PriceRoomPad is the room past the widest label: ECharts' margin of
+	// 8 px between the grid and a label, and 2 to spare.
+	PriceRoomPad = 10
+	// PriceRoomStep is what the room grows by: a label a few pixels wider
+	// than the last (a new high) does not move the grids.
+	PriceRoomStep = 8
+	// PriceRoomAbove is how far above the highest high, as a share of the
+	// span from the lowest low, the axis' highest label may lie: ECharts'
+	// labels are an interval apart, about a fifth of the span in view.
+	PriceRoomAbove = 0.5
 )
 
 // PriceRoom is the room the price axis needs whose widest label is
-// labelWidth px wide: DefaultPriceRoom, or more in steps of 8 px, so that
-// a label a few pixels wider than the last (a new high) does not redraw
-// the frame.
+// labelWidth px wide (PriceRoomLabels): DefaultPriceRoom, or more in
+// steps of PriceRoomStep.
 func PriceRoom(labelWidth float64) int {
-	need := int(math.Ceil(labelWidth)) + axisLabelMargin + 2
-	return max(DefaultPriceRoom, (need+7)/8*8)
+	need := int(math.Ceil(labelWidth)) + PriceRoomPad
+	return max(DefaultPriceRoom, (need+PriceRoomStep-1)/PriceRoomStep*PriceRoomStep)
+}
+
+// PriceRoomLabels are the labels whose width sets the price axis' room
+// for candles from lo to hi, written at decimals: the lowest low's and a
+// price PriceRoomAbove of the span over the highest high.
+func PriceRoomLabels(lo, hi float64, decimals int32) [2]string {
+	return [2]string{FormatPrice(lo, decimals), FormatPrice(hi+(hi-lo)*PriceRoomAbove, decimals)}
 }
 
 // Room is the price axis' room of the frame, in px.

@@ -107,7 +107,7 @@ func (k *KLineChart) timeShown(i int) bool {
 		return false
 	}
 	start, end := k.chart.View()
-	step := chartopt.StepFor(k.Period, end-start+1, 6)
+	step := chartopt.StepFor(k.Period, end-start+1, chartopt.TimeLabels)
 	loc := chartopt.LabelZone(k.Period, k.loc()) // a daily candle's month is its UTC date's, as its label says
 	return step.Bucket(k.candles[i].ID, loc) != step.Bucket(k.candles[i-1].ID, loc)
 }

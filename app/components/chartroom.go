@@ -45,11 +45,10 @@ func (s *priceSpan) add(candles ...venueapi.Candle) bool {
 // is drawn, the frame has it; on a chart already drawn, the caller patches
 // it in (echarts.Chart.SetRoom), which does nothing when it has not changed.
 //
-// The labels measured are the lowest low's and a price half the span above
-// the highest high: ECharts' highest label lies at most one interval (a
-// fifth of the span in view, or so) above the highest price in view. With
-// the contract's decimals not known yet, the candles' own digits are
-// counted, more than the axis then writes.
+// The labels measured are chartopt.PriceRoomLabels'. With the contract's
+// decimals not known yet, the candles' own digits are counted, more than
+// the axis then writes. The first paint (web/chart-boot.js) fits its room
+// by the same rule, so the app's first draw keeps it.
 func (k *KLineChart) fitRoom() {
 	if k.chart == nil || !k.span.ok {
 		return
@@ -62,10 +61,9 @@ func (k *KLineChart) fitRoom() {
 	if k.Compact {
 		size = chartopt.CompactAxisFontSize
 	}
-	lo, hi := k.span.lo.InexactFloat64(), k.span.hi.InexactFloat64()
 	w := 0.0
-	for _, v := range []float64{lo, hi + (hi-lo)/2} {
-		w = max(w, k.chart.TextWidth(chartopt.FormatPrice(v, d), size))
+	for _, label := range chartopt.PriceRoomLabels(k.span.lo.InexactFloat64(), k.span.hi.InexactFloat64(), d) {
+		w = max(w, k.chart.TextWidth(label, chartopt.AxisFont(size)))
 	}
 	k.room = chartopt.PriceRoom(w)
 }

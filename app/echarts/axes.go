@@ -1,6 +1,10 @@
 package echarts
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/chartopt"
+)
 
 // Axes are the page's own rules for the chart's axis labels, which go-echarts
 // cannot write into an option (its functions come out as text): ECharts
@@ -90,10 +94,6 @@ func (c *Chart) setOption(opt map[string]any, settings ...any) {
 	c.staleAxisFuncs = nil
 }
 
-// timeLabelHalf is half the width of the widest time label ("11-25 11:00"
-// in the axis font), in pixels.
-const timeLabelHalf = 36
-
 // nearEdge reports whether a time label centred on candle i would be cut at
 // the chart's left or right edge: the first and last candles' own labels are
 // aligned to the edge instead (alignMinLabel, alignMaxLabel).
@@ -103,6 +103,6 @@ func (c *Chart) nearEdge(i int) bool {
 	if n <= 1 || w <= 0 {
 		return false
 	}
-	edge := int(float64(n)*timeLabelHalf/w) + 1
+	edge := int(float64(n)*chartopt.TimeLabelHalf/w) + 1
 	return (i > c.start && i-c.start < edge) || (i < c.end && c.end-i < edge)
 }

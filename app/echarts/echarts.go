@@ -10,7 +10,6 @@ package echarts
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -69,15 +68,22 @@ func Init(host app.Value, theme string) *Chart {
 // instance is its ECharts instance, el its element, dark whether its frame
 // is dark (app/browser.AdoptFirstPaint). The element moves into host, first,
 // and its drawing stays. The script starts ECharts only to draw candles, so
-// an adopted chart always shows them, in the frame of chartopt.DefaultStyle.
+// an adopted chart always shows them, in the frame of chartopt.DefaultStyle
+// with the price axis' room the script fitted to its labels.
 func Adopt(host, instance, el app.Value, dark bool) *Chart {
 	host.Call("prepend", el)
 	c := newChart(instance)
 	s := chartopt.DefaultStyle(dark)
 	c.live.up, c.live.down = s.Up, s.Down
 	c.marks.colour = chartopt.AxisColor(dark)
-	if dz := c.v.Call("getOption").Get("dataZoom"); dz.Truthy() && dz.Length() > 0 {
+	opt := c.v.Call("getOption")
+	if dz := opt.Get("dataZoom"); dz.Truthy() && dz.Length() > 0 {
 		c.readZoom(dz.Index(0)) // where the user may have moved it already
+	}
+	if g := opt.Get("grid"); g.Truthy() && g.Length() > 0 {
+		if right := g.Index(0).Get("right"); right.Type() == app.TypeNumber {
+			c.room = right.Float()
+		}
 	}
 	return c
 }
@@ -142,14 +148,13 @@ func (c *Chart) SetFrame(s chartopt.Style) error {
 	return nil
 }
 
-// TextWidth is the width of text written in ECharts' default font family
-// at size px, as the browser measures it: a canvas' own, as ECharts
-// measures its labels.
-func (c *Chart) TextWidth(text string, size int) float64 {
+// TextWidth is the width of text written in font (CSS, chartopt.AxisFont),
+// as the browser measures it: a canvas' own, as ECharts measures its labels.
+func (c *Chart) TextWidth(text, font string) float64 {
 	if c.measure == nil {
 		c.measure = app.Window().Get("document").Call("createElement", "canvas").Call("getContext", "2d")
 	}
-	c.measure.Set("font", strconv.Itoa(size)+"px sans-serif")
+	c.measure.Set("font", font)
 	return c.measure.Call("measureText", text).Get("width").Float()
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -205,6 +206,56 @@ func TestACoinQuotedToNineDecimalsHasRoomForItsPrices(t *testing.T) {
 					evalJS[[]string](t, ctx, labels), d.Texts, evalJS[float64](t, ctx, jsChart+`.getWidth()`), d.Out, tc.label)
 			}
 			screenshot(t, ctx, "chart-room-"+strings.ReplaceAll(tc.name, " ", "-"))
+		})
+	}
+}
+
+// TestTheFirstPaintWritesPricesAsTheAppWill holds app.wasm back: the first
+// paint writes the price axis' labels at the contract's decimals from the
+// list the page carries ("95,300.0", not ECharts' "95,300"), fits the axis'
+// room by the app's rule, so SHIB-USDT's nine decimals stay on the canvas,
+// and names the times the app names (round times, none cut at the edges).
+// Once the app runs and adopts the chart, the price grid is where the first
+// paint put it, and both axes' labels are the same. Before, the first
+// paint's SHIB labels ran 7 px off the canvas, its first time label 7 to
+// 19 px, the app's first draw narrowed the grids by 24 px, and every label
+// changed.
+func TestTheFirstPaintWritesPricesAsTheAppWill(t *testing.T) {
+	s := startServer(t, nil)
+	const labels = `(() => ` + jsChart + `.getModel().getComponent("yAxis", 0).axis.getViewLabels().map((l) => l.formattedLabel))()`
+	const times = `(() => ` + jsChart + `.getModel().getComponent("xAxis", 1).axis.getViewLabels().map((l) => l.formattedLabel))()`
+	type grid struct{ X, Y, Width, Height float64 }
+	for _, tc := range []struct{ contract, period, zone, label string }{
+		{"SHIB-USDT", "1min", "", `^0\.\d{9}$`},
+		{"BTC-USDT", "1day", "", `^\d{1,3}(,\d{3})*\.\d$`},
+		{"ETH-USDT", "60min", "America/New_York", `^\d{1,3}(,\d{3})*\.\d\d$`}, // round hours of a zone behind UTC
+	} {
+		t.Run(tc.contract+"|"+tc.period, func(t *testing.T) {
+			ctx, held := openHoldingAppWasm(t, s.URL+"/?contract_code="+tc.contract+"&period="+tc.period,
+				emulation.SetDeviceMetricsOverride(1280, 800, 1, false), emulation.SetTimezoneOverride(tc.zone))
+			waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.drawn)`)
+			written := `((labels) => labels.length >= 2 && labels.every((p) => /` + tc.label + `/.test(p)))(` + labels + `)`
+			if !evalJS[bool](t, ctx, written) {
+				t.Errorf("before the app, the price axis writes %q, want each as /%s/", evalJS[[]string](t, ctx, labels), tc.label)
+			}
+			if d := evalJS[chartTexts](t, ctx, jsChartTexts); d.Out != "" {
+				t.Errorf("before the app, the chart's text runs off its canvas: %s", d.Out)
+			}
+			before, named := evalJS[grid](t, ctx, jsPriceGrid), evalJS[[]string](t, ctx, times)
+			letAppWasmThrough(t, ctx, held)
+			waitDrawn(t, ctx, tc.contract+"|"+tc.period)
+			if !evalJS[bool](t, ctx, `riskchartBoot.adopted`) {
+				t.Fatal("the app did not adopt the first paint")
+			}
+			if after := evalJS[grid](t, ctx, jsPriceGrid); after != before {
+				t.Errorf("the app moved the price grid from %+v to %+v", before, after)
+			}
+			if !evalJS[bool](t, ctx, written) {
+				t.Errorf("the app's price axis writes %q, want each as /%s/", evalJS[[]string](t, ctx, labels), tc.label)
+			}
+			if got := evalJS[[]string](t, ctx, times); !slices.Equal(got, named) || len(got) < 2 {
+				t.Errorf("the first paint named the times %q, the app %q; want the same, two at least", named, got)
+			}
 		})
 	}
 }

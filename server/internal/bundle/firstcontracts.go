@@ -32,8 +32,9 @@ func firstContracts(r *http.Request) (body []byte, ok bool) {
 // u names: the picker with every contract (pages.FirstContractPicker: the
 // chart page, /tiers, /limits) in place of the prerendered one, which lists
 // the page's contract alone; the answer for the app to adopt
-// (boot.ContractsID); and no preload of the contract path, which the app
-// then does not fetch. ok is false when the page is left as it was: it
+// (boot.ContractsID), right after the picker, where the chart's first paint,
+// further down, finds the contract's decimals; and no preload of the
+// contract path, which the app then does not fetch. ok is false when the page is left as it was: it
 // shows no picker, or body holds no contract.
 func withFirstContracts(page []byte, u *url.URL, body []byte) (out []byte, ok bool) {
 	offers, err := venueapi.DecodeContracts(body) // in one pass: it is the server's own answer
@@ -53,7 +54,7 @@ func withFirstContracts(page []byte, u *url.URL, body []byte) (out []byte, ok bo
 	script.WriteString("</script>\n")
 	// The prerendered picker is the one form with id="contract-pick"
 	// (ContractPicker), holding no other form.
-	out, ok = replaceElement(page, "form", "contract-pick", []byte(app.HTMLString(picker)), script.String())
+	out, ok = replaceElement(page, "form", "contract-pick", append([]byte(app.HTMLString(picker)), script.Bytes()...), "")
 	if !ok {
 		return page, false
 	}

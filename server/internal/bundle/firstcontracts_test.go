@@ -117,6 +117,11 @@ func TestThePagesWithAPickerCarryTheContractList(t *testing.T) {
 			if !strings.Contains(page[strings.LastIndex(page, `id="contracts-first"`):], "</body>") {
 				t.Error("the answer is not in the body")
 			}
+			// The chart's first paint reads the contract's decimals from it as
+			// the parser reaches the chart.
+			if list, boot := strings.Index(page, `id="contracts-first"`), strings.Index(page, `id="chart-boot"`); boot >= 0 && list > boot {
+				t.Error("the answer comes after the chart's first-paint script, which cannot read it")
+			}
 		})
 	}
 	// The picker drawn with the list is the page's own: its form goes to
