@@ -7,10 +7,12 @@
 // then on the app alone drives the chart.
 //
 // The script holds no rule of the app's: which contract codes, periods, zones
-// and themes the URL may name, and how the time axis labels each period,
-// come with the configuration. The browser test TestChartFirstPaint compares its draw with
-// the app's element by element. A view the app reads otherwise is merely not
-// adopted.
+// and themes the URL may name, how the time axis labels each period and
+// which round times it names, and how much room the price axis' labels get,
+// come with the configuration. The browser test TestChartFirstPaint compares
+// its draw with the app's element by element, and
+// TestTheFirstPaintWritesPricesAsTheAppWill its labels. A view the app reads
+// otherwise is merely not adopted.
 (() => {
   "use strict";
   // The page's controls are forms to the view they name (a click navigates
@@ -106,8 +108,8 @@
   const decimals = (() => {
     const list = document.getElementById(boot.contractsID);
     try {
-      const c = list && JSON.parse(list.textContent).data.find((c) => c.contract_code === contract);
-      return c && Number.isInteger(c.price_decimals) && c.price_decimals >= 0 ? c.price_decimals : -1;
+      const offer = list && JSON.parse(list.textContent).data.find((o) => o.contract_code === contract);
+      return offer && Number.isInteger(offer.price_decimals) && offer.price_decimals >= 0 ? offer.price_decimals : -1;
     } catch {
       return -1;
     }

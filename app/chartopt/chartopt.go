@@ -46,7 +46,7 @@ type Style struct {
 
 // DefaultPriceRoom is the price axis' room when its labels need no more
 // (PriceRoom): "120,000.0" in the axis' font, 53 px, after ECharts' margin.
-// The first paint's frame has it.
+// The frames have it; the first paint and the app give more when it is short.
 const DefaultPriceRoom = 64
 
 // The price axis' labels: the font's size (ECharts' default family,
