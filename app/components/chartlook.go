@@ -46,37 +46,30 @@ func (k *KLineChart) attachAxes() {
 // scale, and on the percent scale its distance from the first close in
 // view beside it ("99,518.3 (+1.25%)"). ECharts keeps the crosshair's label
 // inside the chart.
-func (k *KLineChart) tagLabel(v float64) string {
-	price := chartopt.FormatPrice(v, k.Decimals)
-	if pct := k.percentOf(v); pct != "" {
-		return price + " (" + pct + ")"
-	}
-	return price
-}
+func (k *KLineChart) tagLabel(v float64) string { return k.priceAndPercent(v, " (", ")") }
 
 // markLabel writes the last-price tag: as tagLabel, with the distance in
 // percent on a line of its own, under the price. The tag lies in the price
 // axis' room, which its labels' width sets: beside the price, the distance
 // ran 40 px past the canvas.
-func (k *KLineChart) markLabel(v float64) string {
-	price := chartopt.FormatPrice(v, k.Decimals)
-	if pct := k.percentOf(v); pct != "" {
-		return price + "\n" + pct
-	}
-	return price
-}
+func (k *KLineChart) markLabel(v float64) string { return k.priceAndPercent(v, "\n", "") }
 
-// percentOf is how far v is from the first close in view, on the percent
-// scale ("+1.25%"); "" on the other scales, or with no candle in view.
-func (k *KLineChart) percentOf(v float64) string {
+// priceAndPercent writes price v and, on the percent scale, its distance
+// from the first close in view ("+1.25%") between before and after; the
+// price alone on the other scales, or with no candle in view.
+func (k *KLineChart) priceAndPercent(v float64, before, after string) string {
+	price := chartopt.FormatPrice(v, k.Decimals)
 	if k.Look.Scale != chartopt.ScalePercent {
-		return ""
+		return price
 	}
 	base, ok := k.percentBase()
 	if !ok {
-		return ""
+		return price
 	}
-	return chartopt.FormatPercent(v, base)
+	if pct := chartopt.FormatPercent(v, base); pct != "" {
+		return price + before + pct + after
+	}
+	return price
 }
 
 // percentBase is the close of the first candle in view, which the percent
