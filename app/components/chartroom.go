@@ -38,6 +38,17 @@ func (s *priceSpan) add(candles ...venueapi.Candle) bool {
 	return moved
 }
 
+// widenRoom takes candles into the held span and, when they widen it, fits
+// the price axis' room again and patches it in: a prepend of older candles,
+// or a live candle past the highest high (a patch only when the room
+// changes: a new high past a power of ten).
+func (k *KLineChart) widenRoom(candles []venueapi.Candle) {
+	if k.span.add(candles...) {
+		k.fitRoom()
+		k.chart.SetRoom(k.room)
+	}
+}
+
 // fitRoom sets the room the price axis needs right of the grids
 // (chartopt.PriceRoom) for the labels of the candles held, as the browser
 // measures them: a coin quoted to nine decimals ("0.000012345") or a price

@@ -438,10 +438,7 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 		k.candles = append(older, k.candles...)
 		k.chart.Prepend(a.Labels, a.Prices, a.Ups, a.Downs)
 		k.loadStudies(false) // extended: the studies that allow it keep their values
-		if k.span.add(older...) {
-			k.fitRoom()
-			k.chart.SetRoom(k.room)
-		}
+		k.widenRoom(older)
 		k.chart.Draw(start+len(older), end+len(older))
 		browser.Measure("riskchart:prepend", began)
 		k.towardsHorizon(ctx)
@@ -642,10 +639,7 @@ func (k *KLineChart) applyLive(fresh []venueapi.Candle) {
 		k.chart.SetLast(string(chartopt.AppendLabel(nil, c.ID, k.Period, k.loc())), string(chartopt.AppendPrice(nil, c)), string(up), string(down), c.ID > last.ID)
 	}
 	k.liveStudies()
-	if k.span.add(fresh...) {
-		k.fitRoom()
-		k.chart.SetRoom(k.room) // a patch only when the room changed: a new high past a power of ten
-	}
+	k.widenRoom(fresh)
 	switch {
 	case following && appended > 0:
 		k.chart.Draw(start+appended, end+appended)
