@@ -101,6 +101,13 @@ const jsChartTexts = `(() => {
   return {texts, longest, out: out.join("; ")};
 })()`
 
+// jsPriceLabels and jsTimeLabels read the labels the price axis and the
+// time axis write (the time axis of a chart without studies' panes).
+const (
+	jsPriceLabels = `(() => ` + jsChart + `.getModel().getComponent("yAxis", 0).axis.getViewLabels().map((l) => l.formattedLabel))()`
+	jsTimeLabels  = `(() => ` + jsChart + `.getModel().getComponent("xAxis", 1).axis.getViewLabels().map((l) => l.formattedLabel))()`
+)
+
 // chartTexts is what jsChartTexts reads: how many texts, the longest, and
 // those off the canvas, with their boxes.
 type chartTexts struct {
@@ -178,7 +185,6 @@ func TestAPhoneShowsThePeriodOnShowAndWholePrices(t *testing.T) {
 // price and, under it, its distance in percent: beside it, it ran 40 px past.
 func TestACoinQuotedToNineDecimalsHasRoomForItsPrices(t *testing.T) {
 	s := startServer(t, nil)
-	const labels = `(() => ` + jsChart + `.getModel().getComponent("yAxis", 0).axis.getViewLabels().map((l) => l.formattedLabel))()`
 	const tick, percent = `^0\.\d{9}$`, `^[+-]?\d+\.\d\d%$` // what every price label is, JavaScript regular expressions
 	for _, tc := range []struct {
 		name, path string
@@ -197,13 +203,13 @@ func TestACoinQuotedToNineDecimalsHasRoomForItsPrices(t *testing.T) {
 			}
 			q, _ := url.ParseQuery(tc.path[strings.Index(tc.path, "?")+1:])
 			waitDrawn(t, ctx, q.Get("contract_code")+"|"+q.Get("period"))
-			fitted := `((labels, texts) => labels.length >= 2 && labels.every((p) => /` + tc.label + `/.test(p)) && texts.texts >= 5 && texts.out === "")(` + labels + `, ` + jsChartTexts + `)`
+			fitted := `((labels, texts) => labels.length >= 2 && labels.every((p) => /` + tc.label + `/.test(p)) && texts.texts >= 5 && texts.out === "")(` + jsPriceLabels + `, ` + jsChartTexts + `)`
 			tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 			defer cancel()
 			if err := chromedp.Run(tctx, chromedp.Poll(fitted, nil, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
 				d := evalJS[chartTexts](t, ctx, jsChartTexts)
 				t.Errorf("the price axis writes %q; %d texts, off the %.0f px canvas: %s (want each label as /%s/, all on it)",
-					evalJS[[]string](t, ctx, labels), d.Texts, evalJS[float64](t, ctx, jsChart+`.getWidth()`), d.Out, tc.label)
+					evalJS[[]string](t, ctx, jsPriceLabels), d.Texts, evalJS[float64](t, ctx, jsChart+`.getWidth()`), d.Out, tc.label)
 			}
 			screenshot(t, ctx, "chart-room-"+strings.ReplaceAll(tc.name, " ", "-"))
 		})
@@ -222,8 +228,6 @@ func TestACoinQuotedToNineDecimalsHasRoomForItsPrices(t *testing.T) {
 // changed.
 func TestTheFirstPaintWritesPricesAsTheAppWill(t *testing.T) {
 	s := startServer(t, nil)
-	const labels = `(() => ` + jsChart + `.getModel().getComponent("yAxis", 0).axis.getViewLabels().map((l) => l.formattedLabel))()`
-	const times = `(() => ` + jsChart + `.getModel().getComponent("xAxis", 1).axis.getViewLabels().map((l) => l.formattedLabel))()`
 	type grid struct{ X, Y, Width, Height float64 }
 	for _, tc := range []struct{ contract, period, zone, label string }{
 		{"SHIB-USDT", "1min", "", `^0\.\d{9}$`},
@@ -234,14 +238,14 @@ func TestTheFirstPaintWritesPricesAsTheAppWill(t *testing.T) {
 			ctx, held := openHoldingAppWasm(t, s.URL+"/?contract_code="+tc.contract+"&period="+tc.period,
 				emulation.SetDeviceMetricsOverride(1280, 800, 1, false), emulation.SetTimezoneOverride(tc.zone))
 			waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.drawn)`)
-			written := `((labels) => labels.length >= 2 && labels.every((p) => /` + tc.label + `/.test(p)))(` + labels + `)`
+			written := `((labels) => labels.length >= 2 && labels.every((p) => /` + tc.label + `/.test(p)))(` + jsPriceLabels + `)`
 			if !evalJS[bool](t, ctx, written) {
-				t.Errorf("before the app, the price axis writes %q, want each as /%s/", evalJS[[]string](t, ctx, labels), tc.label)
+				t.Errorf("before the app, the price axis writes %q, want each as /%s/", evalJS[[]string](t, ctx, jsPriceLabels), tc.label)
 			}
 			if d := evalJS[chartTexts](t, ctx, jsChartTexts); d.Out != "" {
 				t.Errorf("before the app, the chart's text runs off its canvas: %s", d.Out)
 			}
-			before, named := evalJS[grid](t, ctx, jsPriceGrid), evalJS[[]string](t, ctx, times)
+			before, named := evalJS[grid](t, ctx, jsPriceGrid), evalJS[[]string](t, ctx, jsTimeLabels)
 			letAppWasmThrough(t, ctx, held)
 			waitDrawn(t, ctx, tc.contract+"|"+tc.period)
 			if !evalJS[bool](t, ctx, `riskchartBoot.adopted`) {
@@ -251,9 +255,9 @@ func TestTheFirstPaintWritesPricesAsTheAppWill(t *testing.T) {
 				t.Errorf("the app moved the price grid from %+v to %+v", before, after)
 			}
 			if !evalJS[bool](t, ctx, written) {
-				t.Errorf("the app's price axis writes %q, want each as /%s/", evalJS[[]string](t, ctx, labels), tc.label)
+				t.Errorf("the app's price axis writes %q, want each as /%s/", evalJS[[]string](t, ctx, jsPriceLabels), tc.label)
 			}
-			if got := evalJS[[]string](t, ctx, times); !slices.Equal(got, named) || len(got) < 2 {
+			if got := evalJS[[]string](t, ctx, jsTimeLabels); !slices.Equal(got, named) || len(got) < 2 {
 				t.Errorf("the first paint named the times %q, the app %q; want the same, two at least", named, got)
 			}
 		})
@@ -273,7 +277,7 @@ func TestAChartEmbedWritesPricesAtTheContractsPrecision(t *testing.T) {
 	}
 	waitDrawn(t, ctx, "BTC-USDT|1min")
 	const prices = `(() => {
-  const labels = ` + jsChart + `.getModel().getComponent("yAxis", 0).axis.getViewLabels().map((l) => l.formattedLabel);
+  const labels = ` + jsPriceLabels + `;
   const legend = ["open", "high", "low", "close"].map((id) => document.getElementById("legend-" + id).textContent);
   return {labels, legend};
 })()`
@@ -312,7 +316,7 @@ func TestChartStatesAsATraderMeetsThem(t *testing.T) {
 		// writes at the edges, the axis names the first candle of each month:
 		// its round times are found in UTC too. Found in New York's zone,
 		// they fell on each month's second day.
-		shown := evalJS[[]string](t, ctx, `(() => `+jsChart+`.getModel().getComponent("xAxis", 1).axis.getViewLabels().map((l) => l.formattedLabel))()`)
+		shown := evalJS[[]string](t, ctx, jsTimeLabels)
 		if len(shown) < 4 {
 			t.Fatalf("the time axis names %q, want a few months", shown)
 		}
