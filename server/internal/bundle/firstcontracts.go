@@ -32,10 +32,10 @@ func firstContracts(r *http.Request) (body []byte, ok bool) {
 // u names: the picker with every contract (pages.FirstContractPicker: the
 // chart page, /tiers, /limits) in place of the prerendered one, which lists
 // the page's contract alone; the answer for the app to adopt
-// (boot.ContractsID), right after the picker, where the chart's first paint,
-// further down, finds the contract's decimals; and no preload of the
-// contract path, which the app then does not fetch. ok is false when the page is left as it was: it
-// shows no picker, or body holds no contract.
+// (boot.ContractsID), right after the picker, where the chart's first
+// paint, further down, finds the contract's decimals; and no preload of the
+// contract path, which the app then does not fetch. ok is false when the
+// page is left as it was: it shows no picker, or body holds no contract.
 func withFirstContracts(page []byte, u *url.URL, body []byte) (out []byte, ok bool) {
 	offers, err := venueapi.DecodeContracts(body) // in one pass: it is the server's own answer
 	if err != nil || len(offers) == 0 {
