@@ -160,10 +160,6 @@ func TestStackedPanesLeaveTheirTopLabelOut(t *testing.T) {
 	// edgeLabels is each y axis' showMaxLabel and showMinLabel.
 	edgeLabels := func(s Style) (top, lowest []any) {
 		t.Helper()
-		b, err := Frame(s)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var o struct {
 			YAxis []struct {
 				AxisLabel struct {
@@ -172,9 +168,7 @@ func TestStackedPanesLeaveTheirTopLabelOut(t *testing.T) {
 				} `json:"axisLabel"`
 			} `json:"yAxis"`
 		}
-		if err := json.Unmarshal(b, &o); err != nil {
-			t.Fatal(err)
-		}
+		decodeFrame(t, s, &o)
 		for _, y := range o.YAxis {
 			top, lowest = append(top, y.AxisLabel.ShowMaxLabel), append(lowest, y.AxisLabel.ShowMinLabel)
 		}
@@ -217,18 +211,12 @@ func TestTheCandlesStartUnderTheLegend(t *testing.T) {
 	} {
 		s := DefaultStyle(true)
 		s.Studies, s.Narrow, s.PriceTop = tc.studies, tc.narrow, tc.priceTop
-		b, err := Frame(s)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var o struct {
 			Grid []struct {
 				Top string `json:"top"`
 			} `json:"grid"`
 		}
-		if err := json.Unmarshal(b, &o); err != nil {
-			t.Fatal(err)
-		}
+		decodeFrame(t, s, &o)
 		if o.Grid[0].Top != tc.want {
 			t.Errorf("studies %v, narrow %v, price top %d: the price grid starts at %q, want %q", tc.studies, tc.narrow, tc.priceTop, o.Grid[0].Top, tc.want)
 		}
@@ -285,18 +273,12 @@ func TestThePriceAxisHasTheRoomItsLabelsNeed(t *testing.T) {
 		s := DefaultStyle(false)
 		s.PriceRoom = room
 		s.Studies = []StudyLine{{Name: "MACD", Pane: 2}, {Name: "RSI 14", Pane: 3}}
-		b, err := Frame(s)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var o struct {
 			Grid []struct {
 				Right string `json:"right"`
 			} `json:"grid"`
 		}
-		if err := json.Unmarshal(b, &o); err != nil {
-			t.Fatal(err)
-		}
+		decodeFrame(t, s, &o)
 		want := strconv.Itoa(s.Room())
 		if len(o.Grid) != 4 {
 			t.Fatalf("%d grids, want the price, the volume and two panes", len(o.Grid))
@@ -321,10 +303,6 @@ func TestTheTimeAxisKeepsItsEndLabelsInside(t *testing.T) {
 	for _, studies := range [][]StudyLine{nil, {{Name: "MACD", Pane: 2}}} {
 		s := DefaultStyle(false)
 		s.Studies = studies
-		b, err := Frame(s)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var o struct {
 			XAxis []struct {
 				AxisLabel struct {
@@ -333,12 +311,23 @@ func TestTheTimeAxisKeepsItsEndLabelsInside(t *testing.T) {
 				} `json:"axisLabel"`
 			} `json:"xAxis"`
 		}
-		if err := json.Unmarshal(b, &o); err != nil {
-			t.Fatal(err)
-		}
+		decodeFrame(t, s, &o)
 		l := o.XAxis[TimeAxis(s)].AxisLabel
 		if !l.Show || l.AlignMinLabel != "left" || l.AlignMaxLabel != "right" {
 			t.Errorf("with %d study lines, the time axis' labels: %+v; want shown, the first aligned left and the last right", len(studies), l)
 		}
+	}
+}
+
+// decodeFrame builds the frame of s and decodes it into o, which names the
+// parts a test reads.
+func decodeFrame(t *testing.T, s Style, o any) {
+	t.Helper()
+	b, err := Frame(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, o); err != nil {
+		t.Fatal(err)
 	}
 }

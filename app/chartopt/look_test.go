@@ -1,7 +1,6 @@
 package chartopt
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -25,10 +24,6 @@ func TestFrameDrawsTheScaleAndStyleAsked(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := DefaultStyle(false)
 			s.Scale, s.Kind = tt.scale, tt.kind
-			b, err := Frame(s)
-			if err != nil {
-				t.Fatal(err)
-			}
 			var o struct {
 				YAxis []struct {
 					Type string `json:"type"`
@@ -39,9 +34,7 @@ func TestFrameDrawsTheScaleAndStyleAsked(t *testing.T) {
 					} `json:"itemStyle"`
 				} `json:"series"`
 			}
-			if err := json.Unmarshal(b, &o); err != nil {
-				t.Fatal(err)
-			}
+			decodeFrame(t, s, &o)
 			if o.YAxis[0].Type != tt.yType || o.Series[SeriesPrice].ItemStyle.Color != tt.upFill || o.Series[SeriesPrice].ItemStyle.BorderColor != s.Up {
 				t.Errorf("price axis %q, rising fill %q border %q", o.YAxis[0].Type, o.Series[SeriesPrice].ItemStyle.Color, o.Series[SeriesPrice].ItemStyle.BorderColor)
 			}
@@ -167,10 +160,6 @@ func TestFrameDrawsOHLCLineAndAreaAsCustomSeriesOverTheCandles(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := DefaultStyle(true)
 			s.Kind = tt.kind
-			b, err := Frame(s)
-			if err != nil {
-				t.Fatal(err)
-			}
 			var o struct {
 				Series []struct {
 					Type       string   `json:"type"`
@@ -181,9 +170,7 @@ func TestFrameDrawsOHLCLineAndAreaAsCustomSeriesOverTheCandles(t *testing.T) {
 					} `json:"encode"`
 				} `json:"series"`
 			}
-			if err := json.Unmarshal(b, &o); err != nil {
-				t.Fatal(err)
-			}
+			decodeFrame(t, s, &o)
 			p := o.Series[SeriesPrice]
 			if p.Type != tt.typ || strings.Join(p.Encode.Y, ",") != tt.fitsOn {
 				t.Errorf("price series %q fitting %v, want %q fitting %q", p.Type, p.Encode.Y, tt.typ, tt.fitsOn)
