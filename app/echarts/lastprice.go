@@ -60,10 +60,17 @@ func (c *Chart) placeMark() {
 	m.line.Call("attr", map[string]any{"ignore": hide,
 		"shape": map[string]any{"x1": left, "y1": y, "x2": right, "y2": y},
 		"style": map[string]any{"stroke": colour}})
-	m.tag.Call("attr", map[string]any{"ignore": hide, "x": right + 2, "y": y,
-		"style": map[string]any{"text": text, "backgroundColor": colour}})
+	// The tag spans the axis' room, from the grid to the canvas' edge, so
+	// that it hides whole the labels it passes over: as wide as its text,
+	// a label in the axis' larger font showed past it.
+	m.tag.Call("attr", map[string]any{"ignore": hide, "x": right + tagGap, "y": y,
+		"style": map[string]any{"text": text, "backgroundColor": colour, "width": c.room - tagGap - tagEdge - 2*tagPad}})
 	c.live.moved = true // painted with the newest candle (paintLast)
 }
+
+// The tag's box: tagGap px right of the price grid, tagEdge px short of the
+// canvas' right edge, its text tagPad px inside it left and right.
+const tagGap, tagEdge, tagPad = 2, 1, 4
 
 // ensure creates the mark's shapes: silent, above the series, below the crosshair.
 func (m *lastMark) ensure(zr app.Value) {
@@ -74,7 +81,7 @@ func (m *lastMark) ensure(zr app.Value) {
 	m.line = g.Get("Line").New(map[string]any{"name": "last-price-line", "z": 9, "silent": true,
 		"style": map[string]any{"lineWidth": 1, "lineDash": []any{4, 3}}})
 	m.tag = g.Get("Text").New(map[string]any{"name": "last-price-tag", "z": 12, "silent": true,
-		"style": map[string]any{"fill": "#fff", "fontSize": 11, "padding": []any{2, 4}, "borderRadius": 2, "verticalAlign": "middle", "lineHeight": 13}})
+		"style": map[string]any{"fill": "#fff", "fontSize": 11, "padding": []any{2, tagPad}, "borderRadius": 2, "verticalAlign": "middle", "lineHeight": 13}})
 	zr.Call("add", m.line)
 	zr.Call("add", m.tag)
 }

@@ -183,6 +183,8 @@ func TestAPhoneShowsThePeriodOnShowAndWholePrices(t *testing.T) {
 // off its canvas. With the frame's fixed 64 px, the labels ran 14 px past
 // the canvas' right edge. On the percent scale the last-price tag holds the
 // price and, under it, its distance in percent: beside it, it ran 40 px past.
+// The tag spans the labels' width, so that the label at its price is hidden
+// whole ([jsTagCover]).
 func TestACoinQuotedToNineDecimalsHasRoomForItsPrices(t *testing.T) {
 	s := startServer(t, nil)
 	const tick, percent = `^0\.\d{9}$`, `^[+-]?\d+\.\d\d%$` // what every price label is, JavaScript regular expressions
@@ -211,9 +213,47 @@ func TestACoinQuotedToNineDecimalsHasRoomForItsPrices(t *testing.T) {
 				t.Errorf("the price axis writes %q; %d texts, off the %.0f px canvas: %s (want each label as /%s/, all on it)",
 					evalJS[[]string](t, ctx, jsPriceLabels), d.Texts, evalJS[float64](t, ctx, jsChart+`.getWidth()`), d.Out, tc.label)
 			}
+			shown, cancelShown := context.WithTimeout(ctx, 5*time.Second)
+			defer cancelShown()
+			chromedp.Run(shown, chromedp.Poll(`(`+jsTagCover+`).shown`, nil, chromedp.WithPollingInterval(50*time.Millisecond))) // the check below says if it never is
+			if c := evalJS[tagCover](t, ctx, jsTagCover); !c.Shown || c.Labels == 0 || c.TagLeft > c.LabelsLeft || c.TagRight < c.LabelsRight {
+				t.Errorf("the last-price tag spans %.1f–%.1f px, the price labels %.1f–%.1f px (%d); want the tag shown, over the labels' whole width",
+					c.TagLeft, c.TagRight, c.LabelsLeft, c.LabelsRight, c.Labels)
+			}
 			screenshot(t, ctx, "chart-room-"+strings.ReplaceAll(tc.name, " ", "-"))
 		})
 	}
+}
+
+// jsTagCover reads where the last-price tag and the price axis' labels are
+// across the canvas: the tag passes over the labels at its price, and hides
+// them whole only if it spans their width. The tag used to be as wide as its
+// text, in a smaller font than the labels', and a label showed past its end.
+const jsTagCover = `(() => {
+  const c = ` + jsChart + `, shown = new Set(c.getModel().getComponent("yAxis", 0).axis.getViewLabels().map((l) => l.formattedLabel));
+  const box = (el) => { const r = el.getBoundingRect().clone(), m = el.getComputedTransform(); if (m) r.applyTransform(m); return r; };
+  const out = {shown: false, tagLeft: 0, tagRight: 0, labels: 0, labelsLeft: Infinity, labelsRight: -Infinity};
+  for (const el of c.getZr().storage.getDisplayList(true)) {
+    const text = el.style && el.style.text;
+    if (shown.has(text)) {
+      const r = box(el);
+      Object.assign(out, {labels: out.labels + 1, labelsLeft: Math.min(out.labelsLeft, r.x), labelsRight: Math.max(out.labelsRight, r.x + r.width)});
+    }
+  }
+  const tag = c.getZr().storage.getRoots().find((el) => el.name === "last-price-tag");
+  if (tag && !tag.ignore) {
+    const r = box(tag);
+    Object.assign(out, {shown: true, tagLeft: r.x, tagRight: r.x + r.width});
+  }
+  return out;
+})()`
+
+// tagCover is what jsTagCover reads.
+type tagCover struct {
+	Shown                   bool
+	TagLeft, TagRight       float64
+	Labels                  int
+	LabelsLeft, LabelsRight float64
 }
 
 // TestTheFirstPaintWritesPricesAsTheAppWill holds app.wasm back: the first
