@@ -181,7 +181,7 @@ func Frame(s Style) ([]byte, error) {
 		AxisPointer:     &opts.AxisPointer{Link: []opts.AxisPointerLink{{XAxisIndex: []int{0, 1}}}},
 		Grid: []grid{
 			// The page's legend lies over the top (web/style.css): two lines clear the candles.
-			{Grid: opts.Grid{Left: "8", Right: right, Top: "52", Bottom: "32%"}, OuterBoundsMode: "none"},
+			{Grid: opts.Grid{Left: "8", Right: right, Top: "52", Bottom: strconv.Itoa(framePriceBottom) + "%"}, OuterBoundsMode: "none"},
 			{Grid: opts.Grid{Left: "8", Right: right, Top: "70%", Height: "13%"}, OuterBoundsMode: "none"},
 		},
 		XAxis: []opts.XAxis{

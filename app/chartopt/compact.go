@@ -20,9 +20,28 @@ const CompactHeight = 400
 const compactPaneRoom = 100
 
 // CompactBelow is the window height under which an embedded chart with
-// that many oscillator panes (MACD, RSI) takes the compact layout.
+// that many oscillator panes (MACD, RSI) takes the compact layout, before
+// its full layout has been measured (MinPricePane).
 func CompactBelow(oscillators int) int {
 	return CompactHeight + oscillators*compactPaneRoom
+}
+
+// MinPricePane is the least height, px, of the candles' pane in an embed's
+// full layout; an embed whose full layout leaves the candles less takes the
+// compact one. The window's height alone does not say: over the chart, the
+// period chips and the legend take one line on a wide frame and four on a
+// narrow one. 130 px keeps the volume pane's labels a line clear of the
+// price axis' lowest: at 600 × 400 the candles had 105 px, the volume pane
+// 15, and their labels ran into each other.
+const MinPricePane = 130
+
+// PricePaneAt is the height, px, of the full layout's price pane in a
+// window dh px higher than one in which it measured pane px, at the same
+// width and with the same studies: the chart takes the window's height
+// less the lines over and under it, and the price grid's top is fixed
+// while its foot is a share of the chart's height (priceBottom).
+func PricePaneAt(oscillators int, pane float64, dh int) float64 {
+	return pane + float64(dh)*float64(100-priceBottom(oscillators))/100
 }
 
 // Compact returns the option patch, merged over Frame(s)'s, of a small

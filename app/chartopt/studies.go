@@ -38,6 +38,20 @@ const lowestBottom = "54"
 // paneBase is where the lowest oscillator pane starts, as a share of the chart.
 const paneBase = 76
 
+// framePriceBottom is the share of the chart, percent, under the frame's
+// price grid: the volume pane and the time axis.
+const framePriceBottom = 32
+
+// priceBottom is the share of the chart, percent, under the full layout's
+// price grid with k oscillator panes: the frame's, or the panes stacked
+// under the price (stackPanes).
+func priceBottom(k int) int {
+	if k == 0 {
+		return framePriceBottom
+	}
+	return 100 - paneBase + k*paneHeight + 2
+}
+
 // legendTop is where the price grid starts when studies add their values
 // to the legend that lies over it (two more lines), until the app has
 // measured the legend (PriceTopUnder).
@@ -128,7 +142,7 @@ func stackPanes(o *option, s Style) map[int]int {
 	}
 	// The lowest pane starts lower than the volume grid does alone, so
 	// that reaching down to the time labels it is about as tall as the others.
-	o.Grid[0].Bottom = strconv.Itoa(100-paneBase+k*paneHeight+2) + "%"
+	o.Grid[0].Bottom = strconv.Itoa(priceBottom(k)) + "%"
 	o.Grid[1].Top = strconv.Itoa(paneBase-k*paneHeight) + "%"
 	// Stacked under the price, the panes are a few pixels apart and share
 	// the chart's right edge: a pane's top value label ran into the lowest

@@ -1,6 +1,8 @@
 package components
 
 import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
 	"github.com/riskchart/riskchart/app/browser"
 	"github.com/riskchart/riskchart/app/chartopt"
 )
@@ -37,4 +39,16 @@ func (k *KLineChart) fitLegend() {
 		k.topDrew = top
 	}
 	browser.Mark("riskchart:legend-fitted")
+}
+
+// fitted fits the legend and tells OnLayout how high the price pane of the
+// full layout is.
+func (k *KLineChart) fitted(ctx app.Context) {
+	k.fitLegend()
+	if k.OnLayout == nil || k.chart == nil || k.Compact || len(k.candles) == 0 {
+		return
+	}
+	if px, ok := k.chart.PricePane(); ok {
+		k.OnLayout(ctx, px)
+	}
 }

@@ -49,6 +49,10 @@ type KLineChart struct {
 	OnError func(ctx app.Context, msg string)
 	// OnDrawn, when set, is told each time the chart draws a contract's candles.
 	OnDrawn func(ctx app.Context)
+	// OnLayout, when set, is told the price pane's height, px, each time the
+	// full layout (not Compact) has been drawn, drawn again or resized, its
+	// legend fitted.
+	OnLayout func(ctx app.Context, pricePane float64)
 
 	shown    string // contract|period the chart holds
 	candles  []venueapi.Candle
@@ -150,7 +154,7 @@ func (k *KLineChart) OnUpdate(ctx app.Context) {
 		k.reload(ctx)
 	case k.chart != nil && (k.frameStale() || k.UTC != k.utcDrew || (k.Decimals != k.decimalsDrew && len(k.candles) > 0)):
 		k.redrawAll()
-		ctx.Defer(func(app.Context) { k.fitLegend() })
+		ctx.Defer(k.fitted)
 	}
 }
 
@@ -279,7 +283,7 @@ func (k *KLineChart) draw(ctx app.Context) {
 	}
 	k.keepView = false
 	k.status, k.failed = "", false
-	ctx.Defer(func(app.Context) { k.fitLegend() }) // once the legend shows the studies drawn
+	ctx.Defer(k.fitted) // once the legend shows the studies drawn
 	browser.MarkDrawn()
 	if k.OnDrawn != nil {
 		k.OnDrawn(ctx)
@@ -318,7 +322,7 @@ func (k *KLineChart) listen(ctx app.Context) {
 			if k.chart != nil && len(k.candles) > 0 && k.frameStale() {
 				k.redrawAll() // across NarrowWidth: the legend's lines changed
 			}
-			k.fitLegend() // wider or narrower, the legend takes fewer or more lines
+			k.fitted(ctx) // wider or narrower, the legend takes fewer or more lines
 		})
 	})
 	k.chart.OnZoom(func(start, _ int) {

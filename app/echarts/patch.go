@@ -48,6 +48,16 @@ func (c *Chart) PixelOf(i int) (float64, bool) {
 	return x.Float(), true
 }
 
+// PricePane is the height, px, of the price grid as ECharts laid it out;
+// ok is false before it has.
+func (c *Chart) PricePane() (px float64, ok bool) {
+	grid := c.v.Call("getModel").Call("getComponent", "grid", 0)
+	if !grid.Truthy() {
+		return 0, false
+	}
+	return grid.Get("coordinateSystem").Call("getRect").Get("height").Float(), true
+}
+
 // PointAtX puts the crosshair at pixel x, halfway down the price grid, as a
 // still pointer there would: after the candles moved under it (older ones
 // put before, the view moved to them), the crosshair and the legend name the

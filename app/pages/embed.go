@@ -24,10 +24,12 @@ type EmbedPage struct {
 
 	kind     string // embedmsg.RouteChart, RouteTiers or RouteLimits
 	v        components.View
-	controls bool   // show the pickers (controls=0 hides them)
-	notice   string // which view parameters of the URL are not shown, and why (components.ViewNotice)
-	winH     int    // the iframe's height, CSS px; 0 unknown
-	token    string // signed embed link (?embed=), the private panels' only access
+	controls bool       // show the pickers (controls=0 hides them)
+	notice   string     // which view parameters of the URL are not shown, and why (components.ViewNotice)
+	winW     int        // the iframe's width, CSS px
+	winH     int        // the iframe's height, CSS px; 0 unknown
+	full     fullLayout // the chart's full layout as last measured
+	token    string     // signed embed link (?embed=), the private panels' only access
 	dark     bool
 
 	contracts []venueapi.Offer // the server's list: a risk panel's face values, the chart's price precision
@@ -140,16 +142,50 @@ func (e *EmbedPage) OnResize(ctx app.Context) {
 	e.postHeight()
 }
 
-// fitSize keeps the iframe's height h, which chooses the chart's layout.
-func (e *EmbedPage) fitSize(_, h int) {
-	e.winH = h
+// fitSize keeps the iframe's size, which chooses the chart's layout.
+func (e *EmbedPage) fitSize(w, h int) {
+	e.winW, e.winH = w, h
 }
 
-// compact reports whether the chart is too low for the full layout
-// (chartopt.CompactBelow): by the iframe's height and the panes the
-// view's studies need, which the parent may change (riskchart:set).
+// fullLayout is the chart's full layout as the chart measured it: the
+// price pane's height, px, in a w × h iframe, with the studies given.
+type fullLayout struct {
+	w, h    int
+	studies string
+	pane    float64
+}
+
+// compact reports whether the chart is too low for the full layout: under
+// the height the panes of the view's studies need (chartopt.CompactBelow),
+// or, once the chart has measured its full layout at this width with these
+// studies, when that layout leaves the candles too little at this height
+// (chartopt.MinPricePane): the lines over the chart are as many as the
+// width makes them. The parent may change the studies (riskchart:set).
 func (e *EmbedPage) compact() bool {
-	return e.winH > 0 && e.winH < chartopt.CompactBelow(e.v.Look.OscillatorPanes())
+	if e.winH <= 0 {
+		return false
+	}
+	k := e.v.Look.OscillatorPanes()
+	if e.winH < chartopt.CompactBelow(k) {
+		return true
+	}
+	f := e.full
+	if f.pane == 0 || f.w != e.winW || f.studies != e.v.Look.Indicators {
+		return false
+	}
+	return chartopt.PricePaneAt(k, f.pane, e.winH-f.h) < chartopt.MinPricePane
+}
+
+// laidOut keeps the full layout's price pane as the chart measured it, in
+// the iframe's size at that moment, and takes the compact layout when the
+// pane is too low.
+func (e *EmbedPage) laidOut(ctx app.Context, pane float64) {
+	was := e.compact()
+	e.fitSize(app.Window().Size())
+	e.full = fullLayout{w: e.winW, h: e.winH, studies: e.v.Look.Indicators, pane: pane}
+	if e.compact() != was {
+		ctx.Update()
+	}
 }
 
 // post sends one message to the parent, when there is an allowed one.
@@ -262,7 +298,8 @@ func (e *EmbedPage) Render() app.UI {
 				e.announce(embedmsg.ChartReady(e.v.Contract, e.v.Period))
 				e.postHeight()
 			},
-			OnError: func(ctx app.Context, msg string) { e.post(embedmsg.NewError(msg)) },
+			OnLayout: e.laidOut,
+			OnError:  func(ctx app.Context, msg string) { e.post(embedmsg.NewError(msg)) },
 			OnCandle: func(ctx app.Context, c venueapi.Candle, clicked bool) {
 				if s := embedmsg.Encode(embedmsg.NewCandle(c, clicked)); s != e.candle {
 					e.candle = s

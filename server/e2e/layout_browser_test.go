@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -208,6 +209,50 @@ func TestThePriceAndVolumeLabelsStayApart(t *testing.T) {
 			if crowded := evalJS[string](t, ctx, jsPaneLabelsApart); crowded != "" {
 				t.Errorf("the price and volume labels run into each other: %s", crowded)
 			}
+		})
+	}
+}
+
+// TestAnEmbedWhoseLinesLeaveTheCandlesTooLittleIsCompact opens chart
+// embeds 400 px high, which the height rule (chartopt.CompactBelow) gives
+// the full layout: on a wide frame the chips and the legend take a line or
+// two and the full layout stays; on a narrow one they take four, and the
+// embed takes the compact layout once the chart has measured its candles'
+// pane under chartopt.MinPricePane. Before, a 600 × 400 embed drew 105 px
+// of candles over a 15 px volume pane whose labels ran into the price
+// axis', and a 320 × 400 one 57 px over 6.
+func TestAnEmbedWhoseLinesLeaveTheCandlesTooLittleIsCompact(t *testing.T) {
+	s := startServer(t, nil)
+	for _, tc := range []struct {
+		screen  layoutScreen
+		query   string
+		compact bool
+	}{
+		{layoutScreen{name: "wide", path: "/embed/chart", width: 1000, height: 400}, "", false},
+		{layoutScreen{name: "laptop's column", path: "/embed/chart", width: 800, height: 400}, "", false},
+		{layoutScreen{name: "half a laptop", path: "/embed/chart", width: 600, height: 400}, "", true},
+		{layoutScreen{name: "phone's width", path: "/embed/chart", width: 320, height: 400}, "", true},
+	} {
+		t.Run(tc.screen.name, func(t *testing.T) {
+			ctx := tc.screen.open(t, s.URL+tc.screen.path+"?contract_code=BTC-USDT&period=1min"+tc.query)
+			want := fmt.Sprintf(`(document.querySelector(".embed-compact") !== null) === %v`, tc.compact)
+			tctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			defer cancel()
+			if err := chromedp.Run(tctx, chromedp.Poll(want, nil, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+				t.Errorf("compact layout: want %v; the candles have %.0f px", tc.compact, evalJS[layoutDrawn](t, ctx, jsLayout).Grids[0].H)
+			}
+			waitDrawn(t, ctx, "BTC-USDT|1min")
+			l := evalJS[layoutDrawn](t, ctx, jsLayout)
+			if l.Grids[0].H < 130 {
+				t.Errorf("the candles have %.0f px of the chart's %.0f", l.Grids[0].H, l.Height)
+			}
+			if crowded := evalJS[string](t, ctx, jsPaneLabelsApart); crowded != "" {
+				t.Errorf("the panes' labels run into each other: %s", crowded)
+			}
+			if bottom := evalJS[float64](t, ctx, `document.getElementById("chart").getBoundingClientRect().bottom`); bottom > float64(tc.screen.height)+0.5 {
+				t.Errorf("the chart ends at %.0f px, below the %d px frame", bottom, tc.screen.height)
+			}
+			screenshot(t, ctx, "embed-lines-"+strings.ReplaceAll(tc.screen.name, " ", "-"))
 		})
 	}
 }
