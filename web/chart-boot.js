@@ -67,6 +67,15 @@
     document.documentElement.setAttribute("data-theme", theme);
   }
   const dark = theme === "dark" || (theme === "auto" && matchMedia("(prefers-color-scheme: dark)").matches);
+  // A chart embed too low for the full layout takes the compact one now, by
+  // the app's height rule (app/boot.CompactRule): the period chips of the
+  // full layout filled a 320 x 240 frame and left the chart no room.
+  const embed = document.getElementById("embed-root");
+  const panes = new Set((q.get("indicators") || "").split(",").map((s) => s.split(":")[0].trim().toLowerCase()).filter((s) => boot.compact.panes.includes(s)));
+  const compact = !!embed && embed.classList.contains("embed-chart") && innerHeight < boot.compact.below + panes.size * boot.compact.perPane;
+  if (compact) {
+    embed.classList.add("embed-compact");
+  }
   // What the app reads when it adopts the chart (app/boot.State): chart
   // stays null unless candles were drawn (the app then starts ECharts
   // itself); settled says that this script is done (app.js waits on it).
@@ -119,9 +128,25 @@
   // they are: a coin quoted to nine decimals needs more than the frame's.
   const room = (format, lo, hi) => {
     const r = boot.priceRoom, ctx = document.createElement("canvas").getContext("2d");
-    ctx.font = r.font;
+    ctx.font = compact ? boot.compact.font : r.font;
     const w = Math.max(...[lo, hi + (hi - lo) * r.above].map((v) => ctx.measureText(format(v)).width));
     return Math.max(r.min, Math.ceil((Math.ceil(w) + r.pad) / r.step) * r.step);
+  };
+
+  // merged is option o with patch p over it, as ECharts merges a patch:
+  // objects key by key, arrays of components index by index.
+  const merged = (o, p) => {
+    if (Array.isArray(o) && Array.isArray(p)) {
+      return o.map((v, i) => (i < p.length ? merged(v, p[i]) : v));
+    }
+    if (o && p && typeof o === "object" && typeof p === "object" && !Array.isArray(o) && !Array.isArray(p)) {
+      const out = { ...o };
+      for (const [k, v] of Object.entries(p)) {
+        out[k] = k in o ? merged(o[k], v) : v;
+      }
+      return out;
+    }
+    return p === undefined ? o : p;
   };
 
   // An answer already read draws at the end of this script's task, before
@@ -149,7 +174,7 @@
         downs.push(down ? c.vol : "-");
       }
       const n = labels.length, start = Math.max(0, n - boot.shown);
-      const frame = dark ? boot.frames.dark : boot.frames.light;
+      const theme = dark ? "dark" : "light", frame = compact ? merged(boot.frames[theme], boot.compact.patches[theme]) : boot.frames[theme];
       const data = [prices, ups, downs]; // the frame's first three series: price, volume up, volume down
       let { grid, yAxis } = frame;
       if (decimals >= 0) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/riskchart/riskchart/app/chartopt"
+	"github.com/riskchart/riskchart/app/studies"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -41,6 +42,12 @@ func TestTheConfigCarriesTheAppsRulesAsData(t *testing.T) {
 			Above          float64
 			Font           string
 		} `json:"priceRoom"`
+		Compact struct {
+			Below, PerPane int
+			Panes          []string
+			Patches        map[string]json.RawMessage
+			Font           string
+		} `json:"compact"`
 	}
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatal(err)
@@ -51,6 +58,36 @@ func TestTheConfigCarriesTheAppsRulesAsData(t *testing.T) {
 	if r := got.PriceRoom; got.ContractsID != ContractsID || r.Min != chartopt.DefaultPriceRoom || r.Step != chartopt.PriceRoomStep ||
 		r.Pad != chartopt.PriceRoomPad || r.Above != chartopt.PriceRoomAbove || r.Font != chartopt.AxisFont(chartopt.AxisFontSize) {
 		t.Errorf("the price axis' room rule %+v from list %q, want chartopt's from %q", r, got.ContractsID, ContractsID)
+	}
+	// The compact layout's height rule, as app/pages/embed.go applies it: the
+	// studies named Panes are those that take a pane of their own.
+	cr := got.Compact
+	for _, spec := range []string{"", "ma:7", "boll", "macd", "rsi", "macd,rsi", "ma:7,macd,rsi,vol_ma"} {
+		specs, err := studies.ParseSpecs(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		panes := 0
+		for _, s := range specs {
+			if slices.Contains(cr.Panes, string(s.Kind)) {
+				panes++
+			}
+		}
+		if k := studies.OscillatorPanes(specs); panes != k || cr.Below+panes*cr.PerPane != chartopt.CompactBelow(k) {
+			t.Errorf("%q: the rule counts %d panes, compact under %d px; the app %d, under %d px", spec, panes, cr.Below+panes*cr.PerPane, k, chartopt.CompactBelow(k))
+		}
+	}
+	if cr.Font != chartopt.AxisFont(chartopt.CompactAxisFontSize) {
+		t.Errorf("the compact labels' font %q, want %q", cr.Font, chartopt.AxisFont(chartopt.CompactAxisFontSize))
+	}
+	for name, dark := range map[string]bool{"light": false, "dark": true} {
+		want, err := chartopt.Compact(chartopt.DefaultStyle(dark))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(cr.Patches[name]) != string(want) {
+			t.Errorf("the %s compact patch %s, want chartopt's %s", name, cr.Patches[name], want)
+		}
 	}
 	if got.Path != venueapi.PathKLine || got.Size != 300 || got.Shown != 120 || got.Contract != "BTC-USDT" || got.Period != "1min" ||
 		got.UTC != "utc" || len(got.Themes) != 2 {

@@ -13,17 +13,17 @@ import (
 // labels and the zoom slider.
 const CompactHeight = 400
 
-// compactPaneRoom is how much higher the window of a chart with oscillator
+// CompactPaneRoom is how much higher the window of a chart with oscillator
 // panes must be, per pane, for the full layout: under the studies' legend
 // band (legendTop) each takes 13 % of the chart from the candles
 // (paneHeight). An embed 450 px high with MACD and RSI had 54 px of candles.
-const compactPaneRoom = 100
+const CompactPaneRoom = 100
 
 // CompactBelow is the window height under which an embedded chart with
 // that many oscillator panes (MACD, RSI) takes the compact layout, before
 // its full layout has been measured (MinPricePane).
 func CompactBelow(oscillators int) int {
-	return CompactHeight + oscillators*compactPaneRoom
+	return CompactHeight + oscillators*CompactPaneRoom
 }
 
 // MinPricePane is the least height, px, of the candles' pane in an embed's

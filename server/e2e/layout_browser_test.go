@@ -257,6 +257,55 @@ func TestAnEmbedWhoseLinesLeaveTheCandlesTooLittleIsCompact(t *testing.T) {
 	}
 }
 
+// TestACompactEmbedIsCompactFromItsFirstPaint holds app.wasm back in chart
+// embeds under the height rule (chartopt.CompactBelow, 100 px more with a
+// MACD pane): the first paint takes the compact layout, as the app then
+// does (the class on the embed's root, the price grid under a one-line
+// legend, no zoom slider), and the app keeps the price grid where the first
+// paint put it. Before, the full layout's period chips filled a 320 × 240
+// frame and the first paint's chart had no room. An embed at the rule's
+// height keeps the full layout until the app has measured it.
+func TestACompactEmbedIsCompactFromItsFirstPaint(t *testing.T) {
+	s := startServer(t, nil)
+	type grid struct{ X, Y, Width, Height float64 }
+	const jsCompact = `({root: document.getElementById("embed-root").classList.contains("embed-compact"), slider: ` + jsChart + `.getOption().dataZoom.some((z) => z.type === "slider" && z.show !== false)})`
+	type compactness struct{ Root, Slider bool }
+	for _, tc := range []struct {
+		name    string
+		w, h    int64
+		query   string
+		compact bool
+	}{
+		{"320 × 240", 320, 240, "", true},
+		{"320 × 480 with MACD", 320, 480, "&indicators=macd", true},
+		{"800 × 400", 800, 400, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, held := openHoldingAppWasm(t, s.URL+"/embed/chart?contract_code=BTC-USDT&period=1min"+tc.query,
+				emulation.SetDeviceMetricsOverride(tc.w, tc.h, 1, false))
+			waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.drawn)`)
+			first := evalJS[compactness](t, ctx, jsCompact)
+			if first.Root != tc.compact || first.Slider == tc.compact {
+				t.Errorf("before the app: compact root %v, zoom slider %v; want compact %v", first.Root, first.Slider, tc.compact)
+			}
+			before := evalJS[grid](t, ctx, jsPriceGrid)
+			if tc.compact && before.Height < 100 {
+				t.Errorf("before the app, the candles have %.0f px of the %d px frame", before.Height, tc.h)
+			}
+			screenshot(t, ctx, "embed-first-paint-"+strings.ReplaceAll(strings.ReplaceAll(tc.name, " ", ""), "×", "x"))
+			letAppWasmThrough(t, ctx, held)
+			waitDrawn(t, ctx, "BTC-USDT|1min")
+			waitFor(t, ctx, jsAppRunning)
+			if app := evalJS[compactness](t, ctx, jsCompact); app.Root != tc.compact || app.Slider == tc.compact {
+				t.Errorf("the app: compact root %v, zoom slider %v; want compact %v", app.Root, app.Slider, tc.compact)
+			}
+			if after := evalJS[grid](t, ctx, jsPriceGrid); tc.compact && after.Y != before.Y {
+				t.Errorf("the app moved the price grid's top from %.0f to %.0f px", before.Y, after.Y)
+			}
+		})
+	}
+}
+
 // TestTheChartKeepsItsHeightWhenTheAppRunsWithStudies opens the chart with
 // studies on a phone, a tablet and a phone held sideways, app.wasm held
 // back: the chart area has its height with studies (web/style.css, no
