@@ -174,7 +174,7 @@
         downs.push(down ? c.vol : "-");
       }
       const n = labels.length, start = Math.max(0, n - boot.shown);
-      const theme = dark ? "dark" : "light", frame = compact ? merged(boot.frames[theme], boot.compact.patches[theme]) : boot.frames[theme];
+      const shade = dark ? "dark" : "light", frame = compact ? merged(boot.frames[shade], boot.compact.patches[shade]) : boot.frames[shade];
       const data = [prices, ups, downs]; // the frame's first three series: price, volume up, volume down
       let { grid, yAxis } = frame;
       if (decimals >= 0) {
