@@ -71,8 +71,8 @@
   // the app's height rule (app/boot.CompactRule): the period chips of the
   // full layout filled a 320 x 240 frame and left the chart no room.
   const embed = document.getElementById("embed-root");
-  const panes = new Set((q.get("indicators") || "").split(",").map((s) => s.split(":")[0].trim().toLowerCase()).filter((s) => boot.compact.panes.includes(s)));
-  const compact = !!embed && embed.classList.contains("embed-chart") && innerHeight < boot.compact.below + panes.size * boot.compact.perPane;
+  const panes = () => new Set((q.get("indicators") || "").split(",").map((s) => s.split(":")[0].trim().toLowerCase()).filter((s) => boot.compact.panes.includes(s))).size;
+  const compact = !!embed && embed.classList.contains("embed-chart") && innerHeight < boot.compact.below + panes() * boot.compact.perPane;
   if (compact) {
     embed.classList.add("embed-compact");
   }
@@ -174,7 +174,7 @@
         downs.push(down ? c.vol : "-");
       }
       const n = labels.length, start = Math.max(0, n - boot.shown);
-      const shade = dark ? "dark" : "light", frame = compact ? merged(boot.frames[shade], boot.compact.patches[shade]) : boot.frames[shade];
+      const full = dark ? boot.frames.dark : boot.frames.light, frame = compact ? merged(full, boot.compact.patch) : full;
       const data = [prices, ups, downs]; // the frame's first three series: price, volume up, volume down
       let { grid, yAxis } = frame;
       if (decimals >= 0) {

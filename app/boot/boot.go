@@ -79,16 +79,16 @@ type Config struct {
 // CompactRule is how a chart embed too low for the full layout takes the
 // compact one (app/pages/embed.go), as data: under Below px, and PerPane
 // more for each of the Panes studies the URL names, the embed's root takes
-// the class embed-compact and the frame the patch Patches holds for its
-// theme (chartopt.Compact), its price labels measured in Font. The app
-// alone measures the full layout and may take the compact one at a
-// greater height.
+// the class embed-compact and the frame of either theme the patch Patch
+// (chartopt.Compact, which sets sizes, not colours), its price labels
+// measured in Font. The app alone measures the full layout and may take
+// the compact one at a greater height.
 type CompactRule struct {
-	Below   int                        `json:"below"`
-	PerPane int                        `json:"perPane"`
-	Panes   []string                   `json:"panes"`
-	Patches map[string]json.RawMessage `json:"patches"`
-	Font    string                     `json:"font"`
+	Below   int             `json:"below"`
+	PerPane int             `json:"perPane"`
+	Panes   []string        `json:"panes"`
+	Patch   json.RawMessage `json:"patch"`
+	Font    string          `json:"font"`
 }
 
 // RoomRule is the rule by which the app fits the price axis' room to the
@@ -127,8 +127,7 @@ func NewConfig(p Page) (Config, error) {
 		PriceRoom: RoomRule{Min: chartopt.DefaultPriceRoom, Step: chartopt.PriceRoomStep, Pad: chartopt.PriceRoomPad,
 			Above: chartopt.PriceRoomAbove, Font: chartopt.AxisFont(chartopt.AxisFontSize)},
 		Compact: CompactRule{Below: chartopt.CompactHeight, PerPane: chartopt.CompactPaneRoom,
-			Panes: []string{string(studies.MACD), string(studies.RSI)}, Patches: map[string]json.RawMessage{},
-			Font: chartopt.AxisFont(chartopt.CompactAxisFontSize)}}
+			Panes: []string{string(studies.MACD), string(studies.RSI)}, Font: chartopt.AxisFont(chartopt.CompactAxisFontSize)}}
 	for _, period := range venueapi.Periods() {
 		c.Labels[period] = chartopt.LabelLayout(period)
 		c.Steps[period] = chartopt.StepFor(period, p.Shown, chartopt.TimeLabels)
@@ -142,9 +141,10 @@ func NewConfig(p Page) (Config, error) {
 			return Config{}, fmt.Errorf("the first paint's %s frame: %w", name, err)
 		}
 		c.Frames[name] = f
-		if c.Compact.Patches[name], err = chartopt.Compact(chartopt.DefaultStyle(dark)); err != nil {
-			return Config{}, fmt.Errorf("the first paint's %s compact layout: %w", name, err)
-		}
+	}
+	var err error
+	if c.Compact.Patch, err = chartopt.Compact(chartopt.DefaultStyle(false)); err != nil {
+		return Config{}, fmt.Errorf("the first paint's compact layout: %w", err)
 	}
 	return c, nil
 }

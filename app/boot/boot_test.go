@@ -45,7 +45,7 @@ func TestTheConfigCarriesTheAppsRulesAsData(t *testing.T) {
 		Compact struct {
 			Below, PerPane int
 			Panes          []string
-			Patches        map[string]json.RawMessage
+			Patch          json.RawMessage
 			Font           string
 		} `json:"compact"`
 	}
@@ -80,13 +80,14 @@ func TestTheConfigCarriesTheAppsRulesAsData(t *testing.T) {
 	if cr.Font != chartopt.AxisFont(chartopt.CompactAxisFontSize) {
 		t.Errorf("the compact labels' font %q, want %q", cr.Font, chartopt.AxisFont(chartopt.CompactAxisFontSize))
 	}
-	for name, dark := range map[string]bool{"light": false, "dark": true} {
+	// One patch for both themes: chartopt.Compact sets sizes, not colours.
+	for _, dark := range []bool{false, true} {
 		want, err := chartopt.Compact(chartopt.DefaultStyle(dark))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if string(cr.Patches[name]) != string(want) {
-			t.Errorf("the %s compact patch %s, want chartopt's %s", name, cr.Patches[name], want)
+		if string(cr.Patch) != string(want) {
+			t.Errorf("the compact patch %s, want chartopt's %s (dark %v)", cr.Patch, want, dark)
 		}
 	}
 	if got.Path != venueapi.PathKLine || got.Size != 300 || got.Shown != 120 || got.Contract != "BTC-USDT" || got.Period != "1min" ||
