@@ -30,7 +30,11 @@ func (c *Chart) placeLogLabels() {
 	model := c.v.Call("getModel")
 	extent := model.Call("getComponent", "yAxis", 0).Get("axis").Get("scale").Call("getExtent")
 	lo, hi := extent.Index(0).Float(), extent.Index(1).Float()
-	px := model.Call("getComponent", "grid", 0).Get("coordinateSystem").Call("getRect").Get("height").Float()
+	rect, ok := priceRect(model)
+	if !ok {
+		return
+	}
+	px := rect.Get("height").Float()
 	if !(lo > 0) || !(hi > lo) || !(px > 0) {
 		return
 	}

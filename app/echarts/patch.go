@@ -48,14 +48,25 @@ func (c *Chart) PixelOf(i int) (float64, bool) {
 	return x.Float(), true
 }
 
+// priceRect is the price grid's rectangle as ECharts laid it out, read
+// from its model (getModel: not in its documented API); ok is false before
+// it has.
+func priceRect(model app.Value) (rect app.Value, ok bool) {
+	grid := model.Call("getComponent", "grid", 0)
+	if !grid.Truthy() {
+		return app.Null(), false
+	}
+	return grid.Get("coordinateSystem").Call("getRect"), true
+}
+
 // PricePane is the height, px, of the price grid as ECharts laid it out;
 // ok is false before it has.
 func (c *Chart) PricePane() (px float64, ok bool) {
-	grid := c.v.Call("getModel").Call("getComponent", "grid", 0)
-	if !grid.Truthy() {
+	r, ok := priceRect(c.v.Call("getModel"))
+	if !ok {
 		return 0, false
 	}
-	return grid.Get("coordinateSystem").Call("getRect").Get("height").Float(), true
+	return r.Get("height").Float(), true
 }
 
 // PointAtX puts the crosshair at pixel x, halfway down the price grid, as a
@@ -63,10 +74,9 @@ func (c *Chart) PricePane() (px float64, ok bool) {
 // put before, the view moved to them), the crosshair and the legend name the
 // candle now under it.
 func (c *Chart) PointAtX(x float64) {
-	grid := c.v.Call("getModel").Call("getComponent", "grid", 0)
-	if !grid.Truthy() {
+	r, ok := priceRect(c.v.Call("getModel"))
+	if !ok {
 		return
 	}
-	r := grid.Get("coordinateSystem").Call("getRect")
 	c.v.Call("dispatchAction", map[string]any{"type": "updateAxisPointer", "x": x, "y": r.Get("y").Float() + r.Get("height").Float()/2})
 }
