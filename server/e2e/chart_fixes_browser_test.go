@@ -81,6 +81,14 @@ func TestPhoneHeaderIsTwoRowsAndTheChartStartsHigh(t *testing.T) {
 	}
 }
 
+// jsCanvasBox is a JavaScript function giving a shape's own box on the
+// chart's canvas (a paint rect adds margins for strokes).
+const jsCanvasBox = `((el) => {
+  const r = el.getBoundingRect().clone(), m = el.getComputedTransform();
+  if (m) r.applyTransform(m);
+  return r;
+})`
+
 // jsChartTexts reads every text the chart draws (the axes' labels, the
 // last-price tag, the high and low marks, the times) from ECharts' list of
 // shapes, and names those that run off its canvas (chartTexts).
@@ -92,8 +100,7 @@ const jsChartTexts = `(() => {
     if (!text || el.ignore || el.invisible) continue;
     texts++;
     if (text.length > longest.length) longest = text;
-    const r = el.getBoundingRect().clone(), m = el.getComputedTransform(); // the text's own box (a paint rect adds margins for strokes)
-    if (m) r.applyTransform(m);
+    const r = ` + jsCanvasBox + `(el);
     if (r.x < -1 || r.y < -1 || r.x + r.width > w + 1 || r.y + r.height > h + 1) {
       out.push(JSON.stringify(text) + " at " + Math.round(r.x) + "–" + Math.round(r.x + r.width) + " × " + Math.round(r.y) + "–" + Math.round(r.y + r.height));
     }
@@ -231,7 +238,7 @@ func TestACoinQuotedToNineDecimalsHasRoomForItsPrices(t *testing.T) {
 // text, in a smaller font than the labels', and a label showed past its end.
 const jsTagCover = `(() => {
   const c = ` + jsChart + `, shown = new Set(c.getModel().getComponent("yAxis", 0).axis.getViewLabels().map((l) => l.formattedLabel));
-  const box = (el) => { const r = el.getBoundingRect().clone(), m = el.getComputedTransform(); if (m) r.applyTransform(m); return r; };
+  const box = ` + jsCanvasBox + `;
   const out = {shown: false, tagLeft: 0, tagRight: 0, labels: 0, labelsLeft: Infinity, labelsRight: -Infinity};
   for (const el of c.getZr().storage.getDisplayList(true)) {
     const text = el.style && el.style.text;
