@@ -14,8 +14,9 @@ import (
 
 // The pages with a contract picker (the chart page, /tiers, /limits) carry
 // the contract list, the contract path's answer, to whoever the path answers
-// (it is public) on every page load a browser shows; the service worker's
-// shells and the embeds do not (docs/architecture.md).
+// (it is public) on every page load a browser shows, and an embed its
+// contract's entry of it; the service worker's shells do not
+// (docs/architecture.md).
 func TestThePagesWithAPickerCarryTheContractList(t *testing.T) {
 	// Behind a trusted proxy, with viewer tokens: private data needs one,
 	// the contract list does not.
@@ -53,32 +54,53 @@ func TestThePagesWithAPickerCarryTheContractList(t *testing.T) {
 		name   string
 		path   string
 		header map[string]string
-		want   bool
+		want   string // "list", "entry" (ETH-USDT's), or "" for nothing
 	}{
-		{"on loopback", "/?contract_code=ETH-USDT&period=5min", nil, true},
-		{"the default view", "/", nil, true},
-		{"through the proxy, without a viewer token", "/?contract_code=ETH-USDT", map[string]string{"X-Forwarded-For": "203.0.113.7"}, true},
-		{"a page load in a browser", "/", map[string]string{"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate"}, true},
-		{"the shell the service worker keeps", "/", map[string]string{"Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors"}, false},
-		{"a view the service worker sends on to the network", "/?contract_code=ETH-USDT", map[string]string{"Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors", firstdata.NavigationHeader: "1"}, true},
-		{"the tiers page", "/tiers?contract_code=ETH-USDT", nil, true},
-		{"the limits page, the shell the service worker keeps", "/limits", map[string]string{"Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors"}, false},
-		{"an embed", "/embed/tiers?contract_code=ETH-USDT", nil, false},
+		{"on loopback", "/?contract_code=ETH-USDT&period=5min", nil, "list"},
+		{"the default view", "/", nil, "list"},
+		{"through the proxy, without a viewer token", "/?contract_code=ETH-USDT", map[string]string{"X-Forwarded-For": "203.0.113.7"}, "list"},
+		{"a page load in a browser", "/", map[string]string{"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate"}, "list"},
+		{"the shell the service worker keeps", "/", map[string]string{"Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors"}, ""},
+		{"a view the service worker sends on to the network", "/?contract_code=ETH-USDT", map[string]string{"Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors", firstdata.NavigationHeader: "1"}, "list"},
+		{"the tiers page", "/tiers?contract_code=ETH-USDT", nil, "list"},
+		{"the limits page, the shell the service worker keeps", "/limits", map[string]string{"Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors"}, ""},
+		{"a tiers embed", "/embed/tiers?contract_code=ETH-USDT", nil, "entry"},
+		{"a chart embed", "/embed/chart?contract_code=eth-usdt&period=5min", nil, "entry"},
+		{"a chart embed, the shell the service worker keeps", "/embed/chart?contract_code=ETH-USDT", map[string]string{"Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "cors"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			page := get(tt.path, tt.header)
 			m := script.FindStringSubmatch(page)
 			listed := strings.Count(options.FindString(page), "<option")
-			if tt.want != (m != nil) || tt.want != (listed == len(list.Data)) {
-				t.Fatalf("the page carries the answer: %v, its picker lists %d contracts; want the answer and all %d: %v", m != nil, listed, len(list.Data), tt.want)
+			if (tt.want != "") != (m != nil) || (tt.want == "list") != (listed == len(list.Data)) {
+				t.Fatalf("the page carries an answer: %v, its picker lists %d contracts; want %q (the list: %d)", m != nil, listed, tt.want, len(list.Data))
 			}
-			if tt.want && m[1] != strings.TrimSpace(answer) {
-				t.Errorf("the page carries %s, want the contract path's answer %s", m[1], answer)
+			carried := ""
+			switch tt.want {
+			case "":
+				return
+			case "list":
+				carried = strings.TrimSpace(answer)
+			case "entry":
+				for _, o := range list.Data {
+					if o.Code == "ETH-USDT" {
+						b, err := json.Marshal(struct {
+							Data []venueapi.Offer `json:"data"`
+						}{[]venueapi.Offer{o}})
+						if err != nil {
+							t.Fatal(err)
+						}
+						carried = string(b)
+					}
+				}
+			}
+			if m[1] != carried {
+				t.Errorf("the page carries %s, want %s", m[1], carried)
 			}
 			// The app reads it in Go's first run, in one pass (docs/performance.md#the-lists-read-in-one-pass).
-			if _, ok := venueapi.FastContracts([]byte(answer)); tt.want && !ok {
-				t.Errorf("the contract path's answer is not one venueapi.FastContracts reads: the app would read it with encoding/json")
+			if _, ok := venueapi.FastContracts([]byte(m[1])); !ok {
+				t.Errorf("the page's answer is not one venueapi.FastContracts reads: the app would read it with encoding/json")
 			}
 		})
 	}

@@ -1,7 +1,7 @@
-// Starts reading the chart page's preloaded KLine answer for web/chart-boot.js,
+// Starts reading the page's preloaded KLine answer for web/chart-boot.js,
 // and, once the first paint has drawn, the tiers for the app's risk panel.
-// Sent inline in every chart page's head: why, and its other comments, on
-// ChartAnswerJS in web/web.go.
+// Sent inline in the head of every chart page and chart embed: why, and its
+// other comments, on ChartAnswerJS in web/web.go.
 (() => {
   "use strict";
   const link = document.querySelector('link[rel="preload"][as="fetch"][href^="/sapi/v1/market/history/kline?"]');

@@ -21,18 +21,18 @@ var AppWorkerJS string
 //go:embed loader-patch.js
 var LoaderPatchJS string
 
-// ChartAnswerJS (chart-answer.js) is written inline into the chart page's
-// head, right after the <link> that preloads the KLine answer, and allowed
-// by its hash in the Content-Security-Policy (server/internal/bundle). It
-// runs as the parser reaches it, before the stylesheets and the other
-// scripts have loaded, while the main thread is idle, so the answer's
-// response and body arrive in small tasks of their own and the answer is
-// text by the time web/chart-boot.js runs; chart-boot.js then draws at the
-// end of its own task, before the page's first frame. Read from a script
-// file after the stylesheets, those tasks could come after the first layout
-// and paint, and the candles a frame later (docs/performance.md, "The
-// answer read from the head"). Every chart page carries it, so its comments
-// are here rather than in it.
+// ChartAnswerJS (chart-answer.js) is written inline into the head of the
+// chart page and of a chart embed, right after the <link> that preloads the
+// KLine answer, and allowed by its hash in the Content-Security-Policy
+// (server/internal/bundle). It runs as the parser reaches it, before the
+// stylesheets and the other scripts have loaded, while the main thread is
+// idle, so the answer's response and body arrive in small tasks of their own
+// and the answer is text by the time web/chart-boot.js runs; chart-boot.js
+// then draws at the end of its own task, before the page's first frame. Read
+// from a script file after the stylesheets, those tasks could come after the
+// first layout and paint, and the candles a frame later
+// (docs/performance.md, "The answer read from the head"). Every chart page
+// and chart embed carries it, so its comments are here rather than in it.
 //
 // It leaves window.riskchartAnswer, what chart-boot.js reads: the request's
 // href and the promise of the answer's text. The server answers a refused

@@ -32,11 +32,20 @@ type ChartPage struct {
 func (p *ChartPage) OnPreRender(ctx app.Context) {
 	p.v = components.ViewFromURL(ctx.Page().URL())
 	p.notice = components.ViewNotice(ctx.Page().URL())
-	q := venueapi.KLineQuery{ContractCode: p.v.Contract, Period: p.v.Period, Size: components.LatestSize}
 	ctx.Page().SetPreloads(
-		app.Preload{As: "fetch", Href: venueapi.PathKLine + "?" + q.Values().Encode() + " crossorigin=anonymous"},
+		answerPreload(p.v),
 		app.Preload{As: "fetch", Href: api.PathContracts + " crossorigin=anonymous"},
 	)
+}
+
+// answerPreload names the KLine answer the first paint of v draws
+// (web/chart-boot.js asks for the same URL), for the browser to fetch while
+// the head's scripts load; the server reads it in the head
+// (bundle/answer.go). go-app writes what follows the href's space as the
+// link's attributes: a fetch preload is used only by a request of its mode.
+func answerPreload(v components.View) app.Preload {
+	q := venueapi.KLineQuery{ContractCode: v.Contract, Period: v.Period, Size: components.LatestSize}
+	return app.Preload{As: "fetch", Href: venueapi.PathKLine + "?" + q.Values().Encode() + " crossorigin=anonymous"}
 }
 
 // OnInit reads the view from the URL in the browser before the first

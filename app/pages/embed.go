@@ -15,6 +15,10 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
+// EmbedRootID is the id of an embed's root element, which holds all it
+// shows.
+const EmbedRootID = "embed-root"
+
 // EmbedPage is a route made for iframes (/embed/chart, /embed/tiers,
 // /embed/limits): no page chrome, its state from the query string, and a
 // postMessage channel (app/embedmsg) to the framing page, whose origin must
@@ -47,6 +51,18 @@ type EmbedPage struct {
 	stopObserving func() // ends watching the content's size
 }
 
+// OnPreRender names, on the server, the KLine answer a chart embed's first
+// paint draws, so that the browser fetches it while echarts.min.js loads
+// rather than once the body's script asks (answerPreload).
+func (e *EmbedPage) OnPreRender(ctx app.Context) {
+	if e.kind != embedmsg.RouteChart {
+		return
+	}
+	if v := components.ViewFromURL(ctx.Page().URL()); v.Contract != "" {
+		ctx.Page().SetPreloads(answerPreload(v))
+	}
+}
+
 // OnInit reads the view from the query string in the browser, before the
 // first render, so that the page mounts its content at once
 // (docs/performance.md, "One render at mount").
@@ -54,6 +70,9 @@ func (e *EmbedPage) OnInit() {
 	if app.IsClient {
 		e.readURL(browser.URL())
 		e.fitSize(app.Window().Size())
+		if list, ok := adoptContracts(); ok { // the shown contract's entry, which the server put in the page (FirstOffer)
+			e.contracts = list
+		}
 		e.typed.take()
 	}
 }
@@ -98,7 +117,8 @@ func (e *EmbedPage) shown() embedShown {
 
 // OnMount hands a risk panel what the user typed into the server's before
 // the app ran, listens to the parent, watches the content's size, loads the
-// contract list, and learns the allowed origins; ready and
+// whole contract list (the page may have carried the shown contract's entry
+// alone: OnInit), and learns the allowed origins; ready and
 // height go out once the parent is known.
 func (e *EmbedPage) OnMount(ctx app.Context) {
 	e.typed.restore(ctx)
@@ -106,7 +126,7 @@ func (e *EmbedPage) OnMount(ctx app.Context) {
 	e.stopListening = browser.ListenToParent(func(from, data string) {
 		ctx.Dispatch(func(ctx app.Context) { e.onMessage(ctx, from, data) })
 	})
-	e.stopObserving = browser.ObserveSize("embed-root", func() {
+	e.stopObserving = browser.ObserveSize(EmbedRootID, func() {
 		ctx.Dispatch(func(app.Context) { e.postHeight() })
 	})
 	loadContracts(ctx, func(list []venueapi.Offer) { e.contracts = list })
@@ -231,7 +251,7 @@ func (e *EmbedPage) postHeight() {
 	if e.parent == "" {
 		return // nobody to tell: no layout read
 	}
-	h, ok := browser.ScrollHeight("embed-root")
+	h, ok := browser.ScrollHeight(EmbedRootID)
 	if !ok || h == e.height {
 		return
 	}
@@ -287,7 +307,7 @@ func (e *EmbedPage) decimals() int32 { return priceDecimals(e.contracts, e.v.Con
 func (e *EmbedPage) Render() app.UI {
 	e.renders.count()
 	if e.v.Contract == "" {
-		return app.Div().ID("embed-root").Class("embed")
+		return app.Div().ID(EmbedRootID).Class("embed")
 	}
 	compact := e.kind == embedmsg.RouteChart && e.compact() // once a render: it reads the view's studies
 	var body app.UI
@@ -338,7 +358,7 @@ func (e *EmbedPage) Render() app.UI {
 	if compact {
 		class += " embed-compact"
 	}
-	return app.Div().ID("embed-root").Class(class).Body(
+	return app.Div().ID(EmbedRootID).Class(class).Body(
 		head,
 		app.If(e.notice != "", func() app.UI {
 			return app.P().ID("view-notice").Class("notice view-notice").Attr("role", "status").Text(e.notice)

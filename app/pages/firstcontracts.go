@@ -27,6 +27,25 @@ func FirstContractPicker(u *url.URL, contracts []venueapi.Offer) (picker app.UI,
 	return nil, false
 }
 
+// FirstOffer is the contract the page at u shows alone, whose entry of the
+// list the server puts in the page in place of the whole list: an embed
+// shows one contract and no picker, and needs its entry before app.wasm
+// runs, so that its first paint and the app's first draw write the prices
+// in the contract's decimals (web/chart-boot.js) and its risk panel has the
+// face value. The app still fetches the whole list, for a contract the
+// parent may switch to. ok is false for the other pages.
+func FirstOffer(u *url.URL) (code string, ok bool) {
+	for _, r := range routes {
+		if r.path == u.Path {
+			if _, embed := r.page().(*EmbedPage); embed {
+				return components.ViewFromURL(u).Contract, true
+			}
+			return "", false
+		}
+	}
+	return "", false
+}
+
 // pickerPage is a page with a contract picker in its header.
 type pickerPage interface {
 	firstPicker(u *url.URL, contracts []venueapi.Offer) (app.UI, bool)

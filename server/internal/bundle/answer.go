@@ -12,12 +12,13 @@ import (
 	webjs "github.com/riskchart/riskchart/web"
 )
 
-// The chart page's head reads its preloaded KLine answer with a script
-// written inline right after the preload: why, on web.ChartAnswerJS.
+// The head of the chart page and of a chart embed reads its preloaded KLine
+// answer with a script written inline right after the preload: why, on
+// web.ChartAnswerJS.
 
 // withAnswerRead is page with web/chart-answer.js inline right after the
 // <link> in its head that preloads the KLine answer; page as it is when it
-// holds none (only the chart page preloads it).
+// holds none (only the chart page and a chart embed preload it).
 func withAnswerRead(page []byte) []byte {
 	head := bytes.Index(page, []byte("</head>"))
 	if head < 0 {

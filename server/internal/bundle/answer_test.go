@@ -12,12 +12,12 @@ import (
 	webjs "github.com/riskchart/riskchart/web"
 )
 
-// TestTheChartPageReadsItsAnswerInline: the chart page's head carries
-// web/chart-answer.js inline, right after the <link> that preloads the
-// KLine answer and before every stylesheet and script file, and the hash of
-// what the page carries is one of ScriptSources (the gateway's
-// Content-Security-Policy allows it by that hash alone). Pages that preload
-// no answer carry no inline script.
+// TestTheChartPageReadsItsAnswerInline: the head of the chart page and of
+// a chart embed carries web/chart-answer.js inline, right after the <link>
+// that preloads the KLine answer and before every stylesheet and script
+// file, and the hash of what the page carries is one of ScriptSources (the
+// gateway's Content-Security-Policy allows it by that hash alone). Pages
+// that preload no answer carry no inline script.
 func TestTheChartPageReadsItsAnswerInline(t *testing.T) {
 	root := builtRoot(t)
 	inline := regexp.MustCompile(`(?s)<script>(.*?)</script>`)
@@ -29,8 +29,10 @@ func TestTheChartPageReadsItsAnswerInline(t *testing.T) {
 		{"/?contract_code=ETH-USDT&period=5min", true},
 		{"/tiers", false},
 		{"/limits", false},
-		{"/embed/chart", false},
+		{"/embed/chart", true},
+		{"/embed/chart?contract_code=SOL-USDT&period=1day&theme=dark", true},
 		{"/embed/tiers", false},
+		{"/embed/limits", false},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			status, body := served(t, Config{Root: root}, tc.path)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -41,24 +42,69 @@ func withFirstContracts(page []byte, u *url.URL, body []byte) (out []byte, ok bo
 	if err != nil || len(offers) == 0 {
 		return page, false
 	}
+	if code, alone := pages.FirstOffer(u); alone {
+		return withFirstOffer(page, offers, code)
+	}
 	picker, shown := pages.FirstContractPicker(u, offers)
 	if !shown {
 		return page, false
 	}
-	// The answer as the contract path sends it, with <, > and & escaped as
-	// json.Marshal escapes them, so that the text cannot end the script
-	// element; the same JSON value for the app.
-	var script bytes.Buffer
-	script.WriteString(`<script type="application/json" id="` + boot.ContractsID + `">`)
-	json.HTMLEscape(&script, body)
-	script.WriteString("</script>\n")
 	// The prerendered picker is the one form with id="contract-pick"
 	// (ContractPicker), holding no other form.
-	out, ok = replaceElement(page, "form", "contract-pick", append([]byte(app.HTMLString(picker)), script.Bytes()...), "")
+	out, ok = replaceElement(page, "form", "contract-pick", append([]byte(app.HTMLString(picker)), contractsScript(body)...), "")
 	if !ok {
 		return page, false
 	}
 	return withoutPreload(out, api.PathContracts), true
+}
+
+// withFirstOffer puts in an embed (pages.FirstOffer) the contract path's
+// answer cut to the entry of the contract code it shows, right inside its
+// root, ahead of the chart's first paint; ok is false, and page as it was,
+// when offers do not list code or the page has no root. The app fetches
+// the whole list all the same: the page preloads none.
+func withFirstOffer(page []byte, offers []venueapi.Offer, code string) (out []byte, ok bool) {
+	i := slices.IndexFunc(offers, func(o venueapi.Offer) bool { return o.Code == code })
+	if i < 0 {
+		return page, false
+	}
+	body, err := json.Marshal(struct {
+		Data []venueapi.Offer `json:"data"`
+	}{offers[i : i+1]})
+	if err != nil { // an Offer always encodes
+		return page, false
+	}
+	return insertInto(page, pages.EmbedRootID, contractsScript(body))
+}
+
+// contractsScript is the element that carries a contract path's answer
+// body for the app to adopt (boot.ContractsID), with <, > and & escaped as
+// json.Marshal escapes them, so that the text cannot end the script
+// element; the same JSON value for the app.
+func contractsScript(body []byte) []byte {
+	var script bytes.Buffer
+	script.WriteString(`<script type="application/json" id="` + boot.ContractsID + `">`)
+	json.HTMLEscape(&script, body)
+	script.WriteString("</script>\n")
+	return script.Bytes()
+}
+
+// insertInto is page with with put first inside the element whose id is
+// id, right after its start tag; ok is false, and page as it was, when the
+// page has no such element. go-app writes a tag's attributes in no fixed
+// order, each value quoted and escaped.
+func insertInto(page []byte, id string, with []byte) (out []byte, ok bool) {
+	at := bytes.Index(page, []byte(` id="`+id+`"`))
+	if at < 0 {
+		return page, false
+	}
+	end := bytes.IndexByte(page[at:], '>')
+	if end < 0 {
+		return page, false
+	}
+	end += at + 1
+	out = make([]byte, 0, len(page)+len(with))
+	return append(append(append(out, page[:end]...), with...), page[end:]...), true
 }
 
 // withoutPreload is page without the <link> that preloads href (and the

@@ -135,10 +135,62 @@ func TestThePagesWithAPickerCarryTheContractList(t *testing.T) {
 	if form := pickerRE.FindString(serve("/limits?contract_code=ETH-USDT", held)); !strings.Contains(form, `action="/limits"`) || inputRE.MatchString(form) {
 		t.Errorf("the limits page's picker is %s, want a form to /limits with no hidden fields", form)
 	}
-	for _, path := range []string{"/embed/tiers?contract_code=ETH-USDT", "/embed/chart?contract_code=ETH-USDT", "/tiers?contract_code=not-a-code"} {
-		if other := serve(path, held); scriptRE.MatchString(other) {
-			t.Errorf("%s, a page without a picker, carries the contract list", path)
+	if other := serve("/tiers?contract_code=not-a-code", held); scriptRE.MatchString(other) {
+		t.Error("/tiers?contract_code=not-a-code, a page without a picker, carries the contract list")
+	}
+}
+
+// An embed shows one contract and no picker: it carries the contract
+// path's answer cut to that contract's entry (pages.FirstOffer), inside its
+// root and ahead of the chart's first paint, which writes the prices in its
+// decimals; the app fetches the whole list all the same, so the page drops
+// no preload. An embed of a contract the list lacks carries nothing.
+func TestAnEmbedCarriesItsContractsEntryAlone(t *testing.T) {
+	const answer = `{"data":[{"contract_code":"BTC-USDT","face_value":"0.001","price_decimals":1},{"contract_code":"ETH-USDT","face_value":"0.01","price_decimals":2},{"contract_code":"SOL-USDT","face_value":"1","price_decimals":3}],"private":true}`
+	h, err := New(Config{Root: builtRoot(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve := func(path string) string {
+		r := httptest.NewRequest(http.MethodGet, path, nil)
+		r = r.WithContext(firstdata.WithContracts(r.Context(), func() ([]byte, bool) { return []byte(answer), true }))
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("GET %s: %d", path, rec.Code)
 		}
+		return rec.Body.String()
+	}
+	for _, tc := range []struct{ path, want string }{
+		{"/embed/chart?contract_code=ETH-USDT&period=5min", `{"data":[{"contract_code":"ETH-USDT","face_value":"0.01","price_decimals":2}]}`},
+		{"/embed/chart", `{"data":[{"contract_code":"BTC-USDT","face_value":"0.001","price_decimals":1}]}`}, // the default view
+		{"/embed/tiers?contract_code=sol-usdt", `{"data":[{"contract_code":"SOL-USDT","face_value":"1","price_decimals":3}]}`},
+		{"/embed/limits?contract_code=BTC-USDT&controls=0", `{"data":[{"contract_code":"BTC-USDT","face_value":"0.001","price_decimals":1}]}`},
+		{"/embed/chart?contract_code=XRP-USDT", ""},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			page := serve(tc.path)
+			script := scriptRE.FindAllStringSubmatch(page, -1)
+			if tc.want == "" {
+				if len(script) != 0 {
+					t.Errorf("the page carries %q, want nothing: the list lacks its contract", script[0][1])
+				}
+				return
+			}
+			if len(script) != 1 || script[0][1] != tc.want {
+				t.Fatalf("the page carries %q, want %s once", script, tc.want)
+			}
+			root, list := strings.Index(page, `id="embed-root"`), strings.Index(page, `id="contracts-first"`)
+			if root < 0 || list < root || strings.Contains(page[root:list], "<div") || strings.Contains(page[root:list], "</") {
+				t.Error("the entry is not the first thing inside the embed's root")
+			}
+			if boot := strings.Index(page, `id="chart-boot"`); boot >= 0 && list > boot {
+				t.Error("the entry comes after the chart's first-paint script, which cannot read it")
+			}
+			if pickerRE.MatchString(page) || preloadRE.MatchString(page) {
+				t.Error("the embed shows a contract picker, or preloads the contract path")
+			}
+		})
 	}
 }
 

@@ -20,10 +20,10 @@ import (
 
 // servePage answers a page of the app: go-app prerenders it, then its
 // og:url and og:image are rewritten (see ogDomain), its attributes set
-// from a bool written as HTML means them (attrs.go), the chart page's head
-// gets the script that reads its answer (answer.go), the page the theme its
-// URL names (theme.go), and the first data the server holds is written in
-// (firstcontracts.go, firsttiers.go). The page is then served compressed,
+// from a bool written as HTML means them (attrs.go), the head of the chart
+// page and of a chart embed gets the script that reads its answer
+// (answer.go), the page the theme its URL names (theme.go), and the first
+// data the server holds is written in (firstcontracts.go, firsttiers.go). The page is then served compressed,
 // as the web/ files are (pageCoders). A revalidation of a page that has not
 // changed is answered before any of this (notModified).
 func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
