@@ -68,11 +68,24 @@
   }
   const dark = theme === "dark" || (theme === "auto" && matchMedia("(prefers-color-scheme: dark)").matches);
   // A chart embed too low for the full layout takes the compact one now, by
-  // the app's height rule (app/boot.CompactRule): the period chips of the
-  // full layout filled a 320 x 240 frame and left the chart no room.
+  // the app's rules (app/boot.CompactRule): under the height its study panes
+  // need (the period chips of the full layout filled a 320 x 240 frame and
+  // left the chart no room), or when the frame's price grid in the chart's
+  // box as laid out now would leave the candles under the least the app
+  // allows (a 600 x 400 frame, whose chips take two lines). The app measures
+  // its own grid, which a legend of studies may push lower, and may still
+  // take the compact layout; never the full one where this script did not.
   const embed = document.getElementById("embed-root");
-  const panes = () => new Set((q.get("indicators") || "").split(",").map((s) => s.split(":")[0].trim().toLowerCase()).filter((s) => boot.compact.panes.includes(s))).size;
-  const compact = !!embed && embed.classList.contains("embed-chart") && innerHeight < boot.compact.below + panes() * boot.compact.perPane;
+  const compact = !!embed && embed.classList.contains("embed-chart") && (() => {
+    const rule = boot.compact;
+    const panes = new Set((q.get("indicators") || "").split(",").map((s) => s.split(":")[0].trim().toLowerCase()).filter((s) => rule.panes.includes(s))).size;
+    if (innerHeight < rule.below + panes * rule.perPane) {
+      return true;
+    }
+    const h = host.clientHeight, { top, bottom } = boot.frames.light.grid[0]; // the themes' grids are alike
+    const px = (v) => (String(v).endsWith("%") ? (parseFloat(v) * h) / 100 : parseFloat(v));
+    return h - px(top) - px(bottom) < rule.minPane;
+  })();
   if (compact) {
     embed.classList.add("embed-compact");
   }

@@ -78,14 +78,17 @@ type Config struct {
 
 // CompactRule is how a chart embed too low for the full layout takes the
 // compact one (app/pages/embed.go), as data: under Below px, and PerPane
-// more for each of the Panes studies the URL names, the embed's root takes
-// the class embed-compact and the frame of either theme the patch Patch
-// (chartopt.Compact, which sets sizes, not colours), its price labels
-// measured in Font. The app alone measures the full layout and may take
-// the compact one at a greater height.
+// more for each of the Panes studies the URL names, or where the frame's
+// price grid in the chart's box would be under MinPane px high
+// (chartopt.MinPricePane), the embed's root takes the class embed-compact
+// and the frame of either theme the patch Patch (chartopt.Compact, which
+// sets sizes, not colours), its price labels measured in Font. The app
+// measures its own full layout, whose legend of studies may lower the
+// price grid, and may take the compact one where the first paint did not.
 type CompactRule struct {
 	Below   int             `json:"below"`
 	PerPane int             `json:"perPane"`
+	MinPane int             `json:"minPane"`
 	Panes   []string        `json:"panes"`
 	Patch   json.RawMessage `json:"patch"`
 	Font    string          `json:"font"`
@@ -126,7 +129,7 @@ func NewConfig(p Page) (Config, error) {
 		ContractsID: ContractsID,
 		PriceRoom: RoomRule{Min: chartopt.DefaultPriceRoom, Step: chartopt.PriceRoomStep, Pad: chartopt.PriceRoomPad,
 			Above: chartopt.PriceRoomAbove, Font: chartopt.AxisFont(chartopt.AxisFontSize)},
-		Compact: CompactRule{Below: chartopt.CompactHeight, PerPane: chartopt.CompactPaneRoom,
+		Compact: CompactRule{Below: chartopt.CompactHeight, PerPane: chartopt.CompactPaneRoom, MinPane: chartopt.MinPricePane,
 			Panes: []string{string(studies.MACD), string(studies.RSI)}, Font: chartopt.AxisFont(chartopt.CompactAxisFontSize)}}
 	for _, period := range venueapi.Periods() {
 		c.Labels[period] = chartopt.LabelLayout(period)

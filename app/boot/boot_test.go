@@ -43,10 +43,10 @@ func TestTheConfigCarriesTheAppsRulesAsData(t *testing.T) {
 			Font           string
 		} `json:"priceRoom"`
 		Compact struct {
-			Below, PerPane int
-			Panes          []string
-			Patch          json.RawMessage
-			Font           string
+			Below, PerPane, MinPane int
+			Panes                   []string
+			Patch                   json.RawMessage
+			Font                    string
 		} `json:"compact"`
 	}
 	if err := json.Unmarshal(b, &got); err != nil {
@@ -76,6 +76,21 @@ func TestTheConfigCarriesTheAppsRulesAsData(t *testing.T) {
 		if k := studies.OscillatorPanes(specs); panes != k || cr.Below+panes*cr.PerPane != chartopt.CompactBelow(k) {
 			t.Errorf("%q: the rule counts %d panes, compact under %d px; the app %d, under %d px", spec, panes, cr.Below+panes*cr.PerPane, k, chartopt.CompactBelow(k))
 		}
+	}
+	// The measure rule reads the light frame's price grid for both themes.
+	if cr.MinPane != chartopt.MinPricePane {
+		t.Errorf("the least candles' pane %d px, want chartopt's %d", cr.MinPane, chartopt.MinPricePane)
+	}
+	var grids [2]struct {
+		Grid []struct{ Top, Bottom string }
+	}
+	for i, theme := range []string{"light", "dark"} {
+		if err := json.Unmarshal(got.Frames[theme], &grids[i]); err != nil || len(grids[i].Grid) == 0 {
+			t.Fatalf("the %s frame's grids: %v", theme, err)
+		}
+	}
+	if l, d := grids[0].Grid[0], grids[1].Grid[0]; l != d || l.Top == "" || l.Bottom == "" {
+		t.Errorf("the price grid's top and bottom: light %+v, dark %+v; want the same, both given", l, d)
 	}
 	if cr.Font != chartopt.AxisFont(chartopt.CompactAxisFontSize) {
 		t.Errorf("the compact labels' font %q, want %q", cr.Font, chartopt.AxisFont(chartopt.CompactAxisFontSize))

@@ -4,12 +4,16 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+
+	"github.com/riskchart/riskchart/app/chartopt"
+	"github.com/riskchart/riskchart/venueapi"
 )
 
 // jsLayout reads the chart's layout: the legend's height, each grid's
@@ -257,19 +261,33 @@ func TestAnEmbedWhoseLinesLeaveTheCandlesTooLittleIsCompact(t *testing.T) {
 	}
 }
 
-// TestACompactEmbedIsCompactFromItsFirstPaint holds app.wasm back in chart
-// embeds under the height rule (chartopt.CompactBelow, 100 px more with a
-// MACD pane): the first paint takes the compact layout, as the app then
+// TestAChartEmbedPaintsFirstAsTheAppWill holds app.wasm back in chart
+// embeds and compares the first paint with what the app then draws.
+//
+// Layout: under the height rule (chartopt.CompactBelow, 100 px more with a
+// MACD pane), or where the frame's price grid would leave the candles under
+// chartopt.MinPricePane (600 × 400 and 320 × 400, whose period chips take
+// two lines or more), the first paint takes the compact layout, as the app
 // does (the class on the embed's root, the price grid under a one-line
 // legend, no zoom slider), and the app keeps the price grid where the first
 // paint put it. Before, the full layout's period chips filled a 320 × 240
-// frame and the first paint's chart had no room. An embed at the rule's
-// height keeps the full layout until the app has measured it.
-func TestACompactEmbedIsCompactFromItsFirstPaint(t *testing.T) {
+// frame and the first paint's chart had no room, and a 600 × 400 embed drew
+// the full layout first and changed to the compact one when the app ran.
+//
+// Prices: the page carries the contract's entry of the list (pages.FirstOffer),
+// so the first paint writes BTC-USDT's prices at one decimal, as the app
+// does ("95,300.0"; before, ECharts' "95,300" until the app ran).
+//
+// The answer: the embed's head preloads it and reads it inline
+// (bundle/answer.go), and the first paint draws from that one request.
+func TestAChartEmbedPaintsFirstAsTheAppWill(t *testing.T) {
 	s := startServer(t, nil)
 	type grid struct{ X, Y, Width, Height float64 }
 	const jsCompact = `({root: document.getElementById("embed-root").classList.contains("embed-compact"), slider: ` + jsChart + `.getOption().dataZoom.some((z) => z.type === "slider" && z.show !== false)})`
 	type compactness struct{ Root, Slider bool }
+	const atTick = `((labels) => labels.length >= 2 && labels.every((p) => /^\d{1,3}(,\d{3})*\.\d$/.test(p)))(` + jsPriceLabels + `)`
+	const jsAnswers = `JSON.stringify({early: !!window.riskchartAnswer && riskchartAnswer.href,
+  fetched: performance.getEntriesByType("resource").filter((e) => e.name.includes("` + venueapi.PathKLine + `?")).length})`
 	for _, tc := range []struct {
 		name    string
 		w, h    int64
@@ -278,7 +296,10 @@ func TestACompactEmbedIsCompactFromItsFirstPaint(t *testing.T) {
 	}{
 		{"320 × 240", 320, 240, "", true},
 		{"320 × 480 with MACD", 320, 480, "&indicators=macd", true},
+		{"320 × 400", 320, 400, "", true},
+		{"600 × 400", 600, 400, "", true},
 		{"800 × 400", 800, 400, "", false},
+		{"1000 × 400", 1000, 400, "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, held := openHoldingAppWasm(t, s.URL+"/embed/chart?contract_code=BTC-USDT&period=1min"+tc.query,
@@ -289,9 +310,21 @@ func TestACompactEmbedIsCompactFromItsFirstPaint(t *testing.T) {
 				t.Errorf("before the app: compact root %v, zoom slider %v; want compact %v", first.Root, first.Slider, tc.compact)
 			}
 			before := evalJS[grid](t, ctx, jsPriceGrid)
-			if tc.compact && before.Height < 100 {
-				t.Errorf("before the app, the candles have %.0f px of the %d px frame", before.Height, tc.h)
+			least := float64(chartopt.MinPricePane) // the full layout's; the compact one's in a 240 px frame is 107 px
+			if tc.compact {
+				least = 100
 			}
+			if before.Height < least {
+				t.Errorf("before the app, the candles have %.0f px of the %d px frame, under %.0f", before.Height, tc.h, least)
+			}
+			if !evalJS[bool](t, ctx, atTick) {
+				t.Errorf("before the app, the price axis writes %q, want BTC-USDT's one decimal", evalJS[[]string](t, ctx, jsPriceLabels))
+			}
+			const wantAnswers = `{"early":"` + venueapi.PathKLine + `?contract_code=BTC-USDT&period=1min&size=300","fetched":1}`
+			if got := evalJS[string](t, ctx, jsAnswers); got != wantAnswers {
+				t.Errorf("the first paint's answer: %s, want %s (read from the head's preload, one request)", got, wantAnswers)
+			}
+			labels := evalJS[[]string](t, ctx, jsPriceLabels)
 			screenshot(t, ctx, "embed-first-paint-"+strings.ReplaceAll(strings.ReplaceAll(tc.name, " ", ""), "×", "x"))
 			letAppWasmThrough(t, ctx, held)
 			waitDrawn(t, ctx, "BTC-USDT|1min")
@@ -301,6 +334,9 @@ func TestACompactEmbedIsCompactFromItsFirstPaint(t *testing.T) {
 			}
 			if after := evalJS[grid](t, ctx, jsPriceGrid); tc.compact && after.Y != before.Y {
 				t.Errorf("the app moved the price grid's top from %.0f to %.0f px", before.Y, after.Y)
+			}
+			if got := evalJS[[]string](t, ctx, jsPriceLabels); !slices.Equal(got, labels) {
+				t.Errorf("the first paint wrote the prices %q, the app %q; want the same", labels, got)
 			}
 		})
 	}
