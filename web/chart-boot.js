@@ -1,10 +1,11 @@
 // Riskchart's first paint. The server prerenders the chart page with the
 // chart's frames, built in Go with go-echarts, and this script's
-// configuration (app/boot.Config); this script draws the latest candles into
-// them as soon as ECharts has run, while app.wasm is still downloading and
-// compiling. The app then adopts this ECharts instance (app/echarts.Adopt),
-// decodes the same answer exactly and draws its own arrays into it; from
-// then on the app alone drives the chart.
+// configuration (app/boot.Config), and for a view with studies their layout
+// (app/boot.Look); this script draws the latest candles into them as soon
+// as ECharts has run, while app.wasm is still downloading and compiling.
+// The app then adopts this ECharts instance (app/echarts.Adopt), decodes
+// the same answer exactly and draws its own arrays into it; from then on
+// the app alone drives the chart.
 //
 // The script holds no rule of the app's: which contract codes, periods, zones
 // and themes the URL may name, how the time axis labels each period and
@@ -67,6 +68,33 @@
     document.documentElement.setAttribute("data-theme", theme);
   }
   const dark = theme === "dark" || (theme === "auto" && matchMedia("(prefers-color-scheme: dark)").matches);
+  // merged is option o with patch p over it, as ECharts merges a patch:
+  // objects key by key, arrays of components index by index.
+  const merged = (o, p) => {
+    if (Array.isArray(o) && Array.isArray(p)) {
+      return o.map((v, i) => (i < p.length ? merged(v, p[i]) : v));
+    }
+    if (o && p && typeof o === "object" && typeof p === "object" && !Array.isArray(o) && !Array.isArray(p)) {
+      const out = { ...o };
+      for (const [k, v] of Object.entries(p)) {
+        out[k] = k in o ? merged(o[k], v) : v;
+      }
+      return out;
+    }
+    return p === undefined ? o : p;
+  };
+  // The frame of the view: with its studies' panes when the server wrote
+  // their layout into the page (app/boot.Look; a page the service worker
+  // opens from its shell has none), a narrow chart's on a narrow chart, as
+  // the app's first draw lays it out.
+  const lookEl = q.get("indicators") && document.getElementById(boot.lookID);
+  const look = lookEl ? JSON.parse(lookEl.textContent) : null;
+  const frameOf = (shade) => {
+    if (!look) {
+      return boot.frames[shade];
+    }
+    return host.clientWidth <= look.narrowWidth ? merged(look.frames[shade], look.narrow) : look.frames[shade];
+  };
   // A chart embed too low for the full layout takes the compact one now, by
   // the app's rules (app/boot.CompactRule): under the height its study panes
   // need (the period chips of the full layout filled a 320 x 240 frame and
@@ -82,7 +110,7 @@
     if (innerHeight < rule.below + panes * rule.perPane) {
       return true;
     }
-    const h = host.clientHeight, { top, bottom } = boot.frames.light.grid[0]; // the themes' grids are alike
+    const h = host.clientHeight, { top, bottom } = frameOf("light").grid[0]; // the themes' grids are alike
     const px = (v) => (String(v).endsWith("%") ? (parseFloat(v) * h) / 100 : parseFloat(v));
     return h - px(top) - px(bottom) < rule.minPane;
   })();
@@ -146,22 +174,6 @@
     return Math.max(r.min, Math.ceil((Math.ceil(w) + r.pad) / r.step) * r.step);
   };
 
-  // merged is option o with patch p over it, as ECharts merges a patch:
-  // objects key by key, arrays of components index by index.
-  const merged = (o, p) => {
-    if (Array.isArray(o) && Array.isArray(p)) {
-      return o.map((v, i) => (i < p.length ? merged(v, p[i]) : v));
-    }
-    if (o && p && typeof o === "object" && typeof p === "object" && !Array.isArray(o) && !Array.isArray(p)) {
-      const out = { ...o };
-      for (const [k, v] of Object.entries(p)) {
-        out[k] = k in o ? merged(o[k], v) : v;
-      }
-      return out;
-    }
-    return p === undefined ? o : p;
-  };
-
   // An answer already read draws at the end of this script's task, before
   // the parser goes on and before the page's first frame.
   answer
@@ -187,7 +199,7 @@
         downs.push(down ? c.vol : "-");
       }
       const n = labels.length, start = Math.max(0, n - boot.shown);
-      const full = dark ? boot.frames.dark : boot.frames.light, frame = compact ? merged(full, boot.compact.patch) : full;
+      const full = frameOf(dark ? "dark" : "light"), frame = compact ? merged(full, look ? look.compact : boot.compact.patch) : full;
       const data = [prices, ups, downs]; // the frame's first three series: price, volume up, volume down
       let { grid, yAxis } = frame;
       if (decimals >= 0) {

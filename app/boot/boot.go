@@ -26,6 +26,9 @@ const (
 	Script = "/web/chart-boot.js"
 	// Global names the window's property holding the script's State.
 	Global = "riskchartBoot"
+	// LookID is the id of the script element (type application/json)
+	// holding the Look of a page whose view names studies.
+	LookID = "chart-look"
 )
 
 // Config is all the first-paint script knows. The script holds no rule of
@@ -71,6 +74,9 @@ type Config struct {
 	// same list, and fits the axis' room to them by PriceRoom.
 	ContractsID string   `json:"contractsID"`
 	PriceRoom   RoomRule `json:"priceRoom"`
+	// LookID names the element holding the page's Look, when its view
+	// names studies: the frames the first paint then draws into.
+	LookID string `json:"lookID"`
 	// Compact is a chart embed's compact layout and the height rule that
 	// takes it before the app runs.
 	Compact CompactRule `json:"compact"`
@@ -126,7 +132,7 @@ func NewConfig(p Page) (Config, error) {
 		ContractPattern: venueapi.ContractCodePattern, ContractMaxLen: venueapi.ContractCodeMaxLen,
 		Labels: map[venueapi.Period]string{}, UTC: p.UTC, Themes: p.Themes, Frames: map[string]json.RawMessage{},
 		Steps: map[venueapi.Period]chartopt.TimeStep{}, EdgeHalf: chartopt.TimeLabelHalf,
-		ContractsID: ContractsID,
+		ContractsID: ContractsID, LookID: LookID,
 		PriceRoom: RoomRule{Min: chartopt.DefaultPriceRoom, Step: chartopt.PriceRoomStep, Pad: chartopt.PriceRoomPad,
 			Above: chartopt.PriceRoomAbove, Font: chartopt.AxisFont(chartopt.AxisFontSize)},
 		Compact: CompactRule{Below: chartopt.CompactHeight, PerPane: chartopt.CompactPaneRoom, MinPane: chartopt.MinPricePane,
@@ -151,6 +157,47 @@ func NewConfig(p Page) (Config, error) {
 	}
 	return c, nil
 }
+
+// Look is the layout of a view with studies, for its first paint: the
+// frames of either theme with the studies' panes (chartopt.Frame: the price
+// grid under the studies' legend, a pane per oscillator under the volume,
+// the time axis the lowest pane's, a series per study line, empty), and the
+// patches that make them a narrow chart's (chartopt.NarrowPatch), for a
+// chart NarrowWidth px wide or less, and a compact one's
+// (chartopt.Compact). The first paint draws the candles into it, so that
+// the app, drawing the study lines, does not move them; the app's measure
+// of its legend may still move the price grid's top. Unlike Config, a Look
+// is of one page: the server writes it into the page it prerenders for a
+// URL naming studies, and the view is the page's.
+type Look struct {
+	Frames      map[string]json.RawMessage `json:"frames"`
+	NarrowWidth int                        `json:"narrowWidth"`
+	Narrow      json.RawMessage            `json:"narrow"`
+	Compact     json.RawMessage            `json:"compact"`
+}
+
+// NewLook is the Look of a view drawing the study lines given.
+func NewLook(lines []chartopt.StudyLine) (Look, error) {
+	l := Look{Frames: map[string]json.RawMessage{}, NarrowWidth: chartopt.NarrowWidth, Narrow: chartopt.NarrowPatch()}
+	for name, dark := range map[string]bool{"light": false, "dark": true} {
+		s := chartopt.DefaultStyle(dark)
+		s.Studies = lines
+		f, err := chartopt.Frame(s)
+		if err != nil {
+			return Look{}, fmt.Errorf("the first paint's %s frame with studies: %w", name, err)
+		}
+		l.Frames[name] = f
+		if !dark {
+			if l.Compact, err = chartopt.Compact(s); err != nil {
+				return Look{}, fmt.Errorf("the first paint's compact layout with studies: %w", err)
+			}
+		}
+	}
+	return l, nil
+}
+
+// JSON is the look as the page holds it, escaped as Config's.
+func (l Look) JSON() ([]byte, error) { return json.Marshal(l) }
 
 // JSON is the configuration as the page holds it. json.Marshal escapes <, >
 // and &: the text cannot end the script element.

@@ -153,3 +153,132 @@ func TestStateShowsItsViewOnly(t *testing.T) {
 		t.Error("Shows disagrees with the state's view")
 	}
 }
+
+// A Look is the app's frame with the studies' panes, both themes, and the
+// app's patches for a narrow chart and a compact one: the first paint
+// merges them as ECharts would, and the narrow patch over the frame is the
+// narrow chart's frame.
+func TestALookIsTheAppsFrameWithTheStudies(t *testing.T) {
+	for _, tc := range []struct {
+		lines []chartopt.StudyLine
+		grids int
+	}{
+		{[]chartopt.StudyLine{{Name: "MA 7", Pane: 0}}, 2},
+		{[]chartopt.StudyLine{{Name: "MA 7", Pane: 0}, {Name: "MACD DIF", Pane: 2}, {Name: "MACD hist", Pane: 2, Bars: true}}, 3},
+		{[]chartopt.StudyLine{{Name: "MACD DIF", Pane: 2}, {Name: "RSI 14", Pane: 3}}, 4},
+	} {
+		l, err := NewLook(tc.lines)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := l.JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got Look
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatal(err)
+		}
+		for name, dark := range map[string]bool{"light": false, "dark": true} {
+			s := chartopt.DefaultStyle(dark)
+			s.Studies = tc.lines
+			want, err := chartopt.Frame(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got.Frames[name]) != string(want) {
+				t.Errorf("%d lines: the %s frame is not chartopt's with the studies", len(tc.lines), name)
+			}
+			var frame struct{ Grid []map[string]any }
+			if err := json.Unmarshal(got.Frames[name], &frame); err != nil || len(frame.Grid) != tc.grids {
+				t.Errorf("%d lines: the %s frame has %d grids (%v), want %d", len(tc.lines), name, len(frame.Grid), err, tc.grids)
+			}
+			compact, err := chartopt.Compact(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got.Compact) != string(compact) {
+				t.Errorf("%d lines: the compact patch %s, want chartopt's %s (dark %v)", len(tc.lines), got.Compact, compact, dark)
+			}
+			s.Narrow = true
+			narrow, err := chartopt.Frame(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if merged := mergedJSON(t, got.Frames[name], got.Narrow); !jsonEqual(t, merged, narrow) {
+				t.Errorf("%d lines: the %s frame with the narrow patch is\n%s\nwant the narrow chart's\n%s", len(tc.lines), name, merged, narrow)
+			}
+		}
+		if got.NarrowWidth != chartopt.NarrowWidth {
+			t.Errorf("narrow up to %d px, want chartopt's %d", got.NarrowWidth, chartopt.NarrowWidth)
+		}
+	}
+}
+
+// mergedJSON is patch p merged over option o as web/chart-boot.js merges
+// it (objects key by key, arrays index by index).
+func mergedJSON(t *testing.T, o, p []byte) []byte {
+	t.Helper()
+	var ov, pv any
+	if err := json.Unmarshal(o, &ov); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(p, &pv); err != nil {
+		t.Fatal(err)
+	}
+	var merge func(o, p any) any
+	merge = func(o, p any) any {
+		switch pv := p.(type) {
+		case []any:
+			ov, ok := o.([]any)
+			if !ok {
+				return p
+			}
+			out := slices.Clone(ov)
+			for i := range out {
+				if i < len(pv) {
+					out[i] = merge(out[i], pv[i])
+				}
+			}
+			return out
+		case map[string]any:
+			ov, ok := o.(map[string]any)
+			if !ok {
+				return p
+			}
+			out := map[string]any{}
+			for k, v := range ov {
+				out[k] = v
+			}
+			for k, v := range pv {
+				if w, has := ov[k]; has {
+					out[k] = merge(w, v)
+				} else {
+					out[k] = v
+				}
+			}
+			return out
+		}
+		return p
+	}
+	b, err := json.Marshal(merge(ov, pv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// jsonEqual reports whether a and b hold the same JSON value.
+func jsonEqual(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var av, bv any
+	if err := json.Unmarshal(a, &av); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &bv); err != nil {
+		t.Fatal(err)
+	}
+	x, _ := json.Marshal(av)
+	y, _ := json.Marshal(bv)
+	return string(x) == string(y)
+}

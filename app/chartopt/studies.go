@@ -86,6 +86,13 @@ func PriceTopPatch(top int) []byte {
 	return []byte(`{"grid":[{"top":` + strconv.Itoa(top) + `}]}`)
 }
 
+// NarrowPatch is the option patch that makes the frame of a chart with
+// studies a narrow chart's (Style.Narrow): its price grid starts under a
+// one-line legend. The top is written as the frame writes it.
+func NarrowPatch() []byte {
+	return []byte(`{"grid":[{"top":"` + strconv.Itoa(narrowLegendTop) + `"}]}`)
+}
+
 // PriceRoomPatch is the option patch that gives each of a frame's grids
 // room px on the right (Style.PriceRoom): the panes' labels and the
 // candles' stay aligned.

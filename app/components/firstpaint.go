@@ -49,15 +49,28 @@ var firstPaintJSON = sync.OnceValues(func() ([]byte, error) {
 	return c.JSON()
 })
 
-// renderFirstPaint writes, on the server, the first-paint script and its
-// configuration.
-func renderFirstPaint() app.UI {
+// renderFirstPaint writes, on the server, the first-paint script, its
+// configuration, and the layout of the chart's studies (boot.Look) when the
+// view names them: the first paint lays the candles out as the app's first
+// draw does, with the studies' panes under them (before, it drew the frame
+// without studies, and the app's draw moved the candles' foot up by the
+// panes' height).
+func (k *KLineChart) renderFirstPaint() app.UI {
 	conf, err := firstPaintJSON()
 	if err != nil {
 		return nil
 	}
+	var look app.UI
+	if k.Look.Indicators != "" {
+		if l, err := boot.NewLook(k.studyLines()); err == nil {
+			if b, err := l.JSON(); err == nil {
+				look = app.Raw(`<script type="application/json" id="` + boot.LookID + `">` + string(b) + `</script>`)
+			}
+		}
+	}
 	return app.Div().Class("chart-boot").Body(
 		app.Raw(`<script type="application/json" id="`+boot.ConfigID+`">`+string(conf)+`</script>`),
+		look,
 		// Not deferred: it runs as soon as #chart is parsed, before app.js.
 		app.Script().Src(boot.Script),
 	)

@@ -1,12 +1,16 @@
 package components
 
 import (
+	"encoding/json"
 	"net/url"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/boot"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -54,6 +58,47 @@ func TestTheFirstPaintReadsTheURLAsViewFromURLDoes(t *testing.T) {
 		}
 		if got, want := viewAsTheScriptReadsIt(t, u), ViewFromURL(u); got != want {
 			t.Errorf("?%s: the first paint reads %+v, the app %+v", query, got, want)
+		}
+	}
+}
+
+// A chart whose view names studies carries their layout for its first
+// paint (boot.Look), after the configuration and before the script that
+// reads it; one without studies carries none.
+func TestTheServersChartCarriesTheLayoutOfItsStudies(t *testing.T) {
+	for _, tc := range []struct {
+		query string
+		grids int // in the look's light frame; 0: no look
+	}{
+		{"contract_code=BTC-USDT", 0},
+		{"indicators=ma:7", 2},
+		{"indicators=ma:7,macd", 3},
+		{"indicators=boll,macd,rsi&theme=dark", 4},
+	} {
+		u, err := url.Parse("/?" + tc.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := ViewFromURL(u)
+		html := app.HTMLString(&KLineChart{Contract: v.Contract, Period: v.Period, Look: v.Look})
+		m := regexp.MustCompile(`<script type="application/json" id="` + boot.LookID + `">([^<]*)</script>`).FindStringSubmatchIndex(html)
+		if tc.grids == 0 {
+			if m != nil {
+				t.Errorf("?%s: the chart carries a study layout", tc.query)
+			}
+			continue
+		}
+		if m == nil {
+			t.Fatalf("?%s: the chart carries no study layout", tc.query)
+		}
+		var look struct {
+			Frames map[string]struct{ Grid []any }
+		}
+		if err := json.Unmarshal([]byte(html[m[2]:m[3]]), &look); err != nil || len(look.Frames["light"].Grid) != tc.grids || len(look.Frames["dark"].Grid) != tc.grids {
+			t.Errorf("?%s: the layout's frames have %d and %d grids (%v), want %d", tc.query, len(look.Frames["light"].Grid), len(look.Frames["dark"].Grid), err, tc.grids)
+		}
+		if conf, script := strings.Index(html, `id="`+boot.ConfigID+`"`), strings.Index(html, boot.Script); conf < 0 || conf > m[0] || script < m[1] {
+			t.Errorf("?%s: the layout is not between the configuration and the script", tc.query)
 		}
 	}
 }

@@ -705,7 +705,7 @@ func (k *KLineChart) onKey(ctx app.Context, e app.Event) {
 func (k *KLineChart) Render() app.UI {
 	var boot app.UI
 	if app.IsServer {
-		boot = renderFirstPaint()
+		boot = k.renderFirstPaint()
 	}
 	drawn := "" // what the chart shows, for tests and embedding pages
 	if k.status == "" && len(k.candles) > 0 {

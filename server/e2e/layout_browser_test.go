@@ -261,6 +261,13 @@ func TestAnEmbedWhoseLinesLeaveTheCandlesTooLittleIsCompact(t *testing.T) {
 	}
 }
 
+// jsGrids reads where each of the chart's grids starts and ends, px from
+// the chart's top, rounded.
+const jsGrids = `(() => { const c = ` + jsChart + `; return c.getOption().grid.map((_, i) => { const r = c.getModel().getComponent("grid", i).coordinateSystem.getRect(); return {y: Math.round(r.y), foot: Math.round(r.y + r.height)}; }); })()`
+
+// gridSpan is one grid of jsGrids.
+type gridSpan struct{ Y, Foot int }
+
 // TestAChartEmbedPaintsFirstAsTheAppWill holds app.wasm back in chart
 // embeds and compares the first paint with what the app then draws.
 //
@@ -324,7 +331,7 @@ func TestAChartEmbedPaintsFirstAsTheAppWill(t *testing.T) {
 			if got := evalJS[string](t, ctx, jsAnswers); got != wantAnswers {
 				t.Errorf("the first paint's answer: %s, want %s (read from the head's preload, one request)", got, wantAnswers)
 			}
-			labels := evalJS[[]string](t, ctx, jsPriceLabels)
+			labels, grids := evalJS[[]string](t, ctx, jsPriceLabels), evalJS[[]gridSpan](t, ctx, jsGrids)
 			screenshot(t, ctx, "embed-first-paint-"+strings.ReplaceAll(strings.ReplaceAll(tc.name, " ", ""), "×", "x"))
 			letAppWasmThrough(t, ctx, held)
 			waitDrawn(t, ctx, "BTC-USDT|1min")
@@ -334,6 +341,11 @@ func TestAChartEmbedPaintsFirstAsTheAppWill(t *testing.T) {
 			}
 			if after := evalJS[grid](t, ctx, jsPriceGrid); tc.compact && after.Y != before.Y {
 				t.Errorf("the app moved the price grid's top from %.0f to %.0f px", before.Y, after.Y)
+			}
+			// The compact layout measures no legend: every grid stays, the
+			// MACD pane's too (boot.Look).
+			if app := evalJS[[]gridSpan](t, ctx, jsGrids); tc.compact && !slices.Equal(app, grids) {
+				t.Errorf("the first paint's grids %+v, the app's %+v; want them alike", grids, app)
 			}
 			if got := evalJS[[]string](t, ctx, jsPriceLabels); !slices.Equal(got, labels) {
 				t.Errorf("the first paint wrote the prices %q, the app %q; want the same", labels, got)
@@ -347,17 +359,25 @@ func TestAChartEmbedPaintsFirstAsTheAppWill(t *testing.T) {
 // back: the chart area has its height with studies (web/style.css, no
 // taller than the window) in the page as the server sent it,
 // and keeps it once the app has drawn the studies, so that the page below
-// does not move.
+// does not move. The first paint draws the candles into the studies'
+// layout (boot.Look): the volume, MACD and RSI panes are where the app
+// draws them, and the candles' grid ends where the app's does; on the
+// phone, whose legend keeps to one line, it starts there too. Elsewhere
+// the app's measure of its legend may move the grid's top. Before, the
+// first paint drew the frame without studies, and the app's draw raised
+// the candles' foot by the panes' height: on the phone from 381 to 269 px,
+// on the tablet from 418 to 295.
 func TestTheChartKeepsItsHeightWhenTheAppRunsWithStudies(t *testing.T) {
 	s := startServer(t, nil)
 	const jsArea = `document.querySelector(".chart-area").getBoundingClientRect().height`
 	for _, tc := range []struct {
 		screen      layoutScreen
 		least, most float64 // the chart area's height with studies
+		narrow      bool    // chartopt.NarrowWidth wide or less: the legend keeps to one line
 	}{
-		{layoutScreen{"phone", "/", 390, 844, true, 34}, 560, 844},
-		{layoutScreen{"tablet", "/", 768, 1024, true, 34}, 600, 1024},
-		{layoutScreen{"phone sideways", "/", 844, 390, true, 34}, 360, 390}, // no taller than the window
+		{layoutScreen{"phone", "/", 390, 844, true, 34}, 560, 844, true},
+		{layoutScreen{"tablet", "/", 768, 1024, true, 34}, 600, 1024, false},
+		{layoutScreen{"phone sideways", "/", 844, 390, true, 34}, 360, 390, false}, // no taller than the window
 	} {
 		screen := tc.screen
 		t.Run(screen.name, func(t *testing.T) {
@@ -368,11 +388,20 @@ func TestTheChartKeepsItsHeightWhenTheAppRunsWithStudies(t *testing.T) {
 			if before < tc.least || before > tc.most {
 				t.Errorf("before the app runs the chart area is %.0f px high, not the chart's with studies (%.0f to %.0f)", before, tc.least, tc.most)
 			}
+			waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.drawn)`)
+			first := evalJS[[]gridSpan](t, ctx, jsGrids)
 			letAppWasmThrough(t, ctx, held)
 			waitDrawn(t, ctx, "BTC-USDT|1min")
 			waitFor(t, ctx, `document.querySelector(".legend-study") !== null`)
 			if after := evalJS[float64](t, ctx, jsArea); math.Abs(after-before) > 0.5 {
 				t.Errorf("the chart area was %.0f px high before the app ran, %.0f px once it drew the studies", before, after)
+			}
+			app := evalJS[[]gridSpan](t, ctx, jsGrids)
+			if len(first) != 4 || len(app) != 4 {
+				t.Fatalf("the first paint drew %d grids (%+v), the app %d (%+v); want 4 (price, volume, MACD, RSI)", len(first), first, len(app), app)
+			}
+			if first[0].Foot != app[0].Foot || !slices.Equal(first[1:], app[1:]) || (tc.narrow && first[0] != app[0]) {
+				t.Errorf("the first paint's grids %+v, the app's %+v; want the panes and the candles' foot alike (the candles' top too on a narrow chart)", first, app)
 			}
 		})
 	}
