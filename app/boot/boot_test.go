@@ -219,13 +219,6 @@ func TestALookIsTheAppsFrameWithTheStudies(t *testing.T) {
 // it (objects key by key, arrays index by index).
 func mergedJSON(t *testing.T, o, p []byte) []byte {
 	t.Helper()
-	var ov, pv any
-	if err := json.Unmarshal(o, &ov); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(p, &pv); err != nil {
-		t.Fatal(err)
-	}
 	var merge func(o, p any) any
 	merge = func(o, p any) any {
 		switch pv := p.(type) {
@@ -261,7 +254,7 @@ func mergedJSON(t *testing.T, o, p []byte) []byte {
 		}
 		return p
 	}
-	b, err := json.Marshal(merge(ov, pv))
+	b, err := json.Marshal(merge(decoded(t, o), decoded(t, p)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,14 +264,17 @@ func mergedJSON(t *testing.T, o, p []byte) []byte {
 // jsonEqual reports whether a and b hold the same JSON value.
 func jsonEqual(t *testing.T, a, b []byte) bool {
 	t.Helper()
-	var av, bv any
-	if err := json.Unmarshal(a, &av); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &bv); err != nil {
-		t.Fatal(err)
-	}
-	x, _ := json.Marshal(av)
-	y, _ := json.Marshal(bv)
+	x, _ := json.Marshal(decoded(t, a))
+	y, _ := json.Marshal(decoded(t, b))
 	return string(x) == string(y)
+}
+
+// decoded is the JSON value b holds.
+func decoded(t *testing.T, b []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
