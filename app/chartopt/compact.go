@@ -69,7 +69,7 @@ func Compact(s Style) ([]byte, error) {
 	}
 	k := len(oscillatorPanes(s))
 	p := compactPatch{
-		Grid: []compactGrid{{Top: compactPriceTop, Bottom: "36%"}, {Top: "72%", Height: "14%"}},
+		Grid: []compactGrid{{Top: compactPriceTop, Bottom: "36%"}, {Top: "72%", Bottom: compactTimeBand}},
 		YAxis: []compactAxis{
 			{SplitNumber: 2, AxisLabel: small(nil)},
 			// Alone under the price, the compact volume pane starts a line under
@@ -121,9 +121,18 @@ type compactZoom struct {
 // label, centred on the grid's edge (its upper half, 7 px).
 const compactPriceTop = "28"
 
+// compactTimeBand is the room under the compact layout's lowest grid, px:
+// the time labels (11 px type and ECharts' 8 px margin) and the notes'
+// line, which lies over their right end. It is what the layout's 14 % of
+// the chart came to in a 320 × 240 embed, for which it was fitted; as a
+// share, a taller chart kept a blank band under its labels (40 px in a
+// 320 × 500 embed), where the lowest grid now reaches down.
+const compactTimeBand = "30"
+
 // The compact layout's panes under the price, as shares of the chart's
-// height: the lowest ends where the volume pane ends without studies, a
-// band of time labels above the chart's foot; each oscillator pane is
+// height: the lowest starts where the volume pane starts without studies
+// and reaches down to the band of time labels (compactTimeBand), the
+// others placed as if it ended at compactFoot; each oscillator pane is
 // compactPane high and compactGap under the one above; the volume pane,
 // whose labels the studies' frame leaves out, is thinner; the price grid
 // ends compactPriceGap above it (its lowest label's half and a margin).
@@ -137,8 +146,8 @@ const (
 
 // compactPanes are the grids of a compact chart with k oscillator panes:
 // price, volume, then the panes top to bottom. Each pane's top and height
-// are given, so that the frame's bottom of the lowest grid (applyStudies)
-// gives way.
+// are given, the lowest's top and bottom (the frame's lowest has a bottom
+// and no height: applyStudies).
 func compactPanes(k int) []compactGrid {
 	pct := func(v int) string { return strconv.Itoa(v) + "%" }
 	volumeTop := compactFoot - k*(compactPane+compactGap) - compactVolume
@@ -150,5 +159,6 @@ func compactPanes(k int) []compactGrid {
 		top := compactFoot - (k-i)*(compactPane+compactGap) + compactGap
 		grids = append(grids, compactGrid{Top: pct(top), Height: pct(compactPane)})
 	}
+	grids[len(grids)-1].Height, grids[len(grids)-1].Bottom = "", compactTimeBand
 	return grids
 }

@@ -2,6 +2,7 @@ package chartopt
 
 import (
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -63,6 +64,9 @@ func TestCompactPatchesEveryGridAndAxisOfItsFrame(t *testing.T) {
 			}
 			// Merged, each grid is placed by its top and its height (or, the
 			// price grid, its bottom): in hundredths of the chart's height.
+			// The lowest reaches down to the time labels' band, in px: in a
+			// chart 211 px high (a 320 × 240 embed) it ends where 86 % did,
+			// and in a taller one it leaves no blank band under the labels.
 			pct := func(v string) float64 {
 				n, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
 				if err != nil || !strings.HasSuffix(v, "%") {
@@ -71,15 +75,21 @@ func TestCompactPatchesEveryGridAndAxisOfItsFrame(t *testing.T) {
 				return n
 			}
 			end := 100 - pct(p.Grid[0].Bottom)
-			for i, g := range p.Grid[1:] {
+			last := len(p.Grid) - 1
+			for i, g := range p.Grid[1:last] {
 				top := pct(g.Top)
 				if top <= end {
 					t.Errorf("grid %d starts at %v%%, inside the one above, which ends at %v%%", i+1, top, end)
 				}
 				end = top + pct(g.Height)
 			}
-			if end > 86 {
-				t.Errorf("the lowest grid ends at %v%%, over the time labels' band", end)
+			lowest := p.Grid[last]
+			band, err := strconv.Atoi(lowest.Bottom)
+			if err != nil || lowest.Height != "" || pct(lowest.Top) <= end {
+				t.Fatalf("the lowest grid is %+v, want a top under %v%% and a bottom in px, no height", lowest, end)
+			}
+			if foot := 211 - band; math.Abs(float64(foot)-211*0.86) > 1 || band > 36 {
+				t.Errorf("the lowest grid ends %d px above the chart's foot: at %d px of 211, want about 86 %% (181)", band, foot)
 			}
 			time := TimeAxis(s)
 			for i, x := range p.XAxis {

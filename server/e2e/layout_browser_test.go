@@ -304,6 +304,8 @@ func TestAChartEmbedPaintsFirstAsTheAppWill(t *testing.T) {
 		{"320 × 240", 320, 240, "", true},
 		{"320 × 480 with MACD", 320, 480, "&indicators=macd", true},
 		{"320 × 400", 320, 400, "", true},
+		{"320 × 500", 320, 500, "", true},
+		{"320 × 590 with MACD and RSI", 320, 590, "&indicators=macd,rsi", true},
 		{"600 × 400", 600, 400, "", true},
 		{"800 × 400", 800, 400, "", false},
 		{"1000 × 400", 1000, 400, "", false},
@@ -343,9 +345,15 @@ func TestAChartEmbedPaintsFirstAsTheAppWill(t *testing.T) {
 				t.Errorf("the app moved the price grid's top from %.0f to %.0f px", before.Y, after.Y)
 			}
 			// The compact layout measures no legend: every grid stays, the
-			// MACD pane's too (boot.Look).
-			if app := evalJS[[]gridSpan](t, ctx, jsGrids); tc.compact && !slices.Equal(app, grids) {
+			// MACD pane's too (boot.Look). Its lowest grid reaches down to
+			// the time labels, whatever the frame's height: a share of the
+			// chart left a band 40 px high under them at 320 × 500.
+			app := evalJS[[]gridSpan](t, ctx, jsGrids)
+			if tc.compact && !slices.Equal(app, grids) {
 				t.Errorf("the first paint's grids %+v, the app's %+v; want them alike", grids, app)
+			}
+			if h := evalJS[int](t, ctx, jsChart+`.getHeight()`); tc.compact && (len(app) == 0 || h-app[len(app)-1].Foot > 31) {
+				t.Errorf("the lowest grid ends at %+v of a chart %d px high; want 30 px at most above its foot, for the time labels", app, h)
 			}
 			if got := evalJS[[]string](t, ctx, jsPriceLabels); !slices.Equal(got, labels) {
 				t.Errorf("the first paint wrote the prices %q, the app %q; want the same", labels, got)
