@@ -125,7 +125,7 @@ const compactPriceTop = "28"
 // the time labels (11 px type and ECharts' 8 px margin) and the notes'
 // line, which lies over their right end. It is what the layout's 14 % of
 // the chart came to in a 320 × 240 embed, for which it was fitted; as a
-// share, a taller chart kept a blank band under its labels (40 px in a
+// share, a taller chart kept more room than the labels need (66 px in a
 // 320 × 500 embed), where the lowest grid now reaches down.
 const compactTimeBand = "30"
 
