@@ -100,9 +100,12 @@
   // need (the period chips of the full layout filled a 320 x 240 frame and
   // left the chart no room), or when the frame's price grid in the chart's
   // box as laid out now would leave the candles under the least the app
-  // allows (a 600 x 400 frame, whose chips take two lines). The app measures
-  // its own grid, which a legend of studies may push lower, and may still
-  // take the compact layout; never the full one where this script did not.
+  // allows (a 600 x 400 frame, whose chips take two lines). With studies,
+  // the grid is measured from the highest top the app gives it (a narrow
+  // chart's): the app, which keeps this layout at this size (state.compact),
+  // would not measure more room. It measures its own grid, which a legend of
+  // studies may push lower, and may still take the compact layout where this
+  // script did not.
   const embed = document.getElementById("embed-root");
   const compact = !!embed && embed.classList.contains("embed-chart") && (() => {
     const rule = boot.compact;
@@ -110,7 +113,8 @@
     if (innerHeight < rule.below + panes * rule.perPane) {
       return true;
     }
-    const h = host.clientHeight, { top, bottom } = frameOf("light").grid[0]; // the themes' grids are alike
+    const frame = look ? merged(look.frames.light, look.narrow) : boot.frames.light; // the themes' grids are alike
+    const h = host.clientHeight, { top, bottom } = frame.grid[0];
     const px = (v) => (String(v).endsWith("%") ? (parseFloat(v) * h) / 100 : parseFloat(v));
     return h - px(top) - px(bottom) < rule.minPane;
   })();
@@ -120,7 +124,7 @@
   // What the app reads when it adopts the chart (app/boot.State): chart
   // stays null unless candles were drawn (the app then starts ECharts
   // itself); settled says that this script is done (app.js waits on it).
-  const state = { chart: null, el: host, contract, period, dark, adopted: false, drawn: false, answer: null, settled: false };
+  const state = { chart: null, el: host, contract, period, dark, compact, adopted: false, drawn: false, answer: null, settled: false };
   window.riskchartBoot = state;
 
   // The label layout is Go's (time.Format): 2006 the year, 01 the month,

@@ -218,6 +218,9 @@ type State struct {
 	Adopted bool
 	// Settled: the script is done, drawn or not.
 	Settled bool
+	// Compact: the script gave a chart embed the compact layout
+	// (CompactRule), which the app keeps at that size.
+	Compact bool
 }
 
 // Shows reports whether the first paint is of contract and period.

@@ -30,6 +30,7 @@ func FirstPaint() (s boot.State, ok bool) {
 		Drawn:    b.Get("drawn").Truthy(),
 		Adopted:  b.Get("adopted").Truthy(),
 		Settled:  b.Get("settled").Truthy(),
+		Compact:  b.Get("compact").Truthy(),
 	}, true
 }
 

@@ -33,6 +33,7 @@ type EmbedPage struct {
 	winW     int        // the iframe's width, CSS px
 	winH     int        // the iframe's height, CSS px; 0 unknown
 	full     fullLayout // the chart's full layout as last measured
+	first    frameSize  // where the first paint took the compact layout; zero: it did not
 	token    string     // signed embed link (?embed=), the private panels' only access
 	dark     bool
 
@@ -70,6 +71,9 @@ func (e *EmbedPage) OnInit() {
 	if app.IsClient {
 		e.readURL(browser.URL())
 		e.fitSize(app.Window().Size())
+		if s, ok := browser.FirstPaint(); ok && s.Compact && e.kind == embedmsg.RouteChart {
+			e.first = e.frameSize()
+		}
 		if list, ok := adoptContracts(); ok { // the shown contract's entry, which the server put in the page (FirstOffer)
 			e.contracts = list
 		}
@@ -167,17 +171,30 @@ func (e *EmbedPage) fitSize(w, h int) {
 	e.winW, e.winH = w, h
 }
 
-// fullLayout is the chart's full layout as the chart measured it: the
-// price pane's height, px, in a w × h iframe, with the studies given.
-type fullLayout struct {
+// frameSize is an iframe's size, CSS px, and the studies it shows: what
+// the layout of a chart embed depends on.
+type frameSize struct {
 	w, h    int
 	studies string
-	pane    float64
+}
+
+// frameSize is the embed's now.
+func (e *EmbedPage) frameSize() frameSize {
+	return frameSize{w: e.winW, h: e.winH, studies: e.v.Look.Indicators}
+}
+
+// fullLayout is the chart's full layout as the chart measured it: the
+// price pane's height, px, in a frame of that size with those studies.
+type fullLayout struct {
+	frameSize
+	pane float64
 }
 
 // compact reports whether the chart is too low for the full layout: under
 // the height the panes of the view's studies need (chartopt.CompactBelow),
-// or, once the chart has measured its full layout at this width with these
+// at the size and studies at which the first paint found it so (it
+// measured the frame's price grid before it drew: web/chart-boot.js), or,
+// once the chart has measured its full layout at this width with these
 // studies, when that layout leaves the candles too little at this height
 // (chartopt.MinPricePane): the lines over the chart are as many as the
 // width makes them. The parent may change the studies (riskchart:set).
@@ -188,6 +205,9 @@ func (e *EmbedPage) compact() bool {
 	k := e.v.Look.OscillatorPanes()
 	if e.winH < chartopt.CompactBelow(k) {
 		return true
+	}
+	if e.first.w > 0 && e.first == e.frameSize() {
+		return true // a full layout drawn now would only be measured too low again
 	}
 	f := e.full
 	if f.pane == 0 || f.w != e.winW || f.studies != e.v.Look.Indicators {
@@ -202,7 +222,7 @@ func (e *EmbedPage) compact() bool {
 func (e *EmbedPage) laidOut(ctx app.Context, pane float64) {
 	was := e.compact()
 	e.fitSize(app.Window().Size())
-	e.full = fullLayout{w: e.winW, h: e.winH, studies: e.v.Look.Indicators, pane: pane}
+	e.full = fullLayout{frameSize: e.frameSize(), pane: pane}
 	if e.compact() != was {
 		ctx.Update()
 	}

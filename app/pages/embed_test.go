@@ -55,30 +55,39 @@ func TestAChartEmbedIsCompactByItsHeightAndItsPanes(t *testing.T) {
 // when, at its height, that layout would leave the candles less than
 // chartopt.MinPricePane, whatever the height rule says: at 600 × 400 the
 // period chips and the legend wrapped to four lines over 105 px of candles.
-// A measure at another width, or with other studies, says nothing.
+// A measure at another width, or with other studies, says nothing. The
+// first paint's compact layout (it measured the frame before it drew)
+// stands at its size and studies: the app drew the full layout over it,
+// then found it too low and went back, two jumps in a 600 × 400 embed.
 func TestAChartEmbedIsCompactWhenItsFullLayoutLeavesTheCandlesTooLittle(t *testing.T) {
-	narrow := fullLayout{w: 600, h: 400, pane: 105}
-	studied := fullLayout{w: 320, h: 600, studies: "macd,rsi", pane: 90}
+	narrow := fullLayout{frameSize{w: 600, h: 400}, 105}
+	studied := fullLayout{frameSize{w: 320, h: 600, studies: "macd,rsi"}, 90}
+	firstPaint := frameSize{w: 600, h: 400}
 	tests := []struct {
 		name       string
 		w, h       int
 		indicators string
 		full       fullLayout
+		first      frameSize
 		want       bool
 	}{
-		{"measured too low", 600, 400, "", narrow, true},
-		{"higher, still too low", 600, 430, "", narrow, true},      // 105 + 30 × 0.68 = 125.4
-		{"high enough", 600, 450, "", narrow, false},               // 139
-		{"measured at another width", 800, 400, "", narrow, false}, // the height rule alone
-		{"measured with other studies", 600, 400, "ma:7", narrow, false},
-		{"not measured", 600, 400, "", fullLayout{}, false},
-		{"under the height rule", 600, 380, "", fullLayout{w: 600, h: 380, pane: 200}, true},
-		{"panes measured too low", 320, 600, "macd,rsi", studied, true},
-		{"panes, higher, still too low", 320, 680, "macd,rsi", studied, true}, // 90 + 80 × 0.48 = 128.4
-		{"panes, high enough", 320, 700, "macd,rsi", studied, false},          // 138
+		{"the first paint's compact layout", 600, 400, "", fullLayout{}, firstPaint, true},
+		{"the first paint's, higher", 600, 420, "", fullLayout{}, firstPaint, false},
+		{"the first paint's, other studies", 600, 400, "ma:7", fullLayout{}, firstPaint, false},
+		{"the first paint's, narrower", 580, 400, "", fullLayout{}, firstPaint, false},
+		{"measured too low", 600, 400, "", narrow, frameSize{}, true},
+		{"higher, still too low", 600, 430, "", narrow, frameSize{}, true},      // 105 + 30 × 0.68 = 125.4
+		{"high enough", 600, 450, "", narrow, frameSize{}, false},               // 139
+		{"measured at another width", 800, 400, "", narrow, frameSize{}, false}, // the height rule alone
+		{"measured with other studies", 600, 400, "ma:7", narrow, frameSize{}, false},
+		{"not measured", 600, 400, "", fullLayout{}, frameSize{}, false},
+		{"under the height rule", 600, 380, "", fullLayout{frameSize{w: 600, h: 380}, 200}, frameSize{}, true},
+		{"panes measured too low", 320, 600, "macd,rsi", studied, frameSize{}, true},
+		{"panes, higher, still too low", 320, 680, "macd,rsi", studied, frameSize{}, true}, // 90 + 80 × 0.48 = 128.4
+		{"panes, high enough", 320, 700, "macd,rsi", studied, frameSize{}, false},          // 138
 	}
 	for _, tt := range tests {
-		e := &EmbedPage{full: tt.full}
+		e := &EmbedPage{full: tt.full, first: tt.first}
 		e.fitSize(tt.w, tt.h)
 		e.v.Look.Indicators = tt.indicators
 		if got := e.compact(); got != tt.want {

@@ -268,6 +268,20 @@ const jsGrids = `(() => { const c = ` + jsChart + `; return c.getOption().grid.m
 // gridSpan is one grid of jsGrids.
 type gridSpan struct{ Y, Foot int }
 
+// jsWatchCompact records, in window.compactFrames, each change of the
+// embed's layout (its root compact or not) from one painted frame to the
+// next, starting with the layout now.
+const jsWatchCompact = `(() => {
+  window.compactFrames = [];
+  const tick = () => {
+    const root = document.getElementById("embed-root"), compact = !!root && root.classList.contains("embed-compact");
+    if (compactFrames[compactFrames.length - 1] !== compact) compactFrames.push(compact);
+    requestAnimationFrame(tick);
+  };
+  tick();
+  return true;
+})()`
+
 // TestAChartEmbedPaintsFirstAsTheAppWill holds app.wasm back in chart
 // embeds and compares the first paint with what the app then draws.
 //
@@ -335,9 +349,18 @@ func TestAChartEmbedPaintsFirstAsTheAppWill(t *testing.T) {
 			}
 			labels, grids := evalJS[[]string](t, ctx, jsPriceLabels), evalJS[[]gridSpan](t, ctx, jsGrids)
 			screenshot(t, ctx, "embed-first-paint-"+strings.ReplaceAll(strings.ReplaceAll(tc.name, " ", ""), "×", "x"))
+			// Every frame painted from here on shows the same layout: the
+			// app kept the first paint's compact one at 600 × 400, where it
+			// had drawn its full layout over it for a while, then found it
+			// too low and taken the compact one again.
+			evalJS[bool](t, ctx, jsWatchCompact)
 			letAppWasmThrough(t, ctx, held)
 			waitDrawn(t, ctx, "BTC-USDT|1min")
 			waitFor(t, ctx, jsAppRunning)
+			waitFor(t, ctx, `window.compactFrames.length > 0`)
+			if seen := evalJS[[]bool](t, ctx, `window.compactFrames`); !slices.Equal(seen, []bool{tc.compact}) {
+				t.Errorf("the frames painted while the app started were compact: %v, in turn; want %v alone", seen, tc.compact)
+			}
 			if app := evalJS[compactness](t, ctx, jsCompact); app.Root != tc.compact || app.Slider == tc.compact {
 				t.Errorf("the app: compact root %v, zoom slider %v; want compact %v", app.Root, app.Slider, tc.compact)
 			}
