@@ -16,13 +16,9 @@ import (
 // "first paint"). ok is false for a page without a picker (an embed, a
 // malformed contract, a path that is no page).
 func FirstContractPicker(u *url.URL, contracts []venueapi.Offer) (picker app.UI, ok bool) {
-	for _, r := range routes {
-		if r.path == u.Path {
-			if p, has := r.page().(pickerPage); has {
-				return p.firstPicker(u, contracts)
-			}
-			return nil, false
-		}
+	page, _ := pageAt(u.Path)
+	if p, has := page.(pickerPage); has {
+		return p.firstPicker(u, contracts)
 	}
 	return nil, false
 }
@@ -35,13 +31,9 @@ func FirstContractPicker(u *url.URL, contracts []venueapi.Offer) (picker app.UI,
 // face value. The app still fetches the whole list, for a contract the
 // parent may switch to. ok is false for the other pages.
 func FirstOffer(u *url.URL) (code string, ok bool) {
-	for _, r := range routes {
-		if r.path == u.Path {
-			if _, embed := r.page().(*EmbedPage); embed {
-				return components.ViewFromURL(u).Contract, true
-			}
-			return "", false
-		}
+	page, _ := pageAt(u.Path)
+	if _, embed := page.(*EmbedPage); embed {
+		return components.ViewFromURL(u).Contract, true
 	}
 	return "", false
 }

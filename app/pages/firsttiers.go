@@ -22,13 +22,9 @@ type TiersShown struct {
 // (its route and its OnNav); ok is false for a page without one (/limits,
 // a chart embed, a malformed contract, a path that is no page).
 func TiersOf(u *url.URL) (shown TiersShown, ok bool) {
-	for _, r := range routes {
-		if r.path == u.Path {
-			if p, has := r.page().(tiersPage); has {
-				return p.tiersShown(u)
-			}
-			return TiersShown{}, false
-		}
+	page, _ := pageAt(u.Path)
+	if p, has := page.(tiersPage); has {
+		return p.tiersShown(u)
 	}
 	return TiersShown{}, false
 }

@@ -28,6 +28,17 @@ func Routes() {
 	}
 }
 
+// pageAt is a new page of the route at path; ok is false for a path that
+// is no page. The server asks it what a page shows before it prerenders it.
+func pageAt(path string) (page app.Composer, ok bool) {
+	for _, r := range routes {
+		if r.path == path {
+			return r.page(), true
+		}
+	}
+	return nil, false
+}
+
 // renders counts a page's renders in the browser, and marks the second
 // (browser.MarkRenderedAgain): a page's mount renders it once, and the
 // second comes after Go's first run (docs/performance.md, "One render at
