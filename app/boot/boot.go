@@ -130,7 +130,7 @@ type Page struct {
 func NewConfig(p Page) (Config, error) {
 	c := Config{Path: venueapi.PathKLine, Size: p.Size, Shown: p.Shown, Contract: p.Contract, Period: p.Period,
 		ContractPattern: venueapi.ContractCodePattern, ContractMaxLen: venueapi.ContractCodeMaxLen,
-		Labels: map[venueapi.Period]string{}, UTC: p.UTC, Themes: p.Themes, Frames: map[string]json.RawMessage{},
+		Labels: map[venueapi.Period]string{}, UTC: p.UTC, Themes: p.Themes,
 		Steps: map[venueapi.Period]chartopt.TimeStep{}, EdgeHalf: chartopt.TimeLabelHalf,
 		ContractsID: ContractsID, LookID: LookID,
 		PriceRoom: RoomRule{Min: chartopt.DefaultPriceRoom, Step: chartopt.PriceRoomStep, Pad: chartopt.PriceRoomPad,
@@ -144,17 +144,11 @@ func NewConfig(p Page) (Config, error) {
 			c.UTCLabels = append(c.UTCLabels, period)
 		}
 	}
-	for name, dark := range map[string]bool{"light": false, "dark": true} {
-		f, err := chartopt.Frame(chartopt.DefaultStyle(dark))
-		if err != nil {
-			return Config{}, fmt.Errorf("the first paint's %s frame: %w", name, err)
-		}
-		c.Frames[name] = f
+	plain, err := NewLook(nil) // the frames and the compact patch without studies
+	if err != nil {
+		return Config{}, err
 	}
-	var err error
-	if c.Compact.Patch, err = chartopt.Compact(chartopt.DefaultStyle(false)); err != nil {
-		return Config{}, fmt.Errorf("the first paint's compact layout: %w", err)
-	}
+	c.Frames, c.Compact.Patch = plain.Frames, plain.Compact
 	return c, nil
 }
 
@@ -176,7 +170,8 @@ type Look struct {
 	Compact     json.RawMessage            `json:"compact"`
 }
 
-// NewLook is the Look of a view drawing the study lines given.
+// NewLook is the Look of a view drawing the study lines given; without
+// any, its frames and compact patch are the Config's.
 func NewLook(lines []chartopt.StudyLine) (Look, error) {
 	l := Look{Frames: map[string]json.RawMessage{}, NarrowWidth: chartopt.NarrowWidth, Narrow: chartopt.NarrowPatch()}
 	for name, dark := range map[string]bool{"light": false, "dark": true} {
@@ -184,12 +179,12 @@ func NewLook(lines []chartopt.StudyLine) (Look, error) {
 		s.Studies = lines
 		f, err := chartopt.Frame(s)
 		if err != nil {
-			return Look{}, fmt.Errorf("the first paint's %s frame with studies: %w", name, err)
+			return Look{}, fmt.Errorf("the first paint's %s frame: %w", name, err)
 		}
 		l.Frames[name] = f
 		if !dark {
 			if l.Compact, err = chartopt.Compact(s); err != nil {
-				return Look{}, fmt.Errorf("the first paint's compact layout with studies: %w", err)
+				return Look{}, fmt.Errorf("the first paint's compact layout: %w", err)
 			}
 		}
 	}
