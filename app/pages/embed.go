@@ -56,11 +56,8 @@ type EmbedPage struct {
 // paint draws, so that the browser fetches it while echarts.min.js loads
 // rather than once the body's script asks (answerPreload).
 func (e *EmbedPage) OnPreRender(ctx app.Context) {
-	if e.kind != embedmsg.RouteChart {
-		return
-	}
-	if v := components.ViewFromURL(ctx.Page().URL()); v.Contract != "" {
-		ctx.Page().SetPreloads(answerPreload(v))
+	if e.kind == embedmsg.RouteChart {
+		ctx.Page().SetPreloads(answerPreload(components.ViewFromURL(ctx.Page().URL())))
 	}
 }
 
