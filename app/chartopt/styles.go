@@ -21,6 +21,27 @@ func (k Kind) ClosesOnly() bool { return k == KindLine || k == KindArea }
 // nor the falling colour, since a line has no direction of its own.
 const LineColor = "#2563eb"
 
+// Drawing names a custom price series' drawing function, which the page's
+// ECharts build exports (server/cmd/echartsbuild/styles.js), and the
+// arguments that make its renderItem: the app and the first paint
+// (web/chart-boot.js) call the same one.
+type Drawing struct {
+	Fn   string `json:"fn"`
+	Args []any  `json:"args"`
+}
+
+// Drawing is the drawing function of style s's custom price series; ok is
+// false for the styles ECharts' candlestick series draws.
+func (s Style) Drawing() (d Drawing, ok bool) {
+	switch s.Kind {
+	case KindOHLC:
+		return Drawing{Fn: "ohlcBars", Args: []any{s.Up, s.Down}}, true
+	case KindLine, KindArea:
+		return Drawing{Fn: "closeLine", Args: []any{LineColor, s.Kind == KindArea}}, true
+	}
+	return Drawing{}, false
+}
+
 // applyCustomKind turns the price series into a custom series for the styles
 // that need one, over rows [index, open, close, low, high]: the index places
 // a candle on the time axis; the price axis fits the lows and highs of the

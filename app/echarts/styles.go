@@ -6,17 +6,15 @@ import (
 	"github.com/riskchart/riskchart/app/chartopt"
 )
 
-// renderItem is the drawing function of style s's custom price series: the
-// page's ECharts build exports them (server/cmd/echartsbuild/styles.js).
+// renderItem is the drawing function of style s's custom price series
+// (chartopt.Style.Drawing): the page's ECharts build exports them
+// (server/cmd/echartsbuild/styles.js).
 //
 // In these styles ECharts draws the newest candle too, and a live update
 // hands it the series again (ShowLast): the live layer's shapes are a
 // candle's, and a line's newest segment or an OHLC bar's ticks drawn apart
 // from ECharts' copy would leave its stale drawing beside them.
 func renderItem(s chartopt.Style) app.Value {
-	ec := app.Window().Get("echarts")
-	if s.Kind == chartopt.KindOHLC {
-		return ec.Call("ohlcBars", s.Up, s.Down)
-	}
-	return ec.Call("closeLine", chartopt.LineColor, s.Kind == chartopt.KindArea)
+	d, _ := s.Drawing()
+	return app.Window().Get("echarts").Call(d.Fn, d.Args...)
 }
