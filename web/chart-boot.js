@@ -1,8 +1,9 @@
 // Riskchart's first paint. The server prerenders the chart page with the
 // chart's frames, built in Go with go-echarts, and this script's
-// configuration (app/boot.Config), and for a view with studies their layout
-// (app/boot.Look); this script draws the latest candles into them as soon
-// as ECharts has run, while app.wasm is still downloading and compiling.
+// configuration (app/boot.Config), and for a view with studies, a price
+// scale or a chart style its look (app/boot.Look); this script draws the
+// latest candles into them as soon as ECharts has run, while app.wasm is
+// still downloading and compiling.
 // The app then adopts this ECharts instance (app/echarts.Adopt), decodes
 // the same answer exactly and draws its own arrays into it; from then on
 // the app alone drives the chart.
@@ -83,17 +84,24 @@
     }
     return p === undefined ? o : p;
   };
-  // The frame of the view: with its studies' panes when the server wrote
-  // their layout into the page (app/boot.Look; a page the service worker
-  // opens from its shell has none), a narrow chart's on a narrow chart, as
-  // the app's first draw lays it out.
-  const lookEl = q.get("indicators") && document.getElementById(boot.lookID);
+  // The frame of the view: with its studies' panes, its scale's price axis
+  // and its style's price series when the server wrote its look into the
+  // page (app/boot.Look; a page the service worker opens from its shell has
+  // none), a narrow chart's on a narrow chart with studies, as the app's
+  // first draw lays it out.
+  const lookEl = (q.get("indicators") || q.get("scale") || q.get("style")) && document.getElementById(boot.lookID);
   const look = lookEl ? JSON.parse(lookEl.textContent) : null;
   const frameOf = (shade) => {
     if (!look) {
       return boot.frames[shade];
     }
-    return host.clientWidth <= look.narrowWidth ? merged(look.frames[shade], look.narrow) : look.frames[shade];
+    return look.narrow && host.clientWidth <= look.narrowWidth ? merged(look.frames[shade], look.narrow) : look.frames[shade];
+  };
+  // The height of the frame's price grid in a chart h px high, as ECharts
+  // lays it out: its top and bottom are px, or percent of the chart.
+  const paneHeight = (frame, h) => {
+    const px = (v) => (String(v).endsWith("%") ? (parseFloat(v) * h) / 100 : parseFloat(v));
+    return h - px(frame.grid[0].top) - px(frame.grid[0].bottom);
   };
   // A chart embed too low for the full layout takes the compact one now, by
   // the app's rules (app/boot.CompactRule): under the height its study panes
@@ -114,9 +122,7 @@
       return true;
     }
     const frame = look ? merged(look.frames.light, look.narrow) : boot.frames.light; // the themes' grids are alike
-    const h = host.clientHeight, { top, bottom } = frame.grid[0];
-    const px = (v) => (String(v).endsWith("%") ? (parseFloat(v) * h) / 100 : parseFloat(v));
-    return h - px(top) - px(bottom) < rule.minPane;
+    return paneHeight(frame, host.clientHeight) < rule.minPane;
   })();
   if (compact) {
     embed.classList.add("embed-compact");
@@ -178,6 +184,59 @@
     return Math.max(r.min, Math.ceil((Math.ceil(w) + r.pad) / r.step) * r.step);
   };
 
+  // The labels of a log price axis, by the app's rule (app/echarts'
+  // placeLogLabels, chartopt.LogTicks; rule is boot.LogRule): ECharts'
+  // own log axis labels the powers of ten alone, which a day's prices do
+  // not reach. Within each decade the labels are the multiples of the
+  // finest of 1, 2, 2.5 and 5 times a power of ten that keeps them gap px
+  // apart; the axis' pixels per factor of e are rounded to a quarter power
+  // of two, so that a small zoom keeps the labels it has.
+  const round = (x) => Math.sign(x) * Math.round(Math.abs(x)); // as Go's math.Round, halves away from zero
+  const niceStep = (d) => {
+    const p = 10 ** Math.floor(Math.log10(d));
+    return [1, 2, 2.5, 5, 10].find((m) => m * p >= d) * p;
+  };
+  const roundTo = (v, step) => {
+    let scale = 1;
+    for (let s = step; Math.abs(s - round(s)) > 1e-9 * s && scale < 1e15; s = step * scale) {
+      scale *= 10;
+    }
+    return round(v * scale) / scale;
+  };
+  const logTicks = (lo, hi, perE, rule) => {
+    const shrink = 1 - Math.exp(-rule.gap / perE), ticks = [];
+    for (let d = Math.floor(Math.log10(lo)); 10 ** d <= hi && ticks.length < rule.max; d++) {
+      const from = Math.max(lo, 10 ** d), to = Math.min(hi, 10 ** (d + 1)), step = niceStep(to * shrink);
+      for (let k = Math.ceil(from / step); k * step <= to && ticks.length < rule.max; k++) {
+        const v = roundTo(k * step, step);
+        if (ticks.length === 0 || perE * Math.log(v / ticks[ticks.length - 1]) >= rule.gap) {
+          ticks.push(v);
+        }
+      }
+    }
+    return ticks;
+  };
+  // The app reads the axis' range and the grid's height from ECharts once
+  // it has drawn, and hands the labels over in a second render; here both
+  // are worked out before the one render: the range is the lowest and the
+  // highest of the prices the series' encode puts on the axis (the closes
+  // alone for a line or an area) over the candles in view, as the frame's
+  // dataMin and dataMax make it.
+  const logLabels = (candles, ys, px, rule) => {
+    let lo = Infinity, hi = -Infinity;
+    for (const c of candles) {
+      for (const y of ys) {
+        lo = Math.min(lo, c[y]);
+        hi = Math.max(hi, c[y]);
+      }
+    }
+    if (!(lo > 0) || !(hi > lo) || !(px > 0)) {
+      return null;
+    }
+    const perE = 2 ** (round(4 * Math.log2(px / Math.log(hi / lo))) / 4), wider = Math.exp(px / perE);
+    return logTicks(lo / wider, hi * wider, perE, rule);
+  };
+
   // An answer already read draws at the end of this script's task, before
   // the parser goes on and before the page's first frame.
   answer
@@ -203,9 +262,19 @@
         downs.push(down ? c.vol : "-");
       }
       const n = labels.length, start = Math.max(0, n - boot.shown);
-      const full = frameOf(dark ? "dark" : "light"), frame = compact ? merged(full, look ? look.compact : boot.compact.patch) : full;
-      const data = [prices, ups, downs]; // the frame's first three series: price, volume up, volume down
-      let { grid, yAxis } = frame;
+      const shade = dark ? "dark" : "light", full = frameOf(shade), frame = compact ? merged(full, look ? look.compact : boot.compact.patch) : full;
+      // OHLC bars, a close line or area: a custom series, drawn by the
+      // function the app hands it, from the page's ECharts build, over rows
+      // with each candle's index first (app/chartopt/styles.go).
+      const draw = look && look.draw && look.draw[shade];
+      const data = [draw ? echarts.indexed(prices, []) : prices, ups, downs]; // the frame's first three series: price, volume up, volume down
+      let { grid, yAxis, series } = frame;
+      if (draw) {
+        series = series.map((s, i) => (i === 0 ? { ...s, renderItem: echarts[draw.fn](...draw.args) } : s));
+      }
+      const priceLabels = (format) => {
+        yAxis = yAxis.map((axis, i) => (i === 0 ? { ...axis, axisLabel: { ...axis.axisLabel, formatter: (v) => format(v) } } : axis));
+      };
       if (decimals >= 0) {
         // As the app writes them (chartopt.FormatPrice): the contract's
         // decimals, thousands separated. Not Intl.NumberFormat: the first one
@@ -218,16 +287,35 @@
         if (right > boot.priceRoom.min) {
           grid = grid.map((g) => ({ ...g, right }));
         }
-        yAxis = yAxis.map((axis, i) => (i === 0 ? { ...axis, axisLabel: { ...axis.axisLabel, formatter: (v) => format(v) } } : axis));
+        priceLabels(format);
+      }
+      if (look && look.percent) {
+        // As the app writes them (chartopt.FormatPercent): how far a price is
+        // from the close of the first candle in view, two decimals, signed.
+        const base = env.data[start].close;
+        priceLabels((v) => {
+          if (base === 0 || isNaN(base) || isNaN(v)) {
+            return "";
+          }
+          const p = (v / base - 1) * 100, s = p.toFixed(2) === "-0.00" ? "0.00" : p.toFixed(2);
+          return (p > 0 && s !== "0.00" ? "+" : "") + s + "%";
+        });
       }
       const chart = echarts.init(host);
+      if (look && look.log) {
+        const encoded = frame.series[0].encode;
+        const values = logLabels(env.data.slice(start), encoded ? encoded.y : ["low", "high"], paneHeight(frame, chart.getHeight()), look.log);
+        if (values) {
+          yAxis = yAxis.map((axis, i) => (i === 0 ? { ...axis, axisLabel: { ...axis.axisLabel, customValues: values }, axisTick: { ...axis.axisTick, customValues: values } } : axis));
+        }
+      }
       const interval = named(ids, start, n - 1, chart.getWidth()), last = frame.xAxis.length - 1; // the lowest axis names the times
       chart.setOption({
         ...frame,
         grid,
         yAxis,
         xAxis: frame.xAxis.map((axis, i) => (i === last ? { ...axis, data: labels, axisLabel: { ...axis.axisLabel, interval } } : { ...axis, data: labels })),
-        series: frame.series.map((series, i) => (i < data.length ? { ...series, data: data[i] } : series)),
+        series: series.map((s, i) => (i < data.length ? { ...s, data: data[i] } : s)),
         // By value: the frame's percentages would win over values given with them.
         dataZoom: frame.dataZoom.map(({ start: _, end: __, ...zoom }) => ({ ...zoom, startValue: start, endValue: n - 1 })),
       }, { notMerge: true });

@@ -27,7 +27,8 @@ const (
 	// Global names the window's property holding the script's State.
 	Global = "riskchartBoot"
 	// LookID is the id of the script element (type application/json)
-	// holding the Look of a page whose view names studies.
+	// holding the Look of a page whose view names studies, a scale or a
+	// style.
 	LookID = "chart-look"
 )
 
@@ -75,7 +76,7 @@ type Config struct {
 	ContractsID string   `json:"contractsID"`
 	PriceRoom   RoomRule `json:"priceRoom"`
 	// LookID names the element holding the page's Look, when its view
-	// names studies: the frames the first paint then draws into.
+	// names studies, a scale or a style: what the first paint then draws.
 	LookID string `json:"lookID"`
 	// Compact is a chart embed's compact layout and the height rule that
 	// takes it before the app runs.
@@ -144,7 +145,7 @@ func NewConfig(p Page) (Config, error) {
 			c.UTCLabels = append(c.UTCLabels, period)
 		}
 	}
-	plain, err := NewLook(nil) // the frames and the compact patch without studies
+	plain, err := NewLook(View{}) // the frames and the compact patch without studies
 	if err != nil {
 		return Config{}, err
 	}
@@ -152,36 +153,75 @@ func NewConfig(p Page) (Config, error) {
 	return c, nil
 }
 
-// Look is the layout of a view with studies, for its first paint: the
-// frames of either theme with the studies' panes (chartopt.Frame: the price
-// grid under the studies' legend, a pane per oscillator under the volume,
-// the time axis the lowest pane's, a series per study line, empty), and the
-// patches that make them a narrow chart's (chartopt.NarrowPatch), for a
-// chart NarrowWidth px wide or less, and a compact one's
-// (chartopt.Compact). The first paint draws the candles into it, so that
-// the app, drawing the study lines, does not move them; the app's measure
-// of its legend may still move the price grid's top. Unlike Config, a Look
-// is of one page: the server writes it into the page it prerenders for a
-// URL naming studies, and the view is the page's.
+// Look is the layout and the drawing of a view that names studies, a price
+// scale or a chart style, for its first paint: the frames of either theme
+// (chartopt.Frame: with the studies, the price grid under their legend, a
+// pane per oscillator under the volume, the time axis the lowest pane's, a
+// series per study line, empty; the price axis of the scale; the price
+// series of the style), the patches that make them a narrow chart's
+// (chartopt.NarrowPatch), for a chart NarrowWidth px wide or less, and a
+// compact one's (chartopt.Compact), and what the frames cannot hold as data:
+// the drawing function of a custom price series, and the percent scale's
+// labels. The first paint draws the candles into it, so that the app, which
+// draws the same frame, does not change how they look or move them; the
+// app's measure of its legend may still move the price grid's top. Unlike
+// Config, a Look is of one page: the server writes it into the page it
+// prerenders for such a URL, and the view is the page's.
 type Look struct {
-	Frames      map[string]json.RawMessage `json:"frames"`
-	NarrowWidth int                        `json:"narrowWidth"`
-	Narrow      json.RawMessage            `json:"narrow"`
-	Compact     json.RawMessage            `json:"compact"`
+	Frames map[string]json.RawMessage `json:"frames"`
+	// NarrowWidth and Narrow: a view without studies has no narrow frame
+	// (its legend is the same at any width), and neither is written.
+	NarrowWidth int             `json:"narrowWidth,omitempty"`
+	Narrow      json.RawMessage `json:"narrow,omitempty"`
+	Compact     json.RawMessage `json:"compact"`
+	// Draw is, per theme, the price series' drawing function for a style
+	// ECharts has no series for (chartopt.Style.Drawing); none for candles.
+	Draw map[string]chartopt.Drawing `json:"draw,omitempty"`
+	// Percent: the price axis is labelled by how far a price is from the
+	// close of the first candle in view (chartopt.FormatPercent).
+	Percent bool `json:"percent,omitempty"`
+	// Log: the price axis is logarithmic, labelled by the app's rule
+	// (chartopt.LogTicks), which ECharts' own log axis does not follow.
+	Log *LogRule `json:"log,omitempty"`
 }
 
-// NewLook is the Look of a view drawing the study lines given; without
-// any, its frames and compact patch are the Config's.
-func NewLook(lines []chartopt.StudyLine) (Look, error) {
-	l := Look{Frames: map[string]json.RawMessage{}, NarrowWidth: chartopt.NarrowWidth, Narrow: chartopt.NarrowPatch()}
+// LogRule is what chartopt.LogTicks is given besides the axis' range.
+type LogRule struct {
+	Gap int `json:"gap"` // chartopt.LogTickGap
+	Max int `json:"max"` // chartopt.LogTicksMax
+}
+
+// View is what of a chart's view its Look depends on.
+type View struct {
+	Scale   chartopt.Scale
+	Kind    chartopt.Kind
+	Studies []chartopt.StudyLine
+}
+
+// NewLook is the Look of view v; for the zero View, its frames and compact
+// patch are the Config's.
+func NewLook(v View) (Look, error) {
+	l := Look{Frames: map[string]json.RawMessage{}, Percent: v.Scale == chartopt.ScalePercent}
+	if v.Scale == chartopt.ScaleLog {
+		l.Log = &LogRule{Gap: chartopt.LogTickGap, Max: chartopt.LogTicksMax}
+	}
+	if len(v.Studies) > 0 {
+		l.NarrowWidth, l.Narrow = chartopt.NarrowWidth, chartopt.NarrowPatch()
+	}
 	for name, dark := range map[string]bool{"light": false, "dark": true} {
 		s := chartopt.DefaultStyle(dark)
-		s.Studies = lines
+		s.Scale, s.Kind, s.Studies = v.Scale, v.Kind, v.Studies
 		f, err := chartopt.Frame(s)
 		if err != nil {
 			return Look{}, fmt.Errorf("the first paint's %s frame: %w", name, err)
 		}
 		l.Frames[name] = f
+		if d, ok := s.Drawing(); ok {
+			if l.Draw == nil {
+				l.Draw = map[string]chartopt.Drawing{}
+			}
+			l.Draw[name] = d
+		}
 		if !dark {
 			if l.Compact, err = chartopt.Compact(s); err != nil {
 				return Look{}, fmt.Errorf("the first paint's compact layout: %w", err)

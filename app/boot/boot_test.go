@@ -154,20 +154,31 @@ func TestStateShowsItsViewOnly(t *testing.T) {
 	}
 }
 
-// A Look is the app's frame with the studies' panes, both themes, and the
-// app's patches for a narrow chart and a compact one: the first paint
-// merges them as ECharts would, and the narrow patch over the frame is the
-// narrow chart's frame.
-func TestALookIsTheAppsFrameWithTheStudies(t *testing.T) {
+// A Look is the app's frame of the view (the studies' panes, the scale's
+// price axis, the style's price series), both themes, and the app's
+// patches for a narrow chart and a compact one: the first paint merges them
+// as ECharts would, and the narrow patch over the frame is the narrow
+// chart's frame. A style ECharts has no series for names the app's drawing
+// function, and the percent scale says so.
+func TestALookIsTheAppsFrameOfTheView(t *testing.T) {
 	for _, tc := range []struct {
-		lines []chartopt.StudyLine
-		grids int
+		name    string
+		view    View
+		grids   int
+		draw    string // the drawing function; "": candles
+		percent bool
 	}{
-		{[]chartopt.StudyLine{{Name: "MA 7", Pane: 0}}, 2},
-		{[]chartopt.StudyLine{{Name: "MA 7", Pane: 0}, {Name: "MACD DIF", Pane: 2}, {Name: "MACD hist", Pane: 2, Bars: true}}, 3},
-		{[]chartopt.StudyLine{{Name: "MACD DIF", Pane: 2}, {Name: "RSI 14", Pane: 3}}, 4},
+		{"MA", View{Studies: []chartopt.StudyLine{{Name: "MA 7", Pane: 0}}}, 2, "", false},
+		{"MA and MACD", View{Studies: []chartopt.StudyLine{{Name: "MA 7", Pane: 0}, {Name: "MACD DIF", Pane: 2}, {Name: "MACD hist", Pane: 2, Bars: true}}}, 3, "", false},
+		{"MACD and RSI", View{Studies: []chartopt.StudyLine{{Name: "MACD DIF", Pane: 2}, {Name: "RSI 14", Pane: 3}}}, 4, "", false},
+		{"log", View{Scale: chartopt.ScaleLog}, 2, "", false},
+		{"percent", View{Scale: chartopt.ScalePercent}, 2, "", true},
+		{"hollow", View{Kind: chartopt.KindHollow}, 2, "", false},
+		{"OHLC", View{Kind: chartopt.KindOHLC}, 2, "ohlcBars", false},
+		{"line", View{Kind: chartopt.KindLine}, 2, "closeLine", false},
+		{"area on a log scale, with RSI", View{Scale: chartopt.ScaleLog, Kind: chartopt.KindArea, Studies: []chartopt.StudyLine{{Name: "RSI 14", Pane: 2}}}, 3, "closeLine", false},
 	} {
-		l, err := NewLook(tc.lines)
+		l, err := NewLook(tc.view)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,26 +190,36 @@ func TestALookIsTheAppsFrameWithTheStudies(t *testing.T) {
 		if err := json.Unmarshal(b, &got); err != nil {
 			t.Fatal(err)
 		}
+		if got.Percent != tc.percent {
+			t.Errorf("%s: percent %v, want %v", tc.name, got.Percent, tc.percent)
+		}
 		for name, dark := range map[string]bool{"light": false, "dark": true} {
 			s := chartopt.DefaultStyle(dark)
-			s.Studies = tc.lines
+			s.Scale, s.Kind, s.Studies = tc.view.Scale, tc.view.Kind, tc.view.Studies
 			want, err := chartopt.Frame(s)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if string(got.Frames[name]) != string(want) {
-				t.Errorf("%d lines: the %s frame is not chartopt's with the studies", len(tc.lines), name)
+				t.Errorf("%s: the %s frame is not chartopt's of the view", tc.name, name)
 			}
 			var frame struct{ Grid []map[string]any }
 			if err := json.Unmarshal(got.Frames[name], &frame); err != nil || len(frame.Grid) != tc.grids {
-				t.Errorf("%d lines: the %s frame has %d grids (%v), want %d", len(tc.lines), name, len(frame.Grid), err, tc.grids)
+				t.Errorf("%s: the %s frame has %d grids (%v), want %d", tc.name, name, len(frame.Grid), err, tc.grids)
+			}
+			draw, ok := got.Draw[name]
+			if wantDraw, wantOK := s.Drawing(); draw.Fn != tc.draw || ok != (tc.draw != "") || !jsonEqual(t, mustJSON(t, draw), mustJSON(t, wantDraw)) || ok != wantOK {
+				t.Errorf("%s: the %s drawing %+v (%v), want %q as the app's %+v", tc.name, name, draw, ok, tc.draw, wantDraw)
 			}
 			compact, err := chartopt.Compact(s)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if string(got.Compact) != string(compact) {
-				t.Errorf("%d lines: the compact patch %s, want chartopt's %s (dark %v)", len(tc.lines), got.Compact, compact, dark)
+				t.Errorf("%s: the compact patch %s, want chartopt's %s (dark %v)", tc.name, got.Compact, compact, dark)
+			}
+			if len(tc.view.Studies) == 0 {
+				continue // the app's frame is the same at any width (components' KLineChart.narrow)
 			}
 			s.Narrow = true
 			narrow, err := chartopt.Frame(s)
@@ -206,13 +227,23 @@ func TestALookIsTheAppsFrameWithTheStudies(t *testing.T) {
 				t.Fatal(err)
 			}
 			if merged := mergedJSON(t, got.Frames[name], got.Narrow); !jsonEqual(t, merged, narrow) {
-				t.Errorf("%d lines: the %s frame with the narrow patch is\n%s\nwant the narrow chart's\n%s", len(tc.lines), name, merged, narrow)
+				t.Errorf("%s: the %s frame with the narrow patch is\n%s\nwant the narrow chart's\n%s", tc.name, name, merged, narrow)
 			}
 		}
-		if got.NarrowWidth != chartopt.NarrowWidth {
-			t.Errorf("narrow up to %d px, want chartopt's %d", got.NarrowWidth, chartopt.NarrowWidth)
+		if wantWidth := chartopt.NarrowWidth * min(len(tc.view.Studies), 1); got.NarrowWidth != wantWidth || (len(got.Narrow) > 0) != (wantWidth > 0) {
+			t.Errorf("%s: narrow up to %d px (patch %s), want %d px, chartopt's with studies, and no patch without", tc.name, got.NarrowWidth, got.Narrow, wantWidth)
 		}
 	}
+}
+
+// mustJSON is v as JSON.
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // mergedJSON is patch p merged over option o as web/chart-boot.js merges

@@ -9,8 +9,8 @@ import (
 // linear price axis' labels.
 const LogTickGap = 30
 
-// logTicksMax bounds how many labels LogTicks writes.
-const logTicksMax = 64
+// LogTicksMax bounds how many labels LogTicks writes.
+const LogTicksMax = 64
 
 // LogTicks are the prices a log price axis labels between lo and hi, in
 // ascending order, where a factor of e in price takes perE pixels. ECharts'
@@ -29,10 +29,10 @@ func LogTicks(lo, hi, perE, gap float64) []float64 {
 	}
 	shrink := 1 - math.Exp(-gap/perE) // the price difference gap pixels span, per unit of price
 	var ticks []float64
-	for d := math.Floor(math.Log10(lo)); math.Pow(10, d) <= hi && len(ticks) < logTicksMax; d++ {
+	for d := math.Floor(math.Log10(lo)); math.Pow(10, d) <= hi && len(ticks) < LogTicksMax; d++ {
 		from, to := math.Max(lo, math.Pow(10, d)), math.Min(hi, math.Pow(10, d+1))
 		step := niceStep(to * shrink)
-		for k := math.Ceil(from / step); k*step <= to && len(ticks) < logTicksMax; k++ {
+		for k := math.Ceil(from / step); k*step <= to && len(ticks) < LogTicksMax; k++ {
 			v := roundTo(k*step, step)
 			if n := len(ticks); n > 0 && perE*math.Log(v/ticks[n-1]) < gap {
 				continue // the decade's first, its predecessor's last (10ⁿ)

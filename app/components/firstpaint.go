@@ -50,19 +50,19 @@ var firstPaintJSON = sync.OnceValues(func() ([]byte, error) {
 })
 
 // renderFirstPaint writes, on the server, the first-paint script, its
-// configuration, and the layout of the chart's studies (boot.Look) when the
-// view names them: the first paint lays the candles out as the app's first
-// draw does, with the studies' panes under them (before, it drew the frame
-// without studies, and the app's draw moved the candles' foot up by the
-// panes' height).
+// configuration, and the look of the view (boot.Look) when it names
+// studies, a price scale or a chart style: the first paint lays the candles
+// out and draws them as the app's first draw does, with the studies' panes
+// under them, on the scale, in the style, so that the app's draw moves and
+// changes nothing (docs/performance.md, "What the first paint promises").
 func (k *KLineChart) renderFirstPaint() app.UI {
 	conf, err := firstPaintJSON()
 	if err != nil {
 		return nil
 	}
 	var look app.UI
-	if k.Look.Indicators != "" {
-		if l, err := boot.NewLook(k.studyLines()); err == nil {
+	if k.Look != (Look{}) {
+		if l, err := boot.NewLook(boot.View{Scale: k.Look.Scale, Kind: k.Look.Kind, Studies: k.studyLines()}); err == nil {
 			if b, err := l.JSON(); err == nil {
 				look = app.Raw(`<script type="application/json" id="` + boot.LookID + `">` + string(b) + `</script>`)
 			}

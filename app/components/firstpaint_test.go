@@ -62,18 +62,30 @@ func TestTheFirstPaintReadsTheURLAsViewFromURLDoes(t *testing.T) {
 	}
 }
 
-// A chart whose view names studies carries their layout for its first
-// paint (boot.Look), after the configuration and before the script that
-// reads it; one without studies carries none.
-func TestTheServersChartCarriesTheLayoutOfItsStudies(t *testing.T) {
+// A chart whose view names studies, a price scale or a chart style carries
+// its look for its first paint (boot.Look), after the configuration and
+// before the script that reads it; one with none of them, or with only the
+// defaults named, carries none, and a value the app does not draw is drawn
+// as the default.
+func TestTheServersChartCarriesTheLookOfItsView(t *testing.T) {
 	for _, tc := range []struct {
-		query string
-		grids int // in the look's light frame; 0: no look
+		query   string
+		grids   int    // in the look's light frame; 0: no look
+		draw    string // the light drawing's function
+		axis    string // the price axis' type; "": a value axis
+		percent bool
 	}{
-		{"contract_code=BTC-USDT", 0},
-		{"indicators=ma:7", 2},
-		{"indicators=ma:7,macd", 3},
-		{"indicators=boll,macd,rsi&theme=dark", 4},
+		{"contract_code=BTC-USDT", 0, "", "", false},
+		{"scale=linear&style=candles", 0, "", "", false},
+		{"scale=LOG&style=bars", 0, "", "", false},
+		{"indicators=ma:7", 2, "", "", false},
+		{"indicators=ma:7,macd", 3, "", "", false},
+		{"indicators=boll,macd,rsi&theme=dark", 4, "", "", false},
+		{"scale=log", 2, "", "log", false},
+		{"scale=percent", 2, "", "", true},
+		{"style=hollow", 2, "", "", false},
+		{"style=ohlc", 2, "ohlcBars", "", false},
+		{"style=area&scale=log&indicators=rsi", 3, "closeLine", "log", false},
 	} {
 		u, err := url.Parse("/?" + tc.query)
 		if err != nil {
@@ -84,21 +96,33 @@ func TestTheServersChartCarriesTheLayoutOfItsStudies(t *testing.T) {
 		m := regexp.MustCompile(`<script type="application/json" id="` + boot.LookID + `">([^<]*)</script>`).FindStringSubmatchIndex(html)
 		if tc.grids == 0 {
 			if m != nil {
-				t.Errorf("?%s: the chart carries a study layout", tc.query)
+				t.Errorf("?%s: the chart carries a look", tc.query)
 			}
 			continue
 		}
 		if m == nil {
-			t.Fatalf("?%s: the chart carries no study layout", tc.query)
+			t.Fatalf("?%s: the chart carries no look", tc.query)
 		}
 		var look struct {
-			Frames map[string]struct{ Grid []any }
+			Frames map[string]struct {
+				Grid  []any
+				YAxis []struct{ Type string }
+			}
+			Draw    map[string]struct{ Fn string }
+			Percent bool
+			Log     *boot.LogRule
 		}
 		if err := json.Unmarshal([]byte(html[m[2]:m[3]]), &look); err != nil || len(look.Frames["light"].Grid) != tc.grids || len(look.Frames["dark"].Grid) != tc.grids {
-			t.Errorf("?%s: the layout's frames have %d and %d grids (%v), want %d", tc.query, len(look.Frames["light"].Grid), len(look.Frames["dark"].Grid), err, tc.grids)
+			t.Errorf("?%s: the look's frames have %d and %d grids (%v), want %d", tc.query, len(look.Frames["light"].Grid), len(look.Frames["dark"].Grid), err, tc.grids)
+		}
+		if axis := look.Frames["light"].YAxis[0].Type; axis != tc.axis || (look.Log != nil) != (tc.axis == "log") || look.Percent != tc.percent {
+			t.Errorf("?%s: the look's price axis is %q (log rule %v, percent %v), want %q (percent %v)", tc.query, axis, look.Log, look.Percent, tc.axis, tc.percent)
+		}
+		if look.Draw["light"].Fn != tc.draw || look.Draw["dark"].Fn != tc.draw {
+			t.Errorf("?%s: the look draws the prices with %q and %q, want %q", tc.query, look.Draw["light"].Fn, look.Draw["dark"].Fn, tc.draw)
 		}
 		if conf, script := strings.Index(html, `id="`+boot.ConfigID+`"`), strings.Index(html, boot.Script); conf < 0 || conf > m[0] || script < m[1] {
-			t.Errorf("?%s: the layout is not between the configuration and the script", tc.query)
+			t.Errorf("?%s: the look is not between the configuration and the script", tc.query)
 		}
 	}
 }

@@ -441,3 +441,101 @@ func TestChartFirstPaintIsInViewBeforeTheApp(t *testing.T) {
 		})
 	}
 }
+
+// jsPriceDrawing is how the chart draws its prices: the price series' type
+// and drawing function (which of the page's ECharts build's, whose names
+// the build minifies, made it), the rising bodies' fill, the price axis' type and
+// labels, the price grid, and the shapes ECharts drew for the series in
+// view, counted by kind.
+const jsPriceDrawing = `(() => {
+  const c = ` + jsChart + `, o = c.getOption(), m = c.getModel(), s = o.series[0], draw = m.getSeriesByIndex(0).get("renderItem");
+  const shapes = {};
+  c.getViewOfSeriesModel(m.getSeriesByIndex(0)).group.traverse((el) => { if (!el.isGroup) shapes[el.type] = (shapes[el.type] || 0) + 1; });
+  const g = m.getComponent("grid", 0).coordinateSystem.getRect();
+  return JSON.stringify({type: s.type, draw: draw ? ["ohlcBars", "closeLine"].find((f) => echarts[f]().toString() === draw.toString()) || "another" : "", fill: (s.itemStyle && s.itemStyle.color) || "",
+    axis: o.yAxis[0].type || "value", labels: m.getComponent("yAxis", 0).axis.getViewLabels().map((l) => l.formattedLabel),
+    grid: [g.x, g.y, g.width, g.height].map(Math.round), shapes});
+})()`
+
+// priceDrawing is what jsPriceDrawing reads.
+type priceDrawing struct {
+	Type, Draw, Fill, Axis string
+	Labels                 []string
+	Grid                   []int
+	Shapes                 map[string]int
+}
+
+// TestTheFirstPaintDrawsTheViewsStyleAndScale holds app.wasm back on views
+// that name a chart style or a price scale, and compares what the first
+// paint drew with what the app draws once it runs: the price series, its
+// drawing, the price axis and its labels, the grid and the shapes drawn.
+// Before, the first paint drew linear candles for every view, and the app
+// then turned them into OHLC bars or a line, or moved them onto a log axis.
+func TestTheFirstPaintDrawsTheViewsStyleAndScale(t *testing.T) {
+	s := startServer(t, nil)
+	for _, tc := range []struct {
+		query  string
+		want   priceDrawing // Type, Draw, Fill and Axis; a label's suffix in Labels[0]
+		shapes string       // the kind of shape the series draws
+	}{
+		{"style=hollow", priceDrawing{Type: "candlestick", Fill: "transparent", Axis: "value"}, ""},
+		{"style=ohlc", priceDrawing{Type: "custom", Draw: "ohlcBars", Axis: "value"}, "line"},
+		{"style=line", priceDrawing{Type: "custom", Draw: "closeLine", Axis: "value"}, "polyline"},
+		{"style=area&theme=dark", priceDrawing{Type: "custom", Draw: "closeLine", Axis: "value"}, "polygon"},
+		{"scale=log", priceDrawing{Type: "candlestick", Axis: "log"}, ""},
+		// Two years of months: the axis crosses 100,000, where the labels'
+		// step changes with the decade.
+		{"scale=log&period=1mon", priceDrawing{Type: "candlestick", Axis: "log"}, ""},
+		{"scale=log&style=line&theme=dark", priceDrawing{Type: "custom", Draw: "closeLine", Axis: "log"}, "polyline"},
+		{"scale=percent", priceDrawing{Type: "candlestick", Axis: "value", Labels: []string{"%"}}, ""},
+		// On a phone: wider, the app moves the price grid's top under the
+		// legend of studies it measures (docs/performance.md).
+		{"scale=log&style=ohlc&indicators=ma:7,rsi", priceDrawing{Type: "custom", Draw: "ohlcBars", Axis: "log"}, "line"},
+		// A chart embed, in its compact layout (320 × 240).
+		{"embed&scale=percent&style=line", priceDrawing{Type: "custom", Draw: "closeLine", Axis: "value", Labels: []string{"%"}}, "polyline"},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			path, query, period := "/", tc.query, "1min"
+			if v, err := url.ParseQuery(query); err == nil && v.Has("period") {
+				period = v.Get("period")
+			} else {
+				query += "&period=" + period
+			}
+			width, height := int64(1280), int64(800)
+			if strings.Contains(query, "indicators=") {
+				width, height = 390, 844
+			}
+			if q, ok := strings.CutPrefix(query, "embed&"); ok {
+				path, query, width, height = "/embed/chart", q, 320, 240
+			}
+			ctx, held := openHoldingAppWasm(t, s.URL+path+"?contract_code=BTC-USDT&"+query,
+				emulation.SetDeviceMetricsOverride(width, height, 1, width < 640))
+			waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.drawn)`)
+			var first priceDrawing
+			if err := json.Unmarshal([]byte(evalJS[string](t, ctx, jsPriceDrawing)), &first); err != nil {
+				t.Fatal(err)
+			}
+			letAppWasmThrough(t, ctx, held)
+			waitDrawn(t, ctx, "BTC-USDT|"+period)
+			var app priceDrawing
+			if err := json.Unmarshal([]byte(evalJS[string](t, ctx, jsPriceDrawing)), &app); err != nil {
+				t.Fatal(err)
+			}
+			for who, d := range map[string]priceDrawing{"the first paint": first, "the app": app} {
+				if d.Type != tc.want.Type || d.Draw != tc.want.Draw || d.Axis != tc.want.Axis || (tc.want.Fill != "" && d.Fill != tc.want.Fill) {
+					t.Errorf("%s draws a %s series (drawing %q, fill %q) on a %s axis; want %s (%q, %q) on a %s axis",
+						who, d.Type, d.Draw, d.Fill, d.Axis, tc.want.Type, tc.want.Draw, tc.want.Fill, tc.want.Axis)
+				}
+				if tc.shapes != "" && d.Shapes[tc.shapes] == 0 {
+					t.Errorf("%s drew no %s: %v", who, tc.shapes, d.Shapes)
+				}
+				if len(tc.want.Labels) > 0 && (len(d.Labels) == 0 || !strings.HasSuffix(d.Labels[0], tc.want.Labels[0])) {
+					t.Errorf("%s labels the price axis %q, want labels ending in %q", who, d.Labels, tc.want.Labels[0])
+				}
+			}
+			if !reflect.DeepEqual(first, app) {
+				t.Errorf("the first paint drew\n%+v\nthe app\n%+v", first, app)
+			}
+		})
+	}
+}

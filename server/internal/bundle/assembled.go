@@ -82,7 +82,7 @@ const maxSmallFile = 64 << 10
 // .svg files that the build does not compress and the server does not build
 // into other answers (web.Assembled), read and compressed at start as the
 // assembled files are. Among them are the chart page's first-paint script
-// (chart-boot.js, 6.7 kB, 2.7 kB with brotli) and the first script of every
+// (chart-boot.js) and the first script of every
 // page (app-start.js). web/'s subfolders (the bench's plain page) are left
 // as they are.
 func smallFiles(web string) (map[string]*assembled, error) {
