@@ -93,13 +93,10 @@ func TestChartStylesDrawAndFollowTheLiveCandle(t *testing.T) {
 				t.Errorf("the newest close %v is at %v,%v; the %s draws it at %v", d.Close, d.X, d.Y, tt.style, d.Drawn)
 			}
 			// The sandbox's trades move the newest candle (or begin the next):
-			// the drawing follows.
-			waitFor(t, ctx, fmt.Sprintf(`(() => { const d = %s; return d.n !== %d || d.close !== %s; })()`, jsStyle, d.N, strconv.FormatFloat(d.Close, 'f', -1, 64)))
-			waitFor(t, ctx, `(() => { const d = `+jsStyle+`; return d.drawn && Math.abs(d.drawn[0] - d.x) < 1.5 && Math.abs(d.drawn[1] - d.y) < 1; })()`)
-			after := evalJS[styleDrawn](t, ctx, jsStyle)
-			if after.N == d.N && after.Close == d.Close {
-				t.Errorf("no live change seen: %+v", after)
-			}
+			// the drawing follows. Both are read at once: a later trade may
+			// bring the close back to where it was.
+			waitFor(t, ctx, fmt.Sprintf(`(() => { const d = %s; return (d.n !== %d || d.close !== %s) && d.drawn && Math.abs(d.drawn[0] - d.x) < 1.5 && Math.abs(d.drawn[1] - d.y) < 1; })()`,
+				jsStyle, d.N, strconv.FormatFloat(d.Close, 'f', -1, 64)))
 			screenshot(t, ctx, "chart-style-"+tt.style)
 		})
 	}
