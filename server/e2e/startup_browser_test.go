@@ -2,8 +2,10 @@ package e2e
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -629,19 +631,7 @@ func TestAPageAfterOneOfTheAppsInTheTabReadsAppWasmFromTheCache(t *testing.T) {
 	// The compile workers up: after a fetch one stays for V8's offer of its
 	// code; having read the cache, it has nothing to write and closes 10 s
 	// on, with the garbage its idle heap would keep.
-	workers := func() int {
-		targets, err := chromedp.Targets(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		for _, ti := range targets {
-			if ti.Type == "worker" && strings.HasSuffix(ti.URL, "/web/app-compile.js") {
-				n++
-			}
-		}
-		return n
-	}
+	workers := func() int { return compileWorkers(t, ctx) }
 	step := func(ctx context.Context, what string, open chromedp.Action, want string, up int) {
 		t.Helper()
 		if err := chromedp.Run(ctx, open); err != nil {
@@ -666,4 +656,84 @@ func TestAPageAfterOneOfTheAppsInTheTabReadsAppWasmFromTheCache(t *testing.T) {
 	defer closeTab()
 	step(tab, "a new tab's first page", chromedp.Navigate(s.URL+"/"), "a fetch answered from a cache", 1)
 	step(tab, "its next page", chromedp.Navigate(s.URL+"/?period=15min"), "the cache, read by the worker", 0)
+}
+
+// TestTheCompileWorkerClosesItselfAfterItsStay: having fetched app.wasm,
+// the compile worker stays for V8's offer of its compiled code, then closes
+// itself, freeing the garbage its idle heap keeps (web/app-compile.js). Its
+// three minutes are made three seconds here: the test rewrites that one
+// constant of the script as the browser receives it, and fails if the
+// constant is not there to rewrite. The worker must be up until about then,
+// counted from the page's having the module, and gone soon after.
+func TestTheCompileWorkerClosesItselfAfterItsStay(t *testing.T) {
+	const stay, wait = 3 * time.Second, 10 * time.Second
+	s := startServer(t, nil)
+	ctx, _ := openChromium(t, newProfile(t, "riskchart-chromium-"))
+	held, hold := holdResponses(ctx, "*/web/app-compile.js*")
+	rewrote := make(chan error, 1)
+	whenHeld(ctx, held, func(id fetch.RequestID) {
+		err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+			body, err := fetch.GetResponseBody(id).Do(ctx)
+			if err != nil {
+				return err
+			}
+			const from = "const stay = 180_000;"
+			if n := strings.Count(string(body), from); n != 1 {
+				return fmt.Errorf("the worker's script holds %q %d times, want once", from, n)
+			}
+			short := strings.Replace(string(body), from, fmt.Sprintf("const stay = %d;", stay.Milliseconds()), 1)
+			headers := []*fetch.HeaderEntry{{Name: "Content-Type", Value: "text/javascript"}, {Name: "Cache-Control", Value: "no-store"}}
+			return fetch.FulfillRequest(id, http.StatusOK).WithResponseHeaders(headers).WithBody(base64.StdEncoding.EncodeToString([]byte(short))).Do(ctx)
+		}))
+		select {
+		case rewrote <- err:
+		default:
+		}
+	})
+	if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-rewrote:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(wait):
+		t.Fatal("the page started no compile worker")
+	}
+	waitFor(t, ctx, jsAppRunning)
+	// Since the page had the module, ms: the worker's timer started as it
+	// handed it over.
+	const since = `performance.now() - performance.getEntriesByName("riskchart:module")[0].startTime`
+	up := 0.0 // the latest time since the module at which the worker was seen up
+	for deadline := time.Now().Add(stay + wait); ; time.Sleep(50 * time.Millisecond) {
+		at := evalJS[float64](t, ctx, since)
+		if compileWorkers(t, ctx) == 0 {
+			break
+		}
+		up = at
+		if time.Now().After(deadline) {
+			t.Fatalf("the compile worker is still up %.0f ms after the page had the module; its stay is %v", at, stay)
+		}
+	}
+	if least := float64((stay - 500*time.Millisecond).Milliseconds()); up < least {
+		t.Errorf("the compile worker was last seen up %.0f ms after the page had the module, then gone; it stays %v", up, stay)
+	}
+}
+
+// compileWorkers is how many compile workers (web/app-compile.js) the
+// browser of ctx has up.
+func compileWorkers(t *testing.T, ctx context.Context) int {
+	t.Helper()
+	targets, err := chromedp.Targets(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, ti := range targets {
+		if ti.Type == "worker" && strings.HasSuffix(ti.URL, "/web/app-compile.js") {
+			n++
+		}
+	}
+	return n
 }
