@@ -270,10 +270,10 @@
       const data = [draw ? echarts.indexed(prices, []) : prices, ups, downs]; // the frame's first three series: price, volume up, volume down
       let { grid, yAxis, series } = frame;
       if (draw) {
-        series = series.map((s, i) => (i === 0 ? { ...s, renderItem: echarts[draw.fn](...draw.args) } : s));
+        series = merged(series, [{ renderItem: echarts[draw.fn](...draw.args) }]);
       }
       const priceLabels = (format) => {
-        yAxis = yAxis.map((axis, i) => (i === 0 ? { ...axis, axisLabel: { ...axis.axisLabel, formatter: (v) => format(v) } } : axis));
+        yAxis = merged(yAxis, [{ axisLabel: { formatter: (v) => format(v) } }]);
       };
       if (decimals >= 0) {
         // As the app writes them (chartopt.FormatPrice): the contract's
@@ -297,7 +297,7 @@
           if (base === 0 || isNaN(base) || isNaN(v)) {
             return "";
           }
-          const p = (v / base - 1) * 100, s = p.toFixed(2) === "-0.00" ? "0.00" : p.toFixed(2);
+          const p = (v / base - 1) * 100, fixed = p.toFixed(2), s = fixed === "-0.00" ? "0.00" : fixed;
           return (p > 0 && s !== "0.00" ? "+" : "") + s + "%";
         });
       }
@@ -306,7 +306,7 @@
         const encoded = frame.series[0].encode;
         const values = logLabels(env.data.slice(start), encoded ? encoded.y : ["low", "high"], paneHeight(frame, chart.getHeight()), look.log);
         if (values) {
-          yAxis = yAxis.map((axis, i) => (i === 0 ? { ...axis, axisLabel: { ...axis.axisLabel, customValues: values }, axisTick: { ...axis.axisTick, customValues: values } } : axis));
+          yAxis = merged(yAxis, [{ axisLabel: { customValues: values }, axisTick: { customValues: values } }]);
         }
       }
       const interval = named(ids, start, n - 1, chart.getWidth()), last = frame.xAxis.length - 1; // the lowest axis names the times
