@@ -64,14 +64,20 @@ func (k *KLineChart) renderFirstPaint() app.UI {
 	if k.Look != (Look{}) {
 		if l, err := boot.NewLook(boot.View{Scale: k.Look.Scale, Kind: k.Look.Kind, Studies: k.studyLines()}); err == nil {
 			if b, err := l.JSON(); err == nil {
-				look = app.Raw(`<script type="application/json" id="` + boot.LookID + `">` + string(b) + `</script>`)
+				look = jsonScript(boot.LookID, b)
 			}
 		}
 	}
 	return app.Div().Class("chart-boot").Body(
-		app.Raw(`<script type="application/json" id="`+boot.ConfigID+`">`+string(conf)+`</script>`),
+		jsonScript(boot.ConfigID, conf),
 		look,
 		// Not deferred: it runs as soon as #chart is parsed, before app.js.
 		app.Script().Src(boot.Script),
 	)
+}
+
+// jsonScript is a script element of type application/json with id and the
+// JSON b, which json.Marshal has escaped: it cannot end the element.
+func jsonScript(id string, b []byte) app.UI {
+	return app.Raw(`<script type="application/json" id="` + id + `">` + string(b) + `</script>`)
 }
