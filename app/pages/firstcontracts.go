@@ -16,8 +16,7 @@ import (
 // "first paint"). ok is false for a page without a picker (an embed, a
 // malformed contract, a path that is no page).
 func FirstContractPicker(u *url.URL, contracts []venueapi.Offer) (picker app.UI, ok bool) {
-	page, _ := pageAt(u.Path)
-	if p, has := page.(pickerPage); has {
+	if p, has := pageAt(u.Path).(pickerPage); has {
 		return p.firstPicker(u, contracts)
 	}
 	return nil, false
@@ -31,8 +30,7 @@ func FirstContractPicker(u *url.URL, contracts []venueapi.Offer) (picker app.UI,
 // face value. The app still fetches the whole list, for a contract the
 // parent may switch to. ok is false for the other pages.
 func FirstOffer(u *url.URL) (code string, ok bool) {
-	page, _ := pageAt(u.Path)
-	if _, embed := page.(*EmbedPage); embed {
+	if _, embed := pageAt(u.Path).(*EmbedPage); embed {
 		return components.ViewFromURL(u).Contract, true
 	}
 	return "", false

@@ -22,8 +22,7 @@ type TiersShown struct {
 // (its route and its OnNav); ok is false for a page without one (/limits,
 // a chart embed, a malformed contract, a path that is no page).
 func TiersOf(u *url.URL) (shown TiersShown, ok bool) {
-	page, _ := pageAt(u.Path)
-	if p, has := page.(tiersPage); has {
+	if p, has := pageAt(u.Path).(tiersPage); has {
 		return p.tiersShown(u)
 	}
 	return TiersShown{}, false

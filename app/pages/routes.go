@@ -28,15 +28,15 @@ func Routes() {
 	}
 }
 
-// pageAt is a new page of the route at path; ok is false for a path that
-// is no page. The server asks it what a page shows before it prerenders it.
-func pageAt(path string) (page app.Composer, ok bool) {
+// pageAt is a new page of the route at path, nil for a path that is no
+// page. The server asks it what a page shows before it prerenders it.
+func pageAt(path string) app.Composer {
 	for _, r := range routes {
 		if r.path == path {
-			return r.page(), true
+			return r.page()
 		}
 	}
-	return nil, false
+	return nil
 }
 
 // renders counts a page's renders in the browser, and marks the second
