@@ -459,10 +459,31 @@ func whenHeld(ctx context.Context, held <-chan fetch.RequestID, do func(fetch.Re
 	}()
 }
 
+// awaitHandled waits for the first held request's handler to report on
+// done: it fails the test with the handler's error, or with none when no
+// request was held within d.
+func awaitHandled(t *testing.T, done <-chan error, d time.Duration, none string) {
+	t.Helper()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(d):
+		t.Fatal(none)
+	}
+}
+
 // answerJSON answers the held request id with body, JSON that no cache
 // keeps, as the server answers the KLine path.
 func answerJSON(id fetch.RequestID, body []byte) chromedp.Action {
-	headers := []*fetch.HeaderEntry{{Name: "Content-Type", Value: "application/json"}, {Name: "Cache-Control", Value: "no-store"}}
+	return answerWith(id, "application/json", body)
+}
+
+// answerWith answers the held request id with body, of contentType, which
+// no cache keeps.
+func answerWith(id fetch.RequestID, contentType string, body []byte) chromedp.Action {
+	headers := []*fetch.HeaderEntry{{Name: "Content-Type", Value: contentType}, {Name: "Cache-Control", Value: "no-store"}}
 	return fetch.FulfillRequest(id, http.StatusOK).WithResponseHeaders(headers).WithBody(base64.StdEncoding.EncodeToString(body))
 }
 

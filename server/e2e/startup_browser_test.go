@@ -2,10 +2,8 @@ package e2e
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -628,10 +626,6 @@ func TestAPageAfterOneOfTheAppsInTheTabReadsAppWasmFromTheCache(t *testing.T) {
   const m = performance.getEntriesByName("riskchart:wasm-fetch")[0];
   return !m ? "no report" : m.detail.fromCache ? "the cache, read by the worker" : m.detail.transferSize > 0 ? "a fetch from the network" : "a fetch answered from a cache";
 })()`
-	// The compile workers up: after a fetch one stays for V8's offer of its
-	// code; having read the cache, it has nothing to write and closes 10 s
-	// on, with the garbage its idle heap would keep.
-	workers := func() int { return compileWorkers(t, ctx) }
 	step := func(ctx context.Context, what string, open chromedp.Action, want string, up int) {
 		t.Helper()
 		if err := chromedp.Run(ctx, open); err != nil {
@@ -641,9 +635,12 @@ func TestAPageAfterOneOfTheAppsInTheTabReadsAppWasmFromTheCache(t *testing.T) {
 		if got := evalJS[string](t, ctx, way); got != want {
 			t.Errorf("%s: app.wasm came by %s, want %s", what, got, want)
 		}
-		for deadline := time.Now().Add(15 * time.Second); workers() != up; time.Sleep(100 * time.Millisecond) {
+		// The compile workers up in the browser: after a fetch one stays for
+		// V8's offer of its code; having read the cache, it has nothing to
+		// write and closes 10 s on, with the garbage its idle heap would keep.
+		for deadline := time.Now().Add(15 * time.Second); compileWorkers(t, ctx) != up; time.Sleep(100 * time.Millisecond) {
 			if time.Now().After(deadline) {
-				t.Errorf("%s: %d compile workers up, want %d", what, workers(), up)
+				t.Errorf("%s: %d compile workers up, want %d", what, compileWorkers(t, ctx), up)
 				break
 			}
 		}
@@ -682,8 +679,7 @@ func TestTheCompileWorkerClosesItselfAfterItsStay(t *testing.T) {
 				return fmt.Errorf("the worker's script holds %q %d times, want once", from, n)
 			}
 			short := strings.Replace(string(body), from, fmt.Sprintf("const stay = %d;", stay.Milliseconds()), 1)
-			headers := []*fetch.HeaderEntry{{Name: "Content-Type", Value: "text/javascript"}, {Name: "Cache-Control", Value: "no-store"}}
-			return fetch.FulfillRequest(id, http.StatusOK).WithResponseHeaders(headers).WithBody(base64.StdEncoding.EncodeToString([]byte(short))).Do(ctx)
+			return answerWith(id, "text/javascript", []byte(short)).Do(ctx)
 		}))
 		select {
 		case rewrote <- err:
@@ -693,14 +689,7 @@ func TestTheCompileWorkerClosesItselfAfterItsStay(t *testing.T) {
 	if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+"/")); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case err := <-rewrote:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(wait):
-		t.Fatal("the page started no compile worker")
-	}
+	awaitHandled(t, rewrote, wait, "the page started no compile worker")
 	waitFor(t, ctx, jsAppRunning)
 	// Since the page had the module, ms: the worker's timer started as it
 	// handed it over.

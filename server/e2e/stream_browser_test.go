@@ -248,14 +248,7 @@ func TestAChartThatMissedCandlesFetchesThemFirst(t *testing.T) {
 	if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&tz=utc")); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case err := <-trimmed:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("the chart's first answer was not asked for: nothing here to check")
-	}
+	awaitHandled(t, trimmed, 20*time.Second, "the chart's first answer was not asked for: nothing here to check")
 	waitDrawn(t, ctx, "BTC-USDT|1min")
 	waitFor(t, ctx, jsLiveState+` === "live"`)
 
