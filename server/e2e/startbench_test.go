@@ -156,15 +156,19 @@ func reporter(b *testing.B, out *strings.Builder) (report func(name string, v fl
 }
 
 // writeRounds writes every round of startRounds' got, the pages named by
-// names in its order.
+// names in its order. The last figure, when app.wasm was asked for (0 for
+// the plain page), tells a round whose compile worker started only after
+// the first paint's draw from one whose worker started before it: on a
+// next visit they differ by 30-40 ms of app running (docs/performance.md,
+// "Where the targets stand").
 func writeRounds(out *strings.Builder, got map[string][][2][]startTimes, names []string) {
-	out.WriteString("\nround by round, ms (candles / running / risk table / risk panel live):\n")
+	out.WriteString("\nround by round, ms (candles / running / risk table / risk panel live / app.wasm asked for):\n")
 	for _, p := range startProfiles {
 		for i, name := range names {
 			for v, visit := range []string{"cold", "next"} {
 				fmt.Fprintf(out, "%-26s", p.name+"-"+name+"-"+visit)
 				for _, t := range got[p.name][i][v] {
-					fmt.Fprintf(out, " %.0f/%.0f/%.0f/%.0f", t.Drawn, t.Running, t.Risk, t.RiskLive)
+					fmt.Fprintf(out, " %.0f/%.0f/%.0f/%.0f/%.0f", t.Drawn, t.Running, t.Risk, t.RiskLive, t.WasmStart)
 				}
 				out.WriteString("\n")
 			}
