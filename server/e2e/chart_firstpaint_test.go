@@ -513,7 +513,7 @@ func TestTheFirstPaintDrawsTheViewsStyleAndScale(t *testing.T) {
 			ctx := newBrowser(t)
 			held, hold := holdEach(ctx,
 				&fetch.RequestPattern{URLPattern: appWasmPattern, RequestStage: fetch.RequestStageRequest},
-				&fetch.RequestPattern{URLPattern: "*" + venueapi.PathStreamKLine + "*", RequestStage: fetch.RequestStageRequest})
+				&fetch.RequestPattern{URLPattern: liveStream, RequestStage: fetch.RequestStageRequest})
 			whenHeld(ctx, held[1], func(fetch.RequestID) {}) // never answered
 			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(width, height, 1, width < 640), hold,
 				chromedp.Navigate(s.URL+path+"?contract_code=BTC-USDT&"+query)); err != nil {
