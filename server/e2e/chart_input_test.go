@@ -224,13 +224,15 @@ func TestChartMovedByHand(t *testing.T) {
 			return ""
 		}, fmt.Sprintf(`%s.getOption().series[0].data.length >= %g`, jsChart, n+2000)},
 		{"End goes to the newest candle", func(t *testing.T) chromedp.Action { return chromedp.KeyEvent(kb.End) }, func(b, a [2]float64) string {
-			last := evalJS[float64](t, ctx, jsChart+`.getOption().series[0].data.length`) - 1
-			if a[1] != last || math.Abs(width(a)-width(b)) > 1 {
-				return fmt.Sprintf("not on the newest candle (%g) at the same zoom", last)
+			// An older chunk that Home asked for may land after End, between
+			// two reads: the view moves with it, so read the view and the
+			// candles held at once.
+			now := evalJS[[3]float64](t, ctx, `[...`+jsInView+`, `+jsChart+`.getOption().series[0].data.length]`)
+			view, last := [2]float64{now[0], now[1]}, now[2]-1
+			if view[1] != last || math.Abs(width(view)-width(b)) > 1 {
+				return fmt.Sprintf("not on the newest candle (%g) at the same zoom: view %v", last, view)
 			}
 			return ""
-			// An older chunk that Home asked for may land after End: the
-			// view moves with it, so read the view once it has.
 		}, fmt.Sprintf(`%s[1] === %s.getOption().series[0].data.length - 1`, jsInView, jsChart)},
 	}
 	for _, st := range steps {
