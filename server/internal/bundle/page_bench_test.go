@@ -15,12 +15,13 @@ import (
 // chartPage serves the chart page as a browser asks for it (brotli), with
 // the contract list written in and no tiers; etag is the ETag it came with.
 func chartPage(tb testing.TB) (get func(ifNoneMatch string) *httptest.ResponseRecorder, etag string) {
-	return chartPageWith(tb, nil)
+	return chartPageWith(tb, nil, "")
 }
 
-// chartPageWith is chartPage with the tiers lookup tiers (none when nil):
-// a page with tiers has no ETag, and etag is then "".
-func chartPageWith(tb testing.TB, tiers firstdata.TiersLookup) (get func(ifNoneMatch string) *httptest.ResponseRecorder, etag string) {
+// chartPageWith is chartPage with the tiers lookup tiers (none when nil),
+// for the view's URL with more appended to its query: a page with tiers has
+// no ETag, and etag is then "".
+func chartPageWith(tb testing.TB, tiers firstdata.TiersLookup, more string) (get func(ifNoneMatch string) *httptest.ResponseRecorder, etag string) {
 	h, err := New(Config{Root: builtRoot(tb)})
 	if err != nil {
 		tb.Fatal(err)
@@ -29,7 +30,7 @@ func chartPageWith(tb testing.TB, tiers firstdata.TiersLookup) (get func(ifNoneM
 		return []byte(`{"data":[{"contract_code":"BTC-USDT","face_value":"0.001","price_decimals":1},{"contract_code":"ETH-USDT","face_value":"0.01","price_decimals":2}],"private":false}`), true
 	})
 	get = func(ifNoneMatch string) *httptest.ResponseRecorder {
-		r := httptest.NewRequest(http.MethodGet, "/?contract_code=ETH-USDT&period=5min", nil)
+		r := httptest.NewRequest(http.MethodGet, "/?contract_code=ETH-USDT&period=5min"+more, nil)
 		r = r.WithContext(firstdata.WithContracts(r.Context(), contracts))
 		if tiers != nil {
 			r = r.WithContext(firstdata.WithTiers(r.Context(), tiers))
@@ -84,12 +85,23 @@ func BenchmarkChartPage(b *testing.B) {
 		})
 	}
 	b.Run("with tiers", func(b *testing.B) {
-		get, _ := chartPageWith(b, benchTiers())
+		get, _ := chartPageWith(b, benchTiers(), "")
 		b.ReportAllocs()
 		for b.Loop() {
 			if rec := get(""); rec.Code != http.StatusOK {
 				b.Fatalf("HTTP %d, want 200", rec.Code)
 			}
+		}
+	})
+	b.Run("with seven studies", func(b *testing.B) {
+		get, _ := chartPageWith(b, nil, "&indicators=ma:7,ma:25,ema:99,boll,vol_ma,macd,rsi")
+		b.ReportAllocs()
+		for b.Loop() {
+			rec := get("")
+			if rec.Code != http.StatusOK {
+				b.Fatalf("HTTP %d, want 200", rec.Code)
+			}
+			b.ReportMetric(float64(rec.Body.Len()), "B/page")
 		}
 	})
 }
