@@ -130,7 +130,7 @@
   // What the app reads when it adopts the chart (app/boot.State): chart
   // stays null unless candles were drawn (the app then starts ECharts
   // itself); settled says that this script is done (app.js waits on it).
-  const state = { chart: null, el: host, contract, period, dark, compact, adopted: false, drawn: false, answer: null, settled: false };
+  const state = { chart: null, el: host, contract, period, dark, compact, priceTop: 0, legend: null, adopted: false, drawn: false, answer: null, settled: false };
   window.riskchartBoot = state;
 
   // The label layout is Go's (time.Format): 2006 the year, 01 the month,
@@ -182,6 +182,120 @@
     ctx.font = compact ? boot.compact.font : r.font;
     const w = Math.max(...[lo, hi + (hi - lo) * r.above].map((v) => ctx.measureText(format(v)).width));
     return Math.max(r.min, Math.ceil((Math.ceil(w) + r.pad) / r.step) * r.step);
+  };
+
+  // Numbers as the app writes them: thousands separated in the whole part
+  // (chartopt.Group), and fixed to some decimals without a sign on zero.
+  const grouped = (s) => {
+    const [whole, frac] = s.split(".");
+    return whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",") + (frac === undefined ? "" : "." + frac);
+  };
+  const fixed = (v, places) => {
+    const s = v.toFixed(places);
+    return /^-0(\.0*)?$/.test(s) ? s.slice(1) : s;
+  };
+
+  // The studies' values at the latest candle, in floating point, as
+  // docs/studies.md defines them, per kind of study (app/boot.LegendStudy),
+  // in the order of its lines; NaN where it has too little history. They
+  // are measured in a copy of the legend, never shown: the app's own are
+  // exact.
+  const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+  const mean = (xs, k) => (k > 0 && xs.length >= k ? sum(xs.slice(-k)) / k : NaN);
+  const last = (xs) => (xs.length > 0 ? xs[xs.length - 1] : NaN);
+  // The exponential average over k, seeded with the mean of the first k:
+  // its values from xs[k - 1] on.
+  const ema = (xs, k) => {
+    if (!(k > 0) || xs.length < k) {
+      return [];
+    }
+    const out = [sum(xs.slice(0, k)) / k], a = 2 / (k + 1);
+    for (let j = k; j < xs.length; j++) {
+      out.push(out[out.length - 1] + a * (xs[j] - out[out.length - 1]));
+    }
+    return out;
+  };
+  const studyValues = {
+    ma: (closes, vols, [k]) => [mean(closes, k)],
+    ema: (closes, vols, [k]) => [last(ema(closes, k))],
+    vol_ma: (closes, vols, [k]) => [mean(vols, k)],
+    boll: (closes, vols, [k, width]) => {
+      const mid = mean(closes, k), sd = Math.sqrt(mean(closes.slice(-k).map((c) => (c - mid) ** 2), k));
+      return [mid + width * sd, mid, mid - width * sd];
+    },
+    macd: (closes, vols, [fast, slow, signal]) => {
+      const f = ema(closes, fast), dif = ema(closes, slow).map((s, j) => f[j + slow - fast] - s), dea = last(ema(dif, signal));
+      return [last(dif), dea, last(dif) - dea];
+    },
+    rsi: (closes, vols, [k]) => {
+      if (closes.length <= k) {
+        return [NaN];
+      }
+      let gain = 0, loss = 0;
+      for (let j = 1; j < closes.length; j++) {
+        const d = closes[j] - closes[j - 1];
+        [gain, loss] = j <= k ? [gain + Math.max(d, 0) / k, loss + Math.max(-d, 0) / k] : [(gain * (k - 1) + Math.max(d, 0)) / k, (loss * (k - 1) + Math.max(-d, 0)) / k];
+      }
+      return [loss === 0 ? 100 : (100 * gain) / (gain + loss)];
+    },
+  };
+  // The browser's zone as Go names it in WebAssembly (time.Local: "UTC+2",
+  // "UTC-3:30"), which the app's legend writes after the time.
+  const zone = () => {
+    if (utc) {
+      return " UTC";
+    }
+    const off = -new Date().getTimezoneOffset(), h = Math.floor(Math.abs(off) / 60), m = Math.abs(off) % 60;
+    return " UTC" + (off < 0 ? "-" : "+") + h + (m ? ":" + m : "");
+  };
+  // Where the app starts the price grid under its legend of the latest
+  // candle, on a chart with studies that is not narrow (app/boot.Legend,
+  // chartopt.PriceTopUnder): the legend's lines depend on what it writes.
+  // A copy of it, written as the app writes it (app/components' legend),
+  // out of sight in the legend's place, is measured and removed. 0: the
+  // frame's top stands (no studies, a narrow chart, a compact embed).
+  const legendTop = (candles) => {
+    const rule = look && look.legend, within = host.closest(".kchart");
+    if (!rule || !within || compact || host.clientWidth <= look.narrowWidth) {
+      return 0;
+    }
+    const c = candles[candles.length - 1], num = (v) => Number(v), text = (v) => (typeof v === "string" ? v : String(v));
+    const price = (v) => (decimals >= 0 ? grouped(fixed(num(v), decimals)) : grouped(text(v)));
+    const change = num(c.close) - num(c.open), up = change > 0 ? "+" : "";
+    const places = decimals >= 0 ? decimals : Math.max(...[c.open, c.close].map((v) => (text(v).split(".")[1] || "").length));
+    const items = [
+      ["Time", label(c.id) + zone()],
+      ["O", price(c.open)], ["H", price(c.high)], ["L", price(c.low)], ["C", price(c.close)],
+      ["Chg", up + grouped(decimals >= 0 ? fixed(change, places) : String(Number(fixed(change, places))))],
+      ["Chg%", num(c.open) === 0 ? "\u2014" : up + fixed((change * 100) / num(c.open), 2) + "%"],
+      ["Vol (cont)", grouped(text(c.vol))], ["Amount (" + contract.split("-")[0] + ")", grouped(text(c.amount))],
+      ["Turnover (USDT)", grouped(text(c.trade_turnover))], ["Count", grouped(text(c.count))],
+    ];
+    const closes = candles.map((d) => num(d.close)), vols = candles.map((d) => num(d.vol));
+    for (const study of rule.studies) {
+      const values = studyValues[study.kind] ? studyValues[study.kind](closes, vols, study.params) : [];
+      study.lines.forEach((line, j) => {
+        const dp = line.finer > 0 && decimals >= 0 ? decimals + line.finer : line.places;
+        items.push([line.name, Number.isFinite(values[j]) ? grouped(fixed(values[j], dp)) : "\u2014"]);
+      });
+    }
+    const copy = document.createElement("dl");
+    copy.className = "legend";
+    copy.style.visibility = "hidden";
+    for (const [term, value] of items) {
+      const item = document.createElement("div"), dt = document.createElement("dt"), dd = document.createElement("dd");
+      item.className = "legend-item";
+      dt.textContent = term;
+      dd.textContent = value;
+      item.append(dt, dd);
+      copy.append(item);
+    }
+    within.append(copy);
+    state.legend = items; // what was measured: each term and its value
+    const bottom = Math.ceil(copy.getBoundingClientRect().bottom - host.getBoundingClientRect().top);
+    copy.remove();
+    const fit = rule.fit;
+    return Math.max(Math.min(bottom + fit.clear + fit.spare, fit.most), bottom + fit.clear, fit.least);
   };
 
   // The labels of a log price axis, by the app's rule (app/echarts'
@@ -279,15 +393,17 @@
         // As the app writes them (chartopt.FormatPrice): the contract's
         // decimals, thousands separated. Not Intl.NumberFormat: the first one
         // a page makes costs 55-125 ms on a cold start.
-        const format = (v) => {
-          const [whole, frac] = v.toFixed(decimals).split(".");
-          return whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",") + (frac ? "." + frac : "");
-        };
+        const format = (v) => grouped(v.toFixed(decimals));
         const right = room(format, lo, hi);
         if (right > boot.priceRoom.min) {
           grid = grid.map((g) => ({ ...g, right }));
         }
         priceLabels(format);
+      }
+      const top = legendTop(env.data);
+      if (top > 0) {
+        grid = grid.map((g, i) => (i === 0 ? { ...g, top } : g));
+        state.priceTop = top; // the app starts its frame there (app/boot.State)
       }
       if (look && look.percent) {
         // As the app writes them (chartopt.FormatPercent): how far a price is
@@ -304,7 +420,7 @@
       const chart = echarts.init(host);
       if (look && look.log) {
         const encoded = frame.series[0].encode;
-        const values = logLabels(env.data.slice(start), encoded ? encoded.y : ["low", "high"], paneHeight(frame, chart.getHeight()), look.log);
+        const values = logLabels(env.data.slice(start), encoded ? encoded.y : ["low", "high"], paneHeight({ grid }, chart.getHeight()), look.log);
         if (values) {
           yAxis = merged(yAxis, [{ axisLabel: { customValues: values }, axisTick: { customValues: values } }]);
         }

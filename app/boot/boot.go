@@ -162,9 +162,10 @@ func NewConfig(p Page) (Config, error) {
 // (chartopt.NarrowPatch), for a chart NarrowWidth px wide or less, and a
 // compact one's (chartopt.Compact), and what the frames cannot hold as data:
 // the drawing function of a custom price series, and the percent scale's
-// labels. The first paint draws the candles into it, so that the app, which
-// draws the same frame, does not change how they look or move them; the
-// app's measure of its legend may still move the price grid's top. Unlike
+// labels; with studies, the legend that the app writes over the chart
+// (Legend), under which the price grid starts. The first paint draws the
+// candles into it, so that the app, which draws the same frame, does not
+// change how they look or move them. Unlike
 // Config, a Look is of one page: the server writes it into the page it
 // prerenders for such a URL, and the view is the page's.
 type Look struct {
@@ -183,6 +184,52 @@ type Look struct {
 	// Log: the price axis is logarithmic, labelled by the app's rule
 	// (chartopt.LogTicks), which ECharts' own log axis does not follow.
 	Log *LogRule `json:"log,omitempty"`
+	// Legend: with studies, how the app writes its legend and starts the
+	// price grid under it on a chart wider than NarrowWidth.
+	Legend *Legend `json:"legend,omitempty"`
+}
+
+// Legend is what the first paint needs to start the price grid where the
+// app will under its legend of the latest candle (chartopt.PriceTopUnder):
+// the rule, and the studies' items that the legend writes after the
+// candle's own, in order. The script writes a copy of the app's legend out
+// of sight, with the studies' values at the latest candle worked out in
+// floating point (they are measured, never shown), measures its foot and
+// removes it.
+type Legend struct {
+	Fit     chartopt.LegendFit `json:"fit"`
+	Studies []LegendStudy      `json:"studies"`
+}
+
+// LegendStudy is one study of the view: its kind and numbers
+// (studies.Spec.Params), and its lines' items in the legend.
+type LegendStudy struct {
+	Kind   studies.Kind `json:"kind"`
+	Params []int        `json:"params"`
+	Lines  []LegendLine `json:"lines"`
+}
+
+// LegendLine is one line's item: its term, and its value's decimals
+// (studies.LegendPlaces): the contract's and Finer more when Finer > 0 and
+// they are known, else Places.
+type LegendLine struct {
+	Name   string `json:"name"`
+	Places int32  `json:"places"`
+	Finer  int32  `json:"finer,omitempty"`
+}
+
+// newLegend is the Legend of a view with specs.
+func newLegend(specs []studies.Spec) *Legend {
+	l := &Legend{Fit: chartopt.LegendRule()}
+	for _, s := range specs {
+		st := LegendStudy{Kind: s.Kind, Params: s.Params()}
+		for _, line := range studies.NewSet([]studies.Spec{s}).Lines() {
+			places, finer := studies.LegendPlaces(line.Pane)
+			st.Lines = append(st.Lines, LegendLine{Name: line.Name, Places: places, Finer: finer})
+		}
+		l.Studies = append(l.Studies, st)
+	}
+	return l
 }
 
 // LogRule is what chartopt.LogTicks is given besides the axis' range.
@@ -191,10 +238,12 @@ type LogRule struct {
 	Max int `json:"max"` // chartopt.LogTicksMax
 }
 
-// View is what of a chart's view its Look depends on.
+// View is what of a chart's view its Look depends on: the lines of the
+// studies Specs, for the frames.
 type View struct {
 	Scale   chartopt.Scale
 	Kind    chartopt.Kind
+	Specs   []studies.Spec
 	Studies []chartopt.StudyLine
 }
 
@@ -207,6 +256,7 @@ func NewLook(v View) (Look, error) {
 	}
 	if len(v.Studies) > 0 {
 		l.NarrowWidth, l.Narrow = chartopt.NarrowWidth, chartopt.NarrowPatch()
+		l.Legend = newLegend(v.Specs)
 	}
 	for name, dark := range map[string]bool{"light": false, "dark": true} {
 		s := chartopt.DefaultStyle(dark)
@@ -256,6 +306,9 @@ type State struct {
 	// Compact: the script gave a chart embed the compact layout
 	// (CompactRule), which the app keeps at that size.
 	Compact bool
+	// PriceTop is where the script started the price grid under the legend
+	// it measured (Look.Legend), in px; 0 where it kept the frame's top.
+	PriceTop int
 }
 
 // Shows reports whether the first paint is of contract and period.

@@ -309,3 +309,70 @@ func decoded(t *testing.T, b []byte) any {
 	}
 	return v
 }
+
+// TestALookWithStudiesCarriesTheAppsLegend: the first paint's copy of the
+// legend (web/chart-boot.js) writes each study's lines under the app's
+// names, at the app's decimals (studies.LegendDecimals), computed with the
+// study's numbers, and starts the price grid by the app's rule
+// (chartopt.PriceTopUnder); a view without studies has no legend to
+// measure.
+func TestALookWithStudiesCarriesTheAppsLegend(t *testing.T) {
+	specs, err := studies.ParseSpecs("ma:7,ema:99,boll,vol_ma,vol_ma:5,macd,rsi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := studies.NewSet(specs)
+	var lines []chartopt.StudyLine
+	for _, l := range set.Lines() {
+		lines = append(lines, chartopt.StudyLine{Name: l.Name, Pane: int(l.Pane), Bars: l.Bars})
+	}
+	l, err := NewLook(View{Specs: specs, Studies: lines})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Look
+	if err := json.Unmarshal(mustJSON(t, l), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Legend == nil {
+		t.Fatal("a look with studies carries no legend")
+	}
+	for bottom := -10; bottom <= 120; bottom++ {
+		if top, want := got.Legend.Fit.Top(bottom), chartopt.PriceTopUnder(bottom); top != want {
+			t.Fatalf("under a legend ending %d px down the rule starts the candles at %d, the app at %d", bottom, top, want)
+		}
+	}
+	wantParams := [][]int{{7}, {99}, {studies.BollPeriod, studies.BollWidth}, {studies.VolMAPeriod}, {5}, {studies.MACDFast, studies.MACDSlow, studies.MACDSignal}, {studies.RSIPeriod}}
+	if len(got.Legend.Studies) != len(specs) {
+		t.Fatalf("%d studies in the legend, want %d", len(got.Legend.Studies), len(specs))
+	}
+	var k int // the line in the app's order
+	appLines := set.Lines()
+	for i, st := range got.Legend.Studies {
+		if st.Kind != specs[i].Kind || !slices.Equal(st.Params, wantParams[i]) {
+			t.Errorf("study %d: %s %v, want %s %v", i, st.Kind, st.Params, specs[i].Kind, wantParams[i])
+		}
+		for _, line := range st.Lines {
+			if k >= len(appLines) {
+				t.Fatalf("more lines in the legend than the app's %d", len(appLines))
+			}
+			app := appLines[k]
+			k++
+			for _, decimals := range []int32{-1, 0, 1, 9} {
+				written := line.Places
+				if line.Finer > 0 && decimals >= 0 {
+					written = decimals + line.Finer
+				}
+				if want := studies.LegendDecimals(app.Pane, decimals); line.Name != app.Name || written != want {
+					t.Errorf("line %q at %d decimals written with %d, want %q with %d", line.Name, decimals, written, app.Name, want)
+				}
+			}
+		}
+	}
+	if k != len(appLines) {
+		t.Errorf("%d lines in the legend, the app's %d", k, len(appLines))
+	}
+	if plain, err := NewLook(View{Scale: chartopt.ScaleLog}); err != nil || plain.Legend != nil {
+		t.Errorf("a look without studies carries a legend %+v (%v)", plain.Legend, err)
+	}
+}

@@ -31,7 +31,16 @@ func FirstPaint() (s boot.State, ok bool) {
 		Adopted:  b.Get("adopted").Truthy(),
 		Settled:  b.Get("settled").Truthy(),
 		Compact:  b.Get("compact").Truthy(),
+		PriceTop: intOr0(b.Get("priceTop")),
 	}, true
+}
+
+// intOr0 is v as an int when it is a number, else 0.
+func intOr0(v app.Value) int {
+	if v.Type() != app.TypeNumber {
+		return 0
+	}
+	return v.Int()
 }
 
 // AdoptFirstPaint claims the first paint's chart, once: the script draws

@@ -77,7 +77,29 @@ const (
 // under a legend holding the studies' values whose foot lies bottom px
 // below the chart's top (negative: above it, over the chart area's margin).
 func PriceTopUnder(bottom int) int {
-	return max(min(bottom+legendClear+legendSpare, legendTop), bottom+legendClear, narrowLegendTop)
+	return LegendRule().Top(bottom)
+}
+
+// LegendFit is PriceTopUnder's rule as data, which the first paint is
+// handed (app/boot.Look): the price grid starts Clear px under the legend's
+// foot and Spare more, but no lower than Most unless the legend reaches
+// below it, and no higher than Least.
+type LegendFit struct {
+	Clear int `json:"clear"`
+	Spare int `json:"spare"`
+	Most  int `json:"most"`
+	Least int `json:"least"`
+}
+
+// LegendRule is the app's LegendFit.
+func LegendRule() LegendFit {
+	return LegendFit{Clear: legendClear, Spare: legendSpare, Most: legendTop, Least: narrowLegendTop}
+}
+
+// Top is where the price grid starts under a legend whose foot lies bottom
+// px below the chart's top.
+func (f LegendFit) Top(bottom int) int {
+	return max(min(bottom+f.Clear+f.Spare, f.Most), bottom+f.Clear, f.Least)
 }
 
 // PriceTopPatch is the option patch that moves the price grid's top to top

@@ -52,18 +52,6 @@ func (k *KLineChart) ensureStudies() {
 	k.studySet, k.studySpecs = studies.NewSet(specs), k.Look.Indicators
 }
 
-// studyDecimals is how many decimals a line's values are drawn with: a
-// little finer than the contract's tick on the price and MACD panes.
-func (k *KLineChart) studyDecimals(p studies.Pane) int32 {
-	switch {
-	case p == studies.PaneRSI || p == studies.PaneVolume:
-		return 2
-	case k.Decimals >= 0:
-		return k.Decimals + 2
-	}
-	return 8
-}
-
 // loadStudies computes the studies over every held candle and hands the
 // chart their arrays (a full draw, a prepend).
 func (k *KLineChart) loadStudies(reset bool) {
@@ -108,7 +96,7 @@ func (k *KLineChart) studyLegend(i int) app.UI {
 	return app.Range(vals).Slice(func(j int) app.UI {
 		v := "—"
 		if vals[j].Value.Valid {
-			v = chartopt.Group(vals[j].Value.Decimal.StringFixed(k.studyDecimals(lines[j].Pane)))
+			v = chartopt.Group(vals[j].Value.Decimal.StringFixed(studies.LegendDecimals(lines[j].Pane, k.Decimals)))
 		}
 		return app.Div().Class("legend-item legend-study").Body(app.Dt().Text(vals[j].Name), app.Dd().DataSet("study", vals[j].Name).Text(v))
 	})

@@ -62,7 +62,8 @@ func (k *KLineChart) renderFirstPaint() app.UI {
 	}
 	var look app.UI
 	if k.Look != (Look{}) {
-		if l, err := boot.NewLook(boot.View{Scale: k.Look.Scale, Kind: k.Look.Kind, Studies: k.studyLines()}); err == nil {
+		lines := k.studyLines() // makes the view's set of studies
+		if l, err := boot.NewLook(boot.View{Scale: k.Look.Scale, Kind: k.Look.Kind, Specs: k.studySet.Specs(), Studies: lines}); err == nil {
 			if b, err := l.JSON(); err == nil {
 				look = jsonScript(boot.LookID, b)
 			}

@@ -303,6 +303,11 @@ func (k *KLineChart) adoptChart(ctx app.Context) bool {
 		return false // no candles drawn for this view: the app starts ECharts itself
 	}
 	k.chart, k.darkDrew = echarts.Adopt(host, instance, el, dark), dark
+	if s, ok := browser.FirstPaint(); ok && s.PriceTop > 0 {
+		// Under the legend the script measured, as fitLegend would: the
+		// app's first draw keeps the candles where they are.
+		k.legendTop = s.PriceTop
+	}
 	browser.Mark(browser.MarkAdopted)
 	k.listen(ctx)
 	k.attachAxes()

@@ -160,3 +160,45 @@ func OscillatorPanes(specs []Spec) int {
 	}
 	return n
 }
+
+// Params are the numbers the study is computed with, as docs/studies.md
+// names them: the period of ma, ema and vol_ma; BOLL's period and width;
+// MACD's fast, slow and signal periods; RSI's period.
+func (s Spec) Params() []int {
+	switch s.Kind {
+	case BOLL:
+		return []int{BollPeriod, BollWidth}
+	case MACD:
+		return []int{MACDFast, MACDSlow, MACDSignal}
+	}
+	return []int{s.period()}
+}
+
+// The decimals the legend writes a line's values with (LegendDecimals).
+const (
+	legendPlaces        = 2 // the volume and RSI panes
+	legendFiner         = 2 // the price and MACD panes: more than the contract's
+	legendPlacesUnknown = 8 // the price and MACD panes of a contract whose decimals are not known
+)
+
+// LegendPlaces is LegendDecimals as data: a value of pane p is written with
+// the contract's decimals and finer more when finer > 0 and they are known,
+// else with places.
+func LegendPlaces(p Pane) (places, finer int32) {
+	if p == PaneRSI || p == PaneVolume {
+		return legendPlaces, 0
+	}
+	return legendPlacesUnknown, legendFiner
+}
+
+// LegendDecimals is how many decimals the legend writes a value of pane p
+// with, for a contract quoted to decimals (< 0: not known): two on the
+// volume and RSI panes; on the price and MACD panes a little finer than the
+// contract's tick, and eight when that is not known.
+func LegendDecimals(p Pane, decimals int32) int32 {
+	places, finer := LegendPlaces(p)
+	if finer > 0 && decimals >= 0 {
+		return decimals + finer
+	}
+	return places
+}

@@ -488,8 +488,8 @@ func TestTheFirstPaintDrawsTheViewsStyleAndScale(t *testing.T) {
 		{"scale=log&period=1mon", priceDrawing{Type: "candlestick", Axis: "log"}, ""},
 		{"scale=log&style=line&theme=dark", priceDrawing{Type: "custom", Draw: "closeLine", Axis: "log"}, "polyline"},
 		{"scale=percent", priceDrawing{Type: "candlestick", Axis: "value", Labels: []string{"%"}}, ""},
-		// On a phone: wider, the app moves the price grid's top under the
-		// legend of studies it measures (docs/performance.md).
+		// The log axis' labels in the price grid under the legend of studies
+		// the first paint measured (docs/performance.md).
 		{"scale=log&style=ohlc&indicators=ma:7,rsi", priceDrawing{Type: "custom", Draw: "ohlcBars", Axis: "log"}, "line"},
 		// A chart embed, in its compact layout (320 × 240).
 		{"embed&scale=percent&style=line", priceDrawing{Type: "custom", Draw: "closeLine", Axis: "value", Labels: []string{"%"}}, "polyline"},
@@ -502,9 +502,6 @@ func TestTheFirstPaintDrawsTheViewsStyleAndScale(t *testing.T) {
 				query += "&period=" + period
 			}
 			width, height := int64(1280), int64(800)
-			if strings.Contains(query, "indicators=") {
-				width, height = 390, 844
-			}
 			if q, ok := strings.CutPrefix(query, "embed&"); ok {
 				path, query, width, height = "/embed/chart", q, 320, 240
 			}

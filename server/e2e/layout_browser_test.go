@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 
 	"github.com/riskchart/riskchart/app/chartopt"
@@ -386,33 +387,42 @@ func TestAChartEmbedPaintsFirstAsTheAppWill(t *testing.T) {
 }
 
 // TestTheChartKeepsItsHeightWhenTheAppRunsWithStudies opens the chart with
-// studies on a phone, a tablet and a phone held sideways, app.wasm held
-// back: the chart area has its height with studies (web/style.css, no
-// taller than the window) in the page as the server sent it,
-// and keeps it once the app has drawn the studies, so that the page below
-// does not move. The first paint draws the candles into the studies'
-// layout (boot.Look): the volume, MACD and RSI panes are where the app
-// draws them, and the candles' grid ends where the app's does; on the
-// phone, whose legend keeps to one line, it starts there too. Elsewhere
-// the app's measure of its legend may move the grid's top. Before, the
-// first paint drew the frame without studies, and the app's draw raised
-// the candles' foot by the panes' height: on the phone from 381 to 269 px,
-// on the tablet from 418 to 295.
+// studies on a phone, a tablet, a phone held sideways, a laptop, a desktop
+// and in an embed, app.wasm held back: the chart area has its height with
+// studies (web/style.css, no taller than the window) in the page as the
+// server sent it, and keeps it once the app has drawn the studies, so that
+// the page below does not move. The first paint draws the candles into the
+// studies' layout (boot.Look), every grid where the app's draw and its
+// measure of its legend put it: the volume and oscillator panes, and the
+// candles' grid from top to foot. On a chart wider than NarrowWidth the
+// legend takes the lines its values need, and the grid starts under them
+// (chartopt.PriceTopUnder): the script measures a copy of the legend the
+// app will write and removes it. Before, the first paint drew the frame
+// without studies, and the app's draw raised the candles' foot by the
+// panes' height (on the phone from 381 to 269 px, on the tablet from 418
+// to 295); then it started the candles under the most lines the rule
+// allows, and the app moved their top up when it measured its legend (on
+// the tablet from 96 to 67 px).
 func TestTheChartKeepsItsHeightWhenTheAppRunsWithStudies(t *testing.T) {
 	s := startServer(t, nil)
 	const jsArea = `document.querySelector(".chart-area").getBoundingClientRect().height`
+	const maMACDRSI, seven = "ma:7,macd,rsi", "ma:7,ma:25,ema:99,boll,vol_ma,macd,rsi"
 	for _, tc := range []struct {
 		screen      layoutScreen
+		indicators  string
+		grids       int     // price, volume, and a pane per oscillator
 		least, most float64 // the chart area's height with studies
-		narrow      bool    // chartopt.NarrowWidth wide or less: the legend keeps to one line
 	}{
-		{layoutScreen{"phone", "/", 390, 844, true, 34}, 560, 844, true},
-		{layoutScreen{"tablet", "/", 768, 1024, true, 34}, 600, 1024, false},
-		{layoutScreen{"phone sideways", "/", 844, 390, true, 34}, 360, 390, false}, // no taller than the window
+		{layoutScreen{"phone", "/", 390, 844, true, 34}, maMACDRSI, 4, 560, 844},
+		{layoutScreen{"tablet", "/", 768, 1024, true, 34}, maMACDRSI, 4, 600, 1024},
+		{layoutScreen{"phone sideways", "/", 844, 390, true, 34}, maMACDRSI, 4, 360, 390}, // no taller than the window
+		{layoutScreen{"laptop", "/", 1024, 768, false, 34}, "ma:7,ma:25,boll", 2, 400, 768},
+		{layoutScreen{"desktop", "/", 1280, 800, false, 34}, seven, 4, 400, 800},
+		{layoutScreen{"embed", "/embed/chart", 800, 600, false, 34}, "ma:7,macd", 3, 300, 600},
 	} {
 		screen := tc.screen
 		t.Run(screen.name, func(t *testing.T) {
-			ctx, held := openHoldingAppWasm(t, s.URL+"/?contract_code=BTC-USDT&period=1min&indicators=ma:7,macd,rsi",
+			ctx, held := openHoldingAppWasm(t, s.URL+screen.path+"?contract_code=BTC-USDT&period=1min&indicators="+tc.indicators,
 				emulation.SetDeviceMetricsOverride(screen.width, screen.height, 1, screen.mobile))
 			waitFor(t, ctx, jsFirstPaint+` !== ""`)
 			before := evalJS[float64](t, ctx, jsArea)
@@ -421,19 +431,77 @@ func TestTheChartKeepsItsHeightWhenTheAppRunsWithStudies(t *testing.T) {
 			}
 			waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.drawn)`)
 			first := evalJS[[]gridSpan](t, ctx, jsGrids)
+			if n := evalJS[int](t, ctx, `document.querySelectorAll(".legend:not(#legend)").length`); n != 0 {
+				t.Errorf("the first paint left %d copies of the legend in the page", n)
+			}
 			letAppWasmThrough(t, ctx, held)
 			waitDrawn(t, ctx, "BTC-USDT|1min")
 			waitFor(t, ctx, `document.querySelector(".legend-study") !== null`)
+			waitFor(t, ctx, jsPriceTopFitted)
 			if after := evalJS[float64](t, ctx, jsArea); math.Abs(after-before) > 0.5 {
 				t.Errorf("the chart area was %.0f px high before the app ran, %.0f px once it drew the studies", before, after)
 			}
 			app := evalJS[[]gridSpan](t, ctx, jsGrids)
-			if len(first) != 4 || len(app) != 4 {
-				t.Fatalf("the first paint drew %d grids (%+v), the app %d (%+v); want 4 (price, volume, MACD, RSI)", len(first), first, len(app), app)
+			if len(first) != tc.grids || len(app) != tc.grids {
+				t.Fatalf("the first paint drew %d grids (%+v), the app %d (%+v); want %d", len(first), first, len(app), app, tc.grids)
 			}
-			if first[0].Foot != app[0].Foot || !slices.Equal(first[1:], app[1:]) || (tc.narrow && first[0] != app[0]) {
-				t.Errorf("the first paint's grids %+v, the app's %+v; want the panes and the candles' foot alike (the candles' top too on a narrow chart)", first, app)
+			if !slices.Equal(first, app) {
+				t.Errorf("the first paint's grids %+v, the app's %+v under its legend (%s); want them alike", first, app,
+					evalJS[string](t, ctx, `document.getElementById("legend").innerText.replace(/\s+/g, " ")`))
 			}
+			t.Logf("the candles from %d to %d px", app[0].Y, app[0].Foot)
+		})
+	}
+}
+
+// TestTheFirstPaintMeasuresTheLegendTheAppWrites holds app.wasm and the
+// live stream back, so that the latest candle stays as the first paint read
+// it, and compares the copy of the legend the first paint measured
+// (web/chart-boot.js, riskchartBoot.legend) with the legend the app writes,
+// term by term: the candle's time, prices at the contract's decimals,
+// change, volumes, and each study line's value at its decimals, or a dash
+// where it has too little history. The script works the studies out in
+// floating point and the app exactly, so a value may differ in its last
+// digit, never in its length.
+func TestTheFirstPaintMeasuresTheLegendTheAppWrites(t *testing.T) {
+	s := startServer(t, nil)
+	const jsAppLegend = `[...document.querySelectorAll("#legend .legend-item")].map((i) => [i.querySelector("dt").textContent, i.querySelector("dd").textContent])`
+	for _, tc := range []struct {
+		name, query   string
+		width, height int64
+	}{
+		{"seven studies", "contract_code=BTC-USDT&period=1min&indicators=ma:7,ma:25,ema:99,boll,vol_ma,macd,rsi", 1280, 800},
+		{"a coin of many decimals", "contract_code=SHIB-USDT&period=5min&indicators=ema:12,boll,macd,vol_ma:5", 1024, 768},
+		{"days, one study too long for the candles", "contract_code=ETH-USDT&period=1day&indicators=ma:500,rsi", 900, 700},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := newBrowser(t)
+			held, hold := holdEach(ctx,
+				&fetch.RequestPattern{URLPattern: appWasmPattern, RequestStage: fetch.RequestStageRequest},
+				&fetch.RequestPattern{URLPattern: liveStream, RequestStage: fetch.RequestStageRequest})
+			whenHeld(ctx, held[1], func(fetch.RequestID) {}) // never answered
+			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(tc.width, tc.height, 1, false), hold,
+				chromedp.Navigate(s.URL+"/?"+tc.query)); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.drawn)`)
+			measured := evalJS[[][2]string](t, ctx, `riskchartBoot.legend || []`)
+			if len(measured) == 0 {
+				t.Fatal("the first paint measured no legend")
+			}
+			letAppWasmThrough(t, ctx, held[0])
+			waitFor(t, ctx, jsPriceTopFitted)
+			written := evalJS[[][2]string](t, ctx, jsAppLegend)
+			if len(written) != len(measured) {
+				t.Fatalf("the first paint measured %d items %v, the app writes %d %v", len(measured), measured, len(written), written)
+			}
+			for i, m := range measured {
+				w := written[i]
+				if m[0] != w[0] || len(m[1]) != len(w[1]) || (m[1] != w[1] && m[1][:len(m[1])-1] != w[1][:len(w[1])-1]) {
+					t.Errorf("item %d: the first paint measured %q %q, the app writes %q %q", i, m[0], m[1], w[0], w[1])
+				}
+			}
+			t.Logf("%d items, e.g. %v", len(written), written[len(written)-1])
 		})
 	}
 }
