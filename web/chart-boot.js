@@ -129,7 +129,9 @@
   }
   // What the app reads when it adopts the chart (app/boot.State): chart
   // stays null unless candles were drawn (the app then starts ECharts
-  // itself); settled says that this script is done (app.js waits on it).
+  // itself); settled says that this script is done (app.js waits on it);
+  // priceTop is where the price grid starts under the legend measured
+  // (legendTop), whose terms and values legend keeps for the browser tests.
   const state = { chart: null, el: host, contract, period, dark, compact, priceTop: 0, legend: null, adopted: false, drawn: false, answer: null, settled: false };
   window.riskchartBoot = state;
 
@@ -291,7 +293,7 @@
       copy.append(item);
     }
     within.append(copy);
-    state.legend = items; // what was measured: each term and its value
+    state.legend = items;
     const bottom = Math.ceil(copy.getBoundingClientRect().bottom - host.getBoundingClientRect().top);
     copy.remove();
     const fit = rule.fit;
