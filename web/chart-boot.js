@@ -111,11 +111,12 @@
   // allows (a 600 x 400 frame, whose chips take two lines). With studies,
   // the grid is measured from the highest top the app gives it (a narrow
   // chart's): the app, which keeps this layout at this size (state.compact),
-  // would not measure more room. It measures its own grid, which a legend of
-  // studies may push lower, and may still take the compact layout where this
-  // script did not.
+  // would not measure more room. Once the answer is in, the grid is measured
+  // again under the legend the app will write (legendTop), which may push
+  // it lower, and the embed takes the compact layout then if the app would.
   const embed = document.getElementById("embed-root");
-  const compact = !!embed && embed.classList.contains("embed-chart") && (() => {
+  const chartEmbed = !!embed && embed.classList.contains("embed-chart");
+  let compact = chartEmbed && (() => {
     const rule = boot.compact;
     const panes = new Set((q.get("indicators") || "").split(",").map((s) => s.split(":")[0].trim().toLowerCase()).filter((s) => rule.panes.includes(s))).size;
     if (innerHeight < rule.below + panes * rule.perPane) {
@@ -124,8 +125,12 @@
     const frame = look ? merged(look.frames.light, look.narrow) : boot.frames.light; // the themes' grids are alike
     return paneHeight(frame, host.clientHeight) < rule.minPane;
   })();
-  if (compact) {
+  const takeCompact = () => {
+    compact = true;
     embed.classList.add("embed-compact");
+  };
+  if (compact) {
+    takeCompact();
   }
   // What the app reads when it adopts the chart (app/boot.State): chart
   // stays null unless candles were drawn (the app then starts ECharts
@@ -378,7 +383,18 @@
         downs.push(down ? c.vol : "-");
       }
       const n = labels.length, start = Math.max(0, n - boot.shown);
-      const shade = dark ? "dark" : "light", full = frameOf(shade), frame = compact ? merged(full, look ? look.compact : boot.compact.patch) : full;
+      const shade = dark ? "dark" : "light", full = frameOf(shade);
+      // Under the legend the app will write, in the full layout: where that
+      // leaves a chart embed's candles under the least the app allows, the
+      // app would take the compact layout once it ran, and this paint takes
+      // it now (an 800 x 400 embed with six volume averages).
+      let top = legendTop(env.data);
+      if (top > 0 && chartEmbed && paneHeight({ grid: [{ ...full.grid[0], top }] }, host.clientHeight) < boot.compact.minPane) {
+        takeCompact();
+        state.compact = true;
+        top = 0;
+      }
+      const frame = compact ? merged(full, look ? look.compact : boot.compact.patch) : full;
       // OHLC bars, a close line or area: a custom series, drawn by the
       // function the app hands it, from the page's ECharts build, over rows
       // with each candle's index first (app/chartopt/styles.go).
@@ -402,7 +418,6 @@
         }
         priceLabels(format);
       }
-      const top = legendTop(env.data);
       if (top > 0) {
         grid = grid.map((g, i) => (i === 0 ? { ...g, top } : g));
         state.priceTop = top; // the app starts its frame there (app/boot.State)

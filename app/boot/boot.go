@@ -89,9 +89,10 @@ type Config struct {
 // price grid in the chart's box would be under MinPane px high
 // (chartopt.MinPricePane), the embed's root takes the class embed-compact
 // and the frame of either theme the patch Patch (chartopt.Compact, which
-// sets sizes, not colours), its price labels measured in Font. The app
-// measures its own full layout, whose legend of studies may lower the
-// price grid, and may take the compact one where the first paint did not.
+// sets sizes, not colours), its price labels measured in Font. With
+// studies the script measures the grid again once it has the candles,
+// under the legend the app will write (Look.Legend), and takes the compact
+// layout then where the app would.
 type CompactRule struct {
 	Below   int             `json:"below"`
 	PerPane int             `json:"perPane"`

@@ -289,12 +289,15 @@ const jsWatchCompact = `(() => {
 // Layout: under the height rule (chartopt.CompactBelow, 100 px more with a
 // MACD pane), or where the frame's price grid would leave the candles under
 // chartopt.MinPricePane (600 × 400 and 320 × 400, whose period chips take
-// two lines or more), the first paint takes the compact layout, as the app
-// does (the class on the embed's root, the price grid under a one-line
+// two lines or more; 660 × 410 and 800 × 400 with six studies, under the
+// legend the app writes), the first paint takes the compact layout, as the
+// app does (the class on the embed's root, the price grid under a one-line
 // legend, no zoom slider), and the app keeps the price grid where the first
 // paint put it. Before, the full layout's period chips filled a 320 × 240
 // frame and the first paint's chart had no room, and a 600 × 400 embed drew
-// the full layout first and changed to the compact one when the app ran.
+// the full layout first and changed to the compact one when the app ran, as
+// the embeds with six studies did until the first paint measured the legend
+// the app writes.
 //
 // Prices: the page carries the contract's entry of the list (pages.FirstOffer),
 // so the first paint writes BTC-USDT's prices at one decimal, as the app
@@ -303,6 +306,7 @@ const jsWatchCompact = `(() => {
 // The answer: the embed's head preloads it and reads it inline
 // (bundle/answer.go), and the first paint draws from that one request.
 func TestAChartEmbedPaintsFirstAsTheAppWill(t *testing.T) {
+	const volumeAverages = "vol_ma:5,vol_ma:10,vol_ma:20,vol_ma:30,vol_ma:60,vol_ma:120"
 	s := startServer(t, nil)
 	type grid struct{ X, Y, Width, Height float64 }
 	const jsCompact = `({root: document.getElementById("embed-root").classList.contains("embed-compact"), slider: ` + jsChart + `.getOption().dataZoom.some((z) => z.type === "slider" && z.show !== false)})`
@@ -324,6 +328,15 @@ func TestAChartEmbedPaintsFirstAsTheAppWill(t *testing.T) {
 		{"600 × 400", 600, 400, "", true},
 		{"800 × 400", 800, 400, "", false},
 		{"1000 × 400", 1000, 400, "", false},
+		// Under the legend of six volume averages (two or three lines) the
+		// full layout would leave the candles under 130 px, though under a
+		// narrow chart's one line it would not: the first paint takes the
+		// compact layout once it has measured the legend the app writes.
+		// (Studies of the volume: the app's lines of a price study may widen
+		// the price axis, which the first paint draws for the candles alone.)
+		{"660 × 410 with six studies", 660, 410, "&indicators=" + volumeAverages, true},
+		{"800 × 400 with six studies", 800, 400, "&indicators=" + volumeAverages, true},
+		{"800 × 480 with six studies", 800, 480, "&indicators=" + volumeAverages, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, held := openHoldingAppWasm(t, s.URL+"/embed/chart?contract_code=BTC-USDT&period=1min"+tc.query,
