@@ -2,8 +2,8 @@
 // chart's frames, built in Go with go-echarts, and this script's
 // configuration (app/boot.Config), and for a view with studies, a price
 // scale or a chart style its look (app/boot.Look); this script draws the
-// latest candles into them as soon as ECharts has run, while app.wasm is
-// still downloading and compiling.
+// latest candles into them as soon as ECharts has run, with the studies'
+// lines, while app.wasm is still downloading and compiling.
 // The app then adopts this ECharts instance (app/echarts.Adopt), decodes
 // the same answer exactly and draws its own arrays into it; from then on
 // the app alone drives the chart.
@@ -202,49 +202,84 @@
     return /^-0(\.0*)?$/.test(s) ? s.slice(1) : s;
   };
 
-  // The studies' values at the latest candle, in floating point, as
+  // The studies' lines over the candles, in floating point, as
   // docs/studies.md defines them, per kind of study (app/boot.LegendStudy),
-  // in the order of its lines; NaN where it has too little history. They
-  // are measured in a copy of the legend, never shown: the app's own are
-  // exact.
-  const sum = (xs) => xs.reduce((a, b) => a + b, 0);
-  const mean = (xs, k) => (k > 0 && xs.length >= k ? sum(xs.slice(-k)) / k : NaN);
-  const last = (xs) => (xs.length > 0 ? xs[xs.length - 1] : NaN);
-  // The exponential average over k, seeded with the mean of the first k:
-  // its values from xs[k - 1] on.
-  const ema = (xs, k) => {
-    if (!(k > 0) || xs.length < k) {
-      return [];
-    }
-    const out = [sum(xs.slice(0, k)) / k], a = 2 / (k + 1);
-    for (let j = k; j < xs.length; j++) {
-      out.push(out[out.length - 1] + a * (xs[j] - out[out.length - 1]));
+  // in the order of its lines: a value per candle, NaN where the study has
+  // too little history. The first paint draws them, and measures the
+  // latest in a copy of the legend; the app draws its exact ones over them.
+  const empty = (n) => new Array(n).fill(NaN);
+  const windowMean = (xs, k) => {
+    const out = empty(xs.length);
+    for (let i = 0, s = 0; i < xs.length; i++) {
+      s += xs[i] - (i >= k ? xs[i - k] : 0);
+      if (i >= k - 1) {
+        out[i] = s / k;
+      }
     }
     return out;
   };
-  const studyValues = {
-    ma: (closes, vols, [k]) => [mean(closes, k)],
-    ema: (closes, vols, [k]) => [last(ema(closes, k))],
-    vol_ma: (closes, vols, [k]) => [mean(vols, k)],
+  // The exponential average over k of xs from index from on, seeded with the
+  // mean of its first k values.
+  const ema = (xs, k, from = 0) => {
+    const out = empty(xs.length), a = 2 / (k + 1);
+    if (!(k > 0) || xs.length - from < k) {
+      return out;
+    }
+    let e = 0;
+    for (let i = from; i < from + k; i++) {
+      e += xs[i] / k;
+    }
+    out[from + k - 1] = e;
+    for (let i = from + k; i < xs.length; i++) {
+      out[i] = e += a * (xs[i] - e);
+    }
+    return out;
+  };
+  const studySeries = {
+    ma: (closes, vols, [k]) => [windowMean(closes, k)],
+    ema: (closes, vols, [k]) => [ema(closes, k)],
+    vol_ma: (closes, vols, [k]) => [windowMean(vols, k)],
     boll: (closes, vols, [k, width]) => {
-      const mid = mean(closes, k), sd = Math.sqrt(mean(closes.slice(-k).map((c) => (c - mid) ** 2), k));
-      return [mid + width * sd, mid, mid - width * sd];
+      const mid = windowMean(closes, k), up = empty(closes.length), lo = empty(closes.length);
+      for (let i = k - 1; i < closes.length; i++) {
+        let d2 = 0;
+        for (let j = i - k + 1; j <= i; j++) {
+          d2 += (closes[j] - mid[i]) ** 2;
+        }
+        const sd = Math.sqrt(d2 / k);
+        [up[i], lo[i]] = [mid[i] + width * sd, mid[i] - width * sd];
+      }
+      return [up, mid, lo];
     },
     macd: (closes, vols, [fast, slow, signal]) => {
-      const f = ema(closes, fast), dif = ema(closes, slow).map((s, j) => f[j + slow - fast] - s), dea = last(ema(dif, signal));
-      return [last(dif), dea, last(dif) - dea];
+      const f = ema(closes, fast), s = ema(closes, slow), dif = closes.map((_, i) => f[i] - s[i]), dea = ema(dif, signal, slow - 1);
+      return [dif, dea, dif.map((d, i) => d - dea[i])];
     },
     rsi: (closes, vols, [k]) => {
-      if (closes.length <= k) {
-        return [NaN];
-      }
+      const out = empty(closes.length);
       let gain = 0, loss = 0;
       for (let j = 1; j < closes.length; j++) {
-        const d = closes[j] - closes[j - 1];
-        [gain, loss] = j <= k ? [gain + Math.max(d, 0) / k, loss + Math.max(-d, 0) / k] : [(gain * (k - 1) + Math.max(d, 0)) / k, (loss * (k - 1) + Math.max(-d, 0)) / k];
+        const d = closes[j] - closes[j - 1], up = Math.max(d, 0), down = Math.max(-d, 0);
+        gain = j <= k ? gain + up / k : (gain * (k - 1) + up) / k;
+        loss = j <= k ? loss + down / k : (loss * (k - 1) + down) / k;
+        if (j >= k) {
+          out[j] = loss === 0 ? 100 : (100 * gain) / (gain + loss);
+        }
       }
-      return [loss === 0 ? 100 : (100 * gain) / (gain + loss)];
+      return [out];
     },
+  };
+  // Every study line of the view over candles, in the frame's order; none
+  // without studies (or a page without its look).
+  const studyLines = (candles) => {
+    if (!look || !look.legend) {
+      return [];
+    }
+    const closes = candles.map((c) => Number(c.close)), vols = candles.map((c) => Number(c.vol));
+    return look.legend.studies.flatMap((study) => {
+      const lines = studySeries[study.kind] ? studySeries[study.kind](closes, vols, study.params) : [];
+      return study.lines.map((_, j) => lines[j] || empty(candles.length));
+    });
   };
   // The browser's zone as Go names it in WebAssembly (time.Local: "UTC+2",
   // "UTC-3:30"), which the app's legend writes after the time.
@@ -261,7 +296,7 @@
   // A copy of it, written as the app writes it (app/components' legend),
   // out of sight in the legend's place, is measured and removed. 0: the
   // frame's top stands (no studies, a narrow chart, a compact embed).
-  const legendTop = (candles) => {
+  const legendTop = (candles, lines) => {
     const rule = look && look.legend, within = host.closest(".kchart");
     if (!rule || !within || compact || host.clientWidth <= look.narrowWidth) {
       return 0;
@@ -278,14 +313,10 @@
       ["Vol (cont)", grouped(text(c.vol))], ["Amount (" + contract.split("-")[0] + ")", grouped(text(c.amount))],
       ["Turnover (USDT)", grouped(text(c.trade_turnover))], ["Count", grouped(text(c.count))],
     ];
-    const closes = candles.map((d) => num(d.close)), vols = candles.map((d) => num(d.vol));
-    for (const study of rule.studies) {
-      const values = studyValues[study.kind] ? studyValues[study.kind](closes, vols, study.params) : [];
-      study.lines.forEach((line, j) => {
-        const dp = line.finer > 0 && decimals >= 0 ? decimals + line.finer : line.places;
-        items.push([line.name, Number.isFinite(values[j]) ? grouped(fixed(values[j], dp)) : "\u2014"]);
-      });
-    }
+    rule.studies.flatMap((study) => study.lines).forEach((line, j) => {
+      const v = lines[j][candles.length - 1], dp = line.finer > 0 && decimals >= 0 ? decimals + line.finer : line.places;
+      items.push([line.name, Number.isFinite(v) ? grouped(fixed(v, dp)) : "\u2014"]);
+    });
     const copy = document.createElement("dl");
     copy.className = "legend";
     copy.style.visibility = "hidden";
@@ -341,14 +372,21 @@
   // it has drawn, and hands the labels over in a second render; here both
   // are worked out before the one render: the range is the lowest and the
   // highest of the prices the series' encode puts on the axis (the closes
-  // alone for a line or an area) over the candles in view, as the frame's
-  // dataMin and dataMax make it.
-  const logLabels = (candles, ys, px, rule) => {
+  // alone for a line or an area) and of the studies' lines drawn in the
+  // price pane, over the candles in view, as the frame's dataMin and
+  // dataMax make it.
+  const logLabels = (candles, ys, lines, px, rule) => {
     let lo = Infinity, hi = -Infinity;
     for (const c of candles) {
       for (const y of ys) {
         lo = Math.min(lo, c[y]);
         hi = Math.max(hi, c[y]);
+      }
+    }
+    for (const v of lines.flat()) {
+      if (Number.isFinite(v)) {
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
       }
     }
     if (!(lo > 0) || !(hi > lo) || !(px > 0)) {
@@ -388,7 +426,8 @@
       // leaves a chart embed's candles under the least the app allows, the
       // app would take the compact layout once it ran, and this paint takes
       // it now (an 800 x 400 embed with six volume averages).
-      let top = legendTop(env.data);
+      const lines = studyLines(env.data);
+      let top = legendTop(env.data, lines);
       if (top > 0 && chartEmbed && paneHeight({ grid: [{ ...full.grid[0], top }] }, host.clientHeight) < boot.compact.minPane) {
         takeCompact();
         state.compact = true;
@@ -399,7 +438,15 @@
       // function the app hands it, from the page's ECharts build, over rows
       // with each candle's index first (app/chartopt/styles.go).
       const draw = look && look.draw && look.draw[shade];
-      const data = [draw ? echarts.indexed(prices, []) : prices, ups, downs]; // the frame's first three series: price, volume up, volume down
+      // The frame's series: price, volume up, volume down, then the study
+      // lines, each as the app hands them over (chartopt.AppendPoints): a
+      // Float64Array of each candle's index and value, NaN for no point.
+      const data = [draw ? echarts.indexed(prices, []) : prices, ups, downs];
+      for (const line of lines) {
+        const points = new Float64Array(2 * n);
+        line.forEach((v, i) => points.set([i, v], 2 * i));
+        data.push(points);
+      }
       let { grid, yAxis, series } = frame;
       if (draw) {
         series = merged(series, [{ renderItem: echarts[draw.fn](...draw.args) }]);
@@ -422,6 +469,13 @@
         grid = grid.map((g, i) => (i === 0 ? { ...g, top } : g));
         state.priceTop = top; // the app starts its frame there (app/boot.State)
       }
+      // The volume axis' labels as the app writes them (chartopt.FormatVolume):
+      // 950, 12.5K, 3.2M.
+      const volume = (v) => {
+        const unit = boot.volumeUnits.find((u) => Math.abs(v) >= u.at);
+        return String(round((unit ? v / unit.at : v) * 10) / 10) + (unit ? unit.suffix : "");
+      };
+      yAxis = merged(yAxis, [{}, { axisLabel: { show: true, formatter: volume }, axisPointer: { label: { formatter: volume } } }]);
       if (look && look.percent) {
         // As the app writes them (chartopt.FormatPercent): how far a price is
         // from the close of the first candle in view, two decimals, signed.
@@ -437,7 +491,9 @@
       const chart = echarts.init(host);
       if (look && look.log) {
         const encoded = frame.series[0].encode;
-        const values = logLabels(env.data.slice(start), encoded ? encoded.y : ["low", "high"], paneHeight({ grid }, chart.getHeight()), look.log);
+        const onPrice = look.legend ? look.legend.studies.flatMap((study) => study.lines).map((line) => line.pane === 0) : [];
+        const inView = lines.filter((_, j) => onPrice[j]).map((line) => line.slice(start));
+        const values = logLabels(env.data.slice(start), encoded ? encoded.y : ["low", "high"], inView, paneHeight({ grid }, chart.getHeight()), look.log);
         if (values) {
           yAxis = merged(yAxis, [{ axisLabel: { customValues: values }, axisTick: { customValues: values } }]);
         }

@@ -75,6 +75,9 @@ type Config struct {
 	// same list, and fits the axis' room to them by PriceRoom.
 	ContractsID string   `json:"contractsID"`
 	PriceRoom   RoomRule `json:"priceRoom"`
+	// VolumeUnits are the units the volume axis' labels are written in,
+	// with a decimal at most (chartopt.FormatVolume).
+	VolumeUnits [3]chartopt.VolumeUnit `json:"volumeUnits"`
 	// LookID names the element holding the page's Look, when its view
 	// names studies, a scale or a style: what the first paint then draws.
 	LookID string `json:"lookID"`
@@ -134,7 +137,7 @@ func NewConfig(p Page) (Config, error) {
 		ContractPattern: venueapi.ContractCodePattern, ContractMaxLen: venueapi.ContractCodeMaxLen,
 		Labels: map[venueapi.Period]string{}, UTC: p.UTC, Themes: p.Themes,
 		Steps: map[venueapi.Period]chartopt.TimeStep{}, EdgeHalf: chartopt.TimeLabelHalf,
-		ContractsID: ContractsID, LookID: LookID,
+		ContractsID: ContractsID, LookID: LookID, VolumeUnits: chartopt.VolumeUnits(),
 		PriceRoom: RoomRule{Min: chartopt.DefaultPriceRoom, Step: chartopt.PriceRoomStep, Pad: chartopt.PriceRoomPad,
 			Above: chartopt.PriceRoomAbove, Font: chartopt.AxisFont(chartopt.AxisFontSize)},
 		Compact: CompactRule{Below: chartopt.CompactHeight, PerPane: chartopt.CompactPaneRoom, MinPane: chartopt.MinPricePane,
@@ -163,10 +166,11 @@ func NewConfig(p Page) (Config, error) {
 // (chartopt.NarrowPatch), for a chart NarrowWidth px wide or less, and a
 // compact one's (chartopt.Compact), and what the frames cannot hold as data:
 // the drawing function of a custom price series, and the percent scale's
-// labels; with studies, the legend that the app writes over the chart
-// (Legend), under which the price grid starts. The first paint draws the
-// candles into it, so that the app, which draws the same frame, does not
-// change how they look or move them. Unlike
+// labels; with studies, the studies themselves (Legend): the first paint
+// works their lines out and draws them, and starts the price grid under
+// the legend the app writes. The first paint draws the candles into it, so
+// that the app, which draws the same frame, does not change how they look
+// or move them. Unlike
 // Config, a Look is of one page: the server writes it into the page it
 // prerenders for such a URL, and the view is the page's.
 type Look struct {
@@ -190,13 +194,12 @@ type Look struct {
 	Legend *Legend `json:"legend,omitempty"`
 }
 
-// Legend is what the first paint needs to start the price grid where the
-// app will under its legend of the latest candle (chartopt.PriceTopUnder):
-// the rule, and the studies' items that the legend writes after the
-// candle's own, in order. The script writes a copy of the app's legend out
-// of sight, with the studies' values at the latest candle worked out in
-// floating point (they are measured, never shown), measures its foot and
-// removes it.
+// Legend is what the first paint needs of the view's studies: each study's
+// kind and numbers, from which it works out their lines in floating point
+// and draws them in the frame's series, and its lines' items in the legend
+// with the rule by which the app starts the price grid under it
+// (chartopt.PriceTopUnder). The script writes a copy of the app's legend of
+// the latest candle out of sight, measures its foot and removes it.
 type Legend struct {
 	Fit     chartopt.LegendFit `json:"fit"`
 	Studies []LegendStudy      `json:"studies"`
@@ -214,9 +217,10 @@ type LegendStudy struct {
 // (studies.LegendPlaces): the contract's and Finer more when Finer > 0 and
 // they are known, else Places.
 type LegendLine struct {
-	Name   string `json:"name"`
-	Places int32  `json:"places"`
-	Finer  int32  `json:"finer,omitempty"`
+	Name   string       `json:"name"`
+	Pane   studies.Pane `json:"pane"`
+	Places int32        `json:"places"`
+	Finer  int32        `json:"finer,omitempty"`
 }
 
 // newLegend is the Legend of a view with specs.
@@ -226,7 +230,7 @@ func newLegend(specs []studies.Spec) *Legend {
 		st := LegendStudy{Kind: s.Kind, Params: s.Params()}
 		for _, line := range studies.NewSet([]studies.Spec{s}).Lines() {
 			places, finer := studies.LegendPlaces(line.Pane)
-			st.Lines = append(st.Lines, LegendLine{Name: line.Name, Places: places, Finer: finer})
+			st.Lines = append(st.Lines, LegendLine{Name: line.Name, Pane: line.Pane, Places: places, Finer: finer})
 		}
 		l.Studies = append(l.Studies, st)
 	}

@@ -2,8 +2,10 @@ package boot
 
 import (
 	"encoding/json"
+	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -374,5 +376,32 @@ func TestALookWithStudiesCarriesTheAppsLegend(t *testing.T) {
 	}
 	if plain, err := NewLook(View{Scale: chartopt.ScaleLog}); err != nil || plain.Legend != nil {
 		t.Errorf("a look without studies carries a legend %+v (%v)", plain.Legend, err)
+	}
+}
+
+// TestTheConfigCarriesTheVolumeUnits: the first paint writes the volume
+// axis' labels with the config's units, a decimal at most, as
+// chartopt.FormatVolume does.
+func TestTheConfigCarriesTheVolumeUnits(t *testing.T) {
+	c, err := NewConfig(Page{Contract: "BTC-USDT", Period: venueapi.Period1Min, Size: 300, Shown: 120})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Config
+	if err := json.Unmarshal(mustJSON(t, c), &got); err != nil {
+		t.Fatal(err)
+	}
+	script := func(v float64) string { // web/chart-boot.js' volume
+		for _, u := range got.VolumeUnits {
+			if math.Abs(v) >= u.At {
+				return strconv.FormatFloat(math.Round(v/u.At*10)/10, 'f', -1, 64) + u.Suffix
+			}
+		}
+		return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
+	}
+	for _, v := range []float64{0, 950, 999.94, 1000, 12500, 30000, 999999, 3.2e6, 4.5e9, 0.25} {
+		if s, want := script(v), chartopt.FormatVolume(v); s != want {
+			t.Errorf("%g: the first paint writes %q, the app %q", v, s, want)
+		}
 	}
 }

@@ -71,15 +71,26 @@ func (s TimeStep) Bucket(id int64, loc *time.Location) int64 {
 
 // FormatVolume writes a volume axis label briefly: 950, 12.5K, 3.2M.
 func FormatVolume(v float64) string {
-	switch a := max(v, -v); {
-	case a >= 1e9:
-		return short(v/1e9) + "B"
-	case a >= 1e6:
-		return short(v/1e6) + "M"
-	case a >= 1e3:
-		return short(v/1e3) + "K"
+	a := max(v, -v)
+	for _, u := range VolumeUnits() {
+		if a >= u.At {
+			return short(v/u.At) + u.Suffix
+		}
 	}
 	return short(v)
+}
+
+// VolumeUnit is one of FormatVolume's units: a volume of At or more (in
+// size) is written in At, with Suffix.
+type VolumeUnit struct {
+	At     float64 `json:"at"`
+	Suffix string  `json:"suffix"`
+}
+
+// VolumeUnits are FormatVolume's units, largest first, as data for the
+// first paint (app/boot.Config).
+func VolumeUnits() [3]VolumeUnit {
+	return [3]VolumeUnit{{1e9, "B"}, {1e6, "M"}, {1e3, "K"}}
 }
 
 // short writes v with at most one decimal, none when it is whole.
