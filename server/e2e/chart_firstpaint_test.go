@@ -507,21 +507,14 @@ func TestTheFirstPaintDrawsTheViewsStyleAndScale(t *testing.T) {
 			}
 			// The live stream is held back too: a trade between the two reads
 			// moved a close, and with it the axis of a line (its closes alone).
-			ctx := newBrowser(t)
-			held, hold := holdEach(ctx,
-				&fetch.RequestPattern{URLPattern: appWasmPattern, RequestStage: fetch.RequestStageRequest},
-				&fetch.RequestPattern{URLPattern: liveStream, RequestStage: fetch.RequestStageRequest})
-			whenHeld(ctx, held[1], func(fetch.RequestID) {}) // never answered
-			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(width, height, 1, width < 640), hold,
-				chromedp.Navigate(s.URL+path+"?contract_code=BTC-USDT&"+query)); err != nil {
-				t.Fatal(err)
-			}
+			ctx, held := openStillHoldingAppWasm(t, s.URL+path+"?contract_code=BTC-USDT&"+query,
+				emulation.SetDeviceMetricsOverride(width, height, 1, width < 640))
 			waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.drawn)`)
 			var first priceDrawing
 			if err := json.Unmarshal([]byte(evalJS[string](t, ctx, jsPriceDrawing)), &first); err != nil {
 				t.Fatal(err)
 			}
-			letAppWasmThrough(t, ctx, held[0])
+			letAppWasmThrough(t, ctx, held)
 			waitDrawn(t, ctx, "BTC-USDT|"+period)
 			var app priceDrawing
 			if err := json.Unmarshal([]byte(evalJS[string](t, ctx, jsPriceDrawing)), &app); err != nil {

@@ -390,6 +390,22 @@ func openHoldingAppWasm(t testing.TB, u string, before ...chromedp.Action) (ctx 
 	return ctx, held
 }
 
+// openStillHoldingAppWasm is openHoldingAppWasm with the app's live stream
+// held back too, never answered: the latest candle stays as the first paint
+// read it while a test compares the first paint with the app.
+func openStillHoldingAppWasm(t testing.TB, u string, before ...chromedp.Action) (ctx context.Context, held <-chan fetch.RequestID) {
+	t.Helper()
+	ctx = newBrowser(t)
+	each, hold := holdEach(ctx,
+		&fetch.RequestPattern{URLPattern: appWasmPattern, RequestStage: fetch.RequestStageRequest},
+		&fetch.RequestPattern{URLPattern: liveStream, RequestStage: fetch.RequestStageRequest})
+	whenHeld(ctx, each[1], func(fetch.RequestID) {}) // never answered
+	if err := chromedp.Run(ctx, append(before, hold, chromedp.Navigate(u))...); err != nil {
+		t.Fatal(err)
+	}
+	return ctx, each[0]
+}
+
 // holdRequests has the browser hold back each request whose URL matches
 // pattern: run hold before the navigation; each held request comes on the
 // channel, to be let through (fetch.ContinueRequest) or failed.

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 
 	"github.com/riskchart/riskchart/app/chartopt"
@@ -501,21 +500,13 @@ func TestTheFirstPaintMeasuresTheLegendTheAppWrites(t *testing.T) {
 		{"days, one study too long for the candles", "contract_code=ETH-USDT&period=1day&indicators=ma:500,rsi", 900, 700},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx := newBrowser(t)
-			held, hold := holdEach(ctx,
-				&fetch.RequestPattern{URLPattern: appWasmPattern, RequestStage: fetch.RequestStageRequest},
-				&fetch.RequestPattern{URLPattern: liveStream, RequestStage: fetch.RequestStageRequest})
-			whenHeld(ctx, held[1], func(fetch.RequestID) {}) // never answered
-			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(tc.width, tc.height, 1, false), hold,
-				chromedp.Navigate(s.URL+"/?"+tc.query)); err != nil {
-				t.Fatal(err)
-			}
+			ctx, held := openStillHoldingAppWasm(t, s.URL+"/?"+tc.query, emulation.SetDeviceMetricsOverride(tc.width, tc.height, 1, false))
 			waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.drawn)`)
 			measured := evalJS[[][2]string](t, ctx, `riskchartBoot.legend || []`)
 			if len(measured) == 0 {
 				t.Fatal("the first paint measured no legend")
 			}
-			letAppWasmThrough(t, ctx, held[0])
+			letAppWasmThrough(t, ctx, held)
 			waitFor(t, ctx, jsPriceTopFitted)
 			written := evalJS[[][2]string](t, ctx, jsAppLegend)
 			if len(written) != len(measured) {
@@ -574,18 +565,11 @@ func TestTheFirstPaintDrawsTheStudiesLines(t *testing.T) {
 		{"a phone, MACD", "/", "indicators=macd,ema:12", 390, 844, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx := newBrowser(t)
-			held, hold := holdEach(ctx,
-				&fetch.RequestPattern{URLPattern: appWasmPattern, RequestStage: fetch.RequestStageRequest},
-				&fetch.RequestPattern{URLPattern: liveStream, RequestStage: fetch.RequestStageRequest})
-			whenHeld(ctx, held[1], func(fetch.RequestID) {}) // never answered
-			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(tc.width, tc.height, 1, tc.width < 640), hold,
-				chromedp.Navigate(s.URL+tc.path+"?contract_code=BTC-USDT&period=1min&"+tc.query)); err != nil {
-				t.Fatal(err)
-			}
+			ctx, held := openStillHoldingAppWasm(t, s.URL+tc.path+"?contract_code=BTC-USDT&period=1min&"+tc.query,
+				emulation.SetDeviceMetricsOverride(tc.width, tc.height, 1, tc.width < 640))
 			waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.drawn)`)
 			first := read(ctx)
-			letAppWasmThrough(t, ctx, held[0])
+			letAppWasmThrough(t, ctx, held)
 			waitFor(t, ctx, jsPriceTopFitted)
 			app := read(ctx)
 			if len(first.Lines) != tc.lines || len(app.Lines) != tc.lines {
