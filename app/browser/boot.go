@@ -23,6 +23,12 @@ func FirstPaint() (s boot.State, ok bool) {
 		}
 		return ""
 	}
+	num := func(name string) int {
+		if v := b.Get(name); v.Type() == app.TypeNumber {
+			return v.Int()
+		}
+		return 0
+	}
 	return boot.State{
 		Contract: str("contract"),
 		Period:   venueapi.Period(str("period")),
@@ -31,32 +37,25 @@ func FirstPaint() (s boot.State, ok bool) {
 		Adopted:  b.Get("adopted").Truthy(),
 		Settled:  b.Get("settled").Truthy(),
 		Compact:  b.Get("compact").Truthy(),
-		PriceTop: intOr0(b.Get("priceTop")),
+		PriceTop: num("priceTop"),
 	}, true
-}
-
-// intOr0 is v as an int when it is a number, else 0.
-func intOr0(v app.Value) int {
-	if v.Type() != app.TypeNumber {
-		return 0
-	}
-	return v.Int()
 }
 
 // AdoptFirstPaint claims the first paint's chart, once: the script draws
 // nothing after this. It returns the script's ECharts instance and element
-// when it drew candles of contract and period, and whether its frame is dark.
-func AdoptFirstPaint(contract string, period venueapi.Period) (chart, el app.Value, dark, ok bool) {
+// when it drew candles of contract and period, and what it did (its frame
+// dark or not, where it started the price grid).
+func AdoptFirstPaint(contract string, period venueapi.Period) (chart, el app.Value, s boot.State, ok bool) {
 	s, found := FirstPaint()
 	if !found || s.Adopted {
-		return nil, nil, false, false
+		return nil, nil, boot.State{}, false
 	}
 	b := app.Window().Get(boot.Global)
 	b.Set("adopted", true)
 	if !s.Shows(contract, period) || !s.Drawn {
-		return nil, nil, false, false // another view, or nothing drawn yet
+		return nil, nil, boot.State{}, false // another view, or nothing drawn yet
 	}
-	return b.Get("chart"), b.Get("el"), s.Dark, true
+	return b.Get("chart"), b.Get("el"), s, true
 }
 
 // TakeFirstPaintAnswer returns, once, the KLine answer that the first-paint

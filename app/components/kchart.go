@@ -298,15 +298,15 @@ func (k *KLineChart) adoptChart(ctx app.Context) bool {
 	if !host.Truthy() {
 		return false
 	}
-	instance, el, dark, ok := browser.AdoptFirstPaint(k.Contract, k.Period)
+	instance, el, first, ok := browser.AdoptFirstPaint(k.Contract, k.Period)
 	if !ok {
 		return false // no candles drawn for this view: the app starts ECharts itself
 	}
-	k.chart, k.darkDrew = echarts.Adopt(host, instance, el, dark), dark
-	if s, ok := browser.FirstPaint(); ok && s.PriceTop > 0 {
+	k.chart, k.darkDrew = echarts.Adopt(host, instance, el, first.Dark), first.Dark
+	if first.PriceTop > 0 {
 		// Under the legend the script measured, as fitLegend would: the
 		// app's first draw keeps the candles where they are.
-		k.legendTop = s.PriceTop
+		k.legendTop = first.PriceTop
 	}
 	browser.Mark(browser.MarkAdopted)
 	k.listen(ctx)
