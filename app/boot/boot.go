@@ -228,7 +228,7 @@ func newLegend(specs []studies.Spec) *Legend {
 	l := &Legend{Fit: chartopt.LegendRule()}
 	for _, s := range specs {
 		st := LegendStudy{Kind: s.Kind, Params: s.Params()}
-		for _, line := range studies.NewSet([]studies.Spec{s}).Lines() {
+		for _, line := range s.Lines() {
 			places, finer := studies.LegendPlaces(line.Pane)
 			st.Lines = append(st.Lines, LegendLine{Name: line.Name, Pane: line.Pane, Places: places, Finer: finer})
 		}

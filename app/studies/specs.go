@@ -174,6 +174,12 @@ func (s Spec) Params() []int {
 	return []int{s.period()}
 }
 
+// Lines are the lines the study draws, in the order a Set's Lines and At
+// give them, without values.
+func (s Spec) Lines() []Line {
+	return newStudy(s).lines()
+}
+
 // The decimals the legend writes a line's values with (LegendDecimals).
 const (
 	legendPlaces        = 2 // the volume and RSI panes
