@@ -137,7 +137,12 @@
   // itself); settled says that this script is done (app.js waits on it);
   // priceTop is where the price grid starts under the legend measured
   // (legendTop), whose terms and values legend keeps for the browser tests.
-  const state = { chart: null, el: host, contract, period, dark, compact, priceTop: 0, legend: null, adopted: false, drawn: false, answer: null, settled: false };
+  const state = {
+    chart: null, el: host, contract, period, dark, priceTop: 0, legend: null, adopted: false, drawn: false, answer: null, settled: false,
+    get compact() {
+      return compact;
+    },
+  };
   window.riskchartBoot = state;
 
   // The label layout is Go's (time.Format): 2006 the year, 01 the month,
@@ -269,6 +274,8 @@
       return [out];
     },
   };
+  // The view's study lines as the look names them, in the frame's order.
+  const lineItems = look && look.legend ? look.legend.studies.flatMap((study) => study.lines) : [];
   // Every study line of the view over candles, in the frame's order; none
   // without studies (or a page without its look).
   const studyLines = (candles) => {
@@ -313,7 +320,7 @@
       ["Vol (cont)", grouped(text(c.vol))], ["Amount (" + contract.split("-")[0] + ")", grouped(text(c.amount))],
       ["Turnover (USDT)", grouped(text(c.trade_turnover))], ["Count", grouped(text(c.count))],
     ];
-    rule.studies.flatMap((study) => study.lines).forEach((line, j) => {
+    lineItems.forEach((line, j) => {
       const v = lines[j][candles.length - 1], dp = line.finer > 0 && decimals >= 0 ? decimals + line.finer : line.places;
       items.push([line.name, Number.isFinite(v) ? grouped(fixed(v, dp)) : "\u2014"]);
     });
@@ -430,7 +437,6 @@
       let top = legendTop(env.data, lines);
       if (top > 0 && chartEmbed && paneHeight({ grid: [{ ...full.grid[0], top }] }, host.clientHeight) < boot.compact.minPane) {
         takeCompact();
-        state.compact = true;
         top = 0;
       }
       const frame = compact ? merged(full, look ? look.compact : boot.compact.patch) : full;
@@ -444,7 +450,10 @@
       const data = [draw ? echarts.indexed(prices, []) : prices, ups, downs];
       for (const line of lines) {
         const points = new Float64Array(2 * n);
-        line.forEach((v, i) => points.set([i, v], 2 * i));
+        line.forEach((v, i) => {
+          points[2 * i] = i;
+          points[2 * i + 1] = v;
+        });
         data.push(points);
       }
       let { grid, yAxis, series } = frame;
@@ -491,8 +500,7 @@
       const chart = echarts.init(host);
       if (look && look.log) {
         const encoded = frame.series[0].encode;
-        const onPrice = look.legend ? look.legend.studies.flatMap((study) => study.lines).map((line) => line.pane === 0) : [];
-        const inView = lines.filter((_, j) => onPrice[j]).map((line) => line.slice(start));
+        const inView = lines.filter((_, j) => lineItems[j].pane === 0).map((line) => line.slice(start));
         const values = logLabels(env.data.slice(start), encoded ? encoded.y : ["low", "high"], inView, paneHeight({ grid }, chart.getHeight()), look.log);
         if (values) {
           yAxis = merged(yAxis, [{ axisLabel: { customValues: values }, axisTick: { customValues: values } }]);
