@@ -208,7 +208,7 @@
   };
 
   // The studies' lines over the candles, in floating point, as
-  // docs/studies.md defines them, per kind of study (app/boot.LegendStudy),
+  // docs/studies.md defines them, per kind of study (app/boot.LookStudy),
   // in the order of its lines: a value per candle, NaN where the study has
   // too little history. The first paint draws them, and measures the
   // latest in a copy of the legend; the app draws its exact ones over them.
@@ -275,15 +275,15 @@
     },
   };
   // The view's study lines as the look names them, in the frame's order.
-  const lineItems = look && look.legend ? look.legend.studies.flatMap((study) => study.lines) : [];
+  const lineItems = look && look.studies ? look.studies.flatMap((study) => study.lines) : [];
   // Every study line of the view over candles, in the frame's order; none
   // without studies (or a page without its look).
   const studyLines = (candles) => {
-    if (!look || !look.legend) {
+    if (!look || !look.studies) {
       return [];
     }
     const closes = candles.map((c) => Number(c.close)), vols = candles.map((c) => Number(c.vol));
-    return look.legend.studies.flatMap((study) => {
+    return look.studies.flatMap((study) => {
       const lines = studySeries[study.kind] ? studySeries[study.kind](closes, vols, study.params) : [];
       return study.lines.map((_, j) => lines[j] || empty(candles.length));
     });
@@ -298,14 +298,14 @@
     return " UTC" + (off < 0 ? "-" : "+") + h + (m ? ":" + m : "");
   };
   // Where the app starts the price grid under its legend of the latest
-  // candle, on a chart with studies that is not narrow (app/boot.Legend,
-  // chartopt.PriceTopUnder): the legend's lines depend on what it writes.
+  // candle, on a chart with studies that is not narrow (app/boot.Look's
+  // LegendFit, chartopt.PriceTopUnder): the legend's lines depend on what it writes.
   // A copy of it, written as the app writes it (app/components' legend),
   // out of sight in the legend's place, is measured and removed. 0: the
   // frame's top stands (no studies, a narrow chart, a compact embed).
   const legendTop = (candles, lines) => {
-    const rule = look && look.legend, within = host.closest(".kchart");
-    if (!rule || !within || compact || host.clientWidth <= look.narrowWidth) {
+    const fit = look && look.legendFit, within = host.closest(".kchart");
+    if (!fit || !within || compact || host.clientWidth <= look.narrowWidth) {
       return 0;
     }
     const c = candles[candles.length - 1], num = (v) => Number(v), text = (v) => (typeof v === "string" ? v : String(v));
@@ -339,7 +339,6 @@
     state.legend = items;
     const bottom = Math.ceil(copy.getBoundingClientRect().bottom - host.getBoundingClientRect().top);
     copy.remove();
-    const fit = rule.fit;
     return Math.max(Math.min(bottom + fit.clear + fit.spare, fit.most), bottom + fit.clear, fit.least);
   };
 

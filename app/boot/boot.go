@@ -94,7 +94,7 @@ type Config struct {
 // and the frame of either theme the patch Patch (chartopt.Compact, which
 // sets sizes, not colours), its price labels measured in Font. With
 // studies the script measures the grid again once it has the candles,
-// under the legend the app will write (Look.Legend), and takes the compact
+// under the legend the app will write (Look.Studies), and takes the compact
 // layout then where the app would.
 type CompactRule struct {
 	Below   int             `json:"below"`
@@ -166,7 +166,7 @@ func NewConfig(p Page) (Config, error) {
 // (chartopt.NarrowPatch), for a chart NarrowWidth px wide or less, and a
 // compact one's (chartopt.Compact), and what the frames cannot hold as data:
 // the drawing function of a custom price series, and the percent scale's
-// labels; with studies, the studies themselves (Legend): the first paint
+// labels; with studies, the studies themselves (Studies): the first paint
 // works their lines out and draws them, and starts the price grid under
 // the legend the app writes. The first paint draws the candles into it, so
 // that the app, which draws the same frame, does not change how they look
@@ -189,52 +189,47 @@ type Look struct {
 	// Log: the price axis is logarithmic, labelled by the app's rule
 	// (chartopt.LogTicks), which ECharts' own log axis does not follow.
 	Log *LogRule `json:"log,omitempty"`
-	// Legend: with studies, how the app writes its legend and starts the
-	// price grid under it on a chart wider than NarrowWidth.
-	Legend *Legend `json:"legend,omitempty"`
+	// Studies: the view's studies, which the first paint works out in
+	// floating point (their definitions are docs/studies.md) and draws in
+	// the frame's study series, and writes in a copy of the app's legend of
+	// the latest candle, out of sight, to measure its foot; LegendFit is how
+	// the app starts the price grid under that foot (chartopt.PriceTopUnder)
+	// on a chart wider than NarrowWidth.
+	Studies   []LookStudy         `json:"studies,omitempty"`
+	LegendFit *chartopt.LegendFit `json:"legendFit,omitempty"`
 }
 
-// Legend is what the first paint needs of the view's studies: each study's
-// kind and numbers, from which it works out their lines in floating point
-// and draws them in the frame's series, and its lines' items in the legend
-// with the rule by which the app starts the price grid under it
-// (chartopt.PriceTopUnder). The script writes a copy of the app's legend of
-// the latest candle out of sight, measures its foot and removes it.
-type Legend struct {
-	Fit     chartopt.LegendFit `json:"fit"`
-	Studies []LegendStudy      `json:"studies"`
-}
-
-// LegendStudy is one study of the view: its kind and numbers
-// (studies.Spec.Params), and its lines' items in the legend.
-type LegendStudy struct {
+// LookStudy is one study of the view: its kind and numbers
+// (studies.Spec.Params), and its lines (studies.Spec.Lines), in the order
+// of the frame's study series and of the legend's items.
+type LookStudy struct {
 	Kind   studies.Kind `json:"kind"`
 	Params []int        `json:"params"`
-	Lines  []LegendLine `json:"lines"`
+	Lines  []LookLine   `json:"lines"`
 }
 
-// LegendLine is one line's item: its term, and its value's decimals
-// (studies.LegendPlaces): the contract's and Finer more when Finer > 0 and
-// they are known, else Places.
-type LegendLine struct {
+// LookLine is one line of a study: its name (the legend's term), its pane,
+// and its value's decimals in the legend (studies.LegendPlaces): the
+// contract's and Finer more when Finer > 0 and they are known, else Places.
+type LookLine struct {
 	Name   string       `json:"name"`
 	Pane   studies.Pane `json:"pane"`
 	Places int32        `json:"places"`
 	Finer  int32        `json:"finer,omitempty"`
 }
 
-// newLegend is the Legend of a view with specs.
-func newLegend(specs []studies.Spec) *Legend {
-	l := &Legend{Fit: chartopt.LegendRule()}
+// lookStudies are the LookStudy of each of specs.
+func lookStudies(specs []studies.Spec) []LookStudy {
+	var out []LookStudy
 	for _, s := range specs {
-		st := LegendStudy{Kind: s.Kind, Params: s.Params()}
+		st := LookStudy{Kind: s.Kind, Params: s.Params()}
 		for _, line := range s.Lines() {
 			places, finer := studies.LegendPlaces(line.Pane)
-			st.Lines = append(st.Lines, LegendLine{Name: line.Name, Pane: line.Pane, Places: places, Finer: finer})
+			st.Lines = append(st.Lines, LookLine{Name: line.Name, Pane: line.Pane, Places: places, Finer: finer})
 		}
-		l.Studies = append(l.Studies, st)
+		out = append(out, st)
 	}
-	return l
+	return out
 }
 
 // LogRule is what chartopt.LogTicks is given besides the axis' range.
@@ -261,7 +256,8 @@ func NewLook(v View) (Look, error) {
 	}
 	if len(v.Studies) > 0 {
 		l.NarrowWidth, l.Narrow = chartopt.NarrowWidth, chartopt.NarrowPatch()
-		l.Legend = newLegend(v.Specs)
+		fit := chartopt.LegendRule()
+		l.Studies, l.LegendFit = lookStudies(v.Specs), &fit
 	}
 	for name, dark := range map[string]bool{"light": false, "dark": true} {
 		s := chartopt.DefaultStyle(dark)
@@ -312,7 +308,7 @@ type State struct {
 	// (CompactRule), which the app keeps at that size.
 	Compact bool
 	// PriceTop is where the script started the price grid under the legend
-	// it measured (Look.Legend), in px; 0 where it kept the frame's top.
+	// it measured (Look.LegendFit), in px; 0 where it kept the frame's top.
 	PriceTop int
 }
 

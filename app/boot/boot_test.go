@@ -336,21 +336,21 @@ func TestALookWithStudiesCarriesTheAppsLegend(t *testing.T) {
 	if err := json.Unmarshal(mustJSON(t, l), &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.Legend == nil {
+	if got.LegendFit == nil {
 		t.Fatal("a look with studies carries no legend")
 	}
 	for bottom := -10; bottom <= 120; bottom++ {
-		if top, want := got.Legend.Fit.Top(bottom), chartopt.PriceTopUnder(bottom); top != want {
+		if top, want := got.LegendFit.Top(bottom), chartopt.PriceTopUnder(bottom); top != want {
 			t.Fatalf("under a legend ending %d px down the rule starts the candles at %d, the app at %d", bottom, top, want)
 		}
 	}
 	wantParams := [][]int{{7}, {99}, {studies.BollPeriod, studies.BollWidth}, {studies.VolMAPeriod}, {5}, {studies.MACDFast, studies.MACDSlow, studies.MACDSignal}, {studies.RSIPeriod}}
-	if len(got.Legend.Studies) != len(specs) {
-		t.Fatalf("%d studies in the legend, want %d", len(got.Legend.Studies), len(specs))
+	if len(got.Studies) != len(specs) {
+		t.Fatalf("%d studies in the legend, want %d", len(got.Studies), len(specs))
 	}
 	var k int // the line in the app's order
 	appLines := set.Lines()
-	for i, st := range got.Legend.Studies {
+	for i, st := range got.Studies {
 		if st.Kind != specs[i].Kind || !slices.Equal(st.Params, wantParams[i]) {
 			t.Errorf("study %d: %s %v, want %s %v", i, st.Kind, st.Params, specs[i].Kind, wantParams[i])
 		}
@@ -374,8 +374,8 @@ func TestALookWithStudiesCarriesTheAppsLegend(t *testing.T) {
 	if k != len(appLines) {
 		t.Errorf("%d lines in the legend, the app's %d", k, len(appLines))
 	}
-	if plain, err := NewLook(View{Scale: chartopt.ScaleLog}); err != nil || plain.Legend != nil {
-		t.Errorf("a look without studies carries a legend %+v (%v)", plain.Legend, err)
+	if plain, err := NewLook(View{Scale: chartopt.ScaleLog}); err != nil || plain.LegendFit != nil || plain.Studies != nil {
+		t.Errorf("a look without studies carries a legend %+v %+v (%v)", plain.LegendFit, plain.Studies, err)
 	}
 }
 
