@@ -116,7 +116,7 @@ type option struct {
 	AxisPointer     *opts.AxisPointer `json:"axisPointer"`
 	Grid            []grid            `json:"grid"`
 	XAxis           []opts.XAxis      `json:"xAxis"`
-	YAxis           []opts.YAxis      `json:"yAxis"`
+	YAxis           []yAxis           `json:"yAxis"`
 	DataZoom        []dataZoom        `json:"dataZoom"`
 	Series          []series          `json:"series"`
 }
@@ -126,6 +126,26 @@ type option struct {
 type tooltip struct {
 	opts.Tooltip
 	ShowContent bool `json:"showContent"`
+}
+
+// yAxis adds the values ECharts (5.5 and later) puts an axis' labels, ticks
+// and split lines at instead of its own (customValues), which go-echarts'
+// YAxis lacks: the RSI pane's levels. Its AxisLabel stands in for the
+// embedded one, which is never written.
+type yAxis struct {
+	opts.YAxis
+	AxisLabel *axisLabel `json:"axisLabel,omitempty"`
+	AxisTick  *axisTick  `json:"axisTick,omitempty"`
+}
+
+type axisLabel struct {
+	opts.AxisLabel
+	CustomValues []float64 `json:"customValues,omitempty"`
+}
+
+// axisTick's values place the split lines too.
+type axisTick struct {
+	CustomValues []float64 `json:"customValues,omitempty"`
 }
 
 // grid adds ECharts 6's outerBoundsMode, which go-echarts lacks.
@@ -194,14 +214,15 @@ func Frame(s Style) ([]byte, error) {
 				AlignMinLabel: "left", AlignMaxLabel: "right"},
 				AxisLine: &opts.AxisLine{LineStyle: &opts.LineStyle{Color: axis}}},
 		},
-		YAxis: []opts.YAxis{
-			{Scale: opts.Bool(true), Position: "right", GridIndex: 0, AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Color: axis},
+		YAxis: []yAxis{
+			{YAxis: opts.YAxis{Scale: opts.Bool(true), Position: "right", GridIndex: 0,
 				SplitLine: &opts.SplitLine{Show: opts.Bool(true), LineStyle: &opts.LineStyle{Color: split}}},
+				AxisLabel: &axisLabel{AxisLabel: opts.AxisLabel{Show: opts.Bool(true), Color: axis}}},
 			// The volume's top label is left out: it lay two hundredths of the
 			// chart's height under the price axis's lowest, over it on a chart
 			// under 700 px (the app shows the others: app/echarts/axes.go).
-			{Position: "right", GridIndex: 1, SplitNumber: 2, AxisLabel: &opts.AxisLabel{Show: opts.Bool(false), ShowMaxLabel: opts.Bool(false)},
-				SplitLine: &opts.SplitLine{Show: opts.Bool(false)}},
+			{YAxis: opts.YAxis{Position: "right", GridIndex: 1, SplitNumber: 2, SplitLine: &opts.SplitLine{Show: opts.Bool(false)}},
+				AxisLabel: &axisLabel{AxisLabel: opts.AxisLabel{Show: opts.Bool(false), ShowMaxLabel: opts.Bool(false)}}},
 		},
 		DataZoom: []dataZoom{
 			{DataZoom: opts.DataZoom{Type: "inside", XAxisIndex: []int{0, 1}, Start: 70, End: 100}, PreventDefaultMouseMove: opts.Bool(false)},

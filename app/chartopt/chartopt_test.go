@@ -3,6 +3,7 @@ package chartopt
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/riskchart/riskchart/app/studies"
 	"strconv"
 	"testing"
 	"time"
@@ -155,7 +156,9 @@ func TestDayAndMonthCandlesAreNamedByTheirUTCDateInEveryZone(t *testing.T) {
 // TestStackedPanesLeaveTheirTopLabelOut: with oscillator panes under the
 // volume, every pane under the price leaves its top value label out, which
 // ran into the lowest label of the pane above, and every pane with one under
-// it its lowest; without them, the volume pane its top label alone.
+// it its lowest; without them, the volume pane its top label alone. The RSI
+// pane's labels are its levels, a third of the pane from its edges: both
+// are written (TestTheRSIPaneReadsZeroToAHundredWithItsLevels).
 func TestStackedPanesLeaveTheirTopLabelOut(t *testing.T) {
 	// edgeLabels is each y axis' showMaxLabel and showMinLabel.
 	edgeLabels := func(s Style) (top, lowest []any) {
@@ -177,8 +180,8 @@ func TestStackedPanesLeaveTheirTopLabelOut(t *testing.T) {
 	stacked := DefaultStyle(false)
 	stacked.Studies = []StudyLine{{Name: "MA 7"}, {Name: "MACD DIF", Pane: 2}, {Name: "RSI 14", Pane: 3}}
 	top, lowest := edgeLabels(stacked)
-	if got := fmt.Sprint(top); got != "[<nil> false false false]" {
-		t.Errorf("price, volume, MACD and RSI axes' showMaxLabel: %s, want the three panes' false", got)
+	if got := fmt.Sprint(top); got != "[<nil> false false <nil>]" {
+		t.Errorf("price, volume, MACD and RSI axes' showMaxLabel: %s, want the volume's and MACD's false", got)
 	}
 	if got := fmt.Sprint(lowest); got != "[<nil> false false <nil>]" {
 		t.Errorf("price, volume, MACD and RSI axes' showMinLabel: %s, want false for the two with a pane under them", got)
@@ -329,5 +332,66 @@ func decodeFrame(t *testing.T, s Style, o any) {
 	}
 	if err := json.Unmarshal(b, o); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestTheRSIPaneReadsZeroToAHundredWithItsLevels: the RSI pane spans the
+// RSI's whole range, whatever the candles in view, with its labels and
+// dashed split lines at 30 and 70 alone, above or below MACD; the MACD
+// pane keeps a scale fitted to its values.
+func TestTheRSIPaneReadsZeroToAHundredWithItsLevels(t *testing.T) {
+	if rsiPane != int(studies.PaneRSI) {
+		t.Fatalf("rsiPane %d, app/studies' RSI pane %d", rsiPane, studies.PaneRSI)
+	}
+	type axis struct {
+		Min, Max  any
+		Scale     any
+		AxisLabel struct {
+			CustomValues []float64 `json:"customValues"`
+			ShowMaxLabel any       `json:"showMaxLabel"`
+			ShowMinLabel any       `json:"showMinLabel"`
+		} `json:"axisLabel"`
+		AxisTick struct {
+			CustomValues []float64 `json:"customValues"`
+		} `json:"axisTick"`
+		SplitLine struct {
+			LineStyle struct{ Type string } `json:"lineStyle"`
+		} `json:"splitLine"`
+	}
+	for _, tc := range []struct {
+		name    string
+		studies []StudyLine
+		rsi     int // the RSI pane's y axis
+		macd    int // MACD's, or -1
+	}{
+		{"RSI alone", []StudyLine{{Name: "RSI 14", Pane: rsiPane}}, 2, -1},
+		{"under MACD", []StudyLine{{Name: "MACD DIF", Pane: 2}, {Name: "RSI 14", Pane: rsiPane}}, 3, 2},
+		{"with price studies", []StudyLine{{Name: "MA 7"}, {Name: "RSI 14", Pane: rsiPane}, {Name: "MACD hist", Pane: 2, Bars: true}}, 3, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, dark := range []bool{false, true} {
+				s := DefaultStyle(dark)
+				s.Studies = tc.studies
+				var o struct{ YAxis []axis }
+				decodeFrame(t, s, &o)
+				if len(o.YAxis) <= tc.rsi {
+					t.Fatalf("%d y axes", len(o.YAxis))
+				}
+				y := o.YAxis[tc.rsi]
+				levels := fmt.Sprint(RSILevels())
+				if fmt.Sprint(y.Min, y.Max, y.Scale) != "0 100 <nil>" || fmt.Sprint(y.AxisLabel.CustomValues) != levels || fmt.Sprint(y.AxisTick.CustomValues) != levels {
+					t.Errorf("RSI axis from %v to %v (scale %v), labels at %v, ticks at %v; want 0 to 100, both at %s", y.Min, y.Max, y.Scale, y.AxisLabel.CustomValues, y.AxisTick.CustomValues, levels)
+				}
+				if y.AxisLabel.ShowMaxLabel != nil || y.AxisLabel.ShowMinLabel != nil || y.SplitLine.LineStyle.Type != "dashed" {
+					t.Errorf("RSI axis: showMaxLabel %v, showMinLabel %v, split lines %q; want both labels and dashed lines", y.AxisLabel.ShowMaxLabel, y.AxisLabel.ShowMinLabel, y.SplitLine.LineStyle.Type)
+				}
+				if tc.macd >= 0 {
+					m := o.YAxis[tc.macd]
+					if m.Min != nil || m.Max != nil || m.Scale != true || m.AxisLabel.CustomValues != nil || m.SplitLine.LineStyle.Type != "" {
+						t.Errorf("MACD axis: %+v, want its scale fitted to its values", m)
+					}
+				}
+			}
+		})
 	}
 }

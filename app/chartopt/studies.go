@@ -179,7 +179,7 @@ func stackPanes(o *option, s Style) map[int]int {
 	// the price leave their top label out, and those with a pane under
 	// them their lowest: on a short pane the next label down can be a
 	// line from its top.
-	o.YAxis[1].AxisLabel = &opts.AxisLabel{Show: opts.Bool(false), ShowMaxLabel: opts.Bool(false), ShowMinLabel: opts.Bool(false)}
+	o.YAxis[1].AxisLabel = &axisLabel{AxisLabel: opts.AxisLabel{Show: opts.Bool(false), ShowMaxLabel: opts.Bool(false), ShowMinLabel: opts.Bool(false)}}
 	timeAxis := o.XAxis[1]
 	o.XAxis[1].AxisLabel = &opts.AxisLabel{Show: opts.Bool(false)}
 	o.XAxis[1].AxisPointer = &opts.AxisPointer{Label: &opts.Label{Show: opts.Bool(false)}}
@@ -199,9 +199,13 @@ func stackPanes(o *option, s Style) map[int]int {
 			x.GridIndex = g
 		}
 		o.XAxis = append(o.XAxis, x)
-		o.YAxis = append(o.YAxis, opts.YAxis{Scale: opts.Bool(true), Position: "right", GridIndex: g, SplitNumber: 2,
-			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Color: axis, ShowMaxLabel: opts.Bool(false), ShowMinLabel: minLabel},
-			SplitLine: &opts.SplitLine{Show: opts.Bool(true), LineStyle: &opts.LineStyle{Color: split}}})
+		y := yAxis{YAxis: opts.YAxis{Scale: opts.Bool(true), Position: "right", GridIndex: g, SplitNumber: 2,
+			SplitLine: &opts.SplitLine{Show: opts.Bool(true), LineStyle: &opts.LineStyle{Color: split}}},
+			AxisLabel: &axisLabel{AxisLabel: opts.AxisLabel{Show: opts.Bool(true), Color: axis, ShowMaxLabel: opts.Bool(false), ShowMinLabel: minLabel}}}
+		if p == rsiPane {
+			rsiScale(&y)
+		}
+		o.YAxis = append(o.YAxis, y)
 	}
 	all := make([]int, len(o.XAxis))
 	for i := range all {
@@ -212,6 +216,25 @@ func stackPanes(o *option, s Style) map[int]int {
 		o.DataZoom[i].XAxisIndex = all
 	}
 	return grid
+}
+
+// rsiPane is app/studies.PaneRSI (a test holds them together).
+const rsiPane = 3
+
+// RSILevels are the RSI's levels a trader reads it by: over 70 the
+// contract is commonly read as overbought, under 30 as oversold.
+func RSILevels() []float64 { return []float64{30, 70} }
+
+// rsiScale puts the RSI pane on its whole range, 0 to 100, whatever the
+// candles in view, with its labels and split lines (dashed) at RSILevels
+// alone. A third of the pane from its edges, those labels are clear of the
+// panes' next to it: both are written.
+func rsiScale(y *yAxis) {
+	y.Scale, y.Min, y.Max = nil, 0, 100
+	y.AxisLabel.ShowMaxLabel, y.AxisLabel.ShowMinLabel = nil, nil
+	y.AxisLabel.CustomValues = RSILevels()
+	y.AxisTick = &axisTick{CustomValues: RSILevels()}
+	y.SplitLine.LineStyle.Type = "dashed"
 }
 
 func grid2(top, height string, room int) grid {

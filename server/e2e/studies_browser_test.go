@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -208,6 +209,14 @@ const jsStudies = `(() => {
       return {name: s.name, type: s.type, axis: s.xAxisIndex, points: v.filter((x) => !Number.isNaN(x)).length, n: v.length};
     }),
     grids: o.grid.length, candles: o.series[0].data.length,
+    // The RSI pane's scale as ECharts drew it.
+    rsi: ((s) => {
+      if (!s) {
+        return null;
+      }
+      const a = c.getModel().getComponent("yAxis", s.yAxisIndex).axis;
+      return {extent: a.scale.getExtent(), labels: a.getViewLabels().map((l) => l.formattedLabel)};
+    })(o.series.find((s) => s.name === "RSI 14")),
     legend: [...document.querySelectorAll("#legend [data-study]")].map((e) => e.dataset.study + "=" + e.textContent),
     notice: (document.getElementById("view-notice") || {}).textContent || "",
   };
@@ -225,8 +234,12 @@ type studiesDrawn struct {
 	Series  []studySeries `json:"series"`
 	Grids   int           `json:"grids"`
 	Candles int           `json:"candles"`
-	Legend  []string      `json:"legend"`
-	Notice  string        `json:"notice"`
+	RSI     *struct {
+		Extent []float64 `json:"extent"`
+		Labels []string  `json:"labels"`
+	} `json:"rsi"`
+	Legend []string `json:"legend"`
+	Notice string   `json:"notice"`
 }
 
 const allStudies = "ma:7,ma:25,ema:99,boll,vol_ma,macd,rsi"
@@ -267,6 +280,11 @@ func TestStudiesFromTheURL(t *testing.T) {
 		}
 		if len(d.Legend) < len(want) {
 			t.Errorf("legend shows %v", d.Legend)
+		}
+		// The RSI pane spans the RSI's range, labelled at its levels alone
+		// (docs/studies.md).
+		if d.RSI == nil || fmt.Sprint(d.RSI.Extent) != "[0 100]" || fmt.Sprint(d.RSI.Labels) != "[30 70]" {
+			t.Errorf("the RSI pane: %+v, want 0 to 100, labelled 30 and 70", d.RSI)
 		}
 	}
 	t.Run("every study draws its series in its pane, the legend its value", func(t *testing.T) {
