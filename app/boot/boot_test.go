@@ -326,7 +326,7 @@ func TestALookWithStudiesCarriesTheAppsLegend(t *testing.T) {
 	set := studies.NewSet(specs)
 	var lines []chartopt.StudyLine
 	for _, l := range set.Lines() {
-		lines = append(lines, chartopt.StudyLine{Name: l.Name, Pane: int(l.Pane), Bars: l.Bars})
+		lines = append(lines, chartopt.StudyLine{Name: l.Name, Pane: l.Pane, Bars: l.Bars})
 	}
 	l, err := NewLook(View{Specs: specs, Studies: lines})
 	if err != nil {

@@ -3,13 +3,13 @@ package chartopt
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/riskchart/riskchart/app/studies"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"github.com/riskchart/riskchart/app/studies"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -340,9 +340,6 @@ func decodeFrame(t *testing.T, s Style, o any) {
 // dashed split lines at 30 and 70 alone, above or below MACD; the MACD
 // pane keeps a scale fitted to its values.
 func TestTheRSIPaneReadsZeroToAHundredWithItsLevels(t *testing.T) {
-	if rsiPane != int(studies.PaneRSI) {
-		t.Fatalf("rsiPane %d, app/studies' RSI pane %d", rsiPane, studies.PaneRSI)
-	}
 	type axis struct {
 		Min, Max  any
 		Scale     any
@@ -364,9 +361,9 @@ func TestTheRSIPaneReadsZeroToAHundredWithItsLevels(t *testing.T) {
 		rsi     int // the RSI pane's y axis
 		macd    int // MACD's, or -1
 	}{
-		{"RSI alone", []StudyLine{{Name: "RSI 14", Pane: rsiPane}}, 2, -1},
-		{"under MACD", []StudyLine{{Name: "MACD DIF", Pane: 2}, {Name: "RSI 14", Pane: rsiPane}}, 3, 2},
-		{"with price studies", []StudyLine{{Name: "MA 7"}, {Name: "RSI 14", Pane: rsiPane}, {Name: "MACD hist", Pane: 2, Bars: true}}, 3, 2},
+		{"RSI alone", []StudyLine{{Name: "RSI 14", Pane: studies.PaneRSI}}, 2, -1},
+		{"under MACD", []StudyLine{{Name: "MACD DIF", Pane: 2}, {Name: "RSI 14", Pane: studies.PaneRSI}}, 3, 2},
+		{"with price studies", []StudyLine{{Name: "MA 7"}, {Name: "RSI 14", Pane: studies.PaneRSI}, {Name: "MACD hist", Pane: 2, Bars: true}}, 3, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, dark := range []bool{false, true} {

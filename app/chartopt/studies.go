@@ -9,13 +9,15 @@ import (
 
 	"github.com/go-echarts/go-echarts/v2/opts"
 	"github.com/shopspring/decimal"
+
+	"github.com/riskchart/riskchart/app/studies"
 )
 
 // StudyLine is one drawn line of a study (app/studies.Line without values):
 // its name, its pane and whether it is drawn as bars.
 type StudyLine struct {
 	Name string
-	Pane int // 0 price, 1 volume, 2 MACD, 3 RSI (app/studies' panes)
+	Pane studies.Pane
 	Bars bool
 }
 
@@ -162,8 +164,8 @@ func applyStudies(o *option, s Style) {
 // crosshair and the zoom. It returns each pane's grid index. (Apart from
 // applyStudies: one function of this size is compiled at once by V8's
 // optimizing tier, docs/performance.md, "What tiers Go's code up".)
-func stackPanes(o *option, s Style) map[int]int {
-	grid := map[int]int{0: 0, 1: 1} // pane → grid index
+func stackPanes(o *option, s Style) map[studies.Pane]int {
+	grid := map[studies.Pane]int{studies.PanePrice: 0, studies.PaneVolume: 1} // pane → grid index
 	panes := oscillatorPanes(s)
 	k := len(panes)
 	if k == 0 {
@@ -202,7 +204,7 @@ func stackPanes(o *option, s Style) map[int]int {
 		y := yAxis{YAxis: opts.YAxis{Scale: opts.Bool(true), Position: "right", GridIndex: g, SplitNumber: 2,
 			SplitLine: &opts.SplitLine{Show: opts.Bool(true), LineStyle: &opts.LineStyle{Color: split}}},
 			AxisLabel: &axisLabel{AxisLabel: opts.AxisLabel{Show: opts.Bool(true), Color: axis, ShowMaxLabel: opts.Bool(false), ShowMinLabel: minLabel}}}
-		if p == rsiPane {
+		if p == studies.PaneRSI {
 			rsiScale(&y)
 		}
 		o.YAxis = append(o.YAxis, y)
@@ -218,9 +220,6 @@ func stackPanes(o *option, s Style) map[int]int {
 	return grid
 }
 
-// rsiPane is app/studies.PaneRSI (a test holds them together).
-const rsiPane = 3
-
 // RSILevels are the RSI's levels a trader reads it by: over 70 the
 // contract is commonly read as overbought, under 30 as oversold.
 func RSILevels() []float64 { return []float64{30, 70} }
@@ -232,8 +231,8 @@ func RSILevels() []float64 { return []float64{30, 70} }
 func rsiScale(y *yAxis) {
 	y.Scale, y.Min, y.Max = nil, 0, 100
 	y.AxisLabel.ShowMaxLabel, y.AxisLabel.ShowMinLabel = nil, nil
-	y.AxisLabel.CustomValues = RSILevels()
-	y.AxisTick = &axisTick{CustomValues: RSILevels()}
+	levels := RSILevels()
+	y.AxisLabel.CustomValues, y.AxisTick = levels, &axisTick{CustomValues: levels}
 	y.SplitLine.LineStyle.Type = "dashed"
 }
 
@@ -248,9 +247,9 @@ func TimeAxis(s Style) int {
 
 // oscillatorPanes are the oscillator panes (MACD, RSI) the studies of s
 // use, top to bottom.
-func oscillatorPanes(s Style) []int {
-	panes := []int{}
-	for _, p := range []int{2, 3} {
+func oscillatorPanes(s Style) []studies.Pane {
+	panes := []studies.Pane{}
+	for _, p := range []studies.Pane{studies.PaneMACD, studies.PaneRSI} {
 		for _, l := range s.Studies {
 			if l.Pane == p {
 				panes = append(panes, p)

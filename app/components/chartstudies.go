@@ -38,7 +38,7 @@ func (k *KLineChart) studyLines() []chartopt.StudyLine {
 	k.ensureStudies()
 	var out []chartopt.StudyLine
 	for _, l := range k.studySet.Lines() {
-		out = append(out, chartopt.StudyLine{Name: l.Name, Pane: int(l.Pane), Bars: l.Bars})
+		out = append(out, chartopt.StudyLine{Name: l.Name, Pane: l.Pane, Bars: l.Bars})
 	}
 	return out
 }
