@@ -55,6 +55,9 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 		w.Write(body)
 		return
 	}
+	// go-app writes text/html alone; the charset in the header spares the
+	// browser looking for the page's <meta charset> before it decodes.
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	page, err := rewriteOG(body, h.ogBase)
 	if err != nil { // New checked go-app's pages: not seen unless a page differs
 		http.Error(w, "rendering the page's metadata failed", http.StatusInternalServerError)

@@ -91,6 +91,9 @@ func TestPagesComeCompressedAndValidatedByWhatTheyHold(t *testing.T) {
 			if !strings.Contains(hd.Get("Vary"), "Accept-Encoding") {
 				t.Errorf("Vary %q does not name Accept-Encoding", hd.Get("Vary"))
 			}
+			if ct := hd.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+				t.Errorf("Content-Type %q, want text/html; charset=utf-8", ct)
+			}
 			if n := hd.Get("Content-Length"); n != strconv.Itoa(got.Body.Len()) {
 				t.Errorf("Content-Length %s for %d bytes", n, got.Body.Len())
 			}
