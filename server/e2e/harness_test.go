@@ -382,12 +382,7 @@ func holdAppWasm(ctx context.Context) (held <-chan fetch.RequestID, hold chromed
 // for every document): the page as it is before the app runs.
 func openHoldingAppWasm(t testing.TB, u string, before ...chromedp.Action) (ctx context.Context, held <-chan fetch.RequestID) {
 	t.Helper()
-	ctx = newBrowser(t)
-	held, hold := holdAppWasm(ctx)
-	if err := chromedp.Run(ctx, append(before, hold, chromedp.Navigate(u))...); err != nil {
-		t.Fatal(err)
-	}
-	return ctx, held
+	return openHolding(t, u, holdAppWasm, before...)
 }
 
 // openStillHoldingAppWasm is openHoldingAppWasm with the app's live stream
@@ -395,15 +390,25 @@ func openHoldingAppWasm(t testing.TB, u string, before ...chromedp.Action) (ctx 
 // read it while a test compares the first paint with the app.
 func openStillHoldingAppWasm(t testing.TB, u string, before ...chromedp.Action) (ctx context.Context, held <-chan fetch.RequestID) {
 	t.Helper()
+	return openHolding(t, u, func(ctx context.Context) (<-chan fetch.RequestID, chromedp.Action) {
+		each, hold := holdEach(ctx,
+			&fetch.RequestPattern{URLPattern: appWasmPattern, RequestStage: fetch.RequestStageRequest},
+			&fetch.RequestPattern{URLPattern: liveStream, RequestStage: fetch.RequestStageRequest})
+		whenHeld(ctx, each[1], func(fetch.RequestID) {}) // never answered
+		return each[0], hold
+	}, before...)
+}
+
+// openHolding opens u in a new browser after the actions before and the
+// hold that holdFor makes for it; held has the requests holdFor holds back.
+func openHolding(t testing.TB, u string, holdFor func(context.Context) (<-chan fetch.RequestID, chromedp.Action), before ...chromedp.Action) (ctx context.Context, held <-chan fetch.RequestID) {
+	t.Helper()
 	ctx = newBrowser(t)
-	each, hold := holdEach(ctx,
-		&fetch.RequestPattern{URLPattern: appWasmPattern, RequestStage: fetch.RequestStageRequest},
-		&fetch.RequestPattern{URLPattern: liveStream, RequestStage: fetch.RequestStageRequest})
-	whenHeld(ctx, each[1], func(fetch.RequestID) {}) // never answered
+	held, hold := holdFor(ctx)
 	if err := chromedp.Run(ctx, append(before, hold, chromedp.Navigate(u))...); err != nil {
 		t.Fatal(err)
 	}
-	return ctx, each[0]
+	return ctx, held
 }
 
 // holdRequests has the browser hold back each request whose URL matches
