@@ -499,7 +499,8 @@
       const chart = echarts.init(host);
       if (look && look.log) {
         const encoded = frame.series[0].encode;
-        const inView = lines.filter((_, j) => lineItems[j].pane === 0).map((line) => line.slice(start));
+        const pricePane = 0; // app/studies.PanePrice, as the look writes a line's pane
+        const inView = lines.filter((_, j) => lineItems[j].pane === pricePane).map((line) => line.slice(start));
         const values = logLabels(env.data.slice(start), encoded ? encoded.y : ["low", "high"], inView, paneHeight({ grid }, chart.getHeight()), look.log);
         if (values) {
           yAxis = merged(yAxis, [{ axisLabel: { customValues: values }, axisTick: { customValues: values } }]);
