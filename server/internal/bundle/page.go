@@ -23,9 +23,10 @@ import (
 // from a bool written as HTML means them (attrs.go), the head of the chart
 // page and of a chart embed gets the script that reads its answer
 // (answer.go), the page the theme its URL names (theme.go), and the first
-// data the server holds is written in (firstcontracts.go, firsttiers.go). The page is then served compressed,
-// as the web/ files are (pageCoders). A revalidation of a page that has not
-// changed is answered before any of this (notModified).
+// data the server holds is written in (firstcontracts.go, firsttiers.go).
+// The page is then served compressed, as the web/ files are (pageCoders).
+// A revalidation of a page that has not changed is answered before any of
+// this (notModified), and a page sent before, as it was (pageCache).
 func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 	contracts, withContracts := firstContracts(r) // firstcontracts.go: public, cacheable as before; read below
 	ladder, hasLadder := pages.TiersOf(r.URL)     // the chart page, /tiers, the tiers embed
@@ -41,6 +42,10 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 		if notModified(w, r, tag, coding) {
 			return
 		}
+		if kept, ok := h.keptPages.get(representationTag(tag, coding, true)); ok {
+			kept.serve(w, r, coding)
+			return
+		}
 	}
 	// go-app answers 304 to an If-None-Match of its version, the ETag it
 	// gives every page alike; a page here holds its request's first data too.
@@ -48,16 +53,17 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 	goapp.Header.Del("If-None-Match")
 	rec := httptest.NewRecorder() // holds go-app's answer until it is rewritten
 	h.app.ServeHTTP(rec, goapp)
-	maps.Copy(w.Header(), rec.Header())
+	own := rec.Header() // the page's own headers: kept with it, unlike the gateway's
 	body := rec.Body.Bytes()
 	if rec.Code != http.StatusOK {
+		maps.Copy(w.Header(), own)
 		w.WriteHeader(rec.Code)
 		w.Write(body)
 		return
 	}
 	// go-app writes text/html alone; the charset in the header spares the
 	// browser looking for the page's <meta charset> before it decodes.
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	own.Set("Content-Type", "text/html; charset=utf-8")
 	page, err := rewriteOG(body, h.ogBase)
 	if err != nil { // New checked go-app's pages: not seen unless a page differs
 		http.Error(w, "rendering the page's metadata failed", http.StatusInternalServerError)
@@ -72,12 +78,12 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 	if withTiers {
 		if page, ok := withFirstTiers(body, tiers); ok {
 			body = page
-			w.Header().Set("Cache-Control", "private, no-cache") // it holds what this viewer may see
+			own.Set("Cache-Control", "private, no-cache") // it holds what this viewer may see
 		}
 	} else if hasLadder {
 		body = withTiersRead(body, ladder) // answer.go: named by the URL, which the ETag holds
 	}
-	h.pageCoders.serve(w, r, body, coding, tag)
+	h.pageCoders.serve(w, r, own, body, coding, tag, h.keptPages)
 }
 
 // pageTag is the ETag of a page without the viewer's tiers: it names what
@@ -118,15 +124,18 @@ func notModified(w http.ResponseWriter, r *http.Request, tag, coding string) boo
 	return true
 }
 
-// pageCoders compress the pages, which are rendered for each request (the
-// web/ files and the assembled ones are compressed once). At their fastest
-// settings, brotli takes the chart page from 19.4 kB to 5.2 kB in 0.13 ms
-// and gzip to 5.1 kB in 0.2 ms, where brotli's quality 5 (4.0 kB) takes
-// 0.8 ms (docs/performance.md, "The pages compressed"). A page holds no
-// secret for a compression side channel to find: a viewer's token is a
-// cookie, never written into a page.
+// pageCoders compress the pages. A page with the viewer's tiers is
+// rendered for each request and compressed at the fastest settings: brotli
+// takes the chart page from 21.4 kB to 6.0 kB in 0.16 ms, gzip to 5.9 kB in
+// 0.27 ms. A page with an ETag is compressed once and kept (pageCache), so
+// it is worth more of the server's time: brotli's quality 5 takes it to
+// 4.7 kB in 0.87 ms, gzip's level 6 to 5.1 kB in 0.38 ms; brotli's 11
+// (4.3 kB) took 33 ms, too long for the first browser to ask
+// (docs/performance.md, "The pages compressed"). A page holds no secret
+// for a compression side channel to find: a viewer's token is a cookie,
+// never written into a page.
 type pageCoders struct {
-	pools map[string]*sync.Pool // by coding, of resettableWriter
+	fast, kept map[string]*sync.Pool // by coding, of resettableWriter
 }
 
 type resettableWriter interface {
@@ -135,38 +144,46 @@ type resettableWriter interface {
 }
 
 func newPageCoders() *pageCoders {
-	return &pageCoders{pools: map[string]*sync.Pool{
-		"br": {New: func() any { return brotli.NewWriterLevel(nil, brotli.BestSpeed) }},
-		"gzip": {New: func() any {
-			zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed) // a valid level: no error
-			return zw
-		}},
-	}}
+	pools := func(brLevel, gzLevel int) map[string]*sync.Pool {
+		return map[string]*sync.Pool{
+			"br": {New: func() any { return brotli.NewWriterLevel(nil, brLevel) }},
+			"gzip": {New: func() any {
+				zw, _ := gzip.NewWriterLevel(nil, gzLevel) // a valid level: no error
+				return zw
+			}},
+		}
+	}
+	return &pageCoders{fast: pools(brotli.BestSpeed, gzip.BestSpeed), kept: pools(5, gzip.DefaultCompression)}
 }
 
-// serve answers with the page body in coding, the one the browser weighs
-// highest (preferredCoding; "" for none), with tag and the coding as its
-// ETag (none when tag is ""). The ETag is weak: two renders of a page mean
-// the same and differ in the order of attributes, so a 304 takes either,
-// and a range (If-Range compares strongly) never mixes them.
-func (p *pageCoders) serve(w http.ResponseWriter, r *http.Request, body []byte, coding, tag string) {
-	h := w.Header()
-	h.Del("Content-Length") // go-app's, of the page before it was rewritten
-	h.Del("ETag")           // go-app's, its version
-	h.Add("Vary", "Accept-Encoding")
+// serve answers with the page body and its own headers, own, in coding,
+// the one the browser weighs highest (preferredCoding; "" for none), with
+// tag and the coding as its ETag (none when tag is ""). A page with a tag
+// is kept in keep as it is sent. The ETag is weak: two renders of a page
+// mean the same and differ in the order of attributes, so a 304 takes
+// either, and a range (If-Range compares strongly) never mixes them.
+func (p *pageCoders) serve(w http.ResponseWriter, r *http.Request, own http.Header, body []byte, coding, tag string, keep *pageCache) {
+	own.Del("Content-Length") // go-app's, of the page before it was rewritten
+	own.Del("ETag")           // go-app's, its version
+	pools := p.fast
+	if tag != "" {
+		pools = p.kept
+	}
 	if coding != "" {
-		body = p.compress(coding, body)
+		body = compress(pools[coding], body)
 	}
 	value := "" // no ETag
 	if tag != "" {
 		value = representationTag(tag, coding, true)
+		keep.put(value, own, body)
 	}
+	maps.Copy(w.Header(), own)
+	w.Header().Add("Vary", "Accept-Encoding") // beside any the gateway's
 	serveEncoded(w, r, "page.html", time.Time{}, coding, value, bytes.NewReader(body), int64(len(body)))
 }
 
-// compress is body in coding, one of precompressed's.
-func (p *pageCoders) compress(coding string, body []byte) []byte {
-	pool := p.pools[coding]
+// compress is body compressed by a writer of pool.
+func compress(pool *sync.Pool, body []byte) []byte {
 	zw := pool.Get().(resettableWriter)
 	var out bytes.Buffer
 	zw.Reset(&out)

@@ -1,0 +1,121 @@
+package bundle
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/riskchart/riskchart/server/internal/firstdata"
+)
+
+// The cache keeps the pages sent most recently within its bound: a page
+// sent again (get) counts as recent, a page put twice counts once, and a
+// page larger than the bound is not kept.
+func TestThePagesKeptAreTheOnesSentLast(t *testing.T) {
+	page := bytes.Repeat([]byte("x"), 100)
+	size := (&keptPage{key: "a", body: page}).size() // every key here is one byte long
+	for _, tt := range []struct {
+		name  string
+		steps []string // "put k", "get k", or "big k": a page larger than the bound
+		kept  []string
+	}{
+		{"two fit, the third pushes out the first", []string{"put a", "put b", "put c"}, []string{"b", "c"}},
+		{"a page sent again stays", []string{"put a", "put b", "get a", "put c"}, []string{"a", "c"}},
+		{"a page put twice counts once", []string{"put a", "put a", "put b"}, []string{"a", "b"}},
+		{"a page larger than the bound is not kept", []string{"put a", "big b"}, []string{"a"}},
+		{"a miss changes nothing", []string{"put a", "put b", "get z", "put c"}, []string{"b", "c"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newPageCache(2*size + size/2)
+			for _, s := range tt.steps {
+				op, key, _ := strings.Cut(s, " ")
+				switch op {
+				case "put":
+					c.put(key, nil, page)
+				case "big":
+					c.put(key, nil, bytes.Repeat(page, 3))
+				case "get":
+					c.get(key)
+				}
+			}
+			var kept []string
+			for _, k := range []string{"a", "b", "c", "z"} {
+				if _, ok := c.get(k); ok {
+					kept = append(kept, k)
+				}
+			}
+			if !slices.Equal(kept, tt.kept) || c.len() != len(tt.kept) || c.bytes != len(tt.kept)*size {
+				t.Errorf("kept %v (%d pages, %d bytes), want %v (%d bytes)", kept, c.len(), c.bytes, tt.kept, len(tt.kept)*size)
+			}
+		})
+	}
+}
+
+// A page sent whole is kept as it was sent, in each coding, and sent again
+// from there, to any browser: the same bytes and headers, without a render
+// (counted in allocations: a tenth of one's at most). A page that holds
+// the viewer's tiers is rendered for each request and never kept.
+func TestAPageSentAgainIsTheOneKept(t *testing.T) {
+	h, err := New(Config{Root: builtRoot(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := h.(*handler).keptPages
+	contracts, tiers := twoContracts(), benchTiers()
+	serve := func(url, accept string, tiers firstdata.TiersLookup) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(http.MethodGet, url, nil)
+		r = r.WithContext(firstdata.WithContracts(r.Context(), contracts))
+		if tiers != nil {
+			r = r.WithContext(firstdata.WithTiers(r.Context(), tiers))
+		}
+		r.Header.Set("Accept-Encoding", accept)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("%s: HTTP %d, want 200", url, rec.Code)
+		}
+		return rec
+	}
+	fresh := 0
+	render := func(accept string) { // a URL not asked for before
+		fresh++
+		serve(chartView+"&n="+strconv.Itoa(fresh), accept, nil)
+	}
+	headers := []string{"Content-Type", "Content-Encoding", "Content-Length", "Cache-Control", "ETag", "Vary"}
+	for _, accept := range []string{"gzip, deflate, br, zstd", "gzip", "identity"} {
+		t.Run("Accept-Encoding "+accept, func(t *testing.T) {
+			first := serve(chartView, accept, nil)
+			before := kept.len()
+			again := serve(chartView, accept, nil)
+			if !bytes.Equal(again.Body.Bytes(), first.Body.Bytes()) {
+				t.Errorf("sent again, %d bytes unlike the %d sent first", again.Body.Len(), first.Body.Len())
+			}
+			for _, k := range headers {
+				if a, b := again.Header().Values(k), first.Header().Values(k); !slices.Equal(a, b) {
+					t.Errorf("sent again, %s %q; first %q", k, a, b)
+				}
+			}
+			if kept.len() != before {
+				t.Errorf("sent again, %d pages kept, %d before", kept.len(), before)
+			}
+			rendering := testing.AllocsPerRun(5, func() { render(accept) })
+			sentAgain := testing.AllocsPerRun(5, func() { serve(chartView, accept, nil) })
+			if sentAgain > rendering/10 {
+				t.Errorf("sent again, the page made %.0f allocations, a render %.0f: it was rendered", sentAgain, rendering)
+			}
+			before = kept.len()
+			withTiers := testing.AllocsPerRun(5, func() {
+				if rec := serve(chartView, accept, tiers); rec.Header().Get("ETag") != "" {
+					t.Fatalf("with the viewer's tiers, ETag %q", rec.Header().Get("ETag"))
+				}
+			})
+			if withTiers < rendering/2 || kept.len() != before {
+				t.Errorf("with the viewer's tiers, %.0f allocations (a render: %.0f) and %d pages kept (%d before): want each rendered, none kept", withTiers, rendering, kept.len(), before)
+			}
+		})
+	}
+}
