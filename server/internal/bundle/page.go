@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
-	"time"
 
 	"github.com/andybalholm/brotli"
 
@@ -36,14 +35,14 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 		tiers, withTiers = firstTiers(r.Context(), ladder) // firsttiers.go
 	}
 	coding := preferredCoding(r.Header.Get("Accept-Encoding"))
-	tag := ""
-	if !withTiers { // a page with the viewer's tiers writes their age as of now: no two alike
-		tag = h.pageTag(r, contracts)
-		if notModified(w, r, tag, coding) {
+	tag := "" // the page's ETag in its coding; none with the viewer's tiers, whose age it writes as of now
+	if !withTiers {
+		tag = representationTag(h.pageTag(r, contracts), coding, true)
+		if notModified(w, r, tag) {
 			return
 		}
-		if kept, ok := h.keptPages.get(representationTag(tag, coding, true)); ok {
-			kept.serve(w, r, coding)
+		if kept, ok := h.keptPages.get(tag); ok {
+			kept.serve(w, r)
 			return
 		}
 	}
@@ -83,7 +82,11 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 	} else if hasLadder {
 		body = withTiersRead(body, ladder) // answer.go: named by the URL, which the ETag holds
 	}
-	h.pageCoders.serve(w, r, own, body, coding, tag, h.keptPages)
+	sent := h.pageCoders.encode(own, body, coding, tag)
+	if tag != "" {
+		h.keptPages.put(sent)
+	}
+	sent.serve(w, r)
 }
 
 // pageTag is the ETag of a page without the viewer's tiers: it names what
@@ -105,14 +108,13 @@ func (h *handler) pageTag(r *http.Request, contracts []byte) string {
 // notModified answers a page's revalidation before the page is rendered
 // (1.4 ms and 0.7 MB of allocations for the chart page): 304, with the
 // headers the page itself would carry, when the request's If-None-Match
-// names tag (pageTag) in coding, the one it would be sent in. It reports
-// whether it answered.
-func notModified(w http.ResponseWriter, r *http.Request, tag, coding string) bool {
+// names value, the page's ETag (representationTag of pageTag) in the
+// coding it would be sent in. It reports whether it answered.
+func notModified(w http.ResponseWriter, r *http.Request, value string) bool {
 	inm := r.Header.Get("If-None-Match")
 	if inm == "" || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
 		return false
 	}
-	value := representationTag(tag, coding, true)
 	if !etag.Matches(inm, value) {
 		return false
 	}
@@ -131,7 +133,7 @@ func notModified(w http.ResponseWriter, r *http.Request, tag, coding string) boo
 // it is worth more of the server's time: brotli's quality 5 takes it to
 // 4.7 kB in 0.87 ms, gzip's level 6 to 5.1 kB in 0.38 ms; brotli's 11
 // (4.3 kB) took 33 ms, too long for the first browser to ask
-// (docs/performance.md, "The pages compressed"). A page holds no secret
+// (docs/performance.md, "The pages kept"). A page holds no secret
 // for a compression side channel to find: a viewer's token is a cookie,
 // never written into a page.
 type pageCoders struct {
@@ -156,13 +158,13 @@ func newPageCoders() *pageCoders {
 	return &pageCoders{fast: pools(brotli.BestSpeed, gzip.BestSpeed), kept: pools(5, gzip.DefaultCompression)}
 }
 
-// serve answers with the page body and its own headers, own, in coding,
-// the one the browser weighs highest (preferredCoding; "" for none), with
-// tag and the coding as its ETag (none when tag is ""). A page with a tag
-// is kept in keep as it is sent. The ETag is weak: two renders of a page
-// mean the same and differ in the order of attributes, so a 304 takes
-// either, and a range (If-Range compares strongly) never mixes them.
-func (p *pageCoders) serve(w http.ResponseWriter, r *http.Request, own http.Header, body []byte, coding, tag string, keep *pageCache) {
+// encode is the page body with its own headers, own, in coding, the one
+// the browser weighs highest (preferredCoding; "" for none), and tag its
+// ETag ("" for none). A page with an ETag is kept (pageCache), and is
+// compressed harder. The ETag is weak: two renders of a page mean the same
+// and differ in the order of attributes, so a 304 takes either, and a range
+// (If-Range compares strongly) never mixes them.
+func (p *pageCoders) encode(own http.Header, body []byte, coding, tag string) *keptPage {
 	own.Del("Content-Length") // go-app's, of the page before it was rewritten
 	own.Del("ETag")           // go-app's, its version
 	pools := p.fast
@@ -172,14 +174,7 @@ func (p *pageCoders) serve(w http.ResponseWriter, r *http.Request, own http.Head
 	if coding != "" {
 		body = compress(pools[coding], body)
 	}
-	value := "" // no ETag
-	if tag != "" {
-		value = representationTag(tag, coding, true)
-		keep.put(value, own, body)
-	}
-	maps.Copy(w.Header(), own)
-	w.Header().Add("Vary", "Accept-Encoding") // beside any the gateway's
-	serveEncoded(w, r, "page.html", time.Time{}, coding, value, bytes.NewReader(body), int64(len(body)))
+	return &keptPage{etag: tag, coding: coding, header: own, body: body}
 }
 
 // compress is body compressed by a writer of pool.

@@ -3,6 +3,7 @@ package bundle
 import (
 	"bytes"
 	"container/list"
+	"maps"
 	"net/http"
 	"sync"
 	"time"
@@ -22,32 +23,31 @@ const keptPagesBytes = 4 << 20
 type pageCache struct {
 	maxBytes int
 
-	mu    sync.Mutex
-	bytes int                      // the kept pages' size (keptPage.size)
-	order *list.List               // of *keptPage, the one sent most recently first
-	byKey map[string]*list.Element // by keptPage.key
+	mu     sync.Mutex
+	bytes  int                      // the kept pages' size (keptPage.size)
+	order  *list.List               // of *keptPage, the one sent most recently first
+	byEtag map[string]*list.Element // by keptPage.etag
 }
 
-// keptPage is a page as it was answered.
+// keptPage is a page as it is sent.
 type keptPage struct {
-	key    string
+	etag   string      // its ETag in its coding, the cache's key; "" for a page not kept
+	coding string      // the body's; "" for none
 	header http.Header // the page's own headers, without its coding, length and ETag
-	body   []byte      // in the key's coding
+	body   []byte
 }
 
-// serve answers with p, in coding, the key's.
-func (p *keptPage) serve(w http.ResponseWriter, r *http.Request, coding string) {
-	hd := w.Header()
-	for k, vs := range p.header {
-		hd[k] = vs // pageCache.put's copy: full slices, which an Add copies before it appends
-	}
-	hd.Add("Vary", "Accept-Encoding") // beside any the gateway's
-	serveEncoded(w, r, "page.html", time.Time{}, coding, p.key, bytes.NewReader(p.body), int64(len(p.body)))
+// serve answers with p. A kept page's header is pageCache.put's copy,
+// whose slices are full: an Add to the response's copies them first.
+func (p *keptPage) serve(w http.ResponseWriter, r *http.Request) {
+	maps.Copy(w.Header(), p.header)
+	w.Header().Add("Vary", "Accept-Encoding") // beside any the gateway's
+	serveEncoded(w, r, "page.html", time.Time{}, p.coding, p.etag, bytes.NewReader(p.body), int64(len(p.body)))
 }
 
 // size is what p holds, in bytes, counting its headers.
 func (p *keptPage) size() int {
-	n := len(p.key) + len(p.body)
+	n := len(p.etag) + len(p.body)
 	for k, vs := range p.header {
 		n += len(k)
 		for _, v := range vs {
@@ -58,15 +58,15 @@ func (p *keptPage) size() int {
 }
 
 func newPageCache(maxBytes int) *pageCache {
-	return &pageCache{maxBytes: maxBytes, order: list.New(), byKey: map[string]*list.Element{}}
+	return &pageCache{maxBytes: maxBytes, order: list.New(), byEtag: map[string]*list.Element{}}
 }
 
-// get is the page kept under key, if any, which it counts as sent now. The
-// page is shared: its header and body are not to be changed.
-func (c *pageCache) get(key string) (*keptPage, bool) {
+// get is the page kept under etag, if any, which it counts as sent now.
+// The page is shared: its header and body are not to be changed.
+func (c *pageCache) get(etag string) (*keptPage, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.byKey[key]
+	e, ok := c.byEtag[etag]
 	if !ok {
 		return nil, false
 	}
@@ -74,34 +74,27 @@ func (c *pageCache) get(key string) (*keptPage, bool) {
 	return e.Value.(*keptPage), true
 }
 
-// put keeps a page under key: a copy of header, and body as it is, which
-// the caller no longer changes. A page larger than the whole cache is not
-// kept.
-func (c *pageCache) put(key string, header http.Header, body []byte) {
-	p := &keptPage{key: key, header: header.Clone(), body: body}
+// put keeps sent under its ETag, with a copy of its header; its body is
+// kept as it is, which the caller no longer changes. A page larger than
+// the whole cache is not kept.
+func (c *pageCache) put(sent *keptPage) {
+	p := *sent
+	p.header = sent.header.Clone()
 	size := p.size()
 	if size > c.maxBytes {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.byKey[key]; ok { // two browsers asked at once: keep the later
+	if e, ok := c.byEtag[p.etag]; ok { // two browsers asked at once: keep the later
 		c.bytes -= e.Value.(*keptPage).size()
 		c.order.Remove(e)
 	}
-	c.byKey[key] = c.order.PushFront(p)
+	c.byEtag[p.etag] = c.order.PushFront(&p)
 	c.bytes += size
 	for c.bytes > c.maxBytes {
-		last := c.order.Back()
-		old := c.order.Remove(last).(*keptPage)
-		delete(c.byKey, old.key)
+		old := c.order.Remove(c.order.Back()).(*keptPage)
+		delete(c.byEtag, old.etag)
 		c.bytes -= old.size()
 	}
-}
-
-// len is how many pages are kept.
-func (c *pageCache) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.order.Len()
 }

@@ -17,7 +17,7 @@ import (
 // page larger than the bound is not kept.
 func TestThePagesKeptAreTheOnesSentLast(t *testing.T) {
 	page := bytes.Repeat([]byte("x"), 100)
-	size := (&keptPage{key: "a", body: page}).size() // every key here is one byte long
+	size := (&keptPage{etag: "a", body: page}).size() // every key here is one byte long
 	for _, tt := range []struct {
 		name  string
 		steps []string // "put k", "get k", or "big k": a page larger than the bound
@@ -35,9 +35,9 @@ func TestThePagesKeptAreTheOnesSentLast(t *testing.T) {
 				op, key, _ := strings.Cut(s, " ")
 				switch op {
 				case "put":
-					c.put(key, nil, page)
+					c.put(&keptPage{etag: key, body: page})
 				case "big":
-					c.put(key, nil, bytes.Repeat(page, 3))
+					c.put(&keptPage{etag: key, body: bytes.Repeat(page, 3)})
 				case "get":
 					c.get(key)
 				}
@@ -48,8 +48,8 @@ func TestThePagesKeptAreTheOnesSentLast(t *testing.T) {
 					kept = append(kept, k)
 				}
 			}
-			if !slices.Equal(kept, tt.kept) || c.len() != len(tt.kept) || c.bytes != len(tt.kept)*size {
-				t.Errorf("kept %v (%d pages, %d bytes), want %v (%d bytes)", kept, c.len(), c.bytes, tt.kept, len(tt.kept)*size)
+			if !slices.Equal(kept, tt.kept) || c.order.Len() != len(tt.kept) || c.bytes != len(tt.kept)*size {
+				t.Errorf("kept %v (%d pages, %d bytes), want %v (%d bytes)", kept, c.order.Len(), c.bytes, tt.kept, len(tt.kept)*size)
 			}
 		})
 	}
@@ -89,7 +89,7 @@ func TestAPageSentAgainIsTheOneKept(t *testing.T) {
 	for _, accept := range []string{"gzip, deflate, br, zstd", "gzip", "identity"} {
 		t.Run("Accept-Encoding "+accept, func(t *testing.T) {
 			first := serve(chartView, accept, nil)
-			before := kept.len()
+			before := kept.order.Len()
 			again := serve(chartView, accept, nil)
 			if !bytes.Equal(again.Body.Bytes(), first.Body.Bytes()) {
 				t.Errorf("sent again, %d bytes unlike the %d sent first", again.Body.Len(), first.Body.Len())
@@ -99,22 +99,22 @@ func TestAPageSentAgainIsTheOneKept(t *testing.T) {
 					t.Errorf("sent again, %s %q; first %q", k, a, b)
 				}
 			}
-			if kept.len() != before {
-				t.Errorf("sent again, %d pages kept, %d before", kept.len(), before)
+			if kept.order.Len() != before {
+				t.Errorf("sent again, %d pages kept, %d before", kept.order.Len(), before)
 			}
 			rendering := testing.AllocsPerRun(5, func() { render(accept) })
 			sentAgain := testing.AllocsPerRun(5, func() { serve(chartView, accept, nil) })
 			if sentAgain > rendering/10 {
 				t.Errorf("sent again, the page made %.0f allocations, a render %.0f: it was rendered", sentAgain, rendering)
 			}
-			before = kept.len()
+			before = kept.order.Len()
 			withTiers := testing.AllocsPerRun(5, func() {
 				if rec := serve(chartView, accept, tiers); rec.Header().Get("ETag") != "" {
 					t.Fatalf("with the viewer's tiers, ETag %q", rec.Header().Get("ETag"))
 				}
 			})
-			if withTiers < rendering/2 || kept.len() != before {
-				t.Errorf("with the viewer's tiers, %.0f allocations (a render: %.0f) and %d pages kept (%d before): want each rendered, none kept", withTiers, rendering, kept.len(), before)
+			if withTiers < rendering/2 || kept.order.Len() != before {
+				t.Errorf("with the viewer's tiers, %.0f allocations (a render: %.0f) and %d pages kept (%d before): want each rendered, none kept", withTiers, rendering, kept.order.Len(), before)
 			}
 		})
 	}
