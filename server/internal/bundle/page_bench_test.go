@@ -45,19 +45,27 @@ func pageServer(tb testing.TB, tiers firstdata.TiersLookup) (serve func(url, ifN
 	}
 	contracts := twoContracts()
 	return func(url, ifNoneMatch string) *httptest.ResponseRecorder {
-		r := httptest.NewRequest(http.MethodGet, url, nil)
-		r = r.WithContext(firstdata.WithContracts(r.Context(), contracts))
-		if tiers != nil {
-			r = r.WithContext(firstdata.WithTiers(r.Context(), tiers))
-		}
-		r.Header.Set("Accept-Encoding", "gzip, deflate, br, zstd")
-		if ifNoneMatch != "" {
-			r.Header.Set("If-None-Match", ifNoneMatch)
-		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		return rec
+		return askPage(h, url, contracts, tiers, map[string]string{"Accept-Encoding": "gzip, deflate, br, zstd", "If-None-Match": ifNoneMatch})
 	}
+}
+
+// askPage asks h for url with headers (one left empty is not sent), the
+// contract list contracts and the tiers lookup tiers (none when nil)
+// handed over as the gateway hands them.
+func askPage(h http.Handler, url string, contracts firstdata.ContractsLookup, tiers firstdata.TiersLookup, headers map[string]string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(http.MethodGet, url, nil)
+	r = r.WithContext(firstdata.WithContracts(r.Context(), contracts))
+	if tiers != nil {
+		r = r.WithContext(firstdata.WithTiers(r.Context(), tiers))
+	}
+	for k, v := range headers {
+		if v != "" {
+			r.Header.Set(k, v)
+		}
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, r)
+	return rec
 }
 
 // twoContracts is the gateway's lookup of a contract list of two.
@@ -67,13 +75,14 @@ func twoContracts() firstdata.ContractsLookup {
 	}
 }
 
-// freshPages serves the chart page at a URL not asked for before each time,
-// so that none comes from the pages kept (pageCache).
-func freshPages(tb testing.TB, serve func(url, ifNoneMatch string) *httptest.ResponseRecorder) func() *httptest.ResponseRecorder {
+// freshPages asks for view (a page's URL with a query) by ask, at a URL not
+// asked for before each time, so that none comes from the pages kept
+// (pageCache).
+func freshPages(tb testing.TB, view string, ask func(url string) *httptest.ResponseRecorder) func() *httptest.ResponseRecorder {
 	n := 0
 	return func() *httptest.ResponseRecorder {
 		n++
-		rec := serve(chartView+"&n="+strconv.Itoa(n), "")
+		rec := ask(view + "&n=" + strconv.Itoa(n))
 		if rec.Code != http.StatusOK {
 			tb.Fatalf("HTTP %d, want 200", rec.Code)
 		}
@@ -87,7 +96,8 @@ func freshPages(tb testing.TB, serve func(url, ifNoneMatch string) *httptest.Res
 // sent whole, BenchmarkChartPage).
 func TestARevalidatedPageIsNotRendered(t *testing.T) {
 	get, etag := chartPage(t)
-	render := freshPages(t, pageServer(t, nil))
+	serve := pageServer(t, nil)
+	render := freshPages(t, chartView, func(url string) *httptest.ResponseRecorder { return serve(url, "") })
 	sent := testing.AllocsPerRun(5, func() { render() })
 	revalidated := testing.AllocsPerRun(5, func() {
 		if rec := get(etag); rec.Code != http.StatusNotModified {
@@ -105,7 +115,8 @@ func TestARevalidatedPageIsNotRendered(t *testing.T) {
 // which no page kept holds.
 func BenchmarkChartPage(b *testing.B) {
 	b.Run("rendered", func(b *testing.B) {
-		next := freshPages(b, pageServer(b, nil))
+		serve := pageServer(b, nil)
+		next := freshPages(b, chartView, func(url string) *httptest.ResponseRecorder { return serve(url, "") })
 		b.ReportAllocs()
 		for b.Loop() {
 			next()
@@ -136,15 +147,10 @@ func BenchmarkChartPage(b *testing.B) {
 	})
 	b.Run("with seven studies", func(b *testing.B) {
 		serve := pageServer(b, nil)
-		n := 0
+		next := freshPages(b, chartView+"&indicators=ma:7,ma:25,ema:99,boll,vol_ma,macd,rsi", func(url string) *httptest.ResponseRecorder { return serve(url, "") })
 		b.ReportAllocs()
 		for b.Loop() {
-			n++
-			rec := serve(chartView+"&indicators=ma:7,ma:25,ema:99,boll,vol_ma,macd,rsi&n="+strconv.Itoa(n), "")
-			if rec.Code != http.StatusOK {
-				b.Fatalf("HTTP %d, want 200", rec.Code)
-			}
-			b.ReportMetric(float64(rec.Body.Len()), "B/page")
+			b.ReportMetric(float64(next().Body.Len()), "B/page")
 		}
 	})
 }

@@ -53,17 +53,7 @@ func TestPagesComeCompressedAndValidatedByWhatTheyHold(t *testing.T) {
 		}}}, true
 	})
 	serve := func(contracts firstdata.ContractsLookup, tiers firstdata.TiersLookup, headers map[string]string) *httptest.ResponseRecorder {
-		r := httptest.NewRequest(http.MethodGet, view, nil)
-		r = r.WithContext(firstdata.WithContracts(r.Context(), contracts))
-		if tiers != nil {
-			r = r.WithContext(firstdata.WithTiers(r.Context(), tiers))
-		}
-		for k, v := range headers {
-			r.Header.Set(k, v)
-		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		return rec
+		return askPage(h, view, contracts, tiers, headers)
 	}
 	before, after := list("BTC-USDT", "ETH-USDT"), list("BTC-USDT", "ETH-USDT", "SOL-USDT")
 	raw := serve(before, nil, nil)

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -67,23 +66,11 @@ func TestAPageSentAgainIsTheOneKept(t *testing.T) {
 	kept := h.(*handler).keptPages
 	contracts, tiers := twoContracts(), benchTiers()
 	serve := func(url, accept string, tiers firstdata.TiersLookup) *httptest.ResponseRecorder {
-		r := httptest.NewRequest(http.MethodGet, url, nil)
-		r = r.WithContext(firstdata.WithContracts(r.Context(), contracts))
-		if tiers != nil {
-			r = r.WithContext(firstdata.WithTiers(r.Context(), tiers))
-		}
-		r.Header.Set("Accept-Encoding", accept)
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
+		rec := askPage(h, url, contracts, tiers, map[string]string{"Accept-Encoding": accept})
 		if rec.Code != http.StatusOK {
 			t.Fatalf("%s: HTTP %d, want 200", url, rec.Code)
 		}
 		return rec
-	}
-	fresh := 0
-	render := func(accept string) { // a URL not asked for before
-		fresh++
-		serve(chartView+"&n="+strconv.Itoa(fresh), accept, nil)
 	}
 	headers := []string{"Content-Type", "Content-Encoding", "Content-Length", "Cache-Control", "ETag", "Vary"}
 	for _, accept := range []string{"gzip, deflate, br, zstd", "gzip", "identity"} {
@@ -102,7 +89,8 @@ func TestAPageSentAgainIsTheOneKept(t *testing.T) {
 			if kept.order.Len() != before {
 				t.Errorf("sent again, %d pages kept, %d before", kept.order.Len(), before)
 			}
-			rendering := testing.AllocsPerRun(5, func() { render(accept) })
+			render := freshPages(t, chartView, func(url string) *httptest.ResponseRecorder { return serve(url, accept, nil) })
+			rendering := testing.AllocsPerRun(5, func() { render() })
 			sentAgain := testing.AllocsPerRun(5, func() { serve(chartView, accept, nil) })
 			if sentAgain > rendering/10 {
 				t.Errorf("sent again, the page made %.0f allocations, a render %.0f: it was rendered", sentAgain, rendering)
