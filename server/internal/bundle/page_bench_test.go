@@ -43,29 +43,22 @@ func pageServer(tb testing.TB, tiers firstdata.TiersLookup) (serve func(url, ifN
 	if err != nil {
 		tb.Fatal(err)
 	}
-	contracts := twoContracts()
+	h = withFirstData(h, twoContracts(), tiers)
 	return func(url, ifNoneMatch string) *httptest.ResponseRecorder {
-		return askPage(h, url, contracts, tiers, map[string]string{"Accept-Encoding": "gzip, deflate, br, zstd", "If-None-Match": ifNoneMatch})
+		return getWith(h, url, map[string]string{"Accept-Encoding": "gzip, deflate, br, zstd", "If-None-Match": ifNoneMatch})
 	}
 }
 
-// askPage asks h for url with headers (one left empty is not sent), the
-// contract list contracts and the tiers lookup tiers (none when nil)
-// handed over as the gateway hands them.
-func askPage(h http.Handler, url string, contracts firstdata.ContractsLookup, tiers firstdata.TiersLookup, headers map[string]string) *httptest.ResponseRecorder {
-	r := httptest.NewRequest(http.MethodGet, url, nil)
-	r = r.WithContext(firstdata.WithContracts(r.Context(), contracts))
-	if tiers != nil {
-		r = r.WithContext(firstdata.WithTiers(r.Context(), tiers))
-	}
-	for k, v := range headers {
-		if v != "" {
-			r.Header.Set(k, v)
+// withFirstData is h with the contract list contracts and the tiers lookup
+// tiers (none when nil) handed to it as the gateway hands them.
+func withFirstData(h http.Handler, contracts firstdata.ContractsLookup, tiers firstdata.TiersLookup) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r = r.WithContext(firstdata.WithContracts(r.Context(), contracts))
+		if tiers != nil {
+			r = r.WithContext(firstdata.WithTiers(r.Context(), tiers))
 		}
-	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, r)
-	return rec
+		h.ServeHTTP(w, r)
+	})
 }
 
 // twoContracts is the gateway's lookup of a contract list of two.

@@ -53,7 +53,7 @@ func TestPagesComeCompressedAndValidatedByWhatTheyHold(t *testing.T) {
 		}}}, true
 	})
 	serve := func(contracts firstdata.ContractsLookup, tiers firstdata.TiersLookup, headers map[string]string) *httptest.ResponseRecorder {
-		return askPage(h, view, contracts, tiers, headers)
+		return getWith(withFirstData(h, contracts, tiers), view, headers)
 	}
 	before, after := list("BTC-USDT", "ETH-USDT"), list("BTC-USDT", "ETH-USDT", "SOL-USDT")
 	raw := serve(before, nil, nil)

@@ -66,7 +66,7 @@ func TestAPageSentAgainIsTheOneKept(t *testing.T) {
 	kept := h.(*handler).keptPages
 	contracts, tiers := twoContracts(), benchTiers()
 	serve := func(url, accept string, tiers firstdata.TiersLookup) *httptest.ResponseRecorder {
-		rec := askPage(h, url, contracts, tiers, map[string]string{"Accept-Encoding": accept})
+		rec := getWith(withFirstData(h, contracts, tiers), url, map[string]string{"Accept-Encoding": accept})
 		if rec.Code != http.StatusOK {
 			t.Fatalf("%s: HTTP %d, want 200", url, rec.Code)
 		}
