@@ -41,7 +41,7 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 		if notModified(w, r, tag) {
 			return
 		}
-		if kept, ok := h.keptPages.get(tag); ok {
+		if kept, ok := h.sentPages.get(tag); ok {
 			kept.serve(w, r)
 			return
 		}
@@ -84,7 +84,7 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 	}
 	sent := h.pageCoders.encode(own, body, coding, tag)
 	if tag != "" {
-		h.keptPages.put(sent)
+		h.sentPages.put(sent)
 	}
 	sent.serve(w, r)
 }
@@ -164,7 +164,7 @@ func newPageCoders() *pageCoders {
 // compressed harder. The ETag is weak: two renders of a page mean the same
 // and differ in the order of attributes, so a 304 takes either, and a range
 // (If-Range compares strongly) never mixes them.
-func (p *pageCoders) encode(own http.Header, body []byte, coding, tag string) *keptPage {
+func (p *pageCoders) encode(own http.Header, body []byte, coding, tag string) *sentPage {
 	own.Del("Content-Length") // go-app's, of the page before it was rewritten
 	own.Del("ETag")           // go-app's, its version
 	pools := p.fast
@@ -174,7 +174,7 @@ func (p *pageCoders) encode(own http.Header, body []byte, coding, tag string) *k
 	if coding != "" {
 		body = compress(pools[coding], body)
 	}
-	return &keptPage{etag: tag, coding: coding, header: own, body: body}
+	return &sentPage{etag: tag, coding: coding, header: own, body: body}
 }
 
 // compress is body compressed by a writer of pool.

@@ -9,9 +9,9 @@ import (
 	"time"
 )
 
-// keptPagesBytes bounds what pageCache holds: about 700 chart pages in
+// sentPagesBytes bounds what pageCache holds: about 700 chart pages in
 // brotli, or 200 sent uncompressed.
-const keptPagesBytes = 4 << 20
+const sentPagesBytes = 4 << 20
 
 // pageCache keeps the pages last sent whole, compressed, by their ETag in
 // their coding (representationTag of pageTag). A page is made of what its
@@ -24,13 +24,13 @@ type pageCache struct {
 	maxBytes int
 
 	mu     sync.Mutex
-	bytes  int                      // the kept pages' size (keptPage.size)
-	order  *list.List               // of *keptPage, the one sent most recently first
-	byEtag map[string]*list.Element // by keptPage.etag
+	bytes  int                      // the kept pages' size (sentPage.size)
+	order  *list.List               // of *sentPage, the one sent most recently first
+	byEtag map[string]*list.Element // by sentPage.etag
 }
 
-// keptPage is a page as it is sent.
-type keptPage struct {
+// sentPage is a page as it is sent.
+type sentPage struct {
 	etag   string      // its ETag in its coding, the cache's key; "" for a page not kept
 	coding string      // the body's; "" for none
 	header http.Header // the page's own headers, without its coding, length and ETag
@@ -39,14 +39,14 @@ type keptPage struct {
 
 // serve answers with p. A kept page's header is pageCache.put's copy,
 // whose slices are full: an Add to the response's copies them first.
-func (p *keptPage) serve(w http.ResponseWriter, r *http.Request) {
+func (p *sentPage) serve(w http.ResponseWriter, r *http.Request) {
 	maps.Copy(w.Header(), p.header)
 	w.Header().Add("Vary", "Accept-Encoding") // beside any the gateway's
 	serveEncoded(w, r, "page.html", time.Time{}, p.coding, p.etag, bytes.NewReader(p.body), int64(len(p.body)))
 }
 
 // size is what p holds, in bytes, counting its headers.
-func (p *keptPage) size() int {
+func (p *sentPage) size() int {
 	n := len(p.etag) + len(p.body)
 	for k, vs := range p.header {
 		n += len(k)
@@ -63,7 +63,7 @@ func newPageCache(maxBytes int) *pageCache {
 
 // get is the page kept under etag, if any, which it counts as sent now.
 // The page is shared: its header and body are not to be changed.
-func (c *pageCache) get(etag string) (*keptPage, bool) {
+func (c *pageCache) get(etag string) (*sentPage, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.byEtag[etag]
@@ -71,13 +71,13 @@ func (c *pageCache) get(etag string) (*keptPage, bool) {
 		return nil, false
 	}
 	c.order.MoveToFront(e)
-	return e.Value.(*keptPage), true
+	return e.Value.(*sentPage), true
 }
 
 // put keeps sent under its ETag, with a copy of its header; its body is
 // kept as it is, which the caller no longer changes. A page larger than
 // the whole cache is not kept.
-func (c *pageCache) put(sent *keptPage) {
+func (c *pageCache) put(sent *sentPage) {
 	p := *sent
 	p.header = sent.header.Clone()
 	size := p.size()
@@ -87,13 +87,13 @@ func (c *pageCache) put(sent *keptPage) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.byEtag[p.etag]; ok { // two browsers asked at once: keep the later
-		c.bytes -= e.Value.(*keptPage).size()
+		c.bytes -= e.Value.(*sentPage).size()
 		c.order.Remove(e)
 	}
 	c.byEtag[p.etag] = c.order.PushFront(&p)
 	c.bytes += size
 	for c.bytes > c.maxBytes {
-		old := c.order.Remove(c.order.Back()).(*keptPage)
+		old := c.order.Remove(c.order.Back()).(*sentPage)
 		delete(c.byEtag, old.etag)
 		c.bytes -= old.size()
 	}

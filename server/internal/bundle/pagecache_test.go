@@ -16,7 +16,7 @@ import (
 // page larger than the bound is not kept.
 func TestThePagesKeptAreTheOnesSentLast(t *testing.T) {
 	page := bytes.Repeat([]byte("x"), 100)
-	size := (&keptPage{etag: "a", body: page}).size() // every key here is one byte long
+	size := (&sentPage{etag: "a", body: page}).size() // every key here is one byte long
 	for _, tt := range []struct {
 		name  string
 		steps []string // "put k", "get k", or "big k": a page larger than the bound
@@ -34,9 +34,9 @@ func TestThePagesKeptAreTheOnesSentLast(t *testing.T) {
 				op, key, _ := strings.Cut(s, " ")
 				switch op {
 				case "put":
-					c.put(&keptPage{etag: key, body: page})
+					c.put(&sentPage{etag: key, body: page})
 				case "big":
-					c.put(&keptPage{etag: key, body: bytes.Repeat(page, 3)})
+					c.put(&sentPage{etag: key, body: bytes.Repeat(page, 3)})
 				case "get":
 					c.get(key)
 				}
@@ -63,7 +63,7 @@ func TestAPageSentAgainIsTheOneKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept := h.(*handler).keptPages
+	kept := h.(*handler).sentPages
 	contracts, tiers := twoContracts(), benchTiers()
 	serve := func(url, accept string, tiers firstdata.TiersLookup) *httptest.ResponseRecorder {
 		rec := getWith(withFirstData(h, contracts, tiers), url, map[string]string{"Accept-Encoding": accept})
