@@ -124,7 +124,7 @@ func New(cfg Config) (http.Handler, error) {
 	for _, p := range pages.Paths() {
 		pagePaths[p] = true
 	}
-	hd := &handler{app: h, web: web, pages: pagePaths, ogBase: base, pageCoders: newPageCoders(), sentPages: newPageCache(sentPagesBytes)}
+	hd := &handler{app: h, web: web, pages: pagePaths, ogBase: base, pageCoders: newPageCoders(), keptPages: newPageCache(keptPagesBytes)}
 	modTime := time.Now()
 	if hd.wasmExec, err = newAssembled("wasm_exec.js", "application/javascript", wasmExec, modTime); err != nil {
 		return nil, err
@@ -258,9 +258,9 @@ type handler struct {
 	small    map[string]*assembled // web/'s own scripts and icon, by name (smallFiles)
 	pages    map[string]bool       // the app's page paths, whose metadata is rewritten
 	ogBase   string                // see ogBase
-	// pageCoders compress the pages; sentPages keeps those with an ETag as sent.
+	// pageCoders compress the pages; keptPages keeps those with an ETag as sent.
 	pageCoders *pageCoders
-	sentPages  *pageCache
+	keptPages  *pageCache
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {

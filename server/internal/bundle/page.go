@@ -41,7 +41,7 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 		if notModified(w, r, tag) {
 			return
 		}
-		if kept, ok := h.sentPages.get(tag); ok {
+		if kept, ok := h.keptPages.get(tag); ok {
 			kept.serve(w, r)
 			return
 		}
@@ -84,7 +84,7 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 	}
 	sent := h.pageCoders.encode(own, body, coding, tag)
 	if tag != "" {
-		h.sentPages.put(sent)
+		h.keptPages.put(sent)
 	}
 	sent.serve(w, r)
 }

@@ -9,9 +9,9 @@ import (
 	"time"
 )
 
-// sentPagesBytes bounds what pageCache holds: about 700 chart pages in
+// keptPagesBytes bounds what pageCache holds: about 700 chart pages in
 // brotli, or 200 sent uncompressed.
-const sentPagesBytes = 4 << 20
+const keptPagesBytes = 4 << 20
 
 // pageCache keeps the pages last sent whole, compressed, by their ETag in
 // their coding (representationTag of pageTag). A page is made of what its

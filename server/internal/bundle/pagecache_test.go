@@ -63,7 +63,7 @@ func TestAPageSentAgainIsTheOneKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept := h.(*handler).sentPages
+	kept := h.(*handler).keptPages
 	contracts, tiers := twoContracts(), benchTiers()
 	serve := func(url, accept string, tiers firstdata.TiersLookup) *httptest.ResponseRecorder {
 		rec := getWith(withFirstData(h, contracts, tiers), url, map[string]string{"Accept-Encoding": accept})
