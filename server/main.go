@@ -106,7 +106,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	front, err := bundle.New(bundle.Config{Root: cfg.Root, ShellSalt: cfg.FrameAncestors, PublicURL: cfg.PublicURL})
+	registry := prometheus.NewRegistry()
+	front, err := bundle.New(bundle.Config{Root: cfg.Root, ShellSalt: cfg.FrameAncestors, PublicURL: cfg.PublicURL, Registry: registry})
 	if err != nil {
 		return err
 	}
@@ -115,7 +116,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		demo = links
 	}
 	front = withFrontExtras(front, cfg.Root, demo, cfg.EmbedMaxTTL)
-	registry := prometheus.NewRegistry()
 	streams := gateway.NewStreams() // closed by serve at shutdown: http.Server.Shutdown does not end them
 	handler, err := gateway.New(gateway.Config{
 		Venue:           client,

@@ -240,7 +240,7 @@ func TestMetricsShowTheGoRuntimeAndTheProcess(t *testing.T) {
 	}
 	b, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	for _, name := range []string{"go_goroutines", "go_memstats_heap_alloc_bytes", "process_open_fds", "process_resident_memory_bytes", "riskchart_connections_open"} {
+	for _, name := range []string{"go_goroutines", "go_memstats_heap_alloc_bytes", "process_open_fds", "process_resident_memory_bytes", "riskchart_connections_open", "riskchart_pages_kept_bytes"} {
 		if !strings.Contains(string(b), "\n"+name+" ") {
 			t.Errorf("/metrics has no %s", name)
 		}

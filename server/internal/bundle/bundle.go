@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/riskchart/riskchart/app/boot"
 	"github.com/riskchart/riskchart/app/components"
@@ -44,6 +45,9 @@ type Config struct {
 	// each page names its own address and the app's icon under it, in
 	// og:url and og:image. Nil: pages carry neither tag.
 	PublicURL *url.URL
+	// Registry is where the pages' answers are counted and the kept pages'
+	// size is measured (pageMetrics), served at /metrics. Nil: not exported.
+	Registry prometheus.Registerer
 }
 
 // New returns the handler of the front end. It fails when the front end
@@ -125,6 +129,9 @@ func New(cfg Config) (http.Handler, error) {
 		pagePaths[p] = true
 	}
 	hd := &handler{app: h, web: web, pages: pagePaths, ogBase: base, pageCoders: newPageCoders(), keptPages: newPageCache(keptPagesBytes)}
+	if hd.answers, err = pageMetrics(cfg.Registry, hd.keptPages); err != nil {
+		return nil, err
+	}
 	modTime := time.Now()
 	if hd.wasmExec, err = newAssembled("wasm_exec.js", "application/javascript", wasmExec, modTime); err != nil {
 		return nil, err
@@ -258,9 +265,11 @@ type handler struct {
 	small    map[string]*assembled // web/'s own scripts and icon, by name (smallFiles)
 	pages    map[string]bool       // the app's page paths, whose metadata is rewritten
 	ogBase   string                // see ogBase
-	// pageCoders compress the pages; keptPages keeps those with an ETag as sent.
+	// pageCoders compress the pages; keptPages keeps those with an ETag as
+	// sent; answers counts how each page was answered (pageMetrics).
 	pageCoders *pageCoders
 	keptPages  *pageCache
+	answers    pageAnswers
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -39,9 +39,11 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 	if !withTiers {
 		tag = representationTag(h.pageTag(r, contracts), coding, true)
 		if notModified(w, r, tag) {
+			h.answers.revalidated.Inc()
 			return
 		}
 		if kept, ok := h.keptPages.get(tag); ok {
+			h.answers.kept.Inc()
 			kept.serve(w, r)
 			return
 		}
@@ -85,6 +87,9 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 	sent := h.pageCoders.encode(own, body, coding, tag)
 	if tag != "" {
 		h.keptPages.put(sent)
+		h.answers.rendered.Inc()
+	} else {
+		h.answers.viewer.Inc()
 	}
 	sent.serve(w, r)
 }

@@ -3,10 +3,13 @@ package bundle
 import (
 	"bytes"
 	"container/list"
+	"fmt"
 	"maps"
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // keptPagesBytes bounds what pageCache holds: about 700 chart pages in
@@ -57,6 +60,41 @@ func (p *sentPage) size() int {
 	return n
 }
 
+// pageAnswers counts the pages answered, by how (riskchart_pages_total's
+// answer label). kept / (kept + rendered) is how often a page that could
+// be kept was sent as kept.
+type pageAnswers struct {
+	revalidated prometheus.Counter // 304: the browser's copy is the page
+	kept        prometheus.Counter // sent as kept (pageCache)
+	rendered    prometheus.Counter // rendered, then kept
+	viewer      prometheus.Counter // rendered with the viewer's tiers: never kept
+}
+
+// pageMetrics counts the pages answered and registers the counts in reg,
+// with the size of what kept holds; nil reg: counted, not exported.
+func pageMetrics(reg prometheus.Registerer, kept *pageCache) (pageAnswers, error) {
+	byAnswer := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "riskchart_pages_total",
+		Help: "Pages of the app answered, by how: revalidated (304), kept (sent as kept), rendered (then kept), viewer (rendered with the viewer's tiers, never kept)."},
+		[]string{"answer"})
+	a := pageAnswers{ // each at 0 from the start, so that its rate exists
+		revalidated: byAnswer.WithLabelValues("revalidated"),
+		kept:        byAnswer.WithLabelValues("kept"),
+		rendered:    byAnswer.WithLabelValues("rendered"),
+		viewer:      byAnswer.WithLabelValues("viewer"),
+	}
+	if reg == nil {
+		return a, nil
+	}
+	held := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "riskchart_pages_kept_bytes",
+		Help: "Bytes the pages kept as sent hold, at most 4 MiB."}, func() float64 { return float64(kept.held()) })
+	for _, c := range []prometheus.Collector{byAnswer, held} {
+		if err := reg.Register(c); err != nil {
+			return pageAnswers{}, fmt.Errorf("registering the pages' metrics: %w", err)
+		}
+	}
+	return a, nil
+}
+
 func newPageCache(maxBytes int) *pageCache {
 	return &pageCache{maxBytes: maxBytes, order: list.New(), byEtag: map[string]*list.Element{}}
 }
@@ -72,6 +110,13 @@ func (c *pageCache) get(etag string) (*sentPage, bool) {
 	}
 	c.order.MoveToFront(e)
 	return e.Value.(*sentPage), true
+}
+
+// held is the size of the pages kept, in bytes (sentPage.size).
+func (c *pageCache) held() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.bytes
 }
 
 // put keeps sent under its ETag, with a copy of its header; its body is

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/riskchart/riskchart/server/internal/firstdata"
 )
 
@@ -106,4 +108,90 @@ func TestAPageSentAgainIsTheOneKept(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Each page answered is counted once, under how it was answered, and the
+// kept pages' size is what the cache holds: riskchart_pages_total and
+// riskchart_pages_kept_bytes on /metrics (docs/deploy.md#metrics).
+func TestPagesAreCountedByHowTheyWereAnswered(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	h, err := New(Config{Root: builtRoot(t), Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	contracts, tiers := twoContracts(), benchTiers()
+	etags := map[string]string{} // the ETag each coding's page came with
+	for _, step := range []struct {
+		name   string
+		url    string
+		accept string
+		tiers  firstdata.TiersLookup
+		reval  bool // sent with If-None-Match: the ETag the coding's page came with
+		answer string
+	}{
+		{"first asked for", chartView, "br", nil, false, "rendered"},
+		{"asked for again", chartView, "br", nil, false, "kept"},
+		{"in another coding", chartView, "gzip", nil, false, "rendered"},
+		{"in that coding again", chartView, "gzip", nil, false, "kept"},
+		{"revalidated", chartView, "br", nil, true, "revalidated"},
+		{"with the viewer's tiers", chartView, "br", tiers, false, "viewer"},
+		{"with the viewer's tiers again", chartView, "br", tiers, false, "viewer"},
+		{"another view", "/?contract_code=BTC-USDT&period=1hour", "br", nil, false, "rendered"},
+		{"the first view once more", chartView, "br", nil, false, "kept"},
+	} {
+		before := pageCounts(t, reg)
+		headers := map[string]string{"Accept-Encoding": step.accept}
+		if step.reval {
+			headers["If-None-Match"] = etags[step.accept]
+		}
+		rec := getWith(withFirstData(h, contracts, step.tiers), step.url, headers)
+		if want := map[bool]int{false: http.StatusOK, true: http.StatusNotModified}[step.reval]; rec.Code != want {
+			t.Fatalf("%s: HTTP %d, want %d", step.name, rec.Code, want)
+		}
+		if step.url == chartView && step.tiers == nil && !step.reval {
+			etags[step.accept] = rec.Header().Get("ETag")
+		}
+		after := pageCounts(t, reg)
+		for _, a := range []string{"revalidated", "kept", "rendered", "viewer"} {
+			want := before[a]
+			if a == step.answer {
+				want++
+			}
+			if after[a] != want {
+				t.Errorf("%s: riskchart_pages_total{answer=%q} went from %v to %v, want %v", step.name, a, before[a], after[a], want)
+			}
+		}
+		if held, want := after["kept_bytes"], float64(h.(*handler).keptPages.held()); held != want || held == 0 {
+			t.Errorf("%s: riskchart_pages_kept_bytes %v, the cache holds %v", step.name, held, want)
+		}
+	}
+	if _, err := New(Config{Root: builtRoot(t), Registry: reg}); err == nil {
+		t.Error("a second front end registered its pages' metrics in the same registry without an error")
+	}
+}
+
+// pageCounts reads riskchart_pages_total by answer, and
+// riskchart_pages_kept_bytes as "kept_bytes", from reg.
+func pageCounts(t *testing.T, reg *prometheus.Registry) map[string]float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]float64{}
+	for _, f := range families {
+		for _, m := range f.GetMetric() {
+			switch f.GetName() {
+			case "riskchart_pages_total":
+				for _, l := range m.GetLabel() {
+					if l.GetName() == "answer" {
+						counts[l.GetValue()] = m.GetCounter().GetValue()
+					}
+				}
+			case "riskchart_pages_kept_bytes":
+				counts["kept_bytes"] = m.GetGauge().GetValue()
+			}
+		}
+	}
+	return counts
 }
