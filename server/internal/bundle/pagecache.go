@@ -86,7 +86,7 @@ func pageMetrics(reg prometheus.Registerer, kept *pageCache) (pageAnswers, error
 		return a, nil
 	}
 	held := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "riskchart_pages_kept_bytes",
-		Help: "Bytes the pages kept as sent hold, at most 4 MiB."}, func() float64 { return float64(kept.held()) })
+		Help: fmt.Sprintf("Bytes the pages kept as sent hold, at most %d.", kept.maxBytes)}, func() float64 { return float64(kept.held()) })
 	for _, c := range []prometheus.Collector{byAnswer, held} {
 		if err := reg.Register(c); err != nil {
 			return pageAnswers{}, fmt.Errorf("registering the pages' metrics: %w", err)
