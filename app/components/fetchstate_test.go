@@ -84,7 +84,7 @@ func TestOnlyFailedRefreshesAreCalledFailing(t *testing.T) {
 		})
 	}
 	env := &venueapi.TierEnvelope{Ts: t0.UnixMilli(), Data: openLadder}
-	if html := app.HTMLString(FirstTiersTable("BTC-USDT", env, now)); strings.Contains(html, "refreshes are failing") || !strings.Contains(html, "Fetched 12:00:00 UTC · 4 min ago") {
+	if html := app.HTMLString(FirstTiersTable("BTC-USDT", env, now, false)); strings.Contains(html, "refreshes are failing") || !strings.Contains(html, "Fetched 12:00:00 UTC · 4 min ago") {
 		t.Errorf("the prerendered table of tiers the server fetched 4 min ago: %s", html)
 	}
 }

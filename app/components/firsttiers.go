@@ -13,9 +13,24 @@ import (
 // FirstTiersTable is the tier table as the server prerenders it when it
 // holds the tiers of contract (env, fetched at env.Ts): the page shows them
 // before app.wasm runs, and the app adopts the same answer (adoptFirstTiers).
-func FirstTiersTable(contract string, env *venueapi.TierEnvelope, now time.Time) app.UI {
+// calculator says that the page has a calculator beside it (FirstCalculator),
+// whose tier the table's note says it marks.
+func FirstTiersTable(contract string, env *venueapi.TierEnvelope, now time.Time, calculator bool) app.UI {
 	at := time.UnixMilli(env.Ts)
-	return &TierTable{Contract: contract, Tiers: env.Data, Now: now, State: fetchState{dataAt: at, triedAt: at}}
+	return &TierTable{Contract: contract, Tiers: env.Data, Now: now, State: fetchState{dataAt: at, triedAt: at}, Calculator: calculator}
+}
+
+// FirstCalculator is the calculator as the server prerenders it beside
+// FirstTiersTable: holding the tiers, and the contract list when the page
+// carries one (nil: none), it says what it waits for as the app's first
+// render will, the account's mark price, not the tiers the table above it
+// shows. The server puts it in place of the page's own calculator, so a
+// page with none (a future's, an embed without controls) gets none.
+func FirstCalculator(contract string, env *venueapi.TierEnvelope, contracts []venueapi.Offer) app.UI {
+	c := &Calculator{Contract: contract, Tiers: env.Data, Contracts: contracts}
+	c.Ladder, c.LadderErr = ladderOf(env.Data)
+	c.OnInit() // HTMLString renders without a mount
+	return c
 }
 
 // adoptFirstTiers takes, once, the tiers the server put in the page for the

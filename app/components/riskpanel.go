@@ -239,13 +239,18 @@ func (r *RiskPanel) fetch(ctx app.Context, f fetches) {
 // setTiers keeps the venue's tiers for the table, and the calculator's
 // ladder when they form one.
 func (r *RiskPanel) setTiers(tiers []venueapi.Tier) {
-	r.tiers, r.ladderErr = tiers, ""
+	r.tiers = tiers
+	r.ladder, r.ladderErr = ladderOf(tiers)
+}
+
+// ladderOf is tiers checked and ordered for the calculator, or nil and why
+// they are not a ladder.
+func ladderOf(tiers []venueapi.Tier) (risk.Ladder, string) {
 	l, err := risk.NewLadder(tiers)
 	if err != nil {
-		r.ladder, r.ladderErr = nil, err.Error()
-		return
+		return nil, err.Error()
 	}
-	r.ladder = l
+	return l, ""
 }
 
 // setLimits keeps the contract's own limits.

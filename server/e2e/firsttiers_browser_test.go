@@ -22,7 +22,8 @@ import (
 // TestRiskPagesShowTheirTiersBeforeTheAppRuns: /tiers and the tiers embed
 // (opened with its link, alone or framed by a page of this server) carry the tiers the server holds for their
 // contract, as the chart page does; with app.wasm held back the tier table
-// shows them, and the app adopts them without asking the tier path.
+// shows them, the calculator waits for the mark price, not for them, and
+// the app adopts them without asking the tier path.
 func TestRiskPagesShowTheirTiersBeforeTheAppRuns(t *testing.T) {
 	const key = "first-tiers-e2e-embed-key-0123456789-0123456789"
 	s := startServer(t, map[string]string{"RISKCHART_EMBED_KEY": key})
@@ -54,6 +55,12 @@ func TestRiskPagesShowTheirTiersBeforeTheAppRuns(t *testing.T) {
 			waitFor(t, ctx, `(`+win+`).document.readyState === "complete" && (`+win+`).document.getElementById("tier-table") !== null`)
 			if n := evalJS[int](t, ctx, rows); n != tiers {
 				t.Errorf("before the app runs the tier table shows %d rows, want %d", n, tiers)
+			}
+			// Its calculator waits for what the app's first render waits for, the
+			// mark price, not for the tiers the table shows.
+			calc := `(` + win + `).document.getElementById("calc-status")?.textContent ?? "no calculator"`
+			if got, want := evalJS[string](t, ctx, calc), "The calculator cannot answer: waiting for the mark price (your position limits)."; got != want {
+				t.Errorf("before the app runs the calculator says %q, want %q", got, want)
 			}
 			if evalJS[bool](t, ctx, `(`+win+`).performance.getEntriesByName("riskchart:main").length > 0`) {
 				t.Fatal("app.wasm ran: it was not held back")

@@ -35,27 +35,30 @@ func firstContracts(r *http.Request) (body []byte, ok bool) {
 // the page's contract alone; the answer for the app to adopt
 // (boot.ContractsID), right after the picker, where the chart's first
 // paint, further down, finds the contract's decimals; and no preload of the
-// contract path, which the app then does not fetch. ok is false when the
-// page is left as it was: it shows no picker, or body holds no contract.
-func withFirstContracts(page []byte, u *url.URL, body []byte) (out []byte, ok bool) {
+// contract path, which the app then does not fetch. offers is the list the
+// page carries, for the rest of the page's first data (withFirstTiers). ok
+// is false when the page is left as it was: it shows no picker, or body
+// holds no contract.
+func withFirstContracts(page []byte, u *url.URL, body []byte) (out []byte, offers []venueapi.Offer, ok bool) {
 	offers, err := venueapi.DecodeContracts(body) // in one pass: it is the server's own answer
 	if err != nil || len(offers) == 0 {
-		return page, false
+		return page, nil, false
 	}
 	if code, alone := pages.FirstOffer(u); alone {
-		return withFirstOffer(page, offers, code)
+		out, ok = withFirstOffer(page, offers, code)
+		return out, offers, ok
 	}
 	picker, shown := pages.FirstContractPicker(u, offers)
 	if !shown {
-		return page, false
+		return page, nil, false
 	}
 	// The prerendered picker is the one form with id="contract-pick"
 	// (ContractPicker), holding no other form.
 	out, ok = replaceElement(page, "form", "contract-pick", append([]byte(app.HTMLString(picker)), contractsScript(body)...), "")
 	if !ok {
-		return page, false
+		return page, nil, false
 	}
-	return withoutPreload(out, api.PathContracts), true
+	return withoutPreload(out, api.PathContracts), offers, true
 }
 
 // withFirstOffer puts in an embed (pages.FirstOffer) the contract path's

@@ -46,14 +46,23 @@ func firstTiers(ctx context.Context, shown pages.TiersShown) (t tierLadder, ok b
 }
 
 // withFirstTiers puts t in a page (firstTiers): the tier table drawn with
-// them in place of the prerendered empty one; the answer itself for the app
-// to adopt (boot.TiersID). ok is false when the page is left as it was.
-func withFirstTiers(page []byte, t tierLadder) (out []byte, ok bool) {
+// them in place of the prerendered empty one; the calculator, when the page
+// has one, saying what it waits for with them (contracts: the list the page
+// carries, nil if none); the answer itself for the app to adopt
+// (boot.TiersID). ok is false when the page is left as it was.
+func withFirstTiers(page []byte, t tierLadder, contracts []venueapi.Offer) (out []byte, ok bool) {
 	// The prerendered table is the one section with id="tiers" (TierTable),
-	// holding no other section.
-	table := app.HTMLString(components.FirstTiersTable(t.contract, &t.env, time.Now()))
+	// the calculator the one with id="calculator" (Calculator), neither
+	// holding another section.
+	calculator := bytes.Contains(page, []byte(` id="calculator"`))
+	table := app.HTMLString(components.FirstTiersTable(t.contract, &t.env, time.Now(), calculator))
 	script := `<script type="application/json" id="` + boot.TiersID + `" data-contract="` + html.EscapeString(t.contract) + `">` + string(t.answer) + "</script>\n"
-	return replaceElement(page, "section", "tiers", []byte(table), script)
+	if out, ok = replaceElement(page, "section", "tiers", []byte(table), script); !ok || !calculator {
+		return out, ok
+	}
+	calc := app.HTMLString(components.FirstCalculator(t.contract, &t.env, contracts))
+	out, _ = replaceElement(out, "section", "calculator", []byte(calc), "") // out as it was if it fails
+	return out, true
 }
 
 // replaceElement is page with the element <tag … id="id"> (which holds no

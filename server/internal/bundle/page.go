@@ -15,6 +15,7 @@ import (
 
 	"github.com/riskchart/riskchart/app/pages"
 	"github.com/riskchart/riskchart/server/internal/etag"
+	"github.com/riskchart/riskchart/venueapi"
 )
 
 // servePage answers a page of the app: go-app prerenders it, then its
@@ -71,13 +72,14 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body = withTheme(r.URL, withAnswerRead(withAttrValues(page)))
+	var offers []venueapi.Offer // the contract list the page carries
 	if withContracts {
-		if page, ok := withFirstContracts(body, r.URL, contracts); ok {
-			body = page
+		if page, list, ok := withFirstContracts(body, r.URL, contracts); ok {
+			body, offers = page, list
 		}
 	}
 	if withTiers {
-		if page, ok := withFirstTiers(body, tiers); ok {
+		if page, ok := withFirstTiers(body, tiers, offers); ok {
 			body = page
 			own.Set("Cache-Control", "private, no-cache") // it holds what this viewer may see
 		}

@@ -1,0 +1,95 @@
+package bundle
+
+import (
+	"html"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/riskchart/riskchart/server/internal/firstdata"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// A page written with the tiers the server holds has its calculator say
+// what it waits for with them, as the app's first render does: the mark
+// price (the account's position limits), or the contract's face value
+// when the page carries no contract list, or that the tiers are no ladder;
+// never the tiers the table above it shows; and the table's note says it
+// marks the calculator's tier. Without the tiers it still waits for them,
+// and a page with no calculator (a future's) gets none.
+func TestTheCalculatorBesideTheServersTiersWaitsForWhatComesNext(t *testing.T) {
+	h, err := New(Config{Root: builtRoot(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tier := func(n int, top int64) venueapi.Tier {
+		return venueapi.Tier{MarginMode: "cross", Tier: venueapi.TierNumber(n), MaxLever: decimal.NewFromInt(100),
+			MaintenanceMarginRate: decimal.RequireFromString("0.005"), MaxVolume: decimal.NewFromInt(top), VolumeUnit: "contract"}
+	}
+	held := func(tiers ...venueapi.Tier) firstdata.TiersLookup {
+		return func(page firstdata.TiersPage) (venueapi.TierEnvelope, bool) {
+			data := make([]venueapi.Tier, len(tiers))
+			for i, t := range tiers {
+				t.ContractCode = page.Contract
+				data[i] = t
+			}
+			return venueapi.TierEnvelope{Code: 200, Ts: time.Now().Add(-time.Minute).UnixMilli(), Data: data}, true
+		}
+	}
+	noList := firstdata.ContractsLookup(func() ([]byte, bool) { return nil, false })
+	status := regexp.MustCompile(`<p [^>]*id="calc-status"[^>]*>([^<]*)</p>`)
+	ladder := held(tier(1, 1000), tier(2, 5000))
+	for _, tc := range []struct {
+		name, path string
+		contracts  firstdata.ContractsLookup
+		tiers      firstdata.TiersLookup
+		want       string // the calculator's status; "" for no calculator
+	}{
+		{"the chart page", "/?contract_code=ETH-USDT", twoContracts(), ladder,
+			"The calculator cannot answer: waiting for the mark price (your position limits)."},
+		{"/tiers", "/tiers?contract_code=ETH-USDT", twoContracts(), ladder,
+			"The calculator cannot answer: waiting for the mark price (your position limits)."},
+		{"no contract list", "/?contract_code=ETH-USDT", noList, ladder,
+			"The calculator cannot answer: waiting for the face value of ETH-USDT."},
+		{"tiers that are no ladder", "/?contract_code=ETH-USDT", twoContracts(), held(tier(1, 5000), tier(2, 1000)),
+			"The calculator cannot answer: the venue's tiers do not form a ladder."},
+		{"no tiers held", "/?contract_code=ETH-USDT", twoContracts(), nil,
+			"The calculator cannot answer: waiting for the tiers."},
+		{"a future's page", "/?contract_code=ETH-USDT-CQ", twoContracts(), ladder, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := getWith(withFirstData(h, tc.contracts, tc.tiers), tc.path, nil)
+			if rec.Code != http.StatusOK {
+				t.Fatalf("HTTP %d", rec.Code)
+			}
+			page := rec.Body.String()
+			if tc.tiers != nil && tc.want != "" && !strings.Contains(page, `id="tiers-first"`) {
+				t.Fatal("the page does not carry the tiers: the case tests nothing")
+			}
+			if n := strings.Count(page, ` id="calculator"`); tc.want != "" && n != 1 {
+				t.Errorf("the page has %d calculators, want 1", n)
+			}
+			m := status.FindAllStringSubmatch(page, -1)
+			switch {
+			case tc.want == "" && (len(m) > 0 || strings.Contains(page, `id="calculator"`)):
+				t.Errorf("a page with no calculator has one: %q", m)
+			case tc.want != "" && len(m) != 1:
+				t.Errorf("%d calculator statuses, want 1", len(m))
+			case tc.want != "" && html.UnescapeString(m[0][1]) != tc.want:
+				t.Errorf("the calculator says %q, want %q", html.UnescapeString(m[0][1]), tc.want)
+			}
+			if tc.want != "" && !regexp.MustCompile(`<input [^>]*id="calc-leverage"[^>]*>`).MatchString(page) {
+				t.Error("the calculator has no leverage field")
+			}
+			// The table drawn with the tiers has the app's note: it marks the calculator's tier.
+			want := tc.want != "" && tc.tiers != nil
+			if marks := strings.Contains(page, "Highlighted: the tier of the calculator&#39;s position."); marks != want {
+				t.Errorf("the tier table's note says it marks the calculator's tier: %v, want %v", marks, want)
+			}
+		})
+	}
+}
