@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/riskchart/riskchart/app/browser"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -13,7 +14,7 @@ import (
 type ContractEntry struct {
 	app.Compo
 
-	// Contract is the contract on show: the field shows it when it changes.
+	// Contract is the contract on show: the field empties when it changes.
 	Contract string
 	// OnEnter is told a well-formed code; OnError why a code is not one.
 	OnEnter func(ctx app.Context, code string)
@@ -26,21 +27,23 @@ type ContractEntry struct {
 	Page string
 
 	entry string // the field as typed
-	shown string // the Contract the field last took
+	shown string // the Contract on show when the field last emptied
 }
 
-// OnInit starts the field with the contract on show, in the browser: the
-// prerendered field is empty.
-func (c *ContractEntry) OnInit() {
-	if app.IsClient {
-		c.entry, c.shown = c.Contract, c.Contract
-	}
-}
+// OnInit starts the field empty, in the server's page and in the app's
+// first render alike, so that the app changes nothing on show: the picker
+// beside it names the contract on show, and a code typed into it, before
+// the app runs (the form then navigates) or after, needs nothing cleared
+// first.
+func (c *ContractEntry) OnInit() { c.shown = c.Contract }
 
-// OnUpdate shows a contract chosen elsewhere in the field.
+// OnUpdate empties the field once the contract on show has changed: the
+// code typed in it was taken, or another was chosen elsewhere. The render
+// alone would not: go-app drops an empty value (browser.ClearValues).
 func (c *ContractEntry) OnUpdate(ctx app.Context) {
-	if app.IsClient && c.Contract != c.shown {
-		c.entry, c.shown = c.Contract, c.Contract
+	if c.Contract != c.shown {
+		c.entry, c.shown = "", c.Contract
+		browser.ClearValues("contract-input")
 	}
 }
 

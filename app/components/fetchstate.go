@@ -96,14 +96,16 @@ func clock(t time.Time, utc bool) string {
 }
 
 // stateLine is the line above a table: when its data was fetched and how
-// old it is, whether a refresh runs, and any stale or failed refresh; its
+// old it is (or "Loading…" before the first answer, which no "refreshing…"
+// repeats), whether a refresh runs, and any stale or failed refresh; its
 // times of day in UTC when utc is set (clock).
 func stateLine(id string, f fetchState, every time.Duration, now time.Time, utc bool) app.UI {
 	var fetched app.UI = app.Span().Class("muted").Text("Loading…")
+	loading := f.dataAt.IsZero() && f.err == "" && !f.noAccess // the first fetch: "Loading…" says it all
 	if !f.dataAt.IsZero() {
 		fetched = app.Span().Class("age").Attr("data-at", f.dataAt.UTC().Format(time.RFC3339Nano)).
 			Text("Fetched " + clock(f.dataAt, utc) + " · " + ageLabel(now.Sub(f.dataAt)))
-	} else if f.err != "" || f.noAccess {
+	} else if !loading {
 		fetched = nil
 	}
 	stale := ""
@@ -119,7 +121,7 @@ func stateLine(id string, f fetchState, every time.Duration, now time.Time, utc 
 	}
 	return app.Div().ID(id).Class("data-state").Attr("role", "status").Attr("data-tried", tried).Body(
 		fetched,
-		app.If(f.busy, func() app.UI { return app.Span().Class("muted refreshing").Text("refreshing…") }),
+		app.If(f.busy && !loading, func() app.UI { return app.Span().Class("muted refreshing").Text("refreshing…") }),
 		app.If(stale != "", func() app.UI { return app.Span().Class("badge warn stale").Text(stale) }),
 		app.If(f.err != "" && !f.noAccess, func() app.UI {
 			return app.Span().Class("field-error refresh-error").Text("Refresh failed at " + clock(f.triedAt, utc) + ": " + f.err)

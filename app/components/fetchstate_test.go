@@ -89,6 +89,35 @@ func TestOnlyFailedRefreshesAreCalledFailing(t *testing.T) {
 	}
 }
 
+// The state line says a refresh runs only over data it has, or after a
+// failure: a first fetch is "Loading…" alone, as the server's page says it
+// before the app runs, so the app's first render changes nothing there.
+func TestAFirstFetchIsLoadingAlone(t *testing.T) {
+	t0 := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		name       string
+		f          fetchState
+		loading    bool
+		refreshing bool
+	}{
+		{"the server's page: no data, no fetch", fetchState{}, true, false},
+		{"the first fetch under way", fetchState{busy: true}, true, false},
+		{"a refresh of data under way", fetchState{dataAt: t0, triedAt: t0, busy: true}, false, true},
+		{"a retry after a failure, no data", fetchState{triedAt: t0, err: "the venue is busy", busy: true}, false, true},
+		{"a retry refused, no data", fetchState{triedAt: t0, noAccess: true, busy: true}, false, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			html := app.HTMLString(stateLine("limits-state", tt.f, time.Minute, t0.Add(time.Second), false))
+			if got := strings.Contains(html, "Loading…"); got != tt.loading {
+				t.Errorf("says Loading…: %v, want %v: %s", got, tt.loading, html)
+			}
+			if got := strings.Contains(html, "refreshing…"); got != tt.refreshing {
+				t.Errorf("says refreshing…: %v, want %v: %s", got, tt.refreshing, html)
+			}
+		})
+	}
+}
+
 // The server writes a prerendered page's times in UTC, naming it, whatever
 // its own zone and the view's: it cannot know the reader's.
 func TestThePrerenderedClockIsUTCAndSaysSo(t *testing.T) {

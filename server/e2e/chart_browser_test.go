@@ -323,8 +323,16 @@ func TestChartInTheBrowser(t *testing.T) {
 		if err := chromedp.Run(tctx, chromedp.Poll(`!!document.getElementById("contract-error")`, nil)); err != nil {
 			t.Fatalf("no message for a malformed code: %v", err)
 		}
+		field := `document.getElementById("contract-input").value`
+		if got := evalJS[string](t, ctx, field); got != "btc usdt" {
+			t.Errorf("a malformed code left the field %q, want it as typed", got)
+		}
 		enter("BTC-USDT-CQ")
 		waitDrawn(t, ctx, "BTC-USDT-CQ|1min")
+		// The code taken, the field empties: the picker names the contract on show.
+		if got := evalJS[string](t, ctx, field); got != "" {
+			t.Errorf("the field holds %q once its code is on show, want it empty", got)
+		}
 	})
 
 	t.Run("zone and theme toggles, and the URL restores the view after a reload", func(t *testing.T) {
