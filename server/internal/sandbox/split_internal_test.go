@@ -135,6 +135,44 @@ func TestVolatilityClusters(t *testing.T) {
 	}
 }
 
+// A day's range is drawn as a market moves, not as one spike: over two
+// years of each asset, the half-hours holding the day's high and low lie
+// more than an hour apart on nearly every day, and no more than one day in
+// twelve has a half-hour that moves over half the day's range. With the
+// two chosen anywhere, a tenth of days put them side by side, and an eighth
+// drew such a half-hour: the whole range as a spike and its reversal.
+func TestADaysRangeIsNotOneSpike(t *testing.T) {
+	for _, a := range assets {
+		s := newSeries(a, defaultSeed)
+		var days, adjacent, spikes int
+		for d := int64(refDay - 730); d < refDay; d++ {
+			day, _ := s.dayBar(d)
+			var halves [48]bar
+			s.halfHours(d, day, &halves)
+			iH, iL, widest := 0, 0, int64(0)
+			for k, h := range halves {
+				if h.high == day.high {
+					iH = k
+				}
+				if h.low == day.low {
+					iL = k
+				}
+				widest = max(widest, abs64(h.close-h.open))
+			}
+			days++
+			if iH-iL <= 2 && iL-iH <= 2 {
+				adjacent++
+			}
+			if widest*2 > day.high-day.low {
+				spikes++
+			}
+		}
+		if adjacent*50 > days || spikes*12 > days {
+			t.Errorf("%s: of %d days, %d hold their high and low within an hour, %d move over half their range in one half-hour", a.base, days, adjacent, spikes)
+		}
+	}
+}
+
 // Prices stay near real levels over the two years served: within a factor
 // of five of the reference, as the real assets did over 2023-2025, never
 // collapsing to a tick or running away.
