@@ -35,18 +35,20 @@ func firstContracts(r *http.Request) (body []byte, ok bool) {
 // the page's contract alone; the answer for the app to adopt
 // (boot.ContractsID), right after the picker, where the chart's first
 // paint, further down, finds the contract's decimals; and no preload of the
-// contract path, which the app then does not fetch. offers is the list the
-// page carries, for the rest of the page's first data (withFirstTiers). ok
-// is false when the page is left as it was: it shows no picker, or body
-// holds no contract.
+// contract path, which the app then does not fetch. offers is the list
+// read, for the rest of the page's first data (withFirstTiers). ok is false
+// (and offers nil) when the page is left as it was: it shows no picker, or
+// body holds no contract.
 func withFirstContracts(page []byte, u *url.URL, body []byte) (out []byte, offers []venueapi.Offer, ok bool) {
 	offers, err := venueapi.DecodeContracts(body) // in one pass: it is the server's own answer
 	if err != nil || len(offers) == 0 {
 		return page, nil, false
 	}
 	if code, alone := pages.FirstOffer(u); alone {
-		out, ok = withFirstOffer(page, offers, code)
-		return out, offers, ok
+		if out, ok = withFirstOffer(page, offers, code); !ok {
+			return page, nil, false
+		}
+		return out, offers, true
 	}
 	picker, shown := pages.FirstContractPicker(u, offers)
 	if !shown {
