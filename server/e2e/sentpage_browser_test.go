@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -54,8 +56,8 @@ const jsPageNodes = `(() => {
 // app changes nothing on show as it takes the page over (docs/architecture.md,
 // "first paint"): each page is read with app.wasm held back (and the live
 // stream, so that the candles stay), then again as go-app's loader leaves,
-// before any of the app's fetches has landed. Only what jsPageNodes leaves
-// out, each for its reason, may differ.
+// before any of the app's fetches has landed, some on a phone's screen.
+// Only what jsPageNodes leaves out, each for its reason, may differ.
 func TestThePageAsSentIsTheAppsFirstRender(t *testing.T) {
 	const key = "sent-page-e2e-embed-key-0123456789-0123456789"
 	s := startServer(t, map[string]string{"RISKCHART_EMBED_KEY": key})
@@ -65,18 +67,33 @@ func TestThePageAsSentIsTheAppsFirstRender(t *testing.T) {
 	getJSON(t, s.URL+venueapi.PathTiers+"?contract_code=BTC-USDT", &env) // the server holds them: the pages carry them
 	link := url.QueryEscape(issueLink(t, key, "-contracts", "BTC-USDT", "-panels", "tiers,limits", "-ttl", "1h"))
 	watch := whenTheLoaderLeaves(`window.testFirstRender = ` + jsPageNodes + `;`)
-	for _, path := range []string{
-		"/?contract_code=BTC-USDT&period=5min",
-		"/?contract_code=BTC-USDT&period=1min&indicators=ma:7,boll,macd,rsi&theme=dark&tz=utc",
-		"/?contract_code=BTC-USDT-CQ&period=4hour",
-		"/tiers?contract_code=BTC-USDT",
-		"/limits",
-		"/embed/chart?contract_code=BTC-USDT&period=5min",
-		"/embed/tiers?contract_code=BTC-USDT&embed=" + link,
-		"/embed/limits?contract_code=BTC-USDT&embed=" + link,
+	phone := chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile)
+	for _, tc := range []struct {
+		path  string
+		phone bool
+	}{
+		{"/?contract_code=BTC-USDT&period=5min", false},
+		{"/?contract_code=BTC-USDT&period=5min", true},
+		{"/?contract_code=BTC-USDT&period=1min&indicators=ma:7,boll,macd,rsi&theme=dark&tz=utc", false},
+		{"/?contract_code=BTC-USDT-CQ&period=4hour", false},
+		{"/tiers?contract_code=BTC-USDT", false},
+		{"/tiers?contract_code=BTC-USDT", true},
+		{"/limits", false},
+		{"/embed/chart?contract_code=BTC-USDT&period=5min", false},
+		{"/embed/chart?contract_code=ETH-USDT&period=60min&indicators=macd,rsi&theme=dark", true},
+		{"/embed/tiers?contract_code=BTC-USDT&embed=" + link, false},
+		{"/embed/limits?contract_code=BTC-USDT&embed=" + link, false},
 	} {
-		t.Run(path, func(t *testing.T) {
-			ctx, held := openStillHoldingAppWasm(t, s.URL+path, watch)
+		path, name := tc.path, tc.path
+		if tc.phone {
+			name = "a phone: " + path
+		}
+		t.Run(name, func(t *testing.T) {
+			before := []chromedp.Action{watch}
+			if tc.phone {
+				before = append(before, phone)
+			}
+			ctx, held := openStillHoldingAppWasm(t, s.URL+path, before...)
 			waitFor(t, ctx, `document.readyState === "complete"`)
 			if strings.Contains(path, "chart") || strings.HasPrefix(path, "/?") {
 				waitFor(t, ctx, `performance.getEntriesByName("riskchart:drawn").length > 0`)
