@@ -9,6 +9,9 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
+// contractInput is the id of ContractEntry's field.
+const contractInput = "contract-input"
+
 // ContractEntry is the free-entry form (#contract-form) for any contract
 // code, listed or not; the code is checked before it is taken.
 type ContractEntry struct {
@@ -43,7 +46,7 @@ func (c *ContractEntry) OnInit() { c.shown = c.Contract }
 func (c *ContractEntry) OnUpdate(ctx app.Context) {
 	if c.Contract != c.shown {
 		c.entry, c.shown = "", c.Contract
-		browser.ClearValues("contract-input")
+		browser.ClearValues(contractInput)
 	}
 }
 
@@ -65,8 +68,8 @@ func (c *ContractEntry) submit(ctx app.Context, e app.Event) {
 func (c *ContractEntry) Render() app.UI {
 	form, fields := pageForm(c.Page, c.View, "contract_code")
 	return form.ID("contract-form").Class("entry").OnSubmit(c.submit).Body(append([]app.UI{
-		app.Label().For("contract-input").Class("sr-only").Text("Any contract code"),
-		app.Input().ID("contract-input").Class("control").Type("text").Name("contract_code").Placeholder("e.g. BTC-USDT-CQ").Value(c.entry).
+		app.Label().For(contractInput).Class("sr-only").Text("Any contract code"),
+		app.Input().ID(contractInput).Class("control").Type("text").Name("contract_code").Placeholder("e.g. BTC-USDT-CQ").Value(c.entry).
 			Attr("autocapitalize", "characters").Attr("spellcheck", "false").Aria("describedby", "contract-error").
 			OnInput(func(ctx app.Context, e app.Event) { c.entry = ctx.JSSrc().Get("value").String() }),
 		app.Button().Type("submit").Class("button").Text("Show"),

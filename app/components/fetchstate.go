@@ -100,13 +100,14 @@ func clock(t time.Time, utc bool) string {
 // repeats), whether a refresh runs, and any stale or failed refresh; its
 // times of day in UTC when utc is set (clock).
 func stateLine(id string, f fetchState, every time.Duration, now time.Time, utc bool) app.UI {
-	var fetched app.UI = app.Span().Class("muted").Text("Loading…")
 	loading := f.dataAt.IsZero() && f.err == "" && !f.noAccess // the first fetch: "Loading…" says it all
-	if !f.dataAt.IsZero() {
+	var fetched app.UI
+	switch {
+	case !f.dataAt.IsZero():
 		fetched = app.Span().Class("age").Attr("data-at", f.dataAt.UTC().Format(time.RFC3339Nano)).
 			Text("Fetched " + clock(f.dataAt, utc) + " · " + ageLabel(now.Sub(f.dataAt)))
-	} else if !loading {
-		fetched = nil
+	case loading:
+		fetched = app.Span().Class("muted").Text("Loading…")
 	}
 	stale := ""
 	switch {

@@ -72,7 +72,7 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body = withTheme(r.URL, withAnswerRead(withAttrValues(page)))
-	var offers []venueapi.Offer // the contract list the page carries
+	var offers []venueapi.Offer // the contract list read (withFirstContracts)
 	if withContracts {
 		if page, list, ok := withFirstContracts(body, r.URL, contracts); ok {
 			body, offers = page, list
