@@ -6,9 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/shopspring/decimal"
 
 	"github.com/riskchart/riskchart/server/internal/firstdata"
 	"github.com/riskchart/riskchart/venueapi"
@@ -26,23 +23,14 @@ func TestTheCalculatorBesideTheServersTiersWaitsForWhatComesNext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tier := func(n int, top int64) venueapi.Tier {
-		return venueapi.Tier{MarginMode: "cross", Tier: venueapi.TierNumber(n), MaxLever: decimal.NewFromInt(100),
-			MaintenanceMarginRate: decimal.RequireFromString("0.005"), MaxVolume: decimal.NewFromInt(top), VolumeUnit: "contract"}
-	}
-	held := func(tiers ...venueapi.Tier) firstdata.TiersLookup {
-		return func(page firstdata.TiersPage) (venueapi.TierEnvelope, bool) {
-			data := make([]venueapi.Tier, len(tiers))
-			for i, t := range tiers {
-				t.ContractCode = page.Contract
-				data[i] = t
-			}
-			return venueapi.TierEnvelope{Code: 200, Ts: time.Now().Add(-time.Minute).UnixMilli(), Data: data}, true
-		}
-	}
+	ladder := benchTiers() // ETH-USDT's, as the pages asked for
+	notALadder := firstdata.TiersLookup(func(firstdata.TiersPage) (venueapi.TierEnvelope, bool) {
+		env := benchLadder()
+		env.Data[1].MaxVolume = env.Data[0].MaxVolume // tier 2 tops where tier 1 does
+		return env, true
+	})
 	noList := firstdata.ContractsLookup(func() ([]byte, bool) { return nil, false })
 	status := regexp.MustCompile(`<p [^>]*id="calc-status"[^>]*>([^<]*)</p>`)
-	ladder := held(tier(1, 1000), tier(2, 5000))
 	for _, tc := range []struct {
 		name, path string
 		contracts  firstdata.ContractsLookup
@@ -55,7 +43,7 @@ func TestTheCalculatorBesideTheServersTiersWaitsForWhatComesNext(t *testing.T) {
 			"The calculator cannot answer: waiting for the mark price (your position limits)."},
 		{"no contract list", "/?contract_code=ETH-USDT", noList, ladder,
 			"The calculator cannot answer: waiting for the face value of ETH-USDT."},
-		{"tiers that are no ladder", "/?contract_code=ETH-USDT", twoContracts(), held(tier(1, 5000), tier(2, 1000)),
+		{"tiers that are no ladder", "/?contract_code=ETH-USDT", twoContracts(), notALadder,
 			"The calculator cannot answer: the venue's tiers do not form a ladder."},
 		{"no tiers held", "/?contract_code=ETH-USDT", twoContracts(), nil,
 			"The calculator cannot answer: waiting for the tiers."},

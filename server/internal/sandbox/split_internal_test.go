@@ -160,7 +160,7 @@ func TestADaysRangeIsNotOneSpike(t *testing.T) {
 				widest = max(widest, abs64(h.close-h.open))
 			}
 			days++
-			if iH-iL <= 2 && iL-iH <= 2 {
+			if abs64(int64(iH-iL)) <= 2 {
 				adjacent++
 			}
 			if widest*2 > day.high-day.low {
