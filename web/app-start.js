@@ -16,6 +16,25 @@
       list.form.requestSubmit();
     }
   });
+  // The panels' times of day. The server, not knowing the reader's zone,
+  // writes them in UTC and names it; those of a view in the reader's zone
+  // it marks (data-zone="local"), and they are written here in the
+  // browser's zone, as the app writes them (clock, in
+  // app/components/fetchstate.go). The observer's records come at the end
+  // of each of the parser's tasks, before the part it parsed is drawn.
+  const pad = (n) => String(n).padStart(2, "0");
+  const localTimes = () => {
+    for (const time of document.querySelectorAll('time[data-zone="local"]')) {
+      const at = new Date(time.dateTime);
+      const clock = pad(at.getHours()) + ":" + pad(at.getMinutes()) + ":" + pad(at.getSeconds());
+      if (!isNaN(at) && time.textContent !== clock) {
+        time.textContent = clock;
+      }
+    }
+  };
+  const parsing = new MutationObserver(localTimes);
+  parsing.observe(document.documentElement, { childList: true, subtree: true });
+  document.addEventListener("DOMContentLoaded", () => parsing.disconnect(), { once: true });
   if (!window.Worker || !WebAssembly.compileStreaming) {
     return;
   }

@@ -83,16 +83,21 @@ func ageLabel(d time.Duration) string {
 	return fmt.Sprintf("%d h ago", int(d/time.Hour))
 }
 
-// clock is how the panels write a time of day: in the browser's zone, or in
-// UTC, named, when the view is in UTC (the chart's zone toggle). The server
-// prerendering a page does not know the reader's zone, and its own may be
-// another: it writes UTC and names it, and the app writes the view's zone
-// once it runs.
-func clock(t time.Time, utc bool) string {
-	if utc || app.IsServer {
-		return t.UTC().Format("15:04:05") + " UTC"
+// clock is a time of day as the panels write it, a <time>: in the
+// browser's zone, or in UTC, named, when the view is in UTC (the chart's
+// zone toggle). The server prerendering a page does not know the reader's
+// zone, and its own may be another: it writes UTC, names it and marks the
+// time data-zone="local", which web/app-start.js writes in the browser's
+// zone before the page is first drawn, as the app writes it.
+func clock(t time.Time, utc bool) app.UI {
+	at := app.Time().Attr("datetime", t.UTC().Format(time.RFC3339))
+	switch {
+	case utc:
+		return at.Text(t.UTC().Format("15:04:05") + " UTC")
+	case app.IsServer:
+		return at.Attr("data-zone", "local").Text(t.UTC().Format("15:04:05") + " UTC")
 	}
-	return t.Local().Format("15:04:05")
+	return at.Attr("data-zone", "local").Text(t.Local().Format("15:04:05"))
 }
 
 // stateLine is the line above a table: when its data was fetched and how
@@ -105,7 +110,7 @@ func stateLine(id string, f fetchState, every time.Duration, now time.Time, utc 
 	switch {
 	case !f.dataAt.IsZero():
 		fetched = app.Span().Class("age").Attr("data-at", f.dataAt.UTC().Format(time.RFC3339Nano)).
-			Text("Fetched " + clock(f.dataAt, utc) + " · " + ageLabel(now.Sub(f.dataAt)))
+			Body(app.Text("Fetched "), clock(f.dataAt, utc), app.Text(" · "+ageLabel(now.Sub(f.dataAt))))
 	case loading:
 		fetched = app.Span().Class("muted").Text("Loading…")
 	}
@@ -125,7 +130,7 @@ func stateLine(id string, f fetchState, every time.Duration, now time.Time, utc 
 		app.If(f.busy && !loading, func() app.UI { return app.Span().Class("muted refreshing").Text("refreshing…") }),
 		app.If(stale != "", func() app.UI { return app.Span().Class("badge warn stale").Text(stale) }),
 		app.If(f.err != "" && !f.noAccess, func() app.UI {
-			return app.Span().Class("field-error refresh-error").Text("Refresh failed at " + clock(f.triedAt, utc) + ": " + f.err)
+			return app.Span().Class("field-error refresh-error").Body(app.Text("Refresh failed at "), clock(f.triedAt, utc), app.Text(": "+f.err))
 		}),
 	)
 }

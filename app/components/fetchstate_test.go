@@ -84,7 +84,7 @@ func TestOnlyFailedRefreshesAreCalledFailing(t *testing.T) {
 		})
 	}
 	env := &venueapi.TierEnvelope{Ts: t0.UnixMilli(), Data: openLadder}
-	if html := app.HTMLString(FirstTiersTable("BTC-USDT", env, now, false)); strings.Contains(html, "refreshes are failing") || !strings.Contains(html, "Fetched 12:00:00 UTC · 4 min ago") {
+	if html := app.HTMLString(FirstTiersTable("BTC-USDT", env, now)); strings.Contains(html, "refreshes are failing") || !strings.Contains(html, `>12:00:00 UTC</time>`) || !strings.Contains(html, "· 4 min ago") {
 		t.Errorf("the prerendered table of tiers the server fetched 4 min ago: %s", html)
 	}
 }
@@ -119,12 +119,24 @@ func TestAFirstFetchIsLoadingAlone(t *testing.T) {
 }
 
 // The server writes a prerendered page's times in UTC, naming it, whatever
-// its own zone and the view's: it cannot know the reader's.
+// its own zone and the view's: it cannot know the reader's. A time of a view
+// in the reader's zone is marked, for web/app-start.js to write in it.
 func TestThePrerenderedClockIsUTCAndSaysSo(t *testing.T) {
 	at := time.Date(2026, 11, 23, 20, 0, 5, 0, time.FixedZone("UTC+8", 8*3600))
-	for _, utc := range []bool{false, true} {
-		if got, want := clock(at, utc), "12:00:05 UTC"; got != want {
-			t.Errorf("clock(%v, utc=%v) = %q, want %q", at, utc, got, want)
+	for _, tt := range []struct {
+		utc   bool
+		attrs []string // in any order: go-app keeps them in a map
+	}{
+		{false, []string{` datetime="2026-11-23T12:00:05Z"`, ` data-zone="local"`}},
+		{true, []string{` datetime="2026-11-23T12:00:05Z"`}},
+	} {
+		got := app.HTMLString(clock(at, tt.utc))
+		ok := strings.HasPrefix(got, "<time ") && strings.HasSuffix(got, ">12:00:05 UTC</time>") && strings.Count(got, "=") == len(tt.attrs)
+		for _, a := range tt.attrs {
+			ok = ok && strings.Contains(got, a)
+		}
+		if !ok {
+			t.Errorf("clock(%v, utc=%v) = %s, want a <time> with%s reading 12:00:05 UTC", at, tt.utc, got, strings.Join(tt.attrs, ""))
 		}
 	}
 }

@@ -13,11 +13,12 @@ import (
 // FirstTiersTable is the tier table as the server prerenders it when it
 // holds the tiers of contract (env, fetched at env.Ts): the page shows them
 // before app.wasm runs, and the app adopts the same answer (adoptFirstTiers).
-// calculator says that the page has a calculator beside it (FirstCalculator),
-// whose tier the table's note says it marks.
-func FirstTiersTable(contract string, env *venueapi.TierEnvelope, now time.Time, calculator bool) app.UI {
+// The server sets the view's zone (UTC) and whether the page has a
+// calculator beside it (Calculator, FirstCalculator) as the page's own
+// table has them.
+func FirstTiersTable(contract string, env *venueapi.TierEnvelope, now time.Time) *TierTable {
 	at := time.UnixMilli(env.Ts)
-	return &TierTable{Contract: contract, Tiers: env.Data, Now: now, State: fetchState{dataAt: at, triedAt: at}, Calculator: calculator}
+	return &TierTable{Contract: contract, Tiers: env.Data, Now: now, State: fetchState{dataAt: at, triedAt: at}}
 }
 
 // FirstCalculator is the calculator as the server prerenders it beside

@@ -16,6 +16,9 @@ type TiersShown struct {
 	// its URL (EmbedLink, "" for none) and not by a viewer token.
 	Embedded  bool
 	EmbedLink string
+	// UTC is the view's zone (?tz=utc), in which the ladder's fetch time
+	// is written.
+	UTC bool
 }
 
 // TiersOf is the ladder the page at u shows, read by the page's own rules
@@ -34,15 +37,17 @@ type tiersPage interface {
 }
 
 func (p *ChartPage) tiersShown(u *url.URL) (TiersShown, bool) {
-	return TiersShown{Contract: components.ViewFromURL(u).Contract}, true
+	v := components.ViewFromURL(u)
+	return TiersShown{Contract: v.Contract, UTC: v.UTC}, true
 }
 
 func (p *RiskPage) tiersShown(u *url.URL) (TiersShown, bool) {
 	code, err := riskPageContract(u)
-	return TiersShown{Contract: code}, err == nil && p.show == "tiers"
+	return TiersShown{Contract: code, UTC: components.ViewFromURL(u).UTC}, err == nil && p.show == "tiers"
 }
 
 func (e *EmbedPage) tiersShown(u *url.URL) (TiersShown, bool) {
-	return TiersShown{Contract: components.ViewFromURL(u).Contract, Embedded: true, EmbedLink: embedLink(u.Query())},
+	v := components.ViewFromURL(u)
+	return TiersShown{Contract: v.Contract, Embedded: true, EmbedLink: embedLink(u.Query()), UTC: v.UTC},
 		e.kind == embedmsg.RouteTiers
 }

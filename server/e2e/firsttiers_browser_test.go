@@ -74,37 +74,60 @@ func TestRiskPagesShowTheirTiersBeforeTheAppRuns(t *testing.T) {
 	}
 }
 
-// TestThePanelsWriteTimesInTheViewsZone: the server, which cannot know the
-// reader's zone, writes the prerendered tiers' fetch time in UTC and names
-// it; the app writes it in the browser's zone (here UTC+8), and in UTC,
-// named, once the zone toggle asks for UTC.
+// TestThePanelsWriteTimesInTheViewsZone: the prerendered tiers' fetch time
+// is in the browser's zone (here UTC+8) from the page's first paint, before
+// the app runs: the server, which cannot know the reader's zone, writes it
+// in UTC and marks it, and web/app-start.js writes it in the browser's as
+// the page is parsed. The app writes it so too, and in UTC, named, once the
+// zone toggle asks for UTC, as the server does for a view in UTC.
 func TestThePanelsWriteTimesInTheViewsZone(t *testing.T) {
 	s := startServer(t, nil)
 	serverHoldsTiers(t, s.URL, "BTC-USDT")
-	ctx, held := openHoldingAppWasm(t, s.URL+"/?contract_code=BTC-USDT", emulation.SetTimezoneOverride("Asia/Shanghai"))
+	shanghai := emulation.SetTimezoneOverride("Asia/Shanghai")
 	const age = `document.querySelector("#tiers-state .age")`
-	// fetched is the label's fetch time in loc, and the label as it reads.
-	fetched := func(loc *time.Location) (want, got string) {
+	// fetched is the label's fetch time in loc, and the label as it reads
+	// (the server's markup has the line breaks of its indentation).
+	fetched := func(ctx context.Context, loc *time.Location) (want, got string) {
 		t.Helper()
 		at, err := time.Parse(time.RFC3339Nano, evalJS[string](t, ctx, age+`.dataset.at`))
 		if err != nil {
 			t.Fatalf("the tiers' fetch time: %v", err)
 		}
-		return "Fetched " + at.In(loc).Format("15:04:05"), evalJS[string](t, ctx, age+`.textContent`)
+		return "Fetched " + at.In(loc).Format("15:04:05"), evalJS[string](t, ctx, age+`.textContent.replace(/\s+/g, " ").trim()`)
 	}
-	waitFor(t, ctx, `document.readyState === "complete" && !!`+age)
-	if want, got := fetched(time.UTC); !strings.HasPrefix(got, want+" UTC · ") {
-		t.Errorf("before the app runs the tiers read %q, want %q UTC", got, want)
+	// The label as the first frame that has it draws it: a frame's
+	// callbacks run before it is drawn.
+	firstFrame := onEveryDocument(`const look = () => {
+  const age = document.querySelector("#tiers-state .age");
+  if (!age) return requestAnimationFrame(look);
+  window.testFirstFrameAge = age.textContent.replace(/\s+/g, " ").trim();
+};
+requestAnimationFrame(look);`)
+	utc8 := time.FixedZone("UTC+8", 8*3600)
+	ctx, held := openHoldingAppWasm(t, s.URL+"/?contract_code=BTC-USDT", shanghai, firstFrame)
+	waitFor(t, ctx, `document.readyState === "complete" && !!`+age+` && !!window.testFirstFrameAge`)
+	want, got := fetched(ctx, utc8)
+	if !strings.HasPrefix(got, want+" · ") {
+		t.Errorf("before the app runs the tiers read %q, want %q", got, want)
+	}
+	if drawn := evalJS[string](t, ctx, `window.testFirstFrameAge`); !strings.HasPrefix(drawn, want+" · ") {
+		t.Errorf("the first frame drew the tiers' label %q, want %q", drawn, want)
 	}
 	letAppWasmThrough(t, ctx, held)
 	waitFor(t, ctx, `performance.getEntriesByName("riskchart:risk-first-data").length > 0`)
-	if want, got := fetched(time.FixedZone("UTC+8", 8*3600)); !strings.HasPrefix(got, want+" · ") {
+	if want, got := fetched(ctx, utc8); !strings.HasPrefix(got, want+" · ") {
 		t.Errorf("in the browser's zone the tiers read %q, want %q", got, want)
 	}
 	click(t, ctx, "#tz-toggle")
 	waitFor(t, ctx, `new URL(location.href).searchParams.get("tz") === "utc" && `+age+`.textContent.includes(" UTC · ")`)
-	if want, got := fetched(time.UTC); !strings.HasPrefix(got, want+" UTC · ") {
+	if want, got := fetched(ctx, time.UTC); !strings.HasPrefix(got, want+" UTC · ") {
 		t.Errorf("in UTC the tiers read %q, want %q UTC", got, want)
+	}
+	// A view in UTC is in UTC from the server's page on.
+	ctx, _ = openHoldingAppWasm(t, s.URL+"/tiers?contract_code=BTC-USDT&tz=utc", shanghai)
+	waitFor(t, ctx, `document.readyState === "complete" && !!`+age)
+	if want, got := fetched(ctx, time.UTC); !strings.HasPrefix(got, want+" UTC · ") {
+		t.Errorf("before the app runs, in UTC, the tiers read %q, want %q UTC", got, want)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 // page shows them.
 type tierLadder struct {
 	contract string
+	utc      bool // the view's zone: UTC
 	env      venueapi.TierEnvelope
 	answer   []byte
 }
@@ -42,7 +43,7 @@ func firstTiers(ctx context.Context, shown pages.TiersShown) (t tierLadder, ok b
 	if err != nil {
 		return tierLadder{}, false
 	}
-	return tierLadder{contract: shown.Contract, env: env, answer: answer}, true
+	return tierLadder{contract: shown.Contract, utc: shown.UTC, env: env, answer: answer}, true
 }
 
 // withFirstTiers puts t in a page (firstTiers): the tier table drawn with
@@ -55,7 +56,9 @@ func withFirstTiers(page []byte, t tierLadder, contracts []venueapi.Offer) (out 
 	// the calculator the one with id="calculator" (Calculator), neither
 	// holding another section.
 	calculator := bytes.Contains(page, []byte(` id="calculator"`))
-	table := app.HTMLString(components.FirstTiersTable(t.contract, &t.env, time.Now(), calculator))
+	first := components.FirstTiersTable(t.contract, &t.env, time.Now())
+	first.Calculator, first.UTC = calculator, t.utc
+	table := app.HTMLString(first)
 	script := `<script type="application/json" id="` + boot.TiersID + `" data-contract="` + html.EscapeString(t.contract) + `">` + string(t.answer) + "</script>\n"
 	if out, ok = replaceElement(page, "section", "tiers", []byte(table), script); !ok || !calculator {
 		return out, ok

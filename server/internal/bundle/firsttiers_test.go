@@ -81,3 +81,39 @@ func TestTheCalculatorBesideTheServersTiersWaitsForWhatComesNext(t *testing.T) {
 		})
 	}
 }
+
+// The fetch time of the tiers the server writes into a page is in UTC,
+// named; in a view in the reader's zone it is marked for web/app-start.js
+// to write in that zone, and in a view in UTC (?tz=utc) it is not.
+func TestTheServersTiersAreFetchedInTheViewsZone(t *testing.T) {
+	h, err := New(Config{Root: builtRoot(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fetched := regexp.MustCompile(`Fetched\s*<time ([^>]*)>[0-9]{2}:[0-9]{2}:[0-9]{2} UTC</time>`)
+	for _, tc := range []struct {
+		path  string
+		local bool
+	}{
+		{"/?contract_code=ETH-USDT", true},
+		{"/?contract_code=ETH-USDT&tz=utc", false},
+		{"/tiers?contract_code=ETH-USDT", true},
+		{"/tiers?contract_code=ETH-USDT&tz=utc", false},
+		{"/embed/tiers?contract_code=ETH-USDT", true},
+		{"/embed/tiers?contract_code=ETH-USDT&tz=utc", false},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			rec := getWith(withFirstData(h, twoContracts(), benchTiers()), tc.path, nil)
+			m := fetched.FindAllStringSubmatch(rec.Body.String(), -1)
+			if rec.Code != http.StatusOK || len(m) != 1 {
+				t.Fatalf("HTTP %d, %d fetch times, want one", rec.Code, len(m))
+			}
+			if !regexp.MustCompile(`\bdatetime="[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z"`).MatchString(m[0][1]) {
+				t.Errorf("the fetch time's attributes %s have no datetime", m[0][1])
+			}
+			if local := strings.Contains(m[0][1], `data-zone="local"`); local != tc.local {
+				t.Errorf("the fetch time is marked for the reader's zone: %v, want %v", local, tc.local)
+			}
+		})
+	}
+}
