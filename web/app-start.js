@@ -1,5 +1,6 @@
 // The first script of every page of the app: it submits the server's lists
-// on a choice made before the app runs, and starts app.wasm's download
+// on a choice made before the app runs, writes the server's times of day in
+// the reader's zone before they are drawn, and starts app.wasm's download
 // and compilation in a worker (web/app-compile.js), so that they run beside
 // the page's first paint without taking its main thread. go-app's loader
 // (web/loader-patch.js) takes the module from window.riskchartModule, or
