@@ -67,6 +67,16 @@ func AxisColor(dark bool) string {
 	return axis
 }
 
+// Background is the page's background behind the chart (web/style.css'
+// --bg), whose canvas is transparent: what a PNG of the chart is drawn on,
+// and what hides a price label the last-price tag would cut.
+func Background(dark bool) string {
+	if dark {
+		return "#0b1220"
+	}
+	return "#ffffff"
+}
+
 // frameColors are the colours of the axes and of the split lines.
 func frameColors(dark bool) (axis, split string) {
 	if dark {

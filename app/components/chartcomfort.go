@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/riskchart/riskchart/app/chartopt"
 )
 
 // comfortButtons are the chart's fullscreen and snapshot buttons; always
@@ -29,13 +31,9 @@ func (k *KLineChart) snapshot() {
 	if k.chart == nil || len(k.candles) == 0 {
 		return
 	}
-	bg := "#ffffff"
-	if k.Dark {
-		bg = "#0b1220"
-	}
 	doc := app.Window().Get("document")
 	a := doc.Call("createElement", "a")
-	a.Set("href", k.chart.DataURL(bg))
+	a.Set("href", k.chart.DataURL(chartopt.Background(k.Dark)))
 	a.Set("download", strings.Join([]string{"riskchart", k.Contract, string(k.Period), time.Now().UTC().Format("20060102-150405")}, "-")+".png")
 	doc.Get("body").Call("appendChild", a)
 	a.Call("click")

@@ -76,6 +76,7 @@ func Adopt(host, instance, el app.Value, dark bool) *Chart {
 	s := chartopt.DefaultStyle(dark)
 	c.live.up, c.live.down = s.Up, s.Down
 	c.marks.colour = chartopt.AxisColor(dark)
+	c.mark.bg = chartopt.Background(dark)
 	opt := c.v.Call("getOption")
 	if dz := opt.Get("dataZoom"); dz.Truthy() && dz.Length() > 0 {
 		c.readZoom(dz.Index(0)) // where the user may have moved it already
@@ -142,9 +143,11 @@ func (c *Chart) SetFrame(s chartopt.Style) error {
 	c.live.moved = false // setOption has painted
 	c.live.up, c.live.down = s.Up, s.Down
 	c.marks.colour = chartopt.AxisColor(s.Dark)
+	c.mark.bg = chartopt.Background(s.Dark)
 	c.xAxes, c.lines = chartopt.TimeAxis(s)+1, nil
 	c.logLabels = logLabels{on: s.Scale == chartopt.ScaleLog}
 	c.room = float64(s.Room())
+	c.mark.labels = nil
 	return nil
 }
 
@@ -236,6 +239,7 @@ func (c *Chart) redrawSeries() {
 // them where the previous axes put them: a second paint, a few milliseconds
 // beside the tens that setOption takes.
 func (c *Chart) followLast() {
+	c.mark.labels = nil // ECharts laid the axes out again
 	c.placeLogLabels()
 	c.placeLast()
 	c.paintLast()
@@ -258,6 +262,7 @@ func (c *Chart) Zoom(start, end int) {
 func (c *Chart) OnZoom(f func(start, end int)) {
 	c.on("datazoom", func(ev app.Value) func() {
 		c.readZoom(ev)
+		c.mark.labels = nil // the zoom laid the price axis out again
 		c.placeLast()
 		c.live.moved = false // ECharts paints the zoom, the shapes with it
 		s, e := c.start, c.end

@@ -54,4 +54,5 @@ func (c *Chart) placeLogLabels() {
 		"axisTick":  map[string]any{"customValues": values},
 	}}})
 	c.live.moved = false // setOption has painted
+	c.mark.labels = nil  // at the new values
 }
