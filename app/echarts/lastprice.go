@@ -74,6 +74,14 @@ func (c *Chart) placeMark() {
 	// a label in the axis' larger font showed past it.
 	m.tag.Call("attr", map[string]any{"ignore": hide, "x": right + tagGap, "y": y,
 		"style": map[string]any{"text": text, "backgroundColor": colour, "width": c.room - tagGap - tagEdge - 2*tagPad}})
+	c.coverLabels(right, y, hide)
+	c.live.moved = true // painted with the newest candle (paintLast)
+}
+
+// coverLabels puts the cover beneath the tag at y (right of the price grid
+// at right) over the price labels its edges meet, or hides it.
+func (c *Chart) coverLabels(right, y float64, hide bool) {
+	m := &c.mark
 	lines := 1.0
 	if m.left != "" {
 		lines = 2
@@ -82,7 +90,6 @@ func (c *Chart) placeMark() {
 	m.cover.Call("attr", map[string]any{"ignore": hide || !cut,
 		"shape": map[string]any{"x": right + 1, "y": top, "width": c.room - 1, "height": bottom - top},
 		"style": map[string]any{"fill": m.bg}})
-	c.live.moved = true // painted with the newest candle (paintLast)
 }
 
 // labelsCut is the span from top to bottom over the price axis' labels
