@@ -113,8 +113,8 @@ func (c *Chart) labelsCut(y0, y1 float64) (top, bottom float64, cut bool) {
 // (logticks.go), read from its model (getModel and the axis' scale: not in
 // its documented API) without writing them; middles, px, never nil, and
 // the half of a label's line, its font's size times labelLine. Read once
-// per layout: reading them took 88 µs, and the tag moves
-// with each live update and each second of its countdown.
+// per layout: a read took 88 µs, and the tag moves with each live update
+// and each second of its countdown.
 func (c *Chart) priceLabels() (middles []float64, half float64) {
 	middles = []float64{}
 	axis := c.v.Call("getModel").Call("getComponent", "yAxis", 0)
@@ -143,8 +143,8 @@ func (c *Chart) priceLabels() (middles []float64, half float64) {
 
 // The tag's box: tagGap px right of the price grid, tagEdge px short of the
 // canvas' right edge, its text tagPad px inside it left and right and
-// tagPadY above and below its lines of tagLine px. A label's line is
-// labelLine times its font's size, rounded up.
+// tagPadY above and below its lines of tagLine px. A label's line is taken
+// as labelLine times its font's size, more than its digits' height.
 const (
 	tagGap, tagEdge, tagPad = 2, 1, 4
 	tagPadY, tagLine        = 2, 13
