@@ -91,13 +91,13 @@ func ageLabel(d time.Duration) string {
 // zone before the page is first drawn, as the app writes it.
 func clock(t time.Time, utc bool) app.UI {
 	at := app.Time().Attr("datetime", t.UTC().Format(time.RFC3339))
-	switch {
-	case utc:
-		return at.Text(t.UTC().Format("15:04:05") + " UTC")
-	case app.IsServer:
-		return at.Attr("data-zone", "local").Text(t.UTC().Format("15:04:05") + " UTC")
+	if !utc {
+		at = at.Attr("data-zone", "local")
 	}
-	return at.Attr("data-zone", "local").Text(t.Local().Format("15:04:05"))
+	if utc || app.IsServer {
+		return at.Text(t.UTC().Format("15:04:05") + " UTC")
+	}
+	return at.Text(t.Local().Format("15:04:05"))
 }
 
 // stateLine is the line above a table: when its data was fetched and how

@@ -110,18 +110,17 @@ func (c *Chart) labelsCut(y0, y1 float64) (top, bottom float64, cut bool) {
 
 // priceLabels reads where the price axis' labels are, as ECharts laid them
 // out: at the axis' ticks, or at the values handed to it on a log scale
-// (logticks.go), read from its model (getModel and the axis' scale: not in
-// its documented API) without writing them; middles, px, never nil, and
+// (logticks.go), read from its model (priceAxis and the axis' scale: not
+// in ECharts' documented API) without writing them; middles, px, never nil, and
 // the half of a label's line, its font's size times labelLine. Read once
 // per layout: a read took 88 µs, and the tag moves with each live update
 // and each second of its countdown.
 func (c *Chart) priceLabels() (middles []float64, half float64) {
 	middles = []float64{}
-	axis := c.v.Call("getModel").Call("getComponent", "yAxis", 0)
-	if !axis.Truthy() || !axis.Get("axis").Truthy() {
+	axis, ok := priceAxis(c.v.Call("getModel"))
+	if !ok {
 		return middles, 0
 	}
-	axis = axis.Get("axis")
 	labels := axis.Call("getLabelModel")
 	half = float64(chartopt.AxisFontSize) * labelLine / 2
 	if fs := labels.Call("get", "fontSize"); fs.Type() == app.TypeNumber {

@@ -28,7 +28,11 @@ func (c *Chart) placeLogLabels() {
 		return
 	}
 	model := c.v.Call("getModel")
-	extent := model.Call("getComponent", "yAxis", 0).Get("axis").Get("scale").Call("getExtent")
+	axis, ok := priceAxis(model)
+	if !ok {
+		return
+	}
+	extent := axis.Get("scale").Call("getExtent")
 	lo, hi := extent.Index(0).Float(), extent.Index(1).Float()
 	rect, ok := priceRect(model)
 	if !ok {

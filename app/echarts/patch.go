@@ -59,6 +59,16 @@ func priceRect(model app.Value) (rect app.Value, ok bool) {
 	return grid.Get("coordinateSystem").Call("getRect"), true
 }
 
+// priceAxis is the price grid's axis as ECharts laid it out, read from its
+// model (getModel: not in its documented API); ok is false before it has.
+func priceAxis(model app.Value) (axis app.Value, ok bool) {
+	y := model.Call("getComponent", "yAxis", 0)
+	if !y.Truthy() || !y.Get("axis").Truthy() {
+		return app.Null(), false
+	}
+	return y.Get("axis"), true
+}
+
 // PricePane is the height, px, of the price grid as ECharts laid it out;
 // ok is false before it has.
 func (c *Chart) PricePane() (px float64, ok bool) {
