@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -29,6 +30,13 @@ const jsPriceGrid = `(() => {
   const r = document.getElementById("chart").getBoundingClientRect(), g = ` + jsChart + `.getModel().getComponent("grid", 0).coordinateSystem.getRect();
   return {x: r.left + g.x, y: r.top + g.y, width: g.width, height: g.height};
 })()`
+
+// drawnAt is what waitDrawn waits for on the page at path, whose query
+// names its contract and period: "contract|period".
+func drawnAt(path string) string {
+	q, _ := url.ParseQuery(path[strings.Index(path, "?")+1:])
+	return q.Get("contract_code") + "|" + q.Get("period")
+}
 
 // waitDrawn waits until the chart shows contract|period.
 func waitDrawn(t *testing.T, ctx context.Context, shown string) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -210,8 +209,7 @@ func TestACoinQuotedToNineDecimalsHasRoomForItsPrices(t *testing.T) {
 			if err := chromedp.Run(ctx, tc.setup, chromedp.Navigate(s.URL+tc.path)); err != nil {
 				t.Fatal(err)
 			}
-			q, _ := url.ParseQuery(tc.path[strings.Index(tc.path, "?")+1:])
-			waitDrawn(t, ctx, q.Get("contract_code")+"|"+q.Get("period"))
+			waitDrawn(t, ctx, drawnAt(tc.path))
 			fitted := `((labels, texts) => labels.length >= 2 && labels.every((p) => /` + tc.label + `/.test(p)) && texts.texts >= 5 && texts.out === "")(` + jsPriceLabels + `, ` + jsChartTexts + `)`
 			tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 			defer cancel()

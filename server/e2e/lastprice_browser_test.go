@@ -3,8 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"strings"
 	"testing"
 	"time"
 
@@ -20,7 +18,7 @@ import (
 // a line's height from a glyph the headless browser's font lacks).
 const jsTagCuts = `(() => {
   const c = ` + jsChart + `, box = ` + jsCanvasBox + `;
-  const labels = new Set(c.getModel().getComponent("yAxis", 0).axis.getViewLabels().map((l) => l.formattedLabel));
+  const labels = new Set(` + jsPriceLabels + `);
   const roots = c.getZr().storage.getRoots();
   const tag = roots.find((el) => el.name === "last-price-tag"), cover = roots.find((el) => el.name === "last-price-cover");
   if (!tag || tag.ignore) return {shown: false};
@@ -77,8 +75,7 @@ func TestTheLastPriceTagCutsNoLabel(t *testing.T) {
 			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(tc.width, tc.height, 1, false), chromedp.Navigate(s.URL+tc.path)); err != nil {
 				t.Fatal(err)
 			}
-			q, _ := url.ParseQuery(tc.path[strings.Index(tc.path, "?")+1:])
-			waitDrawn(t, ctx, q.Get("contract_code")+"|"+q.Get("period"))
+			waitDrawn(t, ctx, drawnAt(tc.path))
 			met := 0
 			for start := 40; start <= 97; start += 3 {
 				zoom := fmt.Sprintf(`%s.dispatchAction({type: "dataZoom", start: %d, end: 100})`, jsChart, start)
