@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/riskchart/riskchart/app/browser"
+	"github.com/riskchart/riskchart/app/embedscope"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -97,4 +98,16 @@ func Headers(embedded bool, token string) map[string]string {
 		return nil
 	}
 	return map[string]string{venueapi.EmbedHeader: token}
+}
+
+// Withheld is the refusal the server would answer an embedded panel's call
+// for panel of contract when its link surely does not grant it, so that
+// the panel asks nothing it would be refused; nil when the link may grant
+// it and the server decides. A link's scope is signed and cannot change
+// (app/embedscope).
+func Withheld(token, panel, contract string) error {
+	if !embedscope.Withholds(token, panel, contract) {
+		return nil
+	}
+	return &accessError{reason: "this embed's link does not grant the " + panel + " of " + contract}
 }

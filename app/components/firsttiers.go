@@ -3,8 +3,6 @@ package components
 import (
 	"time"
 
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
-
 	"github.com/riskchart/riskchart/app/api"
 	"github.com/riskchart/riskchart/app/browser"
 	"github.com/riskchart/riskchart/venueapi"
@@ -26,8 +24,10 @@ func FirstTiersTable(contract string, env *venueapi.TierEnvelope, now time.Time)
 // carries one (nil: none), it says what it waits for as the app's first
 // render will, the account's mark price, not the tiers the table above it
 // shows. The server puts it in place of the page's own calculator, so a
-// page with none (a future's, an embed without controls) gets none.
-func FirstCalculator(contract string, env *venueapi.TierEnvelope, contracts []venueapi.Offer) app.UI {
+// page with none (a future's, an embed without controls) gets none, and
+// sets LimitsDenied for an embed whose link does not grant the limits, as
+// the page's panel has it (RiskPanel.withhold).
+func FirstCalculator(contract string, env *venueapi.TierEnvelope, contracts []venueapi.Offer) *Calculator {
 	c := &Calculator{Contract: contract, Tiers: env.Data, Contracts: contracts}
 	c.Ladder, c.LadderErr = ladderOf(env.Data)
 	c.OnInit() // HTMLString renders without a mount

@@ -9,6 +9,7 @@ import (
 
 	"github.com/riskchart/riskchart/app/api"
 	"github.com/riskchart/riskchart/app/browser"
+	"github.com/riskchart/riskchart/app/embedscope"
 	"github.com/riskchart/riskchart/app/risk"
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -65,6 +66,7 @@ type RiskPanel struct {
 
 	limits      []venueapi.PositionLimit // the selected contract's own
 	limitsState fetchState
+	withheld    error                    // the refusal of limits the embed's link makes sure of: never asked for (api.Withheld)
 	found       []venueapi.PositionLimit // the filter's answer
 	foundState  fetchState
 	filter      venueapi.LimitQuery // the filter applied
@@ -74,12 +76,14 @@ type RiskPanel struct {
 // OnInit takes the tiers the server put in the page and begins the first
 // fetches, in the browser, before the first render: that render shows what
 // the mount starts, and the mount renders nothing again (docs/performance.md,
-// "One render at mount").
+// "One render at mount"). Limits the embed's link does not grant are
+// refused from the first render, the server's prerender too.
 func (r *RiskPanel) OnInit() {
+	r.now = time.Now()
+	r.withhold()
 	if !app.IsClient {
 		return // a prerender on the server: the panels show their data as loading
 	}
-	r.now = time.Now()
 	adopted := r.wantsTiers() && r.adoptFirstTiers()
 	r.begin(!adopted, true)
 }
@@ -91,6 +95,9 @@ func (r *RiskPanel) OnInit() {
 func (r *RiskPanel) OnMount(ctx app.Context) {
 	if !r.tiersState.dataAt.IsZero() {
 		r.tell(ctx, &r.tiersState, nil)
+	}
+	if r.withheld != nil {
+		r.tell(ctx, &r.limitsState, r.withheld)
 	}
 	r.fetch(ctx, fetches{tiers: r.tiersState.busy, limits: r.limitsState.busy, found: r.foundState.busy})
 	ctx.PreventUpdate()
@@ -128,7 +135,26 @@ func (r *RiskPanel) OnUpdate(ctx app.Context) {
 	}
 	r.tiers, r.ladder, r.ladderErr, r.limits, r.unknown = nil, nil, "", nil, false
 	r.tiersState, r.limitsState, r.offlineAt = fetchState{}, fetchState{}, time.Time{}
+	r.now = time.Now()
+	if r.withhold() != nil {
+		r.tell(ctx, &r.limitsState, r.withheld)
+	}
 	r.load(ctx, true, true)
+}
+
+// withhold settles the account's limits as refused at r.now, without
+// asking, when the embed's link surely does not grant them for the
+// contract (a link's scope is signed and cannot change); it is that
+// refusal, or nil.
+func (r *RiskPanel) withhold() error {
+	r.withheld = nil
+	if r.Embedded {
+		r.withheld = api.Withheld(r.EmbedToken, embedscope.PanelLimits, r.Contract)
+	}
+	if r.withheld != nil {
+		r.limitsState.done(r.withheld, false, r.now)
+	}
+	return r.withheld
 }
 
 // tick runs each second: it starts the refreshes that are due, and redraws
@@ -140,7 +166,7 @@ func (r *RiskPanel) tick(ctx app.Context) {
 		limitsPace = tiersEvery // a refusal does not change by the second
 	}
 	tiersDue := r.tiersState.due(now, tiersEvery) && r.wantsTiers() // a failure is asked again sooner (fetchState.due)
-	limitsDue := r.limitsState.due(now, limitsPace)
+	limitsDue := r.withheld == nil && r.limitsState.due(now, limitsPace)
 	ages := r.ageKey(now)
 	if !tiersDue && !limitsDue && ages == r.ages {
 		ctx.PreventUpdate()
@@ -186,7 +212,7 @@ func (r *RiskPanel) begin(tiers, limits bool) fetches {
 		r.tiersState.start()
 		f.tiers = true
 	}
-	if limits && !r.limitsState.busy {
+	if limits && !r.limitsState.busy && r.withheld == nil {
 		r.limitsState.start()
 		f.limits = true
 	}

@@ -3,8 +3,10 @@ package pages
 import (
 	"net/url"
 
+	"github.com/riskchart/riskchart/app/api"
 	"github.com/riskchart/riskchart/app/components"
 	"github.com/riskchart/riskchart/app/embedmsg"
+	"github.com/riskchart/riskchart/app/embedscope"
 )
 
 // TiersShown is the tier ladder a page shows when it opens: the server
@@ -19,6 +21,14 @@ type TiersShown struct {
 	// UTC is the view's zone (?tz=utc), in which the ladder's fetch time
 	// is written.
 	UTC bool
+}
+
+// LimitsWithheld reports whether the page is an embed whose link surely
+// does not grant the account's limits, which carry the calculator's mark
+// price: its panel shows them refused from the first render, as
+// RiskPanel's does.
+func (s TiersShown) LimitsWithheld() bool {
+	return s.Embedded && api.Withheld(s.EmbedLink, embedscope.PanelLimits, s.Contract) != nil
 }
 
 // TiersOf is the ladder the page at u shows, read by the page's own rules

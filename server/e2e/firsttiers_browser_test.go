@@ -23,22 +23,30 @@ import (
 // (opened with its link, alone or framed by a page of this server) carry the tiers the server holds for their
 // contract, as the chart page does; with app.wasm held back the tier table
 // shows them, the calculator waits for the mark price, not for them, and
-// the app adopts them without asking the tier path.
+// the app adopts them without asking the tier path. The embed's link grants
+// the tiers alone: its calculator says from the first paint that it has no
+// mark price, and the app never asks for the limits the server would refuse.
 func TestRiskPagesShowTheirTiersBeforeTheAppRuns(t *testing.T) {
 	const key = "first-tiers-e2e-embed-key-0123456789-0123456789"
 	s := startServer(t, map[string]string{"RISKCHART_EMBED_KEY": key})
 	tiers := serverHoldsTiers(t, s.URL, "ETH-USDT")
 	link := issueLink(t, key, "-contracts", "ETH-USDT", "-panels", "tiers", "-ttl", "1h")
 	embed := "/embed/tiers?contract_code=ETH-USDT&embed=" + url.QueryEscape(link)
+	const (
+		waits   = "The calculator cannot answer: waiting for the mark price (your position limits)."
+		noPrice = "The calculator cannot answer: it needs a price: the mark price comes with your position limits, which this page has no access to; type an entry price to reckon at it."
+	)
 	for _, tc := range []struct {
 		name, path string
-		framed     bool // opened in an iframe of a page of this server (Sec-Fetch-Dest: iframe)
+		framed     bool   // opened in an iframe of a page of this server (Sec-Fetch-Dest: iframe)
+		calc       string // the calculator's status before the app runs, and as it starts
 	}{
-		{"the tiers page", "/tiers?contract_code=ETH-USDT", false},
-		{"the tiers embed with its link", embed, false},
-		{"the tiers embed with its link, framed", embed, true},
+		{"the tiers page", "/tiers?contract_code=ETH-USDT", false, waits},
+		{"the tiers embed with its link", embed, false, noPrice},
+		{"the tiers embed with its link, framed", embed, true, noPrice},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			limitsAsked := metricSum(t, s.URL, "riskchart_requests_total", `route="position_limit"`)
 			ctx := newBrowser(t)
 			held, hold := holdAppWasm(ctx)
 			win, open := "window", chromedp.Navigate(s.URL+tc.path)
@@ -59,16 +67,31 @@ func TestRiskPagesShowTheirTiersBeforeTheAppRuns(t *testing.T) {
 			// Its calculator waits for what the app's first render waits for, the
 			// mark price, not for the tiers the table shows.
 			calc := `(` + win + `).document.getElementById("calc-status")?.textContent ?? "no calculator"`
-			if got, want := evalJS[string](t, ctx, calc), "The calculator cannot answer: waiting for the mark price (your position limits)."; got != want {
-				t.Errorf("before the app runs the calculator says %q, want %q", got, want)
+			if got := evalJS[string](t, ctx, calc); got != tc.calc {
+				t.Errorf("before the app runs the calculator says %q, want %q", got, tc.calc)
 			}
 			if evalJS[bool](t, ctx, `(`+win+`).performance.getEntriesByName("riskchart:main").length > 0`) {
 				t.Fatal("app.wasm ran: it was not held back")
 			}
 			letAppWasmThrough(t, ctx, held)
 			waitFor(t, ctx, `(`+win+`).performance.getEntriesByName("riskchart:risk-first-data").length > 0 && `+rows+` === `+fmt.Sprint(tiers))
-			if n := evalJS[int](t, ctx, `(`+win+`).performance.getEntriesByType("resource").filter((e) => e.name.includes("`+venueapi.PathTiers+`")).length`); n != 0 {
+			asked := func(path string) int {
+				return evalJS[int](t, ctx, `(`+win+`).performance.getEntriesByType("resource").filter((e) => e.name.includes("`+path+`")).length`)
+			}
+			if n := asked(venueapi.PathTiers); n != 0 {
 				t.Errorf("the app fetched the tiers %d times though the page held them", n)
+			}
+			if tc.calc == noPrice {
+				if got := evalJS[string](t, ctx, calc); got != tc.calc {
+					t.Errorf("once the app runs the calculator says %q, want %q", got, tc.calc)
+				}
+				// A refresh asks for both at once, and the limits' refusal
+				// comes from the server's memory, sooner than the tiers.
+				evalJS[bool](t, ctx, `((`+win+`).document.getElementById("risk-refresh").click(), true)`)
+				waitFor(t, ctx, `(`+win+`).performance.getEntriesByType("resource").some((e) => e.name.includes("`+venueapi.PathTiers+`"))`)
+				if n := asked(venueapi.PathPositionLimit) + int(metricSum(t, s.URL, "riskchart_requests_total", `route="position_limit"`)-limitsAsked); n != 0 {
+					t.Errorf("the app asked %d times for the limits the embed's link does not grant", n)
+				}
 			}
 		})
 	}

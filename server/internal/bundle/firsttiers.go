@@ -21,6 +21,7 @@ import (
 type tierLadder struct {
 	contract string
 	utc      bool // the view's zone: UTC
+	withheld bool // an embed whose link does not grant the account's limits
 	env      venueapi.TierEnvelope
 	answer   []byte
 }
@@ -43,7 +44,7 @@ func firstTiers(ctx context.Context, shown pages.TiersShown) (t tierLadder, ok b
 	if err != nil {
 		return tierLadder{}, false
 	}
-	return tierLadder{contract: shown.Contract, utc: shown.UTC, env: env, answer: answer}, true
+	return tierLadder{contract: shown.Contract, utc: shown.UTC, withheld: shown.LimitsWithheld(), env: env, answer: answer}, true
 }
 
 // withFirstTiers puts t in a page (firstTiers): the tier table drawn with
@@ -63,8 +64,9 @@ func withFirstTiers(page []byte, t tierLadder, contracts []venueapi.Offer) (out 
 	if out, ok = replaceElement(page, "section", "tiers", []byte(table), script); !ok || !calculator {
 		return out, ok
 	}
-	calc := app.HTMLString(components.FirstCalculator(t.contract, &t.env, contracts))
-	out, _ = replaceElement(out, "section", "calculator", []byte(calc), "") // out as it was if it fails
+	calc := components.FirstCalculator(t.contract, &t.env, contracts)
+	calc.LimitsDenied = t.withheld
+	out, _ = replaceElement(out, "section", "calculator", []byte(app.HTMLString(calc)), "") // out as it was if it fails
 	return out, true
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskchart/riskchart/app/embedscope"
 	"github.com/riskchart/riskchart/server/internal/firstdata"
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -17,7 +18,8 @@ import (
 // when the page carries no contract list, or that the tiers are no ladder;
 // never the tiers the table above it shows; and the table's note says it
 // marks the calculator's tier. Without the tiers it still waits for them,
-// and a page with no calculator (a future's) gets none.
+// and a page with no calculator (a future's) gets none. An embed whose link
+// does not grant the limits says from the start that it has no price.
 func TestTheCalculatorBesideTheServersTiersWaitsForWhatComesNext(t *testing.T) {
 	h, err := New(Config{Root: builtRoot(t)})
 	if err != nil {
@@ -48,6 +50,10 @@ func TestTheCalculatorBesideTheServersTiersWaitsForWhatComesNext(t *testing.T) {
 		{"no tiers held", "/?contract_code=ETH-USDT", twoContracts(), nil,
 			"The calculator cannot answer: waiting for the tiers."},
 		{"a future's page", "/?contract_code=ETH-USDT-CQ", twoContracts(), ladder, ""},
+		{"a tiers embed whose link grants the limits too", "/embed/tiers?contract_code=ETH-USDT&embed=" + embedLinkOf(t, "tiers", "limits"), twoContracts(), ladder,
+			"The calculator cannot answer: waiting for the mark price (your position limits)."},
+		{"a tiers embed whose link grants no limits", "/embed/tiers?contract_code=ETH-USDT&embed=" + embedLinkOf(t, "tiers"), twoContracts(), ladder,
+			"The calculator cannot answer: it needs a price: the mark price comes with your position limits, which this page has no access to; type an entry price to reckon at it."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := getWith(withFirstData(h, tc.contracts, tc.tiers), tc.path, nil)
@@ -116,4 +122,16 @@ func TestTheServersTiersAreFetchedInTheViewsZone(t *testing.T) {
 			}
 		})
 	}
+}
+
+// embedLinkOf is an ETH-USDT embed link of panels, as a page reads it: its
+// signature is the gateway's to check, and these pages' tiers lookup grants
+// them.
+func embedLinkOf(t *testing.T, panels ...string) string {
+	t.Helper()
+	b, err := embedscope.Encode(embedscope.Payload{Contracts: []string{"ETH-USDT"}, Panels: panels, Expires: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return embedscope.Join(b, []byte("signature"))
 }

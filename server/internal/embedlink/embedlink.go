@@ -3,27 +3,25 @@
 // until it expires, so that the page that embeds Riskchart never holds a key.
 //
 // A token is base64url(JSON scope) "." base64url(HMAC-SHA256(key, JSON)),
-// URL-safe as it is, so that it rides in an iframe's address (?embed=).
+// in the form app/embedscope writes and reads.
 package embedlink
 
 import (
 	"crypto/hmac"
 	"crypto/sha256"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
+	"github.com/riskchart/riskchart/app/embedscope"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
 // Panels an embed link can grant.
 const (
-	PanelTiers  = "tiers"
-	PanelLimits = "limits"
+	PanelTiers  = embedscope.PanelTiers
+	PanelLimits = embedscope.PanelLimits
 )
 
 // MinKeyLen is the shortest signing key accepted, in bytes.
@@ -34,10 +32,6 @@ const MinKeyLen = 32
 // lifetime is the exposure of a link that leaks
 // (docs/decisions.md#embed-link-lifetime).
 const DefaultMaxTTL = 90 * 24 * time.Hour
-
-// maxToken bounds what Check reads: a link for every contract on offer is
-// well under it.
-const maxToken = 4096
 
 // Scope is what a link grants.
 type Scope struct {
@@ -70,13 +64,6 @@ func (s Scope) validate() error {
 		}
 	}
 	return nil
-}
-
-// wire is a scope as signed: short names and Unix seconds keep links short.
-type wire struct {
-	Contracts []string `json:"c"`
-	Panels    []string `json:"p"`
-	Expires   int64    `json:"e"`
 }
 
 // Config is what a Signer needs. Zero values are defaults.
@@ -135,13 +122,11 @@ func (s *Signer) Issue(scope Scope) (string, error) {
 	if err := s.tooLong(scope.Expires); err != nil {
 		return "", err
 	}
-	w := wire{Contracts: sortedSet(scope.Contracts), Panels: sortedSet(scope.Panels), Expires: scope.Expires.Unix()}
-	payload, err := json.Marshal(w)
+	payload, err := embedscope.Encode(embedscope.Payload{Contracts: sortedSet(scope.Contracts), Panels: sortedSet(scope.Panels), Expires: scope.Expires.Unix()})
 	if err != nil {
-		return "", fmt.Errorf("encoding the scope: %w", err)
+		return "", err
 	}
-	enc := base64.RawURLEncoding
-	return enc.EncodeToString(payload) + "." + enc.EncodeToString(s.mac(payload)), nil
+	return embedscope.Join(payload, s.mac(payload)), nil
 }
 
 // Check verifies a token and returns its scope. The signature is compared
@@ -151,22 +136,16 @@ func (s *Signer) Issue(scope Scope) (string, error) {
 // there. Expiry is the caller's to test, with Scope.Allows at the time of
 // the request.
 func (s *Signer) Check(token string) (Scope, error) {
-	if len(token) > maxToken {
-		return Scope{}, errors.New("malformed embed link: too long")
+	payload, mac, err := embedscope.Split(token)
+	if err != nil {
+		return Scope{}, err
 	}
-	body, sig, ok := strings.Cut(token, ".")
-	if !ok {
-		return Scope{}, errors.New("malformed embed link: no signature")
-	}
-	enc := base64.RawURLEncoding
-	payload, err1 := enc.DecodeString(body)
-	mac, err2 := enc.DecodeString(sig)
-	if err1 != nil || err2 != nil || !hmac.Equal(mac, s.mac(payload)) {
+	if !hmac.Equal(mac, s.mac(payload)) {
 		return Scope{}, errors.New("embed link signature does not match")
 	}
-	var w wire
-	if err := json.Unmarshal(payload, &w); err != nil {
-		return Scope{}, errors.New("malformed embed link scope")
+	w, err := embedscope.Decode(payload)
+	if err != nil {
+		return Scope{}, err
 	}
 	scope := Scope{Contracts: w.Contracts, Panels: w.Panels, Expires: time.Unix(w.Expires, 0).UTC()}
 	if err := scope.validate(); err != nil { // signed, so only an older or buggy issuer

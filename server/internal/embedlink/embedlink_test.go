@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/riskchart/riskchart/app/embedscope"
 )
 
 var testKey = []byte(strings.Repeat("k", MinKeyLen))
@@ -24,6 +26,8 @@ func newTestSigner(t testing.TB) *Signer {
 	return s
 }
 
+// TestALinkGrantsExactlyItsScopeUntilItExpires, and an embed reading the
+// link's scope without its signature (app/embedscope) reads the same grants.
 func TestALinkGrantsExactlyItsScopeUntilItExpires(t *testing.T) {
 	s := newTestSigner(t)
 	now := testNow
@@ -55,6 +59,11 @@ func TestALinkGrantsExactlyItsScopeUntilItExpires(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := scope.Allows(tt.panel, tt.contract, tt.at); got != tt.want {
 				t.Fatalf("Allows(%s, %s, %s) = %v, want %v", tt.panel, tt.contract, tt.at, got, tt.want)
+			}
+			// An embed reads the same scope from the token, unsigned, to
+			// leave alone what the link does not grant.
+			if withheld := embedscope.Withholds(tok, tt.panel, tt.contract); tt.at.Equal(now) && withheld == tt.want {
+				t.Errorf("the embed reads the link as withholding %s of %s: %v, want %v", tt.panel, tt.contract, withheld, !tt.want)
 			}
 		})
 	}
