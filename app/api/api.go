@@ -101,12 +101,12 @@ func Headers(embedded bool, token string) map[string]string {
 }
 
 // Withheld is the refusal the server would answer an embedded panel's call
-// for panel of contract when its link surely does not grant it, so that
-// the panel asks nothing it would be refused; nil when the link may grant
-// it and the server decides. A link's scope is signed and cannot change
-// (app/embedscope).
-func Withheld(token, panel, contract string) error {
-	if !embedscope.Withholds(token, panel, contract) {
+// for panel of contract when its link (token) surely does not grant it, so
+// that the panel asks nothing it would be refused; nil outside an embed, or
+// when the link may grant it and the server decides. A link's scope is
+// signed and cannot change (app/embedscope).
+func Withheld(embedded bool, token, panel, contract string) error {
+	if !embedded || !embedscope.Withholds(token, panel, contract) {
 		return nil
 	}
 	return &accessError{reason: "this embed's link does not grant the " + panel + " of " + contract}

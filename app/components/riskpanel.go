@@ -147,10 +147,7 @@ func (r *RiskPanel) OnUpdate(ctx app.Context) {
 // contract (a link's scope is signed and cannot change); it is that
 // refusal, or nil.
 func (r *RiskPanel) withhold() error {
-	r.withheld = nil
-	if r.Embedded {
-		r.withheld = api.Withheld(r.EmbedToken, embedscope.PanelLimits, r.Contract)
-	}
+	r.withheld = api.Withheld(r.Embedded, r.EmbedToken, embedscope.PanelLimits, r.Contract)
 	if r.withheld != nil {
 		r.limitsState.done(r.withheld, false, r.now)
 	}

@@ -28,7 +28,7 @@ type TiersShown struct {
 // price: its panel shows them refused from the first render, as
 // RiskPanel's does.
 func (s TiersShown) LimitsWithheld() bool {
-	return s.Embedded && api.Withheld(s.EmbedLink, embedscope.PanelLimits, s.Contract) != nil
+	return api.Withheld(s.Embedded, s.EmbedLink, embedscope.PanelLimits, s.Contract) != nil
 }
 
 // TiersOf is the ladder the page at u shows, read by the page's own rules
