@@ -12,11 +12,7 @@ import (
 // not grant, in the words of the server's own refusal; outside an embed
 // nothing is withheld.
 func TestWithheldIsWhatAnEmbedsLinkSurelyDoesNotGrant(t *testing.T) {
-	payload, err := embedscope.Encode(embedscope.Payload{Contracts: []string{"BTC-USDT"}, Panels: []string{embedscope.PanelTiers}, Expires: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tiers := embedscope.Join(payload, []byte("signature"))
+	tiers := embedscope.Join(embedscope.Encode(embedscope.Payload{Contracts: []string{"BTC-USDT"}, Panels: []string{embedscope.PanelTiers}, Expires: 1}), []byte("signature"))
 	for _, tc := range []struct {
 		name         string
 		embedded     bool

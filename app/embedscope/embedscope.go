@@ -11,7 +11,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -37,12 +36,9 @@ type Payload struct {
 var enc = base64.RawURLEncoding
 
 // Encode is a payload's bytes, the ones that are signed.
-func Encode(p Payload) ([]byte, error) {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return nil, fmt.Errorf("encoding the scope: %w", err)
-	}
-	return b, nil
+func Encode(p Payload) []byte {
+	b, _ := json.Marshal(p) // strings and an integer: it cannot fail
+	return b
 }
 
 // Join is the token of a payload's bytes and their signature.

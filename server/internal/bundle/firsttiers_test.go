@@ -50,9 +50,9 @@ func TestTheCalculatorBesideTheServersTiersWaitsForWhatComesNext(t *testing.T) {
 		{"no tiers held", "/?contract_code=ETH-USDT", twoContracts(), nil,
 			"The calculator cannot answer: waiting for the tiers."},
 		{"a future's page", "/?contract_code=ETH-USDT-CQ", twoContracts(), ladder, ""},
-		{"a tiers embed whose link grants the limits too", "/embed/tiers?contract_code=ETH-USDT&embed=" + embedLinkOf(t, "tiers", "limits"), twoContracts(), ladder,
+		{"a tiers embed whose link grants the limits too", "/embed/tiers?contract_code=ETH-USDT&embed=" + embedLinkOf("tiers", "limits"), twoContracts(), ladder,
 			"The calculator cannot answer: waiting for the mark price (your position limits)."},
-		{"a tiers embed whose link grants no limits", "/embed/tiers?contract_code=ETH-USDT&embed=" + embedLinkOf(t, "tiers"), twoContracts(), ladder,
+		{"a tiers embed whose link grants no limits", "/embed/tiers?contract_code=ETH-USDT&embed=" + embedLinkOf("tiers"), twoContracts(), ladder,
 			"The calculator cannot answer: it needs a price: the mark price comes with your position limits, which this page has no access to; type an entry price to reckon at it."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -127,11 +127,6 @@ func TestTheServersTiersAreFetchedInTheViewsZone(t *testing.T) {
 // embedLinkOf is an ETH-USDT embed link of panels, as a page reads it: its
 // signature is the gateway's to check, and these pages' tiers lookup grants
 // them.
-func embedLinkOf(t *testing.T, panels ...string) string {
-	t.Helper()
-	b, err := embedscope.Encode(embedscope.Payload{Contracts: []string{"ETH-USDT"}, Panels: panels, Expires: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return embedscope.Join(b, []byte("signature"))
+func embedLinkOf(panels ...string) string {
+	return embedscope.Join(embedscope.Encode(embedscope.Payload{Contracts: []string{"ETH-USDT"}, Panels: panels, Expires: 1}), []byte("signature"))
 }

@@ -122,10 +122,7 @@ func (s *Signer) Issue(scope Scope) (string, error) {
 	if err := s.tooLong(scope.Expires); err != nil {
 		return "", err
 	}
-	payload, err := embedscope.Encode(embedscope.Payload{Contracts: sortedSet(scope.Contracts), Panels: sortedSet(scope.Panels), Expires: scope.Expires.Unix()})
-	if err != nil {
-		return "", err
-	}
+	payload := embedscope.Encode(embedscope.Payload{Contracts: sortedSet(scope.Contracts), Panels: sortedSet(scope.Panels), Expires: scope.Expires.Unix()})
 	return embedscope.Join(payload, s.mac(payload)), nil
 }
 
