@@ -77,7 +77,8 @@ type RiskPanel struct {
 // fetches, in the browser, before the first render: that render shows what
 // the mount starts, and the mount renders nothing again (docs/performance.md,
 // "One render at mount"). Limits the embed's link does not grant are
-// refused from the first render, the server's prerender too.
+// refused from the first render, the server's prerender too: go-app calls
+// OnInit there as well, which sets the clock the first render draws by.
 func (r *RiskPanel) OnInit() {
 	r.now = time.Now()
 	r.withhold()
@@ -136,7 +137,8 @@ func (r *RiskPanel) OnUpdate(ctx app.Context) {
 	r.tiers, r.ladder, r.ladderErr, r.limits, r.unknown = nil, nil, "", nil, false
 	r.tiersState, r.limitsState, r.offlineAt = fetchState{}, fetchState{}, time.Time{}
 	r.now = time.Now()
-	if r.withhold() != nil {
+	r.withhold()
+	if r.withheld != nil {
 		r.tell(ctx, &r.limitsState, r.withheld)
 	}
 	r.load(ctx, true, true)
@@ -144,14 +146,13 @@ func (r *RiskPanel) OnUpdate(ctx app.Context) {
 
 // withhold settles the account's limits as refused at r.now, without
 // asking, when the embed's link surely does not grant them for the
-// contract (a link's scope is signed and cannot change); it is that
+// contract (a link's scope is signed and cannot change): withheld is that
 // refusal, or nil.
-func (r *RiskPanel) withhold() error {
+func (r *RiskPanel) withhold() {
 	r.withheld = api.Withheld(r.Embedded, r.EmbedToken, embedscope.PanelLimits, r.Contract)
 	if r.withheld != nil {
 		r.limitsState.done(r.withheld, false, r.now)
 	}
-	return r.withheld
 }
 
 // tick runs each second: it starts the refreshes that are due, and redraws
@@ -394,9 +395,6 @@ func (r *RiskPanel) fromStorage(err error) {
 
 // Render draws the panels: tiers and calculator, then limits.
 func (r *RiskPanel) Render() app.UI {
-	if r.now.IsZero() {
-		r.now = time.Now() // prerendered on the server
-	}
 	body := []app.UI{
 		app.Div().Class("risk-head").Body(
 			app.Span().Class("muted").Text("Risk · "+r.Contract),
