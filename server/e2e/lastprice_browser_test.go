@@ -15,13 +15,20 @@ import (
 // hidden whole, not cut by an edge with a part showing past it. A label's
 // box is its font's size high about its middle, where its digits are
 // drawn: zrender's own box of an axis label is 4.4 px high here (it takes
-// a line's height from a glyph the headless browser's font lacks).
+// a line's height from a glyph the headless browser's font lacks). It
+// also says whether the newest close, the price the tag writes, is on the
+// price axis as ECharts has laid the view out (inView): the tag is then
+// shown, at it, and hidden otherwise.
 const jsTagCuts = `(() => {
   const c = ` + jsChart + `, box = ` + jsCanvasBox + `;
   const labels = new Set(` + jsPriceLabels + `);
   const roots = c.getZr().storage.getRoots();
   const tag = roots.find((el) => el.name === "last-price-tag"), cover = roots.find((el) => el.name === "last-price-cover");
-  if (!tag || tag.ignore) return {shown: false};
+  if (!tag) return {shown: false, inView: false};
+  const price = Number(tag.style.text.split("\n")[0].replace(/,/g, ""));
+  const y = c.convertToPixel({yAxisIndex: 0}, price), grid = c.getModel().getComponent("grid", 0).coordinateSystem.getRect();
+  const inView = y >= grid.y && y <= grid.y + grid.height;
+  if (tag.ignore) return {shown: false, inView};
   const t = box(tag);
   let top = t.y, bottom = t.y + t.height, fill = "";
   if (cover && !cover.ignore) {
@@ -30,9 +37,8 @@ const jsTagCuts = `(() => {
   }
   const hex = (rgb) => "#" + rgb.match(/\d+/g).slice(0, 3).map((n) => Number(n).toString(16).padStart(2, "0")).join("");
   // Placed: at the price it writes, on the axis as it is now.
-  const price = Number(tag.style.text.split("\n")[0].replace(/,/g, ""));
-  const placed = Math.abs(t.y + t.height / 2 - c.convertToPixel({yAxisIndex: 0}, price)) < 1;
-  const out = {shown: true, placed, met: 0, cut: [], fill, bg: hex(getComputedStyle(document.body).backgroundColor)};
+  const placed = Math.abs(t.y + t.height / 2 - y) < 1;
+  const out = {shown: true, inView, placed, met: 0, cut: [], fill, bg: hex(getComputedStyle(document.body).backgroundColor)};
   for (const el of c.getZr().storage.getDisplayList(true)) {
     if (el === tag || !labels.has(el.style && el.style.text)) continue;
     const r = box(el), size = el.style.fontSize || 12, y0 = r.y + r.height / 2 - size / 2, y1 = y0 + size;
@@ -43,28 +49,18 @@ const jsTagCuts = `(() => {
   return out;
 })()`
 
-// tagCuts is what jsTagCuts reads: how many price labels the tag meets,
-// those of them that show past it, and the cover's fill beside the page's
+// tagCuts is what jsTagCuts reads: whether the tag is shown, whether the
+// newest close is on the axis, how many price labels the tag meets, those
+// of them that show past it, and the cover's fill beside the page's
 // background.
 type tagCuts struct {
 	Shown    bool
+	InView   bool
 	Placed   bool
 	Met      int
 	Cut      []string
 	Fill, Bg string
 }
-
-// jsCloseInView says whether the newest close, the price the tag writes,
-// is on the price axis of the view as ECharts has laid it out: the tag is
-// then shown, at it, and hidden otherwise.
-const jsCloseInView = `(() => {
-  const c = ` + jsChart + `;
-  const tag = c.getZr().storage.getRoots().find((el) => el.name === "last-price-tag");
-  const price = Number(tag.style.text.split("\n")[0].replace(/,/g, ""));
-  const grid = c.getModel().getComponent("grid", 0).coordinateSystem.getRect();
-  const y = c.convertToPixel({yAxisIndex: 0}, price);
-  return y >= grid.y && y <= grid.y + grid.height;
-})()`
 
 // TestTheLastPriceTagCutsNoLabel: where the last-price tag passes over the
 // price axis, a label it meets is hidden whole, on a linear and a log
@@ -132,7 +128,7 @@ func tagOverViews(t *testing.T, ctx context.Context, period string) (met int) {
 		}
 		// ECharts lays the view out at once; the app places the tag for it
 		// in a task of its own.
-		inView := end == 100 || evalJS[bool](t, ctx, jsCloseInView)
+		inView := end == 100 || evalJS[tagCuts](t, ctx, jsTagCuts).InView
 		tctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		chromedp.Run(tctx, chromedp.Poll(fmt.Sprintf(`((r) => r.shown === %v && (!r.shown || r.placed))(`+jsTagCuts+`)`, inView), nil, chromedp.WithPollingInterval(20*time.Millisecond))) // the check below says if it never is
 		cancel()
