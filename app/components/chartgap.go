@@ -1,11 +1,10 @@
 package components
 
 import (
-	"log/slog"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/riskchart/riskchart/app/api"
+	"github.com/riskchart/riskchart/app/browser"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -72,7 +71,7 @@ func (k *KLineChart) takeLive(ctx app.Context, fresh []venueapi.Candle) {
 		if err != nil {
 			// The live candles wait with the rest: the next one asks again.
 			k.stale = true
-			slog.Warn("the candles the chart missed did not load", "from", from, "to", to, "err", err)
+			browser.Warn("the candles the chart missed did not load", "from", from, "to", to, "err", err)
 			return
 		}
 		// The venue's answer, even with none (a span it has no candles for),

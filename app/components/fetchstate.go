@@ -3,12 +3,12 @@ package components
 import (
 	"errors"
 	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/riskchart/riskchart/app/api"
+	"github.com/riskchart/riskchart/app/browser"
 )
 
 // fetchState is what a panel knows of its data's freshness: when the data
@@ -36,10 +36,10 @@ func (f *fetchState) done(err error, stale bool, now time.Time) {
 		if f.noAccess {
 			// A page or an embed link without access to the data: a state the
 			// panel shows, asked again each minute, not a fault to warn of.
-			slog.Debug("a panel's data is not shared with this page", "err", err)
+			browser.Debug("a panel's data is not shared with this page", "err", err)
 			return
 		}
-		slog.Warn("a panel's refresh failed", "err", err) // the technical text: the console's
+		browser.Warn("a panel's refresh failed", "err", err) // the technical text: the console's
 		return
 	}
 	f.err, f.stale = "", stale

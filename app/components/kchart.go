@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"log/slog"
 	"math/rand/v2"
 	"net/url"
 	"strings"
@@ -253,7 +252,7 @@ func (k *KLineChart) fail(ctx app.Context, err error) {
 		k.feed.stop()
 	default:
 		k.status = "Could not load the chart. " + api.Words(err)
-		slog.Warn("the chart did not load", "contract", k.Contract, "period", k.Period, "err", err) // the technical text: the console's
+		browser.Warn("the chart did not load", "contract", k.Contract, "period", k.Period, "err", err) // the technical text: the console's
 	}
 	if k.OnError != nil {
 		k.OnError(ctx, k.status)
@@ -424,7 +423,7 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 		k.older = false
 		if err != nil {
 			k.olderErr = api.Words(err) // keep what is drawn; panning back again retries
-			slog.Warn("older candles did not load", "err", err)
+			browser.Warn("older candles did not load", "err", err)
 			return
 		}
 		var older []venueapi.Candle

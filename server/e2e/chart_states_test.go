@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/device"
 
@@ -76,10 +79,16 @@ func TestChartStates(t *testing.T) {
 	})
 
 	t.Run("a chart the venue cannot serve says so, and Retry loads it once it can", func(t *testing.T) {
+		warnings := consoleLines(ctx, "warning")
 		sb.SetFaults(sandbox.Faults{PerPath: map[string]sandbox.Fault{venueapi.PathKLine: {Rate5xx: 1}}})
 		click(t, ctx, `[data-period="4hour"]`) // never loaded: nothing to fall back on
 		waitFor(t, ctx, `!!document.getElementById("retry") && document.getElementById("chart-status").textContent.includes("Could not load the chart")`)
 		screenshot(t, ctx, "chart-error")
+		// The technical text is the console's, as a warning (app/browser/console.go).
+		const want = "the chart did not load contract=BTC-USDT period=4hour err="
+		if got := warnings(); !slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, want) }) {
+			t.Errorf("the console's warnings are %q, want one starting %q", got, want)
+		}
 		sb.SetFaults(sandbox.Faults{})
 		// The server holds off a failing endpoint until its next trial call
 		// (docs/decisions.md#failure-memory): Retry, clicked again as a person
@@ -303,5 +312,28 @@ func TestTheCandlesStartALineUnderTheStudiesLegend(t *testing.T) {
 	}
 	if msg := evalJS[string](t, ctx, jsLegendClear); msg != "" {
 		t.Errorf("narrowed to 1280 px: %s", msg)
+	}
+}
+
+// consoleLines collects, from now on, the text of each console call of the
+// given type ("warning", "debug", "log" …) the tab's pages make; the
+// function it returns reads those collected so far.
+func consoleLines(ctx context.Context, typ runtime.APIType) func() []string {
+	var mu sync.Mutex
+	var lines []string
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*runtime.EventConsoleAPICalled); ok && e.Type == typ && len(e.Args) > 0 {
+			var text string
+			if json.Unmarshal(e.Args[0].Value, &text) == nil {
+				mu.Lock()
+				lines = append(lines, text)
+				mu.Unlock()
+			}
+		}
+	})
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(lines)
 	}
 }
