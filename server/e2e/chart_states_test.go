@@ -8,13 +8,11 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/device"
 
@@ -312,28 +310,5 @@ func TestTheCandlesStartALineUnderTheStudiesLegend(t *testing.T) {
 	}
 	if msg := evalJS[string](t, ctx, jsLegendClear); msg != "" {
 		t.Errorf("narrowed to 1280 px: %s", msg)
-	}
-}
-
-// consoleLines collects, from now on, the text of each console call of the
-// given type ("warning", "debug", "log" …) the tab's pages make; the
-// function it returns reads those collected so far.
-func consoleLines(ctx context.Context, typ runtime.APIType) func() []string {
-	var mu sync.Mutex
-	var lines []string
-	chromedp.ListenTarget(ctx, func(ev any) {
-		if e, ok := ev.(*runtime.EventConsoleAPICalled); ok && e.Type == typ && len(e.Args) > 0 {
-			var text string
-			if json.Unmarshal(e.Args[0].Value, &text) == nil {
-				mu.Lock()
-				lines = append(lines, text)
-				mu.Unlock()
-			}
-		}
-	})
-	return func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return slices.Clone(lines)
 	}
 }

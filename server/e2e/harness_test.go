@@ -7,6 +7,7 @@ package e2e
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -26,6 +28,7 @@ import (
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -532,5 +535,28 @@ func letThrough(t testing.TB, ctx context.Context, held <-chan fetch.RequestID, 
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatalf("%s was never asked for", what)
+	}
+}
+
+// consoleLines collects, from now on, the text of each console call of the
+// given type ("warning", "debug", "log" …) the tab's pages make; the
+// function it returns reads those collected so far.
+func consoleLines(ctx context.Context, typ runtime.APIType) func() []string {
+	var mu sync.Mutex
+	var lines []string
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*runtime.EventConsoleAPICalled); ok && e.Type == typ && len(e.Args) > 0 {
+			var text string
+			if json.Unmarshal(e.Args[0].Value, &text) == nil {
+				mu.Lock()
+				lines = append(lines, text)
+				mu.Unlock()
+			}
+		}
+	})
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(lines)
 	}
 }
