@@ -3,7 +3,11 @@
 // configuration (app/boot.Config), and for a view with studies, a price
 // scale or a chart style its look (app/boot.Look); this script draws the
 // latest candles into them as soon as ECharts has run, with the studies'
-// lines, while app.wasm is still downloading and compiling.
+// lines, while app.wasm is still downloading and compiling. On a view
+// without a look, the page's head only preloads ECharts, and this script
+// first sketches the candles on a canvas, laid out as ECharts will draw
+// them, and runs ECharts once the sketch is on screen (docs/performance.md,
+// "The candles sketched before ECharts").
 // The app then adopts this ECharts instance (app/echarts.Adopt), decodes
 // the same answer exactly and draws its own arrays into it; from then on
 // the app alone drives the chart.
@@ -37,9 +41,25 @@
       }
     }
   }, true);
+  // ECharts, run by the page's head, or preloaded there for this script to
+  // run (server/internal/bundle, sketch.go): runECharts runs it once, and
+  // says when it has.
+  const echartsSrc = new URL("echarts.min.js", document.currentScript.src).href; // its sibling in web/
+  let echartsRun = null;
+  const runECharts = () => {
+    echartsRun ||= window.echarts ? Promise.resolve() : new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = echartsSrc;
+      script.onload = () => resolve();
+      script.onerror = () => reject(new Error("ECharts did not load"));
+      document.head.append(script);
+    });
+    return echartsRun;
+  };
   const conf = document.getElementById("chart-boot");
   const host = document.getElementById("chart");
-  if (!conf || !host || !window.echarts) {
+  if (!conf || !host) {
+    runECharts().catch(() => {}); // the app draws with it
     return;
   }
   const boot = JSON.parse(conf.textContent);
@@ -91,6 +111,9 @@
   // first draw lays it out.
   const lookEl = (q.get("indicators") || q.get("scale") || q.get("style")) && document.getElementById(boot.lookID);
   const look = lookEl ? JSON.parse(lookEl.textContent) : null;
+  // The sketch is drawn where the head left ECharts to this script: a view
+  // without a look, whose frame is the configuration's.
+  const sketching = !window.echarts && !look;
   const frameOf = (shade) => {
     if (!look) {
       return boot.frames[shade];
@@ -136,9 +159,12 @@
   // stays null unless candles were drawn (the app then starts ECharts
   // itself); settled says that this script is done (app.js waits on it);
   // priceTop is where the price grid starts under the legend measured
-  // (legendTop), whose terms and values legend keeps for the browser tests.
+  // (legendTop), whose terms and values legend keeps for the browser tests;
+  // sketch is how the sketch laid the chart out, which the browser tests
+  // compare with ECharts' draw; runECharts is for web/loader-patch.js, which
+  // starts Go only once ECharts has run.
   const state = {
-    chart: null, el: host, contract, period, dark, priceTop: 0, legend: null, adopted: false, drawn: false, answer: null, settled: false,
+    chart: null, el: host, contract, period, dark, priceTop: 0, legend: null, adopted: false, drawn: false, answer: null, settled: false, sketch: null, runECharts,
     get compact() {
       return compact;
     },
@@ -402,10 +428,142 @@
     return logTicks(lo / wider, hi * wider, perE, rule);
   };
 
+  // The sketch. ECharts lays a category axis out in bands, one a candle,
+  // a candle's body half a band wide and a bar the width its series names;
+  // a value axis over the extent of the data in view, made nice: the step
+  // of splitNumber parts rounded to 1, 2, 3, 5 or 10 times a power of ten,
+  // and the extent widened to whole steps (its scale/helper.js and
+  // coord/axisNiceTicks.js, whose arithmetic this is). Its split lines
+  // and labels are at the steps, its axis line at the grid's foot, each
+  // line on whole pixels. The browser test TestTheSketchIsLaidOutAsEChartsDrawsIt
+  // holds the sketch to ECharts' draw, candle by candle.
+  const exponent = (v) => {
+    const e = Math.floor(Math.log(v) / Math.LN10);
+    return v / 10 ** e >= 10 ? e + 1 : e;
+  };
+  const decimalsOf = (v) => {
+    for (let i = 0, e = 1; i < 15; i++, e *= 10) {
+      if (Math.round(v * e) / e === v) {
+        return i;
+      }
+    }
+    return 15;
+  };
+  const roundAt = (v, places) => +v.toFixed(Math.min(Math.max(0, places), 20));
+  const niceExtent = (lo, hi, parts) => {
+    const raw = (hi - lo) / parts, e = exponent(raw), f = raw / 10 ** e;
+    const step = roundAt((f < 1.5 ? 1 : f < 2.5 ? 2 : f < 4 ? 3 : f < 7 ? 5 : 10) * 10 ** e, e < 0 ? -e : 0);
+    const places = decimalsOf(step) + 2;
+    return { lo: roundAt(Math.floor(lo / step) * step, places), hi: roundAt(Math.ceil(hi / step) * step, places), step, places };
+  };
+  // A grid's box in a chart w x h px: its sides are px, or percent of the chart.
+  const box = (g, w, h) => {
+    const px = (v, of) => (v === undefined ? 0 : String(v).endsWith("%") ? (parseFloat(v) * of) / 100 : parseFloat(v));
+    const x = px(g.left, w), y = px(g.top, h);
+    return { x, y, width: w - x - px(g.right, w), height: h - y - px(g.bottom, h) };
+  };
+  const crisp = (v) => Math.round(v - 0.5) + 0.5; // a 1 px line on whole pixels
+  const sketch = (candles, start, frame, grid, format) => {
+    const w = host.clientWidth, h = host.clientHeight, shown = candles.slice(start);
+    const price = box(grid[0], w, h), volume = box(grid[1], w, h);
+    if (!(price.width > 0 && price.height > 0 && volume.height > 0)) {
+      return null;
+    }
+    let lo = Infinity, hi = -Infinity, most = 0;
+    for (const c of shown) {
+      lo = Math.min(lo, c.low);
+      hi = Math.max(hi, c.high);
+      most = Math.max(most, c.vol);
+    }
+    if (!(hi > lo)) {
+      return null;
+    }
+    const [priceAxis, volumeAxis] = frame.yAxis;
+    const prices = niceExtent(lo, hi, priceAxis.splitNumber || 5);
+    const volumes = most > 0 ? niceExtent(0, most, volumeAxis.splitNumber || 5) : null;
+    const band = price.width / shown.length;
+    const x = (i) => price.x + band * (i - start + 0.5);
+    const y = (v) => price.y + (price.height * (prices.hi - v)) / (prices.hi - prices.lo);
+    const vy = (v) => volume.y + (volume.height * (volumes.hi - v)) / volumes.hi;
+    const canvas = document.createElement("canvas"), ratio = devicePixelRatio || 1;
+    canvas.width = Math.round(w * ratio);
+    canvas.height = Math.round(h * ratio);
+    canvas.className = "chart-sketch";
+    canvas.style.width = w + "px";
+    canvas.style.height = h + "px";
+    const g = canvas.getContext("2d");
+    g.scale(ratio, ratio);
+    g.lineWidth = 1;
+    const line = (color, x0, y0, x1, y1) => {
+      g.strokeStyle = color;
+      g.beginPath();
+      g.moveTo(x0, y0);
+      g.lineTo(x1, y1);
+      g.stroke();
+    };
+    const right = price.x + price.width;
+    const ticks = [];
+    for (let k = 0, v = prices.lo; v <= prices.hi && k < 100; v = roundAt(prices.lo + ++k * prices.step, prices.places)) {
+      ticks.push(v);
+    }
+    if (priceAxis.splitLine && priceAxis.splitLine.show) {
+      for (const v of ticks) {
+        line(priceAxis.splitLine.lineStyle.color, price.x, crisp(y(v)), right, crisp(y(v)));
+      }
+    }
+    if (format && priceAxis.axisLabel && priceAxis.axisLabel.show) {
+      g.font = boot.priceRoom.font;
+      g.fillStyle = priceAxis.axisLabel.color;
+      g.textBaseline = "middle";
+      for (const v of ticks) {
+        g.fillText(format(v), right + 8, y(v)); // ECharts' axisLabel.margin
+      }
+    }
+    frame.xAxis.forEach((axis, i) => {
+      const b = i === 0 ? price : volume;
+      line(axis.axisLine.lineStyle.color, b.x, crisp(b.y + b.height), b.x + b.width, crisp(b.y + b.height));
+    });
+    const [candle, up, down] = frame.series;
+    const body = Math.max(band / 2, 1), bar = (parseFloat(up.barWidth) * band) / 100;
+    shown.forEach((c, j) => {
+      const i = start + j, cx = x(i);
+      // ECharts' sign of a candle: its close against its open, or a doji
+      // against the close before it.
+      const before = i > 0 ? candles[i - 1].close : c.close;
+      const rising = c.close > c.open || (c.close === c.open && before <= c.close);
+      const top = y(Math.max(c.open, c.close)), foot = y(Math.min(c.open, c.close));
+      const style = candle.itemStyle;
+      g.fillStyle = rising ? style.color : style.color0;
+      g.strokeStyle = rising ? style.borderColor : style.borderColor0;
+      g.beginPath();
+      g.moveTo(crisp(cx), y(c.high));
+      g.lineTo(crisp(cx), top);
+      g.moveTo(crisp(cx), foot);
+      g.lineTo(crisp(cx), y(c.low));
+      g.rect(Math.round(cx - body / 2) + 0.5, top, Math.max(Math.round(body) - 1, 0), Math.max(foot - top, 0));
+      g.fill();
+      g.stroke();
+      if (volumes && c.vol > 0) {
+        g.fillStyle = (c.close < c.open ? down : up).itemStyle.color;
+        g.fillRect(cx - bar / 2, vy(c.vol), bar, vy(0) - vy(c.vol));
+      }
+    });
+    host.append(canvas); // ECharts empties the element when it starts
+    return { width: w, height: h, grids: [price, volume], price: [prices.lo, prices.hi], volume: volumes ? [0, volumes.hi] : null, start, count: shown.length };
+  };
+  // The sketch is on screen once a frame has drawn it; a page in a tab out of
+  // sight draws no frame, and is not held for one.
+  const onScreen = () => new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve));
+    setTimeout(resolve, 100);
+  });
+
   // An answer already read draws at the end of this script's task, before
-  // the parser goes on and before the page's first frame.
+  // the parser goes on and before the page's first frame. When it is not,
+  // ECharts runs meanwhile, so that the candles are drawn with it soon after
+  // they are sketched.
   answer
-    .then((text) => {
+    .then(async (text) => {
       const env = JSON.parse(text);
       if (env.status !== "ok" || !Array.isArray(env.data)) {
         return; // the app asks again and says what is wrong
@@ -413,6 +571,9 @@
       state.answer = text;
       if (state.adopted || env.data.length === 0) {
         return;
+      }
+      if (!sketching && !window.echarts) {
+        await runECharts(); // a look's draw needs ECharts from here on
       }
       const labels = [], ids = [], prices = [], ups = [], downs = [];
       let lo = Infinity, hi = -Infinity;
@@ -496,6 +657,17 @@
           return (p > 0 && s !== "0.00" ? "+" : "") + s + "%";
         });
       }
+      if (sketching) {
+        state.sketch = sketch(env.data, start, frame, grid, decimals >= 0 ? (v) => grouped(v.toFixed(decimals)) : null);
+        if (state.sketch) {
+          performance.mark("riskchart:sketched");
+          await onScreen();
+        }
+        await runECharts();
+        if (state.adopted) {
+          return;
+        }
+      }
       const chart = echarts.init(host);
       if (look && look.log) {
         const encoded = frame.series[0].encode;
@@ -523,8 +695,16 @@
     .catch(() => {}) // no answer: the app loads and reports it
     .finally(() => {
       // app.js starts Go only now (or after a time limit), so that Go does
-      // not take the cores this paint needs (web/loader-patch.js).
-      state.settled = true;
-      window.dispatchEvent(new Event("riskchart:first-paint"));
+      // not take the cores this paint needs (web/loader-patch.js); and only
+      // once ECharts has run, which the app draws with.
+      runECharts().catch(() => {}).finally(() => {
+        state.settled = true;
+        window.dispatchEvent(new Event("riskchart:first-paint"));
+      });
     });
+  if (sketching) {
+    // The answer has not landed by this script's next task: ECharts runs
+    // while it comes, and the sketch is drawn with it soon after.
+    setTimeout(() => state.sketch || runECharts().catch(() => {}));
+  }
 })();

@@ -10,7 +10,7 @@
 //   - app.wasm is downloaded and compiled from the page's start, in a
 //     worker (web/app-start.js), and Go starts only once the first paint
 //     (web/chart-boot.js, which runs before app.js) has drawn or given up,
-//     or after 1.5 s;
+//     or after 1.5 s, and ECharts has run;
 //   - the service worker registers once the app has drawn its chart, or 3 s
 //     after this script ran: on a first visit its install downloads and
 //     stores every file of the app.
@@ -34,13 +34,17 @@ function riskchartOnce(event, ms, f) {
 }
 
 // riskchartAfterFirstPaint returns start(), called once the first paint has
-// settled (at once when there is none, or it already has).
+// settled (at once when there is none, or it already has). Past the time
+// limit, it waits for ECharts still, when the first paint runs it (a page
+// that sketches its candles first: web/chart-boot.js): Go draws with it.
 function riskchartAfterFirstPaint(start) {
   const boot = window.riskchartBoot;
   if (!boot || boot.settled) {
     return start();
   }
-  return new Promise((resolve) => riskchartOnce("riskchart:first-paint", 1500, () => resolve(start())));
+  const echarts = () => (boot.runECharts ? boot.runECharts().catch(() => {}) : Promise.resolve());
+  const withECharts = () => echarts().then(start);
+  return new Promise((resolve) => riskchartOnce("riskchart:first-paint", 1500, () => resolve(withECharts())));
 }
 
 // riskchartAfterAppDrawn calls f once the app has drawn its chart, or after 3 s.

@@ -258,9 +258,10 @@ func TestChartFirstPaint(t *testing.T) {
 // the KLine answer (the DevTools Fetch domain pauses the response), so that
 // each lands last for certain. The head's script (web/chart-answer.js)
 // starts reading the preloaded answer: when it is in before ECharts has run,
-// the first paint draws at the end of its script's task, before the parser
-// goes on (so before DOMContentLoaded); when it lands after, the first paint
-// waits for it. Both draw the candles the app would. Each held response is
+// the first paint sketches the candles at the end of its script's task,
+// before the parser goes on (so before DOMContentLoaded), and ECharts draws
+// them once it has run; when it lands after the page is parsed, the first
+// paint waits for it. Both draw the candles the app would. Each held response is
 // let through once the other event has surely happened (the answer read,
 // the parsing done), not after a fixed time, which a loaded host outran.
 func TestChartFirstPaintReadsTheAnswerEarly(t *testing.T) {
@@ -272,9 +273,9 @@ func TestChartFirstPaintReadsTheAnswerEarly(t *testing.T) {
 		until      string // what lets it through: a condition in the page
 		beforeDCL  bool
 	}{
-		{"the answer is in before ECharts has run: drawn before the parser goes on", "*/web/echarts.min.js",
+		{"the answer is in before ECharts has run: sketched before the parser goes on", "*/web/echarts.min.js",
 			`performance.getEntriesByType("resource").some((e) => e.name.includes("` + venueapi.PathKLine + `") && e.responseEnd > 0)`, true},
-		{"the answer lands after ECharts has run: drawn when it lands", "*/sapi/v1/market/history/kline?*",
+		{"the answer lands after the page is parsed: sketched and drawn when it lands", "*/sapi/v1/market/history/kline?*",
 			`performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd > 0`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -298,7 +299,7 @@ func TestChartFirstPaintReadsTheAnswerEarly(t *testing.T) {
 			got := evalJS[string](t, ctx, `JSON.stringify({
   early: !!window.riskchartAnswer && riskchartAnswer.href,
   drawn: riskchartBoot.drawn,
-  beforeDCL: performance.getEntriesByName("riskchart:drawn")[0].startTime < performance.getEntriesByType("navigation")[0].domContentLoadedEventStart,
+  beforeDCL: performance.getEntriesByName("riskchart:sketched")[0].startTime < performance.getEntriesByType("navigation")[0].domContentLoadedEventStart,
 })`)
 			wantState := fmt.Sprintf(`{"early":"/sapi/v1/market/history/kline?contract_code=ETH-USDT&period=4hour&size=300","drawn":true,"beforeDCL":%t}`, tc.beforeDCL)
 			if got != wantState {

@@ -22,7 +22,8 @@ import (
 // og:url and og:image are rewritten (see ogDomain), its attributes set
 // from a bool written as HTML means them (attrs.go), the head of the chart
 // page and of a chart embed gets the script that reads its answer
-// (answer.go), the page the theme its URL names (theme.go), and the first
+// (answer.go) and, on a view it sketches, ECharts preloaded instead of run
+// (sketch.go), the page the theme its URL names (theme.go), and the first
 // data the server holds is written in (firstcontracts.go, firsttiers.go).
 // The page is then served compressed, as the web/ files are (pageCoders).
 // A revalidation of a page that has not changed is answered before any of
@@ -71,7 +72,7 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "rendering the page's metadata failed", http.StatusInternalServerError)
 		return
 	}
-	body = withTheme(r.URL, withAnswerRead(withAttrValues(page)))
+	body = withTheme(r.URL, withSketch(withAnswerRead(withAttrValues(page))))
 	var offers []venueapi.Offer // the contract list read (withFirstContracts)
 	if withContracts {
 		if page, list, ok := withFirstContracts(body, r.URL, contracts); ok {

@@ -1,0 +1,202 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// The chart page's first paint sketches the candles on a canvas before
+// ECharts runs, on a view without a look (web/chart-boot.js; the server
+// preloads ECharts on such a page instead of running it from the head:
+// server/internal/bundle/sketch.go). docs/performance.md, "The candles
+// sketched before ECharts".
+
+// sketchPixels counts the sketch canvas' pixels in the frame's rising and
+// falling colours: candles drawn, not an empty canvas.
+const sketchPixels = `(() => {
+  const canvas = document.querySelector("#chart canvas.chart-sketch");
+  if (!canvas) return null;
+  const boot = JSON.parse(document.getElementById("chart-boot").textContent);
+  const style = boot.frames[riskchartBoot.dark ? "dark" : "light"].series[0].itemStyle;
+  const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  const [up, down] = [rgb(style.color), rgb(style.color0)];
+  const px = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+  let rising = 0, falling = 0;
+  for (let i = 0; i < px.length; i += 4) {
+    const same = (c) => Math.abs(px[i] - c[0]) + Math.abs(px[i + 1] - c[1]) + Math.abs(px[i + 2] - c[2]) < 12 && px[i + 3] > 200;
+    if (same(up)) rising++;
+    else if (same(down)) falling++;
+  }
+  return {rising, falling};
+})()`
+
+// TestTheSketchComesBeforeECharts holds ECharts back: the page sketches the
+// candles of its answer, in the frame's colours, with ECharts not yet run;
+// let through, ECharts draws the chart in the sketch's place.
+func TestTheSketchComesBeforeECharts(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t) // no service worker answers before the network
+	held, hold := holdResponses(ctx, "*/web/echarts.min.js")
+	release := make(chan struct{})
+	whenHeld(ctx, held, func(id fetch.RequestID) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return
+		}
+		if err := chromedp.Run(ctx, fetch.ContinueRequest(id)); err != nil && ctx.Err() == nil {
+			t.Logf("letting ECharts through: %v", err)
+		}
+	})
+	defer func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	}()
+	// ?wasm=false: the first paint alone. Not chromedp.Navigate, which waits
+	// for the page's load event: the preload held back holds that too.
+	if err := chromedp.Run(ctx, hold, navigateNoWait(s.URL+"/?contract_code=BTC-USDT&period=1min&wasm=false")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `performance.getEntriesByName("riskchart:sketched").length > 0`)
+	if evalJS[bool](t, ctx, `!!window.echarts`) {
+		t.Fatal("ECharts ran although it was held back: the page did not preload it for the sketch")
+	}
+	var px struct{ Rising, Falling int }
+	if err := chromedp.Run(ctx, chromedp.Evaluate(sketchPixels, &px)); err != nil {
+		t.Fatal(err)
+	}
+	// 120 candles, each a body and a volume bar of several pixels.
+	if px.Rising < 500 || px.Falling < 500 {
+		t.Errorf("the sketch has %d rising and %d falling pixels: no candles drawn", px.Rising, px.Falling)
+	}
+	if !evalJS[bool](t, ctx, `!riskchartBoot.drawn && !riskchartBoot.settled`) {
+		t.Error("the first paint settled without ECharts")
+	}
+	screenshot(t, ctx, "chart-sketch")
+	close(release)
+	waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.drawn && riskchartBoot.settled)`)
+	if n := evalJS[int](t, ctx, `document.querySelectorAll("#chart canvas.chart-sketch").length`); n != 0 {
+		t.Errorf("%d sketches left under ECharts' chart", n)
+	}
+	if !evalJS[bool](t, ctx, `performance.getEntriesByName("riskchart:sketched")[0].startTime < performance.getEntriesByName("riskchart:drawn")[0].startTime`) {
+		t.Error("the sketch was not marked before ECharts' draw")
+	}
+}
+
+// TestTheSketchIsLaidOutAsEChartsDrawsIt lets ECharts draw after the sketch
+// and holds the sketch's layout to ECharts' own: each grid's box, the price
+// axis' range and the volume axis', and where each candle in view stands.
+// A sketch laid out otherwise would move the candles when ECharts draws.
+func TestTheSketchIsLaidOutAsEChartsDrawsIt(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	for _, tc := range []struct {
+		name, path    string
+		width, height int64
+	}{
+		{"BTC 1min, light", "/?contract_code=BTC-USDT&period=1min&theme=light", 1280, 800},
+		{"ETH 1day, dark, UTC", "/?contract_code=ETH-USDT&period=1day&theme=dark&tz=utc", 1024, 700},
+		{"a coin of many decimals", "/?contract_code=SHIB-USDT&period=15min", 1280, 800},
+		{"a month's candles, few", "/?contract_code=BTC-USDT-CQ&period=1mon&tz=utc", 1280, 800},
+		{"a phone", "/?contract_code=BTC-USDT&period=4hour", 390, 844},
+		{"a compact embed", "/embed/chart?contract_code=SHIB-USDT&period=5min", 320, 240},
+		{"an embed", "/embed/chart?contract_code=ETH-USDT&period=60min", 800, 450},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sep := "?"
+			if strings.Contains(tc.path, "?") {
+				sep = "&"
+			}
+			if err := chromedp.Run(ctx,
+				emulation.SetDeviceMetricsOverride(tc.width, tc.height, 1, false),
+				chromedp.Navigate(s.URL+tc.path+sep+"wasm=false")); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.drawn)`)
+			got := evalJS[string](t, ctx, `(() => {
+  const sk = riskchartBoot.sketch, chart = riskchartBoot.chart, model = chart.getModel(), off = [];
+  if (!sk) return "no sketch";
+  const near = (a, b, what) => { if (!(Math.abs(a - b) < 0.01)) off.push(what + ": sketched " + a + ", drawn " + b); };
+  [0, 1].forEach((k) => {
+    const r = model.getComponent("grid", k).coordinateSystem.getRect();
+    for (const side of ["x", "y", "width", "height"]) near(sk.grids[k][side], r[side], "grid " + k + " " + side);
+  });
+  const extent = (k) => model.getComponent("yAxis", k).axis.scale.getExtent();
+  const [plo, phi] = extent(0);
+  if (sk.price[0] !== plo || sk.price[1] !== phi) off.push("price axis: sketched " + sk.price + ", drawn " + [plo, phi]);
+  if (sk.volume) {
+    const [vlo, vhi] = extent(1);
+    if (sk.volume[0] !== vlo || sk.volume[1] !== vhi) off.push("volume axis: sketched " + sk.volume + ", drawn " + [vlo, vhi]);
+  }
+  const g = sk.grids[0];
+  for (let i = sk.start; i < sk.start + sk.count; i++) {
+    near(g.x + (g.width / sk.count) * (i - sk.start + 0.5), chart.convertToPixel({ xAxisIndex: 0 }, i), "candle " + i + "'s x");
+  }
+  return off.length ? off.slice(0, 6).join("; ") : "";
+})()`)
+			if got != "" {
+				t.Errorf("the sketch is laid out otherwise than ECharts draws: %s", got)
+			}
+		})
+	}
+}
+
+// TestGoWaitsForEChartsPastTheFirstPaintsTimeLimit holds ECharts back for
+// longer than go-app's loader waits for the first paint (1.5 s,
+// web/loader-patch.js): on a page that sketches, ECharts runs only from
+// chart-boot.js, and Go, which draws with it, must wait for it still. The
+// app then draws its chart.
+func TestGoWaitsForEChartsPastTheFirstPaintsTimeLimit(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	held, hold := holdResponses(ctx, "*/web/echarts.min.js")
+	whenHeld(ctx, held, func(id fetch.RequestID) {
+		select {
+		case <-time.After(2500 * time.Millisecond):
+		case <-ctx.Done():
+			return
+		}
+		if err := chromedp.Run(ctx, fetch.ContinueRequest(id)); err != nil && ctx.Err() == nil {
+			t.Logf("letting ECharts through: %v", err)
+		}
+	})
+	consoleErrors := consoleLines(ctx, "error")
+	if err := chromedp.Run(ctx, hold, navigateNoWait(s.URL+"/?contract_code=ETH-USDT&period=5min")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "ETH-USDT|5min")
+	// ECharts came to the page 2.5 s after the server sent it, past the
+	// loader's 1.5 s; Go started after it, and after the first paint's draw.
+	if !evalJS[bool](t, ctx, `(() => {
+  const main = performance.getEntriesByName("riskchart:main")[0], drawn = performance.getEntriesByName("riskchart:drawn")[0];
+  return !!main && !!drawn && main.startTime >= 2500 && main.startTime > drawn.startTime;
+})()`) {
+		t.Errorf("Go did not wait for ECharts: %s", evalJS[string](t, ctx, `JSON.stringify(performance.getEntriesByType("mark").map((m) => m.name + "@" + Math.round(m.startTime)))`))
+	}
+	if lines := consoleErrors(); len(lines) != 0 {
+		t.Errorf("console errors: %q", lines)
+	}
+}
+
+// navigateNoWait starts the tab's navigation to u and returns once the
+// browser has taken it, not at the page's load event.
+func navigateNoWait(u string) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		_, _, errText, _, err := page.Navigate(u).Do(ctx)
+		if err == nil && errText != "" {
+			err = errors.New(errText)
+		}
+		return err
+	})
+}

@@ -1,0 +1,45 @@
+package bundle
+
+import (
+	"bytes"
+
+	"github.com/riskchart/riskchart/app/boot"
+	"github.com/riskchart/riskchart/venueapi"
+)
+
+// The chart page's first paint sketches the candles on a canvas before
+// ECharts runs (web/chart-boot.js), on a view it draws with the frame alone:
+// the head of such a page preloads ECharts instead of running it, and the
+// script runs it once the sketch is on screen. Why: docs/performance.md,
+// "The candles sketched before ECharts".
+
+// echartsScript is ECharts' element as go-app writes it into every page's
+// head (Handler.Scripts).
+const echartsScript = `<script src="/web/echarts.min.js"></script>`
+
+// echartsPreload fetches ECharts as the script would, at the priority of a
+// script in the head, without running it.
+const echartsPreload = `<link rel="preload" href="/web/echarts.min.js" as="script" fetchpriority="high">`
+
+// withSketch is page with its head's ECharts script turned into a preload
+// when page is a chart page or a chart embed (it preloads its KLine answer)
+// of a view the first paint sketches: one that carries no look (studies, a
+// price scale, a chart style: app/boot.Look), which chart-boot.js draws with
+// ECharts alone. Page as it is otherwise.
+func withSketch(page []byte) []byte {
+	head := bytes.Index(page, []byte("</head>"))
+	if head < 0 || bytes.Contains(page[head:], []byte(` id="`+boot.LookID+`"`)) {
+		return page
+	}
+	if _, _, ok := preloadLink(page[:head], venueapi.PathKLine+"?"); !ok {
+		return page
+	}
+	at := bytes.Index(page[:head], []byte(echartsScript))
+	if at < 0 {
+		return page
+	}
+	out := make([]byte, 0, len(page)-len(echartsScript)+len(echartsPreload))
+	out = append(out, page[:at]...)
+	out = append(out, echartsPreload...)
+	return append(out, page[at+len(echartsScript):]...)
+}

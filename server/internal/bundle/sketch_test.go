@@ -1,0 +1,67 @@
+package bundle
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestTheSketchedViewsPreloadEChartsAndTheRestRunIt checks each page's head:
+// a chart page or chart embed of a view without a look preloads ECharts for
+// chart-boot.js to run after its sketch; every other page, and a view with
+// studies, a price scale or a chart style, runs it from the head as before.
+// Written against the pages as go-app renders them, so that a change in how
+// go-app writes the script element fails here, not silently in the browser.
+func TestTheSketchedViewsPreloadEChartsAndTheRestRunIt(t *testing.T) {
+	root := builtRoot(t)
+	for _, tc := range []struct {
+		path     string
+		sketched bool
+	}{
+		{"/", true},
+		{"/?contract_code=ETH-USDT&period=5min&theme=dark&tz=utc", true},
+		{"/embed/chart?contract_code=SOL-USDT&period=1day", true},
+		{"/?indicators=ma:20", false},
+		{"/?scale=log", false},
+		{"/?style=line", false},
+		{"/embed/chart?indicators=ma:20", false},
+		{"/tiers", false},
+		{"/limits", false},
+		{"/embed/tiers", false},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			status, body := served(t, Config{Root: root}, tc.path)
+			if status != http.StatusOK {
+				t.Fatalf("status %d", status)
+			}
+			head, _, _ := strings.Cut(body, "</head>")
+			preloads, runs := strings.Count(head, echartsPreload), strings.Count(body, echartsScript)
+			if tc.sketched && (preloads != 1 || runs != 0) {
+				t.Errorf("%d preloads and %d scripts of ECharts, want the preload alone", preloads, runs)
+			}
+			if !tc.sketched && (preloads != 0 || runs != 1) {
+				t.Errorf("%d preloads and %d scripts of ECharts, want the script alone", preloads, runs)
+			}
+		})
+	}
+}
+
+func TestWithSketchLeavesOtherPagesAsTheyAre(t *testing.T) {
+	const answer = `<link rel="preload" as="fetch" href="/sapi/v1/market/history/kline?contract_code=X">`
+	for _, page := range []string{
+		`<html><head>` + echartsScript + `</head><body></body></html>`, // no answer preloaded
+		`<html><head>` + answer + `</head><body></body></html>`,        // no ECharts to preload
+		`<html><head>` + answer + echartsScript + `</head><body><script type="application/json" id="chart-look">{}</script></body></html>`,
+		`<html><head>` + answer + `</head><body>` + echartsScript + `</body></html>`, // not in the head
+		answer + echartsScript, // no end of the head
+	} {
+		if got := string(withSketch([]byte(page))); got != page {
+			t.Errorf("withSketch(%q) = %q, want it unchanged", page, got)
+		}
+	}
+	page := `<html><head>` + answer + "\n" + echartsScript + "\n</head><body></body></html>"
+	want := `<html><head>` + answer + "\n" + echartsPreload + "\n</head><body></body></html>"
+	if got := string(withSketch([]byte(page))); got != want {
+		t.Errorf("withSketch = %q, want %q", got, want)
+	}
+}
