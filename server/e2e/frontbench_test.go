@@ -248,9 +248,11 @@ func settle(b *testing.B, ctx context.Context) {
 	}
 }
 
-// jsMarks are the first riskchart:drawn (candles on screen, whoever drew
-// them) and the first riskchart:app-drawn (the app's own; the plain page
-// marks none) of the page.
+// jsMarks are the first riskchart:drawn (the first chart ECharts drew, the
+// first paint's or the app's; the sketch of the candles before it is not
+// counted: docs/performance.md, "The candles sketched before ECharts") and
+// the first riskchart:app-drawn (the app's own; the plain page marks none)
+// of the page.
 const jsMarks = `(() => {
   const at = (n) => { const m = performance.getEntriesByName(n); return m.length ? m[0].startTime : 0; };
   return [at("riskchart:drawn"), at("riskchart:app-drawn")];

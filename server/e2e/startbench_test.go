@@ -43,7 +43,8 @@ var startProfiles = []startProfile{{"loopback", false}, {"mobile", true}}
 // startTimes is benchStartTimes() of testdata/startmarks.js.
 type startTimes struct {
 	AppPage         bool    `json:"appPage"`
-	Drawn           float64 `json:"drawn"`    // first candles on screen, whoever drew them
+	Drawn           float64 `json:"drawn"`    // first candles on screen, whoever drew them: a sketch, or ECharts
+	Chart           float64 `json:"chart"`    // the first chart ECharts drew, the page's or the app's
 	AppDrawn        float64 `json:"appDrawn"` // the app's own first draw
 	Running         float64 `json:"running"`  // go-app's loader gone; the plain page: its first chart
 	Risk            float64 `json:"risk"`     // the first risk tier row on show
@@ -73,8 +74,9 @@ func (t startTimes) mark(name string) float64 {
 // page against the plain page drawing the same KLine answer, rounds
 // interleaved, on a cold visit (caches and the origin's storage cleared)
 // and the next visit in the same tab; on loopback and under the mobile
-// profile. For each: first candles, app running (go-app's loader gone,
-// against the plain page's first chart), the first risk table (the
+// profile. For each: first candles (the first paint's sketch, or ECharts'
+// chart) and the first chart ECharts drew, app running (go-app's loader
+// gone, against the plain page's first chart), the first risk table (the
 // server's prerendered one, or the app's) and the app's risk panel live.
 func BenchmarkStartUp(b *testing.B) {
 	fault := pageFaultMicros() // before the browser and the servers take the host
@@ -96,6 +98,7 @@ func BenchmarkStartUp(b *testing.B) {
 			report(pre+"candles-app-ms", candles)
 			report(pre+"candles-plain-ms", plainChart)
 			report(pre+"candles-ratio", candles/plainChart)
+			report(pre+"echarts-app-ms", medianOf(app, func(t startTimes) float64 { return t.Chart }))
 			report(pre+"running-app-ms", running)
 			report(pre+"running-ratio", running/plainChart)
 			report(pre+"risk-table-ms", medianOf(app, func(t startTimes) float64 { return t.Risk }))
@@ -162,13 +165,13 @@ func reporter(b *testing.B, out *strings.Builder) (report func(name string, v fl
 // next visit they differ by 30-40 ms of app running (docs/performance.md,
 // "Where the targets stand").
 func writeRounds(out *strings.Builder, got map[string][][2][]startTimes, names []string) {
-	out.WriteString("\nround by round, ms (candles / running / risk table / risk panel live / app.wasm asked for):\n")
+	out.WriteString("\nround by round, ms (candles / ECharts' chart / running / risk table / risk panel live / app.wasm asked for):\n")
 	for _, p := range startProfiles {
 		for i, name := range names {
 			for v, visit := range []string{"cold", "next"} {
 				fmt.Fprintf(out, "%-26s", p.name+"-"+name+"-"+visit)
 				for _, t := range got[p.name][i][v] {
-					fmt.Fprintf(out, " %.0f/%.0f/%.0f/%.0f/%.0f", t.Drawn, t.Running, t.Risk, t.RiskLive, t.WasmStart)
+					fmt.Fprintf(out, " %.0f/%.0f/%.0f/%.0f/%.0f/%.0f", t.Drawn, t.Chart, t.Running, t.Risk, t.RiskLive, t.WasmStart)
 				}
 				out.WriteString("\n")
 			}
@@ -263,6 +266,7 @@ func writeStartTrace(out *strings.Builder, name string, t startTimes) {
 	step("then waiting for the first paint to settle", seen(t.mark("riskchart:instantiated")), t.WasmReady)
 	step("Go runtime, package init, main, mount", seen(t.WasmReady), t.Running)
 	step("first candles drawn (page or app)", 0, t.Drawn)
+	step("first chart drawn by ECharts", 0, t.Chart)
 	step("app's own draw (chart adopted)", 0, t.AppDrawn)
 	step("first risk tier row on show", 0, t.Risk)
 	step("the app's risk panel shows its data", 0, t.RiskLive)

@@ -60,7 +60,10 @@ window.benchStartTimes = () => {
     (fetched && { startTime: fetched.startTime, responseEnd: fetched.startTime + fetched.duration, transferSize: fetched.detail.transferSize });
   const t = {
     appPage,
-    drawn: at("riskchart:drawn"),
+    // The first candles on screen: the first paint's sketch, before ECharts
+    // runs (web/chart-boot.js), or the chart ECharts drew.
+    drawn: at("riskchart:sketched") || at("riskchart:drawn"),
+    chart: at("riskchart:drawn"), // the first chart ECharts drew
     appDrawn: at("riskchart:app-drawn"),
     running: appPage ? at("bench:loader-gone") : at("riskchart:drawn"),
     risk: at("bench:risk-table"),
