@@ -4,10 +4,11 @@
 // scale or a chart style its look (app/boot.Look); this script draws the
 // latest candles into them as soon as ECharts has run, with the studies'
 // lines, while app.wasm is still downloading and compiling. On a view
-// without a look, the page's head only preloads ECharts, and this script
-// first sketches the candles on a canvas, laid out as ECharts will draw
-// them, and runs ECharts once the sketch is on screen (docs/performance.md,
-// "The candles sketched before ECharts").
+// without a look, this script first sketches the candles on a canvas, laid
+// out as ECharts will draw them, and draws the chart once a frame has shown
+// the sketch, and ECharts, which the page's head runs without holding the
+// parser for it, has run (docs/performance.md, "The candles sketched before
+// ECharts").
 // The app then adopts this ECharts instance (app/echarts.Adopt), decodes
 // the same answer exactly and draws its own arrays into it; from then on
 // the app alone drives the chart.
@@ -41,18 +42,22 @@
       }
     }
   }, true);
-  // ECharts, run by the page's head, or preloaded there for this script to
-  // run (server/internal/bundle, sketch.go): runECharts runs it once, and
-  // says when it has.
+  // ECharts, run by the page's head: at once, or, on a view this script
+  // sketches, once it has come, without holding the parser meanwhile (an
+  // async script: server/internal/bundle, sketch.go). runECharts says when it
+  // has run, and runs it from here on a page whose head has none.
   const echartsSrc = new URL("echarts.min.js", document.currentScript.src).href; // its sibling in web/
   let echartsRun = null;
   const runECharts = () => {
     echartsRun ||= window.echarts ? Promise.resolve() : new Promise((resolve, reject) => {
-      const script = document.createElement("script");
-      script.src = echartsSrc;
-      script.onload = () => resolve();
-      script.onerror = () => reject(new Error("ECharts did not load"));
-      document.head.append(script);
+      let script = [...document.scripts].find((s) => s.src === echartsSrc);
+      if (!script) {
+        script = document.createElement("script");
+        script.src = echartsSrc;
+        document.head.append(script);
+      }
+      script.addEventListener("load", () => resolve());
+      script.addEventListener("error", () => reject(new Error("ECharts did not load")));
     });
     return echartsRun;
   };
@@ -111,9 +116,9 @@
   // first draw lays it out.
   const lookEl = (q.get("indicators") || q.get("scale") || q.get("style")) && document.getElementById(boot.lookID);
   const look = lookEl ? JSON.parse(lookEl.textContent) : null;
-  // The sketch is drawn where the head left ECharts to this script: a view
-  // without a look, whose frame is the configuration's.
-  const sketching = !window.echarts && !look;
+  // The sketch is drawn on a view without a look, whose frame is the
+  // configuration's.
+  const sketching = !look;
   const frameOf = (shade) => {
     if (!look) {
       return boot.frames[shade];
@@ -559,9 +564,7 @@
   });
 
   // An answer already read draws at the end of this script's task, before
-  // the parser goes on and before the page's first frame. When it is not,
-  // ECharts runs meanwhile, so that the candles are drawn with it soon after
-  // they are sketched.
+  // the parser goes on and before the page's first frame.
   answer
     .then(async (text) => {
       const env = JSON.parse(text);
@@ -702,9 +705,5 @@
         window.dispatchEvent(new Event("riskchart:first-paint"));
       });
     });
-  if (sketching) {
-    // The answer has not landed by this script's next task: ECharts runs
-    // while it comes, and the sketch is drawn with it soon after.
-    setTimeout(() => state.sketch || runECharts().catch(() => {}));
-  }
+
 })();

@@ -7,22 +7,21 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// The chart page's first paint sketches the candles on a canvas before
-// ECharts runs (web/chart-boot.js), on a view it draws with the frame alone:
-// the head of such a page preloads ECharts instead of running it, and the
-// script runs it once the sketch is on screen. Why: docs/performance.md,
-// "The candles sketched before ECharts".
+// The chart page's first paint sketches the candles on a canvas
+// (web/chart-boot.js) on a view it draws with the frame alone, without
+// waiting for ECharts: the head of such a page runs ECharts as an async
+// script, which does not hold the parser while it comes. Why:
+// docs/performance.md, "The candles sketched before ECharts".
 
 // echartsScript is ECharts' element as go-app writes it into every page's
 // head (Handler.Scripts).
 const echartsScript = `<script src="/web/echarts.min.js"></script>`
 
-// echartsPreload fetches ECharts as the script would, at the priority of a
-// script in the head, without running it.
-const echartsPreload = `<link rel="preload" href="/web/echarts.min.js" as="script" fetchpriority="high">`
+// echartsAsync runs ECharts once it has come, fetched at the priority of a
+// script in the head (an async script's is low).
+const echartsAsync = `<script async src="/web/echarts.min.js" fetchpriority="high"></script>`
 
-// withSketch is page with its head's ECharts script turned into a preload
-// when page is a chart page or a chart embed (it preloads its KLine answer)
+// withSketch is page with its head's ECharts script made async when page is a chart page or a chart embed (it preloads its KLine answer)
 // of a view the first paint sketches: one that carries no look (studies, a
 // price scale, a chart style: app/boot.Look), which chart-boot.js draws with
 // ECharts alone. Page as it is otherwise.
@@ -38,8 +37,8 @@ func withSketch(page []byte) []byte {
 	if at < 0 {
 		return page
 	}
-	out := make([]byte, 0, len(page)-len(echartsScript)+len(echartsPreload))
+	out := make([]byte, 0, len(page)-len(echartsScript)+len(echartsAsync))
 	out = append(out, page[:at]...)
-	out = append(out, echartsPreload...)
+	out = append(out, echartsAsync...)
 	return append(out, page[at+len(echartsScript):]...)
 }

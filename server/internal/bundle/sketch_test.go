@@ -6,13 +6,14 @@ import (
 	"testing"
 )
 
-// TestTheSketchedViewsPreloadEChartsAndTheRestRunIt checks each page's head:
-// a chart page or chart embed of a view without a look preloads ECharts for
-// chart-boot.js to run after its sketch; every other page, and a view with
-// studies, a price scale or a chart style, runs it from the head as before.
+// TestTheSketchedViewsRunEChartsAsyncAndTheRestInTurn checks each page's
+// head: a chart page or chart embed of a view without a look runs ECharts as
+// an async script, so that chart-boot.js may sketch before it has come; every
+// other page, and a view with studies, a price scale or a chart style, runs
+// it in turn, holding the parser, as before.
 // Written against the pages as go-app renders them, so that a change in how
 // go-app writes the script element fails here, not silently in the browser.
-func TestTheSketchedViewsPreloadEChartsAndTheRestRunIt(t *testing.T) {
+func TestTheSketchedViewsRunEChartsAsyncAndTheRestInTurn(t *testing.T) {
 	root := builtRoot(t)
 	for _, tc := range []struct {
 		path     string
@@ -35,12 +36,12 @@ func TestTheSketchedViewsPreloadEChartsAndTheRestRunIt(t *testing.T) {
 				t.Fatalf("status %d", status)
 			}
 			head, _, _ := strings.Cut(body, "</head>")
-			preloads, runs := strings.Count(head, echartsPreload), strings.Count(body, echartsScript)
-			if tc.sketched && (preloads != 1 || runs != 0) {
-				t.Errorf("%d preloads and %d scripts of ECharts, want the preload alone", preloads, runs)
+			async, inTurn := strings.Count(head, echartsAsync), strings.Count(body, echartsScript)
+			if tc.sketched && (async != 1 || inTurn != 0) {
+				t.Errorf("%d async and %d in-turn scripts of ECharts, want the async one alone", async, inTurn)
 			}
-			if !tc.sketched && (preloads != 0 || runs != 1) {
-				t.Errorf("%d preloads and %d scripts of ECharts, want the script alone", preloads, runs)
+			if !tc.sketched && (async != 0 || inTurn != 1) {
+				t.Errorf("%d async and %d in-turn scripts of ECharts, want the in-turn one alone", async, inTurn)
 			}
 		})
 	}
@@ -60,7 +61,7 @@ func TestWithSketchLeavesOtherPagesAsTheyAre(t *testing.T) {
 		}
 	}
 	page := `<html><head>` + answer + "\n" + echartsScript + "\n</head><body></body></html>"
-	want := `<html><head>` + answer + "\n" + echartsPreload + "\n</head><body></body></html>"
+	want := `<html><head>` + answer + "\n" + echartsAsync + "\n</head><body></body></html>"
 	if got := string(withSketch([]byte(page))); got != want {
 		t.Errorf("withSketch = %q, want %q", got, want)
 	}
