@@ -517,7 +517,7 @@
       }
     }
     if (format && priceAxis.axisLabel && priceAxis.axisLabel.show) {
-      g.font = boot.priceRoom.font;
+      g.font = compact ? boot.compact.font : boot.priceRoom.font; // as room() measures them
       g.fillStyle = priceAxis.axisLabel.color;
       g.textBaseline = "middle";
       for (const v of ticks) {
