@@ -391,8 +391,11 @@ func TestAReturnVisitOpensThePageItAskedFor(t *testing.T) {
 	}
 	waitFor(t, ctx, `performance.getEntriesByName("riskchart:risk-first-data").length > 0`)
 	waitFor(t, ctx, `navigator.serviceWorker.getRegistration().then(r => !!r && !!r.active)`)
-	// What the page held as it finished parsing, before app.wasm could run,
-	// and the theme on its <html> as the parser made it, before any script.
+	// What the page held as it finished parsing (readyState "interactive",
+	// before the deferred app.js runs: at DOMContentLoaded, after it, a
+	// module from the cache had at times let the app render its view
+	// already), and the theme on its <html> as the parser made it, before
+	// any script.
 	if err := chromedp.Run(ctx, onEveryDocument(`new MutationObserver((records, seen) => {
   const html = records.flatMap((r) => [...r.addedNodes]).find((n) => n.nodeName === "HTML");
   if (html) {
@@ -400,7 +403,8 @@ func TestAReturnVisitOpensThePageItAskedFor(t *testing.T) {
     seen.disconnect();
   }
 }).observe(document, { childList: true });
-document.addEventListener("DOMContentLoaded", () => {
+document.addEventListener("readystatechange", () => {
+  if (document.readyState !== "interactive") return;
   const root = document.querySelector(".page, #embed-root");
   const head = document.querySelector(".risk-head");
   sessionStorage.setItem("parsed", (root ? root.className : "none") + " | " + (head ? head.textContent.replace(/\s+/g, " ").trim() : "no panel"));
