@@ -125,12 +125,15 @@
     }
     return look.narrow && host.clientWidth <= look.narrowWidth ? merged(look.frames[shade], look.narrow) : look.frames[shade];
   };
-  // The height of the frame's price grid in a chart h px high, as ECharts
-  // lays it out: its top and bottom are px, or percent of the chart.
-  const paneHeight = (frame, h) => {
-    const px = (v) => (String(v).endsWith("%") ? (parseFloat(v) * h) / 100 : parseFloat(v));
-    return h - px(frame.grid[0].top) - px(frame.grid[0].bottom);
+  // A grid's box in a chart w x h px, as ECharts lays it out: its sides are
+  // px, or percent of the chart.
+  const box = (g, w, h) => {
+    const px = (v, of) => (v === undefined ? 0 : String(v).endsWith("%") ? (parseFloat(v) * of) / 100 : parseFloat(v));
+    const x = px(g.left, w), y = px(g.top, h);
+    return { x, y, width: w - x - px(g.right, w), height: h - y - px(g.bottom, h) };
   };
+  // The height of the frame's price grid in a chart h px high.
+  const paneHeight = (frame, h) => box(frame.grid[0], 0, h).height;
   // A chart embed too low for the full layout takes the compact one now, by
   // the app's rules (app/boot.CompactRule): under the height its study panes
   // need (the period chips of the full layout filled a 320 x 240 frame and
@@ -460,12 +463,6 @@
     const step = roundAt((f < 1.5 ? 1 : f < 2.5 ? 2 : f < 4 ? 3 : f < 7 ? 5 : 10) * 10 ** e, e < 0 ? -e : 0);
     const places = decimalsOf(step) + 2;
     return { lo: roundAt(Math.floor(lo / step) * step, places), hi: roundAt(Math.ceil(hi / step) * step, places), step, places };
-  };
-  // A grid's box in a chart w x h px: its sides are px, or percent of the chart.
-  const box = (g, w, h) => {
-    const px = (v, of) => (v === undefined ? 0 : String(v).endsWith("%") ? (parseFloat(v) * of) / 100 : parseFloat(v));
-    const x = px(g.left, w), y = px(g.top, h);
-    return { x, y, width: w - x - px(g.right, w), height: h - y - px(g.bottom, h) };
   };
   const crisp = (v) => Math.round(v - 0.5) + 0.5; // a 1 px line on whole pixels
   const sketch = (candles, start, frame, grid, format) => {
