@@ -83,7 +83,7 @@ func New(cfg Config) (http.Handler, error) {
 		// In this order: app.wasm's compile starts first, in a worker of its own
 		// (app-start.js). The chart page reads its answer before both, inline
 		// (answer.go).
-		Scripts: []string{"/web/app-start.js", "/web/echarts.min.js"},
+		Scripts: []string{"/web/app-start.js", echartsPath}, // sketch.go turns ECharts' async on the pages that sketch
 		// The chart's first paint, loaded by the page itself, and the worker that compiles app.wasm.
 		CacheableResources:    []string{boot.Script, "/web/app-compile.js"},
 		ServiceWorkerTemplate: worker,

@@ -13,13 +13,15 @@ import (
 // script, which does not hold the parser while it comes. Why:
 // docs/performance.md, "The candles sketched before ECharts".
 
-// echartsScript is ECharts' element as go-app writes it into every page's
-// head (Handler.Scripts).
-const echartsScript = `<script src="/web/echarts.min.js"></script>`
+// echartsPath is ECharts' file, which every page's head runs (Handler.Scripts).
+const echartsPath = "/web/echarts.min.js"
+
+// echartsScript is ECharts' element as go-app writes it into a page's head.
+const echartsScript = `<script src="` + echartsPath + `"></script>`
 
 // echartsAsync runs ECharts once it has come, fetched at the priority of a
 // script in the head (an async script's is low).
-const echartsAsync = `<script async src="/web/echarts.min.js" fetchpriority="high"></script>`
+const echartsAsync = `<script async src="` + echartsPath + `" fetchpriority="high"></script>`
 
 // withSketch is page with its head's ECharts script made async when page is a chart page or a chart embed (it preloads its KLine answer)
 // of a view the first paint sketches: one that carries no look (studies, a
