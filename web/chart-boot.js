@@ -465,7 +465,7 @@
     return { lo: roundAt(Math.floor(lo / step) * step, places), hi: roundAt(Math.ceil(hi / step) * step, places), step, places };
   };
   const crisp = (v) => Math.round(v - 0.5) + 0.5; // a 1 px line on whole pixels
-  const sketch = (candles, start, frame, grid, format) => {
+  const sketch = (candles, start, frame, grid, format, times) => {
     const w = host.clientWidth, h = host.clientHeight, shown = candles.slice(start);
     const price = box(grid[0], w, h), volume = box(grid[1], w, h);
     if (!(price.width > 0 && price.height > 0 && volume.height > 0)) {
@@ -525,6 +525,30 @@
       const b = i === 0 ? price : volume;
       line(axis.axisLine.lineStyle.color, b.x, crisp(b.y + b.height), b.x + b.width, crisp(b.y + b.height));
     });
+    // The times the lowest axis names, under the volume grid, each centred
+    // on its candle, in ECharts' default font and its label margin; as
+    // ECharts hides a label that overlaps one written before it (its
+    // axisLabel.hideOverlap), so does the sketch.
+    const timed = [], timeLabel = frame.xAxis[frame.xAxis.length - 1].axisLabel || {};
+    if (timeLabel.show && times) {
+      g.font = (timeLabel.fontSize || 12) + "px sans-serif";
+      g.fillStyle = timeLabel.color;
+      g.textAlign = "center";
+      g.textBaseline = "top";
+      let written = -Infinity; // the right edge of the last label written
+      for (let i = start; i < candles.length; i++) {
+        if (!times.names(i)) {
+          continue;
+        }
+        const text = times.labels[i], half = g.measureText(text).width / 2;
+        if (timeLabel.hideOverlap && x(i) - half < written - 0.05) {
+          continue;
+        }
+        g.fillText(text, x(i), volume.y + volume.height + (timeLabel.margin ?? 8));
+        written = x(i) + half;
+        timed.push(i);
+      }
+    }
     const [candle, up, down] = frame.series;
     const body = Math.max(band / 2, 1), bar = (parseFloat(up.barWidth) * band) / 100;
     shown.forEach((c, j) => {
@@ -551,7 +575,7 @@
       }
     });
     host.append(canvas); // ECharts empties the element when it starts
-    return { width: w, height: h, grids: [price, volume], price: [prices.lo, prices.hi], volume: volumes ? [0, volumes.hi] : null, start, count: shown.length };
+    return { width: w, height: h, grids: [price, volume], price: [prices.lo, prices.hi], volume: volumes ? [0, volumes.hi] : null, start, count: shown.length, timed };
   };
   // The sketch is on screen once a frame has drawn it; a page in a tab out of
   // sight draws no frame, and is not held for one.
@@ -658,7 +682,8 @@
         });
       }
       if (sketching) {
-        state.sketch = sketch(env.data, start, frame, grid, decimals >= 0 ? (v) => grouped(v.toFixed(decimals)) : null);
+        const times = { labels, names: named(ids, start, n - 1, host.clientWidth) };
+        state.sketch = sketch(env.data, start, frame, grid, decimals >= 0 ? (v) => grouped(v.toFixed(decimals)) : null, times);
         if (state.sketch) {
           performance.mark("riskchart:sketched");
           await onScreen();

@@ -96,7 +96,8 @@ func TestTheSketchComesBeforeECharts(t *testing.T) {
 
 // TestTheSketchIsLaidOutAsEChartsDrawsIt lets ECharts draw after the sketch
 // and holds the sketch's layout to ECharts' own: each grid's box, the price
-// axis' range and the volume axis', and where each candle in view stands.
+// axis' range and the volume axis', where each candle in view stands, and
+// which times the time axis names and where it writes them.
 // A sketch laid out otherwise would move the candles when ECharts draws.
 func TestTheSketchIsLaidOutAsEChartsDrawsIt(t *testing.T) {
 	s := startServer(t, nil)
@@ -142,6 +143,24 @@ func TestTheSketchIsLaidOutAsEChartsDrawsIt(t *testing.T) {
   const g = sk.grids[0];
   for (let i = sk.start; i < sk.start + sk.count; i++) {
     near(g.x + (g.width / sk.count) * (i - sk.start + 0.5), chart.convertToPixel({ xAxisIndex: 0 }, i), "candle " + i + "'s x");
+  }
+  // The times ECharts writes (the elements of its time axis' labels left
+  // shown), and each where ECharts writes it: centred on its candle, its
+  // top ECharts' label margin under the volume grid.
+  const times = chart.getOption().xAxis[1].data, v = sk.grids[1], written = [];
+  chart.getViewOfComponentModel(model.getComponent("xAxis", 1)).group.traverse((el) => {
+    const i = el.style && typeof el.style.text === "string" && !el.ignore ? times.indexOf(el.style.text) : -1;
+    if (i >= 0) {
+      const r = el.getBoundingRect().clone();
+      r.applyTransform(el.getComputedTransform());
+      written.push({ i, r });
+    }
+  });
+  written.sort((a, b) => a.i - b.i);
+  if (sk.timed.join() !== written.map((w) => w.i).join()) off.push("times written: sketched at " + sk.timed + ", drawn at " + written.map((w) => w.i));
+  for (const { i, r } of written) {
+    near(g.x + (g.width / sk.count) * (i - sk.start + 0.5), r.x + r.width / 2, "time " + times[i] + "'s x");
+    near(v.y + v.height + 8, r.y, "time " + times[i] + "'s top");
   }
   return off.length ? off.slice(0, 6).join("; ") : "";
 })()`)
