@@ -117,8 +117,10 @@
   const lookEl = (q.get("indicators") || q.get("scale") || q.get("style")) && document.getElementById(boot.lookID);
   const look = lookEl ? JSON.parse(lookEl.textContent) : null;
   // The sketch is drawn on a view without a look, whose frame is the
-  // configuration's.
-  const sketching = !look;
+  // configuration's, and on one whose look the server marks as sketched
+  // (boot.SketchAttr: a chart style or a percent scale, no studies, no log
+  // scale).
+  const sketching = !look || lookEl.hasAttribute("data-sketch");
   const frameOf = (shade) => {
     if (!look) {
       return boot.frames[shade];
@@ -465,16 +467,21 @@
     return { lo: roundAt(Math.floor(lo / step) * step, places), hi: roundAt(Math.ceil(hi / step) * step, places), step, places };
   };
   const crisp = (v) => Math.round(v - 0.5) + 0.5; // a 1 px line on whole pixels
-  const sketch = (candles, start, frame, grid, format, times) => {
+  const sketch = (candles, start, frame, grid, format, times, draw) => {
     const w = host.clientWidth, h = host.clientHeight, shown = candles.slice(start);
     const price = box(grid[0], w, h), volume = box(grid[1], w, h);
     if (!(price.width > 0 && price.height > 0 && volume.height > 0)) {
       return null;
     }
+    // The price axis fits what the price series puts on it: the lows and
+    // highs, or the closes alone of a line or an area (its encode.y).
+    const [candle, up, down] = frame.series, fits = (candle.encode && candle.encode.y) || ["low", "high"];
     let lo = Infinity, hi = -Infinity, most = 0;
     for (const c of shown) {
-      lo = Math.min(lo, c.low);
-      hi = Math.max(hi, c.high);
+      for (const d of fits) {
+        lo = Math.min(lo, c[d]);
+        hi = Math.max(hi, c[d]);
+      }
       most = Math.max(most, c.vol);
     }
     if (!(hi > lo)) {
@@ -525,34 +532,88 @@
       const b = i === 0 ? price : volume;
       line(axis.axisLine.lineStyle.color, b.x, crisp(b.y + b.height), b.x + b.width, crisp(b.y + b.height));
     });
-    // The times the lowest axis names, under the volume grid, each centred
-    // on its candle, in ECharts' default font and its label margin; as
-    // ECharts hides a label that overlaps one written before it (its
-    // axisLabel.hideOverlap), so does the sketch.
+    // The times the lowest axis names, under the volume grid, in ECharts'
+    // font and label margin, laid out as its axis lays them out
+    // (component/axis/AxisBuilder.js): centred on their candles, but the
+    // first candle in view's time aligned to its left and the last's to its
+    // right (alignMinLabel, alignMaxLabel), each taken as 3 px wider on
+    // both sides (axisLabel.textMargin); an end's time left out when it
+    // overlaps the one beside it, then each that overlaps one written before
+    // it (hideOverlap).
     const timed = [], timeLabel = frame.xAxis[frame.xAxis.length - 1].axisLabel || {};
     if (timeLabel.show && times) {
       g.font = (timeLabel.fontSize || 12) + "px sans-serif";
+      const end = candles.length - 1, side = 3, laid = [];
+      for (let i = start; i <= end; i++) {
+        if (times.names(i)) {
+          const text = times.labels[i], w = g.measureText(text).width;
+          const align = (i === start && timeLabel.alignMinLabel) || (i === end && timeLabel.alignMaxLabel) || "center";
+          const left = align === "left" ? x(i) : align === "right" ? x(i) - w : x(i) - w / 2;
+          laid.push({ i, text, align, left: left - side, right: left + w + side });
+        }
+      }
+      const overlap = (a, b, touch) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > touch;
+      if (laid.length > 1 && laid[0].i === start && overlap(laid[0], laid[1], 0.1)) {
+        laid.shift();
+      }
+      if (laid.length > 1 && laid[laid.length - 1].i === end && overlap(laid[laid.length - 1], laid[laid.length - 2], 0.1)) {
+        laid.pop();
+      }
       g.fillStyle = timeLabel.color;
-      g.textAlign = "center";
       g.textBaseline = "top";
-      let written = -Infinity; // the right edge of the last label written
-      for (let i = start; i < candles.length; i++) {
-        if (!times.names(i)) {
+      let before = null;
+      for (const l of laid) {
+        if (timeLabel.hideOverlap && before && overlap(l, before, 0.05)) {
           continue;
         }
-        const text = times.labels[i], half = g.measureText(text).width / 2;
-        if (timeLabel.hideOverlap && x(i) - half < written - 0.05) {
-          continue;
-        }
-        g.fillText(text, x(i), volume.y + volume.height + (timeLabel.margin ?? 8));
-        written = x(i) + half;
-        timed.push(i);
+        g.textAlign = l.align;
+        g.fillText(l.text, x(l.i), volume.y + volume.height + (timeLabel.margin ?? 8));
+        before = l;
+        timed.push(l.i);
       }
     }
-    const [candle, up, down] = frame.series;
     const body = Math.max(band / 2, 1), bar = (parseFloat(up.barWidth) * band) / 100;
+    // A style's price series as its drawing function draws it (the page's
+    // ECharts build, server/cmd/echartsbuild/styles.js): the closes as a
+    // line, over an area or not, or OHLC bars, a tick of 35 % of a band.
+    if (draw && draw.fn === "closeLine") {
+      const [color, area] = draw.args, path = () => shown.forEach((c, j) => g[j ? "lineTo" : "moveTo"](x(start + j), y(c.close)));
+      if (area) {
+        g.beginPath();
+        path();
+        g.lineTo(x(start + shown.length - 1), price.y + price.height);
+        g.lineTo(x(start), price.y + price.height);
+        g.globalAlpha = 0.15;
+        g.fillStyle = color;
+        g.fill();
+        g.globalAlpha = 1;
+      }
+      g.beginPath();
+      path();
+      g.lineWidth = 1.5;
+      g.strokeStyle = color;
+      g.stroke();
+      g.lineWidth = 1;
+    }
+    const bars = (c, cx) => {
+      if (volumes && c.vol > 0) {
+        g.fillStyle = (c.close < c.open ? down : up).itemStyle.color;
+        g.fillRect(cx - bar / 2, vy(c.vol), bar, vy(0) - vy(c.vol));
+      }
+    };
+    const tick = Math.max(band * 0.35, 1);
     shown.forEach((c, j) => {
       const i = start + j, cx = x(i);
+      if (draw && draw.fn === "ohlcBars") {
+        const color = c.close >= c.open ? draw.args[0] : draw.args[1];
+        line(color, cx, y(c.high), cx, y(c.low));
+        line(color, cx - tick, y(c.open), cx, y(c.open));
+        line(color, cx, y(c.close), cx + tick, y(c.close));
+      }
+      if (draw) {
+        bars(c, cx);
+        return;
+      }
       // ECharts' sign of a candle: its close against its open, or a doji
       // against the close before it.
       const before = i > 0 ? candles[i - 1].close : c.close;
@@ -569,10 +630,7 @@
       g.rect(Math.round(cx - body / 2) + 0.5, top, Math.max(Math.round(body) - 1, 0), Math.max(foot - top, 0));
       g.fill();
       g.stroke();
-      if (volumes && c.vol > 0) {
-        g.fillStyle = (c.close < c.open ? down : up).itemStyle.color;
-        g.fillRect(cx - bar / 2, vy(c.vol), bar, vy(0) - vy(c.vol));
-      }
+      bars(c, cx);
     });
     host.append(canvas); // ECharts empties the element when it starts
     return { width: w, height: h, grids: [price, volume], price: [prices.lo, prices.hi], volume: volumes ? [0, volumes.hi] : null, start, count: shown.length, timed };
@@ -631,7 +689,7 @@
       // The frame's series: price, volume up, volume down, then the study
       // lines, each as the app hands them over (chartopt.AppendPoints): a
       // Float64Array of each candle's index and value, NaN for no point.
-      const data = [draw ? echarts.indexed(prices, []) : prices, ups, downs];
+      const data = [prices, ups, downs];
       for (const line of lines) {
         const points = new Float64Array(2 * n);
         line.forEach((v, i) => {
@@ -641,10 +699,9 @@
         data.push(points);
       }
       let { grid, yAxis, series } = frame;
-      if (draw) {
-        series = merged(series, [{ renderItem: echarts[draw.fn](...draw.args) }]);
-      }
+      let priceLabel = null; // the price axis' labels, for the sketch
       const priceLabels = (format) => {
+        priceLabel = format;
         yAxis = merged(yAxis, [{ axisLabel: { formatter: (v) => format(v) } }]);
       };
       if (decimals >= 0) {
@@ -683,7 +740,7 @@
       }
       if (sketching) {
         const times = { labels, names: named(ids, start, n - 1, host.clientWidth) };
-        state.sketch = sketch(env.data, start, frame, grid, decimals >= 0 ? (v) => grouped(v.toFixed(decimals)) : null, times);
+        state.sketch = sketch(env.data, start, frame, grid, priceLabel, times, draw);
         if (state.sketch) {
           performance.mark("riskchart:sketched");
           await onScreen();
@@ -692,6 +749,10 @@
         if (state.adopted) {
           return;
         }
+      }
+      if (draw) {
+        data[0] = echarts.indexed(prices, []);
+        series = merged(series, [{ renderItem: echarts[draw.fn](...draw.args) }]);
       }
       const chart = echarts.init(host);
       if (look && look.log) {

@@ -30,6 +30,9 @@ const (
 	// holding the Look of a page whose view names studies, a scale or a
 	// style.
 	LookID = "chart-look"
+	// SketchAttr marks the Look's element when the first paint sketches
+	// the view's candles before ECharts runs (Look.Sketched).
+	SketchAttr = "data-sketch"
 )
 
 // Config is all the first-paint script knows. The script holds no rule of
@@ -284,6 +287,13 @@ func NewLook(v View) (Look, error) {
 
 // JSON is the look as the page holds it, escaped as Config's.
 func (l Look) JSON() ([]byte, error) { return json.Marshal(l) }
+
+// Sketched says whether the first paint sketches the candles of a view of
+// this look on a canvas before ECharts runs, as it does a view without a
+// look: in a chart style or on a percent scale, not with studies, whose
+// panes and lines come with ECharts, nor on a log scale, whose axis is
+// ECharts' (docs/performance.md, "The candles sketched before ECharts").
+func (l Look) Sketched() bool { return l.Log == nil && l.LegendFit == nil } // LegendFit: the view's study lines
 
 // JSON is the configuration as the page holds it. json.Marshal escapes <, >
 // and &: the text cannot end the script element.

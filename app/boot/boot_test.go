@@ -164,21 +164,23 @@ func TestStateShowsItsViewOnly(t *testing.T) {
 // function, and the percent scale says so.
 func TestALookIsTheAppsFrameOfTheView(t *testing.T) {
 	for _, tc := range []struct {
-		name    string
-		view    View
-		grids   int
-		draw    string // the drawing function; "": candles
-		percent bool
+		name     string
+		view     View
+		grids    int
+		draw     string // the drawing function; "": candles
+		percent  bool
+		sketched bool // the first paint sketches it before ECharts runs
 	}{
-		{"MA", View{Studies: []chartopt.StudyLine{{Name: "MA 7", Pane: 0}}}, 2, "", false},
-		{"MA and MACD", View{Studies: []chartopt.StudyLine{{Name: "MA 7", Pane: 0}, {Name: "MACD DIF", Pane: 2}, {Name: "MACD hist", Pane: 2, Bars: true}}}, 3, "", false},
-		{"MACD and RSI", View{Studies: []chartopt.StudyLine{{Name: "MACD DIF", Pane: 2}, {Name: "RSI 14", Pane: 3}}}, 4, "", false},
-		{"log", View{Scale: chartopt.ScaleLog}, 2, "", false},
-		{"percent", View{Scale: chartopt.ScalePercent}, 2, "", true},
-		{"hollow", View{Kind: chartopt.KindHollow}, 2, "", false},
-		{"OHLC", View{Kind: chartopt.KindOHLC}, 2, "ohlcBars", false},
-		{"line", View{Kind: chartopt.KindLine}, 2, "closeLine", false},
-		{"area on a log scale, with RSI", View{Scale: chartopt.ScaleLog, Kind: chartopt.KindArea, Studies: []chartopt.StudyLine{{Name: "RSI 14", Pane: 2}}}, 3, "closeLine", false},
+		{"MA", View{Studies: []chartopt.StudyLine{{Name: "MA 7", Pane: 0}}}, 2, "", false, false},
+		{"MA and MACD", View{Studies: []chartopt.StudyLine{{Name: "MA 7", Pane: 0}, {Name: "MACD DIF", Pane: 2}, {Name: "MACD hist", Pane: 2, Bars: true}}}, 3, "", false, false},
+		{"MACD and RSI", View{Studies: []chartopt.StudyLine{{Name: "MACD DIF", Pane: 2}, {Name: "RSI 14", Pane: 3}}}, 4, "", false, false},
+		{"log", View{Scale: chartopt.ScaleLog}, 2, "", false, false},
+		{"percent", View{Scale: chartopt.ScalePercent}, 2, "", true, true},
+		{"hollow", View{Kind: chartopt.KindHollow}, 2, "", false, true},
+		{"OHLC", View{Kind: chartopt.KindOHLC}, 2, "ohlcBars", false, true},
+		{"line", View{Kind: chartopt.KindLine}, 2, "closeLine", false, true},
+		{"area on a percent scale", View{Scale: chartopt.ScalePercent, Kind: chartopt.KindArea}, 2, "closeLine", true, true},
+		{"area on a log scale, with RSI", View{Scale: chartopt.ScaleLog, Kind: chartopt.KindArea, Studies: []chartopt.StudyLine{{Name: "RSI 14", Pane: 2}}}, 3, "closeLine", false, false},
 	} {
 		l, err := NewLook(tc.view)
 		if err != nil {
@@ -194,6 +196,9 @@ func TestALookIsTheAppsFrameOfTheView(t *testing.T) {
 		}
 		if got.Percent != tc.percent {
 			t.Errorf("%s: percent %v, want %v", tc.name, got.Percent, tc.percent)
+		}
+		if got.Sketched() != tc.sketched {
+			t.Errorf("%s: sketched %v, want %v", tc.name, got.Sketched(), tc.sketched)
 		}
 		for name, dark := range map[string]bool{"light": false, "dark": true} {
 			s := chartopt.DefaultStyle(dark)

@@ -64,9 +64,10 @@ func TestTheFirstPaintReadsTheURLAsViewFromURLDoes(t *testing.T) {
 
 // A chart whose view names studies, a price scale or a chart style carries
 // its look for its first paint (boot.Look), after the configuration and
-// before the script that reads it; one with none of them, or with only the
-// defaults named, carries none, and a value the app does not draw is drawn
-// as the default.
+// before the script that reads it, marked (boot.SketchAttr) when the first
+// paint sketches it; one with none of them, or with only the defaults
+// named, carries none, and a value the app does not draw is drawn as the
+// default.
 func TestTheServersChartCarriesTheLookOfItsView(t *testing.T) {
 	for _, tc := range []struct {
 		query   string
@@ -74,18 +75,21 @@ func TestTheServersChartCarriesTheLookOfItsView(t *testing.T) {
 		draw    string // the light drawing's function
 		axis    string // the price axis' type; "": a value axis
 		percent bool
+		marked  string // boot.SketchAttr's mark, or none
 	}{
-		{"contract_code=BTC-USDT", 0, "", "", false},
-		{"scale=linear&style=candles", 0, "", "", false},
-		{"scale=LOG&style=bars", 0, "", "", false},
-		{"indicators=ma:7", 2, "", "", false},
-		{"indicators=ma:7,macd", 3, "", "", false},
-		{"indicators=boll,macd,rsi&theme=dark", 4, "", "", false},
-		{"scale=log", 2, "", "log", false},
-		{"scale=percent", 2, "", "", true},
-		{"style=hollow", 2, "", "", false},
-		{"style=ohlc", 2, "ohlcBars", "", false},
-		{"style=area&scale=log&indicators=rsi", 3, "closeLine", "log", false},
+		{"contract_code=BTC-USDT", 0, "", "", false, ""},
+		{"scale=linear&style=candles", 0, "", "", false, ""},
+		{"scale=LOG&style=bars", 0, "", "", false, ""},
+		{"indicators=ma:7", 2, "", "", false, ""},
+		{"indicators=ma:7,macd", 3, "", "", false, ""},
+		{"indicators=boll,macd,rsi&theme=dark", 4, "", "", false, ""},
+		{"scale=log", 2, "", "log", false, ""},
+		{"scale=percent", 2, "", "", true, ` data-sketch="true"`},
+		{"style=hollow", 2, "", "", false, ` data-sketch="true"`},
+		{"style=ohlc", 2, "ohlcBars", "", false, ` data-sketch="true"`},
+		{"style=line&scale=percent", 2, "closeLine", "", true, ` data-sketch="true"`},
+		{"style=line&indicators=ma:7", 2, "closeLine", "", false, ""},
+		{"style=area&scale=log&indicators=rsi", 3, "closeLine", "log", false, ""},
 	} {
 		u, err := url.Parse("/?" + tc.query)
 		if err != nil {
@@ -93,7 +97,7 @@ func TestTheServersChartCarriesTheLookOfItsView(t *testing.T) {
 		}
 		v := ViewFromURL(u)
 		html := app.HTMLString(&KLineChart{Contract: v.Contract, Period: v.Period, Look: v.Look})
-		m := regexp.MustCompile(`<script type="application/json" id="` + boot.LookID + `">([^<]*)</script>`).FindStringSubmatchIndex(html)
+		m := regexp.MustCompile(`<script type="application/json" id="` + boot.LookID + `"( ` + boot.SketchAttr + `="true")?>([^<]*)</script>`).FindStringSubmatchIndex(html)
 		if tc.grids == 0 {
 			if m != nil {
 				t.Errorf("?%s: the chart carries a look", tc.query)
@@ -112,7 +116,10 @@ func TestTheServersChartCarriesTheLookOfItsView(t *testing.T) {
 			Percent bool
 			Log     *boot.LogRule
 		}
-		if err := json.Unmarshal([]byte(html[m[2]:m[3]]), &look); err != nil || len(look.Frames["light"].Grid) != tc.grids || len(look.Frames["dark"].Grid) != tc.grids {
+		if mark := html[max(m[2], 0):max(m[3], 0)]; mark != tc.marked {
+			t.Errorf("?%s: the look is marked %q, want %q", tc.query, mark, tc.marked)
+		}
+		if err := json.Unmarshal([]byte(html[m[4]:m[5]]), &look); err != nil || len(look.Frames["light"].Grid) != tc.grids || len(look.Frames["dark"].Grid) != tc.grids {
 			t.Errorf("?%s: the look's frames have %d and %d grids (%v), want %d", tc.query, len(look.Frames["light"].Grid), len(look.Frames["dark"].Grid), err, tc.grids)
 		}
 		if axis := look.Frames["light"].YAxis[0].Type; axis != tc.axis || (look.Log != nil) != (tc.axis == "log") || look.Percent != tc.percent {

@@ -8,9 +8,10 @@ import (
 )
 
 // The chart page's first paint sketches the candles on a canvas
-// (web/chart-boot.js) on a view it draws with the frame alone, without
-// waiting for ECharts: the head of such a page runs ECharts as an async
-// script, which does not hold the parser while it comes. Why:
+// (web/chart-boot.js) without waiting for ECharts, on a view without a look
+// and on one whose look is marked sketched (boot.Look.Sketched: a chart
+// style or a percent scale): the head of such a page runs ECharts as an
+// async script, which does not hold the parser while it comes. Why:
 // docs/performance.md, "The candles sketched before ECharts".
 
 // echartsPath is ECharts' file, which every page's head runs (Handler.Scripts).
@@ -23,13 +24,18 @@ const echartsScript = `<script src="` + echartsPath + `"></script>`
 // script in the head (an async script's is low).
 const echartsAsync = `<script async src="` + echartsPath + `" fetchpriority="high"></script>`
 
-// withSketch is page with its head's ECharts script made async when page is a chart page or a chart embed (it preloads its KLine answer)
-// of a view the first paint sketches: one that carries no look (studies, a
-// price scale, a chart style: app/boot.Look), which chart-boot.js draws with
-// ECharts alone. Page as it is otherwise.
+// withSketch is page with its head's ECharts script made async when page
+// is a chart page or a chart embed (it preloads its KLine answer) of a view
+// the first paint sketches: one that carries no look (app/boot.Look), or
+// whose look's element is marked sketched (boot.SketchAttr). Page as it is
+// otherwise: studies and a log scale are drawn with ECharts alone.
 func withSketch(page []byte) []byte {
 	head := bytes.Index(page, []byte("</head>"))
-	if head < 0 || bytes.Contains(page[head:], []byte(` id="`+boot.LookID+`"`)) {
+	if head < 0 {
+		return page
+	}
+	look := []byte(` id="` + boot.LookID + `"`)
+	if at := bytes.Index(page[head:], look); at >= 0 && !bytes.HasPrefix(page[head+at+len(look):], []byte(" "+boot.SketchAttr+`="true">`)) {
 		return page
 	}
 	if _, _, ok := preloadLink(page[:head], venueapi.PathKLine+"?"); !ok {

@@ -7,10 +7,10 @@ import (
 )
 
 // TestTheSketchedViewsRunEChartsAsyncAndTheRestInTurn checks each page's
-// head: a chart page or chart embed of a view without a look runs ECharts as
-// an async script, so that chart-boot.js may sketch before it has come; every
-// other page, and a view with studies, a price scale or a chart style, runs
-// it in turn, holding the parser, as before.
+// head: a chart page or chart embed of a view without a look, or in a chart
+// style or on a percent scale, runs ECharts as an async script, so that
+// chart-boot.js may sketch before it has come; every other page, and a view
+// with studies or on a log scale, runs it in turn, holding the parser.
 // Written against the pages as go-app renders them, so that a change in how
 // go-app writes the script element fails here, not silently in the browser.
 func TestTheSketchedViewsRunEChartsAsyncAndTheRestInTurn(t *testing.T) {
@@ -24,7 +24,11 @@ func TestTheSketchedViewsRunEChartsAsyncAndTheRestInTurn(t *testing.T) {
 		{"/embed/chart?contract_code=SOL-USDT&period=1day", true},
 		{"/?indicators=ma:20", false},
 		{"/?scale=log", false},
-		{"/?style=line", false},
+		{"/?style=line", true},
+		{"/?style=ohlc&scale=percent&theme=dark", true},
+		{"/embed/chart?contract_code=ETH-USDT&style=area", true},
+		{"/?style=area&scale=log", false},
+		{"/?style=line&indicators=rsi", false},
 		{"/embed/chart?indicators=ma:20", false},
 		{"/tiers", false},
 		{"/limits", false},
@@ -53,16 +57,19 @@ func TestWithSketchLeavesOtherPagesAsTheyAre(t *testing.T) {
 		`<html><head>` + echartsScript + `</head><body></body></html>`, // no answer preloaded
 		`<html><head>` + answer + `</head><body></body></html>`,        // no ECharts to preload
 		`<html><head>` + answer + echartsScript + `</head><body><script type="application/json" id="chart-look">{}</script></body></html>`,
-		`<html><head>` + answer + `</head><body>` + echartsScript + `</body></html>`, // not in the head
+		`<html><head>` + answer + echartsScript + `</head><body><script type="application/json" id="chart-look" data-sketched>{}</script></body></html>`, // another attribute
+		`<html><head>` + answer + `</head><body>` + echartsScript + `</body></html>`,                                                                     // not in the head
 		answer + echartsScript, // no end of the head
 	} {
 		if got := string(withSketch([]byte(page))); got != page {
 			t.Errorf("withSketch(%q) = %q, want it unchanged", page, got)
 		}
 	}
-	page := `<html><head>` + answer + "\n" + echartsScript + "\n</head><body></body></html>"
-	want := `<html><head>` + answer + "\n" + echartsAsync + "\n</head><body></body></html>"
-	if got := string(withSketch([]byte(page))); got != want {
-		t.Errorf("withSketch = %q, want %q", got, want)
+	for _, body := range []string{"", `<script type="application/json" id="chart-look" data-sketch="true">{}</script>`} {
+		page := `<html><head>` + answer + "\n" + echartsScript + "\n</head><body>" + body + "</body></html>"
+		want := `<html><head>` + answer + "\n" + echartsAsync + "\n</head><body>" + body + "</body></html>"
+		if got := string(withSketch([]byte(page))); got != want {
+			t.Errorf("withSketch = %q, want %q", got, want)
+		}
 	}
 }
