@@ -120,7 +120,7 @@
   // configuration's, and on one whose look the server marks as sketched
   // (boot.SketchAttr: a chart style or a percent scale, no studies, no log
   // scale).
-  const sketching = !look || lookEl.hasAttribute("data-sketch");
+  const sketching = !look || lookEl.hasAttribute(boot.sketchAttr);
   const frameOf = (shade) => {
     if (!look) {
       return boot.frames[shade];

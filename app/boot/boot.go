@@ -31,8 +31,11 @@ const (
 	// style.
 	LookID = "chart-look"
 	// SketchAttr marks the Look's element when the first paint sketches
-	// the view's candles before ECharts runs (Look.Sketched).
+	// the view's candles before ECharts runs (Look.Sketched); SketchMark
+	// is the attribute as the element carries it, valued as the server's
+	// page writes a bare one (server/internal/bundle/attrs.go).
 	SketchAttr = "data-sketch"
+	SketchMark = SketchAttr + `="true"`
 )
 
 // Config is all the first-paint script knows. The script holds no rule of
@@ -84,6 +87,9 @@ type Config struct {
 	// LookID names the element holding the page's Look, when its view
 	// names studies, a scale or a style: what the first paint then draws.
 	LookID string `json:"lookID"`
+	// SketchAttr marks the Look's element of a view the first paint
+	// sketches.
+	SketchAttr string `json:"sketchAttr"`
 	// Compact is a chart embed's compact layout and the height rule that
 	// takes it before the app runs.
 	Compact CompactRule `json:"compact"`
@@ -140,7 +146,7 @@ func NewConfig(p Page) (Config, error) {
 		ContractPattern: venueapi.ContractCodePattern, ContractMaxLen: venueapi.ContractCodeMaxLen,
 		Labels: map[venueapi.Period]string{}, UTC: p.UTC, Themes: p.Themes,
 		Steps: map[venueapi.Period]chartopt.TimeStep{}, EdgeHalf: chartopt.TimeLabelHalf,
-		ContractsID: ContractsID, LookID: LookID, VolumeUnits: chartopt.VolumeUnits(),
+		ContractsID: ContractsID, LookID: LookID, SketchAttr: SketchAttr, VolumeUnits: chartopt.VolumeUnits(),
 		PriceRoom: RoomRule{Min: chartopt.DefaultPriceRoom, Step: chartopt.PriceRoomStep, Pad: chartopt.PriceRoomPad,
 			Above: chartopt.PriceRoomAbove, Font: chartopt.AxisFont(chartopt.AxisFontSize)},
 		Compact: CompactRule{Below: chartopt.CompactHeight, PerPane: chartopt.CompactPaneRoom, MinPane: chartopt.MinPricePane,

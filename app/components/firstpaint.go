@@ -65,25 +65,29 @@ func (k *KLineChart) renderFirstPaint() app.UI {
 		lines := k.studyLines() // makes the view's set of studies
 		if l, err := boot.NewLook(boot.View{Scale: k.Look.Scale, Kind: k.Look.Kind, Specs: k.studySet.Specs(), Studies: lines}); err == nil {
 			if b, err := l.JSON(); err == nil {
-				look = jsonScript(boot.LookID, b, l.Sketched())
+				var marks []string
+				if l.Sketched() {
+					marks = append(marks, boot.SketchMark)
+				}
+				look = jsonScript(boot.LookID, b, marks...)
 			}
 		}
 	}
 	return app.Div().Class("chart-boot").Body(
-		jsonScript(boot.ConfigID, conf, false),
+		jsonScript(boot.ConfigID, conf),
 		look,
 		// Not deferred: it runs as soon as #chart is parsed, before app.js.
 		app.Script().Src(boot.Script),
 	)
 }
 
-// jsonScript is a script element of type application/json with id and the
-// JSON b, which json.Marshal has escaped: it cannot end the element; marked
-// with boot.SketchAttr when sketched.
-func jsonScript(id string, b []byte, sketched bool) app.UI {
-	mark := ""
-	if sketched {
-		mark = " " + boot.SketchAttr + `="true"` // as the server's page writes a bare attribute (server/internal/bundle/attrs.go)
+// jsonScript is a script element of type application/json with id, the
+// attributes attrs as written, and the JSON b, which json.Marshal has
+// escaped: it cannot end the element.
+func jsonScript(id string, b []byte, attrs ...string) app.UI {
+	more := ""
+	for _, a := range attrs {
+		more += " " + a
 	}
-	return app.Raw(`<script type="application/json" id="` + id + `"` + mark + `>` + string(b) + `</script>`)
+	return app.Raw(`<script type="application/json" id="` + id + `"` + more + `>` + string(b) + `</script>`)
 }

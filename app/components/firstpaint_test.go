@@ -97,7 +97,7 @@ func TestTheServersChartCarriesTheLookOfItsView(t *testing.T) {
 		}
 		v := ViewFromURL(u)
 		html := app.HTMLString(&KLineChart{Contract: v.Contract, Period: v.Period, Look: v.Look})
-		m := regexp.MustCompile(`<script type="application/json" id="` + boot.LookID + `"( ` + boot.SketchAttr + `="true")?>([^<]*)</script>`).FindStringSubmatchIndex(html)
+		m := regexp.MustCompile(`<script type="application/json" id="` + boot.LookID + `"( ` + boot.SketchMark + `)?>([^<]*)</script>`).FindStringSubmatchIndex(html)
 		if tc.grids == 0 {
 			if m != nil {
 				t.Errorf("?%s: the chart carries a look", tc.query)

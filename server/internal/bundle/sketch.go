@@ -35,7 +35,7 @@ func withSketch(page []byte) []byte {
 		return page
 	}
 	look := []byte(` id="` + boot.LookID + `"`)
-	if at := bytes.Index(page[head:], look); at >= 0 && !bytes.HasPrefix(page[head+at+len(look):], []byte(" "+boot.SketchAttr+`="true">`)) {
+	if at := bytes.Index(page[head:], look); at >= 0 && !bytes.HasPrefix(page[head+at+len(look):], []byte(" "+boot.SketchMark+">")) {
 		return page
 	}
 	if _, _, ok := preloadLink(page[:head], venueapi.PathKLine+"?"); !ok {
