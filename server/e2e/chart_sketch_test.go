@@ -25,25 +25,6 @@ import (
 // script on such a page: server/internal/bundle/sketch.go). docs/performance.md, "The candles
 // sketched before ECharts".
 
-// sketchPixels counts the sketch canvas' pixels in the frame's rising and
-// falling colours: candles drawn, not an empty canvas.
-const sketchPixels = `(() => {
-  const canvas = document.querySelector("#chart canvas.chart-sketch");
-  if (!canvas) return null;
-  const boot = JSON.parse(document.getElementById("chart-boot").textContent);
-  const style = boot.frames[riskchartBoot.dark ? "dark" : "light"].series[0].itemStyle;
-  const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-  const [up, down] = [rgb(style.color), rgb(style.color0)];
-  const px = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
-  let rising = 0, falling = 0;
-  for (let i = 0; i < px.length; i += 4) {
-    const same = (c) => Math.abs(px[i] - c[0]) + Math.abs(px[i + 1] - c[1]) + Math.abs(px[i + 2] - c[2]) < 12 && px[i + 3] > 200;
-    if (same(up)) rising++;
-    else if (same(down)) falling++;
-  }
-  return {rising, falling};
-})()`
-
 // TestTheSketchComesBeforeECharts holds ECharts back: the page sketches the
 // candles of its answer, in the frame's colours, with ECharts not yet run;
 // let through, ECharts draws the chart in the sketch's place.
@@ -61,10 +42,13 @@ func TestTheSketchComesBeforeECharts(t *testing.T) {
 	if evalJS[bool](t, ctx, `!!window.echarts`) {
 		t.Fatal("ECharts ran although it was held back: the page did not preload it for the sketch")
 	}
-	var px struct{ Rising, Falling int }
-	if err := chromedp.Run(ctx, chromedp.Evaluate(sketchPixels, &px)); err != nil {
+	// The frame's rising and falling colours, on the whole canvas.
+	var counts []int
+	style := `JSON.parse(document.getElementById("chart-boot").textContent).frames[riskchartBoot.dark ? "dark" : "light"].series[0].itemStyle`
+	if err := chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`((s) => %s([s.color, s.color0], false))(%s)`, sketchColors, style), &counts)); err != nil {
 		t.Fatal(err)
 	}
+	px := struct{ Rising, Falling int }{counts[0], counts[1]}
 	// 120 candles, each a body and a volume bar of several pixels.
 	if px.Rising < 500 || px.Falling < 500 {
 		t.Errorf("the sketch has %d rising and %d falling pixels: no candles drawn", px.Rising, px.Falling)
@@ -329,13 +313,13 @@ func navigateNoWait(u string) chromedp.Action {
 	})
 }
 
-// sketchColorsInPrices counts the sketch canvas' pixels of each colour
-// given (hex), inside the price grid the sketch laid out.
-const sketchColorsInPrices = `((colors) => {
+// sketchColors counts the sketch canvas' pixels of each colour given (hex),
+// on the whole canvas, or inside the price grid the sketch laid out.
+const sketchColors = `((colors, inPrices) => {
   const canvas = document.querySelector("#chart canvas.chart-sketch");
   if (!canvas) return null;
   const ratio = canvas.width / riskchartBoot.sketch.width, g = riskchartBoot.sketch.grids[0];
-  const x0 = Math.ceil(g.x * ratio), y0 = Math.ceil(g.y * ratio), w = Math.floor(g.width * ratio), h = Math.floor(g.height * ratio);
+  const [x0, y0, w, h] = inPrices ? [Math.ceil(g.x * ratio), Math.ceil(g.y * ratio), Math.floor(g.width * ratio), Math.floor(g.height * ratio)] : [0, 0, canvas.width, canvas.height];
   const px = canvas.getContext("2d").getImageData(x0, y0, w, h).data;
   const rgb = colors.map((hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)));
   const counts = colors.map(() => 0);
@@ -376,7 +360,7 @@ func TestTheSketchDrawsTheViewsStyle(t *testing.T) {
 			dark := strings.Contains(tc.query, "theme=dark")
 			rise, fall := chartopt.DefaultStyle(dark).Up, chartopt.DefaultStyle(dark).Down
 			var counts []int
-			js := fmt.Sprintf(`%s([%q, %q, %q])`, sketchColorsInPrices, chartopt.LineColor, rise, fall)
+			js := fmt.Sprintf(`%s([%q, %q, %q], true)`, sketchColors, chartopt.LineColor, rise, fall)
 			if err := chromedp.Run(ctx, chromedp.Evaluate(js, &counts)); err != nil {
 				t.Fatal(err)
 			}
