@@ -21,9 +21,9 @@ import (
 
 // The chart page's first paint sketches the candles on a canvas before
 // ECharts runs, on a view without a look or in a chart style or on a
-// percent scale (web/chart-boot.js; the server runs ECharts as an async
-// script on such a page: server/internal/bundle/sketch.go). docs/performance.md, "The candles
-// sketched before ECharts".
+// percent scale (web/chart-boot.js; the server runs ECharts from such a
+// page's body, after chart-boot.js: server/internal/bundle/sketch.go).
+// docs/performance.md, "The candles sketched before ECharts".
 
 // TestTheSketchComesBeforeECharts holds ECharts back: the page sketches the
 // candles of its answer, in the frame's colours, with ECharts not yet run;
@@ -282,8 +282,6 @@ func TestGoWaitsForEChartsPastTheFirstPaintsTimeLimit(t *testing.T) {
 	}
 }
 
-// navigateNoWait starts the tab's navigation to u and returns once the
-// browser has taken it, not at the page's load event.
 // holdECharts holds ECharts' file back in the tab, from hold on, until
 // release, which may be called more than once.
 func holdECharts(t *testing.T, ctx context.Context) (hold chromedp.Action, release func()) {
@@ -303,6 +301,8 @@ func holdECharts(t *testing.T, ctx context.Context) (hold chromedp.Action, relea
 	return hold, func() { once.Do(func() { close(let) }) }
 }
 
+// navigateNoWait starts the tab's navigation to u and returns once the
+// browser has taken it, not at the page's load event.
 func navigateNoWait(u string) chromedp.Action {
 	return chromedp.ActionFunc(func(ctx context.Context) error {
 		_, _, errText, _, err := page.Navigate(u).Do(ctx)

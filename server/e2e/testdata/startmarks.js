@@ -23,7 +23,6 @@
     if (document.readyState === "loading") return false;
     const appPage = !!document.querySelector('script[src="/app.js"]');
     if (appPage && !document.getElementById("app-wasm-loader")) mark("bench:loader-gone");
-    if (document.querySelector("#tier-table tbody tr")) mark("bench:risk-table");
     return !appPage || (performance.getEntriesByName("bench:loader-gone").length > 0 &&
       performance.getEntriesByName("bench:risk-table").length > 0);
   };
@@ -43,6 +42,18 @@
     }
   };
   document.addEventListener("readystatechange", start);
+  // The first tier row is on show from the frame after the parser (or the
+  // app) puts it in: watched from the start of the parse, since a script of
+  // the body that holds the parser may stand after the risk panel's markup.
+  const riskRow = () => {
+    if (!document.querySelector("#tier-table tbody tr")) return false;
+    mark("bench:risk-table");
+    return true;
+  };
+  const rows = new MutationObserver(() => {
+    if (riskRow()) rows.disconnect();
+  });
+  rows.observe(document, { childList: true, subtree: true });
 })();
 
 // benchStartTimes is what the benchmarks read of a page, in ms since its
