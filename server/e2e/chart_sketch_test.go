@@ -21,8 +21,8 @@ import (
 
 // The chart page's first paint sketches the candles on a canvas before
 // ECharts runs, on a view without a look or in a chart style or on a
-// percent scale (web/chart-boot.js; the server runs ECharts from such a
-// page's body, after chart-boot.js: server/internal/bundle/sketch.go).
+// percent scale (web/chart-boot.js; the server runs ECharts as an async
+// script on such a page: server/internal/bundle/sketch.go).
 // docs/performance.md, "The candles sketched before ECharts".
 
 // TestTheSketchComesBeforeECharts holds ECharts back: the page sketches the
