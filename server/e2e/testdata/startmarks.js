@@ -19,41 +19,27 @@
       });
     };
   }
+  // The first tier row is on show from the frame after the parser (or the
+  // app) puts it in: watched from the start of the parse, since a script of
+  // the body that holds the parser may stand after the risk panel's markup.
+  // The loader's leaving counts from the end of parsing: DOMContentLoaded
+  // can come later than the app's start, since Go may run before its task
+  // (the module is compiled by then).
   const check = () => {
+    if (document.querySelector("#tier-table tbody tr")) mark("bench:risk-table");
     if (document.readyState === "loading") return false;
     const appPage = !!document.querySelector('script[src="/app.js"]');
     if (appPage && !document.getElementById("app-wasm-loader")) mark("bench:loader-gone");
     return !appPage || (performance.getEntriesByName("bench:loader-gone").length > 0 &&
       performance.getEntriesByName("bench:risk-table").length > 0);
   };
-  const watch = () => {
-    if (check()) return;
-    const observer = new MutationObserver(() => {
-      if (check()) observer.disconnect();
-    });
-    observer.observe(document.documentElement, { childList: true, subtree: true });
-  };
-  // From the end of parsing: DOMContentLoaded can come later than the app's
-  // start, since Go may run before its task (the module is compiled by then).
-  const start = () => {
-    if (document.readyState !== "loading") {
-      document.removeEventListener("readystatechange", start);
-      watch();
-    }
-  };
-  document.addEventListener("readystatechange", start);
-  // The first tier row is on show from the frame after the parser (or the
-  // app) puts it in: watched from the start of the parse, since a script of
-  // the body that holds the parser may stand after the risk panel's markup.
-  const riskRow = () => {
-    if (!document.querySelector("#tier-table tbody tr")) return false;
-    mark("bench:risk-table");
-    return true;
-  };
-  const rows = new MutationObserver(() => {
-    if (riskRow()) rows.disconnect();
+  const observer = new MutationObserver(() => {
+    if (check()) observer.disconnect();
   });
-  rows.observe(document, { childList: true, subtree: true });
+  observer.observe(document, { childList: true, subtree: true });
+  document.addEventListener("readystatechange", () => {
+    if (check()) observer.disconnect();
+  });
 })();
 
 // benchStartTimes is what the benchmarks read of a page, in ms since its
