@@ -317,7 +317,7 @@ func navigateNoWait(u string) chromedp.Action {
 // on the whole canvas, or inside the price grid the sketch laid out.
 const sketchColors = `((colors, inPrices) => {
   const canvas = document.querySelector("#chart canvas.chart-sketch");
-  if (!canvas) return null;
+  if (!canvas) throw new Error("no sketch canvas in #chart");
   const ratio = canvas.width / riskchartBoot.sketch.width, g = riskchartBoot.sketch.grids[0];
   const [x0, y0, w, h] = inPrices ? [Math.ceil(g.x * ratio), Math.ceil(g.y * ratio), Math.floor(g.width * ratio), Math.floor(g.height * ratio)] : [0, 0, canvas.width, canvas.height];
   const px = canvas.getContext("2d").getImageData(x0, y0, w, h).data;
