@@ -162,6 +162,18 @@ func (lineComment) ReplaceAllString(s, repl string) string {
 		},
 		{
 			module: goApp, file: "pkg/app/node.go",
+			why: "every element is one type in the copy (elements.go): go-app told elements apart by their type here and then, for the two it makes from any tag, by the tag; now every element is told apart by its tag, and by whether it closes itself",
+			old: "\tcase *htmlElem, *htmlElemSelfClosing:\n\t\treturn v.(HTML).Tag() == new.(HTML).Tag()\n",
+			new: "\tcase *htmlAny:\n\t\t// riskchart's build of app.wasm (server/cmd/wasmgoapp): every element\n\t\t// is an htmlAny, told apart by its tag and whether it closes itself.\n\t\treturn v.(HTML).Tag() == new.(HTML).Tag() && v.(HTML).SelfClosing() == new.(HTML).SelfClosing()\n",
+		},
+		{
+			module: goApp, file: "pkg/app/engine.go",
+			why: "every element is one type in the copy (elements.go), so that every element is an HTMLBody: the document's body is the child whose tag is body",
+			old: "\t\tif child, isBody := child.(HTMLBody); isBody {\n",
+			new: "\t\tif child, isBody := child.(HTMLBody); isBody && child.Tag() == \"body\" { // riskchart's build: every element is an HTMLBody (server/cmd/wasmgoapp)\n",
+		},
+		{
+			module: goApp, file: "pkg/app/node.go",
 			why: "go-app's mount makes each node with its own calls into JavaScript: Mount, which go-app calls for every tree it mounts, is now goapp/markup.go's, which mounts from markup; go-app's own becomes mountEach, which it still uses for a text or raw HTML, and, where IsServer, for every tree",
 			old: "func (m nodeManager) Mount(ctx Context, depth uint, v UI) (UI, error) {\n",
 			new: "func (m nodeManager) mountEach(ctx Context, depth uint, v UI) (UI, error) {\n",

@@ -3,8 +3,8 @@
 // declaration of pkg/app that names net/http is built for the server only,
 // and go-app and go-echarts by copies with the edits of edits.go, which take
 // regexp out of app.wasm, and go-app's with goapp/markup.go added, which
-// mounts a tree from markup, and goapp/notify.go, which keeps a function run
-// for every node small.
+// mounts a tree from markup, goapp/notify.go, which keeps a function run
+// for every node small, and its HTML elements made one type (elements.go).
 //
 // go-app's pkg/app holds both halves of the framework, the front end and the
 // http.Handler that serves it, and its handler files import net/http in every
@@ -63,6 +63,9 @@ func run(out string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := rewriteElements(copyDir); err != nil {
+		return err
+	}
 	splits, err := splitDir(filepath.Join(copyDir, cutIn))
 	if err != nil {
 		return err
@@ -89,7 +92,7 @@ func run(out string, stdout io.Writer) error {
 	if err := checkLinks(filepath.Join(out, "go.mod")); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %s@%s with %s kept out of js/wasm in %s; %d edits and %d added files (%s kept out, go-app's storage sweep out of the first run, trees mounted from markup, small functions where V8 would optimise them beside the first run)\n",
+	fmt.Fprintf(stdout, "%s: %s@%s with %s kept out of js/wasm in %s; %d edits and %d added files (%s kept out, go-app's storage sweep out of the first run, trees mounted from markup, small functions where V8 would optimise them beside the first run, one type for every element)\n",
 		filepath.Join(out, "go.mod"), goApp, version, cut, strings.Join(splits, ", "), len(edits()), len(additions()), edited)
 	return nil
 }

@@ -11,9 +11,10 @@ import (
 // TestGoAppsTestsAndOursPassOnItsCopy runs, in pkg/app of the copy that
 // app.wasm is built with, goapp/markup_test.go (how a tree is written as
 // markup, and what markup cannot say exactly; the browser tests check the
-// parse, TestTheAppMountsFromMarkup) and go-app's own released tests
-// (NotifyComponentEvent's and attributes.Set's among them), with every edit
-// and added file, in one go test: for the server's GOOS, where the mount
+// parse, TestTheAppMountsFromMarkup; every element one type, elements.go)
+// and go-app's own released tests (NotifyComponentEvent's, attributes.Set's
+// and every element's among them), with every edit, added file and the
+// rewritten html_gen.go, in one go test: for the server's GOOS, where the mount
 // from markup hands every tree to go-app's own.
 func TestGoAppsTestsAndOursPassOnItsCopy(t *testing.T) {
 	out, _ := runOnTheProject(t, "runs tests inside go-app's copy")
@@ -55,7 +56,7 @@ func TestGoAppsTestsAndOursPassOnItsCopy(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go test in go-app's copy: %v\n%s", err, b)
 	}
-	for _, name := range []string{"TestMarkupPrepare", "TestMarkupEscapesAsHTMLEscapeString", "TestMarkupPrepareTwice", "TestMarkupPrepareFailsAsGoAppsMount"} {
+	for _, name := range []string{"TestMarkupPrepare", "TestMarkupEscapesAsHTMLEscapeString", "TestMarkupPrepareTwice", "TestMarkupPrepareFailsAsGoAppsMount", "TestEveryElementIsOneType"} {
 		if !strings.Contains(string(b), "--- PASS: "+name+" ") {
 			t.Errorf("%s did not pass in go-app's copy:\n%s", name, b)
 		}

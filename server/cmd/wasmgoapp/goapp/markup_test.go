@@ -6,6 +6,7 @@
 package app
 
 import (
+	"bytes"
 	"html"
 	"reflect"
 	"strings"
@@ -184,5 +185,72 @@ func TestMarkupPrepareFailsAsGoAppsMount(t *testing.T) {
 				t.Errorf("a further error wrapped: %v", err)
 			}
 		})
+	}
+}
+
+// Every element is one type in the copy (server/cmd/wasmgoapp/elements.go),
+// and still does what go-app's own type for it did: a textarea's text is its
+// value, any other element's a child; elements of different tags, or of one
+// tag that closes itself and one that does not, are not updated into each
+// other; and the document's body is found among its children.
+func TestEveryElementIsOneType(t *testing.T) {
+	if a, b := reflect.TypeOf(Div()), reflect.TypeOf(Textarea()); a != b {
+		t.Fatalf("Div is a %v and Textarea a %v: the copy's html_gen.go is go-app's as released", a, b)
+	}
+	for _, c := range []struct {
+		name      string
+		elem      HTML
+		attrValue string
+		body      string
+	}{
+		{"a textarea's Text", Textarea().Text("typed"), "typed", ""},
+		{"a textarea's Textf", Textarea().Textf("%d lots", 3), "3 lots", ""},
+		{"a div's Text", Div().Text("typed"), "", "typed"},
+		{"a paragraph's Textf", P().Textf("%d lots", 3), "", "3 lots"},
+		{"Elem's Text", Elem("textarea").Text("typed"), "", "typed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.elem.attrs()["value"]; got != c.attrValue {
+				t.Errorf("value attribute %q, want %q", got, c.attrValue)
+			}
+			body := ""
+			for _, child := range c.elem.body() {
+				if txt, ok := child.(*text); ok {
+					body += txt.value
+				}
+			}
+			if body != c.body {
+				t.Errorf("text child %q, want %q", body, c.body)
+			}
+		})
+	}
+	m := nodeManager{}
+	for _, c := range []struct {
+		name string
+		v, w UI
+		want bool
+	}{
+		{"two divs", Div(), Div().Class("x"), true},
+		{"a div and a span", Div(), Span(), false},
+		{"a div and Elem(div)", Div(), Elem("div"), true},
+		{"a br and ElemSelfClosing(br)", Br(), ElemSelfClosing("br"), true},
+		{"Elem(br) and ElemSelfClosing(br)", Elem("br"), ElemSelfClosing("br"), false},
+		{"an input and a textarea", Input(), Textarea(), false},
+	} {
+		if got := m.CanUpdate(c.v, c.w); got != c.want {
+			t.Errorf("CanUpdate of %s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	e := newTestEngine()
+	if err := e.Load(&markupList{items: []string{"a"}}); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := e.Encode(&b, Html().privateBody(Head().Body(Title().Text("t")), Body().Body(P().Text("after")))); err != nil {
+		t.Fatal(err)
+	}
+	s := b.String()
+	if body, root := strings.Index(s, "<body>"), strings.Index(s, `<ul class="list">`); body < 0 || root < body || !strings.Contains(s, "<p>after</p>") {
+		t.Errorf("Encode put the loaded component outside the body:\n%s", s)
 	}
 }
