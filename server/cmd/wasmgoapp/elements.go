@@ -122,7 +122,11 @@ func oneElementType(src []byte, minElements int) ([]byte, error) {
 		if !ok {
 			return "", fmt.Errorf("%s: method %s has no pointer receiver", elementsFile, d.Name.Name)
 		}
-		return star.X.(*ast.Ident).Name, nil
+		id, ok := star.X.(*ast.Ident)
+		if !ok {
+			return "", fmt.Errorf("%s: method %s has a receiver of a type that is not named", elementsFile, d.Name.Name)
+		}
+		return id.Name, nil
 	}
 	names := map[string][2]*regexp.Regexp{}
 	shared := func(s, typ string) string {
