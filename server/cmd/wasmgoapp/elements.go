@@ -126,18 +126,6 @@ func oneElementType(src []byte, minElements int) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %d interfaces, %d types and %d constructors, where one of each per element was", elementsFile, len(ifaces), len(structs), len(ctors))
 	}
 
-	recvType := func(d *ast.FuncDecl) (string, error) {
-		star, ok := d.Recv.List[0].Type.(*ast.StarExpr)
-		if !ok {
-			return "", fmt.Errorf("%s: method %s has no pointer receiver", elementsFile, d.Name.Name)
-		}
-		id, ok := star.X.(*ast.Ident)
-		if !ok {
-			return "", fmt.Errorf("%s: method %s has a receiver of a type that is not named", elementsFile, d.Name.Name)
-		}
-		return id.Name, nil
-	}
-
 	// Each method once; where elements differ, the one most have, and the
 	// others by the element's variant.
 	variants := map[string]bool{} // element types some method tells apart
@@ -150,9 +138,13 @@ func oneElementType(src []byte, minElements int) ([]byte, error) {
 		var bodies []*body
 		var header string
 		for _, d := range methods[name] {
-			typ, err := recvType(d)
-			if err != nil {
-				return nil, err
+			recv := d.Recv.List[0].Type
+			if _, ok := recv.(*ast.StarExpr); !ok {
+				return nil, fmt.Errorf("%s: method %s has no pointer receiver", elementsFile, name)
+			}
+			typ := receiverType(recv) // split.go's
+			if typ == "" {
+				return nil, fmt.Errorf("%s: method %s has a receiver of a type that is not named", elementsFile, name)
 			}
 			h := shared(text(d.Pos(), d.Body.Lbrace), typ)
 			if header == "" {
