@@ -444,12 +444,13 @@ func TestStudyLinesFollowTheLiveCandle(t *testing.T) {
 	// Live updates move the newest candle's close, and with it the newest
 	// value of each study: the lines' last points must move with it, at
 	// once, not at the next new candle or zoom.
-	// The sandbox's close can stay put for some seconds (a quiet market):
-	// each move is given 30 s.
+	// The sandbox's close can stay put for half a minute and more (a quiet
+	// market: CI once saw no move in 30 s); a new minute's candle moves both
+	// lines' last points, so each move is given a minute's turn: 65 s.
 	var drawn []string
 	for len(drawn) < 3 {
 		var got struct{ Problem, Drawn string }
-		tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		tctx, cancel := context.WithTimeout(ctx, 65*time.Second)
 		err := chromedp.Run(tctx, chromedp.Poll(`((r) => r.problem === "" && r.drawn !== `+strconv.Quote(strings.Join(drawn[max(len(drawn)-1, 0):], ""))+`)(`+jsStudyLive+`)`, nil, chromedp.WithPollingInterval(50*time.Millisecond)))
 		cancel()
 		chromedp.Run(ctx, chromedp.Evaluate(jsStudyLive, &got))
