@@ -83,7 +83,7 @@ func oneElementType(src []byte, minElements int) ([]byte, error) {
 			switch t := ts.Type.(type) {
 			case *ast.InterfaceType:
 				ifaces = append(ifaces, ts.Name.Name)
-				typ := "html" + strings.TrimPrefix(ts.Name.Name, "HTML")
+				typ := elementType(ts.Name.Name)
 				for _, m := range t.Methods.List {
 					if len(m.Names) == 0 {
 						if id, ok := m.Type.(*ast.Ident); !ok || id.Name != "HTML" {
@@ -204,7 +204,7 @@ func oneElementType(src []byte, minElements int) ([]byte, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: constructor %s returns no element interface", elementsFile, d.Name.Name)
 		}
-		typ := "html" + strings.TrimPrefix(id.Name, "HTML")
+		typ := elementType(id.Name)
 		s := text(d.Pos(), d.End())
 		if d.Doc != nil {
 			s = text(d.Doc.Pos(), d.End())
@@ -226,6 +226,12 @@ func oneElementType(src []byte, minElements int) ([]byte, error) {
 		return nil, fmt.Errorf("formatting the rewritten %s: %w", elementsFile, err)
 	}
 	return formatted, nil
+}
+
+// elementType is the name of the type go-app gives the element whose
+// interface is iface: htmlDiv for HTMLDiv.
+func elementType(iface string) string {
+	return "html" + strings.TrimPrefix(iface, "HTML")
 }
 
 // rewriteElements rewrites html_gen.go in go-app's copy at dir
