@@ -52,8 +52,7 @@ func oneElementType(src []byte, minElements int) ([]byte, error) {
 	shared := func(s, typ string) string {
 		re, ok := names[typ]
 		if !ok {
-			iface := "HTML" + strings.TrimPrefix(typ, "html")
-			re = [2]*regexp.Regexp{regexp.MustCompile(`\b` + typ + `\b`), regexp.MustCompile(`\b` + iface + `\b`)}
+			re = [2]*regexp.Regexp{regexp.MustCompile(`\b` + typ + `\b`), regexp.MustCompile(`\b` + elementInterface(typ) + `\b`)}
 			names[typ] = re
 		}
 		return re[1].ReplaceAllString(re[0].ReplaceAllString(s, "htmlAny"), "HTMLAny")
@@ -229,9 +228,15 @@ func oneElementType(src []byte, minElements int) ([]byte, error) {
 }
 
 // elementType is the name of the type go-app gives the element whose
-// interface is iface: htmlDiv for HTMLDiv.
+// interface is iface: htmlDiv for HTMLDiv. elementInterface is its inverse.
 func elementType(iface string) string {
 	return "html" + strings.TrimPrefix(iface, "HTML")
+}
+
+// elementInterface is the name of the interface of the element whose type
+// is typ: HTMLDiv for htmlDiv.
+func elementInterface(typ string) string {
+	return "HTML" + strings.TrimPrefix(typ, "html")
 }
 
 // rewriteElements rewrites html_gen.go in go-app's copy at dir
