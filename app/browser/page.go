@@ -17,14 +17,6 @@ func Origin() string {
 	return (&url.URL{Scheme: u.Scheme, Host: u.Host}).String()
 }
 
-// ReplaceQuery puts rawQuery in the address bar without a navigation, so
-// that a reload or a shared link restores the view.
-func ReplaceQuery(rawQuery string) {
-	u := URL()
-	u.RawQuery = rawQuery
-	app.Window().Get("history").Call("replaceState", nil, "", u.String())
-}
-
 // SetTheme applies theme ("light", "dark", or "auto": the system's) to the
 // document and reports whether it is dark.
 func SetTheme(theme string) bool {
