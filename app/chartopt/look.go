@@ -33,6 +33,13 @@ const (
 	KindArea    Kind = "area"
 )
 
+// The rules ParseScale and ParseKind hold a value to, in the words every
+// error and notice about it uses (the URL's and riskchart:set's).
+const (
+	ScaleRule = "must be linear, log or percent"
+	KindRule  = "must be candles, hollow, ohlc, line or area"
+)
+
 // ParseScale reads ?scale=: linear, log or percent.
 func ParseScale(s string) (Scale, error) {
 	switch s {
@@ -41,7 +48,7 @@ func ParseScale(s string) (Scale, error) {
 	case "log", "percent":
 		return Scale(s), nil
 	}
-	return ScaleLinear, fmt.Errorf("scale=%s (scale must be linear, log or percent)", s)
+	return ScaleLinear, fmt.Errorf("scale=%s (scale %s)", s, ScaleRule)
 }
 
 // ParseKind reads ?style=: candles, hollow, ohlc, line or area.
@@ -52,7 +59,7 @@ func ParseKind(s string) (Kind, error) {
 	case "hollow", "ohlc", "line", "area":
 		return Kind(s), nil
 	}
-	return KindCandles, fmt.Errorf("style=%s (style must be candles, hollow, ohlc, line or area)", s)
+	return KindCandles, fmt.Errorf("style=%s (style %s)", s, KindRule)
 }
 
 // applyLook puts the scale and the chart style of s into the frame.

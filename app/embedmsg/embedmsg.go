@@ -187,13 +187,13 @@ func ParseSet(data string) (Set, error) {
 	}
 	if m.Scale != nil {
 		if _, err := chartopt.ParseScale(*m.Scale); err != nil {
-			return Set{}, &venueapi.ParamError{Param: "scale", Rule: "must be linear, log or percent", Value: *m.Scale}
+			return Set{}, &venueapi.ParamError{Param: "scale", Rule: chartopt.ScaleRule, Value: *m.Scale}
 		}
 		s.Scale = *m.Scale
 	}
 	if m.Style != nil {
 		if _, err := chartopt.ParseKind(*m.Style); err != nil {
-			return Set{}, &venueapi.ParamError{Param: "style", Rule: "must be candles or hollow", Value: *m.Style}
+			return Set{}, &venueapi.ParamError{Param: "style", Rule: chartopt.KindRule, Value: *m.Style}
 		}
 		s.Style = *m.Style
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/riskchart/riskchart/app/chartopt"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -61,6 +62,43 @@ func TestParseSetReadsCommandsAndNamesTheBadField(t *testing.T) {
 				t.Fatalf("unexpected error %v", err)
 			case got != tt.want:
 				t.Fatalf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// A parent that sends a style or scale the chart cannot draw is told every
+// one it can: each value the refusal names is one the chart takes, and each
+// value the chart takes is named.
+func TestARefusedStyleOrScaleNamesEveryValueTheChartTakes(t *testing.T) {
+	tests := []struct {
+		field string
+		takes []string
+		parse func(string) error
+	}{
+		{"style", []string{"candles", "hollow", "ohlc", "line", "area"}, func(v string) error { _, err := chartopt.ParseKind(v); return err }},
+		{"scale", []string{"linear", "log", "percent"}, func(v string) error { _, err := chartopt.ParseScale(v); return err }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.field, func(t *testing.T) {
+			_, err := ParseSet(`{"type":"riskchart:set","` + tt.field + `":"bars"}`)
+			var pe *venueapi.ParamError
+			if !errors.As(err, &pe) || pe.Param != tt.field {
+				t.Fatalf("got %v, want an error naming %s", err, tt.field)
+			}
+			for _, v := range tt.takes {
+				if err := tt.parse(v); err != nil {
+					t.Fatalf("the chart refuses %s=%s: %v", tt.field, v, err)
+				}
+				if !strings.Contains(pe.Rule, v) {
+					t.Errorf("the refusal %q does not name %s, which the chart takes", pe.Rule, v)
+				}
+			}
+			words := strings.FieldsFunc(strings.TrimPrefix(pe.Rule, "must be "), func(r rune) bool { return r == ',' || r == ' ' })
+			for _, w := range words {
+				if w != "or" && tt.parse(w) != nil {
+					t.Errorf("the refusal %q names %s, which the chart does not take", pe.Rule, w)
+				}
 			}
 		})
 	}
