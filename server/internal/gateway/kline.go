@@ -48,7 +48,7 @@ func (s *server) handleKLine() http.Handler {
 		case errors.Is(err, errRangeTrimmed):
 			writeError(w, r.URL.Path, http.StatusServiceUnavailable, venueapi.CodeBusy, "the server's candle cache is too small for this range now; try again in a moment", s.now())
 		case err != nil:
-			s.writeVenueError(w, r, err)
+			s.writeVenueError(w, r, askedCode(q.ContractCode), err)
 		case res.stale != nil:
 			s.metrics.cache.WithLabelValues("candles", "stale").Inc()
 			s.logFor(r).Warn("serving stale candles", "contract_code", q.ContractCode, "period", string(q.Period), "err", res.stale)

@@ -379,8 +379,8 @@ func TestUnknownContractsStillReachTheVenueOncePerInterval(t *testing.T) {
 			clk.Advance(tc.advance)
 			a := s.get(t, tc.path)
 			code, msg := a.errCode(t)
-			if a.status != http.StatusOK || code != venueapi.CodeNoSuchContract || !strings.Contains(msg, "unknown contract") {
-				t.Fatalf("%s: HTTP %d code %d %q, want HTTP 200, 1013 unknown contract", tc.name, a.status, code, msg)
+			if a.status != http.StatusOK || code != venueapi.CodeNoSuchContract || msg != "unknown contract_code: the venue does not list ZZZ-USDT" {
+				t.Fatalf("%s: HTTP %d code %d %q, want HTTP 200, 1013 naming contract_code ZZZ-USDT", tc.name, a.status, code, msg)
 			}
 			if n := calls(); n != tc.wantCalls {
 				t.Fatalf("%s: %d venue calls in all, want %d", tc.name, n, tc.wantCalls)

@@ -158,12 +158,13 @@ func wait(ctx context.Context, done <-chan struct{}) bool {
 }
 
 // writeUnlisted answers 1013 from the list when the venue does not list what
-// has looks for, as the venue would answer it, and reports whether it did.
-func (s *server) writeUnlisted(w http.ResponseWriter, r *http.Request, has func(*listing) bool) bool {
+// has looks for (a, as the request names it), as the venue would answer it,
+// and reports whether it did.
+func (s *server) writeUnlisted(w http.ResponseWriter, r *http.Request, a asked, has func(*listing) bool) bool {
 	if s.listed.check(r.Context(), has) != listUnlisted {
 		return false
 	}
 	s.metrics.local.WithLabelValues("unlisted").Inc()
-	s.writeVenueError(w, r, &venue.NotFoundError{Code: venueapi.CodeNoSuchContract, Message: "not listed"})
+	s.writeVenueError(w, r, a, &venue.NotFoundError{Code: venueapi.CodeNoSuchContract, Message: "not listed"})
 	return true
 }

@@ -170,3 +170,28 @@ func grepLines(text, word string) string {
 	}
 	return strings.Join(out, "")
 }
+
+// A 1013 names the parameter and the value the venue does not list, on each
+// path that can answer it: from the venue the first time, from the list the
+// next.
+func TestAnUnlistedContractIsNamedWithItsParameter(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newStack(t, options{clock: newClock(0)})
+		for _, tc := range []struct {
+			name, path, want string
+		}{
+			{"candles", venueapi.PathKLine + "?contract_code=ZZZ-USDT&period=1min", "unknown contract_code: the venue does not list ZZZ-USDT"},
+			{"tiers", venueapi.PathTiers + "?contract_code=ZZY-USDT", "unknown contract_code: the venue does not list ZZY-USDT"},
+			{"limits of a code", venueapi.PathPositionLimit + "?contract_code=ZZX-USDT", "unknown contract_code: the venue does not list ZZX-USDT"},
+			{"limits of a pair", venueapi.PathPositionLimit + "?pair=ZZW-USDT&business_type=futures", "unknown pair: the venue does not list ZZW-USDT"},
+		} {
+			for _, when := range []string{"first", "again"} {
+				a := s.get(t, tc.path)
+				synctest.Wait() // the list a 1013 asks for has come
+				if code, msg := a.errCode(t); a.status != http.StatusOK || code != venueapi.CodeNoSuchContract || msg != tc.want {
+					t.Errorf("%s, %s: HTTP %d, code %d %q; want HTTP 200, 1013 %q", tc.name, when, a.status, code, msg, tc.want)
+				}
+			}
+		}
+	})
+}

@@ -25,7 +25,7 @@ func (s *server) handleTiers() http.Handler {
 		if s.embedDenied(w, r, embedlink.PanelTiers, q.ContractCode) {
 			return
 		}
-		if s.writeUnlisted(w, r, func(l *listing) bool { return l.codes[q.ContractCode] }) {
+		if s.writeUnlisted(w, r, askedCode(q.ContractCode), func(l *listing) bool { return l.codes[q.ContractCode] }) {
 			return
 		}
 		v, stale, err := s.privateGet(r, s.tiers, "tiers|"+q.ContractCode, func(ctx context.Context) (any, error) {
@@ -34,7 +34,7 @@ func (s *server) handleTiers() http.Handler {
 			return env, err
 		})
 		if err != nil && !stale {
-			s.writeVenueError(w, r, err)
+			s.writeVenueError(w, r, askedCode(q.ContractCode), err)
 			return
 		}
 		if stale {
@@ -69,7 +69,11 @@ func (s *server) handleLimits() http.Handler {
 		if q.ContractCode != "" {
 			q.Pair, q.ContractType = "", "" // the venue reads the code alone (rule 2): one question, one key
 		}
-		if (q.ContractCode != "" || q.Pair != "") && s.writeUnlisted(w, r, func(l *listing) bool {
+		a := askedCode(q.ContractCode)
+		if q.ContractCode == "" {
+			a = asked{"pair", q.Pair}
+		}
+		if (q.ContractCode != "" || q.Pair != "") && s.writeUnlisted(w, r, a, func(l *listing) bool {
 			return l.codes[q.ContractCode] || (q.ContractCode == "" && l.pairs[q.Pair])
 		}) {
 			return
@@ -81,7 +85,7 @@ func (s *server) handleLimits() http.Handler {
 			return env, err
 		})
 		if err != nil && !stale {
-			s.writeVenueError(w, r, err)
+			s.writeVenueError(w, r, a, err)
 			return
 		}
 		if stale {

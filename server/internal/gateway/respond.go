@@ -59,6 +59,23 @@ func writeRateLimited(w http.ResponseWriter, path string, retry time.Duration, n
 	writeError(w, path, http.StatusTooManyRequests, venueapi.CodeRateLimited, msg+": retry in "+strconv.FormatInt(max(secs, 1), 10)+"s", now)
 }
 
+// asked is what a request names that the venue may not list, for a 1013
+// answer to name: the parameter and its value (contract_code, or endpoint
+// 2's pair).
+type asked struct{ param, value string }
+
+// askedCode is a request for one contract code.
+func askedCode(code string) asked { return asked{"contract_code", code} }
+
+// unlisted is a 1013 answer's message: which parameter, and what the venue
+// does not list.
+func (a asked) unlisted() string {
+	if a.value == "" {
+		return "unknown contract: the venue does not list it"
+	}
+	return "unknown " + a.param + ": the venue does not list " + a.value
+}
+
 // writeVenueError maps what a venue call returned, the venue client's errors
 // or a call not made for the client's spent share (fairshare.go), to an
 // answer a client of the venue (or a person) can act on, with the venue's
@@ -66,7 +83,7 @@ func writeRateLimited(w http.ResponseWriter, path string, retry time.Duration, n
 // 5xx only when the venue cannot be reached or fails. Nothing of the server's key, and
 // nothing of where the venue lives, is ever in it; the log line with the
 // request id has the detail.
-func (s *server) writeVenueError(w http.ResponseWriter, r *http.Request, err error) {
+func (s *server) writeVenueError(w http.ResponseWriter, r *http.Request, a asked, err error) {
 	path, now, log := r.URL.Path, s.now(), s.logFor(r)
 	// A call the breaker did not send repeats what the log said when the
 	// venue last failed (docs/decisions.md#failure-memory): a flood of them
@@ -91,7 +108,7 @@ func (s *server) writeVenueError(w http.ResponseWriter, r *http.Request, err err
 	case errors.As(err, &inv):
 		writeError(w, path, http.StatusOK, venueapi.CodeInvalidInput, inv.Error(), now)
 	case errors.As(err, &nf):
-		writeError(w, path, http.StatusOK, venueapi.CodeNoSuchContract, "unknown contract: the venue does not list it", now)
+		writeError(w, path, http.StatusOK, venueapi.CodeNoSuchContract, a.unlisted(), now)
 	case errors.As(err, &spent):
 		s.metrics.throttled.WithLabelValues("client_share").Inc()
 		s.metrics.local.WithLabelValues("share_spent").Inc()

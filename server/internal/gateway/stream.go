@@ -70,7 +70,7 @@ func parseStreamQuery(raw string) (venueapi.KLineQuery, error) {
 func (s *server) stream(w http.ResponseWriter, r *http.Request, q venueapi.KLineQuery, last lastEvent, resume bool) {
 	sub, recent, stale, err := s.streams.subscribe(r.Context(), s.clientOf(r), streamKey{code: q.ContractCode, period: q.Period})
 	if err != nil {
-		s.writeStreamError(w, r, err)
+		s.writeStreamError(w, r, askedCode(q.ContractCode), err)
 		return
 	}
 	first := s.streams.catchUp(r.Context(), sub.pump, recent, stale, last, resume)
@@ -278,9 +278,9 @@ func (h *streamHub) catchUp(ctx context.Context, p *pump, recent []streamRecord,
 
 // writeStreamError answers a stream that could not start, with the KLine
 // path's envelope under an ordinary HTTP status: 400 for a query the venue
-// refuses, 404 for an unknown contract, 429 for a cap, and the venue's
-// failures as the KLine path answers them.
-func (s *server) writeStreamError(w http.ResponseWriter, r *http.Request, err error) {
+// refuses, 404 for an unknown contract (a, named), 429 for a cap, and the
+// venue's failures as the KLine path answers them.
+func (s *server) writeStreamError(w http.ResponseWriter, r *http.Request, a asked, err error) {
 	var (
 		full *errStreamsFull
 		nf   *venue.NotFoundError
@@ -298,11 +298,11 @@ func (s *server) writeStreamError(w http.ResponseWriter, r *http.Request, err er
 		w.Header().Set("Retry-After", "5")
 		writeError(w, r.URL.Path, http.StatusServiceUnavailable, venueapi.CodeBusy, "the server is shutting down; try again in a moment", s.now())
 	case errors.As(err, &nf):
-		writeError(w, r.URL.Path, http.StatusNotFound, venueapi.CodeNoSuchContract, "unknown contract: the venue does not list it", s.now())
+		writeError(w, r.URL.Path, http.StatusNotFound, venueapi.CodeNoSuchContract, a.unlisted(), s.now())
 	case errors.As(err, &inv):
 		writeError(w, r.URL.Path, http.StatusBadRequest, venueapi.CodeInvalidInput, inv.Error(), s.now())
 	default:
-		s.writeVenueError(okAsBadGateway{w}, r, err)
+		s.writeVenueError(okAsBadGateway{w}, r, a, err)
 	}
 }
 
