@@ -380,6 +380,10 @@ func TestEmbedLinksLastNoLongerThanTheServerAccepts(t *testing.T) {
 					t.Fatalf("run: %v, want an error naming %q", err, w)
 				}
 			}
+			// main prints "riskchart: " before it: the command's own name once.
+			if !strings.HasPrefix(err.Error(), "embed-link: ") {
+				t.Errorf("run: %q, want it to begin with the command's name alone, embed-link:", err)
+			}
 		})
 	}
 }

@@ -323,16 +323,16 @@ func runEmbedLink(args []string, getenv func(string) string, stdout, stderr io.W
 	// The server's own settings: the key, and the longest lifetime it accepts.
 	cfg, err := parseConfig("riskchart embed-link", nil, getenv, stderr)
 	if err != nil {
-		return fmt.Errorf("riskchart embed-link: %w", err)
+		return fmt.Errorf("embed-link: %w", err)
 	}
 	if cfg.EmbedKey == "" {
-		return errors.New("riskchart embed-link: set RISKCHART_EMBED_KEY to the key the server signs with")
+		return errors.New("embed-link: set RISKCHART_EMBED_KEY to the key the server signs with")
 	}
 	if *ttl <= 0 {
-		return errors.New("riskchart embed-link: -ttl must be positive")
+		return errors.New("embed-link: -ttl must be positive")
 	}
 	if *ttl > cfg.EmbedMaxTTL {
-		return fmt.Errorf("riskchart embed-link: -ttl %s is longer than the server accepts, RISKCHART_EMBED_MAX_TTL %s", *ttl, cfg.EmbedMaxTTL)
+		return fmt.Errorf("embed-link: -ttl %s is longer than the server accepts, RISKCHART_EMBED_MAX_TTL %s", *ttl, cfg.EmbedMaxTTL)
 	}
 	s, err := embedSigner(cfg.EmbedKey, cfg.EmbedMaxTTL)
 	if err != nil {
@@ -340,7 +340,7 @@ func runEmbedLink(args []string, getenv func(string) string, stdout, stderr io.W
 	}
 	tok, err := s.Issue(embedlink.Scope{Contracts: splitList(*contracts), Panels: splitList(*panels), Expires: time.Now().Add(*ttl)})
 	if err != nil {
-		return fmt.Errorf("riskchart embed-link: %w", err)
+		return fmt.Errorf("embed-link: %w", err)
 	}
 	fmt.Fprintln(stdout, tok)
 	return nil
