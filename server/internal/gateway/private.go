@@ -73,7 +73,7 @@ func (s *server) handleLimits() http.Handler {
 		if q.ContractCode == "" {
 			a = asked{"pair", q.Pair}
 		}
-		if (q.ContractCode != "" || q.Pair != "") && s.writeUnlisted(w, r, a, func(l *listing) bool {
+		if a.value != "" && s.writeUnlisted(w, r, a, func(l *listing) bool {
 			return l.codes[q.ContractCode] || (q.ContractCode == "" && l.pairs[q.Pair])
 		}) {
 			return
