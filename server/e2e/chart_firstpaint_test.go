@@ -264,33 +264,51 @@ func TestChartFirstPaint(t *testing.T) {
 // paint waits for it. Both draw the candles the app would. Each held response is
 // let through once the other event has surely happened (the answer read,
 // the parsing done), not after a fixed time, which a loaded host outran.
+// In the first case the first paint's own script is held with ECharts: the
+// answer races the parser to it, and on a loaded host the parser could reach
+// it first (then the sketch rightly waits for the answer, after the parsing).
 func TestChartFirstPaintReadsTheAnswerEarly(t *testing.T) {
 	s := startServer(t, nil)
 	const query = "contract_code=ETH-USDT&period=4hour&tz=utc"
 	want := appArrays(t, apiCandles(t, s.URL, "contract_code=ETH-USDT&period=4hour&size=300"), venueapi.Period4Hour, time.UTC)
+	// The answer's text read by the head's script, as chart-boot.js takes it.
+	const answerRead = `(() => {
+  const a = window.riskchartAnswer;
+  if (!a) return false;
+  a.read.then(() => { window.answerRead = true; });
+  return window.answerRead === true;
+})()`
 	for _, tc := range []struct {
-		name, held string // held: the response held back, as a Fetch URL pattern
-		until      string // what lets it through: a condition in the page
-		beforeDCL  bool
+		name      string
+		held      []string // the responses held back, as Fetch URL patterns
+		until     string   // what lets them through: a condition in the page
+		beforeDCL bool
 	}{
-		{"the answer is in before ECharts has run: sketched before the parser goes on", "*/web/echarts.min.js",
-			`performance.getEntriesByType("resource").some((e) => e.name.includes("` + venueapi.PathKLine + `") && e.responseEnd > 0)`, true},
-		{"the answer lands after the page is parsed: sketched and drawn when it lands", "*/sapi/v1/market/history/kline?*",
+		{"the answer is in before ECharts has run: sketched before the parser goes on",
+			[]string{"*/web/echarts.min.js", "*/web/chart-boot.js"}, answerRead, true},
+		{"the answer lands after the page is parsed: sketched and drawn when it lands",
+			[]string{"*/sapi/v1/market/history/kline?*"},
 			`performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd > 0`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := newBrowser(t) // a browser of its own: no service worker answers before the network
-			held, hold := holdResponses(ctx, tc.held)
-			whenHeld(ctx, held, func(id fetch.RequestID) {
-				// The condition, then a moment for the page to read what came.
-				if err := chromedp.Run(ctx, chromedp.Poll(tc.until, nil, chromedp.WithPollingInterval(20*time.Millisecond))); err != nil && ctx.Err() == nil {
-					t.Logf("waiting for %s: %v", tc.until, err)
-				}
-				time.Sleep(100 * time.Millisecond)
-				if err := chromedp.Run(ctx, fetch.ContinueRequest(id)); err != nil && ctx.Err() == nil {
-					t.Logf("letting %s through: %v", tc.held, err)
-				}
-			})
+			patterns := make([]*fetch.RequestPattern, len(tc.held))
+			for i, p := range tc.held {
+				patterns[i] = &fetch.RequestPattern{URLPattern: p, RequestStage: fetch.RequestStageResponse}
+			}
+			held, hold := holdEach(ctx, patterns...)
+			for i := range held {
+				whenHeld(ctx, held[i], func(id fetch.RequestID) {
+					// The condition, then a moment for the page to take what came.
+					if err := chromedp.Run(ctx, chromedp.Poll(tc.until, nil, chromedp.WithPollingInterval(20*time.Millisecond))); err != nil && ctx.Err() == nil {
+						t.Logf("waiting for %s: %v", tc.until, err)
+					}
+					time.Sleep(100 * time.Millisecond)
+					if err := chromedp.Run(ctx, fetch.ContinueRequest(id)); err != nil && ctx.Err() == nil {
+						t.Logf("letting %s through: %v", tc.held[i], err)
+					}
+				})
+			}
 			// ?wasm=false: the first paint alone, without the app adopting it.
 			if err := chromedp.Run(ctx, hold, chromedp.Navigate(s.URL+"/?"+query+"&wasm=false")); err != nil {
 				t.Fatal(err)
