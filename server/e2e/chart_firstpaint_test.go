@@ -254,6 +254,15 @@ func TestChartFirstPaint(t *testing.T) {
 	})
 }
 
+// jsAnswerRead holds once the head's script (web/chart-answer.js) has read
+// the preloaded KLine answer's text, as chart-boot.js takes it.
+const jsAnswerRead = `(() => {
+  const a = window.riskchartAnswer;
+  if (!a) return false;
+  a.read.then((text) => { window.answerReadBytes = text.length; });
+  return window.answerReadBytes > 0;
+})()`
+
 // TestChartFirstPaintReadsTheAnswerEarly holds back, in turn, ECharts and
 // the KLine answer (the DevTools Fetch domain pauses the response), so that
 // each lands last for certain. The head's script (web/chart-answer.js)
@@ -271,13 +280,6 @@ func TestChartFirstPaintReadsTheAnswerEarly(t *testing.T) {
 	s := startServer(t, nil)
 	const query = "contract_code=ETH-USDT&period=4hour&tz=utc"
 	want := appArrays(t, apiCandles(t, s.URL, "contract_code=ETH-USDT&period=4hour&size=300"), venueapi.Period4Hour, time.UTC)
-	// The answer's text read by the head's script, as chart-boot.js takes it.
-	const answerRead = `(() => {
-  const a = window.riskchartAnswer;
-  if (!a) return false;
-  a.read.then(() => { window.answerRead = true; });
-  return window.answerRead === true;
-})()`
 	for _, tc := range []struct {
 		name      string
 		held      []string // the responses held back, as Fetch URL patterns
@@ -285,7 +287,7 @@ func TestChartFirstPaintReadsTheAnswerEarly(t *testing.T) {
 		beforeDCL bool
 	}{
 		{"the answer is in before ECharts has run: sketched before the parser goes on",
-			[]string{"*/web/echarts.min.js", "*/web/chart-boot.js"}, answerRead, true},
+			[]string{"*/web/echarts.min.js", "*/web/chart-boot.js"}, jsAnswerRead, true},
 		{"the answer lands after the page is parsed: sketched and drawn when it lands",
 			[]string{"*/sapi/v1/market/history/kline?*"},
 			`performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd > 0`, false},
@@ -341,17 +343,11 @@ func TestChartFirstPaintReadsTheAnswerEarly(t *testing.T) {
 func TestTheAnswerIsReadBeforeTheStylesheets(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
-	const answerRead = `(() => {
-  const a = window.riskchartAnswer;
-  if (!a) return false;
-  a.read.then((text) => { window.answerReadBytes = text.length; });
-  return window.answerReadBytes > 0;
-})()`
 	held, hold := holdResponses(ctx, "*.css")
 	read := make(chan bool, 8)
 	whenHeld(ctx, held, func(id fetch.RequestID) {
 		tctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		err := chromedp.Run(tctx, chromedp.Poll(answerRead, nil, chromedp.WithPollingInterval(20*time.Millisecond)))
+		err := chromedp.Run(tctx, chromedp.Poll(jsAnswerRead, nil, chromedp.WithPollingInterval(20*time.Millisecond)))
 		cancel()
 		read <- err == nil
 		if err := chromedp.Run(ctx, fetch.ContinueRequest(id)); err != nil && ctx.Err() == nil {
