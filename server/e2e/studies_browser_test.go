@@ -44,22 +44,24 @@ func unroundLabels(labels []string) string {
 		if math.IsInf(gap, 0) {
 			return "a single label"
 		}
-		round := false
-		for p := math.Pow(10, math.Floor(math.Log10(gap))); p <= v && !round; p *= 10 {
-			for _, m := range []float64{1, 2, 2.5, 5} {
-				if step := m * p; step >= gap*(1-1e-9) {
-					if k := v / step; math.Abs(k-math.Round(k)) < 1e-6 {
-						round = true
-						break
-					}
-				}
-			}
-		}
-		if !round {
+		if !onNiceStep(v, gap) {
 			return fmt.Sprintf("label %q is not a multiple of a step of 1, 2, 2.5 or 5 times a power of ten at least its gap (%v) to a neighbour", labels[i], gap)
 		}
 	}
 	return ""
+}
+
+// onNiceStep reports whether v is a multiple of a step of 1, 2, 2.5 or 5
+// times a power of ten that is at least gap.
+func onNiceStep(v, gap float64) bool {
+	for p := math.Pow(10, math.Floor(math.Log10(gap))); p <= v; p *= 10 {
+		for _, m := range []float64{1, 2, 2.5, 5} {
+			if step := m * p; step >= gap*(1-1e-9) && math.Abs(v/step-math.Round(v/step)) < 1e-6 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // TestUnroundLabels holds the browser test's rule for a log axis' labels
