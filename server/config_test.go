@@ -466,3 +466,32 @@ func errorNames(t *testing.T, err error, want ...string) {
 		}
 	}
 }
+
+func TestAskingForTheUsageIsNotAFailure(t *testing.T) {
+	tests := []struct {
+		args     []string
+		wantFlag string // a flag the usage names
+	}{
+		{[]string{"riskchart", "-h"}, "-addr"},
+		{[]string{"riskchart", "-help"}, "-venue-url"},
+		{[]string{"riskchart", "sandbox", "-h"}, "-sandbox-keys"},
+		{[]string{"riskchart", "embed-link", "-h"}, "-ttl"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args[1:], " "), func(t *testing.T) {
+			var stdout, stderr strings.Builder
+			err := run(t.Context(), tt.args, func(string) string { return "" }, &stdout, &stderr)
+			if err != nil {
+				t.Fatalf("run: %v, want nil: the usage was asked for", err)
+			}
+			if !strings.Contains(stderr.String(), tt.wantFlag) {
+				t.Errorf("usage printed: %q, want it to name %s", stderr.String(), tt.wantFlag)
+			}
+		})
+	}
+	// A flag the command does not have is still a failure, named.
+	err := run(t.Context(), []string{"riskchart", "embed-link", "-contract", "BTC-USDT"}, func(string) string { return "" }, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "-contract") || !strings.HasPrefix(err.Error(), "embed-link: ") {
+		t.Errorf("run with an unknown flag: %v, want an error naming -contract, from embed-link", err)
+	}
+}

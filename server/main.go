@@ -48,15 +48,29 @@ func main() {
 }
 
 // run is the whole program; main only hands it the process's environment, so
-// tests start the real server in-process.
+// tests start the real server in-process. Asked for its usage (-h), it
+// prints it and returns nil: help is not a failure.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) > 1 && args[1] == "sandbox" {
-		return runSandbox(ctx, args[2:], getenv, stdout, stderr)
+	var err error
+	switch {
+	case len(args) > 1 && args[1] == "sandbox":
+		err = runSandbox(ctx, args[2:], getenv, stdout, stderr)
+	case len(args) > 1 && args[1] == "embed-link":
+		if err = runEmbedLink(args[2:], getenv, stdout, stderr); err != nil {
+			err = fmt.Errorf("embed-link: %w", err)
+		}
+	default:
+		err = runService(ctx, args[1:], getenv, stdout, stderr)
 	}
-	if len(args) > 1 && args[1] == "embed-link" {
-		return runEmbedLink(args[2:], getenv, stdout, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
 	}
-	cfg, err := parseConfig("riskchart", args[1:], getenv, stderr)
+	return err
+}
+
+// runService runs the server, and the sandbox venue it needs, until ctx ends.
+func runService(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseConfig("riskchart", args, getenv, stderr)
 	if err != nil {
 		return err
 	}
@@ -310,7 +324,8 @@ func embedSigner(key venue.Secret, maxTTL time.Duration) (*embedlink.Signer, err
 	return s, nil
 }
 
-// runEmbedLink prints a signed embed link for the operator to hand out.
+// runEmbedLink prints a signed embed link for the operator to hand out; run
+// names the command in its errors.
 func runEmbedLink(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("riskchart embed-link", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -323,16 +338,16 @@ func runEmbedLink(args []string, getenv func(string) string, stdout, stderr io.W
 	// The server's own settings: the key, and the longest lifetime it accepts.
 	cfg, err := parseConfig("riskchart embed-link", nil, getenv, stderr)
 	if err != nil {
-		return fmt.Errorf("embed-link: %w", err)
+		return err
 	}
 	if cfg.EmbedKey == "" {
-		return errors.New("embed-link: set RISKCHART_EMBED_KEY to the key the server signs with")
+		return errors.New("set RISKCHART_EMBED_KEY to the key the server signs with")
 	}
 	if *ttl <= 0 {
-		return errors.New("embed-link: -ttl must be positive")
+		return errors.New("-ttl must be positive")
 	}
 	if *ttl > cfg.EmbedMaxTTL {
-		return fmt.Errorf("embed-link: -ttl %s is longer than the server accepts, RISKCHART_EMBED_MAX_TTL %s", *ttl, cfg.EmbedMaxTTL)
+		return fmt.Errorf("-ttl %s is longer than the server accepts, RISKCHART_EMBED_MAX_TTL %s", *ttl, cfg.EmbedMaxTTL)
 	}
 	s, err := embedSigner(cfg.EmbedKey, cfg.EmbedMaxTTL)
 	if err != nil {
@@ -340,7 +355,7 @@ func runEmbedLink(args []string, getenv func(string) string, stdout, stderr io.W
 	}
 	tok, err := s.Issue(embedlink.Scope{Contracts: splitList(*contracts), Panels: splitList(*panels), Expires: time.Now().Add(*ttl)})
 	if err != nil {
-		return fmt.Errorf("embed-link: %w", err)
+		return err
 	}
 	fmt.Fprintln(stdout, tok)
 	return nil
