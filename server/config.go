@@ -34,6 +34,7 @@ type config struct {
 	SecretKeyFile   string           // the file holding the secret key
 	SandboxAddr     string           // where the embedded sandbox listens
 	SandboxKeys     venue.Secret     // access:secret pairs the sandbox accepts
+	SandboxSeed     uint64           // draws the sandbox's market; 0: the one every machine shows
 	ViewerTokens    venue.Secret     // comma-separated tokens for private paths off loopback
 	Contracts       []venueapi.Offer // nil: the sandbox's markets, or defaultContracts for a real venue
 	FrameAncestors  string           // origins allowed to embed the pages, space-separated
@@ -99,6 +100,19 @@ var settings = []setting{
 	{flag: "sandbox-keys", env: "RISKCHART_SANDBOX_KEYS", unset: "one generated at start", secret: true,
 		usage: "access:secret pairs the sandbox accepts, comma-separated",
 		set:   func(c *config, v string) error { c.SandboxKeys = venue.Secret(v); return nil }},
+	{flag: "sandbox-seed", env: "RISKCHART_SANDBOX_SEED", unset: "the market every machine shows",
+		usage: "draws the sandbox's market: another number, another two years of prices",
+		set: func(c *config, v string) error {
+			if v == "" {
+				return nil
+			}
+			n, err := strconv.ParseUint(v, 10, 64)
+			if err != nil || n == 0 {
+				return fmt.Errorf("must be a whole number from 1 to %d", uint64(math.MaxUint64))
+			}
+			c.SandboxSeed = n
+			return nil
+		}},
 	{flag: "viewer-tokens", env: "RISKCHART_VIEWER_TOKENS", unset: "private paths answer loopback only", secret: true,
 		usage: "tokens that grant browsers the private paths, comma-separated",
 		set:   func(c *config, v string) error { c.ViewerTokens = venue.Secret(v); return nil }},

@@ -88,6 +88,33 @@ func TestParseConfig(t *testing.T) {
 			},
 		},
 		{
+			name: "the sandbox's market is the default one unless a seed is given",
+			check: func(t *testing.T, c config) {
+				if c.SandboxSeed != 0 {
+					t.Errorf("sandbox seed %d, want 0 (the sandbox's default market)", c.SandboxSeed)
+				}
+			},
+		},
+		{
+			name: "a sandbox seed draws another market",
+			env:  map[string]string{"RISKCHART_SANDBOX_SEED": "18446744073709551615"},
+			check: func(t *testing.T, c config) {
+				if c.SandboxSeed != 1<<64-1 {
+					t.Errorf("sandbox seed %d, want the largest", c.SandboxSeed)
+				}
+			},
+		},
+		{
+			name:    "a sandbox seed of 0 names its variable and the rule",
+			env:     map[string]string{"RISKCHART_SANDBOX_SEED": "0"},
+			wantErr: "RISKCHART_SANDBOX_SEED: must be a whole number from 1 to 18446744073709551615",
+		},
+		{
+			name:    "a sandbox seed that is not a whole number names its flag and the rule",
+			args:    []string{"-sandbox-seed", "-3"},
+			wantErr: "-sandbox-seed: must be a whole number from 1",
+		},
+		{
 			name:    "a malformed duration names its variable",
 			env:     map[string]string{"RISKCHART_REFRESH_INTERVAL": "soon"},
 			wantErr: "RISKCHART_REFRESH_INTERVAL",
@@ -154,7 +181,7 @@ func TestEverySettingHasAFlagAVariableADefaultAndASummaryLine(t *testing.T) {
 	values["RISKCHART_REDIS_URL"], values["RISKCHART_REPLICAS"], values["RISKCHART_EGRESS"] = "redis://redis.internal:6379/0", "3", "nat-a"
 	values["RISKCHART_MAX_STREAMS"], values["RISKCHART_MAX_STREAMS_PER_CLIENT"] = "500", "4"
 	values["RISKCHART_LOG_LEVEL"] = "DEBUG"
-	values["RISKCHART_PUBLIC_TIERS"] = "true"
+	values["RISKCHART_PUBLIC_TIERS"], values["RISKCHART_SANDBOX_SEED"] = "true", "42"
 	delete(values, "RISKCHART_SECRET_KEY_FILE") // with the secret key itself, refused
 	summary := func(args []string, env map[string]string) string {
 		t.Helper()

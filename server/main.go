@@ -232,7 +232,7 @@ func startSandbox(ctx context.Context, cfg config, log *slog.Logger) (*sandbox.S
 	if err != nil {
 		return nil, "", sandbox.Key{}, nil, err
 	}
-	sb, err := sandbox.New(sandbox.Config{Keys: keys, Logger: log.With("component", "sandbox")})
+	sb, err := sandbox.New(sandbox.Config{Keys: keys, Seed: cfg.SandboxSeed, Logger: log.With("component", "sandbox")})
 	if err != nil {
 		return nil, "", sandbox.Key{}, nil, fmt.Errorf("starting the sandbox venue: %w", err)
 	}
@@ -285,7 +285,7 @@ func runSandbox(ctx context.Context, args []string, getenv func(string) string, 
 	if err != nil {
 		return err
 	}
-	sb, err := sandbox.New(sandbox.Config{Keys: keys, Logger: log})
+	sb, err := sandbox.New(sandbox.Config{Keys: keys, Seed: cfg.SandboxSeed, Logger: log})
 	if err != nil {
 		return fmt.Errorf("starting the sandbox venue: %w", err)
 	}

@@ -134,3 +134,53 @@ func TestTheBinaryNamesTheVariableBehindALibrarysRule(t *testing.T) {
 		})
 	}
 }
+
+func TestTheSandboxSeedDrawsTheMarket(t *testing.T) {
+	// closes is the day closes of BTC-USDT's last month before today's,
+	// by candle id, as the server answers them.
+	closes := func(t *testing.T, env map[string]string) map[int64]string {
+		t.Helper()
+		s := startServer(t, env)
+		res, err := http.Get(s.URL + venueapi.PathKLine + "?contract_code=BTC-USDT&period=1day&size=30")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, err := io.ReadAll(res.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := venueapi.DecodeKLine(body)
+		if err != nil || len(a.Data) != 30 {
+			t.Fatalf("decoding the answer (%v, %d candles): %s", err, len(a.Data), body)
+		}
+		out := map[int64]string{}
+		for _, c := range a.Data[:len(a.Data)-1] { // today's candle moves
+			out[c.ID] = c.Close.String()
+		}
+		return out
+	}
+	same := func(a, b map[int64]string) (agree, differ int) {
+		for id, c := range a {
+			switch d, ok := b[id]; {
+			case !ok:
+			case c == d:
+				agree++
+			default:
+				differ++
+			}
+		}
+		return agree, differ
+	}
+	byDefault := closes(t, nil)
+	seven := closes(t, map[string]string{"RISKCHART_SANDBOX_SEED": "7"})
+	sevenAgain := closes(t, map[string]string{"RISKCHART_SANDBOX_SEED": "7"})
+	// Three servers started within a second share at least 28 of the 29
+	// days, unless the day turned between them.
+	if agree, differ := same(seven, sevenAgain); differ != 0 || agree < 28 {
+		t.Errorf("two sandboxes of seed 7: %d day closes agree, %d differ; want one market", agree, differ)
+	}
+	if agree, differ := same(byDefault, seven); differ < 28 {
+		t.Errorf("the default market and seed 7's: %d day closes agree, %d differ; want another market", agree, differ)
+	}
+}

@@ -12,5 +12,8 @@
 // once per run. RISKCHART_CHROMIUM names the browser; without one the browser
 // tests skip, except under CI=true, where they fail. Screenshots and timings
 // go to artifacts/ at the repository's root, and BenchmarkFrontEnd (make
-// bench) writes artifacts/frontbench.txt.
+// bench) writes artifacts/frontbench.txt. RISKCHART_SANDBOX_SEED, given to
+// the tests, is given to every server they start: the sandbox draws another
+// market, and a test that passes on one market's prices and fails on
+// another's reads the prices, not the page (make test-markets).
 package e2e

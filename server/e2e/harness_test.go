@@ -98,6 +98,9 @@ func frontEnd(t testing.TB) string {
 // (another build's, for BenchmarkStartUpAB).
 func commandOf(bin, root string, env map[string]string, args ...string) *exec.Cmd {
 	vars := map[string]string{"PATH": os.Getenv("PATH"), "HOME": os.Getenv("HOME"), "RISKCHART_ROOT": root}
+	if seed := os.Getenv("RISKCHART_SANDBOX_SEED"); seed != "" { // make test-markets
+		vars["RISKCHART_SANDBOX_SEED"] = seed
+	}
 	for k, v := range env {
 		vars[k] = v
 	}
