@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riskchart/riskchart/server/internal/sandbox/sandboxtest"
 	"github.com/riskchart/riskchart/server/internal/servertest"
 
 	"github.com/riskchart/riskchart/venueapi"
@@ -142,14 +143,7 @@ func TestTheSandboxSeedDrawsTheMarket(t *testing.T) {
 		t.Helper()
 		s := startServer(t, env)
 		res, err := http.Get(s.URL + venueapi.PathKLine + "?contract_code=BTC-USDT&period=1day&size=30")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		body, err := io.ReadAll(res.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
+		body := sandboxtest.Body(t, res, err)
 		a, err := venueapi.DecodeKLine(body)
 		if err != nil || len(a.Data) != 30 {
 			t.Fatalf("decoding the answer (%v, %d candles): %s", err, len(a.Data), body)
