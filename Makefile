@@ -11,6 +11,8 @@ GO_SRC    := $(shell find app server venueapi -name '*.go' -not -name '*_test.go
 APP_SRC   := $(shell find app venueapi -name '*.go' -not -name '*_test.go') go.mod go.sum
 CHROMIUM  ?= /usr/bin/chromium
 NGINX     ?= /usr/sbin/nginx
+# What the tests start: this build's binary, and the browser.
+TEST_ENV   = RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM)
 
 .PHONY: all run build test bench deps chromium redis-server nginx vet clean wasm-size trace-startup profile-startup ab-startup test-markets
 
@@ -102,8 +104,8 @@ vet:
 # (about 10 s). The timeout catches a hang, not a slow host: the browser
 # tests alone take 17-20 minutes on two cores.
 test: build chromium redis-server nginx vet
-	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 45m ./...
-	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -run '^$$' -bench . -benchtime 1x $$($(GO) list ./... | grep -v /server/e2e)
+	$(TEST_ENV) $(GO) test -count=1 -timeout 45m ./...
+	$(TEST_ENV) $(GO) test -count=1 -run '^$$' -bench . -benchtime 1x $$($(GO) list ./... | grep -v /server/e2e)
 
 # The browser tests again on other markets than the one every machine shows
 # (RISKCHART_SANDBOX_SEED): a test that passes on one market's prices and
@@ -112,7 +114,7 @@ MARKETS ?= 2 3 4
 test-markets: build chromium redis-server nginx
 	@for seed in $(MARKETS); do \
 		echo "the browser tests on the sandbox's market of seed $$seed"; \
-		RISKCHART_SANDBOX_SEED=$$seed RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) \
+		RISKCHART_SANDBOX_SEED=$$seed $(TEST_ENV) \
 			$(GO) test -count=1 -timeout 45m ./server/e2e || exit 1; \
 	done
 
@@ -120,7 +122,7 @@ test-markets: build chromium redis-server nginx
 # benchmarks at a time (-p 1): go test otherwise runs as many packages at
 # once as there are cores, and each timed the others' load.
 bench: build chromium redis-server nginx
-	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test -run '^$$' -bench . -benchmem -count=1 -p 1 ./...
+	$(TEST_ENV) $(GO) test -run '^$$' -bench . -benchmem -count=1 -p 1 ./...
 	$(GO) run ./server/cmd/loadtest -duration 5s -clients 32
 	$(GO) run ./server/cmd/loadtest -deploy -bin $(BIN) -nginx $(NGINX) -duration 2s -rounds 4 -clients 32
 	$(GO) run ./server/cmd/streambench -bin $(BIN)
@@ -133,7 +135,7 @@ bench: build chromium redis-server nginx
 
 # Where a cold and a warm start of the chart page spend their time: docs/performance.md.
 trace-startup: build chromium
-	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test ./server/e2e -run '^$$' -bench '^BenchmarkStartUp(Trace|MainThread)$$' -benchtime 1x -count=1
+	$(TEST_ENV) $(GO) test ./server/e2e -run '^$$' -bench '^BenchmarkStartUp(Trace|MainThread)$$' -benchtime 1x -count=1
 	@cat artifacts/starttrace.txt artifacts/startmain.txt
 
 # Go's first run in the page by function, cold and next visit: docs/performance.md.
@@ -141,7 +143,7 @@ trace-startup: build chromium
 profile-startup: build chromium
 	GOOS=js GOARCH=wasm $(GO) build -modfile $(WASM_MOD) -trimpath -o build/profile/app.wasm ./app/wasm
 	$(GO) run ./server/cmd/wasmdata build/profile/app.wasm
-	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) RISKCHART_NAMED_WASM=$(CURDIR)/build/profile/app.wasm $(GO) test ./server/e2e -run '^$$' -bench '^BenchmarkStartUpProfile$$' -benchtime 1x -count=1
+	$(TEST_ENV) RISKCHART_NAMED_WASM=$(CURDIR)/build/profile/app.wasm $(GO) test ./server/e2e -run '^$$' -bench '^BenchmarkStartUpProfile$$' -benchtime 1x -count=1
 	@cat artifacts/startprofile.txt
 
 # A change's start-up against the code at BEFORE (a commit), in one run with
@@ -154,7 +156,7 @@ ab-startup: build chromium
 	git archive --format=tar $(BEFORE) | tar -x -C build/ab
 	cp -a node_modules build/ab/
 	$(MAKE) -C build/ab build
-	RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM) RISKCHART_AB_BIN=$(CURDIR)/build/ab/bin/riskchart RISKCHART_AB_ROOT=$(CURDIR)/build/ab $(GO) test ./server/e2e -run '^$$' -bench '^BenchmarkStartUpAB$$' -benchtime 1x -count=1 -timeout 60m
+	$(TEST_ENV) RISKCHART_AB_BIN=$(CURDIR)/build/ab/bin/riskchart RISKCHART_AB_ROOT=$(CURDIR)/build/ab $(GO) test ./server/e2e -run '^$$' -bench '^BenchmarkStartUpAB$$' -benchtime 1x -count=1 -timeout 60m
 	@cat artifacts/startab.txt
 
 # app.wasm's code per package, the data segments in one row: docs/performance.md.
