@@ -23,8 +23,8 @@ const goECharts = "github.com/go-echarts/go-echarts/v2"
 // sweep of browser storage out of Go's first run
 // (docs/performance.md#go-apps-sweep-of-browser-storage). One, with the
 // file goapp/markup.go added, mounts a tree from markup
-// (docs/performance.md#mounting-from-markup). One writes the attribute
-// values of every render without fmt
+// (docs/performance.md#mounting-from-markup). Two write the attribute
+// values of every render, and the key of each action handler, without fmt
 // (docs/performance.md#go-apps-attribute-values).
 type edit struct {
 	module, file, why string
@@ -141,6 +141,31 @@ func (lineComment) ReplaceAllString(s, repl string) string {
 	}
 	return fmt.Sprintf(format, v...)
 `,
+		},
+		{
+			module: goApp, file: "pkg/app/action.go",
+			why: "every handler a component sets (ctx.Handle, at its mount) is keyed by fmt.Sprintf(\"/%T/%p/%p\", ...), the one call of fmt left in Go's first run: the same key is now written without fmt for a component's pointer and a func, and by fmt for anything else",
+			old: "func actionHandlerKey(source UI, handler ActionHandler) string {\n\treturn fmt.Sprintf(\"/%T/%p/%p\", source, source, handler)\n}\n",
+			new: `func actionHandlerKey(source UI, handler ActionHandler) string {
+	// riskchart's build of app.wasm (server/cmd/wasmgoapp): the key that
+	// fmt.Sprintf("/%T/%p/%p", source, source, handler) writes, without fmt
+	// when source is a pointer and handler a func, as they are for every
+	// handler a component sets.
+	sv, hv := reflect.ValueOf(source), reflect.ValueOf(handler)
+	if sv.Kind() != reflect.Pointer || hv.Kind() != reflect.Func {
+		return fmt.Sprintf("/%T/%p/%p", source, source, handler)
+	}
+	return "/" + sv.Type().String() +
+		"/0x" + strconv.FormatUint(uint64(uintptr(sv.UnsafePointer())), 16) +
+		"/0x" + strconv.FormatUint(uint64(uintptr(hv.UnsafePointer())), 16)
+}
+`,
+		},
+		{
+			module: goApp, file: "pkg/app/action.go",
+			why: "as above",
+			old: "import (\n\t\"fmt\"\n\t\"sync\"\n",
+			new: "import (\n\t\"fmt\"\n\t\"reflect\"\n\t\"strconv\"\n\t\"sync\"\n",
 		},
 		{
 			module: goApp, file: "pkg/app/attribute.go",

@@ -92,7 +92,7 @@ func run(out string, stdout io.Writer) error {
 	if err := checkLinks(filepath.Join(out, "go.mod")); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %s@%s with %s kept out of js/wasm in %s; %d edits and %d added files (%s kept out, go-app's storage sweep out of the first run, trees mounted from markup, small functions where V8 would optimise them beside the first run, one type for every element)\n",
+	fmt.Fprintf(stdout, "%s: %s@%s with %s kept out of js/wasm in %s; %d edits and %d added files (%s kept out, go-app's storage sweep out of the first run, trees mounted from markup, small functions where V8 would optimise them beside the first run, fmt out of the first run, one type for every element)\n",
 		filepath.Join(out, "go.mod"), goApp, version, cut, strings.Join(splits, ", "), len(edits()), len(additions()), edited)
 	return nil
 }

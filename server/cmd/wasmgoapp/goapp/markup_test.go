@@ -7,6 +7,7 @@ package app
 
 import (
 	"bytes"
+	"fmt"
 	"html"
 	"reflect"
 	"strings"
@@ -254,3 +255,34 @@ func TestEveryElementIsOneType(t *testing.T) {
 		t.Errorf("Encode put the loaded component outside the body:\n%s", s)
 	}
 }
+
+// The key of an action handler is the one fmt.Sprintf("/%T/%p/%p") wrote,
+// whether the copy writes it itself (a component's pointer and a func) or
+// leaves it to fmt (anything else), and two handlers of one component differ.
+func TestActionHandlerKeyIsFmtsKey(t *testing.T) {
+	l := &markupList{}
+	var none ActionHandler
+	cases := []struct {
+		name    string
+		source  UI
+		handler ActionHandler
+	}{
+		{"a component and a func", l, func(Context, Action) {}},
+		{"a component and a method value", l, l.handleForKey},
+		{"a nil component pointer", (*markupList)(nil), func(Context, Action) {}},
+		{"a component and a nil handler", l, none},
+		{"an element", Div(), func(Context, Action) {}},
+		{"no source", nil, func(Context, Action) {}},
+	}
+	for _, c := range cases {
+		want := fmt.Sprintf("/%T/%p/%p", c.source, c.source, c.handler)
+		if got := actionHandlerKey(c.source, c.handler); got != want {
+			t.Errorf("%s: key %q, fmt wrote %q", c.name, got, want)
+		}
+	}
+	if a, b := actionHandlerKey(l, cases[0].handler), actionHandlerKey(l, l.handleForKey); a == b {
+		t.Errorf("two handlers of one component share the key %q", a)
+	}
+}
+
+func (l *markupList) handleForKey(Context, Action) {}
