@@ -28,8 +28,8 @@ func (e *accessError) Is(target error) bool { return target == ErrNoAccess }
 // Unanswered reports whether err is a request that got no answer at all:
 // the browser is offline or the server is down.
 func Unanswered(err error) bool {
-	var netErr *browser.NetworkError
-	return errors.As(err, &netErr)
+	_, ok := errors.AsType[*browser.NetworkError](err)
+	return ok
 }
 
 // The HTTP methods and statuses the client names, written out: importing

@@ -11,8 +11,6 @@ import (
 // that maps the client's errors to messages. The technical text
 // (err.Error()) is for the browser's console alone (Logged).
 func Words(err error) string {
-	var answer *AnswerError
-	var param *venueapi.ParamError
 	switch {
 	case err == nil:
 		return ""
@@ -24,9 +22,11 @@ func Words(err error) string {
 		return "The venue does not list this contract."
 	case errors.Is(err, ErrNoAccess):
 		return "No access: this server shows this data only with a viewer token or a signed embed link."
-	case errors.As(err, &param):
+	}
+	if param, ok := errors.AsType[*venueapi.ParamError](err); ok {
 		return "This request is not one the venue takes: " + param.Error() + "."
-	case errors.As(err, &answer):
+	}
+	if answer, ok := errors.AsType[*AnswerError](err); ok {
 		return answerWords(answer)
 	}
 	return "Something went wrong. Try again shortly."

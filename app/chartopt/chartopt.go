@@ -187,13 +187,16 @@ type series struct {
 // (app/echarts) draws the newest bar itself.
 const VolumeBarShare = 0.7
 
+// barWidth is VolumeBarShare as ECharts' barWidth, a percentage of the band.
+func barWidth() string { return strconv.FormatFloat(VolumeBarShare*100, 'g', -1, 64) + "%" }
+
 // Frame returns the option without data: a candlestick grid above a volume
 // grid sharing one time axis and one zoom, the price axis fitted to the
 // visible candles, and a crosshair linking both grids.
 func Frame(s Style) ([]byte, error) {
 	axis, split := frameColors(s.Dark)
 	hidden := &opts.AxisLabel{Show: opts.Bool(false)}
-	volumeBarWidth := fmt.Sprintf("%g%%", VolumeBarShare*100)
+	volumeBarWidth := barWidth()
 	right := strconv.Itoa(s.Room())
 	o := option{
 		BackgroundColor: "transparent",
@@ -314,22 +317,23 @@ func appendLabel(b []byte, id int64, p venueapi.Period, loc *time.Location) []by
 	}
 	switch p {
 	case venueapi.Period1Day: // 2006-01-02
-		b = append(appendDigits(b, year, 4), '-')
-		b = append(appendDigits(b, int(month), 2), '-')
-		return appendDigits(b, day, 2)
+		b = append(AppendDigits(b, year, 4), '-')
+		b = append(AppendDigits(b, int(month), 2), '-')
+		return AppendDigits(b, day, 2)
 	case venueapi.Period1Mon: // 2006-01
-		b = append(appendDigits(b, year, 4), '-')
-		return appendDigits(b, int(month), 2)
+		b = append(AppendDigits(b, year, 4), '-')
+		return AppendDigits(b, int(month), 2)
 	}
 	hour, minute, _ := t.Clock() // 01-02 15:04
-	b = append(appendDigits(b, int(month), 2), '-')
-	b = append(appendDigits(b, day, 2), ' ')
-	b = append(appendDigits(b, hour, 2), ':')
-	return appendDigits(b, minute, 2)
+	b = append(AppendDigits(b, int(month), 2), '-')
+	b = append(AppendDigits(b, day, 2), ' ')
+	b = append(AppendDigits(b, hour, 2), ':')
+	return AppendDigits(b, minute, 2)
 }
 
-// appendDigits appends 0 <= v < 10^width in exactly width digits.
-func appendDigits(b []byte, v, width int) []byte {
+// AppendDigits appends 0 <= v < 10^width in exactly width digits (width at
+// most 4): the labels here and the panels' times of day (app/components).
+func AppendDigits(b []byte, v, width int) []byte {
 	var buf [4]byte
 	for i := width - 1; i >= 0; i-- {
 		buf[i] = byte('0' + v%10)

@@ -2,7 +2,6 @@ package chartopt
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -153,7 +152,7 @@ func applyStudies(o *option, s Style) {
 		sr := series{Name: l.Name, Type: "line", XAxisIndex: g, YAxisIndex: g, Data: []int{}, ShowSymbol: opts.Bool(false),
 			Silent: true, ItemStyle: &opts.ItemStyle{Color: colour}, LineStyle: &opts.LineStyle{Color: colour, Width: 1}}
 		if l.Bars {
-			sr.Type, sr.BarWidth, sr.ShowSymbol, sr.LineStyle = "bar", fmt.Sprintf("%g%%", VolumeBarShare*100), nil, nil
+			sr.Type, sr.BarWidth, sr.ShowSymbol, sr.LineStyle = "bar", barWidth(), nil, nil
 		}
 		o.Series = append(o.Series, sr)
 	}

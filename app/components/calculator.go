@@ -288,8 +288,8 @@ func (c *Calculator) Render() app.UI {
 	if err == nil {
 		entry, margin, long, short, err = c.liquidation(res, k)
 	}
-	f := calcFieldErr{touched: c.touched}
-	errors.As(err, &f.fe)
+	fe, _ := errors.AsType[*risk.FieldError](err)
+	f := calcFieldErr{fe: fe, touched: c.touched}
 	var out []app.UI
 	if err == nil {
 		out = c.answer(res, k, limit, entry, margin, long, short)
@@ -465,9 +465,9 @@ func (c *Calculator) hint(whyNot error) app.UI {
 
 // status says why the calculator cannot answer, when it cannot.
 func (c *Calculator) status(whyNot error) app.UI {
-	var field *risk.FieldError
+	_, onField := errors.AsType[*risk.FieldError](whyNot)
 	switch {
-	case whyNot == nil, errors.As(whyNot, &field): // a field's rule is said under it
+	case whyNot == nil, onField: // a field's rule is said under it
 		return nil
 	case c.Unknown:
 		return app.P().ID("calc-status").Class("muted").Text(whyNot.Error())

@@ -189,3 +189,39 @@ func TestAFailedRefreshIsTriedAgainSoonAndItsMessageGoesWithTheNextSuccess(t *te
 		})
 	}
 }
+
+// The panels' times, written from the time's fields, are what Format writes
+// with "15:04:05", RFC3339 and RFC3339Nano: in five zones, over two years of
+// instants with fractions of every length, and at the years where the
+// writers leave the work to Format.
+func TestPanelTimesAreWhatFormatWrites(t *testing.T) {
+	newYork, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zones := []*time.Location{time.UTC, newYork, time.FixedZone("UTC+5:30", 5*3600+1800),
+		time.FixedZone("UTC+12:45", 12*3600+2700), time.FixedZone("UTC-9:30", -(9*3600 + 1800))}
+	fractions := []int{0, 1, 10, 120, 500_000_000, 999_999_999, 123_456_789, 100_000}
+	var instants []time.Time
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < 2*365*24; i += 7 {
+		instants = append(instants, start.Add(time.Duration(i)*time.Hour+time.Duration(i%3600)*time.Second+time.Duration(fractions[i%len(fractions)])))
+	}
+	for _, year := range []int{-1, 0, 999, 9999, 10000} {
+		instants = append(instants, time.Date(year, 12, 31, 23, 59, 59, 5_000, time.UTC), time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC))
+	}
+	for _, at := range instants {
+		for _, loc := range zones {
+			in := at.In(loc)
+			if got, want := timeOfDay(in), in.Format("15:04:05"); got != want {
+				t.Fatalf("timeOfDay(%v) = %q, Format wrote %q", in, got, want)
+			}
+			if got, want := utcStamp(in, false), in.UTC().Format(time.RFC3339); got != want {
+				t.Fatalf("utcStamp(%v) = %q, Format wrote %q", in, got, want)
+			}
+			if got, want := utcStamp(in, true), in.UTC().Format(time.RFC3339Nano); got != want {
+				t.Fatalf("utcStamp(%v, nano) = %q, Format wrote %q", in, got, want)
+			}
+		}
+	}
+}

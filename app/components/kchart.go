@@ -3,9 +3,9 @@ package components
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -746,7 +746,7 @@ func (k *KLineChart) legend() app.UI {
 	if v.Up {
 		dir = "up"
 	}
-	return app.Dl().ID("legend").Class("legend "+dir).DataSet("id", fmt.Sprint(c.ID)).DataSet("hover", k.hover >= 0 && k.hover < n-1).Aria("label", "Candle under the crosshair").Body(
+	return app.Dl().ID("legend").Class("legend "+dir).DataSet("id", strconv.FormatInt(c.ID, 10)).DataSet("hover", k.hover >= 0 && k.hover < n-1).Aria("label", "Candle under the crosshair").Body(
 		legendItem("time", "Time", chartopt.Label(c.ID, k.Period, k.loc())+k.zoneName()),
 		legendItem("open", "O", v.Open), legendItem("high", "H", v.High), legendItem("low", "L", v.Low), legendItem("close", "C", v.Close),
 		legendItem("change", "Chg", v.Change), legendItem("change-pct", "Chg%", v.ChangePct), legendItem("vol", "Vol (cont)", v.Vol),
@@ -807,16 +807,20 @@ func (k *KLineChart) zoneName() string {
 	if k.UTC || chartopt.LabelsInUTC(k.Period) {
 		return " UTC"
 	}
-	name, off := time.Now().In(k.loc()).Zone()
-	if name == "" || strings.HasPrefix(name, "-") || strings.HasPrefix(name, "+") {
-		return fmt.Sprintf(" UTC%+03d:%02d", off/3600, abs(off%3600)/60)
-	}
-	return " " + name
+	return zoneLabel(time.Now().In(k.loc()).Zone())
 }
 
-func abs(v int) int {
-	if v < 0 {
-		return -v
+// zoneLabel names a zone after a time: by its name, or, where the zone has
+// none but its offset ("", "+0530", "-03"), as UTC and the offset in hours
+// and minutes (" UTC+05:30").
+func zoneLabel(name string, offset int) string {
+	if name != "" && !strings.HasPrefix(name, "-") && !strings.HasPrefix(name, "+") {
+		return " " + name
 	}
-	return v
+	b := []byte(" UTC+")
+	if offset < 0 {
+		b[len(b)-1], offset = '-', -offset
+	}
+	b = append(chartopt.AppendDigits(b, offset/3600, 2), ':')
+	return string(chartopt.AppendDigits(b, offset%3600/60, 2))
 }

@@ -23,3 +23,28 @@ func TestLegendFormatsWithTheContractsPrecisionAndExactChange(t *testing.T) {
 		t.Fatalf("rising candle: %+v", up)
 	}
 }
+
+// The legend names the time's zone by its name, or, where the zone has only
+// an offset, as UTC and the offset; a zone less than an hour behind UTC
+// keeps its sign.
+func TestZoneLabel(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		offset int
+		want   string
+	}{
+		{"EST", -5 * 3600, " EST"},
+		{"UTC", 0, " UTC"},
+		{"", 5*3600 + 1800, " UTC+05:30"},
+		{"+0545", 5*3600 + 2700, " UTC+05:45"},
+		{"-03", -3 * 3600, " UTC-03:00"},
+		{"-0330", -(3*3600 + 1800), " UTC-03:30"},
+		{"", -1800, " UTC-00:30"},
+		{"+14", 14 * 3600, " UTC+14:00"},
+		{"", 0, " UTC+00:00"},
+	} {
+		if got := zoneLabel(tt.name, tt.offset); got != tt.want {
+			t.Errorf("zoneLabel(%q, %d) = %q, want %q", tt.name, tt.offset, got, tt.want)
+		}
+	}
+}

@@ -2,7 +2,7 @@ package components
 
 import (
 	"errors"
-	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,8 +55,7 @@ func precedenceNote(q venueapi.LimitQuery) string {
 
 // filterField is the form field a validation error is about.
 func filterField(err error) string {
-	var pe *venueapi.ParamError
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*venueapi.ParamError](err); ok {
 		return pe.Param
 	}
 	return ""
@@ -145,7 +144,7 @@ func limitRow(l venueapi.PositionLimit) app.UI {
 		app.Th().Scope("row").Text(l.ContractCode),
 		app.Td().Class("num long").DataSet("label", "Long limit").Body(pair(grouped(l.BuyLimit)+" cont", grouped(l.BuyLimitValue)+" USDT")...),
 		app.Td().Class("num short").DataSet("label", "Short limit").Body(pair(grouped(l.SellLimit)+" cont", grouped(l.SellLimitValue)+" USDT")...),
-		app.Td().Class("num lever").DataSet("label", "Leverage").Text(fmt.Sprint(l.LeverRate)+"×"),
+		app.Td().Class("num lever").DataSet("label", "Leverage").Text(strconv.Itoa(l.LeverRate)+"×"),
 		app.Td().Class("num mark").DataSet("label", "Mark price (USDT)").Text(grouped(l.MarkPrice)),
 	)
 }
