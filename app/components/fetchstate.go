@@ -105,7 +105,7 @@ func clock(t time.Time, utc bool) app.UI {
 // utcStamp write the panels' times from the time's fields, as the chart's
 // labels are (chartopt): Format's layout parser otherwise runs, and is
 // compiled, in Go's first run for the first risk table's line alone
-// (docs/performance.md#the-candles-labels-and-digits).
+// (docs/performance.md#fmt-errorsas-and-times-layouts-out-of-gos-first-run).
 func timeOfDay(t time.Time) string {
 	hour, minute, second := t.Clock()
 	var b [8]byte

@@ -23,9 +23,11 @@ const goECharts = "github.com/go-echarts/go-echarts/v2"
 // sweep of browser storage out of Go's first run
 // (docs/performance.md#go-apps-sweep-of-browser-storage). One, with the
 // file goapp/markup.go added, mounts a tree from markup
-// (docs/performance.md#mounting-from-markup). Two write the attribute
-// values of every render, and the key of each action handler, without fmt
-// (docs/performance.md#go-apps-attribute-values).
+// (docs/performance.md#mounting-from-markup). One writes the attribute
+// values of every render without fmt
+// (docs/performance.md#go-apps-attribute-values), and two the key of each
+// action handler
+// (docs/performance.md#fmt-errorsas-and-times-layouts-out-of-gos-first-run).
 type edit struct {
 	module, file, why string
 	old, new          string
