@@ -6,10 +6,13 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -21,20 +24,39 @@ var (
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: icons DIR")
-		os.Exit(2)
+	if err := run(os.Args[1:], os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "icons:", err)
+		os.Exit(1)
+	}
+}
+
+// run writes the icons into the directory args names. Asked for its usage
+// (-h), it prints it and returns nil.
+func run(args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("icons", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprintln(fs.Output(), "usage: icons DIR") }
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil // the usage was asked for, and printed
+	}
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return fmt.Errorf("want one directory to write the icons into, got %d arguments", fs.NArg())
 	}
 	for _, ic := range []struct {
 		name     string
 		size     int
 		maskable bool
 	}{{"icon-192.png", 192, false}, {"icon-512.png", 512, false}, {"icon-maskable-512.png", 512, true}} {
-		if err := write(filepath.Join(os.Args[1], ic.name), draw(ic.size, ic.maskable)); err != nil {
-			fmt.Fprintln(os.Stderr, "icons:", err)
-			os.Exit(1)
+		if err := write(filepath.Join(fs.Arg(0), ic.name), draw(ic.size, ic.maskable)); err != nil {
+			return err
 		}
 	}
+	return nil
 }
 
 // draw paints three candles on the dark background. A maskable icon keeps

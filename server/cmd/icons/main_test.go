@@ -2,11 +2,14 @@ package main
 
 import (
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/riskchart/riskchart/server/internal/cmdtest"
 )
 
 func TestIconsAreSquarePNGsOfTheirSize(t *testing.T) {
@@ -65,5 +68,30 @@ func TestWriteNamesTheFileItCannotCreate(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "missing", "icon.png")
 	if err := write(path, draw(16, false)); err == nil || !strings.Contains(err.Error(), path) {
 		t.Fatalf("error %v, want one naming %s", err, path)
+	}
+}
+
+// run writes the three icons into the one directory it is given; -h prints
+// the usage and is no failure; no directory, two, or a flag the command does
+// not have is one.
+func TestRunWritesTheIconsOrSaysHowToCallIt(t *testing.T) {
+	cmdtest.Usage(t, func(args []string) error { return run(args, io.Discard) })
+	dir := t.TempDir()
+	if err := run([]string{dir}, io.Discard); err != nil {
+		t.Fatalf("run %s: %v", dir, err)
+	}
+	for _, name := range []string{"icon-192.png", "icon-512.png", "icon-maskable-512.png"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	var usage strings.Builder
+	if run([]string{"-h"}, &usage); !strings.Contains(usage.String(), "usage: icons DIR") {
+		t.Errorf("run -h printed %q, want the usage", usage.String())
+	}
+	for _, args := range [][]string{nil, {dir, dir}} {
+		if err := run(args, io.Discard); err == nil {
+			t.Errorf("run %q: no error", args)
+		}
 	}
 }

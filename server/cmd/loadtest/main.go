@@ -144,6 +144,9 @@ type counter func() (int64, error)
 
 func run(ctx context.Context, args []string, out io.Writer) error {
 	f, err := parseFlags(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil // the usage was asked for, and printed
+	}
 	if err != nil {
 		return err
 	}

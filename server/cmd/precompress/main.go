@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,14 +20,28 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout); err != nil {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "precompress:", err)
 		os.Exit(1)
 	}
 }
 
-func run(files []string, stdout io.Writer) error {
+// run compresses the files args names. Asked for its usage (-h), it prints
+// it and returns nil.
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("precompress", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprintln(fs.Output(), "usage: precompress FILE...") }
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil // the usage was asked for, and printed
+	}
+	if err != nil {
+		return err
+	}
+	files := fs.Args()
 	if len(files) == 0 {
+		fs.Usage()
 		return errors.New("want the files to compress as arguments")
 	}
 	for _, f := range files {

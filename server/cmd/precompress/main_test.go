@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/andybalholm/brotli"
+
+	"github.com/riskchart/riskchart/server/internal/cmdtest"
 )
 
 func TestSiblingsDecompressToTheFile(t *testing.T) {
@@ -19,7 +21,7 @@ func TestSiblingsDecompressToTheFile(t *testing.T) {
 	if err := os.WriteFile(f, raw, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := run([]string{f}, io.Discard); err != nil {
+	if err := run([]string{f}, io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	readers := map[string]func(io.Reader) (io.Reader, error){
@@ -48,11 +50,19 @@ func TestSiblingsDecompressToTheFile(t *testing.T) {
 }
 
 func TestAMissingFileIsNamed(t *testing.T) {
-	err := run([]string{filepath.Join(t.TempDir(), "nope.wasm")}, io.Discard)
+	err := run([]string{filepath.Join(t.TempDir(), "nope.wasm")}, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "nope.wasm") {
 		t.Fatalf("error %v, want one naming nope.wasm", err)
 	}
-	if err := run(nil, io.Discard); err == nil {
+	if err := run(nil, io.Discard, io.Discard); err == nil {
 		t.Error("no error without files")
+	}
+}
+
+func TestAskingForTheUsageIsNotAFailure(t *testing.T) {
+	cmdtest.Usage(t, func(args []string) error { return run(args, io.Discard, io.Discard) })
+	var usage strings.Builder
+	if run([]string{"-h"}, io.Discard, &usage); !strings.Contains(usage.String(), "usage: precompress FILE...") {
+		t.Errorf("run -h printed %q, want the usage", usage.String())
 	}
 }

@@ -91,6 +91,9 @@ func allSeries() []string {
 
 func run(ctx context.Context, args []string, out io.Writer) error {
 	f, err := parseFlags(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil // the usage was asked for, and printed
+	}
 	if err != nil {
 		return err
 	}

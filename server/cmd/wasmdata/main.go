@@ -39,7 +39,11 @@ func main() {
 func run(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("wasmdata", flag.ContinueOnError)
 	gap := fs.Int("gap", 64, "merge segments at most this many bytes apart (0 or more)")
-	if err := fs.Parse(args); err != nil {
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil // the usage was asked for, and printed
+	}
+	if err != nil {
 		return err
 	}
 	if *gap < 0 {
