@@ -91,7 +91,7 @@ func ageLabel(d time.Duration) string {
 // time data-zone="local", which web/app-start.js writes in the browser's
 // zone before the page is first drawn, as the app writes it.
 func clock(t time.Time, utc bool) app.UI {
-	at := app.Time().Attr("datetime", utcStamp(t, false))
+	at := app.Time().Attr("datetime", t.UTC().Format(time.RFC3339))
 	if !utc {
 		at = at.Attr("data-zone", "local")
 	}
@@ -101,56 +101,18 @@ func clock(t time.Time, utc bool) app.UI {
 	return at.Text(timeOfDay(t.Local()))
 }
 
-// timeOfDay is t's time of day as Format("15:04:05") writes it. It and
-// utcStamp write the panels' times from the time's fields, as the chart's
-// labels are (chartopt): Format's layout parser otherwise runs, and is
-// compiled, in Go's first run for the first risk table's line alone
+// timeOfDay is t's time of day as Format("15:04:05") writes it, written
+// from the time's fields as the chart's labels are (chartopt): that layout
+// runs Format's general layout parser, which Go's first run otherwise
+// compiles for the first risk table's line alone. The RFC 3339 stamps stay
+// with Format, whose RFC 3339 layouts take a path of their own
 // (docs/performance.md#fmt-errorsas-and-times-layouts-out-of-gos-first-run).
 func timeOfDay(t time.Time) string {
 	hour, minute, second := t.Clock()
 	var b [8]byte
-	return string(appendClock(b[:0], hour, minute, second))
-}
-
-// appendClock appends hh:mm:ss.
-func appendClock(b []byte, hour, minute, second int) []byte {
-	b = append(chartopt.AppendDigits(b, hour, 2), ':')
-	b = append(chartopt.AppendDigits(b, minute, 2), ':')
-	return chartopt.AppendDigits(b, second, 2)
-}
-
-// utcStamp is t in UTC as Format(time.RFC3339) writes it, or, with nano, as
-// Format(time.RFC3339Nano) does: the fraction of a second without its
-// trailing zeros, and none for a whole second. A year outside 0–9999 is
-// left to Format.
-func utcStamp(t time.Time, nano bool) string {
-	t = t.UTC()
-	year, month, day := t.Date()
-	if year < 0 || year > 9999 {
-		if nano {
-			return t.Format(time.RFC3339Nano)
-		}
-		return t.Format(time.RFC3339)
-	}
-	b := make([]byte, 0, len("2006-01-02T15:04:05.999999999Z"))
-	b = append(chartopt.AppendDigits(b, year, 4), '-')
-	b = append(chartopt.AppendDigits(b, int(month), 2), '-')
-	b = append(chartopt.AppendDigits(b, day, 2), 'T')
-	hour, minute, second := t.Clock()
-	b = appendClock(b, hour, minute, second)
-	if ns := t.Nanosecond(); nano && ns != 0 {
-		var frac [9]byte
-		for i := len(frac) - 1; i >= 0; i-- {
-			frac[i] = byte('0' + ns%10)
-			ns /= 10
-		}
-		n := len(frac)
-		for frac[n-1] == '0' {
-			n--
-		}
-		b = append(append(b, '.'), frac[:n]...)
-	}
-	return string(append(b, 'Z'))
+	c := append(chartopt.AppendDigits(b[:0], hour, 2), ':')
+	c = append(chartopt.AppendDigits(c, minute, 2), ':')
+	return string(chartopt.AppendDigits(c, second, 2))
 }
 
 // stateLine is the line above a table: when its data was fetched and how
@@ -162,7 +124,7 @@ func stateLine(id string, f fetchState, every time.Duration, now time.Time, utc 
 	var fetched app.UI
 	switch {
 	case !f.dataAt.IsZero():
-		fetched = app.Span().Class("age").Attr("data-at", utcStamp(f.dataAt, true)).
+		fetched = app.Span().Class("age").Attr("data-at", f.dataAt.UTC().Format(time.RFC3339Nano)).
 			Body(app.Text("Fetched "), clock(f.dataAt, utc), app.Text(" · "+ageLabel(now.Sub(f.dataAt))))
 	case loading:
 		fetched = app.Span().Class("muted").Text("Loading…")
@@ -176,7 +138,7 @@ func stateLine(id string, f fetchState, every time.Duration, now time.Time, utc 
 	}
 	tried := ""
 	if !f.triedAt.IsZero() {
-		tried = utcStamp(f.triedAt, true)
+		tried = f.triedAt.UTC().Format(time.RFC3339Nano)
 	}
 	return app.Div().ID(id).Class("data-state").Attr("role", "status").Attr("data-tried", tried).Body(
 		fetched,
