@@ -95,9 +95,17 @@ nginx:
 		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q nginx; \
 	fi
 
+# gofmt, go vet and staticcheck (go.mod's tool), on the server's platform
+# and on the browser's: the app's files for js/wasm are checked only there.
+# staticcheck is built for this machine (go tool -n gives its path) and told
+# the browser's platform by GOOS and GOARCH: go tool under them would build
+# it for js/wasm.
 vet:
 	@test -z "$$(gofmt -l app server venueapi)" || { echo "gofmt needed:"; gofmt -l app server venueapi; exit 1; }
 	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./app/...
+	$(GO) tool staticcheck ./...
+	GOOS=js GOARCH=wasm $$($(GO) tool -n staticcheck) ./app/...
 
 # Every test, then every benchmark but the browser's once, so that a
 # benchmark that no longer runs fails here and not first in make bench
