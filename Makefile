@@ -7,7 +7,11 @@ GO        ?= go
 GOROOT    := $(shell $(GO) env GOROOT)
 WASM_EXEC := $(GOROOT)/lib/wasm/wasm_exec.js
 BIN       := bin/riskchart
-GO_SRC    := $(shell find app server venueapi -name '*.go' -not -name '*_test.go') web/web.go web/app-worker.js web/loader-patch.js go.mod go.sum
+# What bin/riskchart is built from, as go list tells it: the module's Go
+# files the server links and every file they embed (the service worker's
+# template, the loader's patch, the head's answer script, the Lua scripts
+# run in Redis), so that an edit of any of them builds it again.
+GO_SRC    := $(shell $(GO) list -e -deps -f '{{with .Module}}{{if eq .Path "github.com/riskchart/riskchart"}}{{range $$.GoFiles}}{{$$.Dir}}/{{.}} {{end}}{{range $$.EmbedFiles}}{{$$.Dir}}/{{.}} {{end}}{{end}}{{end}}' ./server) go.mod go.sum
 APP_SRC   := $(shell find app venueapi -name '*.go' -not -name '*_test.go') go.mod go.sum
 CHROMIUM  ?= /usr/bin/chromium
 NGINX     ?= /usr/sbin/nginx
