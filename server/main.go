@@ -29,6 +29,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/riskchart/riskchart/server/internal/bundle"
+	"github.com/riskchart/riskchart/server/internal/cmdline"
 	"github.com/riskchart/riskchart/server/internal/connlimit"
 	"github.com/riskchart/riskchart/server/internal/embedlink"
 	"github.com/riskchart/riskchart/server/internal/gateway"
@@ -62,10 +63,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	default:
 		err = runService(ctx, args[1:], getenv, stdout, stderr)
 	}
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
-	}
-	return err
+	return cmdline.Result(err)
 }
 
 // runService runs the server, and the sandbox venue it needs, until ctx ends.

@@ -6,7 +6,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"image"
@@ -15,6 +14,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/riskchart/riskchart/server/internal/cmdline"
 )
 
 var (
@@ -36,12 +37,8 @@ func run(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("icons", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(fs.Output(), "usage: icons DIR") }
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil // the usage was asked for, and printed
-	}
-	if err != nil {
-		return err
+	if err := fs.Parse(args); err != nil {
+		return cmdline.Result(err)
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()

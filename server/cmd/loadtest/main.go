@@ -41,6 +41,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/riskchart/riskchart/server/internal/cmdline"
 	"github.com/riskchart/riskchart/server/internal/gateway"
 	"github.com/riskchart/riskchart/server/internal/sandbox"
 	"github.com/riskchart/riskchart/server/internal/venue"
@@ -144,11 +145,8 @@ type counter func() (int64, error)
 
 func run(ctx context.Context, args []string, out io.Writer) error {
 	f, err := parseFlags(args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil // the usage was asked for, and printed
-	}
 	if err != nil {
-		return err
+		return cmdline.Result(err)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -17,6 +17,8 @@ import (
 	"os"
 
 	"github.com/andybalholm/brotli"
+
+	"github.com/riskchart/riskchart/server/internal/cmdline"
 )
 
 func main() {
@@ -32,12 +34,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("precompress", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(fs.Output(), "usage: precompress FILE...") }
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil // the usage was asked for, and printed
-	}
-	if err != nil {
-		return err
+	if err := fs.Parse(args); err != nil {
+		return cmdline.Result(err)
 	}
 	files := fs.Args()
 	if len(files) == 0 {

@@ -24,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/riskchart/riskchart/server/internal/cmdline"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -91,11 +92,8 @@ func allSeries() []string {
 
 func run(ctx context.Context, args []string, out io.Writer) error {
 	f, err := parseFlags(args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil // the usage was asked for, and printed
-	}
 	if err != nil {
-		return err
+		return cmdline.Result(err)
 	}
 	series := allSeries()[:f.series]
 	venue, err := startVenue(ctx)

@@ -26,6 +26,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/riskchart/riskchart/server/internal/cmdline"
 	"github.com/riskchart/riskchart/server/internal/wasmbin"
 )
 
@@ -39,12 +40,8 @@ func main() {
 func run(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("wasmdata", flag.ContinueOnError)
 	gap := fs.Int("gap", 64, "merge segments at most this many bytes apart (0 or more)")
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil // the usage was asked for, and printed
-	}
-	if err != nil {
-		return err
+	if err := fs.Parse(args); err != nil {
+		return cmdline.Result(err)
 	}
 	if *gap < 0 {
 		return fmt.Errorf("-gap is %d: it must be 0 or more", *gap)

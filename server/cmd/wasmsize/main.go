@@ -34,6 +34,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/riskchart/riskchart/server/internal/cmdline"
 	"github.com/riskchart/riskchart/server/internal/wasmbin"
 )
 
@@ -53,12 +54,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	in := fs.String("in", "", "list the functions of this import path instead, the largest first")
 	modfile := fs.String("modfile", "", "build with this module file, as the Makefile builds app.wasm (server/cmd/wasmgoapp)")
 	over := fs.Int64("over", 0, "list the functions of the package's own module larger than this many bytes instead, and fail if there are any")
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil // the usage was asked for, and printed
-	}
-	if err != nil {
-		return err
+	if err := fs.Parse(args); err != nil {
+		return cmdline.Result(err)
 	}
 	if *over < 0 {
 		return fmt.Errorf("-over is %d: it must be 0 (off) or more", *over)
