@@ -1,6 +1,7 @@
 # Riskchart. Two commands do everything on a fresh machine:
 #   make run    build, then serve on http://127.0.0.1:8080/ with the embedded sandbox venue
-#   make test   install what the tests need (Go modules, echarts, Debian's chromium), run them all
+#   make test   install what the tests need (Go modules, echarts, Debian's chromium, redis-server,
+#               nginx and gcc), run them all: outside the browser under the race detector
 # Also: make build, make bench, make clean.
 
 GO        ?= go
@@ -17,8 +18,10 @@ CHROMIUM  ?= /usr/bin/chromium
 NGINX     ?= /usr/sbin/nginx
 # What the tests start: this build's binary, and the browser.
 TEST_ENV   = RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM)
+# Every package but the browser tests, as the shell lists it in a recipe.
+UNIT_PKGS  = $$($(GO) list ./... | grep -v /server/e2e)
 
-.PHONY: all run build test bench deps chromium redis-server nginx vet clean wasm-size trace-startup profile-startup ab-startup test-markets
+.PHONY: all run build test bench deps chromium redis-server nginx gcc vet clean wasm-size trace-startup profile-startup ab-startup test-markets
 
 all: build
 
@@ -88,6 +91,15 @@ redis-server:
 		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q redis-server; \
 	fi
 
+# make test runs every test outside the browser under the race detector,
+# which needs cgo and so a C compiler: install Debian's gcc when there is none.
+gcc:
+	@if ! command -v gcc >/dev/null 2>&1; then \
+		echo "installing Debian's gcc for the race detector"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q gcc libc6-dev; \
+	fi
+
 # The deployment bench puts Debian's nginx in front of the replicas and of the
 # venue (proxy_cache); install it when it is missing. /usr/sbin is not on a
 # user's PATH, hence the path. The bench runs its own nginx on free loopback
@@ -111,13 +123,17 @@ vet:
 	$(GO) tool staticcheck ./...
 	GOOS=js GOARCH=wasm $$($(GO) tool -n staticcheck) ./app/...
 
-# Every test, then every benchmark but the browser's once, so that a
-# benchmark that no longer runs fails here and not first in make bench
-# (about 10 s). The timeout catches a hang, not a slow host: the browser
-# tests alone take 17-20 minutes on two cores.
-test: build chromium redis-server nginx vet
-	$(TEST_ENV) $(GO) test -count=1 -timeout 45m ./...
-	$(TEST_ENV) $(GO) test -count=1 -run '^$$' -bench . -benchtime 1x $$($(GO) list ./... | grep -v /server/e2e)
+# Every test and benchmark outside the browser, each benchmark once, so that
+# one that no longer runs fails here and not first in make bench, all under
+# the race detector: the gateway, the shared state, the streams and the
+# sandbox are concurrent, and their tests run them on real sockets and a
+# real redis-server (3-4 minutes on two cores). Then the browser tests.
+# The timeout catches a hang, not a slow host: the browser tests alone take
+# 15-20 minutes on two cores.
+test: build chromium redis-server nginx gcc vet
+	CGO_ENABLED=1 $(TEST_ENV) $(GO) test -race -count=1 -timeout 45m $(UNIT_PKGS)
+	CGO_ENABLED=1 $(TEST_ENV) $(GO) test -race -count=1 -run '^$$' -bench . -benchtime 1x $(UNIT_PKGS)
+	$(TEST_ENV) $(GO) test -count=1 -timeout 45m ./server/e2e
 
 # The browser tests again on other markets than the one every machine shows
 # (RISKCHART_SANDBOX_SEED): a test that passes on one market's prices and
