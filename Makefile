@@ -74,42 +74,35 @@ web/app.wasm.br web/app.wasm.gz &: web/app.wasm server/cmd/precompress/main.go
 $(BIN): $(GO_SRC)
 	$(GO) build -trimpath -o $@ ./server
 
+# install-deb installs Debian's packages $(1), needed $(2), as root or
+# through sudo: the body of each target below, which runs it only when
+# what it installs is missing.
+define install-deb
+echo "installing Debian's $(1) $(2)"; \
+if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $(1)
+endef
+
 # Browser tests drive Debian's chromium; install it when it is missing.
 chromium:
-	@if [ ! -x $(CHROMIUM) ]; then \
-		echo "installing Debian's chromium for the browser tests"; \
-		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium; \
-	fi
+	@if [ ! -x $(CHROMIUM) ]; then $(call install-deb,chromium,for the browser tests); fi
 
 # The shared-state tests start their own redis-server processes; install Debian's when it
 # is missing. Any service the package starts is not used by the tests.
 redis-server:
-	@if ! command -v redis-server >/dev/null 2>&1; then \
-		echo "installing Debian's redis-server for the shared-state tests"; \
-		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q redis-server; \
-	fi
+	@if ! command -v redis-server >/dev/null 2>&1; then $(call install-deb,redis-server,for the shared-state tests); fi
 
 # make test runs every test outside the browser under the race detector,
 # which needs cgo and so a C compiler: install Debian's gcc when there is none.
 gcc:
-	@if ! command -v gcc >/dev/null 2>&1; then \
-		echo "installing Debian's gcc for the race detector"; \
-		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q gcc libc6-dev; \
-	fi
+	@if ! command -v gcc >/dev/null 2>&1; then $(call install-deb,gcc libc6-dev,for the race detector); fi
 
 # The deployment bench puts Debian's nginx in front of the replicas and of the
 # venue (proxy_cache); install it when it is missing. /usr/sbin is not on a
 # user's PATH, hence the path. The bench runs its own nginx on free loopback
 # ports with its own configuration, never a system one the package may start.
 nginx:
-	@if [ ! -x $(NGINX) ]; then \
-		echo "installing Debian's nginx for the deployment bench"; \
-		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q nginx; \
-	fi
+	@if [ ! -x $(NGINX) ]; then $(call install-deb,nginx,for the deployment bench); fi
 
 # gofmt, go vet and staticcheck (go.mod's tool), on the server's platform
 # and on the browser's: the app's files for js/wasm are checked only there.
