@@ -5,14 +5,21 @@
 # Also: make build, make bench, make clean.
 
 GO        ?= go
-GOROOT    := $(shell $(GO) env GOROOT)
+# The Go release that builds and tests everything, which the go command
+# fetches from the module proxy on a machine whose own Go is older; another
+# release with GOTOOLCHAIN=go1.N.M in the environment. encoding/json as Go
+# 1.26 had it, not rebuilt on json/v2, which added 0.9 MB to app.wasm
+# (docs/deploy.md, "The Go it is built with").
+export GOTOOLCHAIN := $(if $(filter go1.%,$(GOTOOLCHAIN)),$(GOTOOLCHAIN),go1.27.3)
+export GOEXPERIMENT := nojsonv2
+GOROOT    := $(shell GOTOOLCHAIN=$(GOTOOLCHAIN) $(GO) env GOROOT)
 WASM_EXEC := $(GOROOT)/lib/wasm/wasm_exec.js
 BIN       := bin/riskchart
 # What bin/riskchart is built from, as go list tells it: the module's Go
 # files the server links and every file they embed (the service worker's
 # template, the loader's patch, the head's answer script, the Lua scripts
 # run in Redis), so that an edit of any of them builds it again.
-GO_SRC    := $(shell $(GO) list -e -deps -f '{{with .Module}}{{if eq .Path "github.com/riskchart/riskchart"}}{{range $$.GoFiles}}{{$$.Dir}}/{{.}} {{end}}{{range $$.EmbedFiles}}{{$$.Dir}}/{{.}} {{end}}{{end}}{{end}}' ./server) go.mod go.sum
+GO_SRC    := $(shell GOTOOLCHAIN=$(GOTOOLCHAIN) GOEXPERIMENT=$(GOEXPERIMENT) $(GO) list -e -deps -f '{{with .Module}}{{if eq .Path "github.com/riskchart/riskchart"}}{{range $$.GoFiles}}{{$$.Dir}}/{{.}} {{end}}{{range $$.EmbedFiles}}{{$$.Dir}}/{{.}} {{end}}{{end}}{{end}}' ./server) go.mod go.sum
 APP_SRC   := $(shell find app venueapi -name '*.go' -not -name '*_test.go') go.mod go.sum
 CHROMIUM  ?= /usr/bin/chromium
 NGINX     ?= /usr/sbin/nginx
