@@ -1,6 +1,6 @@
 module github.com/riskchart/riskchart
 
-go 1.27.3
+go 1.26.8
 
 require (
 	github.com/andybalholm/brotli v1.2.8
