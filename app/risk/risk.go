@@ -196,7 +196,7 @@ func NewPosition(size decimal.Decimal, unit Unit, c Contract) (Position, error) 
 	}
 	switch unit {
 	case USDT:
-		n := size.Div(value).Floor()
+		n := wholeContracts(size, value)
 		if !n.IsPositive() {
 			return Position{}, &FieldError{"size", "Position size is less than one contract (" + value.String() + " USDT at the mark price)"}
 		}
@@ -208,6 +208,14 @@ func NewPosition(size decimal.Decimal, unit Unit, c Contract) (Position, error) 
 		return Position{Contracts: size, USDT: size.Mul(value)}, nil
 	}
 	return Position{}, &FieldError{"unit", "Size unit must be contracts or USDT"}
+}
+
+// wholeContracts is the whole contracts usdt pays for at value a contract,
+// exactly: Div rounds to 16 places, which can round a quotient just under a
+// whole number up to it.
+func wholeContracts(usdt, value decimal.Decimal) decimal.Decimal {
+	q, _ := usdt.QuoRem(value, 0)
+	return q
 }
 
 // In is the position measured in a tier band's volume unit.
@@ -347,7 +355,7 @@ func (l Ladder) MaxPosition(leverage decimal.Decimal, c Contract) Max {
 	case l.Unit() == venueapi.UnitContract:
 		m.Position = Position{Contracts: m.Volume, USDT: m.Volume.Mul(value)}
 	case value.IsPositive():
-		n := m.Volume.Div(value).Floor()
+		n := wholeContracts(m.Volume, value)
 		m.Position = Position{Contracts: n, USDT: n.Mul(value)}
 	}
 	return m
@@ -477,7 +485,8 @@ func Liquidations(l Ladder, r Result, c Contract, entry, margin decimal.Decimal)
 		num := cost.Sub(margin).Sub(amtU)
 		if num.IsPositive() {
 			long.Price = num.DivRound(den, prec).RoundCeil(tick)
-			long.AtOnce = !long.Price.LessThan(entry)
+			// exactly, not from the price rounded towards the entry
+			long.AtOnce = !num.LessThan(entry.Mul(den))
 		} else {
 			long.None = true
 		}
@@ -485,8 +494,9 @@ func Liquidations(l Ladder, r Result, c Contract, entry, margin decimal.Decimal)
 		long.None = true
 	}
 	if den := f.Mul(n.Add(nr).Sub(amtC)); den.IsPositive() {
-		short.Price = cost.Add(margin).Add(amtU).DivRound(den, prec).RoundFloor(tick)
-		short.AtOnce = !short.Price.GreaterThan(entry)
+		num := cost.Add(margin).Add(amtU)
+		short.Price = num.DivRound(den, prec).RoundFloor(tick)
+		short.AtOnce = !num.GreaterThan(entry.Mul(den))
 	}
 	return long, short
 }

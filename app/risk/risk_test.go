@@ -540,3 +540,54 @@ func TestLiquidations(t *testing.T) {
 		})
 	}
 }
+
+// TestUSDTSizeBuysNoMoreThanItPays: a USDT size, and a USDT ladder's top,
+// buy the whole contracts they pay for, exactly, even when the quotient is
+// within a rounding of a whole number (shopspring's Div rounds to 16 places).
+func TestUSDTSizeBuysNoMoreThanItPays(t *testing.T) {
+	// 5 × 99.6135 = 498.0675: a hair less buys 4 contracts.
+	p, err := NewPosition(d("498.0674999999999999999"), USDT, btcMark)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Contracts.Equal(d("4")) || !p.USDT.Equal(d("398.454")) {
+		t.Errorf("NewPosition(498.0674999999999999999 USDT) = %s cont, %s USDT; want 4 cont, 398.454 USDT", p.Contracts, p.USDT)
+	}
+	// 1000 USDT at 0.1000000000000000000001 a contract is 9999 whole contracts.
+	tiny := Contract{FaceValue: d("1"), MarkPrice: d("0.1000000000000000000001")}
+	m := mustLadder(t, usdtTiers).MaxPosition(d("100"), tiny)
+	if !m.Position.Contracts.Equal(d("9999")) || m.Position.USDT.GreaterThan(d("1000")) {
+		t.Errorf("MaxPosition at 100× = %s cont, %s USDT; want 9999 cont within 1000 USDT", m.Position.Contracts, m.Position.USDT)
+	}
+}
+
+// TestLiquidationAtOnceIsTheMarginsNotTheTicks: "at once" says the margin is
+// below the maintenance margin at the entry; a margin above it whose price
+// rounds onto the entry (towards it, by the tick) is not liquidated at once.
+func TestLiquidationAtOnceIsTheMarginsNotTheTicks(t *testing.T) {
+	l := mustLadder(t, btcLadder)
+	// 5200 cont, tier 1: MM at 99613.5 is 5200 × 0.004 × 99.6135 = 2071.9608.
+	r, err := Calculate(l, nil, btcMark, d("5200"), Contracts, d("20"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name                  string
+		margin                string
+		longAtOnce, shortOnce bool
+	}{
+		// long (517990.2 − 2072) / 5.1792 = 99613.4922…, up to 99613.5;
+		// short (517990.2 + 2072) / 5.2208 = 99613.5074…, down to 99613.5
+		{"a margin just above the maintenance margin", "2072", false, false},
+		{"a margin equal to the maintenance margin", "2071.9608", true, true},
+		{"a margin just below it", "2071.96", true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			long, short := Liquidations(l, r, btcMark, d("99613.5"), d(tt.margin))
+			if long.AtOnce != tt.longAtOnce || short.AtOnce != tt.shortOnce {
+				t.Errorf("margin %s: long %+v short %+v, want at once %v / %v", tt.margin, long, short, tt.longAtOnce, tt.shortOnce)
+			}
+		})
+	}
+}
