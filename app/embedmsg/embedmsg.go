@@ -292,6 +292,12 @@ func matchSource(src, o string) bool {
 		return false
 	}
 	if rest, wild := strings.CutPrefix(host, "*."); wild {
+		// the scheme's default port is no port, as Origin writes o
+		if scheme == "https" {
+			rest = strings.TrimSuffix(rest, ":443")
+		} else {
+			rest = strings.TrimSuffix(rest, ":80")
+		}
 		return len(oHost) > len(rest)+1 && strings.HasSuffix(oHost, "."+rest)
 	}
 	return Origin(src) == o

@@ -141,6 +141,31 @@ func TestTheAllowListReadsOriginsAsTheContentSecurityPolicyDoes(t *testing.T) {
 	}
 }
 
+// TestAWildcardWithItsDefaultPortIsTheWildcard: the server takes
+// "https://*.partner.example:443" (docs/decisions.md#frame-ancestors), and
+// the policy lets its subdomains frame the embeds; the allow-list must let
+// them talk to them too, and no other port.
+func TestAWildcardWithItsDefaultPortIsTheWildcard(t *testing.T) {
+	a := NewAllowList("http://127.0.0.1:8080", []string{"https://*.partner.example:443", "http://*.local.example:80"})
+	tests := []struct {
+		origin string
+		want   bool
+	}{
+		{"https://a.partner.example", true},
+		{"https://a.partner.example:443", true},
+		{"https://a.partner.example:8443", false},
+		{"https://partner.example", false},
+		{"http://b.local.example", true},
+		{"http://b.local.example:8080", false},
+		{"https://b.local.example", false},
+	}
+	for _, tt := range tests {
+		if got := a.Allows(tt.origin); got != tt.want {
+			t.Errorf("Allows(%q) = %v, want %v", tt.origin, got, tt.want)
+		}
+	}
+}
+
 func TestTheParentIsTheFirstAllowedCandidate(t *testing.T) {
 	a := NewAllowList("http://127.0.0.1:8080", []string{"https://customer.example", "https://other.example"})
 	tests := []struct {
