@@ -178,7 +178,11 @@ func (s *Series) Merge(f Fetch) {
 		s.bytes += int64(len(recs[i])) + recordOverhead
 	}
 	s.floor = max(s.floor, f.Floor)
-	s.held.Add(f.Asked)
+	// Asked may end (or start) between two candle starts, as a range's to
+	// does: the set holds candle ids, and an unaligned end would vouch for
+	// the candle after it, which the venue was not asked for.
+	asked := Span{p.Ceil(f.Asked.Lo), p.Start(f.Asked.Hi)}
+	s.held.Add(asked)
 	if cur := p.Start(f.At.Unix()); f.Asked.Hi >= cur {
 		s.open = cur
 	}
@@ -192,7 +196,7 @@ func (s *Series) Merge(f Fetch) {
 	clear(s.views)
 	delta := s.bytes - before
 	s.mu.Unlock()
-	s.store.grew(s, delta, f.Asked)
+	s.store.grew(s, delta, asked)
 }
 
 // Latest returns the view v of the latest v.Size candles up to current: kept

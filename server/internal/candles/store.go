@@ -81,6 +81,9 @@ func (st *Store) grew(s *Series, delta int64, protect Span) {
 	}
 	s.counted += delta
 	st.size += delta
+	// s was just used (merged into, or a view kept): the series to go are
+	// the others, least recently used first, not only those older than s.
+	st.lru.MoveToFront(s.elem)
 	st.shrink(s, s.trim(st.bound/2, st.bound/4, protect))
 	for st.size > st.bound && st.lru.Len() > 1 {
 		old := st.lru.Back().Value.(*Series)

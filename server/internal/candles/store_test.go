@@ -149,3 +149,60 @@ func TestAnEvictedSeriesTakesBackOnlyWhatTheStoreCounted(t *testing.T) {
 		t.Fatalf("the store counts %d bytes, want %d: those of the series it holds", got, want)
 	}
 }
+
+func TestARangeEndingBetweenCandlesVouchesForNoCandleAfterIt(t *testing.T) {
+	now := int64(1_000_000 * m)
+	for _, tc := range []struct {
+		name   string
+		to     int64 // the first range's end: between two candle starts
+		second Span  // the next range asked for
+	}{
+		{"a second into the candle", 5*m + 1, Span{0, 10 * m}},
+		{"a second before the next", 6*m - 1, Span{0, 10 * m}},
+		{"a later range from the next candle on", 5*m + 30, Span{6 * m, 10 * m}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewStore(1 << 30).Series(Key{"BTC-USDT", venueapi.Period1Min})
+			fetch := func(from, to int64) { // as the cache does: each gap asked of the venue, which answers its candles
+				for _, g := range s.Missing(from, to, now) {
+					f := fetched(venueapi.Period1Min.Ceil(g.Lo), g.Hi, time.Unix(now, 0))
+					f.Asked = g
+					s.Merge(f)
+				}
+			}
+			fetch(0, tc.to)
+			fetch(tc.second.Lo, tc.second.Hi)
+			recs, _, complete := s.Range(tc.second.Lo, tc.second.Hi, now)
+			if want := int(venueapi.Period1Min.Count(tc.second.Lo, tc.second.Hi)); !complete || len(recs) != want {
+				t.Fatalf("after the range to %d: %d candles of [%d, %d], complete %v; want %d: spans %v",
+					tc.to, len(recs), tc.second.Lo, tc.second.Hi, complete, want, s.held.Spans())
+			}
+		})
+	}
+}
+
+func TestASeriesUsedLongAgoThatGrowsStillEvictsTheOthersPastTheBound(t *testing.T) {
+	at := time.Unix(1_000_000*m, 0)
+	one := func() int64 { // what a series of 100 candles costs
+		st := NewStore(1 << 30)
+		st.Series(Key{"X-USDT", venueapi.Period1Min}).Merge(fetched(0, 99*m, at))
+		return st.Bytes()
+	}()
+	st := NewStore(3*one + one/2)
+	a := st.Series(Key{"A-USDT", venueapi.Period1Min}) // taken by a request whose fetch is slow
+	held := map[string]*Series{}
+	for _, c := range []string{"B-USDT", "C-USDT", "D-USDT"} { // meanwhile others are used
+		held[c] = st.Series(Key{c, venueapi.Period1Min})
+		held[c].Merge(fetched(0, 99*m, at))
+	}
+	a.Merge(fetched(0, 99*m, at)) // A's fetch arrives: the least recently used series is B, not A
+	if got := st.Bytes(); got > st.bound {
+		t.Fatalf("the store holds %d bytes, bound %d: spans of A %v, series %d", got, st.bound, a.held.Spans(), st.lru.Len())
+	}
+	if st.Series(Key{"B-USDT", venueapi.Period1Min}) == held["B-USDT"] {
+		t.Error("B, the least recently used, is still held")
+	}
+	if st.Series(Key{"A-USDT", venueapi.Period1Min}) != a {
+		t.Error("A, just merged, was evicted")
+	}
+}
