@@ -263,12 +263,17 @@ func (b *Budget) Pause(ctx context.Context, d time.Duration) {
 	if state == Degraded {
 		return
 	}
+	if err := b.sharePause(ctx, d); err != nil && ended(ctx) == nil {
+		b.degrade(err)
+	}
+}
+
+// sharePause puts a pause of d from now into Redis, for every replica.
+func (b *Budget) sharePause(ctx context.Context, d time.Duration) error {
 	cctx, cancel := b.c.bound(ctx)
 	err := b.c.scripts.pause.Run(cctx, b.c.rdb, b.keys[2:3], d.Microseconds()).Err()
 	cancel()
-	if err = b.c.note(err, "pause"); err != nil && ended(ctx) == nil {
-		b.degrade(err)
-	}
+	return b.c.note(err, "pause")
 }
 
 // State says where turns come from now.
@@ -420,9 +425,15 @@ func (b *Budget) join(ctx context.Context) error {
 	now := time.Now()
 	ages := b.local.ages(now)
 	ends := b.presenceUntil(now)
+	paused := b.paused
 	b.mu.Unlock()
 
 	err := b.runJoin(ctx, ends, ages)
+	if d := time.Until(paused); err == nil && d > 0 {
+		// A pause learnt alone holds every replica once this one is back
+		// (none of its shared turns may be taken before it ends).
+		err = b.sharePause(ctx, d)
+	}
 
 	b.mu.Lock()
 	if err == nil {

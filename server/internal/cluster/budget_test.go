@@ -308,3 +308,31 @@ func TestATurnReachedLateIsTooLateToSend(t *testing.T) {
 		})
 	}
 }
+
+// A pause the venue asks for while Redis is out of reach holds the replica
+// alone; once it rejoins, the pause must still hold it, and the others.
+func TestAPauseLearntWhileDegradedOutlastsTheRejoin(t *testing.T) {
+	srv := redistest.Start(t)
+	limit := venueapi.Limit{Requests: 10, Per: 500 * time.Millisecond}
+	p := newProxy(t, srv.Addr())
+	a := replica(t, p.URL(), fast(t), limit, 2)
+	b := replica(t, srv.URL(), fast(t), limit, 2)
+	waitPresent(t, b, 2)
+	ctx := context.Background()
+
+	p.setCut(true)
+	waitFor(t, 2*time.Second, "the partitioned replica degraded", func() bool { return a.State() == cluster.Degraded })
+	const pause = 20 * time.Second // longer than the waits below: what is left of it is asked for
+	a.Pause(ctx, pause)
+	paused := time.Now()
+	p.setCut(false)
+	waitFor(t, 2*time.Second, "the partitioned replica back", func() bool { return a.State() == cluster.Shared })
+	for name, r := range map[string]*cluster.Budget{"the replica that learnt it": a, "another replica": b} {
+		ok, retry, err := r.Take(ctx, 1)
+		if err != nil || ok {
+			t.Errorf("%s: Take %s into a %s pause = %v, %v; want refused", name, time.Since(paused).Round(time.Millisecond), pause, ok, err)
+		} else if retry < pause-time.Since(paused)-100*time.Millisecond {
+			t.Errorf("%s: retry after %s, want the rest of the pause", name, retry)
+		}
+	}
+}
