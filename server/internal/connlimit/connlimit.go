@@ -48,11 +48,17 @@ func (l *Listener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		client, known := clientOf(c.RemoteAddr())
+		peer, known := peerOf(c.RemoteAddr())
 		if !known { // not an IP connection (a test pipe, a Unix socket): nothing to count by
 			return c, nil
 		}
-		if !l.take(client) {
+		// A trusted proxy is named by its own address, which its /64 may
+		// not hold: it is exempted, and counted, by that address.
+		client, exempt := clientaddr.Holder(peer), l.exempted(peer)
+		if exempt {
+			client = peer
+		}
+		if !l.take(client, exempt) {
 			l.refused.Add(1)
 			c.Close()
 			continue
@@ -76,10 +82,10 @@ func (l *Listener) Open() int {
 	return n
 }
 
-func (l *Listener) take(client netip.Addr) bool {
+func (l *Listener) take(client netip.Addr, exempt bool) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.max > 0 && l.open[client] >= l.max && !l.exempted(client) {
+	if l.max > 0 && l.open[client] >= l.max && !exempt {
 		return false
 	}
 	l.open[client]++
@@ -107,6 +113,15 @@ func (l *Listener) give(client netip.Addr) {
 
 // clientOf is the client a remote address counts against.
 func clientOf(a net.Addr) (netip.Addr, bool) {
+	peer, ok := peerOf(a)
+	if !ok {
+		return netip.Addr{}, false
+	}
+	return clientaddr.Holder(peer), true
+}
+
+// peerOf is a remote address's IP address, IPv4 unmapped.
+func peerOf(a net.Addr) (netip.Addr, bool) {
 	var ap netip.AddrPort
 	switch a := a.(type) {
 	case *net.TCPAddr:
@@ -118,7 +133,7 @@ func clientOf(a net.Addr) (netip.Addr, bool) {
 		}
 		ap = p
 	}
-	ip := clientaddr.Holder(ap.Addr())
+	ip := ap.Addr().Unmap()
 	return ip, ip.IsValid()
 }
 

@@ -150,3 +150,33 @@ type pipeAddr struct{}
 
 func (pipeAddr) Network() string { return "pipe" }
 func (pipeAddr) String() string  { return "pipe" }
+
+func TestATrustedIPv6ProxyNamedByItsAddressIsUnbounded(t *testing.T) {
+	if ln, err := net.Listen("tcp", "[::1]:0"); err != nil {
+		t.Skip("no IPv6 loopback:", err)
+	} else {
+		ln.Close()
+	}
+	// As RISKCHART_TRUSTED_PROXIES=::1 reads: one address, a /128.
+	proxy := netip.PrefixFrom(netip.MustParseAddr("::1"), 128)
+	inner, err := net.Listen("tcp", "[::1]:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &server{ln: New(inner, 2, proxy), closed: make(chan struct{}, 100)}
+	t.Cleanup(func() { s.ln.Close() })
+	go func() {
+		for {
+			c, err := s.ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() { c.Write([]byte("k")); io.Copy(io.Discard, c); c.Close() }()
+		}
+	}()
+	for i := range 5 {
+		if _, kept := s.dial(t, "::1"); !kept {
+			t.Fatalf("the proxy's connection %d was closed (bound 2): refused %d", i+1, s.ln.Refused())
+		}
+	}
+}
