@@ -44,6 +44,11 @@ func ParsePrefixes(s string) ([]netip.Prefix, error) {
 			if p != p.Masked() {
 				return nil, fmt.Errorf("entry %d (%q) has bits set past its prefix length: write %s", i+1, item, p.Masked())
 			}
+			if p.Addr().Is4In6() && p.Bits() >= 96 {
+				// Peers are compared unmapped: an IPv4-mapped prefix is its
+				// IPv4 prefix, as an IPv4-mapped address is its IPv4 address.
+				p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+			}
 			out = append(out, p)
 			continue
 		}
