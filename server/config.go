@@ -193,23 +193,20 @@ var settings = []setting{
 			return err
 		}},
 	{flag: "refresh-interval", env: "RISKCHART_REFRESH_INTERVAL", def: "1s", usage: "how often the current candle of a series is refreshed",
-		set: func(c *config, v string) (err error) { c.RefreshInterval, err = time.ParseDuration(v); return err }},
-	{flag: "stale-after", env: "RISKCHART_STALE_AFTER", def: "1s", usage: "how long a browser waits for a refresh before it gets the cached answer, marked stale",
 		set: func(c *config, v string) (err error) {
-			c.StaleAfter, err = time.ParseDuration(v)
-			if err == nil && c.StaleAfter <= 0 {
-				err = errors.New("must be a positive duration, e.g. 1s")
-			}
+			c.RefreshInterval, err = parsePositiveDuration(v, "1s")
 			return err
 		}},
+	{flag: "stale-after", env: "RISKCHART_STALE_AFTER", def: "1s", usage: "how long a browser waits for a refresh before it gets the cached answer, marked stale",
+		set: func(c *config, v string) (err error) { c.StaleAfter, err = parsePositiveDuration(v, "1s"); return err }},
 	{flag: "shutdown-timeout", env: "RISKCHART_SHUTDOWN_TIMEOUT", def: "10s", usage: "how long in-flight requests get at shutdown",
-		set: func(c *config, v string) (err error) { c.ShutdownTimeout, err = time.ParseDuration(v); return err }},
+		set: func(c *config, v string) (err error) {
+			c.ShutdownTimeout, err = parsePositiveDuration(v, "10s")
+			return err
+		}},
 	{flag: "read-timeout", env: "RISKCHART_READ_TIMEOUT", def: "10s", usage: "how long a client has to send a whole request, headers and body",
 		set: func(c *config, v string) (err error) {
-			c.ReadTimeout, err = time.ParseDuration(v)
-			if err == nil && c.ReadTimeout <= 0 {
-				err = errors.New("must be a positive duration, e.g. 10s")
-			}
+			c.ReadTimeout, err = parsePositiveDuration(v, "10s")
 			return err
 		}},
 	{flag: "redis-url", env: "RISKCHART_REDIS_URL", unset: "this process alone: no state shared with other replicas",
@@ -222,6 +219,9 @@ var settings = []setting{
 			u, err := url.Parse(v)
 			if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
 				return errors.New("must be a redis:// or rediss:// URL naming a host, e.g. redis://redis:6379/0") // v may hold a password: not repeated
+			}
+			if strayUserinfo(v) {
+				return errors.New("must have its password percent-encoded: a '/', '?' or '#' in it ends the host part, and the rest would be read as the path") // not repeated
 			}
 			c.RedisURL = v
 			return nil
@@ -328,10 +328,31 @@ func (s setting) show(v string) string {
 // maskURL is a URL with its password masked; an unreadable one is masked whole.
 func maskURL(v string) string {
 	u, err := url.Parse(v)
-	if err != nil {
+	if err != nil || strayUserinfo(v) {
 		return venue.Secret(v).String()
 	}
 	return u.Redacted()
+}
+
+// strayUserinfo reports whether a URL has an '@' past its host part: a
+// password holding '/', '?' or '#' not percent-encoded, which url.Parse
+// reads as the path, query or fragment, and no redaction masks.
+func strayUserinfo(v string) bool {
+	_, rest, _ := strings.Cut(v, "://")
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		return strings.Contains(rest[i:], "@")
+	}
+	return false
+}
+
+// parsePositiveDuration reads a duration that must be longer than zero;
+// example is one, for the error.
+func parsePositiveDuration(v, example string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("must be a positive duration, e.g. %s", example)
+	}
+	return d, nil
 }
 
 // validEgress reports whether v can name the public budget: it becomes part

@@ -522,3 +522,38 @@ func TestAskingForTheUsageIsNotAFailure(t *testing.T) {
 		t.Errorf("run with an unknown flag: %v, want an error naming -contract, from embed-link", err)
 	}
 }
+
+func TestTheDurationsThatMustBePositiveNameTheirRule(t *testing.T) {
+	for _, env := range []string{"RISKCHART_REFRESH_INTERVAL", "RISKCHART_SHUTDOWN_TIMEOUT"} {
+		for _, v := range []string{"0s", "-5s", "soon"} {
+			t.Run(env+"="+v, func(t *testing.T) {
+				_, err := parseEnv(map[string]string{env: v})
+				errorNames(t, err, env, "positive duration")
+			})
+		}
+	}
+}
+
+// A password with a character a URL reserves ('/', '#', '?') must be
+// percent-encoded; written bare, url.Parse reads part of it as the path or
+// the fragment, which no redaction masks.
+func TestARedisPasswordNotPercentEncodedIsRefusedAndNeverShown(t *testing.T) {
+	for _, raw := range []string{
+		"redis://default:12/hunter2-secret@redis.internal:6379/0",
+		"redis://default:12#hunter2-secret@redis.internal:6379/0",
+		"redis://:6379?hunter2-secret@redis.internal:6379/0",
+	} {
+		t.Run(raw, func(t *testing.T) {
+			c, err := parseEnv(map[string]string{"RISKCHART_REDIS_URL": raw})
+			var b strings.Builder
+			c.print(&b)
+			if strings.Contains(b.String(), "hunter2-secret") {
+				t.Errorf("the summary shows the password:\n%s", b.String())
+			}
+			errorNames(t, err, "RISKCHART_REDIS_URL", "percent-encoded")
+			if strings.Contains(err.Error(), "hunter2-secret") {
+				t.Fatalf("error %v repeats the password", err)
+			}
+		})
+	}
+}
