@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -558,4 +559,72 @@ func TestAStreamNetHTTPKeepsIsServedFromItsHandler(t *testing.T) {
 			t.Errorf("HTTP %d %v flushed %v:\n%s\nwant the stream: a retry hint, two candles, the state, the change", rec.Code, rec.Header(), rec.Flushed, body)
 		}
 	})
+}
+
+// TestAStreamOfASeriesTheVenueAnswersWithoutCandlesStartsAndWaits: the venue
+// may answer a KLine call with no candles ("data" is optional,
+// docs/venue.md#kline; a contract listed but not traded yet). The KLine path
+// answers that as an empty list; the stream must start too, with its state,
+// and push the candles once the venue has some, rather than panic in its
+// pump.
+func TestAStreamOfASeriesTheVenueAnswersWithoutCandlesStartsAndWaits(t *testing.T) {
+	for name, empty := range map[string]string{
+		"an empty list": `{"ch":"market.BTC-USDT.kline.1min","status":"ok","data":[],"ts":1}`,
+		"no data":       `{"ch":"market.BTC-USDT.kline.1min","status":"ok","ts":1}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				clk := newClock(30)
+				current := venueapi.Period1Min.Start(clk.Now().Unix())
+				var trading atomic.Bool
+				n := sandboxtest.NewNetwork()
+				venueSrv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					w.Header().Set("Content-Type", "application/json")
+					if !trading.Load() {
+						w.Write([]byte(empty))
+						return
+					}
+					w.Write([]byte(`{"ch":"market.BTC-USDT.kline.1min","status":"ok","ts":1,"data":[{"id":` + strconv.FormatInt(current, 10) +
+						`,"open":1,"close":1,"low":1,"high":1,"amount":0,"vol":0,"trade_turnover":0,"count":0}]}`))
+				}))
+				venueSrv.Listener = n.Listen()
+				venueSrv.Start()
+				t.Cleanup(venueSrv.Close)
+				tr := n.Transport("127.0.0.1")
+				t.Cleanup(tr.CloseIdleConnections)
+				client, err := venue.New(venue.Config{BaseURL: venueSrv.URL, HTTPClient: &http.Client{Transport: tr}, Retries: -1, Now: clk.Now})
+				if err != nil {
+					t.Fatal(err)
+				}
+				life := gateway.NewStreams()
+				h, err := gateway.New(gateway.Config{Venue: client, Now: clk.Now, Streams: life})
+				if err != nil {
+					t.Fatal(err)
+				}
+				rec := httptest.NewRecorder()
+				ctx, leave := context.WithCancel(context.Background())
+				req := httptest.NewRequestWithContext(ctx, http.MethodGet, "http://127.0.0.1"+venueapi.PathStreamKLine+"?"+btc1min, nil)
+				done := make(chan struct{})
+				go func() { defer close(done); h.ServeHTTP(rec, req) }()
+				synctest.Wait()
+				for range 3 { // the pump looks again, still nothing
+					clk.Advance(time.Second)
+					time.Sleep(time.Second)
+					synctest.Wait()
+				}
+				trading.Store(true)
+				clk.Advance(time.Second)
+				time.Sleep(time.Second)
+				synctest.Wait()
+				leave()
+				<-done
+				life.Close(context.Background())
+				body := rec.Body.String()
+				if rec.Code != http.StatusOK || !strings.Contains(body, `data: {"ch":"market.BTC-USDT.kline.1min","stale":false}`) ||
+					!strings.Contains(body, "\nid: "+strconv.FormatInt(current, 10)+".") {
+					t.Errorf("HTTP %d:\n%s\nwant the stream: its state, then the first candle once the venue has it", rec.Code, body)
+				}
+			})
+		})
+	}
 }

@@ -284,8 +284,8 @@ func (p *pump) size() int {
 func (p *pump) publish(recs []streamRecord, stale bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if recs == nil && !p.primed {
-		return // nothing pushed yet, so nothing to mark stale
+	if len(recs) == 0 && !p.primed {
+		return // nothing pushed yet, so nothing to mark stale; a venue without candles yet has none to push
 	}
 	var out []byte
 	for _, r := range recs {
@@ -293,7 +293,7 @@ func (p *pump) publish(recs []streamRecord, stale bool) {
 			out = appendCandleEvent(out, p.ch, r)
 		}
 	}
-	if recs != nil {
+	if len(recs) > 0 {
 		p.recent = recs[max(len(recs)-streamRecent, 0):]
 		p.newest = max(p.newest, recs[len(recs)-1].id)
 		p.primed = true
