@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -56,7 +57,7 @@ var errRangeTrimmed = errors.New("the candle cache is too small for this range n
 // what is held does not do. When the venue fails and candles are held, they
 // answer, marked stale.
 func (c *candleCache) answer(ctx context.Context, q venueapi.KLineQuery) (klineReply, error) {
-	s := c.store.Series(candles.Key{Code: q.ContractCode, Period: q.Period.Canonical()})
+	s := c.store.Series(c.seriesKey(q))
 	if q.Range {
 		return c.answerRange(ctx, s, q)
 	}
@@ -75,6 +76,56 @@ func (c *candleCache) answer(ctx context.Context, q venueapi.KLineQuery) (klineR
 	return klineReply{answer: a}, nil
 }
 
+// seriesKey is the series q reads: the code as asked and the canonical
+// period. A contract-type code names another future after each delivery
+// (docs/decisions.md#contract-type-codes), whose candles, closed ones
+// included, are not the previous future's: its series is named for the last
+// delivery too, code@since, and asked of the venue by its code (venueCode).
+// Every delivery is a Friday at 08:00 UTC (docs/decisions.md#futures-calendar),
+// so what such a code names changes at those instants only.
+func (c *candleCache) seriesKey(q venueapi.KLineQuery) candles.Key {
+	code := q.ContractCode
+	if isTypeCode(code) {
+		code += "@" + strconv.FormatInt(lastDelivery(c.now()), 10)
+	}
+	return candles.Key{Code: code, Period: q.Period.Canonical()}
+}
+
+// venueCode is the contract code the venue is asked for series k's candles.
+func venueCode(k candles.Key) string {
+	code, _, _ := strings.Cut(k.Code, "@")
+	return code
+}
+
+// named reports whether series k is a contract-type code's, named for the
+// future it names since its last delivery: its candles are that future's
+// until the next.
+func named(k candles.Key) bool { return strings.Contains(k.Code, "@") }
+
+// isTypeCode reports whether a well-formed contract code is a contract-type
+// code, <BASE>-<QUOTE>-CW/NW/CQ/NQ.
+func isTypeCode(code string) bool {
+	if strings.Count(code, "-") != 2 {
+		return false
+	}
+	switch code[len(code)-3:] {
+	case "-CW", "-NW", "-CQ", "-NQ":
+		return true
+	}
+	return false
+}
+
+// lastDelivery is the latest Friday 08:00 UTC at or before now, in Unix
+// seconds.
+func lastDelivery(now time.Time) int64 {
+	now = now.UTC()
+	d := time.Date(now.Year(), now.Month(), now.Day(), 8, 0, 0, 0, time.UTC)
+	for d.Weekday() != time.Friday || d.After(now) {
+		d = d.AddDate(0, 0, -1)
+	}
+	return d.Unix()
+}
+
 // answerRange answers a from/to query: immutable when every candle is closed.
 func (c *candleCache) answerRange(ctx context.Context, s *candles.Series, q venueapi.KLineQuery) (klineReply, error) {
 	defer s.Unpin(s.Pin(q.From, q.To))
@@ -85,7 +136,9 @@ func (c *candleCache) answerRange(ctx context.Context, s *candles.Series, q venu
 			return c.stale(q, err, func() [][]byte { recs, _, _ := s.Range(q.From, q.To, current); return recs })
 		}
 		if recs, open, complete := s.Range(q.From, q.To, current); complete {
-			return klineReply{answer: encode(q, recs, false, c.now()), immutable: !open && q.To < current}, nil
+			// A contract-type code's closed candles are another future's
+			// after its next delivery: not immutable.
+			return klineReply{answer: encode(q, recs, false, c.now()), immutable: !open && q.To < current && !named(s.Key())}, nil
 		}
 	}
 	return klineReply{}, errRangeTrimmed
@@ -204,7 +257,7 @@ func (c *candleCache) fetchLatest(ctx context.Context, s *candles.Series, size, 
 func (c *candleCache) latestFromVenue(ctx context.Context, s *candles.Series, size int) (candles.Fetch, error) {
 	k := s.Key()
 	at := c.now()
-	env, err := c.venue.KLine(ctx, venueapi.KLineQuery{ContractCode: k.Code, Period: k.Period, Size: size})
+	env, err := c.venue.KLine(ctx, venueapi.KLineQuery{ContractCode: venueCode(k), Period: k.Period, Size: size})
 	c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
 	if err != nil {
 		c.remember(s, err, at)
@@ -261,7 +314,7 @@ func (c *candleCache) gap(ctx context.Context, s *candles.Series, g candles.Span
 	held := func() (any, bool, error) { return nil, len(s.Missing(g.Lo, g.Hi, current)) == 0, nil }
 	_, err := shared(ctx, &c.flight, flightKey(k, "range", g.Lo, g.Hi), c.timeout, 0, held, func(ctx context.Context) (any, error) {
 		at := c.now()
-		recs, err := c.venue.KLineRange(ctx, k.Code, k.Period, g.Lo, g.Hi)
+		recs, err := c.venue.KLineRange(ctx, venueCode(k), k.Period, g.Lo, g.Hi)
 		c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
 		if err != nil {
 			c.remember(s, err, at)

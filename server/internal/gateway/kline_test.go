@@ -438,3 +438,38 @@ func TestTheVenueNeverReceivesMoreThanItsKLineLimit(t *testing.T) {
 		}
 	})
 }
+
+// TestAContractTypeCodesCandlesAreTheVenuesAfterItRollsOver: BTC-USDT-CW
+// names this week's future, another one after each Friday's delivery
+// (docs/decisions.md#contract-type-codes). Its closed candles are the new
+// future's once it rolls over, so an answer held under the code must not be
+// served for it then, nor be kept by browsers for a year.
+func TestAContractTypeCodesCandlesAreTheVenuesAfterItRollsOver(t *testing.T) {
+	clk := &clock{t: time.Date(2026, 11, 27, 7, 50, 30, 0, time.UTC)} // a Friday, ten minutes before delivery
+	s := newStack(t, options{clock: clk})
+	from := time.Date(2026, 11, 27, 7, 0, 0, 0, time.UTC).Unix()
+	to := time.Date(2026, 11, 27, 7, 40, 0, 0, time.UTC).Unix()
+	for _, query := range []string{
+		fmt.Sprintf("contract_code=BTC-USDT-CW&period=1min&from=%d&to=%d", from, to),
+		"contract_code=BTC-USDT-CW&period=1min&size=300",
+	} {
+		t.Run(query, func(t *testing.T) {
+			*clk = clock{t: time.Date(2026, 11, 27, 7, 50, 30, 0, time.UTC)}
+			before := s.get(t, venueapi.PathKLine+"?"+query)
+			if before.status != 200 {
+				t.Fatalf("before delivery: HTTP %d %s", before.status, before.body)
+			}
+			if cc := before.header.Get("Cache-Control"); cc == "public, max-age=31536000, immutable" {
+				t.Errorf("before delivery: Cache-Control %q for a code that names another future within minutes", cc)
+			}
+			clk.Advance(20 * time.Minute) // delivered: CW is next Friday's future now
+			got := s.get(t, venueapi.PathKLine+"?"+query).kline(t)
+			want := s.direct(t, query)
+			g, _ := json.Marshal(got.Data)
+			w, _ := json.Marshal(want.Data)
+			if len(got.Data) == 0 || string(g) != string(w) {
+				t.Errorf("after delivery the gateway answers\n%.300s\nthe venue\n%.300s", g, w)
+			}
+		})
+	}
+}

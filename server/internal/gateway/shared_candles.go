@@ -287,7 +287,7 @@ func (c *candleCache) loadBlock(ctx context.Context, s *candles.Series, b block,
 			return c.gapAlone(ctx, s, piece, current)
 		}
 		if won {
-			recs, err := c.venue.KLineRange(ctx, k.Code, k.Period, b.lo, upto)
+			recs, err := c.venue.KLineRange(ctx, venueCode(k), k.Period, b.lo, upto)
 			c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
 			if err != nil {
 				c.remember(s, err, at)
