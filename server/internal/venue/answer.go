@@ -135,15 +135,28 @@ func retryAfterOf(h http.Header) time.Duration {
 	if d, ok := resetOf(h); ok {
 		return d
 	}
-	if v := h.Get("Retry-After"); v != "" {
-		if s, err := strconv.ParseInt(v, 10, 64); err == nil && s >= 0 {
-			return time.Duration(min(s, int64(maxRetryAfter/time.Second))) * time.Second
-		}
-		if t, err := http.ParseTime(v); err == nil {
-			return min(max(time.Until(t), 0), maxRetryAfter)
-		}
+	if d, ok := retryAfterHeader(h); ok {
+		return d
 	}
 	return time.Second
+}
+
+// retryAfterHeader reads Retry-After (seconds or an HTTP date), bounded by
+// maxRetryAfter; ok is false when it is missing or unreadable. A busy venue's
+// 503 may carry it as a 429 does, and no retry goes before it
+// (docs/decisions.md#retries).
+func retryAfterHeader(h http.Header) (time.Duration, bool) {
+	v := h.Get("Retry-After")
+	if v == "" {
+		return 0, false
+	}
+	if s, err := strconv.ParseInt(v, 10, 64); err == nil && s >= 0 {
+		return time.Duration(min(s, int64(maxRetryAfter/time.Second))) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return min(max(time.Until(t), 0), maxRetryAfter), true
+	}
+	return 0, false
 }
 
 // spentFor reports how long the venue says nothing more will be accepted:

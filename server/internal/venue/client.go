@@ -253,11 +253,12 @@ func (c *Client) send(ctx context.Context, req request, g gates) error {
 			}
 			return err
 		}
-		last = c.attempt(ctx, req, op, q)
+		var notBefore time.Duration
+		notBefore, last = c.attempt(ctx, req, op, q)
 		if last == nil || !retryable(last) || attempt >= retries || ctx.Err() != nil {
 			return last
 		}
-		wait := backoff(attempt)
+		wait := max(backoff(attempt), notBefore)
 		if rl := (*RateLimitedError)(nil); errors.As(last, &rl) {
 			wait = max(wait, rl.RetryAfter)
 		}
@@ -290,8 +291,9 @@ const maxAnswer = 32 << 20
 
 // attempt makes one HTTP exchange within the per-attempt timeout and
 // classifies its outcome. When the venue says its window is spent, q sends
-// nothing more until it resets.
-func (c *Client) attempt(ctx context.Context, req request, op string, q Budget) error {
+// nothing more until it resets. notBefore is the answer's Retry-After, which
+// a retry waits for whatever the failure (a busy venue's 503 included).
+func (c *Client) attempt(ctx context.Context, req request, op string, q Budget) (notBefore time.Duration, err error) {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	u := *c.base
@@ -307,7 +309,7 @@ func (c *Client) attempt(ctx context.Context, req request, op string, q Budget) 
 	}
 	hr, err := http.NewRequestWithContext(ctx, req.method, u.String(), body)
 	if err != nil {
-		return &UnavailableError{Op: op, Err: errors.New("building the request failed")}
+		return 0, &UnavailableError{Op: op, Err: errors.New("building the request failed")}
 	}
 	hr.Header.Set("Accept", "application/json")
 	if body != nil {
@@ -316,15 +318,15 @@ func (c *Client) attempt(ctx context.Context, req request, op string, q Budget) 
 	res, err := c.http.Do(hr)
 	if err != nil {
 		// The URL of a signed call holds its signature: say what failed, not where.
-		return &UnavailableError{Op: op, Err: errors.Unwrap(err)}
+		return 0, &UnavailableError{Op: op, Err: errors.Unwrap(err)}
 	}
 	defer res.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(res.Body, maxAnswer+1))
 	switch {
 	case err != nil:
-		return &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: fmt.Errorf("reading the answer: %w", err)}
+		return 0, &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: fmt.Errorf("reading the answer: %w", err)}
 	case len(raw) > maxAnswer:
-		return &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: fmt.Errorf("the answer is larger than %d bytes", maxAnswer)}
+		return 0, &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: fmt.Errorf("the answer is larger than %d bytes", maxAnswer)}
 	}
 	// The pause holds every later call, whatever becomes of this one. A
 	// refusal pauses too, unless the spent window already covers its wait:
@@ -338,5 +340,6 @@ func (c *Client) attempt(ctx context.Context, req request, op string, q Budget) 
 	if rl := (*RateLimitedError)(nil); errors.As(err, &rl) && rl.RetryAfter > spent {
 		q.Pause(context.WithoutCancel(ctx), time.Now(), rl.RetryAfter)
 	}
-	return err
+	notBefore, _ = retryAfterHeader(res.Header)
+	return notBefore, err
 }

@@ -132,3 +132,42 @@ func TestARetryWithoutATurnInTimeGivesTheVenuesError(t *testing.T) {
 		}
 	})
 }
+
+// docs/decisions.md#retries: a retry never goes before Retry-After, whatever
+// the failure that carries it: a busy venue's 503 says when to come back as
+// a 429 does.
+func TestARetryNeverGoesBeforeRetryAfter(t *testing.T) {
+	tests := []struct {
+		name, endpoint string
+		status         int
+		body, ok       string
+	}{
+		{"a 503 with the venue's busy envelope", "tiers", 503, `{"code":1004,"message":"busy","data":null,"ts":1}`, tiersOK},
+		{"a 503 without an envelope", "kline", 503, "busy", klineOK},
+		{"a busy venue answering HTTP 200", "limits", 200, `{"status":"error","err_code":1004,"err_msg":"busy","ts":1}`, limitsOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var at []time.Time
+				srv := serve(t, func(w http.ResponseWriter, _ *http.Request, i int64) {
+					at = append(at, time.Now())
+					if i > 1 {
+						io.WriteString(w, tt.ok)
+						return
+					}
+					w.Header().Set("Retry-After", "3")
+					w.WriteHeader(tt.status)
+					io.WriteString(w, tt.body)
+				})
+				c := srv.client(t, func(c *venue.Config) { c.Retries = 2 })
+				if err := callNamed(t, tt.endpoint)(context.Background(), c); err != nil || len(at) != 2 {
+					t.Fatalf("error %v after %d requests, want success on the second", err, len(at))
+				}
+				if wait := at[1].Sub(at[0]); wait < 3*time.Second {
+					t.Fatalf("retried %s after the venue said Retry-After: 3", wait)
+				}
+			})
+		})
+	}
+}
