@@ -70,14 +70,15 @@ func badTimestamp(s string) error {
 
 // CanonicalHost returns host (a Host header or URL host) as it enters the
 // canonical string: lower-cased, with the port only when it is not the
-// scheme's default.
+// scheme's default. An empty port ("host:") is the default: net/http sends
+// such a URL's Host header without it.
 func CanonicalHost(scheme, host string) string {
 	host = strings.ToLower(host)
 	h, port, err := net.SplitHostPort(host)
 	if err != nil {
 		return host // no port
 	}
-	if (scheme == "https" && port == "443") || (scheme == "http" && port == "80") {
+	if port == "" || (scheme == "https" && port == "443") || (scheme == "http" && port == "80") {
 		if strings.Contains(h, ":") {
 			return "[" + h + "]"
 		}

@@ -131,6 +131,8 @@ func TestCanonicalHost(t *testing.T) {
 		{"https", "Api.Example.COM", "api.example.com"},
 		{"http", "[::1]:80", "[::1]"},
 		{"http", "[::1]:9000", "[::1]:9000"},
+		{"https", "api.example.com:", "api.example.com"}, // net/http sends it without the colon
+		{"http", "[::1]:", "[::1]"},
 	} {
 		if got := CanonicalHost(tt.scheme, tt.host); got != tt.want {
 			t.Errorf("CanonicalHost(%q, %q) = %q, want %q", tt.scheme, tt.host, got, tt.want)

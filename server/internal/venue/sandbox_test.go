@@ -3,6 +3,8 @@ package venue_test
 import (
 	"context"
 	"errors"
+	"net"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -187,4 +189,24 @@ func TestRetriesRideOutTheSandboxsFaults(t *testing.T) {
 			}
 		}
 	})
+}
+
+// docs/decisions.md#canonical-host: the host signed is the one the Host
+// header carries, lower-cased, without a default port, whatever form the
+// base URL gives it. Go's client sends "venue.test:" as "venue.test".
+func TestSignedCallsSucceedWhateverFormTheBaseURLGivesTheHost(t *testing.T) {
+	for _, base := range []string{"http://venue.test", "http://VENUE.test:80", "http://venue.test:"} {
+		t.Run(base, func(t *testing.T) {
+			n := sandboxtest.NewNetwork()
+			sandboxURL, _ := sandboxtest.StartOn(t, n, sandbox.Config{Keys: sandboxKeys})
+			tr := n.Transport("127.0.0.1")
+			t.Cleanup(tr.CloseIdleConnections)
+			dial, addr := tr.DialContext, strings.TrimPrefix(sandboxURL, "http://")
+			tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) { return dial(ctx, network, addr) }
+			c := newClient(t, base, n, func(c *venue.Config) { c.HTTPClient = &http.Client{Transport: tr} })
+			if _, err := c.Tiers(context.Background(), venueapi.TierQuery{ContractCode: "BTC-USDT"}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
 }
