@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -31,8 +32,10 @@ func limitParams(w http.ResponseWriter, r *http.Request, v url.Values) (url.Valu
 		return v, nil
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-	if err != nil {
+	if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
 		return nil, &venueapi.ParamError{Param: "body", Rule: fmt.Sprintf("must be at most %d bytes", maxBody)}
+	} else if err != nil {
+		return nil, &venueapi.ParamError{Param: "body", Rule: "must be sent whole: it was cut short"}
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return v, nil
@@ -40,11 +43,12 @@ func limitParams(w http.ResponseWriter, r *http.Request, v url.Values) (url.Valu
 	media, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	switch media {
 	case "", "application/json":
-		var fields map[string]json.RawMessage
-		if err := json.Unmarshal(body, &fields); err != nil {
+		fields, ok := members(body)
+		if !ok {
 			return nil, &venueapi.ParamError{Param: "body", Rule: "must be a JSON object"}
 		}
-		for k, raw := range fields {
+		for _, f := range fields {
+			k, raw := f.name, f.value
 			var s string
 			if string(raw) == "null" {
 				continue
@@ -66,6 +70,48 @@ func limitParams(w http.ResponseWriter, r *http.Request, v url.Values) (url.Valu
 		return nil, &venueapi.ParamError{Param: "Content-Type", Rule: "must be application/json or application/x-www-form-urlencoded", Value: media}
 	}
 	return v, nil
+}
+
+// member is one member of a JSON object, as sent.
+type member struct {
+	name  string
+	value json.RawMessage
+}
+
+// members reads a JSON object's members in the order sent, a member named
+// twice kept twice, so that it counts as a parameter given twice
+// (docs/decisions.md#position-limit-payload); null is an object without
+// members, as json.Unmarshal into a map reads it. ok is false for anything
+// else.
+func members(body []byte) (ms []member, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	switch tok, err := dec.Token(); {
+	case err != nil:
+		return nil, false
+	case tok == nil: // null
+	case tok != json.Delim('{'):
+		return nil, false
+	default:
+		for dec.More() {
+			tok, err := dec.Token()
+			name, isName := tok.(string)
+			if err != nil || !isName {
+				return nil, false
+			}
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return nil, false
+			}
+			ms = append(ms, member{name, raw})
+		}
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
+			return nil, false
+		}
+	}
+	if _, err := dec.Token(); err != io.EOF { // nothing may follow the value
+		return nil, false
+	}
+	return ms, true
 }
 
 // serveLimits answers endpoint 2 (signed): contract_code wins over pair and

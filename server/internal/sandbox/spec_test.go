@@ -2,16 +2,21 @@ package sandbox_test
 
 import (
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"testing/synctest"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/riskchart/riskchart/server/internal/sandbox"
+	"github.com/riskchart/riskchart/server/internal/sandbox/sandboxtest"
 	"github.com/riskchart/riskchart/venueapi"
+	"github.com/riskchart/riskchart/venueapi/sign"
 )
 
 // One test per rule of docs/venue.md, over real HTTP; the name cites the
@@ -193,6 +198,7 @@ func TestSpec_PositionLimits_PayloadEdges(t *testing.T) {
 		names       string
 	}{
 		{"a parameter in the query and the body is given twice", "application/json", `{"contract_code":"BTC-USDT"}`, url.Values{"contract_code": {"BTC-USDT"}}, 1030, "at most once"},
+		{"a member named twice is given twice", "application/json", `{"pair":"BTC-USDT","pair":"ETH-USDT"}`, nil, 1030, "pair"},
 		{"a body of another type", "text/plain", `contract_code=BTC-USDT`, nil, 1030, "Content-Type"},
 		{"a JSON body with a charset", "application/json; charset=utf-8", `{"contract_code":"BTC-USDT"}`, nil, 200, ""},
 		{"a null parameter is no parameter", "application/json", `{"contract_code":null,"pair":"LTC-USDT"}`, nil, 200, ""},
@@ -257,5 +263,21 @@ func TestSpec_KLine_Envelope_ChStatusTsData(t *testing.T) {
 	}
 	if a.header.Get("Content-Type") != "application/json" || a.header.Get("ratelimit-limit") != "" {
 		t.Fatalf("headers %v: JSON, and no private rate-limit headers on the public endpoint", a.header)
+	}
+}
+
+// A body that breaks off is refused as one that broke off, not as one too
+// large: the message says what is wrong with it.
+func TestSpec_PositionLimits_ABodyCutShortIsNotCalledTooLarge(t *testing.T) {
+	sb := unlimited(t)
+	q := sign.SignedQuery("POST", "venue.test", venueapi.PathPositionLimit, testAccess, []byte(testSecret), nil, testNow)
+	body := io.MultiReader(strings.NewReader(`{"pair":"BTC`), iotest.ErrReader(io.ErrUnexpectedEOF))
+	req := httptest.NewRequest("POST", "http://venue.test"+venueapi.PathPositionLimit+"?"+q, body)
+	req.Header.Set("Content-Type", "application/json")
+	w := httptest.NewRecorder()
+	sb.ServeHTTP(w, req)
+	code, msg := sandboxtest.ErrCode(t, w.Body.Bytes())
+	if code != 1030 || !strings.Contains(msg, "body") || strings.Contains(msg, "at most") {
+		t.Fatalf("code %d %q, want 1030 naming the body as cut short, not as too large", code, msg)
 	}
 }
