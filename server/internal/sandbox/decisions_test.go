@@ -698,13 +698,13 @@ func TestDecisions_Contracts_Codes_UnlistedIs1013OnBothPrivateEndpoints_NeverAnE
 		names              string   // what the error message names
 		want               []string // the contract codes answered; nil for an error
 	}{
-		{"tiers of an unlisted swap", "GET", venueapi.PathTiers, url.Values{"contract_code": {"ZZZ-USDT"}}, "", 1013, "contract ZZZ-USDT is not listed", nil},
-		{"limits of an unlisted swap", "POST", venueapi.PathPositionLimit, nil, `{"contract_code":"ZZZ-USDT"}`, 1013, "contract ZZZ-USDT is not listed", nil},
-		{"limits of an unlisted dated future", "POST", venueapi.PathPositionLimit, nil, `{"contract_code":"BTC-USDT-991231","business_type":"futures"}`, 1013, "contract BTC-USDT-991231 is not listed", nil},
-		{"limits of an unlisted pair", "POST", venueapi.PathPositionLimit, nil, `{"pair":"ZZZ-USDT"}`, 1013, "pair ZZZ-USDT is not listed", nil},
-		{"limits of an unlisted pair, every business type", "POST", venueapi.PathPositionLimit, nil, `{"pair":"ZZZ-USDT","business_type":"all"}`, 1013, "pair ZZZ-USDT is not listed", nil},
-		{"limits of a pair in another quote asset", "POST", venueapi.PathPositionLimit, nil, `{"pair":"BTC-USDC","contract_type":"quarter","business_type":"futures"}`, 1013, "pair BTC-USDC is not listed", nil},
-		{"limits of an unlisted pair as in the spec's GET sample", "GET", venueapi.PathPositionLimit, url.Values{"pair": {"ZZZ-USDT"}}, "", 1013, "pair ZZZ-USDT is not listed", nil},
+		{"tiers of an unlisted swap", "GET", venueapi.PathTiers, url.Values{"contract_code": {"ZZZ-USDT"}}, "", 1013, "unknown contract_code: the venue does not list ZZZ-USDT", nil},
+		{"limits of an unlisted swap", "POST", venueapi.PathPositionLimit, nil, `{"contract_code":"ZZZ-USDT"}`, 1013, "unknown contract_code: the venue does not list ZZZ-USDT", nil},
+		{"limits of an unlisted dated future", "POST", venueapi.PathPositionLimit, nil, `{"contract_code":"BTC-USDT-991231","business_type":"futures"}`, 1013, "unknown contract_code: the venue does not list BTC-USDT-991231", nil},
+		{"limits of an unlisted pair", "POST", venueapi.PathPositionLimit, nil, `{"pair":"ZZZ-USDT"}`, 1013, "unknown pair: the venue does not list ZZZ-USDT", nil},
+		{"limits of an unlisted pair, every business type", "POST", venueapi.PathPositionLimit, nil, `{"pair":"ZZZ-USDT","business_type":"all"}`, 1013, "unknown pair: the venue does not list ZZZ-USDT", nil},
+		{"limits of a pair in another quote asset", "POST", venueapi.PathPositionLimit, nil, `{"pair":"BTC-USDC","contract_type":"quarter","business_type":"futures"}`, 1013, "unknown pair: the venue does not list BTC-USDC", nil},
+		{"limits of an unlisted pair as in the spec's GET sample", "GET", venueapi.PathPositionLimit, url.Values{"pair": {"ZZZ-USDT"}}, "", 1013, "unknown pair: the venue does not list ZZZ-USDT", nil},
 		{"a listed pair without futures is an empty list", "POST", venueapi.PathPositionLimit, nil, `{"pair":"SOL-USDT","business_type":"futures"}`, 200, "", []string{}},
 		{"contract_code wins over an unlisted pair", "POST", venueapi.PathPositionLimit, nil, `{"contract_code":"ETH-USDT","pair":"ZZZ-USDT"}`, 200, "", []string{"ETH-USDT"}},
 	}
@@ -856,5 +856,34 @@ func TestDecisions_Contracts_NumbersOnTheWire_DecimalsAsNumbersTiersAsStrings(t 
 		if !strings.Contains(tiers, `"`+f+`":"`) {
 			t.Errorf("tier %s is not a string: %s", f, tiers)
 		}
+	}
+}
+
+// docs/decisions.md#error-codes: a 1013 names the parameter and the value the
+// venue does not list, on every endpoint.
+func TestDecisions_Errors_Codes_1013NamesTheParameterAndTheValue(t *testing.T) {
+	v := start(t, sandbox.Config{})
+	tests := []struct {
+		name string
+		send func() answer
+		want string
+	}{
+		{"candles", func() answer { return v.kline(t, "contract_code=ZZZ-USDT&period=1min") }, "unknown contract_code: the venue does not list ZZZ-USDT"},
+		{"tiers", func() answer {
+			return v.signed(t, "GET", venueapi.PathTiers, url.Values{"contract_code": {"ZZY-USDT"}}, "", nil)
+		}, "unknown contract_code: the venue does not list ZZY-USDT"},
+		{"limits of a code", func() answer {
+			return v.signed(t, "POST", venueapi.PathPositionLimit, nil, `{"contract_code":"ZZX-USDT"}`, nil)
+		}, "unknown contract_code: the venue does not list ZZX-USDT"},
+		{"limits of a pair", func() answer {
+			return v.signed(t, "POST", venueapi.PathPositionLimit, nil, `{"pair":"ZZW-USDT"}`, nil)
+		}, "unknown pair: the venue does not list ZZW-USDT"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if code, msg := tt.send().errCode(t); code != 1013 || msg != tt.want {
+				t.Fatalf("code %d %q, want 1013 %q", code, msg, tt.want)
+			}
+		})
 	}
 }

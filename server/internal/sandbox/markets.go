@@ -104,13 +104,14 @@ func resolve(code string, now time.Time) (Market, error) {
 			return m, nil
 		}
 	}
-	return Market{}, errNotListed{"contract", code}
+	return Market{}, errNotListed{"contract_code", code}
 }
 
 // errNotListed is a well-formed contract code or pair that names nothing
-// listed (1013, docs/decisions.md#contract-codes).
-type errNotListed struct{ what, name string }
+// listed (1013, docs/decisions.md#contract-codes): param is the parameter
+// that named it, and the message names both (docs/decisions.md#error-codes).
+type errNotListed struct{ param, name string }
 
 func (e errNotListed) Error() string {
-	return fmt.Sprintf("%s %s is not listed", e.what, e.name)
+	return fmt.Sprintf("unknown %s: the venue does not list %s", e.param, e.name)
 }
