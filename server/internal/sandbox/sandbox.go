@@ -49,7 +49,7 @@ type Sandbox struct {
 	faults   Faults
 	dice     *rng // draws which requests a fault hits; under faultsMu
 
-	received sync.Map     // path -> *atomic.Int64
+	received sync.Map     // venue path -> *atomic.Int64
 	inFlight atomic.Int64 // requests being answered
 }
 
@@ -105,8 +105,13 @@ func New(cfg Config) (*Sandbox, error) {
 
 // ServeHTTP answers the venue's three paths; 404 otherwise.
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	c, _ := s.received.LoadOrStore(r.URL.Path, new(atomic.Int64))
-	c.(*atomic.Int64).Add(1)
+	switch r.URL.Path {
+	case venueapi.PathKLine, venueapi.PathTiers, venueapi.PathPositionLimit:
+		// Only the venue's paths: a counter per path asked for would grow
+		// with every path a scanner tries.
+		c, _ := s.received.LoadOrStore(r.URL.Path, new(atomic.Int64))
+		c.(*atomic.Int64).Add(1)
+	}
 	s.inFlight.Add(1)
 	defer s.inFlight.Add(-1)
 	s.log.Debug("request", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr) // never the query: it holds the signature
@@ -169,8 +174,8 @@ func (s *Sandbox) Serve(ctx context.Context, ln net.Listener) error {
 // Markets lists the contracts listed at Now(): swaps and dated futures.
 func (s *Sandbox) Markets() []Market { return markets(s.now()) }
 
-// Received counts the requests that reached path, whatever their answer:
-// tests of a client's budget count what it really sent.
+// Received counts the requests that reached path, one of the venue's three,
+// whatever their answer: tests of a client's budget count what it really sent.
 func (s *Sandbox) Received(path string) int64 {
 	if c, ok := s.received.Load(path); ok {
 		return c.(*atomic.Int64).Load()
