@@ -116,6 +116,32 @@ func ParseContractCode(code string) (Contract, error) {
 	return c, nil
 }
 
+// IsTypeCode reports whether a well-formed contract code (one
+// ParseContractCode accepts) is a contract-type code, <BASE>-<QUOTE>-CW, -NW,
+// -CQ or -NQ, without parsing it again.
+func IsTypeCode(code string) bool {
+	i := strings.LastIndexByte(code, '-')
+	if i < 0 || strings.Count(code[:i], "-") != 1 {
+		return false
+	}
+	_, ok := typeCodes[code[i+1:]]
+	return ok
+}
+
+// LastDelivery is the latest delivery at or before t, a Friday at 08:00 UTC
+// (docs/decisions.md#futures-calendar): since then a contract-type code
+// (BTC-USDT-CW, -NW, -CQ, -NQ) names the future it names at t, whose
+// candles, closed ones included, are not the one's before it
+// (docs/decisions.md#contract-type-codes).
+func LastDelivery(t time.Time) time.Time {
+	t = t.UTC()
+	d := time.Date(t.Year(), t.Month(), t.Day(), 8, 0, 0, 0, time.UTC)
+	for d.Weekday() != time.Friday || d.After(t) {
+		d = d.AddDate(0, 0, -1)
+	}
+	return d
+}
+
 // ParsePair parses a pair, <BASE>-<QUOTE>, for the parameter named param.
 func ParsePair(param, s string) (base, quote string, err error) {
 	b, q, ok := strings.Cut(s, "-")

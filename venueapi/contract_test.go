@@ -111,3 +111,36 @@ func FuzzContractCodePatternAgreesWithParseContractCode(f *testing.F) {
 		}
 	})
 }
+
+func TestLastDeliveryIsTheLatestFriday0800UTCAtOrBefore(t *testing.T) {
+	friday := time.Date(2026, 12, 4, 8, 0, 0, 0, time.UTC)
+	tests := []struct {
+		at   time.Time
+		want time.Time
+	}{
+		{friday, friday},
+		{friday.Add(-time.Second), friday.AddDate(0, 0, -7)},
+		{friday.Add(time.Second), friday},
+		{friday.AddDate(0, 0, 6), friday}, // Thursday
+		{friday.AddDate(0, 0, 7).Add(-time.Nanosecond), friday},
+		{friday.In(time.FixedZone("UTC+9", 9*3600)), friday},                                          // the same instant in another zone
+		{time.Date(2027, 1, 1, 7, 59, 0, 0, time.UTC), time.Date(2026, 12, 25, 8, 0, 0, 0, time.UTC)}, // across a year
+	}
+	for _, tt := range tests {
+		if got := LastDelivery(tt.at); !got.Equal(tt.want) {
+			t.Errorf("LastDelivery(%s) = %s, want %s", tt.at, got, tt.want)
+		}
+	}
+}
+
+func TestIsTypeCodeAgreesWithParseContractCode(t *testing.T) {
+	for _, code := range []string{"BTC-USDT", "BTC-USDT-CW", "BTC-USDT-NW", "BTC-USDT-CQ", "BTC-USDT-NQ", "BTC-USDT-261225", "CW-USDT", "A1-B2-NQ"} {
+		c, err := ParseContractCode(code)
+		if err != nil {
+			t.Fatalf("%s: %v", code, err)
+		}
+		if got, want := IsTypeCode(code), c.Kind == KindTypeCode; got != want {
+			t.Errorf("IsTypeCode(%q) = %v, want %v", code, got, want)
+		}
+	}
+}

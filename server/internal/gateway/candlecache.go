@@ -85,8 +85,8 @@ func (c *candleCache) answer(ctx context.Context, q venueapi.KLineQuery) (klineR
 // so what such a code names changes at those instants only.
 func (c *candleCache) seriesKey(q venueapi.KLineQuery) candles.Key {
 	code := q.ContractCode
-	if isTypeCode(code) {
-		code += "@" + strconv.FormatInt(lastDelivery(c.now()), 10)
+	if venueapi.IsTypeCode(code) {
+		code += "@" + strconv.FormatInt(venueapi.LastDelivery(c.now()).Unix(), 10)
 	}
 	return candles.Key{Code: code, Period: q.Period.Canonical()}
 }
@@ -101,30 +101,6 @@ func venueCode(k candles.Key) string {
 // future it names since its last delivery: its candles are that future's
 // until the next.
 func named(k candles.Key) bool { return strings.Contains(k.Code, "@") }
-
-// isTypeCode reports whether a well-formed contract code is a contract-type
-// code, <BASE>-<QUOTE>-CW/NW/CQ/NQ.
-func isTypeCode(code string) bool {
-	if strings.Count(code, "-") != 2 {
-		return false
-	}
-	switch code[len(code)-3:] {
-	case "-CW", "-NW", "-CQ", "-NQ":
-		return true
-	}
-	return false
-}
-
-// lastDelivery is the latest Friday 08:00 UTC at or before now, in Unix
-// seconds.
-func lastDelivery(now time.Time) int64 {
-	now = now.UTC()
-	d := time.Date(now.Year(), now.Month(), now.Day(), 8, 0, 0, 0, time.UTC)
-	for d.Weekday() != time.Friday || d.After(now) {
-		d = d.AddDate(0, 0, -1)
-	}
-	return d.Unix()
-}
 
 // answerRange answers a from/to query: immutable when every candle is closed.
 func (c *candleCache) answerRange(ctx context.Context, s *candles.Series, q venueapi.KLineQuery) (klineReply, error) {
