@@ -1,6 +1,9 @@
 package components
 
 import (
+	"slices"
+	"time"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/riskchart/riskchart/app/api"
@@ -21,11 +24,35 @@ import (
 type chartGap struct {
 	filling bool
 	held    []venueapi.Candle // live candles that came meanwhile, drawn after the missed ones
+	lost    bool              // more candles began meanwhile than are held: the oldest went
 }
 
-// heldMost bounds the live candles held while the missed ones load: each
-// holds a whole candle, and only the newest matter.
+// heldMost bounds the candles held while the missed ones (or the chart's
+// own) load: each holds a whole candle, and only the newest matter.
 const heldMost = 16
+
+// holdLive adds live candles to those held, a candle already held taking
+// the place of its older version (a stream pushes every change of the
+// current candle, and a poll asks for the one before it too), so that
+// repeats of one candle never push out another. Past most candles the
+// oldest go, and lost says so.
+func holdLive(held, fresh []venueapi.Candle, most int) (_ []venueapi.Candle, lost bool) {
+	for _, c := range fresh {
+		i := len(held) - 1
+		for i >= 0 && held[i].ID != c.ID {
+			i--
+		}
+		if i >= 0 {
+			held[i] = c
+			continue
+		}
+		held = append(held, c)
+	}
+	if n := len(held); n > most {
+		held, lost = append(held[:0:0], held[n-most:]...), true
+	}
+	return held, lost
+}
 
 // missed returns the ids, inclusive, of the candles of period p between the
 // chart's newest candle and the first candle of fresh newer than it; ok is
@@ -46,11 +73,15 @@ func missed(p venueapi.Period, newest int64, fresh []venueapi.Candle) (from, to 
 // takeLive draws live candles (applyLive), after fetching the candles the
 // chart missed before them, if any.
 func (k *KLineChart) takeLive(ctx app.Context, fresh []venueapi.Candle) {
+	if k.anotherFuture(fresh, time.Now()) {
+		// A type code's next future: its candles, not after the old one's.
+		k.reload(ctx)
+		return
+	}
 	if k.gap.filling {
-		k.gap.held = append(k.gap.held, fresh...)
-		if n := len(k.gap.held); n > heldMost {
-			k.gap.held = k.gap.held[n-heldMost:]
-		}
+		var lost bool
+		k.gap.held, lost = holdLive(k.gap.held, fresh, heldMost)
+		k.gap.lost = k.gap.lost || lost
 		return
 	}
 	from, to, ok := missed(k.Period, k.candles[len(k.candles)-1].ID, fresh)
@@ -64,10 +95,16 @@ func (k *KLineChart) takeLive(ctx app.Context, fresh []venueapi.Candle) {
 		k.reload(ctx)
 		return
 	}
-	k.gap = chartGap{filling: true, held: fresh}
+	k.gap = chartGap{filling: true, held: slices.Clone(fresh)} // holdLive replaces candles in place
 	k.fetchRange(ctx, from, to, func(ctx app.Context, res api.KLine, err error) {
-		held := k.gap.held
+		held, lost := k.gap.held, k.gap.lost
 		k.gap = chartGap{}
+		if lost {
+			// Candles began and went while the missed ones loaded: the
+			// held ones no longer follow on from them.
+			k.reload(ctx)
+			return
+		}
 		if err != nil {
 			// The live candles wait with the rest: the next one asks again.
 			k.stale = true

@@ -54,6 +54,7 @@ type KLineChart struct {
 	OnLayout func(ctx app.Context, pricePane float64)
 
 	shown    string // contract|period the chart holds
+	delivery int64  // a type code's delivery when the chart loaded: its future (chartfuture.go); 0 for other codes
 	candles  []venueapi.Candle
 	chart    *echarts.Chart
 	hover    int // index of the candle under the crosshair; -1: the latest
@@ -117,7 +118,11 @@ func (k *KLineChart) keep(ctx app.Context, candles []venueapi.Candle) {
 }
 
 func (k *KLineChart) storageKey() string {
-	return "riskchart/chart/" + k.Contract + "/" + string(k.Period)
+	code := k.Contract
+	if d := deliveryOf(code, time.Now().Unix()); d != 0 {
+		code += "@" + strconv.FormatInt(d, 10) // one future's candles (chartfuture.go)
+	}
+	return "riskchart/chart/" + code + "/" + string(k.Period)
 }
 
 // OnMount starts the chart and its live updates; it runs only in the browser.
@@ -181,6 +186,7 @@ func (k *KLineChart) reload(ctx app.Context) {
 	gen := k.gen
 	k.toHorizon = false
 	k.shown = k.Contract + "|" + string(k.Period)
+	k.delivery = deliveryOf(k.Contract, time.Now().Unix())
 	k.candles, k.hover, k.horizon, k.stale, k.failed, k.olderErr = nil, -1, false, false, false, ""
 	k.loading, k.status = true, "Loading "+k.Contract+" "+string(k.Period)+"…"
 	k.pushedLate, k.gap = nil, chartGap{}
@@ -412,6 +418,10 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 	if k.older || k.horizon || len(k.candles) == 0 {
 		return
 	}
+	if k.anotherFuture(nil, time.Now()) {
+		k.reload(ctx) // the older candles would be another future's (chartfuture.go)
+		return
+	}
 	to := k.Period.Prev(k.candles[0].ID)
 	if to < 0 {
 		k.horizon = true
@@ -598,9 +608,7 @@ func (k *KLineChart) pushed(ctx app.Context, ch, data string) {
 	k.offline, k.seenAt = false, time.Now()
 	switch {
 	case k.loading:
-		if len(k.pushedLate) < 16 {
-			k.pushedLate = append(k.pushedLate, c)
-		}
+		k.pushedLate, _ = holdLive(k.pushedLate, []venueapi.Candle{c}, heldMost)
 	case len(k.candles) == 0 || k.chart == nil:
 		// Nothing drawn to update: a failed load's Retry, or no chart library.
 	case !k.savedAt.IsZero():
