@@ -105,3 +105,47 @@ func TestThePagesWithAPickerCarryTheContractList(t *testing.T) {
 		})
 	}
 }
+
+// A HEAD of a page answers what its GET would (RFC 9110, 9.3.2): the same
+// ETag and Content-Length, the contract list written in as for a GET; and a
+// HEAD that revalidates with the GET's ETag is answered 304.
+func TestAHeadOfAPageAnswersTheHeadersOfItsGet(t *testing.T) {
+	s := startServer(t, nil)
+	do := func(method, path string, header map[string]string) *http.Response {
+		t.Helper()
+		req, err := http.NewRequest(method, s.URL+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		return res
+	}
+	for _, path := range []string{"/", "/?contract_code=ETH-USDT&period=5min", "/tiers?contract_code=ETH-USDT", "/limits", "/embed/chart?contract_code=ETH-USDT"} {
+		for _, accept := range []string{"identity", "br"} {
+			t.Run(path+" "+accept, func(t *testing.T) {
+				header := map[string]string{"Accept-Encoding": accept, "Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate"}
+				get, head := do(http.MethodGet, path, header), do(http.MethodHead, path, header)
+				if get.StatusCode != http.StatusOK || head.StatusCode != http.StatusOK {
+					t.Fatalf("GET: HTTP %d, HEAD: HTTP %d, want 200", get.StatusCode, head.StatusCode)
+				}
+				for _, k := range []string{"ETag", "Content-Length", "Content-Encoding", "Cache-Control"} {
+					if g, h := get.Header.Get(k), head.Header.Get(k); g != h {
+						t.Errorf("%s: GET %q, HEAD %q", k, g, h)
+					}
+				}
+				header["If-None-Match"] = get.Header.Get("ETag")
+				if again := do(http.MethodHead, path, header); again.StatusCode != http.StatusNotModified {
+					t.Errorf("a HEAD with the GET's ETag %s: HTTP %d, want 304", get.Header.Get("ETag"), again.StatusCode)
+				}
+			})
+		}
+	}
+}

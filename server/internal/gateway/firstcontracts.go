@@ -19,7 +19,7 @@ import (
 // list the server may no longer offer instead of asking for it.
 func (s *server) withFirstContracts(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet && shownNow(r) && len(s.cfg.Contracts) > 0 {
+		if pageRead(r) && shownNow(r) && len(s.cfg.Contracts) > 0 {
 			r = r.WithContext(firstdata.WithContracts(r.Context(), s.contractsBody))
 		}
 		next.ServeHTTP(w, r)

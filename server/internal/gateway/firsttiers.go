@@ -15,7 +15,7 @@ import (
 // and only from the cache: a page never calls the venue.
 func (s *server) withFirstTiers(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet && shownNow(r) {
+		if pageRead(r) && shownNow(r) {
 			r = r.WithContext(firstdata.WithTiers(r.Context(), s.firstTiersFor(r)))
 		}
 		next.ServeHTTP(w, r)
@@ -49,6 +49,12 @@ func (s *server) mayViewFirstTiers(r *http.Request, page firstdata.TiersPage) bo
 		return s.mayViewPrivate(r)
 	}
 	return s.cfg.PublicTiers || s.linkAllows(page.EmbedLink, embedlink.PanelTiers, page.Contract)
+}
+
+// pageRead reports whether r reads a page: a GET, or a HEAD, which answers
+// the headers of the GET (its ETag and length), so carries the same data.
+func pageRead(r *http.Request) bool {
+	return r.Method == http.MethodGet || r.Method == http.MethodHead
 }
 
 // shownNow reports whether r is a page load a browser shows (in a tab or a
