@@ -60,3 +60,30 @@ func TestABrowsersVisitToNoPageGetsAPageSayingSo(t *testing.T) {
 		})
 	}
 }
+
+// TestThePagesAnswerOtherMethodsWith405: the front end's pages and files are
+// read, never written; a POST or a DELETE is refused naming the methods
+// there are, and the page is not rendered for it.
+func TestThePagesAnswerOtherMethodsWith405(t *testing.T) {
+	rendered := 0
+	s := newStack(t, options{gateway: func(c *gateway.Config) {
+		c.App = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			rendered++
+			w.Write([]byte("a page"))
+		})
+	}})
+	for _, method := range []string{"POST", "PUT", "DELETE", "PATCH"} {
+		for _, path := range []string{"/", "/tiers", "/?contract_code=BTC-USDT&period=1min", "/web/app.wasm", "/nope"} {
+			a := s.do(t, method, path, "", "Accept", "text/html")
+			if a.status != http.StatusMethodNotAllowed || a.header.Get("Allow") != "GET, HEAD" {
+				t.Errorf("%s %s: HTTP %d, Allow %q, want 405 and GET, HEAD", method, path, a.status, a.header.Get("Allow"))
+			}
+		}
+	}
+	if rendered != 0 {
+		t.Errorf("the front end answered %d requests of other methods", rendered)
+	}
+	if a := s.do(t, "GET", "/tiers", "", "Accept", "text/html"); a.status != 200 || string(a.body) != "a page" {
+		t.Errorf("GET /tiers: HTTP %d %q", a.status, a.body)
+	}
+}

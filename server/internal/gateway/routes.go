@@ -36,6 +36,21 @@ func (s *server) routes() http.Handler {
 	// A page with a tier ladder may carry the tiers held for its contract
 	// (firsttiers.go), and the chart page the contract list (firstcontracts.go).
 	// A browser's visit to an address with no page gets a page saying so (notfound.go).
-	mux.Handle("/", withNotFoundPage(s.withFirstContracts(s.withFirstTiers(s.cfg.App))))
+	mux.Handle("/", readOnly(withNotFoundPage(s.withFirstContracts(s.withFirstTiers(s.cfg.App)))))
 	return s.logged(s.secured(s.hostChecked(mux))) // hostChecked: only our own host names, see host.go
+}
+
+// readOnly answers a method other than GET and HEAD with 405: the front
+// end's pages and files are read, never written, and a POST would otherwise
+// render a page (a pattern "GET /" would conflict with the venue's paths
+// that take every method).
+func readOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "405 method not allowed: "+r.Method+" (the pages take GET and HEAD)", http.StatusMethodNotAllowed)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
