@@ -73,9 +73,12 @@ func Holder(a netip.Addr) netip.Addr {
 	return a
 }
 
-// Trusted reports whether a is one of the trusted proxies.
+// Trusted reports whether a is one of the trusted proxies. A link-local
+// peer's zone (fe80::1%eth0) names the interface it came in on, which no
+// entry can say (ParsePrefixes refuses zones), and a prefix never contains
+// a zoned address: it is compared without it.
 func (r *Resolver) Trusted(a netip.Addr) bool {
-	a = a.Unmap()
+	a = a.Unmap().WithZone("")
 	for _, p := range r.trusted {
 		if p.Contains(a) {
 			return true

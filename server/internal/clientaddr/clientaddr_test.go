@@ -130,3 +130,23 @@ func TestAnIPv4MappedPrefixTrustsItsIPv4Peers(t *testing.T) {
 		}
 	}
 }
+
+// A proxy reached over a link-local address arrives with its interface's
+// zone (fe80::1%eth0); the operator can only list it without one
+// (ParsePrefixes refuses zones), and it is the same proxy: trusted.
+func TestALinkLocalProxyIsTrustedWhateverItsZone(t *testing.T) {
+	for _, tc := range []struct{ list, peer string }{
+		{"fe80::/10", "[fe80::1%eth0]:80"},
+		{"fe80::1", "[fe80::1%eth0]:80"},
+	} {
+		trusted, err := clientaddr.ParsePrefixes(tc.list)
+		if err != nil {
+			t.Fatalf("ParsePrefixes(%q): %v", tc.list, err)
+		}
+		r := clientaddr.New(trusted)
+		req := &http.Request{RemoteAddr: tc.peer, Header: http.Header{"X-Forwarded-For": {"198.51.100.9"}}}
+		if got, forwarded, _ := r.Client(req); got != netip.MustParseAddr("198.51.100.9") || !forwarded {
+			t.Errorf("trusted %q, peer %s: Client = %v forwarded=%v, want the forwarded client", tc.list, tc.peer, got, forwarded)
+		}
+	}
+}
