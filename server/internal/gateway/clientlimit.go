@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/riskchart/riskchart/server/internal/clientaddr"
 )
 
 // limited applies the per-client-IP request rate, so that one page cannot
@@ -34,11 +36,12 @@ func (s *server) limited(next http.Handler) http.Handler {
 }
 
 // clientOf is the address r counts against: the connection's peer, or
-// behind trusted proxies the client they name (docs/deploy.md#behind-a-reverse-proxy).
+// behind trusted proxies the client they name (docs/deploy.md#behind-a-reverse-proxy),
+// an IPv6 client as its /64 (clientaddr.Holder), as connlimit counts it.
 // Requests whose peer is no address (in-memory tests) share the zero Addr.
 func (s *server) clientOf(r *http.Request) netip.Addr {
 	a, _, _ := s.clients.Client(r)
-	return a
+	return clientaddr.Holder(a)
 }
 
 // forwarded reports whether r came through a trusted proxy: its client is

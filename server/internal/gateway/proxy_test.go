@@ -119,3 +119,30 @@ func errCodeOf(t testing.TB, a reply) int {
 	c, _ := a.errCode(t)
 	return c
 }
+
+// TestAnIPv6ClientIsOneClientAcrossItsSlash64: one IPv6 host holds a whole
+// /64 and may send each request from another address of it; the per-client
+// rate counts the /64 (docs/architecture.md: "an IPv6 client counted as its
+// /64. Every per-client bound (rate, streams, connections, fair share) keys
+// on it"), so walking the /64 does not buy a fresh burst per request.
+func TestAnIPv6ClientIsOneClientAcrossItsSlash64(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newStack(t, options{clock: newClock(10), gateway: func(c *gateway.Config) {
+			c.TrustedProxies, c.ClientRate, c.ClientBurst = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}, 5, 10
+		}})
+		path := venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=2"
+		refused := 0
+		for i := range 30 {
+			a := s.get(t, path, "X-Forwarded-For", fmt.Sprintf("2001:db8:1:2::%x", i+1))
+			if a.status == http.StatusTooManyRequests {
+				refused++
+			}
+		}
+		if refused < 20 {
+			t.Fatalf("30 requests from one /64, each from another address: %d refused, want all but the burst of 10", refused)
+		}
+		if a := s.get(t, path, "X-Forwarded-For", "2001:db8:1:3::1"); a.status != http.StatusOK {
+			t.Errorf("another /64: HTTP %d, want its own rate", a.status)
+		}
+	})
+}
