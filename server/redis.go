@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -43,8 +41,7 @@ func joinReplicas(cfg config, accessKey string, log *slog.Logger) (*replica, err
 	}
 	r.public, r.budgets = cluster.VenueBudget(public), append(r.budgets, public)
 	if accessKey != "" {
-		sum := sha256.Sum256([]byte(accessKey))
-		private, err := cluster.NewBudget(c, "private-"+hex.EncodeToString(sum[:8]), venueapi.PrivateLimit(), cfg.Replicas)
+		private, err := cluster.NewBudget(c, "private-"+venue.AccountOf(accessKey), venueapi.PrivateLimit(), cfg.Replicas)
 		if err != nil {
 			c.Close()
 			return nil, fmt.Errorf("RISKCHART_REPLICAS: %w", err)

@@ -614,3 +614,58 @@ func testRedisFailing(t *testing.T, fail, back func(*redistest.Server)) {
 		t.Errorf("Redis back: the venue got %d KLine calls in %s, at most %d: the replicas did not share again", len(calls), to.Sub(from).Round(time.Millisecond), limit)
 	}
 }
+
+// TestPositionLimitsAreSharedOnlyBetweenReplicasOfOneAccount: the position
+// limits are the account's (docs/venue.md), and the private budget in Redis
+// is already named for the access key, so servers of several keys may share
+// one Redis. A server of another key, or of none, must not answer the limits
+// one key's server put there: it asks the venue with its own key, or says it
+// has none.
+func TestPositionLimitsAreSharedOnlyBetweenReplicasOfOneAccount(t *testing.T) {
+	t.Parallel() // real time, mostly waiting: see startReplicas
+	for _, tc := range []struct {
+		name      string
+		access    string
+		wantCode  int
+		wantHTTP  int
+		wantWords string
+	}{
+		// No venue behind this address: a call of its own fails as unavailable.
+		{"another key", "other-access", venueapi.CodeBusy, http.StatusBadGateway, "venue"},
+		{"no key", "", venueapi.CodeForbidden, http.StatusOK, "no venue key"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rs := startReplicas(t, replicaOptions{replicas: 2, gateway: func(i int, c *gateway.Config) {
+				c.TierTTL, c.LimitTTL = time.Minute, time.Minute
+				if i == 1 {
+					var secret venue.Secret
+					if tc.access != "" {
+						secret = "other-secret"
+					}
+					vc, err := venue.New(venue.Config{BaseURL: "http://127.0.0.1:1", AccessKey: tc.access, SecretKey: secret, Retries: -1, Timeout: time.Second})
+					if err != nil {
+						t.Fatal(err)
+					}
+					c.Venue = vc
+				}
+			}})
+			path := venueapi.PathPositionLimit + "?contract_code=ETH-USDT"
+			if status, body, err := rs.ask(0, path, ""); err != nil || status != http.StatusOK || answeredError(body) {
+				t.Fatalf("the keyed replica: HTTP %d %v %.200s", status, err, body)
+			}
+			status, body, err := rs.ask(1, path, "")
+			var env struct {
+				Code int    `json:"err_code"`
+				Msg  string `json:"err_msg"`
+			}
+			if err != nil || json.Unmarshal(body, &env) != nil {
+				t.Fatalf("HTTP %d %v %.200s", status, err, body)
+			}
+			if status != tc.wantHTTP || env.Code != tc.wantCode || !strings.Contains(env.Msg, tc.wantWords) {
+				t.Fatalf("a server of %s answered another key's position limits from Redis: HTTP %d %.300s; want HTTP %d code %d",
+					tc.name, status, body, tc.wantHTTP, tc.wantCode)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@
 package gateway
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -177,8 +178,10 @@ func New(cfg Config) (http.Handler, error) {
 		}
 		s.candles.cluster = sh
 		sh.on("kline:latest:", s.candles.changed)
-		s.tiers.share(sh, "tiers", decodeAs[venueapi.TierEnvelope])
-		s.limits.share(sh, "limits", decodeAs[venueapi.LimitEnvelope])
+		// The tiers are venue-wide; the limits are the account's, shared only
+		// with servers of the same key (none: "nokey", which puts nothing).
+		s.tiers.share(sh, "", "tiers", decodeAs[venueapi.TierEnvelope])
+		s.limits.share(sh, "acct-"+cmp.Or(cfg.Venue.Account(), "nokey")+":", "limits", decodeAs[venueapi.LimitEnvelope])
 	}
 	s.listed = newListed(cfg.Venue, cfg.UpstreamTimeout, cfg.Now, s.metrics, cfg.Logger)
 	private, _ := cfg.Venue.QuotaStatus()

@@ -27,11 +27,13 @@ type sharedAnswer struct {
 	Refused *sharedRefusal  `json:"refused,omitempty"`
 }
 
-// share makes c share its answers through sh, under ttl:name|…; decode reads
-// an answer back from its JSON.
-func (c *ttlCache) share(sh *SharedState, name string, decode func([]byte) (any, error)) {
-	c.cluster, c.name, c.decode = sh, name, decode
-	sh.on("ttl:"+name+"|", func(ctx context.Context, rest string) {
+// share makes c share its answers through sh, under ttl:<scope>name|…;
+// decode reads an answer back from its JSON. scope is "" for answers the
+// same for every account (tiers), and names the account for its own
+// (limits), so that servers of other keys sharing the Redis never answer them.
+func (c *ttlCache) share(sh *SharedState, scope, name string, decode func([]byte) (any, error)) {
+	c.cluster, c.name, c.decode, c.shared = sh, name, decode, "ttl:"+scope
+	sh.on(c.shared+name+"|", func(ctx context.Context, rest string) {
 		if rest == cluster.Everything {
 			return // a miss reads Redis first: nothing kept here can hide a newer answer for long
 		}
@@ -46,7 +48,7 @@ func (c *ttlCache) share(sh *SharedState, name string, decode func([]byte) (any,
 // from the venue for the whole cluster. done is false when Redis is out of
 // reach: the caller then fetches for this replica alone.
 func (c *ttlCache) getShared(ctx context.Context, key string, fetch func(context.Context) (any, error)) (v any, done bool, err error) {
-	rkey := "ttl:" + key
+	rkey := c.shared + key
 	for {
 		if !c.cluster.shared() {
 			return nil, false, nil
@@ -98,7 +100,7 @@ func (c *ttlCache) getShared(ctx context.Context, key string, fetch func(context
 // readShared reads the answer under key from Redis.
 func (c *ttlCache) readShared(ctx context.Context, key string) (e ttlEntry, found bool, err error) {
 	var a sharedAnswer
-	if found, err = c.cluster.get(ctx, "ttl:"+key, &a); err != nil || !found {
+	if found, err = c.cluster.get(ctx, c.shared+key, &a); err != nil || !found {
 		return ttlEntry{}, false, err
 	}
 	e.at = a.At

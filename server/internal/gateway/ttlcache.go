@@ -22,6 +22,7 @@ type ttlCache struct {
 	m          map[string]ttlEntry
 	cluster    *SharedState // nil: this process alone (shared_ttl.go)
 	name       string       // in the cache's Redis keys and metrics: tiers, limits
+	shared     string       // the prefix of its Redis keys: ttl:, and the account for an account's own answers
 	decode     func([]byte) (any, error)
 }
 

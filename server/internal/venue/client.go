@@ -7,6 +7,8 @@ package venue
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -141,6 +143,22 @@ func New(cfg Config) (*Client, error) {
 
 // HasKey reports whether the client can make signed calls.
 func (c *Client) HasKey() bool { return c.access != "" }
+
+// Account names the account the client's key signs for (AccountOf), as
+// shared state keys what is the account's own (its position limits); ""
+// without a key.
+func (c *Client) Account() string { return AccountOf(c.access) }
+
+// AccountOf names the account an access key signs for in what replicas
+// share (Redis keys: the private budget, the position limits): a hash of the
+// key, which never leaves the process; "" for no key.
+func AccountOf(accessKey string) string {
+	if accessKey == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(accessKey))
+	return hex.EncodeToString(sum[:8])
+}
 
 // QuotaStatus reports the quotas and what is available of them now.
 func (c *Client) QuotaStatus() (private, public QuotaState) {
