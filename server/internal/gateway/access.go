@@ -90,13 +90,16 @@ func (s *server) viewer(r *http.Request) bool {
 	return false
 }
 
+// validToken compares digests, so that neither a token's bytes nor its
+// length shows in how long a refusal takes.
 func (s *server) validToken(token string) bool {
 	if token == "" {
 		return false
 	}
+	sum := sha256.Sum256([]byte(token))
 	ok := 0
-	for _, t := range s.cfg.ViewerTokens {
-		ok |= subtle.ConstantTimeCompare([]byte(t), []byte(token))
+	for _, t := range s.tokenSums {
+		ok |= subtle.ConstantTimeCompare(t[:], sum[:])
 	}
 	return ok == 1
 }

@@ -28,6 +28,11 @@ func TestOffLoopbackTheServerRefusesToStartWithoutViewerTokens(t *testing.T) {
 	if _, err := gateway.New(gateway.Config{Venue: client, Public: true, ViewerTokens: []venue.Secret{testViewer}, AllowedHosts: []string{"charts.example"}}); err != nil {
 		t.Fatalf("New off loopback with a token: %v", err)
 	}
+	// An empty token's cookie would be the MAC of an empty key, which anyone can make.
+	_, err = gateway.New(gateway.Config{Venue: client, Public: true, ViewerTokens: []venue.Secret{testViewer, ""}, AllowedHosts: []string{"charts.example"}})
+	if err == nil || !strings.Contains(err.Error(), "viewer token 2 is empty") {
+		t.Fatalf("New with an empty viewer token: %v, want it refused, naming the token", err)
+	}
 }
 
 // TestTheCSPTakesOnlyHashesForInlineScripts: Config.ScriptSources is copied

@@ -7,6 +7,7 @@ package gateway
 
 import (
 	"cmp"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -69,6 +70,7 @@ var ErrNoHostNames = errors.New("gateway: a listener off loopback needs the host
 // server holds what the handlers share.
 type server struct {
 	cfg       Config
+	tokenSums [][sha256.Size]byte // the viewer tokens' digests, compared in constant time (access.go)
 	venue     *venue.Client
 	log       *slog.Logger
 	now       func() time.Time
@@ -99,6 +101,11 @@ func New(cfg Config) (http.Handler, error) {
 	}
 	if cfg.Public && len(cfg.ViewerTokens) == 0 {
 		return nil, ErrNoViewerTokens
+	}
+	for i, t := range cfg.ViewerTokens {
+		if t == "" { // its cookie would be the MAC of an empty key, which anyone can make
+			return nil, fmt.Errorf("gateway: viewer token %d is empty", i+1)
+		}
 	}
 	if cfg.Public && cfg.PublicURL == nil && len(cfg.AllowedHosts) == 0 {
 		return nil, ErrNoHostNames
@@ -161,6 +168,9 @@ func New(cfg Config) (http.Handler, error) {
 	}
 	s := &server{cfg: cfg, venue: cfg.Venue, log: cfg.Logger, now: cfg.Now,
 		hosts: hosts, origins: originAllowList(cfg), refused: newRefusals()}
+	for _, t := range cfg.ViewerTokens {
+		s.tokenSums = append(s.tokenSums, sha256.Sum256([]byte(t)))
+	}
 	// What the contract path answers, and the chart page carries (firstcontracts.go).
 	if s.contracts, err = json.Marshal(map[string]any{"data": cfg.Contracts, "private": cfg.Venue.HasKey()}); err != nil {
 		return nil, fmt.Errorf("gateway: encoding the contract list: %w", err)
