@@ -105,6 +105,7 @@ func TestMergeDataRefusesWhatItCannotMergeSafely(t *testing.T) {
 		{"an offset from a global", "not an i32.const", appendSection([]byte("\x00asm\x01\x00\x00\x00"), sectionData, []byte{1, 0, 0x23, 0, opEnd, 1, 'a'})},
 		{"a segment longer than its section", "ends early", appendSection([]byte("\x00asm\x01\x00\x00\x00"), sectionData, []byte{1, 0, opI32Const, 0, opEnd, 9, 'a'})},
 		{"a section longer than the module", "ends early", valid[:len(valid)-3]},
+		{"a segment size past 64 bits", "longer than 64 bits", appendSection([]byte("\x00asm\x01\x00\x00\x00"), sectionData, []byte{1, 0, opI32Const, 0, opEnd, 0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x02, 'a'})},
 		{"data past 1 GiB", "past 1024 MiB", module(false, seg{-16, "a"})},
 		{"no segment", "no segment", appendSection([]byte("\x00asm\x01\x00\x00\x00"), sectionData, []byte{0})},
 		{"no data section", "no data section", appendSection([]byte("\x00asm\x01\x00\x00\x00"), 1, []byte{0})},

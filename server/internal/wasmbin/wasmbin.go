@@ -83,6 +83,9 @@ func (r *Reader) Uleb() (uint64, error) {
 		if err != nil {
 			return 0, err
 		}
+		if shift == 63 && c&0x7e != 0 { // the tenth byte holds bit 63 alone
+			return 0, errors.New("an integer longer than 64 bits")
+		}
 		v |= uint64(c&0x7f) << shift
 		if c&0x80 == 0 {
 			return v, nil

@@ -82,3 +82,22 @@ func TestSectionsInOrderThenTheErrorThatStopsThem(t *testing.T) {
 		t.Errorf("a section cut short: %v, want ErrShort", stop)
 	}
 }
+
+// The tenth byte of a 64-bit LEB128 holds bit 63 alone: any other bit set
+// there is a value past 64 bits, which must be refused, not dropped.
+func TestUlebRefusesBitsPast64InItsTenthByte(t *testing.T) {
+	for _, in := range [][]byte{
+		{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02}, // 2^64 + 2^63 - 1
+		{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x7e}, // bits 64 to 69
+		{0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x02}, // 2^64 + 1, read as 1
+	} {
+		r := &Reader{B: in}
+		if v, err := r.Uleb(); err == nil {
+			t.Errorf("uleb % x: read %d, want an error", in, v)
+		}
+	}
+	r := &Reader{B: []byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}}
+	if v, err := r.Uleb(); err != nil || v != 1<<63 {
+		t.Errorf("uleb of 2^63 in ten bytes: %d, %v", v, err)
+	}
+}
