@@ -420,12 +420,14 @@ func (r result) quantile(p int) time.Duration { return quantile(r.lat, p) }
 
 func (r result) pct(p int) string { return pct(r.lat, p) }
 
-// quantile is the p-th percentile of sorted latencies.
+// quantile is the p-th percentile of sorted latencies, by nearest rank:
+// the smallest that at least p % of them are at or under.
 func quantile(sorted []time.Duration, p int) time.Duration {
 	if len(sorted) == 0 {
 		return 0
 	}
-	return sorted[min(len(sorted)-1, len(sorted)*p/100)]
+	rank := (len(sorted)*p + 99) / 100 // ceil(n·p/100), from 1
+	return sorted[min(len(sorted)-1, max(rank-1, 0))]
 }
 
 func pct(sorted []time.Duration, p int) string {
@@ -527,7 +529,8 @@ func load(ctx context.Context, base string, f flags, rate float64, path func(cli
 					continue // cut off at the end of the run
 				}
 				if err != nil || res.StatusCode != http.StatusOK {
-					bad.Add(1)
+					bad.Add(1) // an error, not a request done: a refusal is answered fast
+					continue
 				}
 				local = append(local, time.Since(t0))
 				if rate > 0 {

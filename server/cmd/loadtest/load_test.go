@@ -1,0 +1,63 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// A refusal is answered fast: counted as a request done, it would raise
+// req/s and lower p99 of a run the limiter refused. Only 200s count.
+func TestLoadCountsOnlyAnswersThatSucceeded(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1)%2 == 0 {
+			http.Error(w, "slow down", http.StatusTooManyRequests)
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+		w.Write([]byte(`{"status":"ok"}`))
+	}))
+	defer srv.Close()
+	f := flags{duration: 10 * time.Second, requests: 200, clients: 1}
+	r := load(t.Context(), srv.URL, f, 0, func(int, int) string { return "/kline" })
+	if r.sent != 200 || r.errors != 100 {
+		t.Fatalf("sent %d, errors %d: want 200 and 100", r.sent, r.errors)
+	}
+	if r.done != 100 || len(r.lat) != 100 {
+		t.Errorf("done %d, latencies %d: want 100 each, the 200s only (the 429s are errors)", r.done, len(r.lat))
+	}
+	if r.quantile(1) < 2*time.Millisecond {
+		t.Errorf("p1 %s: a 429's latency was counted with the answers'", r.quantile(1))
+	}
+}
+
+// The p-th percentile is the smallest latency at least p % of the run's are
+// at or under (nearest rank): of 1..100 ms, p50 is 50 ms and p99 99 ms.
+func TestQuantileIsTheNearestRank(t *testing.T) {
+	var lat []time.Duration
+	for i := 1; i <= 100; i++ {
+		lat = append(lat, time.Duration(i)*time.Millisecond)
+	}
+	for _, tc := range []struct {
+		sorted []time.Duration
+		p      int
+		want   time.Duration
+	}{
+		{lat, 50, 50 * time.Millisecond},
+		{lat, 99, 99 * time.Millisecond},
+		{lat, 100, 100 * time.Millisecond},
+		{lat, 1, time.Millisecond},
+		{lat, 0, time.Millisecond},
+		{lat[:10], 99, 10 * time.Millisecond},
+		{lat[:10], 50, 5 * time.Millisecond},
+		{lat[:1], 50, time.Millisecond},
+		{[]time.Duration{1, 3, 5}, 50, 3},
+	} {
+		if got := quantile(tc.sorted, tc.p); got != tc.want {
+			t.Errorf("p%d of %d latencies: %s, want %s", tc.p, len(tc.sorted), got, tc.want)
+		}
+	}
+}
