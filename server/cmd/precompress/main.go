@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/andybalholm/brotli"
 
@@ -82,14 +83,26 @@ func compress(raw []byte, newWriter func(io.Writer) (io.WriteCloser, error)) ([]
 	return buf.Bytes(), nil
 }
 
-// writeAtomic writes b to name through a temporary file, so that a server
-// reading web/ never sends half a file.
+// writeAtomic writes b to name through a temporary file of its own, so that
+// a server reading web/ never sends half a file, and two builds writing name
+// at once never rename each other's file half-written.
 func writeAtomic(name string, b []byte) error {
-	tmp := name + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+	f, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".*.tmp")
+	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
-	if err := os.Rename(tmp, name); err != nil {
+	tmp := f.Name()
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644) // CreateTemp's 0600 would hide it from a server run as another user
+	}
+	if err == nil {
+		err = os.Rename(tmp, name)
+	}
+	if err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("writing %s: %w", name, err)
 	}

@@ -44,7 +44,7 @@ func TestSiblingsDecompressToTheFile(t *testing.T) {
 			t.Errorf("%s decompresses to %d bytes (%v), want the file's %d", ext, len(got), err, len(raw))
 		}
 	}
-	if _, err := os.Stat(f + ".br.tmp"); err == nil {
+	if left, _ := filepath.Glob(f + ".*.tmp"); len(left) > 0 {
 		t.Error("a temporary file is left")
 	}
 }
@@ -64,5 +64,42 @@ func TestAskingForTheUsageIsNotAFailure(t *testing.T) {
 	var usage strings.Builder
 	if run([]string{"-h"}, io.Discard, &usage); !strings.Contains(usage.String(), "usage: precompress FILE...") {
 		t.Errorf("run -h printed %q, want the usage", usage.String())
+	}
+}
+
+// Two builds compressing the same file at once (two makes, or a make and
+// an editor's) must each leave a whole sibling and neither fail: a shared
+// temporary name lets one rename the file the other is still writing.
+func TestConcurrentWritesOfOneSiblingEachLeaveItWhole(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "app.wasm.br")
+	contents := [][]byte{bytes.Repeat([]byte("a"), 1<<20), bytes.Repeat([]byte("b"), 1<<20)}
+	errs := make(chan error, 2*50)
+	done := make(chan struct{})
+	for _, b := range contents {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for range 50 {
+				errs <- writeAtomic(name, b)
+			}
+		}()
+	}
+	<-done
+	<-done
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, contents[0]) && !bytes.Equal(got, contents[1]) {
+		t.Errorf("the sibling holds %d bytes, neither write's whole", len(got))
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "*.tmp*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
 	}
 }
