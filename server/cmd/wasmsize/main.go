@@ -80,12 +80,15 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if *modfile != "" {
 		withMod = []string{"-modfile", *modfile}
 	}
-	out := filepath.Join(dir, "app.wasm")
-	if _, err := goCmd(ctx, append(append([]string{"build"}, withMod...), "-trimpath", "-o", out, pkg)...); err != nil {
-		return err
-	}
 	deps, err := goCmd(ctx, append(append([]string{"list"}, withMod...), "-deps", pkg)...)
 	if err != nil {
+		return err
+	}
+	if *in != "" && !slices.Contains(strings.Fields(deps), *in) {
+		return fmt.Errorf("-in is %q: %s does not link a package of that import path", *in, pkg)
+	}
+	out := filepath.Join(dir, "app.wasm")
+	if _, err := goCmd(ctx, append(append([]string{"build"}, withMod...), "-trimpath", "-o", out, pkg)...); err != nil {
 		return err
 	}
 	b, err := os.ReadFile(out)
