@@ -83,16 +83,26 @@ func preferredCoding(acceptEncoding string) string {
 // before gzip on a tie; it reports false, having written nothing, when the
 // browser takes neither or the build wrote none. http.ServeContent answers
 // HEAD, conditional and Range requests; a range counts in the encoded bytes,
-// as the representation sent is the encoded one.
+// as the representation sent is the encoded one. A sibling older than file
+// is not sent: it is of an earlier build (file rebuilt alone, or its
+// compression cut short), and would answer another file under file's name.
 func servePrecompressed(w http.ResponseWriter, r *http.Request, file, name string) bool {
-	for _, j := range preferredCodings(r.Header.Get("Accept-Encoding")) {
+	order := preferredCodings(r.Header.Get("Accept-Encoding"))
+	if len(order) == 0 {
+		return false
+	}
+	src, err := os.Stat(file)
+	if err != nil {
+		return false // http.ServeFile says what is wrong with it
+	}
+	for _, j := range order {
 		f, err := os.Open(file + precompressed[j].ext)
 		if err != nil {
 			continue
 		}
 		defer f.Close()
 		st, err := f.Stat()
-		if err != nil || st.IsDir() {
+		if err != nil || st.IsDir() || st.ModTime().Before(src.ModTime()) {
 			continue
 		}
 		coding := precompressed[j].coding

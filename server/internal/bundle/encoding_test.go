@@ -6,8 +6,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/andybalholm/brotli"
 )
@@ -164,5 +167,38 @@ func TestARangeOfACompressedFileCountsInItsEncodedBytes(t *testing.T) {
 	}
 	if rec := get("br", "bytes=999999-", ""); rec.Code != http.StatusRequestedRangeNotSatisfiable {
 		t.Errorf("a range past the end: HTTP %d, want 416", rec.Code)
+	}
+}
+
+// TestASiblingOlderThanItsFileIsNotSent: app.wasm rebuilt alone, or its
+// compression cut short, leaves the siblings of the build before, which
+// would answer another module under app.wasm's name. The file is sent as it
+// is, or in a coding whose sibling is as new.
+func TestASiblingOlderThanItsFileIsNotSent(t *testing.T) {
+	root := builtRoot(t)
+	web := filepath.Join(root, "web")
+	if err := os.WriteFile(filepath.Join(web, "app.wasm"), []byte("a newer app.wasm"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	for ext, at := range map[string]time.Time{"": now, ".br": now.Add(-time.Hour), ".gz": now} {
+		if err := os.Chtimes(filepath.Join(web, "app.wasm"+ext), at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := New(Config{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ accept, coding, body string }{
+		{"br", "", "a newer app.wasm"},   // the brotli sibling is the old build's
+		{"gzip, br", "gzip", "app.wasm"}, // the gzip sibling is as new (builtRoot's content)
+		{"identity", "", "a newer app.wasm"},
+	} {
+		rec := getWith(h, "/web/app.wasm", map[string]string{"Accept-Encoding": tc.accept})
+		got := rec.Header().Get("Content-Encoding")
+		if rec.Code != http.StatusOK || got != tc.coding || decoded(t, got, rec.Body.Bytes()) != tc.body {
+			t.Errorf("Accept-Encoding %q: HTTP %d, coding %q, body %q; want %q, %q", tc.accept, rec.Code, got, decoded(t, got, rec.Body.Bytes()), tc.coding, tc.body)
+		}
 	}
 }
