@@ -33,6 +33,15 @@
       }
     }
   };
+  // A script of the page that fails to load (ECharts, async in the head)
+  // is marked: web/chart-boot.js, which runs later, would otherwise wait
+  // for a load that never comes. A load's error does not bubble; it passes
+  // the window in capture.
+  addEventListener("error", (e) => {
+    if (e.target instanceof HTMLScriptElement) {
+      e.target.dataset.failed = "";
+    }
+  }, true);
   const parsing = new MutationObserver(localTimes);
   parsing.observe(document.documentElement, { childList: true, subtree: true });
   document.addEventListener("DOMContentLoaded", () => parsing.disconnect(), { once: true });

@@ -11,8 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/device"
 
@@ -310,5 +313,41 @@ func TestTheCandlesStartALineUnderTheStudiesLegend(t *testing.T) {
 	}
 	if msg := evalJS[string](t, ctx, jsLegendClear); msg != "" {
 		t.Errorf("narrowed to 1280 px: %s", msg)
+	}
+}
+
+// TestTheAppStartsWhenEChartsDoesNotLoad: the first paint waits for ECharts
+// to have run, and Go waits for the first paint. When echarts.min.js fails
+// before web/chart-boot.js runs (its load event gone), the app must start
+// anyway and say the chart library did not load: on a view the first paint
+// sketches (ECharts async in the head) and on one with studies (ECharts
+// blocking the parser).
+func TestTheAppStartsWhenEChartsDoesNotLoad(t *testing.T) {
+	s := startServer(t, nil)
+	for _, view := range []string{
+		"contract_code=BTC-USDT&period=1min&tz=utc",
+		"contract_code=BTC-USDT&period=1min&tz=utc&indicators=ma:7",
+	} {
+		t.Run(view, func(t *testing.T) {
+			ctx := newBrowser(t) // a browser of its own: no service worker answers before the network
+			chromedp.ListenTarget(ctx, func(ev any) {
+				if e, ok := ev.(*fetch.EventRequestPaused); ok {
+					go func() {
+						c := chromedp.FromContext(ctx)
+						if err := fetch.FailRequest(e.RequestID, network.ErrorReasonFailed).Do(cdp.WithExecutor(ctx, c.Target)); err != nil && ctx.Err() == nil {
+							t.Logf("failing %s: %v", e.Request.URL, err)
+						}
+					}()
+				}
+			})
+			fail := fetch.Enable().WithPatterns([]*fetch.RequestPattern{{URLPattern: "*/web/echarts.min.js", RequestStage: fetch.RequestStageRequest}})
+			if err := chromedp.Run(ctx, fail, chromedp.Navigate(s.URL+"/?"+view)); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, ctx, `!document.getElementById("app-wasm-loader") && (document.getElementById("chart-status") || {}).textContent?.includes("The chart library did not load.")`)
+			if !evalJS[bool](t, ctx, `!!(window.riskchartBoot && riskchartBoot.settled)`) {
+				t.Error("the first paint did not settle")
+			}
+		})
 	}
 }
