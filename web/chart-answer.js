@@ -27,7 +27,9 @@
         tiers.answer = { status: xhr.status, text: xhr.responseText };
         resolve(tiers.answer);
       };
-      xhr.onerror = () => reject(new Error("no answer to " + src));
+      // An abort (the reader stopping the page's loading) ends the request
+      // without an error event: the app awaits this read, and would wait for ever.
+      xhr.onerror = xhr.onabort = () => reject(new Error("no answer to " + src));
       xhr.send();
     });
     tiers.read.catch(() => {});
