@@ -109,6 +109,7 @@ func keepLastSeen(s Storage, key string, v any, self selfJSON, at time.Time) (er
 	}
 	ib := keptPrefix + string(venueapi.AppendStrings(nil, append(index, key)))
 	if err := setItem(s, lastSeenIndex, ib); err != nil {
+		s.RemoveItem(key) // no index lists it: nothing would ever make room by it
 		return fmt.Errorf("keeping the index of kept views: %w", err)
 	}
 	return nil

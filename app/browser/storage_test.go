@@ -386,3 +386,16 @@ func BenchmarkReadLastSeen300Candles(b *testing.B) {
 		})
 	}
 }
+
+// TestAViewKeptWithoutItsIndexIsNotLeftBehind: when the quota takes the
+// view but refuses the index that lists it, the view is not left in
+// storage, where no later keep would ever count it or make room by it.
+func TestAViewKeptWithoutItsIndexIsNotLeftBehind(t *testing.T) {
+	s := &mapStorage{m: map[string]string{}, quota: 1} // room for the view, none for the index
+	if err := KeepLastSeen(s, "riskchart/chart/BTC-USDT/1min", 1, time.Now()); err == nil {
+		t.Fatal("kept with no room for the index: want an error")
+	}
+	if len(s.m) != 0 {
+		t.Errorf("storage holds %v: a view no index lists", s.m)
+	}
+}
