@@ -78,6 +78,7 @@ type KLineChart struct {
 	// browser storage (a second visit, or no network); zero for live data.
 	savedAt time.Time
 	seenAt  time.Time // when the server last answered with candles
+	zone    chartZone // the browser's zone over the candles held (chartzone.go)
 	offline bool
 	// keepView: the chart was adopted from the first paint, whose view the
 	// app's first draw keeps.
@@ -173,11 +174,26 @@ func (k *KLineChart) OnDismount() {
 	}
 }
 
+// loc is the zone the chart shows times in: UTC, or the browser's zone,
+// right over the candles held and now (chartzone.go).
 func (k *KLineChart) loc() *time.Location {
+	if len(k.candles) > 0 {
+		return k.locFrom(k.candles[0].ID)
+	}
+	return k.locFrom(time.Now().Unix())
+}
+
+// locFrom is loc right from Unix second from on: older candles than those
+// held are labelled with it before they join them.
+func (k *KLineChart) locFrom(from int64) *time.Location {
 	if k.UTC {
 		return time.UTC
 	}
-	return time.Local // in the browser: the browser's zone
+	now := time.Now().Unix()
+	if chartopt.LabelsInUTC(k.Period) {
+		from = now // daily and monthly candles are named in UTC: the zone is now's (the offline mark's)
+	}
+	return k.zone.covering(browser.UTCOffset, from, now)
 }
 
 // reload fetches the latest candles of the contract and period.
@@ -452,7 +468,7 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 			x, pointed = k.chart.PixelOf(k.hover)
 		}
 		start, end := k.chart.View()
-		a := chartopt.Data(older, k.Period, k.loc())
+		a := chartopt.Data(older, k.Period, k.locFrom(older[0].ID))
 		k.candles = append(older, k.candles...)
 		k.chart.Prepend(a.Labels, a.Prices, a.Ups, a.Downs)
 		k.loadStudies(false) // extended: the studies that allow it keep their values

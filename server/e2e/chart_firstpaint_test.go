@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	_ "time/tzdata" // the zones TestAChartInADaylightSavingZoneNamesEachCandleInItsOwnDatesOffset draws in, on a machine without them
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
@@ -551,5 +552,53 @@ func TestTheFirstPaintDrawsTheViewsStyleAndScale(t *testing.T) {
 				t.Errorf("the first paint drew\n%+v\nthe app\n%+v", first, app)
 			}
 		})
+	}
+}
+
+// TestAChartInADaylightSavingZoneNamesEachCandleInItsOwnDatesOffset: in
+// WebAssembly Go's time.Local is the browser's offset at start-up for every
+// date, so the app named the candles from before the last change of
+// daylight saving time an hour off, and its labels jumped by an hour as it
+// adopted the first paint, which names each by its own date. Both must name
+// them as the zone's rules do: a 4hour chart (fifty days of candles) in a
+// zone whose last change falls in those days when one does (the time of
+// year decides which), else in Berlin, where the labels are still checked.
+func TestAChartInADaylightSavingZoneNamesEachCandleInItsOwnDatesOffset(t *testing.T) {
+	s := startServer(t, nil)
+	candles := apiCandles(t, s.URL, "contract_code=BTC-USDT&period=4hour&size=300")
+	lo, hi := time.Unix(candles[0].ID, 0), time.Unix(candles[len(candles)-1].ID, 0)
+	var zone *time.Location
+	for _, name := range []string{"Europe/Berlin", "America/New_York", "Australia/Sydney", "America/Santiago", "Pacific/Auckland"} {
+		loc, err := time.LoadLocation(name) // time/tzdata is linked into this test
+		if err != nil {
+			t.Fatal(err)
+		}
+		if zone == nil {
+			zone = loc
+		}
+		if _, end := lo.In(loc).ZoneBounds(); !end.IsZero() && end.Before(hi) {
+			zone = loc
+			break
+		}
+	}
+	t.Logf("in %s, candles from %s to %s", zone, lo.In(zone), hi.In(zone))
+	want := appArrays(t, candles, venueapi.Period4Hour, zone)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, emulation.SetTimezoneOverride(zone.String())); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, query string }{
+		{"the first paint", "&wasm=false"},
+		{"the app", ""},
+	} {
+		if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=4hour&tz=local"+tc.query)); err != nil {
+			t.Fatal(err)
+		}
+		if tc.query == "" {
+			waitDrawn(t, ctx, "BTC-USDT|4hour")
+		} else {
+			waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.drawn)`)
+		}
+		sameButLatest(t, tc.name+" in "+zone.String(), chartArrays(t, ctx), want)
 	}
 }
