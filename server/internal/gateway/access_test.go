@@ -167,6 +167,7 @@ func TestASignInReturnsToThePageItCameFrom(t *testing.T) {
 		{"none", "", "/"},
 		{"another host", "https://evil.example/", "/"},
 		{"a scheme-relative host", "//evil.example/tiers", "/"},
+		{"a scheme-relative host behind three slashes", "///evil.example/tiers", "/"},
 		{"a backslash a browser reads as a slash", "/\\evil.example", "/"},
 		{"a tab a browser drops", "/\t/evil.example", "/"},
 		{"a script", "javascript:alert(1)", "/"},

@@ -240,6 +240,19 @@ func TestAnswersCarryCacheControlAndETagFitForTheirContent(t *testing.T) {
 			}
 		})
 	}
+	// The tag is of the candles, not of when they were written: the same
+	// closed candles asked for later, in another envelope with another ts,
+	// still revalidate.
+	closed := fmt.Sprintf("%s?contract_code=BTC-USDT&period=1min&from=%d&to=%d", venueapi.PathKLine, now-6000, now-60)
+	first := s.get(t, closed)
+	clk.Advance(10 * time.Second)
+	if b := s.get(t, closed); b.status != 200 || bytes.Equal(b.body, first.body) || b.header.Get("ETag") != first.header.Get("ETag") {
+		t.Fatalf("the same candles 10 s later: HTTP %d, same body %v, ETag %s then %s; want another ts under the same tag",
+			b.status, bytes.Equal(b.body, first.body), first.header.Get("ETag"), b.header.Get("ETag"))
+	}
+	if b := s.get(t, closed, "If-None-Match", first.header.Get("ETag")); b.status != http.StatusNotModified {
+		t.Fatalf("the same candles 10 s later, revalidated: HTTP %d, want 304", b.status)
+	}
 	hour := s.get(t, venueapi.PathKLine+"?contract_code=BTC-USDT&period=1hour&size=5").header.Get("ETag")
 	min60 := s.get(t, venueapi.PathKLine+"?contract_code=BTC-USDT&period=60min&size=5").header.Get("ETag")
 	if hour == min60 {

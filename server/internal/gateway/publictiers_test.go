@@ -1,9 +1,12 @@
 package gateway_test
 
 import (
+	"bytes"
 	"net/http"
 	"testing"
+	"time"
 
+	"github.com/riskchart/riskchart/server/internal/embedlink"
 	"github.com/riskchart/riskchart/server/internal/gateway"
 	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
@@ -62,5 +65,54 @@ func TestPublicTiersOpenTheLaddersAndNothingElse(t *testing.T) {
 	}
 	if n := on.sb.Received(venueapi.PathTiers); n != 1 {
 		t.Fatalf("the public tiers cost %d venue calls, want 1 (one cached ladder)", n)
+	}
+}
+
+// TestASignedEmbedLinkOpensWhatItScopesAndNothingElse: off loopback, an
+// embed's request without a viewer token gets the panel and contract its
+// signed link grants, until the link expires; any other panel, contract,
+// a tampered or an expired link is refused, and costs the venue nothing.
+func TestASignedEmbedLinkOpensWhatItScopesAndNothingElse(t *testing.T) {
+	clk := newClock(10)
+	links, err := embedlink.New(embedlink.Config{Key: bytes.Repeat([]byte("k"), embedlink.MinKeyLen), Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) {
+		c.Public, c.ViewerTokens = true, []venue.Secret{testViewer}
+		c.AllowedHosts = []string{"charts.example"}
+		c.EmbedLinks = links
+	}})
+	link, err := links.Issue(embedlink.Scope{Contracts: []string{"BTC-USDT"}, Panels: []string{embedlink.PanelTiers}, Expires: clk.Now().Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tampered := link[:len(link)-2] + map[bool]string{true: "AA", false: "BB"}[link[len(link)-2:] != "AA"]
+	tiers := func(code string) string { return venueapi.PathTiers + "?contract_code=" + code }
+	for _, tc := range []struct {
+		name, path, link string
+		advance          time.Duration
+		refused          bool
+	}{
+		{"the tiers it grants", tiers("BTC-USDT"), link, 0, false},
+		{"the tiers of another contract", tiers("ETH-USDT"), link, 0, true},
+		{"the limits it does not grant", venueapi.PathPositionLimit + "?contract_code=BTC-USDT", link, 0, true},
+		{"a tampered link", tiers("BTC-USDT"), tampered, 0, true},
+		{"no link", tiers("BTC-USDT"), "", 0, true},
+		{"the link once expired", tiers("BTC-USDT"), link, time.Hour, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk.Advance(tc.advance)
+			a := s.get(t, tc.path, venueapi.EmbedHeader, tc.link)
+			if a.status != http.StatusOK {
+				t.Fatalf("HTTP %d %s", a.status, a.body)
+			}
+			if code, msg := a.errCode(t); (code == venueapi.CodeForbidden) != tc.refused || (!tc.refused && code != venueapi.CodeOK) {
+				t.Fatalf("code %d %q, want refused: %v", code, msg, tc.refused)
+			}
+		})
+	}
+	if n := s.sb.Received(venueapi.PathTiers) + s.sb.Received(venueapi.PathPositionLimit); n != 1 {
+		t.Fatalf("the venue received %d private calls, want 1: the granted tiers alone", n)
 	}
 }
