@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -194,4 +196,33 @@ func pageCounts(t *testing.T, reg *prometheus.Registry) (answers map[string]floa
 		}
 	}
 	return answers, keptBytes
+}
+
+// A page's ETag names the deployment it is of: after a deploy, a browser
+// revalidating the page it holds gets the new one (naming the new app.wasm
+// and styles), not a 304 that keeps the old.
+func TestAPageOfAnotherDeploymentIsNotRevalidated(t *testing.T) {
+	const view = "/?contract_code=ETH-USDT&period=5min"
+	serve := func(root string, ifNoneMatch string) *httptest.ResponseRecorder {
+		h, err := New(Config{Root: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return getWith(h, view, map[string]string{"If-None-Match": ifNoneMatch})
+	}
+	old, next := builtRoot(t), builtRoot(t)
+	if err := os.WriteFile(filepath.Join(next, "web", "app.wasm"), []byte("app.wasm v2"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	held := serve(old, "")
+	tag := held.Header().Get("ETag")
+	if held.Code != http.StatusOK || tag == "" {
+		t.Fatalf("the old deployment's page: HTTP %d, ETag %q", held.Code, tag)
+	}
+	if again := serve(old, tag); again.Code != http.StatusNotModified {
+		t.Fatalf("the same deployment revalidated: HTTP %d, want 304", again.Code)
+	}
+	if got := serve(next, tag); got.Code != http.StatusOK || got.Header().Get("ETag") == tag {
+		t.Fatalf("the next deployment revalidated with the old page's tag: HTTP %d, ETag %s; want 200 under another tag", got.Code, got.Header().Get("ETag"))
+	}
 }

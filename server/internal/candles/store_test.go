@@ -206,3 +206,64 @@ func TestASeriesUsedLongAgoThatGrowsStillEvictsTheOthersPastTheBound(t *testing.
 		t.Error("A, just merged, was evicted")
 	}
 }
+
+// A range asked from a second into a candle was not asked for that candle:
+// the venue answers candles whose start is in [from, to], so the candle
+// holding from is not in the answer and must not be vouched for.
+func TestARangeStartingBetweenCandlesVouchesForNoCandleBeforeIt(t *testing.T) {
+	now := int64(1_000_000 * m)
+	s := NewStore(1 << 30).Series(Key{"BTC-USDT", venueapi.Period1Min})
+	f := fetched(2*m, 5*m, time.Unix(now, 0))
+	f.Asked = Span{m + 30, 5 * m}
+	s.Merge(f)
+	if gaps := s.Missing(m, 5*m, now); len(gaps) != 1 || gaps[0] != (Span{m, m}) {
+		t.Fatalf("missing %v, want [{%d %d}]: the candle before the asked start; spans %v", gaps, m, m, s.held.Spans())
+	}
+	if _, _, complete := s.Range(m, 5*m, now); complete {
+		t.Fatal("a range from the candle before the asked start reads as complete")
+	}
+}
+
+// Range tells whether its answer holds the candle open at current: an answer
+// with it changes as the candle trades, one without it is final.
+func TestRangeTellsWhetherItHoldsTheOpenCandle(t *testing.T) {
+	open := int64(1_000_000 * m)
+	s := NewStore(1 << 30).Series(Key{"BTC-USDT", venueapi.Period1Min})
+	s.Merge(fetched(open-9*m, open, time.Unix(open+30, 0)))
+	for _, tc := range []struct {
+		from, to int64
+		want     bool
+	}{
+		{open - 9*m, open, true},
+		{open, open, true},
+		{open - 9*m, open - m, false},
+		{open - 9*m, open + 5*m, true},
+	} {
+		recs, got, complete := s.Range(tc.from, tc.to, open)
+		if got != tc.want || !complete || len(recs) == 0 {
+			t.Errorf("Range(%d, %d): open %v, complete %v, %d records; want open %v, complete, records",
+				tc.from-open, tc.to-open, got, complete, len(recs), tc.want)
+		}
+	}
+}
+
+// A series keeps at most 16 encoded views (maxViews): a client walking
+// through every size must not multiply its memory.
+func TestASeriesKeepsABoundedNumberOfViews(t *testing.T) {
+	st := NewStore(1 << 30)
+	s := st.Series(Key{"BTC-USDT", venueapi.Period1Min})
+	s.Merge(fetched(0, 99*m, time.Unix(1_000_000*m, 0)))
+	const want = 16
+	kept := 0
+	for size := 1; size <= 2*want; size++ {
+		v := View{venueapi.Period1Min, size}
+		_, _, version := s.Latest(v, 99*m)
+		s.Keep(v, costly(10), version)
+		if e, _, _ := s.Latest(v, 99*m); e != nil {
+			kept++
+		}
+	}
+	if kept != want {
+		t.Fatalf("%d views kept, want %d", kept, want)
+	}
+}

@@ -228,6 +228,32 @@ func TestWaitFailsAtOnceWhenTheTurnComesAfterTheDeadline(t *testing.T) {
 	}
 }
 
+// A present replica's presence ends within MemberTTL unless renewed, and no
+// shared turn is granted for later than that: a replica that loses Redis
+// then starts spending its share alone, and a turn still to come in the
+// shared log would add to it.
+func TestNoSharedTurnIsGrantedPastAPresentReplicasPresence(t *testing.T) {
+	srv := redistest.Start(t)
+	opt := fast(t) // presence: 400 ms
+	limit := venueapi.Limit{Requests: 2, Per: time.Second}
+	b := replica(t, srv.URL(), opt, limit, 1)
+	waitPresent(t, b, 1)
+	ctx := context.Background()
+	for range 2 {
+		if r, err := b.Reserve(ctx, 1, 0); err != nil || !r.OK {
+			t.Fatalf("the first two turns: %+v, %v", r, err)
+		}
+	}
+	// The next turn is a window (1.1 s) on, past the presence.
+	r, err := b.Reserve(ctx, 1, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.OK || r.Local || r.Delay < 500*time.Millisecond {
+		t.Fatalf("a turn %s ahead, past the presence of %s: %+v; want it refused, saying when one could be had", r.Delay, opt.MemberTTL, r)
+	}
+}
+
 func TestNewBudgetChecksItsArguments(t *testing.T) {
 	c := open(t, "redis://127.0.0.1:1/0", fast(t))
 	tests := []struct {
