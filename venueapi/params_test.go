@@ -26,6 +26,10 @@ func TestParseKLineQuery(t *testing.T) {
 		{name: "from without to is an error naming to", query: "contract_code=BTC-USDT&period=1min&from=60", wantParam: "to"},
 		{name: "to without from is an error naming from, even with size", query: "contract_code=BTC-USDT&period=1min&to=60&size=5", wantParam: "from"},
 		{name: "from after to", query: "contract_code=BTC-USDT&period=1min&from=120&to=60", wantParam: "from"},
+		{name: "from one second after to", query: "contract_code=BTC-USDT&period=1min&from=61&to=60", wantParam: "from"},
+		{name: "from past 2^40 seconds", query: "contract_code=BTC-USDT&period=1min&from=1099511627777&to=1099511627778", wantParam: "from"},
+		{name: "to at 2^40 seconds is a timestamp", query: "contract_code=BTC-USDT&period=1min&from=1099511627760&to=1099511627776",
+			want: KLineQuery{ContractCode: "BTC-USDT", Period: Period1Min, From: 1099511627760, To: 1099511627776, Range: true}},
 		{name: "a range of more than 2000 candles", query: "contract_code=BTC-USDT&period=1min&from=0&to=120000", wantParam: "to"},
 		{name: "a range of exactly 2000 candles", query: "contract_code=BTC-USDT&period=1min&from=0&to=119940",
 			want: KLineQuery{ContractCode: "BTC-USDT", Period: Period1Min, From: 0, To: 119940, Range: true}},
@@ -79,6 +83,29 @@ func TestParseKLineQuery(t *testing.T) {
 				t.Fatalf("got %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestKLineQueryValidateBoundsTheSize checks Validate itself, which the venue
+// client calls on a query it builds (not one read by ParseKLineQuery).
+func TestKLineQueryValidateBoundsTheSize(t *testing.T) {
+	for _, tt := range []struct {
+		q         KLineQuery
+		wantParam string
+	}{
+		{KLineQuery{ContractCode: "BTC-USDT", Period: Period1Min, Size: 2000}, ""},
+		{KLineQuery{ContractCode: "BTC-USDT", Period: Period1Min, Size: 2001}, "size"},
+		{KLineQuery{ContractCode: "BTC-USDT", Period: Period1Min, Size: -1}, "size"},
+		{KLineQuery{ContractCode: "BTC-USDT", Period: Period1Min, Range: true, From: 60, To: 59}, "from"},
+		{KLineQuery{ContractCode: "BTC-USDT", Period: Period1Min, Range: true, From: 60, To: 60}, ""},
+		{KLineQuery{ContractCode: "BTC-USDT", Period: Period1Min, Range: true, From: 0, To: 120000}, "to"},
+		{KLineQuery{ContractCode: "BTC-USDT", Period: "2min"}, "period"},
+	} {
+		err := tt.q.Validate()
+		var pe *ParamError
+		if tt.wantParam == "" && err != nil || tt.wantParam != "" && (!errors.As(err, &pe) || pe.Param != tt.wantParam) {
+			t.Errorf("%+v: error %v, want param %q", tt.q, err, tt.wantParam)
+		}
 	}
 }
 

@@ -128,6 +128,8 @@ func TestDecisions_Signing_Timestamp_Within5MinutesEitherWay(t *testing.T) {
 	}{
 		{"4m59s behind", now.Add(-4*time.Minute - 59*time.Second), 200, ""},
 		{"4m59s ahead", now.Add(4*time.Minute + 59*time.Second), 200, ""},
+		{"exactly 5m behind", now.Add(-5 * time.Minute), 200, ""},
+		{"exactly 5m ahead", now.Add(5 * time.Minute), 200, ""},
 		{"5m01s behind", now.Add(-5*time.Minute - time.Second), 1253, "timestamp outside the 5-minute window"},
 		{"5m01s ahead", now.Add(5*time.Minute + time.Second), 1253, "timestamp outside the 5-minute window"},
 	}
@@ -411,9 +413,12 @@ func TestDecisions_Limits_Private_72Per3sPerKey_SharedByBothEndpoints(t *testing
 			t.Fatalf("request %d: HTTP %d %s", i+1, a.status, a.body)
 		}
 	}
+	// Half a second into the window, 2.5 s are left of it: Retry-After, in
+	// whole seconds, rounds that up, never down to a retry that fails again.
+	v.clock.Set(v.clock.Now().Add(500 * time.Millisecond))
 	a := v.signed(t, "POST", venueapi.PathPositionLimit, nil, `{}`, nil)
-	if code, _ := a.errCode(t); a.status != http.StatusTooManyRequests || code != 1032 || a.header.Get("ratelimit-remaining") != "0" || a.header.Get("Retry-After") == "" {
-		t.Fatalf("73rd: HTTP %d code %d headers %v, want 429 1032 with none remaining", a.status, code, a.header)
+	if code, _ := a.errCode(t); a.status != http.StatusTooManyRequests || code != 1032 || a.header.Get("ratelimit-remaining") != "0" || a.header.Get("Retry-After") != "3" {
+		t.Fatalf("73rd: HTTP %d code %d headers %v, want 429 1032 with none remaining, Retry-After 3", a.status, code, a.header)
 	}
 	if b := v.signedWith(t, "GET", venueapi.PathTiers, tiers, "", "second", "s2", v.clock.Now(), nil); b.status != 200 {
 		t.Fatalf("another key shares the quota: HTTP %d", b.status)

@@ -77,6 +77,9 @@ func TestTurnsComeAWindowAfterTheTurnsTheyReuseAndAPauseHoldsThemAll(t *testing.
 	if s := q.State(t0.Add(2 * q.window)); s.Available != 1 || s.Quota != q.q {
 		t.Fatalf("state %+v two windows on, want one request available", s)
 	}
+	if s := q.State(t0.Add(2*q.window + q.q.Per)); s.Available != 1 {
+		t.Fatalf("%v available a period after a turn, want 1: a turn counts a whole window, margin included", s.Available)
+	}
 	q.Pause(context.Background(), t0.Add(2*q.window), time.Minute)
 	if s := q.State(t0.Add(3 * q.window)); s.Available != 0 {
 		t.Fatalf("%v available while the venue holds us", s.Available)
