@@ -238,6 +238,8 @@ func TestNewLadder(t *testing.T) {
 	twice := []venueapi.Tier{contractTiers[0], contractTiers[0]}
 	openInside := tiersOf(venueapi.UnitContract, []string{"1000", "0", "20000"}, levers, rates)
 	noLever := tiersOf(venueapi.UnitContract, []string{"1000"}, []string{"0"}, rates)
+	flat := tiersOf(venueapi.UnitContract, []string{"1000", "1000", "20000"}, levers, rates)
+	openAtFloor := tiersOf(venueapi.UnitContract, []string{"1000", "5000", "5000"}, levers, rates)
 	tests := []struct {
 		name    string
 		tiers   []venueapi.Tier
@@ -251,6 +253,8 @@ func TestNewLadder(t *testing.T) {
 		{"a tier listed twice is refused", twice, true},
 		{"only the last tier may be open-ended", openInside, true},
 		{"a tier without leverage is refused", noLever, true},
+		{"a band that tops where the one before does is refused", flat, true},
+		{"a last tier topping at its own floor is open-ended", openAtFloor, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -246,6 +246,7 @@ func TestStudiesExactValues(t *testing.T) {
 		{"BOLL of a flat series has no width", "boll", append(make([]string, 0), "5", "5", "5", "5", "5", "5", "5", "5", "5", "5", "5", "5", "5", "5", "5", "5", "5", "5", "5", "5"), "BOLL upper",
 			append(make([]string, 19), "5")},
 		{"RSI of a rising series is 100", "rsi", seq(16), "RSI 14", append(make([]string, 14), "100", "100")},
+		{"RSI of a flat series is 100: it never fell", "rsi", []string{"5", "5", "5", "5", "5", "5", "5", "5", "5", "5", "5", "5", "5", "5", "5"}, "RSI 14", append(make([]string, 14), "100")},
 		{"RSI of a falling series is 0", "rsi", []string{"15", "14", "13", "12", "11", "10", "9", "8", "7", "6", "5", "4", "3", "2", "1"}, "RSI 14",
 			append(make([]string, 14), "0")},
 		{"RSI with seven gains of 2 and seven losses of 1, then a loss of 3", "rsi",
