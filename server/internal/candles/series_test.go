@@ -12,7 +12,7 @@ func TestTrimDropsTheOldestCandlesButKeepsTheAskedThePinnedAndTheNewest(t *testi
 	p := venueapi.Period1Min
 	const rec = 100 + recordOverhead // each record below is 100 bytes of JSON
 	build := func(spans ...Span) *Series {
-		s := newSeries(NewStore(1<<30), Key{"BTC-USDT", p})
+		s := newSeries(NewStore(1<<30), Key{Code: "BTC-USDT", Period: p})
 		s.bytes = 0
 		for _, sp := range spans {
 			for id := sp.Lo; id <= sp.Hi; id += m {

@@ -13,10 +13,16 @@ import (
 )
 
 // Key names a series: a contract code as requested (a -CQ code is its own
-// series) and a canonical period (60min and 1hour are one series).
+// series) and a canonical period (60min and 1hour are one series); for a
+// contract-type code, the future it names.
 type Key struct {
 	Code   string
 	Period venueapi.Period
+	// Since is, for a contract-type code, the delivery (Unix seconds) since
+	// which the code names the future these candles are of: a delivery
+	// starts another series (docs/decisions.md#contract-type-codes). 0 for
+	// a code that names one contract for good.
+	Since int64
 }
 
 // Store keeps series within a byte bound. A series grown past half of it

@@ -26,26 +26,26 @@ func TestTheLeastRecentlyUsedSeriesGoesFirstAndTheStoreKeepsItsBound(t *testing.
 	at := time.Unix(1_000_000*m, 0)
 	one := func() int64 { // what a series of 100 candles costs
 		st := NewStore(1 << 30)
-		st.Series(Key{"X-USDT", venueapi.Period1Min}).Merge(fetched(0, 99*m, at))
+		st.Series(Key{Code: "X-USDT", Period: venueapi.Period1Min}).Merge(fetched(0, 99*m, at))
 		return st.Bytes()
 	}()
 	st := NewStore(3*one + one/2)
 	codes := []string{"A-USDT", "B-USDT", "C-USDT", "D-USDT"}
 	held := map[string]*Series{}
 	for _, c := range codes[:3] {
-		held[c] = st.Series(Key{c, venueapi.Period1Min})
+		held[c] = st.Series(Key{Code: c, Period: venueapi.Period1Min})
 		held[c].Merge(fetched(0, 99*m, at))
 	}
 	if got := st.Bytes(); got != 3*one {
 		t.Fatalf("three series hold %d bytes, want %d", got, 3*one)
 	}
-	st.Series(Key{"A-USDT", venueapi.Period1Min}) // A is used again: B is now the least recent
-	st.Series(Key{"D-USDT", venueapi.Period1Min}).Merge(fetched(0, 99*m, at))
+	st.Series(Key{Code: "A-USDT", Period: venueapi.Period1Min}) // A is used again: B is now the least recent
+	st.Series(Key{Code: "D-USDT", Period: venueapi.Period1Min}).Merge(fetched(0, 99*m, at))
 	if got := st.Bytes(); got > st.bound {
 		t.Fatalf("the store holds %d bytes, bound %d", got, st.bound)
 	}
 	for c, want := range map[string]bool{"A-USDT": true, "B-USDT": false, "C-USDT": true} {
-		if got := st.Series(Key{c, venueapi.Period1Min}) == held[c]; got != want {
+		if got := st.Series(Key{Code: c, Period: venueapi.Period1Min}) == held[c]; got != want {
 			t.Errorf("%s still held: %v, want %v", c, got, want)
 		}
 	}
@@ -54,7 +54,7 @@ func TestTheLeastRecentlyUsedSeriesGoesFirstAndTheStoreKeepsItsBound(t *testing.
 func TestAPinnedRangeStaysWhileOthersFetch(t *testing.T) {
 	at := time.Unix(1_000_000*m, 0)
 	st := NewStore(1 << 30)
-	s := st.Series(Key{"BTC-USDT", venueapi.Period1Min})
+	s := st.Series(Key{Code: "BTC-USDT", Period: venueapi.Period1Min})
 	s.Merge(fetched(0, 99*m, at))
 	sp := s.Pin(0, 99*m)
 	st.bound = 4 << 10 // every merge from now on is over the bound
@@ -71,7 +71,7 @@ func TestAPinnedRangeStaysWhileOthersFetch(t *testing.T) {
 
 func TestACandleMergedWhileOpenIsMissingOnceItCloses(t *testing.T) {
 	open := int64(1_000_000 * m)
-	s := NewStore(1 << 30).Series(Key{"BTC-USDT", venueapi.Period1Min})
+	s := NewStore(1 << 30).Series(Key{Code: "BTC-USDT", Period: venueapi.Period1Min})
 	f := fetched(open-9*m, open, time.Unix(open+30, 0))
 	f.Latest = true
 	s.Merge(f)
@@ -90,7 +90,7 @@ func TestACandleMergedWhileOpenIsMissingOnceItCloses(t *testing.T) {
 }
 
 func TestMissingStartsAtTheVenuesFirstCandle(t *testing.T) {
-	s := NewStore(1 << 30).Series(Key{"BTC-USDT", venueapi.Period1Min})
+	s := NewStore(1 << 30).Series(Key{Code: "BTC-USDT", Period: venueapi.Period1Min})
 	f := fetched(100*m, 109*m, time.Unix(1_000_000*m, 0))
 	f.Floor = 100 * m
 	s.Merge(f)
@@ -102,7 +102,7 @@ func TestMissingStartsAtTheVenuesFirstCandle(t *testing.T) {
 func TestAViewIsKeptOnlyForTheCandlesItWasEncodedFrom(t *testing.T) {
 	at := time.Unix(1_000_000*m, 0)
 	st := NewStore(1 << 30)
-	s := st.Series(Key{"BTC-USDT", venueapi.Period1Min})
+	s := st.Series(Key{Code: "BTC-USDT", Period: venueapi.Period1Min})
 	s.Merge(fetched(0, 9*m, at))
 	v := View{venueapi.Period1Min, 5}
 	_, recs, version := s.Latest(v, 9*m)
@@ -123,7 +123,7 @@ func TestAViewIsKeptOnlyForTheCandlesItWasEncodedFrom(t *testing.T) {
 }
 
 func TestARefusalIsRemembered(t *testing.T) {
-	s := NewStore(1 << 30).Series(Key{"ZZZ-USDT", venueapi.Period1Min})
+	s := NewStore(1 << 30).Series(Key{Code: "ZZZ-USDT", Period: venueapi.Period1Min})
 	if _, err := s.Refused(); err != nil {
 		t.Fatalf("a new series is refused: %v", err)
 	}
@@ -137,13 +137,13 @@ func TestARefusalIsRemembered(t *testing.T) {
 func TestAnEvictedSeriesTakesBackOnlyWhatTheStoreCounted(t *testing.T) {
 	at := time.Unix(1_000_000*m, 0)
 	st := NewStore(4 * seriesOverhead)
-	old := st.Series(Key{"OLD-USDT", venueapi.Period1Min})
+	old := st.Series(Key{Code: "OLD-USDT", Period: venueapi.Period1Min})
 	// A merge into old has grown it but not yet told the store, as between
 	// Merge's unlock and its call of grew.
 	old.mu.Lock()
 	old.bytes += 10_000
 	old.mu.Unlock()
-	s := st.Series(Key{"NEW-USDT", venueapi.Period1Min})
+	s := st.Series(Key{Code: "NEW-USDT", Period: venueapi.Period1Min})
 	s.Merge(fetched(0, 29*m, at)) // over the bound: old goes
 	if got, want := st.Bytes(), s.bytes; got != want {
 		t.Fatalf("the store counts %d bytes, want %d: those of the series it holds", got, want)
@@ -162,7 +162,7 @@ func TestARangeEndingBetweenCandlesVouchesForNoCandleAfterIt(t *testing.T) {
 		{"a later range from the next candle on", 5*m + 30, Span{6 * m, 10 * m}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := NewStore(1 << 30).Series(Key{"BTC-USDT", venueapi.Period1Min})
+			s := NewStore(1 << 30).Series(Key{Code: "BTC-USDT", Period: venueapi.Period1Min})
 			fetch := func(from, to int64) { // as the cache does: each gap asked of the venue, which answers its candles
 				for _, g := range s.Missing(from, to, now) {
 					f := fetched(venueapi.Period1Min.Ceil(g.Lo), g.Hi, time.Unix(now, 0))
@@ -185,24 +185,24 @@ func TestASeriesUsedLongAgoThatGrowsStillEvictsTheOthersPastTheBound(t *testing.
 	at := time.Unix(1_000_000*m, 0)
 	one := func() int64 { // what a series of 100 candles costs
 		st := NewStore(1 << 30)
-		st.Series(Key{"X-USDT", venueapi.Period1Min}).Merge(fetched(0, 99*m, at))
+		st.Series(Key{Code: "X-USDT", Period: venueapi.Period1Min}).Merge(fetched(0, 99*m, at))
 		return st.Bytes()
 	}()
 	st := NewStore(3*one + one/2)
-	a := st.Series(Key{"A-USDT", venueapi.Period1Min}) // taken by a request whose fetch is slow
+	a := st.Series(Key{Code: "A-USDT", Period: venueapi.Period1Min}) // taken by a request whose fetch is slow
 	held := map[string]*Series{}
 	for _, c := range []string{"B-USDT", "C-USDT", "D-USDT"} { // meanwhile others are used
-		held[c] = st.Series(Key{c, venueapi.Period1Min})
+		held[c] = st.Series(Key{Code: c, Period: venueapi.Period1Min})
 		held[c].Merge(fetched(0, 99*m, at))
 	}
 	a.Merge(fetched(0, 99*m, at)) // A's fetch arrives: the least recently used series is B, not A
 	if got := st.Bytes(); got > st.bound {
 		t.Fatalf("the store holds %d bytes, bound %d: spans of A %v, series %d", got, st.bound, a.held.Spans(), st.lru.Len())
 	}
-	if st.Series(Key{"B-USDT", venueapi.Period1Min}) == held["B-USDT"] {
+	if st.Series(Key{Code: "B-USDT", Period: venueapi.Period1Min}) == held["B-USDT"] {
 		t.Error("B, the least recently used, is still held")
 	}
-	if st.Series(Key{"A-USDT", venueapi.Period1Min}) != a {
+	if st.Series(Key{Code: "A-USDT", Period: venueapi.Period1Min}) != a {
 		t.Error("A, just merged, was evicted")
 	}
 }
@@ -212,7 +212,7 @@ func TestASeriesUsedLongAgoThatGrowsStillEvictsTheOthersPastTheBound(t *testing.
 // holding from is not in the answer and must not be vouched for.
 func TestARangeStartingBetweenCandlesVouchesForNoCandleBeforeIt(t *testing.T) {
 	now := int64(1_000_000 * m)
-	s := NewStore(1 << 30).Series(Key{"BTC-USDT", venueapi.Period1Min})
+	s := NewStore(1 << 30).Series(Key{Code: "BTC-USDT", Period: venueapi.Period1Min})
 	f := fetched(2*m, 5*m, time.Unix(now, 0))
 	f.Asked = Span{m + 30, 5 * m}
 	s.Merge(f)
@@ -228,7 +228,7 @@ func TestARangeStartingBetweenCandlesVouchesForNoCandleBeforeIt(t *testing.T) {
 // with it changes as the candle trades, one without it is final.
 func TestRangeTellsWhetherItHoldsTheOpenCandle(t *testing.T) {
 	open := int64(1_000_000 * m)
-	s := NewStore(1 << 30).Series(Key{"BTC-USDT", venueapi.Period1Min})
+	s := NewStore(1 << 30).Series(Key{Code: "BTC-USDT", Period: venueapi.Period1Min})
 	s.Merge(fetched(open-9*m, open, time.Unix(open+30, 0)))
 	for _, tc := range []struct {
 		from, to int64
@@ -251,7 +251,7 @@ func TestRangeTellsWhetherItHoldsTheOpenCandle(t *testing.T) {
 // through every size must not multiply its memory.
 func TestASeriesKeepsABoundedNumberOfViews(t *testing.T) {
 	st := NewStore(1 << 30)
-	s := st.Series(Key{"BTC-USDT", venueapi.Period1Min})
+	s := st.Series(Key{Code: "BTC-USDT", Period: venueapi.Period1Min})
 	s.Merge(fetched(0, 99*m, time.Unix(1_000_000*m, 0)))
 	const want = 16
 	kept := 0

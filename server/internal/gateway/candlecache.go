@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -77,30 +76,16 @@ func (c *candleCache) answer(ctx context.Context, q venueapi.KLineQuery) (klineR
 }
 
 // seriesKey is the series q reads: the code as asked and the canonical
-// period. A contract-type code names another future after each delivery
-// (docs/decisions.md#contract-type-codes), whose candles, closed ones
-// included, are not the previous future's: its series is named for the last
-// delivery too, code@since, and asked of the venue by its code (venueCode).
-// Every delivery is a Friday at 08:00 UTC (docs/decisions.md#futures-calendar),
-// so what such a code names changes at those instants only.
+// period, and for a contract-type code the delivery since which it names the
+// future it names now (docs/decisions.md#contract-type-codes): its candles,
+// closed ones included, are not the previous future's.
 func (c *candleCache) seriesKey(q venueapi.KLineQuery) candles.Key {
-	code := q.ContractCode
-	if venueapi.IsTypeCode(code) {
-		code += "@" + strconv.FormatInt(venueapi.LastDelivery(c.now()).Unix(), 10)
+	k := candles.Key{Code: q.ContractCode, Period: q.Period.Canonical()}
+	if venueapi.IsTypeCode(k.Code) {
+		k.Since = venueapi.LastDelivery(c.now()).Unix()
 	}
-	return candles.Key{Code: code, Period: q.Period.Canonical()}
+	return k
 }
-
-// venueCode is the contract code the venue is asked for series k's candles.
-func venueCode(k candles.Key) string {
-	code, _, _ := strings.Cut(k.Code, "@")
-	return code
-}
-
-// named reports whether series k is a contract-type code's, named for the
-// future it names since its last delivery: its candles are that future's
-// until the next.
-func named(k candles.Key) bool { return strings.Contains(k.Code, "@") }
 
 // answerRange answers a from/to query: immutable when every candle is closed.
 func (c *candleCache) answerRange(ctx context.Context, s *candles.Series, q venueapi.KLineQuery) (klineReply, error) {
@@ -114,7 +99,7 @@ func (c *candleCache) answerRange(ctx context.Context, s *candles.Series, q venu
 		if recs, open, complete := s.Range(q.From, q.To, current); complete {
 			// A contract-type code's closed candles are another future's
 			// after its next delivery: not immutable.
-			return klineReply{answer: encode(q, recs, false, c.now()), immutable: !open && q.To < current && !named(s.Key())}, nil
+			return klineReply{answer: encode(q, recs, false, c.now()), immutable: !open && q.To < current && s.Key().Since == 0}, nil
 		}
 	}
 	return klineReply{}, errRangeTrimmed
@@ -233,7 +218,7 @@ func (c *candleCache) fetchLatest(ctx context.Context, s *candles.Series, size, 
 func (c *candleCache) latestFromVenue(ctx context.Context, s *candles.Series, size int) (candles.Fetch, error) {
 	k := s.Key()
 	at := c.now()
-	env, err := c.venue.KLine(ctx, venueapi.KLineQuery{ContractCode: venueCode(k), Period: k.Period, Size: size})
+	env, err := c.venue.KLine(ctx, venueapi.KLineQuery{ContractCode: k.Code, Period: k.Period, Size: size})
 	c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
 	if err != nil {
 		c.remember(s, err, at)
@@ -290,7 +275,7 @@ func (c *candleCache) gap(ctx context.Context, s *candles.Series, g candles.Span
 	held := func() (any, bool, error) { return nil, len(s.Missing(g.Lo, g.Hi, current)) == 0, nil }
 	_, err := shared(ctx, &c.flight, flightKey(k, "range", g.Lo, g.Hi), c.timeout, 0, held, func(ctx context.Context) (any, error) {
 		at := c.now()
-		recs, err := c.venue.KLineRange(ctx, venueCode(k), k.Period, g.Lo, g.Hi)
+		recs, err := c.venue.KLineRange(ctx, k.Code, k.Period, g.Lo, g.Hi)
 		c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
 		if err != nil {
 			c.remember(s, err, at)
@@ -304,10 +289,7 @@ func (c *candleCache) gap(ctx context.Context, s *candles.Series, g candles.Span
 
 // flightKey names a shared venue call: the series and what is asked of it.
 func flightKey(k candles.Key, what string, nums ...int64) string {
-	b := make([]byte, 0, 64)
-	b = append(b, k.Code...)
-	b = append(b, '|')
-	b = append(b, k.Period...)
+	b := appendSeries(make([]byte, 0, 64), k)
 	b = append(b, '|')
 	b = append(b, what...)
 	for _, n := range nums {

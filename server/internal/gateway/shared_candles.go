@@ -101,8 +101,20 @@ func (r *sharedRefusal) err() error {
 	return &venue.RejectedError{Code: r.Code, Message: r.Message, HTTPStatus: status}
 }
 
-// seriesName names a series in Redis keys: code|period.
-func seriesName(k candles.Key) string { return k.Code + "|" + string(k.Period) }
+// seriesName names a series in Redis keys (appendSeries).
+func seriesName(k candles.Key) string { return string(appendSeries(nil, k)) }
+
+// appendSeries appends the name of series k: code|period, a contract-type
+// code's as code@delivery|period.
+func appendSeries(b []byte, k candles.Key) []byte {
+	b = append(b, k.Code...)
+	if k.Since != 0 {
+		b = append(b, '@')
+		b = strconv.AppendInt(b, k.Since, 10)
+	}
+	b = append(b, '|')
+	return append(b, k.Period...)
+}
 
 // latestShared makes s hold its latest n candles, fresh, with one venue call
 // per series per refresh interval for the whole cluster: the replica that
@@ -287,7 +299,7 @@ func (c *candleCache) loadBlock(ctx context.Context, s *candles.Series, b block,
 			return c.gapAlone(ctx, s, piece, current)
 		}
 		if won {
-			recs, err := c.venue.KLineRange(ctx, venueCode(k), k.Period, b.lo, upto)
+			recs, err := c.venue.KLineRange(ctx, k.Code, k.Period, b.lo, upto)
 			c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
 			if err != nil {
 				c.remember(s, err, at)
