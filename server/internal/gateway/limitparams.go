@@ -53,35 +53,20 @@ func limitParams(w http.ResponseWriter, r *http.Request) (url.Values, error) {
 // jsonParams adds the members of a JSON object of strings to v, each as
 // given: a member named twice is given twice.
 func jsonParams(body []byte, v url.Values) error {
-	notObject := &venueapi.ParamError{Param: "body", Rule: "must be one JSON object of string parameters"}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return notObject
+	members, ok := venueapi.JSONMembers(body)
+	if !ok {
+		return &venueapi.ParamError{Param: "body", Rule: "must be one JSON object of string parameters"}
 	}
-	for dec.More() {
-		tok, err := dec.Token()
-		name, ok := tok.(string)
-		if err != nil || !ok {
-			return notObject
-		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return notObject
-		}
+	for _, m := range members {
 		var s string
-		if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		if len(m.Value) == 0 || m.Value[0] != '"' || json.Unmarshal(m.Value, &s) != nil {
+			name := m.Name
 			if len(name) > 64 {
 				name = name[:64] + "…" // the message echoes it
 			}
-			return &venueapi.ParamError{Param: name, Rule: "must be a JSON string", Value: string(raw)}
+			return &venueapi.ParamError{Param: name, Rule: "must be a JSON string", Value: string(m.Value)}
 		}
-		v[name] = append(v[name], s)
-	}
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
-		return notObject
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return notObject // something after the object
+		v[m.Name] = append(v[m.Name], s)
 	}
 	return nil
 }

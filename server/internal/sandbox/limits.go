@@ -43,20 +43,20 @@ func limitParams(w http.ResponseWriter, r *http.Request, v url.Values) (url.Valu
 	media, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	switch media {
 	case "", "application/json":
-		fields, ok := members(body)
-		if !ok {
+		// null is an object without members, as json.Unmarshal into a map reads it.
+		members, ok := venueapi.JSONMembers(body)
+		if !ok && string(bytes.TrimSpace(body)) != "null" {
 			return nil, &venueapi.ParamError{Param: "body", Rule: "must be a JSON object"}
 		}
-		for _, f := range fields {
-			k, raw := f.name, f.value
+		for _, m := range members {
 			var s string
-			if string(raw) == "null" {
+			if string(m.Value) == "null" {
 				continue
 			}
-			if err := json.Unmarshal(raw, &s); err != nil {
-				return nil, &venueapi.ParamError{Param: k, Rule: "must be a JSON string", Value: string(raw)}
+			if err := json.Unmarshal(m.Value, &s); err != nil {
+				return nil, &venueapi.ParamError{Param: m.Name, Rule: "must be a JSON string", Value: string(m.Value)}
 			}
-			v[k] = append(v[k], s)
+			v[m.Name] = append(v[m.Name], s)
 		}
 	case "application/x-www-form-urlencoded":
 		form, err := url.ParseQuery(string(body))
@@ -70,48 +70,6 @@ func limitParams(w http.ResponseWriter, r *http.Request, v url.Values) (url.Valu
 		return nil, &venueapi.ParamError{Param: "Content-Type", Rule: "must be application/json or application/x-www-form-urlencoded", Value: media}
 	}
 	return v, nil
-}
-
-// member is one member of a JSON object, as sent.
-type member struct {
-	name  string
-	value json.RawMessage
-}
-
-// members reads a JSON object's members in the order sent, a member named
-// twice kept twice, so that it counts as a parameter given twice
-// (docs/decisions.md#position-limit-payload); null is an object without
-// members, as json.Unmarshal into a map reads it. ok is false for anything
-// else.
-func members(body []byte) (ms []member, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	switch tok, err := dec.Token(); {
-	case err != nil:
-		return nil, false
-	case tok == nil: // null
-	case tok != json.Delim('{'):
-		return nil, false
-	default:
-		for dec.More() {
-			tok, err := dec.Token()
-			name, isName := tok.(string)
-			if err != nil || !isName {
-				return nil, false
-			}
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				return nil, false
-			}
-			ms = append(ms, member{name, raw})
-		}
-		if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
-			return nil, false
-		}
-	}
-	if _, err := dec.Token(); err != io.EOF { // nothing may follow the value
-		return nil, false
-	}
-	return ms, true
 }
 
 // serveLimits answers endpoint 2 (signed): contract_code wins over pair and
