@@ -33,31 +33,3 @@ func TestLoadCountsOnlyAnswersThatSucceeded(t *testing.T) {
 		t.Errorf("p1 %s: a 429's latency was counted with the answers'", r.quantile(1))
 	}
 }
-
-// The p-th percentile is the smallest latency at least p % of the run's are
-// at or under (nearest rank): of 1..100 ms, p50 is 50 ms and p99 99 ms.
-func TestQuantileIsTheNearestRank(t *testing.T) {
-	var lat []time.Duration
-	for i := 1; i <= 100; i++ {
-		lat = append(lat, time.Duration(i)*time.Millisecond)
-	}
-	for _, tc := range []struct {
-		sorted []time.Duration
-		p      int
-		want   time.Duration
-	}{
-		{lat, 50, 50 * time.Millisecond},
-		{lat, 99, 99 * time.Millisecond},
-		{lat, 100, 100 * time.Millisecond},
-		{lat, 1, time.Millisecond},
-		{lat, 0, time.Millisecond},
-		{lat[:10], 99, 10 * time.Millisecond},
-		{lat[:10], 50, 5 * time.Millisecond},
-		{lat[:1], 50, time.Millisecond},
-		{[]time.Duration{1, 3, 5}, 50, 3},
-	} {
-		if got := quantile(tc.sorted, tc.p); got != tc.want {
-			t.Errorf("p%d of %d latencies: %s, want %s", tc.p, len(tc.sorted), got, tc.want)
-		}
-	}
-}

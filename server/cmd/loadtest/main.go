@@ -43,6 +43,7 @@ import (
 
 	"github.com/riskchart/riskchart/server/internal/cmdline"
 	"github.com/riskchart/riskchart/server/internal/gateway"
+	"github.com/riskchart/riskchart/server/internal/latency"
 	"github.com/riskchart/riskchart/server/internal/sandbox"
 	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
@@ -416,25 +417,15 @@ func (r result) plus(o result) result {
 
 func (r result) rps() float64 { return float64(r.done) / r.elapsed.Seconds() }
 
-func (r result) quantile(p int) time.Duration { return quantile(r.lat, p) }
+func (r result) quantile(p int) time.Duration { return latency.Percentile(r.lat, p) }
 
 func (r result) pct(p int) string { return pct(r.lat, p) }
-
-// quantile is the p-th percentile of sorted latencies, by nearest rank:
-// the smallest that at least p % of them are at or under.
-func quantile(sorted []time.Duration, p int) time.Duration {
-	if len(sorted) == 0 {
-		return 0
-	}
-	rank := (len(sorted)*p + 99) / 100 // ceil(n·p/100), from 1
-	return sorted[min(len(sorted)-1, max(rank-1, 0))]
-}
 
 func pct(sorted []time.Duration, p int) string {
 	if len(sorted) == 0 {
 		return "-"
 	}
-	return quantile(sorted, p).Round(10 * time.Microsecond).String()
+	return latency.Percentile(sorted, p).Round(10 * time.Microsecond).String()
 }
 
 // chromiumEncodings is the Accept-Encoding of Chromium's fetch.

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/cmdline"
+	"github.com/riskchart/riskchart/server/internal/latency"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -262,22 +263,12 @@ func measure(ctx context.Context, f flags, venue *venue, series []string, m mode
 	r.samples = len(all)
 	if len(all) > 0 {
 		slices.Sort(all)
-		r.p50, r.p99 = percentile(all, 50), percentile(all, 99)
+		r.p50, r.p99 = latency.Percentile(all, 50), latency.Percentile(all, 99)
 	}
 	if firstErr != nil {
 		fmt.Fprintf(os.Stderr, "streambench: %d viewers failed to connect, the first with: %v\n", r.failed, firstErr)
 	}
 	return r, nil
-}
-
-// percentile is the p-th percentile of sorted latencies, by nearest rank:
-// the smallest that at least p % of them are at or under.
-func percentile(sorted []time.Duration, p int) time.Duration {
-	if len(sorted) == 0 {
-		return 0
-	}
-	rank := (len(sorted)*p + 99) / 100 // ceil(n·p/100), from 1
-	return sorted[min(len(sorted)-1, max(rank-1, 0))]
 }
 
 func cmpErr(first, err error) error {

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -35,31 +34,5 @@ func TestAPolledAnswerIsReadAsTheStreamNamesItsCandles(t *testing.T) {
 	id, version := recordID(split[1])
 	if key := versionKey(ch, c.ID, c.AppendJSON(nil)); id != 1764000060 || key != ch+"|1764000060."+version {
 		t.Errorf("a poll reads %d.%s, the venue's answer %s", id, version, key)
-	}
-}
-
-// The p-th percentile is the smallest latency at least p % of the window's
-// are at or under (nearest rank): of 1..100 ms, p50 is 50 ms and p99 99 ms,
-// not the largest.
-func TestPercentileIsTheNearestRank(t *testing.T) {
-	var lat []time.Duration
-	for i := 1; i <= 100; i++ {
-		lat = append(lat, time.Duration(i)*time.Millisecond)
-	}
-	for _, tc := range []struct {
-		sorted []time.Duration
-		p      int
-		want   time.Duration
-	}{
-		{lat, 50, 50 * time.Millisecond},
-		{lat, 99, 99 * time.Millisecond},
-		{lat[:10], 50, 5 * time.Millisecond},
-		{lat[:10], 99, 10 * time.Millisecond},
-		{lat[:1], 99, time.Millisecond},
-		{nil, 99, 0},
-	} {
-		if got := percentile(tc.sorted, tc.p); got != tc.want {
-			t.Errorf("p%d of %d latencies: %s, want %s", tc.p, len(tc.sorted), got, tc.want)
-		}
 	}
 }
