@@ -7,10 +7,6 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// probeDate is the one Date that UTCOffset sets to each instant it is asked
-// about; nil until the first.
-var probeDate app.Value
-
 // UTCOffset is the browser's offset from UTC, in seconds east, at Unix
 // second sec: its zone's rule for that date, daylight saving time or not.
 // (Go's time.Local in js/wasm has one offset, the one at start-up, for
@@ -20,9 +16,6 @@ func UTCOffset(sec int64) int {
 		_, off := time.Unix(sec, 0).In(time.Local).Zone()
 		return off
 	}
-	if probeDate == nil {
-		probeDate = app.Window().Get("Date").New()
-	}
-	probeDate.Call("setTime", float64(sec)*1000)
-	return int(math.Round(-probeDate.Call("getTimezoneOffset").Float() * 60))
+	at := app.Window().Get("Date").New(float64(sec) * 1000)
+	return int(math.Round(-at.Call("getTimezoneOffset").Float() * 60))
 }
