@@ -44,7 +44,7 @@ func deliveryAligned(p venueapi.Period) bool {
 // the next future's: the server names a series by its own clock, and no
 // candle starts after it.
 func (k *KLineChart) anotherFuture(fresh []venueapi.Candle, now time.Time) bool {
-	if len(k.candles) == 0 || deliveryOf(k.Contract, 0) == 0 {
+	if len(k.candles) == 0 || !venueapi.IsTypeCode(k.Contract) {
 		return false
 	}
 	if deliveryAligned(k.Period) {
