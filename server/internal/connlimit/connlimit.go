@@ -111,15 +111,6 @@ func (l *Listener) give(client netip.Addr) {
 	l.open[client]--
 }
 
-// clientOf is the client a remote address counts against.
-func clientOf(a net.Addr) (netip.Addr, bool) {
-	peer, ok := peerOf(a)
-	if !ok {
-		return netip.Addr{}, false
-	}
-	return clientaddr.Holder(peer), true
-}
-
 // peerOf is a remote address's IP address, IPv4 unmapped.
 func peerOf(a net.Addr) (netip.Addr, bool) {
 	var ap netip.AddrPort

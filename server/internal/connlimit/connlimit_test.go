@@ -7,6 +7,8 @@ import (
 	"net/netip"
 	"testing"
 	"time"
+
+	"github.com/riskchart/riskchart/server/internal/clientaddr"
 )
 
 // server accepts on a bounded listener, greets each connection it accepts
@@ -19,7 +21,13 @@ type server struct {
 
 func startServer(t *testing.T, max int, exempt ...netip.Prefix) *server {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	return startServerOn(t, "127.0.0.1:0", max, exempt...)
+}
+
+// startServerOn is startServer listening on addr.
+func startServerOn(t *testing.T, addr string, max int, exempt ...netip.Prefix) *server {
+	t.Helper()
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,6 +125,16 @@ func TestNoBoundKeepsEveryConnection(t *testing.T) {
 	}
 }
 
+// clientOf is the client a remote address counts against, as Accept counts
+// a peer that is no trusted proxy.
+func clientOf(a net.Addr) (netip.Addr, bool) {
+	peer, ok := peerOf(a)
+	if !ok {
+		return netip.Addr{}, false
+	}
+	return clientaddr.Holder(peer), true
+}
+
 func TestAClientIsAnIPv4AddressOrAnIPv6Slash64(t *testing.T) {
 	tests := []struct {
 		name string
@@ -159,21 +177,7 @@ func TestATrustedIPv6ProxyNamedByItsAddressIsUnbounded(t *testing.T) {
 	}
 	// As RISKCHART_TRUSTED_PROXIES=::1 reads: one address, a /128.
 	proxy := netip.PrefixFrom(netip.MustParseAddr("::1"), 128)
-	inner, err := net.Listen("tcp", "[::1]:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &server{ln: New(inner, 2, proxy), closed: make(chan struct{}, 100)}
-	t.Cleanup(func() { s.ln.Close() })
-	go func() {
-		for {
-			c, err := s.ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() { c.Write([]byte("k")); io.Copy(io.Discard, c); c.Close() }()
-		}
-	}()
+	s := startServerOn(t, "[::1]:0", 2, proxy)
 	for i := range 5 {
 		if _, kept := s.dial(t, "::1"); !kept {
 			t.Fatalf("the proxy's connection %d was closed (bound 2): refused %d", i+1, s.ln.Refused())
