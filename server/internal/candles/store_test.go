@@ -22,13 +22,17 @@ type costly int64
 
 func (c costly) Cost() int64 { return int64(c) }
 
+// costOf100 is what a store holding one series of 100 candles, fetched at
+// at, counts.
+func costOf100(at time.Time) int64 {
+	st := NewStore(1 << 30)
+	st.Series(Key{Code: "X-USDT", Period: venueapi.Period1Min}).Merge(fetched(0, 99*m, at))
+	return st.Bytes()
+}
+
 func TestTheLeastRecentlyUsedSeriesGoesFirstAndTheStoreKeepsItsBound(t *testing.T) {
 	at := time.Unix(1_000_000*m, 0)
-	one := func() int64 { // what a series of 100 candles costs
-		st := NewStore(1 << 30)
-		st.Series(Key{Code: "X-USDT", Period: venueapi.Period1Min}).Merge(fetched(0, 99*m, at))
-		return st.Bytes()
-	}()
+	one := costOf100(at)
 	st := NewStore(3*one + one/2)
 	codes := []string{"A-USDT", "B-USDT", "C-USDT", "D-USDT"}
 	held := map[string]*Series{}
@@ -183,11 +187,7 @@ func TestARangeEndingBetweenCandlesVouchesForNoCandleAfterIt(t *testing.T) {
 
 func TestASeriesUsedLongAgoThatGrowsStillEvictsTheOthersPastTheBound(t *testing.T) {
 	at := time.Unix(1_000_000*m, 0)
-	one := func() int64 { // what a series of 100 candles costs
-		st := NewStore(1 << 30)
-		st.Series(Key{Code: "X-USDT", Period: venueapi.Period1Min}).Merge(fetched(0, 99*m, at))
-		return st.Bytes()
-	}()
+	one := costOf100(at)
 	st := NewStore(3*one + one/2)
 	a := st.Series(Key{Code: "A-USDT", Period: venueapi.Period1Min}) // taken by a request whose fetch is slow
 	held := map[string]*Series{}
