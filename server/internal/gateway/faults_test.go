@@ -83,12 +83,7 @@ func TestABrowserThatLeavesIsNotKeptWaitingForTheVenue(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		n := sandboxtest.NewNetwork()
 		base, sb := sandboxtest.StartOn(t, n, sandbox.Config{Faults: sandbox.Faults{PerPath: map[string]sandbox.Fault{"": {Latency: time.Minute}}}})
-		tr := n.Transport("127.0.0.1")
-		t.Cleanup(tr.CloseIdleConnections)
-		client, err := venue.New(venue.Config{BaseURL: base, HTTPClient: &http.Client{Transport: tr}, Timeout: time.Minute, Retries: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		client := venueOn(t, n, venue.Config{BaseURL: base, Timeout: time.Minute, Retries: -1}, nil)
 		h, err := gateway.New(gateway.Config{Venue: client, UpstreamTimeout: time.Minute})
 		if err != nil {
 			t.Fatal(err)

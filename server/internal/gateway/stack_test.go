@@ -64,17 +64,8 @@ func newStack(t testing.TB, o options) *stack {
 	}
 	n := sandboxtest.NewNetwork()
 	base, sb := sandboxtest.StartOn(t, n, sbCfg)
-	tr := n.Transport("127.0.0.1")
-	t.Cleanup(tr.CloseIdleConnections)
-	vc.BaseURL, vc.HTTPClient = base, &http.Client{Transport: tr}
-	if o.venue != nil {
-		o.venue(&vc)
-	}
-	client, err := venue.New(vc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Venue = client
+	vc.BaseURL = base
+	cfg.Venue = venueOn(t, n, vc, o.venue)
 	if o.gateway != nil {
 		o.gateway(&cfg)
 	}
@@ -87,6 +78,23 @@ func newStack(t testing.TB, o options) *stack {
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return &stack{url: srv.URL, venueURL: base, sb: sb, logs: logs, clock: o.clock, net: n}
+}
+
+// venueOn is a venue client of vc reaching the venue over the test network
+// n, from 127.0.0.1; edit, if not nil, changes vc last.
+func venueOn(t testing.TB, n *sandboxtest.Network, vc venue.Config, edit func(*venue.Config)) *venue.Client {
+	t.Helper()
+	tr := n.Transport("127.0.0.1")
+	t.Cleanup(tr.CloseIdleConnections)
+	vc.HTTPClient = &http.Client{Transport: tr}
+	if edit != nil {
+		edit(&vc)
+	}
+	client, err := venue.New(vc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client
 }
 
 // klineCalls counts the KLine requests the venue received.

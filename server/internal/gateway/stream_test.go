@@ -531,12 +531,7 @@ func TestAStreamNetHTTPKeepsIsServedFromItsHandler(t *testing.T) {
 		clk := newClock(30)
 		n := sandboxtest.NewNetwork()
 		base, _ := sandboxtest.StartOn(t, n, sandbox.Config{Now: clk.Now})
-		tr := n.Transport("127.0.0.1")
-		t.Cleanup(tr.CloseIdleConnections)
-		client, err := venue.New(venue.Config{BaseURL: base, HTTPClient: &http.Client{Transport: tr}, Retries: -1, Now: clk.Now})
-		if err != nil {
-			t.Fatal(err)
-		}
+		client := venueOn(t, n, venue.Config{BaseURL: base, Retries: -1, Now: clk.Now}, nil)
 		h, err := gateway.New(gateway.Config{Venue: client, Now: clk.Now})
 		if err != nil {
 			t.Fatal(err)
@@ -590,12 +585,7 @@ func TestAStreamOfASeriesTheVenueAnswersWithoutCandlesStartsAndWaits(t *testing.
 				venueSrv.Listener = n.Listen()
 				venueSrv.Start()
 				t.Cleanup(venueSrv.Close)
-				tr := n.Transport("127.0.0.1")
-				t.Cleanup(tr.CloseIdleConnections)
-				client, err := venue.New(venue.Config{BaseURL: venueSrv.URL, HTTPClient: &http.Client{Transport: tr}, Retries: -1, Now: clk.Now})
-				if err != nil {
-					t.Fatal(err)
-				}
+				client := venueOn(t, n, venue.Config{BaseURL: venueSrv.URL, Retries: -1, Now: clk.Now}, nil)
 				life := gateway.NewStreams()
 				h, err := gateway.New(gateway.Config{Venue: client, Now: clk.Now, Streams: life})
 				if err != nil {
