@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"regexp"
 	"strings"
@@ -23,21 +22,9 @@ func TestThePagesWithAPickerCarryTheContractList(t *testing.T) {
 	s := startServer(t, map[string]string{"RISKCHART_TRUSTED_PROXIES": "127.0.0.1/32", "RISKCHART_VIEWER_TOKENS": "first-contracts-viewer-token"})
 	get := func(path string, header map[string]string) string {
 		t.Helper()
-		req, err := http.NewRequest(http.MethodGet, s.URL+path, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for k, v := range header {
-			req.Header.Set(k, v)
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, err := io.ReadAll(res.Body)
-		if err != nil || res.StatusCode != http.StatusOK {
-			t.Fatalf("GET %s: %d %v", path, res.StatusCode, err)
+		res, b := s.do(t, http.MethodGet, path, header)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %d", path, res.StatusCode)
 		}
 		return string(b)
 	}
@@ -113,19 +100,7 @@ func TestAHeadOfAPageAnswersTheHeadersOfItsGet(t *testing.T) {
 	s := startServer(t, nil)
 	do := func(method, path string, header map[string]string) *http.Response {
 		t.Helper()
-		req, err := http.NewRequest(method, s.URL+path, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for k, v := range header {
-			req.Header.Set(k, v)
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, res.Body)
-		res.Body.Close()
+		res, _ := s.do(t, method, path, header)
 		return res
 	}
 	for _, path := range []string{"/", "/?contract_code=ETH-USDT&period=5min", "/tiers?contract_code=ETH-USDT", "/limits", "/embed/chart?contract_code=ETH-USDT"} {

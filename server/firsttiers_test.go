@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -31,21 +30,9 @@ func startFirstTiersServer(t *testing.T, env map[string]string) firstTiersServer
 
 func (s firstTiersServer) get(path string, header map[string]string) (string, http.Header) {
 	s.t.Helper()
-	req, err := http.NewRequest(http.MethodGet, s.URL+path, nil)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil || res.StatusCode != http.StatusOK {
-		s.t.Fatalf("GET %s: %d %v", path, res.StatusCode, err)
+	res, b := s.do(s.t, http.MethodGet, path, header)
+	if res.StatusCode != http.StatusOK {
+		s.t.Fatalf("GET %s: %d", path, res.StatusCode)
 	}
 	return string(b), res.Header
 }

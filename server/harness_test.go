@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"testing"
 	"time"
 
@@ -52,4 +53,27 @@ func startServer(t testing.TB, env map[string]string) *testServer {
 	s.URL = servertest.ServingURL(t, pr, s.Log)
 	servertest.WaitHealthy(t, s.URL+"/healthz")
 	return s
+}
+
+// do sends a request of method to the server's path with header, and
+// returns the answer with its body read whole.
+func (s *testServer) do(t testing.TB, method, path string, header map[string]string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, s.URL+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("%s %s: reading the answer: %v", method, path, err)
+	}
+	return res, b
 }
