@@ -104,16 +104,7 @@ func stillPatterns() []*fetch.RequestPattern {
 // TestChartAppendsNewCandlesOnTheirBoundary's). Actions run first.
 func openStill(t *testing.T, ctx context.Context, u string, actions ...chromedp.Action) {
 	t.Helper()
-	chromedp.ListenTarget(ctx, func(ev any) {
-		if e, ok := ev.(*fetch.EventRequestPaused); ok {
-			go func() {
-				c := chromedp.FromContext(ctx)
-				if err := fetch.FailRequest(e.RequestID, network.ErrorReasonBlockedByClient).Do(cdp.WithExecutor(ctx, c.Target)); err != nil && ctx.Err() == nil {
-					t.Logf("refusing %s: %v", e.Request.URL, err)
-				}
-			}()
-		}
-	})
+	failEveryHeld(t, ctx, network.ErrorReasonBlockedByClient)
 	actions = append(actions, fetch.Enable().WithPatterns(stillPatterns()), chromedp.Navigate(u))
 	if err := chromedp.Run(ctx, actions...); err != nil {
 		t.Fatal(err)

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/input"
@@ -330,16 +329,7 @@ func TestTheAppStartsWhenEChartsDoesNotLoad(t *testing.T) {
 	} {
 		t.Run(view, func(t *testing.T) {
 			ctx := newBrowser(t) // a browser of its own: no service worker answers before the network
-			chromedp.ListenTarget(ctx, func(ev any) {
-				if e, ok := ev.(*fetch.EventRequestPaused); ok {
-					go func() {
-						c := chromedp.FromContext(ctx)
-						if err := fetch.FailRequest(e.RequestID, network.ErrorReasonFailed).Do(cdp.WithExecutor(ctx, c.Target)); err != nil && ctx.Err() == nil {
-							t.Logf("failing %s: %v", e.Request.URL, err)
-						}
-					}()
-				}
-			})
+			failEveryHeld(t, ctx, network.ErrorReasonFailed)
 			fail := fetch.Enable().WithPatterns([]*fetch.RequestPattern{{URLPattern: "*/web/echarts.min.js", RequestStage: fetch.RequestStageRequest}})
 			if err := chromedp.Run(ctx, fail, chromedp.Navigate(s.URL+"/?"+view)); err != nil {
 				t.Fatal(err)

@@ -26,7 +26,9 @@ import (
 
 	"github.com/riskchart/riskchart/server/internal/servertest"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -460,6 +462,21 @@ func holdEach(ctx context.Context, patterns ...*fetch.RequestPattern) (held []<-
 		}
 	})
 	return held, fetch.Enable().WithPatterns(patterns)
+}
+
+// failEveryHeld has the browser fail, for reason, every request held back
+// from now on (fetch.Enable's patterns say which).
+func failEveryHeld(t *testing.T, ctx context.Context, reason network.ErrorReason) {
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			go func() {
+				c := chromedp.FromContext(ctx)
+				if err := fetch.FailRequest(e.RequestID, reason).Do(cdp.WithExecutor(ctx, c.Target)); err != nil && ctx.Err() == nil {
+					t.Logf("failing %s: %v", e.Request.URL, err)
+				}
+			}()
+		}
+	})
 }
 
 // onEveryDocument runs js in every document the tab loads from now on,
