@@ -526,6 +526,17 @@ func TestAStreamSaysWhenItsCandlesAreStaleAndWhenTheyAreFreshAgain(t *testing.T)
 	})
 }
 
+// streamInto serves BTC-USDT 1min's stream from h into a recorder; leave
+// ends the request and waits for the handler to return.
+func streamInto(h http.Handler) (rec *httptest.ResponseRecorder, leave func()) {
+	rec = httptest.NewRecorder()
+	ctx, cancel := context.WithCancel(context.Background())
+	req := httptest.NewRequestWithContext(ctx, http.MethodGet, "http://127.0.0.1"+venueapi.PathStreamKLine+"?"+btc1min, nil)
+	done := make(chan struct{})
+	go func() { defer close(done); h.ServeHTTP(rec, req) }()
+	return rec, func() { cancel(); <-done }
+}
+
 func TestAStreamNetHTTPKeepsIsServedFromItsHandler(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		clk := newClock(30)
@@ -537,17 +548,12 @@ func TestAStreamNetHTTPKeepsIsServedFromItsHandler(t *testing.T) {
 			t.Fatal(err)
 		}
 		// A ResponseRecorder, like an HTTP/2 stream, cannot be hijacked.
-		rec := httptest.NewRecorder()
-		ctx, leave := context.WithCancel(context.Background())
-		req := httptest.NewRequestWithContext(ctx, http.MethodGet, "http://127.0.0.1"+venueapi.PathStreamKLine+"?"+btc1min, nil)
-		done := make(chan struct{})
-		go func() { h.ServeHTTP(rec, req); close(done) }()
+		rec, leave := streamInto(h)
 		synctest.Wait() // the stream has begun
 		clk.Advance(time.Second)
 		time.Sleep(100 * time.Millisecond) // the pump pushes the change
 		synctest.Wait()
 		leave()
-		<-done
 		body := rec.Body.String()
 		if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "text/event-stream" || !rec.Flushed ||
 			!strings.HasPrefix(body, "retry: 2000\n\n") || strings.Count(body, "\nid: ") != 3 || !strings.Contains(body, "event: state") {
@@ -591,11 +597,7 @@ func TestAStreamOfASeriesTheVenueAnswersWithoutCandlesStartsAndWaits(t *testing.
 				if err != nil {
 					t.Fatal(err)
 				}
-				rec := httptest.NewRecorder()
-				ctx, leave := context.WithCancel(context.Background())
-				req := httptest.NewRequestWithContext(ctx, http.MethodGet, "http://127.0.0.1"+venueapi.PathStreamKLine+"?"+btc1min, nil)
-				done := make(chan struct{})
-				go func() { defer close(done); h.ServeHTTP(rec, req) }()
+				rec, leave := streamInto(h)
 				synctest.Wait()
 				for range 3 { // the pump looks again, still nothing
 					clk.Advance(time.Second)
@@ -607,7 +609,6 @@ func TestAStreamOfASeriesTheVenueAnswersWithoutCandlesStartsAndWaits(t *testing.
 				time.Sleep(time.Second)
 				synctest.Wait()
 				leave()
-				<-done
 				life.Close(context.Background())
 				body := rec.Body.String()
 				if rec.Code != http.StatusOK || !strings.Contains(body, `data: {"ch":"market.BTC-USDT.kline.1min","stale":false}`) ||
