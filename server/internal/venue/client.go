@@ -358,6 +358,8 @@ func (c *Client) attempt(ctx context.Context, req request, op string, q Budget) 
 	if rl := (*RateLimitedError)(nil); errors.As(err, &rl) && rl.RetryAfter > spent {
 		q.Pause(context.WithoutCancel(ctx), time.Now(), rl.RetryAfter)
 	}
-	notBefore, _ = retryAfterHeader(res.Header)
+	if err != nil {
+		notBefore, _ = retryAfterHeader(res.Header) // only a failure is retried
+	}
 	return notBefore, err
 }
