@@ -89,7 +89,10 @@ func ageLabel(d time.Duration) string {
 // zone toggle). The server prerendering a page does not know the reader's
 // zone, and its own may be another: it writes UTC, names it and marks the
 // time data-zone="local", which web/app-start.js writes in the browser's
-// zone before the page is first drawn, as the app writes it.
+// zone before the page is first drawn, as the app writes it. The browser's
+// offset is asked for t itself: Go's time.Local in the browser is the
+// offset at start-up, an hour off once a page open over a change of
+// daylight saving time fetches again (app/zone).
 func clock(t time.Time, utc bool) app.UI {
 	at := app.Time().Attr("datetime", t.UTC().Format(time.RFC3339))
 	if !utc {
@@ -98,7 +101,7 @@ func clock(t time.Time, utc bool) app.UI {
 	if utc || app.IsServer {
 		return at.Text(timeOfDay(t.UTC()) + " UTC")
 	}
-	return at.Text(timeOfDay(t.Local()))
+	return at.Text(timeOfDay(t.UTC().Add(time.Duration(browser.UTCOffset(t.Unix())) * time.Second)))
 }
 
 // timeOfDay is t's time of day as Format("15:04:05") writes it, written

@@ -101,8 +101,10 @@ func TestRiskPagesShowTheirTiersBeforeTheAppRuns(t *testing.T) {
 // is in the browser's zone (here UTC+8) from the page's first paint, before
 // the app runs: the server, which cannot know the reader's zone, writes it
 // in UTC and marks it, and web/app-start.js writes it in the browser's as
-// the page is parsed. The app writes it so too, and in UTC, named, once the
-// zone toggle asks for UTC, as the server does for a view in UTC.
+// the page is parsed. The app writes it so too, in the offset the browser
+// has at the fetch's date when that changes under an open page, and in UTC,
+// named, once the zone toggle asks for UTC, as the server does for a view in
+// UTC.
 func TestThePanelsWriteTimesInTheViewsZone(t *testing.T) {
 	s := startServer(t, nil)
 	serverHoldsTiers(t, s.URL, "BTC-USDT")
@@ -140,6 +142,21 @@ requestAnimationFrame(look);`)
 	waitFor(t, ctx, `performance.getEntriesByName("riskchart:risk-first-data").length > 0`)
 	if want, got := fetched(ctx, utc8); !strings.HasPrefix(got, want+" · ") {
 		t.Errorf("in the browser's zone the tiers read %q, want %q", got, want)
+	}
+	// The browser's offset changes under the open page, as a change of
+	// daylight saving time changes it: Go's time.Local keeps the offset at
+	// start-up, and a refresh's time is written in the one of its date.
+	before := evalJS[string](t, ctx, age+`.dataset.at`)
+	if err := chromedp.Run(ctx, emulation.SetTimezoneOverride("Asia/Tokyo")); err != nil {
+		t.Fatal(err)
+	}
+	click(t, ctx, "#risk-refresh")
+	waitFor(t, ctx, age+`.dataset.at !== `+strconv.Quote(before))
+	if want, got := fetched(ctx, time.FixedZone("UTC+9", 9*3600)); !strings.HasPrefix(got, want+" · ") {
+		t.Errorf("refreshed after the browser's offset changed, the tiers read %q, want %q", got, want)
+	}
+	if err := chromedp.Run(ctx, shanghai); err != nil {
+		t.Fatal(err)
 	}
 	click(t, ctx, "#tz-toggle")
 	waitFor(t, ctx, `new URL(location.href).searchParams.get("tz") === "utc" && `+age+`.textContent.includes(" UTC · ")`)
