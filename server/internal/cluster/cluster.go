@@ -221,7 +221,7 @@ func (c *Client) redisTime(ctx context.Context) error {
 	return nil
 }
 
-// token is a name no other turn in the cluster has.
+// token is a name no other turn or lease in the cluster has.
 func (c *Client) token() string {
 	return c.id + "-" + strconv.FormatUint(c.counter.Add(1), 36)
 }

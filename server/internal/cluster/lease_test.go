@@ -2,6 +2,7 @@ package cluster_test
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -26,11 +27,11 @@ func TestALeaseIsWonByExactlyOneContenderPerTTL(t *testing.T) {
 			for range 10 {
 				wg.Go(func() {
 					<-start
-					ok, err := c.Lease(context.Background(), "BTC-USDT/1min", ttl)
+					l, err := c.Lease(context.Background(), "BTC-USDT/1min", ttl)
 					if err != nil {
 						t.Error(err)
 					}
-					if ok {
+					if l.Won {
 						won.Add(1)
 					}
 				})
@@ -42,8 +43,8 @@ func TestALeaseIsWonByExactlyOneContenderPerTTL(t *testing.T) {
 			t.Fatalf("round %d: %d of 30 contenders won the lease, want exactly 1", round, n)
 		}
 		// Still held: nobody wins before it ends.
-		if ok, err := clients[0].Lease(context.Background(), "BTC-USDT/1min", ttl); err != nil || ok {
-			t.Fatalf("round %d: a lease still held was won again: %v, %v", round, ok, err)
+		if l, err := clients[0].Lease(context.Background(), "BTC-USDT/1min", ttl); err != nil || l.Won {
+			t.Fatalf("round %d: a lease still held was won again: %v, %v", round, l.Won, err)
 		}
 		time.Sleep(ttl + 50*time.Millisecond)
 	}
@@ -61,23 +62,77 @@ func TestLeaseChecksItsArguments(t *testing.T) {
 	}
 }
 
-func TestOnlyALeasesHolderCanReleaseIt(t *testing.T) {
+// A release ends only the lease it was given: not a later lease on the same
+// name, whether this replica or another took it after the first ran out.
+func TestAReleaseEndsOnlyItsOwnLease(t *testing.T) {
 	srv := redistest.Start(t)
-	a, b := open(t, srv.URL(), fast(t)), open(t, srv.URL(), fast(t))
-	ctx := context.Background()
-	if ok, err := a.Lease(ctx, "job", time.Minute); err != nil || !ok {
-		t.Fatalf("the first lease: %v, %v", ok, err)
+	const short = 100 * time.Millisecond
+	tests := []struct {
+		name string
+		// run takes and releases leases on name, and returns the lease that
+		// must still be held.
+		run func(t *testing.T, a, b *cluster.Client, name string) cluster.Lease
+	}{
+		{"a late release leaves the lease its replica took again", func(t *testing.T, a, _ *cluster.Client, name string) cluster.Lease {
+			first := mustWin(t, a, name, short)
+			time.Sleep(2 * short) // the first lease runs out while its job goes on
+			second := mustWin(t, a, name, time.Minute)
+			mustRelease(t, first)
+			return second
+		}},
+		{"a late release leaves the lease another replica took", func(t *testing.T, a, b *cluster.Client, name string) cluster.Lease {
+			first := mustWin(t, a, name, short)
+			time.Sleep(2 * short)
+			other := mustWin(t, b, name, time.Minute)
+			mustRelease(t, first)
+			return other
+		}},
+		{"releasing twice is harmless", func(t *testing.T, a, b *cluster.Client, name string) cluster.Lease {
+			first := mustWin(t, a, name, time.Minute)
+			mustRelease(t, first)
+			mustRelease(t, first)
+			other := mustWin(t, b, name, time.Minute)
+			mustRelease(t, first)
+			return other
+		}},
+		{"a lease not won releases nothing", func(t *testing.T, a, b *cluster.Client, name string) cluster.Lease {
+			held := mustWin(t, a, name, time.Minute)
+			lost, err := b.Lease(context.Background(), name, time.Minute)
+			if err != nil || lost.Won {
+				t.Fatalf("a lease held was won again: %v, %v", lost.Won, err)
+			}
+			mustRelease(t, lost)
+			mustRelease(t, cluster.Lease{})
+			return held
+		}},
 	}
-	if err := b.Release(ctx, "job"); err != nil {
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, b, c := open(t, srv.URL(), fast(t)), open(t, srv.URL(), fast(t)), open(t, srv.URL(), fast(t))
+			name := fmt.Sprintf("job%d", i)
+			held := tt.run(t, a, b, name)
+			if l, err := c.Lease(context.Background(), name, time.Minute); err != nil || l.Won {
+				t.Fatalf("another replica won the lease while it was held: %v, %v", l.Won, err)
+			}
+			// Its own release still ends it, and the name is free at once.
+			mustRelease(t, held)
+			mustWin(t, c, name, time.Minute)
+		})
+	}
+}
+
+func mustWin(t *testing.T, c *cluster.Client, name string, ttl time.Duration) cluster.Lease {
+	t.Helper()
+	l, err := c.Lease(context.Background(), name, ttl)
+	if err != nil || !l.Won {
+		t.Fatalf("lease %s: won %v, %v; want it won", name, l.Won, err)
+	}
+	return l
+}
+
+func mustRelease(t *testing.T, l cluster.Lease) {
+	t.Helper()
+	if err := l.Release(context.Background()); err != nil {
 		t.Fatal(err)
-	}
-	if ok, err := b.Lease(ctx, "job", time.Minute); err != nil || ok {
-		t.Fatalf("another replica's release ended the lease: %v, %v", ok, err)
-	}
-	if err := a.Release(ctx, "job"); err != nil {
-		t.Fatal(err)
-	}
-	if ok, err := b.Lease(ctx, "job", time.Minute); err != nil || !ok {
-		t.Fatalf("after its holder released it, the lease was not free: %v, %v", ok, err)
 	}
 }

@@ -132,17 +132,17 @@ func (c *candleCache) latestShared(ctx context.Context, s *candles.Series, size,
 			return c.latestAlone(ctx, s, size)
 		}
 		news := c.cluster.notice.next(key)
-		won, err := c.cluster.lease(ctx, key, c.refresh)
+		l, err := c.cluster.lease(ctx, key, c.refresh)
 		if err != nil {
 			return c.latestAlone(ctx, s, size)
 		}
-		if won {
+		if l.Won {
 			f, err := c.latestFromVenue(ctx, s, max(size, latestMin))
 			if r := refusalOf(err); r != nil {
 				c.cluster.put(ctx, key, sharedFetch{At: c.now(), Refused: r}, latestTTL)
 			}
 			if err != nil {
-				c.cluster.release(ctx, key, err)
+				c.cluster.release(ctx, l, err)
 				return err
 			}
 			c.cluster.count("kline_latest", "fetched")
@@ -294,16 +294,16 @@ func (c *candleCache) loadBlock(ctx context.Context, s *candles.Series, b block,
 		at := c.now()
 		upto := min(b.hi, k.Period.Prev(k.Period.Start(at.Unix())))
 		lease := key + "|" + strconv.FormatInt(upto, 10)
-		won, err := c.cluster.lease(ctx, lease, c.timeout)
+		l, err := c.cluster.lease(ctx, lease, c.timeout)
 		if err != nil {
 			return c.gapAlone(ctx, s, piece, current)
 		}
-		if won {
+		if l.Won {
 			recs, err := c.venue.KLineRange(ctx, k.Code, k.Period, b.lo, upto)
 			c.metrics.venueCalls.WithLabelValues("kline", outcome(err)).Inc()
 			if err != nil {
 				c.remember(s, err, at)
-				c.cluster.release(ctx, lease, err)
+				c.cluster.release(ctx, l, err)
 				return err
 			}
 			f := sharedFetch{At: at, Lo: b.lo, Hi: upto, Candles: recs}

@@ -65,14 +65,14 @@ func (c *ttlCache) getShared(ctx context.Context, key string, fetch func(context
 		}
 		// The lease outlasts a fetch, not the answer: a replica that fails
 		// to fetch holds the others back no longer than that.
-		won, err := c.cluster.lease(ctx, rkey, min(c.ttl, c.timeout))
+		l, err := c.cluster.lease(ctx, rkey, min(c.ttl, c.timeout))
 		if err != nil {
 			return nil, false, nil
 		}
-		if won {
+		if l.Won {
 			v, kept, err := c.fetchKeep(ctx, key, fetch)
 			if kept == nil {
-				c.cluster.release(ctx, rkey, err)
+				c.cluster.release(ctx, l, err)
 			}
 			if kept != nil {
 				a := sharedAnswer{At: kept.at, Refused: refusalOf(kept.err)}

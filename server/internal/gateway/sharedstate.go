@@ -222,28 +222,29 @@ func (s *SharedState) countAlone(cache string, err error) {
 	}
 }
 
-// lease takes the lease called name for ttl; an error means Redis failed,
-// and has been noted.
-func (s *SharedState) lease(ctx context.Context, name string, ttl time.Duration) (bool, error) {
-	won, err := s.c.Lease(ctx, name, ttl)
+// lease takes the lease called name for ttl; its Won says whether this
+// call took it. An error means Redis failed, and has been noted.
+func (s *SharedState) lease(ctx context.Context, name string, ttl time.Duration) (cluster.Lease, error) {
+	l, err := s.c.Lease(ctx, name, ttl)
 	if err != nil {
 		s.fail(ctx, err)
 	}
-	return won, err
+	return l, err
 }
 
-// release ends a lease this replica won for a venue call it did not send,
-// its budget or its client's share being spent: another replica may make
-// the call at once rather than wait out the lease. A call the venue failed
+// release ends l, won for a venue call this replica did not send, its
+// budget or its client's share being spent: another replica may make the
+// call at once rather than wait out the lease. A call the venue failed
 // keeps its lease for the term, so that a failing venue gets one call per
-// term from the cluster.
-func (s *SharedState) release(ctx context.Context, name string, err error) {
+// term from the cluster. Should l have run out meanwhile, a lease taken on
+// its name since is left alone.
+func (s *SharedState) release(ctx context.Context, l cluster.Lease, err error) {
 	var rl *venue.RateLimitedError
 	if !(errors.As(err, &rl) && !rl.Venue) && !errors.As(err, new(*shareSpentError)) {
 		return
 	}
 	ctx = context.WithoutCancel(ctx)
-	if err := s.c.Release(ctx, name); err != nil {
+	if err := l.Release(ctx); err != nil {
 		s.fail(ctx, err)
 	}
 }
