@@ -184,8 +184,9 @@ func runService(ctx context.Context, args []string, getenv func(string) string, 
 	return serve(ctx, ln, handler, streams, cfg, log)
 }
 
-// serve answers on ln until ctx ends, then lets in-flight requests finish.
-// A client has cfg.ReadTimeout to send a whole request, so one that stops
+// serve answers on ln until ctx ends, then lets in-flight requests finish
+// within cfg.ShutdownTimeout, and closes the connections of those that do
+// not. A client has cfg.ReadTimeout to send a whole request, so one that stops
 // sending ties a connection up, and shutdown, for no longer than that
 // (docs/decisions.md#slow-clients).
 func serve(ctx context.Context, ln net.Listener, h http.Handler, streams *gateway.Streams, cfg config, log *slog.Logger) error {
@@ -214,7 +215,13 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, streams *gatewa
 		log.Warn("candle streams still open", "err", err)
 	}
 	if err := srv.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutting down: %w", err)
+		// Requests still running past the grace period: their connections
+		// are closed, which ends their contexts, so that a process that does
+		// not exit (a test, an embedder) keeps no connection and no handler
+		// that watches its context.
+		srv.Close()
+		<-errc
+		return fmt.Errorf("shutting down: requests still running after the grace period of %s, their connections closed: %w", grace, err)
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err

@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -10,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riskchart/riskchart/server/internal/gateway"
 	"github.com/riskchart/riskchart/server/internal/sandbox/sandboxtest"
 	"github.com/riskchart/riskchart/server/internal/servertest"
 
@@ -78,6 +82,65 @@ func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
 	}
 	if _, err := http.Get(base + "/healthz"); err == nil {
 		t.Fatal("the server still answers after shutdown")
+	}
+}
+
+// TestShutdownClosesWhatIsLeftAfterTheGracePeriod: a request still running
+// when RISKCHART_SHUTDOWN_TIMEOUT runs out has its connection closed, which
+// ends its context, and serve says the shutdown did not finish.
+func TestShutdownClosesWhatIsLeftAfterTheGracePeriod(t *testing.T) {
+	const grace = 200 * time.Millisecond
+	release := make(chan struct{}) // ends a handler a server left running, so that the test does not hang
+	t.Cleanup(func() { close(release) })
+	started := make(chan struct{}, 1)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		started <- struct{}{}
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	served := make(chan error, 1)
+	cfg := config{ReadTimeout: time.Second, ShutdownTimeout: grace}
+	go func() { served <- serve(ctx, ln, h, gateway.NewStreams(), cfg, slog.New(slog.DiscardHandler)) }()
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	asked := make(chan error, 1)
+	go func() {
+		res, err := (&http.Client{Transport: tr}).Get("http://" + ln.Addr().String() + "/")
+		if err == nil {
+			_, err = io.ReadAll(res.Body)
+			res.Body.Close()
+		}
+		asked <- err
+	}()
+	select {
+	case <-started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the request did not reach the handler")
+	}
+	cancel()
+	select {
+	case err = <-served:
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not return 10 s after its context ended")
+	}
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "still running") {
+		t.Errorf("serve: %v; want it to say requests were still running after the grace period", err)
+	}
+	select {
+	case err := <-asked:
+		if err == nil {
+			t.Fatal("the request was answered whole; want its connection closed")
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("the request still waits 2 s after serve returned: its connection was left open")
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -200,5 +201,76 @@ func TestASiblingOlderThanItsFileIsNotSent(t *testing.T) {
 		if rec.Code != http.StatusOK || got != tc.coding || decoded(t, got, rec.Body.Bytes()) != tc.body {
 			t.Errorf("Accept-Encoding %q: HTTP %d, coding %q, body %q; want %q, %q", tc.accept, rec.Code, got, decoded(t, got, rec.Body.Bytes()), tc.coding, tc.body)
 		}
+	}
+}
+
+// TestEveryFieldLineOfAcceptEncodingAndIfNoneMatchCounts: a client or a
+// proxy may send a list field's items on several field lines (RFC 9110,
+// 5.3), and each line counts as if the lines were one, comma-separated: for
+// a page, a file put together at start, a web/ file compressed at start and
+// one the build compressed.
+func TestEveryFieldLineOfAcceptEncodingAndIfNoneMatchCounts(t *testing.T) {
+	h, err := New(Config{Root: builtRoot(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h = withFirstData(h, twoContracts(), nil)
+	get := func(path string, header http.Header) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		req.Header = header
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	for _, path := range []string{chartView, "/app.css", "/web/chart-boot.js", "/web/app.wasm"} {
+		t.Run(path, func(t *testing.T) {
+			for _, tc := range []struct {
+				name   string
+				lines  []string // Accept-Encoding
+				coding string
+			}{
+				{"brotli on the second line", []string{"identity", "br"}, "br"},
+				{"gzip on the second line", []string{"identity", "gzip"}, "gzip"},
+				{"brotli refused on the second line", []string{"br, gzip", "br;q=0"}, "gzip"},
+			} {
+				if got := get(path, http.Header{"Accept-Encoding": tc.lines}); got.Code != http.StatusOK || got.Header().Get("Content-Encoding") != tc.coding {
+					t.Errorf("%s, Accept-Encoding %q: HTTP %d, Content-Encoding %q; want 200, %q", tc.name, tc.lines, got.Code, got.Header().Get("Content-Encoding"), tc.coding)
+				}
+			}
+			br := http.Header{"Accept-Encoding": {"br"}}
+			sent := get(path, br)
+			tag := sent.Header().Get("ETag")
+			if sent.Code != http.StatusOK || tag == "" {
+				t.Fatalf("in brotli: HTTP %d, ETag %q", sent.Code, tag)
+			}
+			for _, tc := range []struct {
+				name   string
+				lines  []string // If-None-Match
+				status int
+			}{
+				{"its tag on the second line", []string{`"other"`, tag}, http.StatusNotModified},
+				{"its tag in a list on the second line", []string{`"a", "b"`, `"c", ` + tag}, http.StatusNotModified},
+				{"its tag on neither line", []string{`"a"`, `"b"`}, http.StatusOK},
+			} {
+				if got := get(path, http.Header{"Accept-Encoding": {"br"}, "If-None-Match": tc.lines}); got.Code != tc.status {
+					t.Errorf("%s, If-None-Match %q: HTTP %d, want %d", tc.name, tc.lines, got.Code, tc.status)
+				}
+			}
+			if strings.HasPrefix(tag, "W/") {
+				return // If-Match compares strongly: a page's weak tag never matches
+			}
+			for _, tc := range []struct {
+				name   string
+				lines  []string // If-Match
+				status int
+			}{
+				{"its tag on the second line", []string{`"other"`, tag}, http.StatusOK},
+				{"its tag on neither line", []string{`"a"`, `"b"`}, http.StatusPreconditionFailed},
+			} {
+				if got := get(path, http.Header{"Accept-Encoding": {"br"}, "If-Match": tc.lines}); got.Code != tc.status {
+					t.Errorf("%s, If-Match %q: HTTP %d, want %d", tc.name, tc.lines, got.Code, tc.status)
+				}
+			}
+		})
 	}
 }

@@ -36,7 +36,7 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 	if hasLadder {
 		tiers, withTiers = firstTiers(r.Context(), ladder) // firsttiers.go
 	}
-	coding := preferredCoding(r.Header.Get("Accept-Encoding"))
+	coding := preferredCoding(r.Header.Values("Accept-Encoding"))
 	tag := "" // the page's ETag in its coding; none with the viewer's tiers, whose age it writes as of now
 	if !withTiers {
 		tag = representationTag(h.pageTag(r, contracts), coding, true)
@@ -119,8 +119,8 @@ func (h *handler) pageTag(r *http.Request, contracts []byte) string {
 // names value, the page's ETag (representationTag of pageTag) in the
 // coding it would be sent in. It reports whether it answered.
 func notModified(w http.ResponseWriter, r *http.Request, value string) bool {
-	inm := r.Header.Get("If-None-Match")
-	if inm == "" || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+	inm := r.Header.Values("If-None-Match")
+	if len(inm) == 0 || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
 		return false
 	}
 	if !etag.Matches(inm, value) {

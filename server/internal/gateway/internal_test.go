@@ -14,14 +14,17 @@ import (
 
 func TestAcceptEncodingIsReadAsHTTPSays(t *testing.T) {
 	for _, tc := range []struct {
-		header string
-		want   bool
+		lines []string
+		want  bool
 	}{
-		{"gzip", true}, {"GZIP", true}, {"br, gzip;q=0.5", true}, {"gzip ; q=1", true},
-		{"", false}, {"br", false}, {"gzip;q=0", false}, {"gzip; q=0.000", false}, {"x-gzip-not", false},
+		{[]string{"gzip"}, true}, {[]string{"GZIP"}, true}, {[]string{"br, gzip;q=0.5"}, true}, {[]string{"gzip ; q=1"}, true},
+		{nil, false}, {[]string{""}, false}, {[]string{"br"}, false}, {[]string{"gzip;q=0"}, false}, {[]string{"gzip; q=0.000"}, false}, {[]string{"x-gzip-not"}, false},
+		// A list split over field lines reads as one (RFC 9110, 5.3).
+		{[]string{"br", "gzip"}, true}, {[]string{"", "deflate, gzip;q=0.5"}, true},
+		{[]string{"br", "gzip;q=0"}, false}, {[]string{"gz", "ip"}, false},
 	} {
-		if got := acceptsGzip(tc.header); got != tc.want {
-			t.Errorf("Accept-Encoding %q: %v, want %v", tc.header, got, tc.want)
+		if got := acceptsGzip(tc.lines); got != tc.want {
+			t.Errorf("Accept-Encoding %q: %v, want %v", tc.lines, got, tc.want)
 		}
 	}
 }

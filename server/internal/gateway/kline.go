@@ -113,12 +113,13 @@ func (s *server) writeAnswer(w http.ResponseWriter, r *http.Request, a *answer, 
 	h["Vary"] = s.headers.vary
 	h["Etag"] = a.etagH // the canonical form of "ETag", as Header.Set would write it
 	h["Cache-Control"] = cacheControl
-	if etag.Matches(r.Header.Get("If-None-Match"), a.etag) {
+	// Values, not Get: a list may come split over several field lines (RFC 9110, 5.3).
+	if etag.Matches(r.Header.Values("If-None-Match"), a.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
 	body, length := a.body, a.length
-	if len(body) > 1024 && acceptsGzip(r.Header.Get("Accept-Encoding")) {
+	if len(body) > 1024 && acceptsGzip(r.Header.Values("Accept-Encoding")) {
 		a.gzOnce.Do(func() {
 			var buf bytes.Buffer
 			zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed) // a valid level: no error
@@ -133,18 +134,21 @@ func (s *server) writeAnswer(w http.ResponseWriter, r *http.Request, a *answer, 
 	w.Write(body)
 }
 
-// acceptsGzip reports whether an Accept-Encoding header takes gzip (and does
-// not refuse it with q=0).
-func acceptsGzip(header string) bool {
-	for header != "" {
-		var item string
-		item, header, _ = strings.Cut(header, ",")
-		coding, params, _ := strings.Cut(strings.TrimSpace(item), ";")
-		if !strings.EqualFold(strings.TrimSpace(coding), "gzip") {
-			continue
+// acceptsGzip reports whether lines, a request's Accept-Encoding field lines
+// read as one comma-separated list, take gzip (and do not refuse it with
+// q=0).
+func acceptsGzip(lines []string) bool {
+	for _, header := range lines {
+		for header != "" {
+			var item string
+			item, header, _ = strings.Cut(header, ",")
+			coding, params, _ := strings.Cut(strings.TrimSpace(item), ";")
+			if !strings.EqualFold(strings.TrimSpace(coding), "gzip") {
+				continue
+			}
+			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
 		}
-		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
-		return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
 	}
 	return false
 }

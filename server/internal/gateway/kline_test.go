@@ -295,6 +295,42 @@ func TestAnswersAreCompressedWhenTheBrowserTakesIt(t *testing.T) {
 	}
 }
 
+// TestEveryFieldLineOfIfNoneMatchAndAcceptEncodingCounts: a client or a
+// proxy may send a list field's items on several field lines (RFC 9110,
+// 5.3), and each line counts as if the lines were one, comma-separated.
+func TestEveryFieldLineOfIfNoneMatchAndAcceptEncodingCounts(t *testing.T) {
+	s := newStack(t, options{clock: newClock(30)})
+	big := venueapi.PathKLine + "?contract_code=BTC-USDT&period=1day&size=300"
+	etag := s.get(t, big).header.Get("ETag")
+	for _, tc := range []struct {
+		name    string
+		header  []string // name, value pairs; a name given twice is sent as two lines
+		status  int
+		gzipped bool
+	}{
+		{"its tag on the second If-None-Match line", []string{"If-None-Match", `"other"`, "If-None-Match", etag}, http.StatusNotModified, false},
+		{"its tag weakly, in a list on the second line", []string{"If-None-Match", `"a", "b"`, "If-None-Match", `"c", W/` + etag}, http.StatusNotModified, false},
+		{"* on the second line", []string{"If-None-Match", `"other"`, "If-None-Match", "*"}, http.StatusNotModified, false},
+		{"its tag on neither line", []string{"If-None-Match", `"a"`, "If-None-Match", `"b"`}, http.StatusOK, false},
+		{"gzip on the second Accept-Encoding line", []string{"Accept-Encoding", "identity", "Accept-Encoding", "gzip"}, http.StatusOK, true},
+		{"gzip on the second line of a browser's list", []string{"Accept-Encoding", "deflate, br", "Accept-Encoding", "zstd, gzip;q=0.5"}, http.StatusOK, true},
+		{"gzip refused on the second line", []string{"Accept-Encoding", "br", "Accept-Encoding", "gzip;q=0"}, http.StatusOK, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := s.get(t, big, tc.header...)
+			if a.status != tc.status || a.header.Get("ETag") != etag {
+				t.Fatalf("HTTP %d, ETag %s; want %d, %s", a.status, a.header.Get("ETag"), tc.status, etag)
+			}
+			if tc.status == http.StatusNotModified && len(a.body) != 0 {
+				t.Fatalf("a 304 with %d bytes of body", len(a.body))
+			}
+			if got := a.header.Get("Content-Encoding") == "gzip"; got != tc.gzipped {
+				t.Fatalf("Content-Encoding %q, want gzip %v", a.header.Get("Content-Encoding"), tc.gzipped)
+			}
+		})
+	}
+}
+
 // cacheBytes reads the candle cache's size from the metrics.
 func (s *stack) cacheBytes(t testing.TB) int64 {
 	t.Helper()

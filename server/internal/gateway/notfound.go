@@ -23,12 +23,23 @@ const notFoundPathMax = 200
 // request, which does not ask for HTML, keeps the plain answer.
 func withNotFoundPage(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead || !strings.Contains(r.Header.Get("Accept"), "text/html") {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead || !asksForHTML(r.Header.Values("Accept")) {
 			next.ServeHTTP(w, r)
 			return
 		}
 		next.ServeHTTP(&notFoundWriter{ResponseWriter: w, r: r}, r)
 	})
+}
+
+// asksForHTML reports whether a request's Accept field lines, read as one
+// list (RFC 9110, 5.3), name text/html.
+func asksForHTML(lines []string) bool {
+	for _, l := range lines {
+		if strings.Contains(l, "text/html") {
+			return true
+		}
+	}
+	return false
 }
 
 // notFoundWriter writes notFoundPage in place of a 404's body.

@@ -23,12 +23,13 @@ func TestABrowsersVisitToNoPageGetsAPageSayingSo(t *testing.T) {
 			http.NotFound(w, r)
 		})
 	}})
-	const browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+	browser := []string{"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
 	for _, tc := range []struct {
-		name, method, path, accept string
-		status                     int
-		contentType                string
-		has                        []string
+		name, method, path string
+		accept             []string // one field line each
+		status             int
+		contentType        string
+		has                []string
 	}{
 		{"a mistyped page", "GET", "/tier", browser, 404, "text/html; charset=utf-8",
 			[]string{`There is no page at <code>/tier</code>`, `href="/"`, `href="/tiers"`, `href="/limits"`, `/web/style.css`}},
@@ -37,12 +38,18 @@ func TestABrowsersVisitToNoPageGetsAPageSayingSo(t *testing.T) {
 		{"a path too long to repeat", "GET", "/" + strings.Repeat("a", 5000), browser, 404, "text/html; charset=utf-8",
 			[]string{"<code>/" + strings.Repeat("a", 199) + "…</code>"}},
 		{"HEAD", "HEAD", "/tier", browser, 404, "text/html; charset=utf-8", nil},
-		{"a script", "GET", "/web/nope.js", "*/*", 404, "text/plain; charset=utf-8", []string{"404 page not found"}},
-		{"an API client", "GET", "/api/nope", "application/json", 404, "text/plain; charset=utf-8", []string{"404 page not found"}},
+		{"HTML on a second Accept line", "GET", "/tier", []string{"application/xhtml+xml", "text/html"}, 404, "text/html; charset=utf-8",
+			[]string{`There is no page at <code>/tier</code>`}},
+		{"a script", "GET", "/web/nope.js", []string{"*/*"}, 404, "text/plain; charset=utf-8", []string{"404 page not found"}},
+		{"an API client", "GET", "/api/nope", []string{"application/json"}, 404, "text/plain; charset=utf-8", []string{"404 page not found"}},
 		{"a page there is", "GET", "/tiers", browser, 200, "", []string{"the tiers page"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := s.do(t, tc.method, tc.path, "", "Accept", tc.accept)
+			var header []string
+			for _, line := range tc.accept {
+				header = append(header, "Accept", line)
+			}
+			a := s.do(t, tc.method, tc.path, "", header...)
 			if a.status != tc.status || (tc.contentType != "" && a.header.Get("Content-Type") != tc.contentType) {
 				t.Fatalf("HTTP %d %q, want %d %q:\n%s", a.status, a.header.Get("Content-Type"), tc.status, tc.contentType, a.body)
 			}

@@ -161,7 +161,8 @@ func heldPaths(now time.Time) []string {
 	}
 }
 
-// do sends a request; header is name, value pairs.
+// do sends a request; header is name, value pairs, a name given twice sent
+// as two field lines.
 func (s *stack) do(t testing.TB, method, path, body string, header ...string) reply {
 	t.Helper()
 	req, err := http.NewRequest(method, s.url+path, strings.NewReader(body))
@@ -169,7 +170,7 @@ func (s *stack) do(t testing.TB, method, path, body string, header ...string) re
 		t.Fatal(err)
 	}
 	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
+		req.Header.Add(header[i], header[i+1])
 	}
 	return send(t, s.from("127.0.0.1"), req)
 }
