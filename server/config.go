@@ -27,30 +27,31 @@ import (
 // field comes from; the summary printed at start shows every setting, secrets
 // masked.
 type config struct {
-	Addr            string           // where browsers connect
-	VenueURL        string           // the real venue; empty starts the embedded sandbox
-	AccessKey       string           // the venue account's access key
-	SecretKey       venue.Secret     // its secret key, given or read from SecretKeyFile
-	SecretKeyFile   string           // the file holding the secret key
-	SandboxAddr     string           // where the embedded sandbox listens
-	SandboxKeys     venue.Secret     // access:secret pairs the sandbox accepts
-	SandboxSeed     uint64           // draws the sandbox's market; 0: the one every machine shows
-	ViewerTokens    venue.Secret     // comma-separated tokens for private paths off loopback
-	Contracts       []venueapi.Offer // nil: the sandbox's markets, or defaultContracts for a real venue
-	FrameAncestors  string           // origins allowed to embed the pages, space-separated
-	PublicTiers     bool             // tier ladders served without a viewer token or embed link
-	EmbedKey        venue.Secret     // signs embed links; empty: a key made at start
-	Root            string           // the folder holding web/ and wasm_exec.js
-	LogLevel        slog.Level       // the least level logged (docs/deploy.md#logs)
-	PublicURL       *url.URL         // where browsers reach the server, as they see it; nil: unknown
-	AllowedHosts    []string         // Host names answered besides PublicURL's and loopback's; "*": any
-	EmbedMaxTTL     time.Duration    // the longest an embed link may last
-	ReadTimeout     time.Duration    // a whole request, headers and body, from its first byte
-	MaxConnsPerIP   int              // connections one client may hold open; 0: no bound
-	MaxStreams      int              // candle streams open at once
-	ClientStreams   int              // candle streams one client address may hold open
-	TrustedProxies  []netip.Prefix   // peers whose X-Forwarded-For / Forwarded name the client
-	ClientRate      rate.Limit       // requests per second per client address; rate.Inf: no limit
+	Addr            string            // where browsers connect
+	VenueURL        string            // the real venue; empty starts the embedded sandbox
+	AccessKey       string            // the venue account's access key
+	SecretKey       venue.Secret      // its secret key, given or read from SecretKeyFile
+	SecretKeyFile   string            // the file holding the secret key
+	SandboxAddr     string            // where the embedded sandbox listens
+	SandboxKeys     venue.Secret      // access:secret pairs the sandbox accepts
+	SandboxSeed     uint64            // draws the sandbox's market; 0: the one every machine shows
+	ViewerTokens    venue.Secret      // comma-separated tokens for private paths off loopback
+	Contracts       []venueapi.Offer  // nil: the sandbox's markets, or defaultContracts for a real venue
+	FrameAncestors  string            // origins allowed to embed the pages, space-separated
+	PublicTiers     bool              // tier ladders served without a viewer token or embed link
+	EmbedKey        venue.Secret      // signs embed links; empty: a key made at start
+	Root            string            // the folder holding web/ and wasm_exec.js
+	LogLevel        slog.Level        // the least level logged (docs/deploy.md#logs)
+	PublicURL       *url.URL          // where browsers reach the server, as they see it; nil: unknown
+	AllowedHosts    []string          // Host names answered besides PublicURL's and loopback's; "*": any
+	EmbedMaxTTL     time.Duration     // the longest an embed link may last
+	ReadTimeout     time.Duration     // a whole request, headers and body, from its first byte
+	MaxConnsPerIP   int               // connections one client may hold open; 0: no bound
+	MaxStreams      int               // candle streams open at once
+	ClientStreams   int               // candle streams one client address may hold open
+	TrustedProxies  []netip.Prefix    // peers whose ForwardedHeader names the client
+	ForwardedHeader clientaddr.Header // the one header trusted proxies write: X-Forwarded-For or Forwarded
+	ClientRate      rate.Limit        // requests per second per client address; rate.Inf: no limit
 	ClientBurst     int
 	RefreshInterval time.Duration
 	StaleAfter      time.Duration // a refresh slower than this answers the cached data, marked stale
@@ -170,8 +171,11 @@ var settings = []setting{
 		usage: "more host names browsers reach the server by, comma-separated, each with an optional port; * for any (not advised)",
 		set:   func(c *config, v string) (err error) { c.AllowedHosts, err = gateway.ParseAllowedHosts(v); return err }},
 	{flag: "trusted-proxies", env: "RISKCHART_TRUSTED_PROXIES", unset: "none: the client is the connection's peer",
-		usage: "reverse proxies, as CIDR prefixes or addresses, comma-separated, whose X-Forwarded-For or Forwarded names the client",
+		usage: "reverse proxies, as CIDR prefixes or addresses, comma-separated, whose forwarding header (RISKCHART_FORWARDED_HEADER) names the client",
 		set:   func(c *config, v string) (err error) { c.TrustedProxies, err = clientaddr.ParsePrefixes(v); return err }},
+	{flag: "forwarded-header", env: "RISKCHART_FORWARDED_HEADER", def: "X-Forwarded-For",
+		usage: "the header the trusted proxies write the client into, X-Forwarded-For or Forwarded; the other is ignored",
+		set:   func(c *config, v string) (err error) { c.ForwardedHeader, err = clientaddr.ParseHeader(v); return err }},
 	{flag: "client-rate", env: "RISKCHART_CLIENT_RATE", def: "50", usage: "requests per second one client address may make to the venue paths; 0: no limit",
 		set: func(c *config, v string) error {
 			f, err := strconv.ParseFloat(v, 64)

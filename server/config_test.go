@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/riskchart/riskchart/server/internal/clientaddr"
 )
 
 func TestParseConfig(t *testing.T) {
@@ -115,6 +117,43 @@ func TestParseConfig(t *testing.T) {
 			wantErr: "-sandbox-seed: must be a whole number from 1",
 		},
 		{
+			name: "trusted proxies are read by X-Forwarded-For unless told otherwise",
+			check: func(t *testing.T, c config) {
+				if c.ForwardedHeader != clientaddr.XForwardedFor {
+					t.Errorf("forwarded header %v, want X-Forwarded-For", c.ForwardedHeader)
+				}
+			},
+		},
+		{
+			name: "the forwarded header is read in any case",
+			env:  map[string]string{"RISKCHART_FORWARDED_HEADER": "forwarded"},
+			check: func(t *testing.T, c config) {
+				if c.ForwardedHeader != clientaddr.Forwarded {
+					t.Errorf("forwarded header %v, want Forwarded", c.ForwardedHeader)
+				}
+			},
+		},
+		{
+			name: "the forwarded header's flag wins over its variable",
+			args: []string{"-forwarded-header", "X-Forwarded-For"},
+			env:  map[string]string{"RISKCHART_FORWARDED_HEADER": "Forwarded"},
+			check: func(t *testing.T, c config) {
+				if c.ForwardedHeader != clientaddr.XForwardedFor {
+					t.Errorf("forwarded header %v, want X-Forwarded-For", c.ForwardedHeader)
+				}
+			},
+		},
+		{
+			name:    "any other forwarded header names its variable and the two headers",
+			env:     map[string]string{"RISKCHART_FORWARDED_HEADER": "X-Real-IP"},
+			wantErr: "RISKCHART_FORWARDED_HEADER: must be X-Forwarded-For or Forwarded",
+		},
+		{
+			name:    "any other forwarded header names its flag and the two headers",
+			args:    []string{"-forwarded-header", "both"},
+			wantErr: "-forwarded-header: must be X-Forwarded-For or Forwarded",
+		},
+		{
 			name:    "a malformed duration names its variable",
 			env:     map[string]string{"RISKCHART_REFRESH_INTERVAL": "soon"},
 			wantErr: "RISKCHART_REFRESH_INTERVAL",
@@ -176,6 +215,7 @@ func TestEverySettingHasAFlagAVariableADefaultAndASummaryLine(t *testing.T) {
 	values["RISKCHART_REFRESH_INTERVAL"], values["RISKCHART_SHUTDOWN_TIMEOUT"] = "3s", "4s"
 	values["RISKCHART_PUBLIC_URL"], values["RISKCHART_STALE_AFTER"] = "https://charts.example.com", "2s"
 	values["RISKCHART_TRUSTED_PROXIES"], values["RISKCHART_CLIENT_RATE"], values["RISKCHART_CLIENT_BURST"] = "10.0.0.0/8", "20", "40"
+	values["RISKCHART_FORWARDED_HEADER"] = "Forwarded"
 	values["RISKCHART_FRAME_ANCESTORS"], values["RISKCHART_ALLOWED_HOSTS"] = "https://partner.example", "charts.example.net"
 	values["RISKCHART_READ_TIMEOUT"], values["RISKCHART_MAX_CONNS_PER_CLIENT"], values["RISKCHART_EMBED_MAX_TTL"] = "7s", "32", "720h"
 	values["RISKCHART_REDIS_URL"], values["RISKCHART_REPLICAS"], values["RISKCHART_EGRESS"] = "redis://redis.internal:6379/0", "3", "nat-a"

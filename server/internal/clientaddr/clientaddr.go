@@ -1,10 +1,12 @@
 // Package clientaddr says which address a request comes from when the
 // server stands behind reverse proxies: the peer of the connection, unless
 // that peer is a proxy the operator trusts, in which case the address that
-// proxy (and any trusted proxy before it) wrote into X-Forwarded-For or
-// Forwarded. Only the rightmost addresses are believed: everything left of
-// the first untrusted hop was written by the client itself and can be
-// anything. See docs/deploy.md#behind-a-reverse-proxy.
+// proxy (and any trusted proxy before it) wrote into the one forwarding
+// header the operator names, X-Forwarded-For or Forwarded. Only the
+// rightmost addresses are believed: everything left of the first untrusted
+// hop was written by the client itself and can be anything. The other
+// header is never read: a proxy passes it through as the client sent it.
+// See docs/deploy.md#behind-a-reverse-proxy.
 package clientaddr
 
 import (
@@ -15,16 +17,46 @@ import (
 	"strings"
 )
 
+// Header is the forwarding header trusted proxies name the client in. The
+// zero value is XForwardedFor.
+type Header uint8
+
+const (
+	XForwardedFor Header = iota // X-Forwarded-For: 192.0.2.43, 198.51.100.9
+	Forwarded                   // RFC 7239's Forwarded: for=192.0.2.43, for="[2001:db8::7]:4711"
+)
+
+// String is the header's name as HTTP writes it, which is also its key in
+// an http.Header.
+func (h Header) String() string {
+	if h == Forwarded {
+		return "Forwarded"
+	}
+	return "X-Forwarded-For"
+}
+
+// ParseHeader reads a forwarding header's name, in any case.
+func ParseHeader(s string) (Header, error) {
+	switch {
+	case strings.EqualFold(s, "X-Forwarded-For"):
+		return XForwardedFor, nil
+	case strings.EqualFold(s, "Forwarded"):
+		return Forwarded, nil
+	}
+	return 0, errors.New("must be X-Forwarded-For or Forwarded")
+}
+
 // Resolver finds a request's client address. The zero value trusts no proxy:
 // the client is always the connection's peer.
 type Resolver struct {
 	trusted []netip.Prefix
+	header  Header
 }
 
-// New returns a Resolver that believes the forwarding headers of peers
+// New returns a Resolver that believes header, and only header, from peers
 // within trusted.
-func New(trusted []netip.Prefix) *Resolver {
-	return &Resolver{trusted: trusted}
+func New(trusted []netip.Prefix, header Header) *Resolver {
+	return &Resolver{trusted: trusted, header: header}
 }
 
 // ParsePrefixes reads a comma-separated list of CIDR prefixes or single
@@ -87,7 +119,7 @@ func (r *Resolver) Trusted(a netip.Addr) bool {
 	return false
 }
 
-// Client returns req's client address, and whether it was read from a
+// Client returns req's client address, and whether it was read from the
 // forwarding header (the request came through a trusted proxy). ok is false
 // only when RemoteAddr is not an address (a test's or a pipe's), and then
 // addr is the zero Addr.
@@ -104,10 +136,7 @@ func (r *Resolver) Client(req *http.Request) (addr netip.Addr, forwarded, ok boo
 	if len(r.trusted) == 0 || !r.Trusted(client) {
 		return client, false, true
 	}
-	lines, xff := req.Header["X-Forwarded-For"]
-	if !xff {
-		lines = req.Header["Forwarded"]
-	}
+	lines := req.Header[r.header.String()] // canonical names: no lookup by CanonicalHeaderKey
 	if len(lines) == 0 {
 		return client, false, true
 	}
@@ -122,7 +151,7 @@ func (r *Resolver) Client(req *http.Request) (addr netip.Addr, forwarded, ok boo
 			} else {
 				rest, hop = "", rest
 			}
-			if !xff {
+			if r.header == Forwarded {
 				hop = forOf(hop)
 			}
 			a, err := parseHop(strings.TrimSpace(hop))

@@ -14,7 +14,7 @@ func TestTheClientIsTheRightmostHopNoTrustedProxyVouchesFor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := clientaddr.New(trusted)
+	r := clientaddr.New(trusted, clientaddr.XForwardedFor)
 	for _, tc := range []struct {
 		name, peer    string
 		header        http.Header
@@ -33,11 +33,6 @@ func TestTheClientIsTheRightmostHopNoTrustedProxyVouchesFor(t *testing.T) {
 		{"IPv6 through an IPv6 loopback proxy", "[::1]:80", http.Header{"X-Forwarded-For": {"2001:db8::7"}}, "2001:db8::7", true},
 		{"an IPv4-mapped peer is its IPv4 address", "[::ffff:10.1.2.3]:80", http.Header{"X-Forwarded-For": {"198.51.100.9"}}, "198.51.100.9", true},
 		{"garbage from a trusted hop: the last good hop", "10.1.2.3:80", http.Header{"X-Forwarded-For": {"198.51.100.9, garbage"}}, "10.1.2.3", true},
-		{"Forwarded, quoted IPv6 with a port", "10.1.2.3:80", http.Header{"Forwarded": {`for="[2001:db8::7]:4711";proto=https`}}, "2001:db8::7", true},
-		{"Forwarded, the rightmost untrusted", "10.1.2.3:80", http.Header{"Forwarded": {"for=6.6.6.6, for=198.51.100.9;by=10.1.2.3, for=10.9.9.9"}}, "198.51.100.9", true},
-		{"Forwarded, For in any case", "10.1.2.3:80", http.Header{"Forwarded": {"For=198.51.100.9"}}, "198.51.100.9", true},
-		{"Forwarded, an obfuscated hop stops the walk", "10.1.2.3:80", http.Header{"Forwarded": {"for=_hidden"}}, "10.1.2.3", true},
-		{"X-Forwarded-For wins over Forwarded", "10.1.2.3:80", http.Header{"X-Forwarded-For": {"198.51.100.9"}, "Forwarded": {"for=6.6.6.6"}}, "198.51.100.9", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req := &http.Request{RemoteAddr: tc.peer, Header: tc.header}
@@ -49,6 +44,105 @@ func TestTheClientIsTheRightmostHopNoTrustedProxyVouchesFor(t *testing.T) {
 				t.Errorf("Client = %v forwarded=%v ok=%v, want %s forwarded=%v", got, forwarded, ok, tc.want, tc.wantForwarded)
 			}
 		})
+	}
+}
+
+// TestOnlyTheForwardingHeaderTheOperatorNamesIsRead: a trusted proxy writes
+// one of X-Forwarded-For and Forwarded and passes the other through as the
+// browser sent it, so the other names whatever the browser likes and is
+// never read (docs/deploy.md#behind-a-reverse-proxy).
+func TestOnlyTheForwardingHeaderTheOperatorNamesIsRead(t *testing.T) {
+	trusted, err := clientaddr.ParsePrefixes("10.0.0.0/8, 192.0.2.7, ::1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	xff, fwd := clientaddr.XForwardedFor, clientaddr.Forwarded
+	for _, tc := range []struct {
+		name          string
+		reads         clientaddr.Header
+		peer          string
+		header        http.Header
+		want          string
+		wantForwarded bool
+	}{
+		{"X-Forwarded-For: read, a Forwarded beside it ignored", xff, "10.1.2.3:80",
+			http.Header{"X-Forwarded-For": {"198.51.100.9"}, "Forwarded": {"for=6.6.6.6"}}, "198.51.100.9", true},
+		{"X-Forwarded-For: a browser's Forwarded alone names nobody", xff, "10.1.2.3:80",
+			http.Header{"Forwarded": {"for=203.0.113.9"}}, "10.1.2.3", false},
+		{"Forwarded: read, the browser's own X-Forwarded-For beside it ignored", fwd, "10.1.2.3:80",
+			http.Header{"X-Forwarded-For": {"203.0.113.9"}, "Forwarded": {"for=198.51.100.9"}}, "198.51.100.9", true},
+		{"Forwarded: a browser's X-Forwarded-For alone names nobody", fwd, "10.1.2.3:80",
+			http.Header{"X-Forwarded-For": {"203.0.113.9"}}, "10.1.2.3", false},
+		{"Forwarded: an untrusted peer's header is ignored", fwd, "203.0.113.5:1234",
+			http.Header{"Forwarded": {"for=198.51.100.9"}}, "203.0.113.5", false},
+		{"Forwarded: the browser's own element, appended to, is not believed", fwd, "10.1.2.3:80",
+			http.Header{"Forwarded": {"for=6.6.6.6, for=198.51.100.9"}}, "198.51.100.9", true},
+		{"Forwarded: several header lines read as one list", fwd, "10.1.2.3:80",
+			http.Header{"Forwarded": {"for=6.6.6.6", "for=198.51.100.9", "for=10.9.9.9"}}, "198.51.100.9", true},
+		{"Forwarded: quoted IPv6 with a port", fwd, "10.1.2.3:80",
+			http.Header{"Forwarded": {`for="[2001:db8::7]:4711";proto=https`}}, "2001:db8::7", true},
+		{"Forwarded: the rightmost untrusted", fwd, "10.1.2.3:80",
+			http.Header{"Forwarded": {"for=6.6.6.6, for=198.51.100.9;by=10.1.2.3, for=10.9.9.9"}}, "198.51.100.9", true},
+		{"Forwarded: For in any case", fwd, "10.1.2.3:80",
+			http.Header{"Forwarded": {"For=198.51.100.9"}}, "198.51.100.9", true},
+		{"Forwarded: an obfuscated hop stops the walk", fwd, "10.1.2.3:80",
+			http.Header{"Forwarded": {"for=_hidden"}}, "10.1.2.3", true},
+		{"Forwarded: IPv6 through an IPv6 loopback proxy", fwd, "[::1]:80",
+			http.Header{"Forwarded": {`for="[2001:db8::7]"`}, "X-Forwarded-For": {"203.0.113.9"}}, "2001:db8::7", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := clientaddr.New(trusted, tc.reads)
+			got, forwarded, ok := r.Client(&http.Request{RemoteAddr: tc.peer, Header: tc.header})
+			if !ok || got != netip.MustParseAddr(tc.want) || forwarded != tc.wantForwarded {
+				t.Errorf("reading %s: Client = %v forwarded=%v ok=%v, want %s forwarded=%v", tc.reads, got, forwarded, ok, tc.want, tc.wantForwarded)
+			}
+		})
+	}
+}
+
+func TestParseHeaderNamesTheTwoHeaders(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		want    clientaddr.Header
+		wantErr bool
+	}{
+		{"X-Forwarded-For", clientaddr.XForwardedFor, false},
+		{"x-forwarded-for", clientaddr.XForwardedFor, false},
+		{"Forwarded", clientaddr.Forwarded, false},
+		{"FORWARDED", clientaddr.Forwarded, false},
+		{"", 0, true},
+		{"X-Real-IP", 0, true},
+		{"Forwarded-For", 0, true},
+	} {
+		got, err := clientaddr.ParseHeader(tc.in)
+		switch {
+		case tc.wantErr && (err == nil || err.Error() != "must be X-Forwarded-For or Forwarded"):
+			t.Errorf("ParseHeader(%q) = %v, %v; want the error naming both headers", tc.in, got, err)
+		case !tc.wantErr && (err != nil || got != tc.want):
+			t.Errorf("ParseHeader(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+	}
+	if s := clientaddr.Forwarded.String() + " " + clientaddr.XForwardedFor.String(); s != "Forwarded X-Forwarded-For" {
+		t.Errorf("the headers' names: %q", s)
+	}
+}
+
+// TestClientDoesNotAllocate: Client runs on every request, under either
+// setting.
+func TestClientDoesNotAllocate(t *testing.T) {
+	trusted, _ := clientaddr.ParsePrefixes("10.0.0.0/8")
+	for _, tc := range []struct {
+		reads  clientaddr.Header
+		header http.Header
+	}{
+		{clientaddr.XForwardedFor, http.Header{"X-Forwarded-For": {"6.6.6.6, 198.51.100.9, 10.9.9.9"}, "Forwarded": {"for=6.6.6.6"}}},
+		{clientaddr.Forwarded, http.Header{"Forwarded": {`for=6.6.6.6, for="2001:db8::7";proto=https, for=10.9.9.9`}, "X-Forwarded-For": {"6.6.6.6"}}},
+	} {
+		r := clientaddr.New(trusted, tc.reads)
+		req := &http.Request{RemoteAddr: "10.1.2.3:80", Header: tc.header}
+		if n := testing.AllocsPerRun(100, func() { r.Client(req) }); n != 0 {
+			t.Errorf("reading %s: %v allocations a request, want none", tc.reads, n)
+		}
 	}
 }
 
@@ -83,11 +177,16 @@ func TestParsePrefixesNamesTheEntryAndTheRule(t *testing.T) {
 }
 
 func FuzzClient(f *testing.F) {
-	f.Add("10.1.2.3:80", "6.6.6.6, 198.51.100.9", "")
-	f.Add("[::1]:80", "", `for="[2001:db8::7]:4711"`)
+	f.Add("10.1.2.3:80", "6.6.6.6, 198.51.100.9", "", false)
+	f.Add("[::1]:80", "", `for="[2001:db8::7]:4711"`, true)
+	f.Add("10.1.2.3:80", "203.0.113.9", "for=198.51.100.9", true)
 	trusted, _ := clientaddr.ParsePrefixes("10.0.0.0/8,::1")
-	r := clientaddr.New(trusted)
-	f.Fuzz(func(t *testing.T, peer, xff, fwd string) {
+	f.Fuzz(func(t *testing.T, peer, xff, fwd string, readForwarded bool) {
+		reads, other := clientaddr.XForwardedFor, "Forwarded"
+		if readForwarded {
+			reads, other = clientaddr.Forwarded, "X-Forwarded-For"
+		}
+		r := clientaddr.New(trusted, reads)
 		h := http.Header{}
 		if xff != "" {
 			h.Set("X-Forwarded-For", xff)
@@ -98,6 +197,11 @@ func FuzzClient(f *testing.F) {
 		got, forwarded, ok := r.Client(&http.Request{RemoteAddr: peer, Header: h})
 		if !ok {
 			return
+		}
+		// The header not named changes nothing.
+		h.Del(other)
+		if again, fwdAgain, _ := r.Client(&http.Request{RemoteAddr: peer, Header: h}); again != got || fwdAgain != forwarded {
+			t.Fatalf("reading %s, %s changed the client from %v to %v", reads, other, again, got)
 		}
 		if !got.IsValid() {
 			t.Fatalf("an invalid address for peer %q", peer)
@@ -128,7 +232,7 @@ func TestATrustedProxyIsTrustedWhateverFormItsAddressTakes(t *testing.T) {
 		if err != nil {
 			t.Fatalf("ParsePrefixes(%q): %v", tc.list, err)
 		}
-		r := clientaddr.New(trusted)
+		r := clientaddr.New(trusted, clientaddr.XForwardedFor)
 		req := &http.Request{RemoteAddr: tc.peer, Header: http.Header{"X-Forwarded-For": {"198.51.100.9"}}}
 		if got, forwarded, _ := r.Client(req); got != netip.MustParseAddr("198.51.100.9") || !forwarded {
 			t.Errorf("trusted %q, peer %s: Client = %v forwarded=%v, want the forwarded client", tc.list, tc.peer, got, forwarded)

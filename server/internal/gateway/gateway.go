@@ -45,7 +45,8 @@ type Config struct {
 	CacheBytes      int64                // candle cache bound; 0: 64 MiB
 	TierTTL         time.Duration        // 0: 5 min
 	LimitTTL        time.Duration        // 0: 5 s
-	TrustedProxies  []netip.Prefix       // peers whose X-Forwarded-For or Forwarded names the client; nil: none
+	TrustedProxies  []netip.Prefix       // peers whose ForwardedHeader names the client; nil: none
+	ForwardedHeader clientaddr.Header    // the one header trusted proxies name the client in; the other is ignored
 	ClientRate      rate.Limit           // requests per second per client address on the limited paths; 0: 50; rate.Inf: no limit
 	ClientBurst     int                  // 0: 100
 	UpstreamTimeout time.Duration        // a venue call, waiting for budget included; 0: 4 s
@@ -196,7 +197,7 @@ func New(cfg Config) (http.Handler, error) {
 	s.listed = newListed(cfg.Venue, cfg.UpstreamTimeout, cfg.Now, s.metrics, cfg.Logger)
 	private, _ := cfg.Venue.QuotaStatus()
 	s.share = newFairShare(private.Quota)
-	s.clients = clientaddr.New(cfg.TrustedProxies)
+	s.clients = clientaddr.New(cfg.TrustedProxies, cfg.ForwardedHeader)
 	if cfg.ClientRate != rate.Inf {
 		s.perClient = newIPLimiter(cfg.ClientRate, cfg.ClientBurst, cfg.Now)
 	}

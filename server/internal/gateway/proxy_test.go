@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/riskchart/riskchart/server/internal/clientaddr"
 	"github.com/riskchart/riskchart/server/internal/gateway"
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -59,41 +60,65 @@ func TestBrowsersBehindOneTrustedProxyEachHaveTheirOwnRate(t *testing.T) {
 
 // TestABrowserBehindTheProxyPastItsOwnRateIsRefusedAlone: one address the
 // proxy names spends its burst and gets 429 with Retry-After, while another
-// behind the same proxy is still answered.
+// behind the same proxy is still answered. Behind a proxy that writes
+// Forwarded, the browser's own X-Forwarded-For, a new address each time,
+// buys it nothing: only the header the operator names is read.
 func TestABrowserBehindTheProxyPastItsOwnRateIsRefusedAlone(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		s := newStack(t, options{clock: newClock(10), gateway: func(c *gateway.Config) {
-			c.TrustedProxies, c.ClientRate, c.ClientBurst = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}, 5, 10
-		}})
-		path := venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=2"
-		for i := range 10 {
-			if a := s.get(t, path, "X-Forwarded-For", "198.51.100.1"); a.status != http.StatusOK {
-				t.Fatalf("request %d within the burst: HTTP %d", i+1, a.status)
-			}
-		}
-		a := s.get(t, path, "X-Forwarded-For", "198.51.100.1")
-		if a.status != http.StatusTooManyRequests || a.header.Get("Retry-After") == "" {
-			t.Fatalf("past the burst: HTTP %d, Retry-After %q; want 429 with Retry-After", a.status, a.header.Get("Retry-After"))
-		}
-		if code, _ := a.errCode(t); code != venueapi.CodeRateLimited {
-			t.Errorf("past the burst: code %d, want %d", code, venueapi.CodeRateLimited)
-		}
-		if a := s.get(t, path, "X-Forwarded-For", "198.51.100.2"); a.status != http.StatusOK {
-			t.Errorf("another browser behind the proxy: HTTP %d", a.status)
-		}
-		// A header from an untrusted peer names nobody: that peer is the client.
-		other := s.from("127.0.0.5")
-		for i := range 10 {
-			req, _ := http.NewRequest(http.MethodGet, s.url+path, nil)
-			req.Header.Set("X-Forwarded-For", fmt.Sprintf("198.51.100.%d", 10+i))
-			send(t, other, req)
-		}
-		req, _ := http.NewRequest(http.MethodGet, s.url+path, nil)
-		req.Header.Set("X-Forwarded-For", "198.51.100.99")
-		if a := send(t, other, req); a.status != http.StatusTooManyRequests {
-			t.Errorf("an untrusted peer changing its header escaped its rate: HTTP %d", a.status)
-		}
-	})
+	for _, tc := range []struct {
+		name    string
+		reads   clientaddr.Header
+		names   func(client string) string // the header's value the proxy writes
+		forgery string                     // the other header, as the browser sends it; "": none
+	}{
+		{"the proxy writes X-Forwarded-For", clientaddr.XForwardedFor, func(c string) string { return c }, ""},
+		{"the proxy writes Forwarded, the browser its own X-Forwarded-For", clientaddr.Forwarded,
+			func(c string) string { return "for=" + c + ";proto=https" }, "X-Forwarded-For"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				s := newStack(t, options{clock: newClock(10), gateway: func(c *gateway.Config) {
+					c.TrustedProxies, c.ClientRate, c.ClientBurst = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}, 5, 10
+					c.ForwardedHeader = tc.reads
+				}})
+				header := tc.reads.String()
+				get := func(client string, i int) reply {
+					h := []string{header, tc.names(client)}
+					if tc.forgery != "" {
+						h = append(h, tc.forgery, fmt.Sprintf("203.0.113.%d", i+1))
+					}
+					return s.get(t, venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=2", h...)
+				}
+				for i := range 10 {
+					if a := get("198.51.100.1", i); a.status != http.StatusOK {
+						t.Fatalf("request %d within the burst: HTTP %d", i+1, a.status)
+					}
+				}
+				a := get("198.51.100.1", 10)
+				if a.status != http.StatusTooManyRequests || a.header.Get("Retry-After") == "" {
+					t.Fatalf("past the burst: HTTP %d, Retry-After %q; want 429 with Retry-After", a.status, a.header.Get("Retry-After"))
+				}
+				if code, _ := a.errCode(t); code != venueapi.CodeRateLimited {
+					t.Errorf("past the burst: code %d, want %d", code, venueapi.CodeRateLimited)
+				}
+				if a := get("198.51.100.2", 11); a.status != http.StatusOK {
+					t.Errorf("another browser behind the proxy: HTTP %d", a.status)
+				}
+				// A header from an untrusted peer names nobody: that peer is the client.
+				path := venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=2"
+				other := s.from("127.0.0.5")
+				for i := range 10 {
+					req, _ := http.NewRequest(http.MethodGet, s.url+path, nil)
+					req.Header.Set(header, tc.names(fmt.Sprintf("198.51.100.%d", 10+i)))
+					send(t, other, req)
+				}
+				req, _ := http.NewRequest(http.MethodGet, s.url+path, nil)
+				req.Header.Set(header, tc.names("198.51.100.99"))
+				if a := send(t, other, req); a.status != http.StatusTooManyRequests {
+					t.Errorf("an untrusted peer changing its header escaped its rate: HTTP %d", a.status)
+				}
+			})
+		})
+	}
 }
 
 // TestAProxiedRequestIsNotALoopbackViewer: a listener on loopback serves
