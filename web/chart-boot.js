@@ -246,9 +246,22 @@
     const [whole, frac] = s.split(".");
     return whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",") + (frac === undefined ? "" : "." + frac);
   };
+  // The legend's: the app writes those from decimals (decimal.StringFixed),
+  // a half away from zero, as toFixed rounds one.
   const fixed = (v, places) => {
     const s = v.toFixed(places);
     return /^-0(\.0*)?$/.test(s) ? s.slice(1) : s;
+  };
+  // The axes': the app writes those from floats (strconv.FormatFloat), a
+  // value exactly half way to the even digit, where toFixed rounds away
+  // from zero. A double is half way between two numbers of places decimals
+  // only as an odd multiple of 2^-(places+1), m (a power of two scales it
+  // exactly); toFixed's last digit is then odd, and Go's the one below it,
+  // when m is one more than a multiple of 4: an odd digit less one, no carry
+  // (the browser test TestTheFirstPaintWritesHalvesAsTheAppWill).
+  const fixedLikeGo = (v, places) => {
+    const s = v.toFixed(places);
+    return (Math.abs(v) * 2 ** (places + 1)) % 4 === 1 ? s.slice(0, -1) + (s[s.length - 1] - 1) : s;
   };
 
   // The studies' lines over the candles, in floating point, as
@@ -716,7 +729,7 @@
         // As the app writes them (chartopt.FormatPrice): the contract's
         // decimals, thousands separated. Not Intl.NumberFormat: the first one
         // a page makes costs 55-125 ms on a cold start.
-        const format = (v) => grouped(v.toFixed(decimals));
+        const format = (v) => grouped(fixedLikeGo(v, decimals));
         const right = room(format, lo, hi);
         if (right > boot.priceRoom.min) {
           grid = grid.map((g) => ({ ...g, right }));
@@ -742,7 +755,7 @@
           if (base === 0 || isNaN(base) || isNaN(v)) {
             return "";
           }
-          const p = (v / base - 1) * 100, fixed = p.toFixed(2), s = fixed === "-0.00" ? "0.00" : fixed;
+          const p = (v / base - 1) * 100, fixed = fixedLikeGo(p, 2), s = fixed === "-0.00" ? "0.00" : fixed;
           return (p > 0 && s !== "0.00" ? "+" : "") + s + "%";
         });
       }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
@@ -281,6 +282,72 @@ func TestTheAppAwaitsTheTiersThePageIsStillReading(t *testing.T) {
 	time.Sleep(300 * time.Millisecond) // a second request, if the app made one, would be under way
 	if got := evalJS[string](t, ctx, requests); got != "xmlhttprequest" {
 		t.Errorf("the page asked the tier path by %q, want once, by the page's read (xmlhttprequest; the app's own would be fetch)", got)
+	}
+}
+
+// TestTheRiskPanelShowsItsTiersWhenThePagesReadIsAborted: the page's read
+// of its tiers (web/chart-answer.js, an XMLHttpRequest) that the browser
+// aborts, as it does when the reader stops the page's loading, ends with an
+// abort event, not an error. The app, awaiting that read, must see it end:
+// it asks the tier path itself and shows the tiers, where its panel stayed
+// "Loading…" for good and skipped its later loads.
+func TestTheRiskPanelShowsItsTiersWhenThePagesReadIsAborted(t *testing.T) {
+	s := startServer(t, nil)
+	requests := tierRequests(tierReadPath)
+	const (
+		rows  = `document.querySelectorAll("#tier-table tbody tr[data-tier]").length`
+		state = `(document.getElementById("tiers-state")?.textContent ?? "no state line")`
+	)
+
+	ctx := newBrowser(t)
+	held, hold := holdEach(ctx,
+		&fetch.RequestPattern{URLPattern: appWasmPattern, RequestStage: fetch.RequestStageRequest},
+		&fetch.RequestPattern{URLPattern: "*" + venueapi.PathTiers + "*", RequestStage: fetch.RequestStageRequest},
+	)
+	wasm, tiers := held[0], held[1]
+	// How each XMLHttpRequest of the page ended, to hold the abort below to
+	// the one the field sees.
+	ends := onEveryDocument(`const send = XMLHttpRequest.prototype.send;
+XMLHttpRequest.prototype.send = function (...args) {
+  for (const type of ["load", "error", "abort"]) {
+    this.addEventListener(type, () => (window.xhrEnds ||= []).push(type));
+  }
+  return send.apply(this, args);
+};`)
+	if err := chromedp.Run(ctx, ends, hold, chromedp.Navigate(s.URL+tierReadPage)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `!!window.riskchartTiers`)
+	var read fetch.RequestID
+	select {
+	case read = <-tiers:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the page never read its tiers")
+	}
+	letThrough(t, ctx, wasm, "app.wasm")
+	waitFor(t, ctx, `performance.getEntriesByName("riskchart:mounted").length > 0 && !document.getElementById("app-wasm-loader")`)
+	if got := evalJS[string](t, ctx, `[`+rows+`, !!window.riskchartTiers, `+state+`.trim()].join("|")`); got != "0|false|Loading…" {
+		t.Errorf("with the page's read under way when the app started: tier rows, read left, state = %q, want 0|false|Loading… (the read taken, awaited)", got)
+	}
+	if err := chromedp.Run(ctx, fetch.FailRequest(read, network.ErrorReasonAborted)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `(window.xhrEnds || []).length > 0`)
+	if got := evalJS[string](t, ctx, `xhrEnds.join()`); got != "abort" {
+		t.Fatalf("the page's read ended by %q, want abort", got)
+	}
+	select {
+	case id := <-tiers:
+		if err := chromedp.Run(ctx, fetch.ContinueRequest(id)); err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the app never asked the tier path once the page's read was aborted: the panel says %q with %d tier rows",
+			evalJS[string](t, ctx, state+`.replace(/\s+/g, " ").trim()`), evalJS[int](t, ctx, rows))
+	}
+	waitFor(t, ctx, rows+` > 0 && `+state+`.includes("Fetched")`)
+	if got := evalJS[string](t, ctx, requests); got != "xmlhttprequest,fetch" && got != "fetch" {
+		t.Errorf("the page asked the tier path by %q, want the page's read, aborted, then the app's fetch", got)
 	}
 }
 
