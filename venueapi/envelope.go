@@ -42,6 +42,12 @@ type KLineEnvelope struct {
 	ErrCode int      `json:"err_code,omitempty"`
 	ErrMsg  string   `json:"err_msg,omitempty"`
 	Stale   bool     `json:"stale,omitempty"`
+	// Delivery is set by the gateway on its answers of a contract-type code
+	// (BTC-USDT-CW, -NW, -CQ, -NQ): the delivery, in Unix seconds, since
+	// which the code names the future whose candles these are, by the
+	// gateway's clock (docs/decisions.md#contract-type-codes). The venue
+	// never sets it.
+	Delivery int64 `json:"delivery,omitempty"`
 }
 
 // Channel is the ch of a KLine answer.
@@ -72,6 +78,9 @@ func (e *KLineEnvelope) AppendJSON(b []byte) []byte {
 	}
 	if e.Stale {
 		b = append(b, `,"stale":true`...)
+	}
+	if e.Delivery != 0 {
+		b = strconv.AppendInt(append(b, `,"delivery":`...), e.Delivery, 10)
 	}
 	return append(b, '}')
 }

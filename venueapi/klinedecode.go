@@ -8,18 +8,20 @@ import (
 
 // KLineAnswer is an answer of the KLine path as read, in either envelope:
 // the venue's (status, err_code and err_msg; code and message when it
-// answers as endpoint 1 does) and the gateway's, which adds stale. A nil
-// Code or Status is a field that was absent or null.
+// answers as endpoint 1 does) and the gateway's, which adds stale and, for a
+// contract-type code, delivery (KLineEnvelope). A nil Code or Status is a
+// field that was absent or null.
 type KLineAnswer struct {
-	Code    *WireInt `json:"code"`
-	Message string   `json:"message"`
-	Status  *string  `json:"status"`
-	ErrCode WireInt  `json:"err_code"`
-	ErrMsg  string   `json:"err_msg"`
-	Ch      string   `json:"ch"`
-	Ts      WireInt  `json:"ts"`
-	Data    []Candle `json:"data"`
-	Stale   bool     `json:"stale"`
+	Code     *WireInt `json:"code"`
+	Message  string   `json:"message"`
+	Status   *string  `json:"status"`
+	ErrCode  WireInt  `json:"err_code"`
+	ErrMsg   string   `json:"err_msg"`
+	Ch       string   `json:"ch"`
+	Ts       WireInt  `json:"ts"`
+	Data     []Candle `json:"data"`
+	Stale    bool     `json:"stale"`
+	Delivery WireInt  `json:"delivery"`
 }
 
 // DecodeKLine decodes a KLine answer. The common shape (plain keys, numbers
@@ -70,9 +72,10 @@ const (
 	fieldTs
 	fieldData
 	fieldStale
+	fieldDelivery
 )
 
-var topKeys = [...]string{"code", "message", "status", "err_code", "err_msg", "ch", "ts", "data", "stale"}
+var topKeys = [...]string{"code", "message", "status", "err_code", "err_msg", "ch", "ts", "data", "stale", "delivery"}
 
 // topValue reads the value of top-level field f into a.
 func (s *scanner) topValue(a *KLineAnswer, f int) bool {
@@ -88,7 +91,7 @@ func (s *scanner) topValue(a *KLineAnswer, f int) bool {
 		return true
 	}
 	switch f {
-	case fieldCode, fieldErrCode, fieldTs:
+	case fieldCode, fieldErrCode, fieldTs, fieldDelivery:
 		n, ok := s.integer()
 		if !ok {
 			return false
@@ -99,6 +102,8 @@ func (s *scanner) topValue(a *KLineAnswer, f int) bool {
 			a.Code = &w
 		case fieldErrCode:
 			a.ErrCode = w
+		case fieldDelivery:
+			a.Delivery = w
 		default:
 			a.Ts = w
 		}
@@ -210,10 +215,13 @@ func FastStreamCandle(raw []byte) (e StreamCandle, ok bool) {
 }
 
 // StreamState is the gateway stream's state event: whether the candles of
-// channel Ch stand in for a venue that fails ({"ch":…,"stale":true}).
+// channel Ch stand in for a venue that fails ({"ch":…,"stale":true}), and,
+// for a contract-type code, the delivery of the future they are
+// ({"ch":…,"stale":false,"delivery":1764835200}, as KLineEnvelope.Delivery).
 type StreamState struct {
-	Ch    string `json:"ch"`
-	Stale bool   `json:"stale"`
+	Ch       string  `json:"ch"`
+	Stale    bool    `json:"stale"`
+	Delivery WireInt `json:"delivery"`
 }
 
 // DecodeStreamState decodes a state event's data, as json.Unmarshal into a
@@ -224,7 +232,7 @@ func DecodeStreamState(raw []byte) (StreamState, error) {
 	return fastOrJSON(raw, FastStreamState)
 }
 
-var streamStateKeys = [...]string{"ch", "stale"}
+var streamStateKeys = [...]string{"ch", "stale", "delivery"}
 
 // FastStreamState decodes raw when it is sure to agree with encoding/json;
 // ok is false when it is not sure (or raw is invalid).
@@ -235,10 +243,15 @@ func FastStreamState(raw []byte) (e StreamState, ok bool) {
 			return true
 		}
 		var ok bool
-		if f == 0 {
+		switch f {
+		case 0:
 			e.Ch, ok = s.text()
-		} else {
+		case 1:
 			e.Stale, ok = s.boolean()
+		default:
+			var n int64
+			n, ok = s.integer()
+			e.Delivery = WireInt(n)
 		}
 		return ok
 	})

@@ -17,8 +17,8 @@ func sameKLine(a, b KLineAnswer) string {
 		if x.Status != nil {
 			status = *x.Status
 		}
-		return fmt.Sprintf("code %s %q status %s %d %q ch %q ts %d stale %t data %d (nil %t)",
-			code, x.Message, status, x.ErrCode, x.ErrMsg, x.Ch, x.Ts, x.Stale, len(x.Data), x.Data == nil)
+		return fmt.Sprintf("code %s %q status %s %d %q ch %q ts %d stale %t delivery %d data %d (nil %t)",
+			code, x.Message, status, x.ErrCode, x.ErrMsg, x.Ch, x.Ts, x.Stale, x.Delivery, len(x.Data), x.Data == nil)
 	}
 	if top(a) != top(b) {
 		return top(a) + " vs " + top(b)
@@ -57,6 +57,9 @@ func TestKLineAnswerDecodesAsEncodingJSONDoes(t *testing.T) {
 		{"the gateway's answer", `{"ch":"market.BTC-USDT.kline.1min","status":"ok","ts":1,"data":[` + oneCandle + `,` + oneCandle + `]}`, true},
 		{"a stale answer", `{"ch":"market.BTC-USDT.kline.1min","status":"ok","ts":1,"data":[` + oneCandle + `],"stale":true}`, true},
 		{"stale false", `{"status":"ok","stale":false,"data":[]}`, true},
+		{"a type code's answer, with its delivery", `{"ch":"market.BTC-USDT-CW.kline.1day","status":"ok","ts":1,"data":[` + oneCandle + `],"delivery":1764835200}`, true},
+		{"a delivery null", `{"status":"ok","delivery":null,"data":[]}`, true},
+		{"a delivery with an exponent", `{"status":"ok","delivery":1.7e9,"data":[]}`, false},
 		{"stale null", `{"status":"ok","stale":null,"data":[]}`, true},
 		{"an error envelope", `{"status":"error","err_code":1013,"err_msg":"no such contract","ts":1}`, true},
 		{"stale that is no boolean", `{"status":"ok","stale":1,"data":[]}`, false},
@@ -79,6 +82,7 @@ func FuzzFastKLineAgreesWithEncodingJSON(f *testing.F) {
 	f.Add([]byte(`{"status":"ok","ts":"5","data":[{"id":"-60","vol":"0","count":"-0.0","open":"007.50","close":"1","low":"1","high":"1","amount":"1","trade_turnover":"1"}]}`))
 	f.Add([]byte(`{"x":{"a":[1,-2.5e+3,true,false,null,"\u00e9\n"]},"status":"error","err_code":1030,"err_msg":"bad","data":null,"stale":false}`))
 	f.Add([]byte(`{"code":200,"message":"ok","data":[]}`))
+	f.Add([]byte(`{"ch":"market.BTC-USDT-CW.kline.1day","status":"ok","ts":1,"data":[],"delivery":1764835200}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		agreesWithEncodingJSON(t, body, FastKLine, unmarshal[KLineAnswer], sameKLine)
 	})

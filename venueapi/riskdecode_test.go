@@ -205,6 +205,9 @@ func TestStreamStateDecodesAsEncodingJSONDoes(t *testing.T) {
 	}{
 		{"the gateway's event", `{"ch":"market.BTC-USDT.kline.1min","stale":true}`, true},
 		{"fresh", `{"ch":"market.BTC-USDT.kline.1min","stale":false}`, true},
+		{"a type code's, with its delivery", `{"ch":"market.BTC-USDT-CW.kline.1day","stale":false,"delivery":1764835200}`, true},
+		{"a delivery as a string", `{"delivery":"1764835200"}`, true},
+		{"a delivery with a fraction", `{"delivery":1764835200.5}`, false},
 		{"nulls", `{"ch":null,"stale":null}`, true},
 		{"an unknown field", `{"x":[1],"stale":true}`, true},
 		{"stale as a string", `{"stale":"true"}`, false},
@@ -221,6 +224,7 @@ func TestStreamStateDecodesAsEncodingJSONDoes(t *testing.T) {
 
 func FuzzFastStreamStateAgreesWithEncodingJSON(f *testing.F) {
 	f.Add([]byte(`{"ch":"market.BTC-USDT.kline.1min","stale":true}`))
+	f.Add([]byte(`{"ch":"market.BTC-USDT-CW.kline.1day","stale":false,"delivery":1764835200}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		agreesWithEncodingJSON(t, body, FastStreamState, unmarshal[StreamState], sameState)
 	})

@@ -12,6 +12,10 @@ import (
 type KLine struct {
 	Candles []venueapi.Candle
 	Stale   bool // the server answered from its cache: the venue failed
+	// Delivery is, for a contract-type code, the delivery (Unix seconds)
+	// since which the code names the future these candles are, by the
+	// server's clock (venueapi.KLineEnvelope.Delivery); 0 for other codes.
+	Delivery int64
 }
 
 // FetchKLine asks the server's KLine path (the venue's own path, unsigned)
@@ -43,5 +47,5 @@ func ReadKLine(q venueapi.KLineQuery, status int, body string) (KLine, error) {
 	if err := envelopeError("loading "+q.ContractCode+" candles", status, readable, st == venueapi.StatusOK, int(env.ErrCode), env.ErrMsg); err != nil {
 		return KLine{}, err
 	}
-	return KLine{Candles: env.Data, Stale: env.Stale}, nil
+	return KLine{Candles: env.Data, Stale: env.Stale, Delivery: int64(env.Delivery)}, nil
 }

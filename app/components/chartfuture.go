@@ -9,11 +9,16 @@ import (
 // A contract-type code (BTC-USDT-CW, -NW, -CQ, -NQ) names another future
 // after each delivery, every Friday at 08:00 UTC, and the server then
 // answers the new future's candles, closed ones included: it keeps a type
-// code's candles per delivery (docs/decisions.md#contract-type-codes). A
-// chart holds one future's candles: once its code names another, it loads
-// the new future's, rather than drawing them after the old one's; and the
-// candles it keeps in browser storage are named for their delivery, so that
-// a visit after the next one does not draw the future delivered.
+// code's candles per delivery, by its own clock
+// (docs/decisions.md#contract-type-codes). Which future the candles are is
+// the server's word, never the browser's clock, which may be minutes off
+// it: every KLine answer of a type code names its delivery, and so does the
+// stream's state event, sent again before the first candle of the next
+// future. A chart holds one future's candles: once the server names a later
+// delivery, it loads the new future's, rather than drawing them after the
+// old one's; and the candles it keeps in browser storage are named for
+// their delivery, so that a visit after the next one does not draw the
+// future delivered.
 
 // lastDelivery is venueapi.LastDelivery of ts, in Unix seconds: the
 // delivery since which a type code names the future it names at ts, as the
@@ -37,24 +42,28 @@ func deliveryAligned(p venueapi.Period) bool {
 	return n > 0 && (8*3600)%n == 0
 }
 
-// anotherFuture reports whether the chart's contract, a type code, names
-// another future than the one its candles are, by the live candles fresh
-// or, for periods whose candles span a delivery (1day, 1mon), the clock.
-// A candle the server sends that starts at or after the next delivery is
-// the next future's: the server names a series by its own clock, and no
-// candle starts after it.
-func (k *KLineChart) anotherFuture(fresh []venueapi.Candle, now time.Time) bool {
-	if len(k.candles) == 0 || !venueapi.IsTypeCode(k.Contract) {
+// laterFuture reports whether delivery, the one the server names in an
+// answer or the stream's state (0: none), is later than the one of the
+// future the chart holds: the chart's code names the next future now.
+func (k *KLineChart) laterFuture(delivery int64) bool {
+	return k.delivery != 0 && delivery > k.delivery
+}
+
+// nextFutureBegan reports whether the live candles fresh start at or after
+// the delivery after the chart's newest candle, for periods whose candles
+// start at each delivery: such a candle is the next future's, since the
+// server names a series by its own clock and no candle starts after it.
+// It needs no state event, so it holds whatever the order the candles and
+// the state come in.
+func (k *KLineChart) nextFutureBegan(fresh []venueapi.Candle) bool {
+	if len(k.candles) == 0 || !venueapi.IsTypeCode(k.Contract) || !deliveryAligned(k.Period) {
 		return false
 	}
-	if deliveryAligned(k.Period) {
-		held := lastDelivery(k.candles[len(k.candles)-1].ID)
-		for _, c := range fresh {
-			if lastDelivery(c.ID) > held {
-				return true
-			}
+	held := lastDelivery(k.candles[len(k.candles)-1].ID)
+	for _, c := range fresh {
+		if lastDelivery(c.ID) > held {
+			return true
 		}
-		return false
 	}
-	return k.delivery != 0 && lastDelivery(now.Unix()) > k.delivery
+	return false
 }

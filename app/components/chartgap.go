@@ -2,7 +2,6 @@ package components
 
 import (
 	"slices"
-	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -73,7 +72,7 @@ func missed(p venueapi.Period, newest int64, fresh []venueapi.Candle) (from, to 
 // takeLive draws live candles (applyLive), after fetching the candles the
 // chart missed before them, if any.
 func (k *KLineChart) takeLive(ctx app.Context, fresh []venueapi.Candle) {
-	if k.anotherFuture(fresh, time.Now()) {
+	if k.nextFutureBegan(fresh) {
 		// A type code's next future: its candles, not after the old one's.
 		k.reload(ctx)
 		return

@@ -53,8 +53,13 @@ type KLineChart struct {
 	// legend fitted.
 	OnLayout func(ctx app.Context, pricePane float64)
 
-	shown    string // contract|period the chart holds
-	delivery int64  // a type code's delivery when the chart loaded: its future (chartfuture.go); 0 for other codes
+	shown string // contract|period the chart holds
+	// delivery is a type code's future (chartfuture.go): the delivery the
+	// server's answer named, or before any answer the one the browser's
+	// clock gives; 0 for other codes. heard is the latest the stream named
+	// while the chart loaded.
+	delivery int64
+	heard    int64
 	candles  []venueapi.Candle
 	chart    *echarts.Chart
 	hover    int // index of the candle under the crosshair; -1: the latest
@@ -120,8 +125,8 @@ func (k *KLineChart) keep(ctx app.Context, candles []venueapi.Candle) {
 
 func (k *KLineChart) storageKey() string {
 	code := k.Contract
-	if d := deliveryOf(code, time.Now().Unix()); d != 0 {
-		code += "@" + strconv.FormatInt(d, 10) // one future's candles (chartfuture.go)
+	if k.delivery != 0 {
+		code += "@" + strconv.FormatInt(k.delivery, 10) // one future's candles (chartfuture.go)
 	}
 	return "riskchart/chart/" + code + "/" + string(k.Period)
 }
@@ -202,8 +207,8 @@ func (k *KLineChart) reload(ctx app.Context) {
 	gen := k.gen
 	k.toHorizon = false
 	k.shown = k.Contract + "|" + string(k.Period)
-	k.delivery = deliveryOf(k.Contract, time.Now().Unix())
-	k.candles, k.hover, k.horizon, k.stale, k.failed, k.olderErr = nil, -1, false, false, false, ""
+	k.delivery, k.heard = deliveryOf(k.Contract, time.Now().Unix()), 0 // until the server's answer names it
+	k.candles, k.hover, k.horizon, k.stale, k.failed, k.older, k.olderErr = nil, -1, false, false, false, false, ""
 	k.loading, k.status = true, "Loading "+k.Contract+" "+string(k.Period)+"…"
 	k.pushedLate, k.gap = nil, chartGap{}
 	if k.streamed != k.shown && k.feed.mode != feedPolling {
@@ -231,35 +236,46 @@ func (k *KLineChart) reload(ctx app.Context) {
 			res, err = api.FetchKLine(ctx, q)
 		}
 		ctx.Dispatch(func(ctx app.Context) {
-			if gen != k.gen {
-				return
-			}
-			k.loading = false
-			k.retry.unanswered, k.retry.failedAt = api.Unanswered(err), time.Now()
-			if api.Unanswered(err) && !k.savedAt.IsZero() {
-				k.offline = true // keep the saved chart, marked
-				return
-			}
-			if err != nil {
-				k.candles, k.savedAt = nil, time.Time{}
-				k.fail(ctx, err)
-				return
-			}
-			k.stale, k.savedAt, k.seenAt = res.Stale, time.Time{}, time.Now()
-			if len(res.Candles) == 0 {
-				k.candles = nil
-				k.status = "No candles for " + k.Contract + " " + string(k.Period) + "."
-				return
-			}
-			k.candles = res.Candles
-			k.draw(ctx)
-			k.keep(ctx, res.Candles)
-			if late := k.pushedLate; len(late) > 0 && k.chart != nil {
-				k.pushedLate = nil
-				k.takeLive(ctx, late)
+			if gen == k.gen {
+				k.loaded(ctx, res, err)
 			}
 		})
 	})
+}
+
+// loaded takes the answer of the latest candles the chart asked for.
+func (k *KLineChart) loaded(ctx app.Context, res api.KLine, err error) {
+	k.loading = false
+	k.retry.unanswered, k.retry.failedAt = api.Unanswered(err), time.Now()
+	if api.Unanswered(err) && !k.savedAt.IsZero() {
+		k.offline = true // keep the saved chart, marked
+		return
+	}
+	if err != nil {
+		k.candles, k.savedAt = nil, time.Time{}
+		k.fail(ctx, err)
+		return
+	}
+	k.stale, k.savedAt, k.seenAt = res.Stale, time.Time{}, time.Now()
+	if res.Delivery != 0 {
+		k.delivery = res.Delivery // the server's word, not the browser's clock
+	}
+	if k.laterFuture(k.heard) {
+		k.reload(ctx) // the stream has named the next future meanwhile
+		return
+	}
+	if len(res.Candles) == 0 {
+		k.candles = nil
+		k.status = "No candles for " + k.Contract + " " + string(k.Period) + "."
+		return
+	}
+	k.candles = res.Candles
+	k.draw(ctx)
+	k.keep(ctx, res.Candles)
+	if late := k.pushedLate; len(late) > 0 && k.chart != nil {
+		k.pushedLate = nil
+		k.takeLive(ctx, late)
+	}
 }
 
 func (k *KLineChart) fail(ctx app.Context, err error) {
@@ -434,10 +450,6 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 	if k.older || k.horizon || len(k.candles) == 0 {
 		return
 	}
-	if k.anotherFuture(nil, time.Now()) {
-		k.reload(ctx) // the older candles would be another future's (chartfuture.go)
-		return
-	}
 	to := k.Period.Prev(k.candles[0].ID)
 	if to < 0 {
 		k.horizon = true
@@ -493,7 +505,11 @@ func (k *KLineChart) fetchRange(ctx app.Context, from, to int64, done func(ctx a
 	ctx.Async(func() {
 		res, err := api.FetchKLine(ctx, q)
 		ctx.Dispatch(func(ctx app.Context) {
-			if gen == k.gen {
+			switch {
+			case gen != k.gen:
+			case err == nil && k.laterFuture(res.Delivery):
+				k.reload(ctx) // the candles are the next future's (chartfuture.go)
+			default:
 				done(ctx, res, err)
 			}
 		})
@@ -531,22 +547,26 @@ func (k *KLineChart) poll(ctx app.Context) {
 		}
 		res, err := api.FetchKLine(ctx, q)
 		ctx.Dispatch(func(ctx app.Context) {
-			if gen != k.gen {
-				return
+			if gen == k.gen {
+				k.polled(ctx, res, err)
 			}
-			k.offline = api.Unanswered(err)
-			if err != nil {
-				k.stale = true
-				return
-			}
-			k.stale, k.seenAt = res.Stale, time.Now()
-			if !k.savedAt.IsZero() {
-				k.reload(ctx) // the network is back: the saved chart gives way
-				return
-			}
-			k.takeLive(ctx, res.Candles)
 		})
 	}
+}
+
+// polled takes the answer of a poll for the latest two candles.
+func (k *KLineChart) polled(ctx app.Context, res api.KLine, err error) {
+	k.offline = api.Unanswered(err)
+	if err != nil {
+		k.stale = true
+		return
+	}
+	k.stale, k.seenAt = res.Stale, time.Now()
+	if !k.savedAt.IsZero() || k.laterFuture(res.Delivery) {
+		k.reload(ctx) // the network is back: the saved chart gives way; or the next future's (chartfuture.go)
+		return
+	}
+	k.takeLive(ctx, res.Candles)
 }
 
 // openStream opens the stream of the series on show; the browser's
@@ -571,7 +591,7 @@ func (k *KLineChart) openStream(ctx app.Context) {
 	k.source = browser.OpenEventSource(browser.Origin()+streamPath+"?"+query.Encode(), browser.EventHandlers{
 		Open:    func() { on(func(app.Context) { k.feed.open(time.Now()) }) },
 		Message: func(_, data string) { on(func(ctx app.Context) { k.pushed(ctx, ch, data) }) },
-		Named:   map[string]func(string){"state": func(data string) { on(func(app.Context) { k.streamState(ch, data) }) }},
+		Named:   map[string]func(string){"state": func(data string) { on(func(ctx app.Context) { k.streamState(ctx, ch, data) }) }},
 		Error: func(closed bool) {
 			on(func(ctx app.Context) {
 				if reopenIn, closeIt := k.feed.fail(closed, rand.Float64()); closeIt {
@@ -635,8 +655,9 @@ func (k *KLineChart) pushed(ctx app.Context, ch, data string) {
 }
 
 // streamState reads the stream's state event: whether the server's candles
-// stand in for a venue that fails.
-func (k *KLineChart) streamState(ch, data string) {
+// stand in for a venue that fails, and a type code's future, which, once
+// later than the chart's, the chart loads (chartfuture.go).
+func (k *KLineChart) streamState(ctx app.Context, ch, data string) {
 	st, err := venueapi.DecodeStreamState([]byte(data))
 	if err != nil || st.Ch != ch {
 		return
@@ -645,6 +666,12 @@ func (k *KLineChart) streamState(ch, data string) {
 	k.stale = st.Stale
 	if !st.Stale {
 		k.offline, k.seenAt = false, time.Now()
+	}
+	switch d := int64(st.Delivery); {
+	case k.loading:
+		k.heard = max(k.heard, d) // the answer on its way may be the last future's
+	case k.laterFuture(d):
+		k.reload(ctx)
 	}
 }
 

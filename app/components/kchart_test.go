@@ -4,13 +4,13 @@ package components
 
 import (
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"github.com/shopspring/decimal"
 
+	"github.com/riskchart/riskchart/app/api"
 	"github.com/riskchart/riskchart/app/echarts"
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -111,26 +111,127 @@ func TestALiveChartOfATypeCodeLoadsAgainWhenItsFutureIsDelivered(t *testing.T) {
 	}
 }
 
-// The candles a chart keeps in browser storage for a contract-type code are
-// one future's: the next visit after a delivery must not draw (or, offline,
-// show as the contract's) the candles of the future delivered.
-func TestTheCandlesKeptForATypeCodeAreTheCurrentFuturesOnly(t *testing.T) {
-	now := time.Now().UTC()
-	d := time.Date(now.Year(), now.Month(), now.Day(), 8, 0, 0, 0, time.UTC)
-	for d.Weekday() != time.Friday || d.After(now) {
-		d = d.AddDate(0, 0, -1)
-	}
-	since := strconv.FormatInt(d.Unix(), 10)
-	for _, code := range []string{"BTC-USDT-CW", "BTC-USDT-NW", "ETH-USDT-CQ", "ETH-USDT-NQ"} {
-		k := &KLineChart{Contract: code, Period: venueapi.Period1Min}
-		if key := k.storageKey(); !strings.Contains(key, since) {
-			t.Errorf("%s is kept under %q, which names no delivery: the future delivered %s and the one after share it", code, key, d.Format(time.DateTime))
+// answerOf is the server's answer of contract and period holding candles,
+// naming the delivery of the future they are (0: none), as the app reads it.
+func answerOf(t *testing.T, contract string, p venueapi.Period, delivery int64, candles []venueapi.Candle) api.KLine {
+	t.Helper()
+	b := []byte(`{"ch":"` + venueapi.Channel(contract, p) + `","status":"ok","ts":1,"data":[`)
+	for i, c := range candles {
+		if i > 0 {
+			b = append(b, ',')
 		}
+		b = c.AppendJSON(b)
 	}
-	for _, code := range []string{"BTC-USDT", "BTC-USDT-261225"} {
-		k := &KLineChart{Contract: code, Period: venueapi.Period1Min}
-		if key, want := k.storageKey(), "riskchart/chart/"+code+"/1min"; key != want {
-			t.Errorf("%s is kept under %q, want %q as before", code, key, want)
+	b = append(b, ']')
+	if delivery != 0 {
+		b = append(b, `,"delivery":`...)
+		b = strconv.AppendInt(b, delivery, 10)
+	}
+	res, err := api.ReadKLine(venueapi.KLineQuery{ContractCode: contract, Period: p, Size: LatestSize}, 200, string(append(b, '}')))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// week is the time between two deliveries.
+const week = 7 * 24 * 3600
+
+// Which future a contract-type code names is the server's word, by its
+// clock, and the browser's may be minutes off it
+// (docs/decisions.md#contract-type-codes): a chart of one is of the future
+// the server's answer names, and keeps its candles in browser storage under
+// that future's delivery, not the one the browser's clock gives.
+func TestAChartOfATypeCodeIsOfTheFutureTheServerNamesWhateverTheBrowsersClock(t *testing.T) {
+	now := time.Now().Unix()
+	clock := lastDelivery(now)
+	d := venueapi.Period1Day
+	held := run(d, d.Back(d.Start(now), 9), 10, "100")
+	for _, tc := range []struct {
+		name     string
+		contract string
+		delivery int64 // the server's word
+		wantKey  string
+	}{
+		{"the server has delivered, the browser's clock not yet", "BTC-USDT-CW", clock + week, ""},
+		{"the browser's clock has passed a delivery the server has not", "ETH-USDT-NQ", clock - week, ""},
+		{"the clocks agree", "BTC-USDT-CQ", clock, ""},
+		{"a swap", "BTC-USDT", 0, "riskchart/chart/BTC-USDT/1day"},
+		{"a dated future", "BTC-USDT-261225", 0, "riskchart/chart/BTC-USDT-261225/1day"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := testContext(t)
+			k := drawnChart(tc.contract, d, nil)
+			k.reload(ctx)
+			k.loaded(ctx, answerOf(t, tc.contract, d, tc.delivery, held), nil)
+			want := tc.wantKey
+			if want == "" {
+				want = "riskchart/chart/" + tc.contract + "@" + strconv.FormatInt(tc.delivery, 10) + "/1day"
+			}
+			if k.delivery != tc.delivery || k.storageKey() != want {
+				t.Errorf("the server's answer names the delivery %s; the chart holds the future delivered %s and keeps it under %q, want %q",
+					time.Unix(tc.delivery, 0).UTC().Format(time.DateTime), time.Unix(k.delivery, 0).UTC().Format(time.DateTime), k.storageKey(), want)
+			}
+		})
+	}
+}
+
+// A chart of a type code whose candles span a delivery (1day, 1mon)
+// loads the next future's candles when the server says its code names it,
+// in a poll's answer or the stream's state, and not when the browser's
+// clock says so: a clock ahead loaded the old future again and labelled it
+// the new one, a clock behind drew the new future's candles over the old
+// one's.
+func TestALongPeriodChartOfATypeCodeLoadsTheNextFutureOnTheServersWord(t *testing.T) {
+	now := time.Now().Unix()
+	clock := lastDelivery(now)
+	for _, p := range []venueapi.Period{venueapi.Period1Day, venueapi.Period1Mon} {
+		held := run(p, p.Back(p.Start(now), 9), 10, "100")
+		current := candleAt(held[len(held)-1].ID, "101")
+		ch := venueapi.Channel("BTC-USDT-CW", p)
+		poll := func(t *testing.T, ctx app.Context, k *KLineChart, delivery int64) {
+			k.polled(ctx, answerOf(t, k.Contract, p, delivery, []venueapi.Candle{current}), nil)
+		}
+		stream := func(t *testing.T, ctx app.Context, k *KLineChart, delivery int64) {
+			k.streamState(ctx, ch, `{"ch":"`+ch+`","stale":false,"delivery":`+strconv.FormatInt(delivery, 10)+`}`)
+			k.pushed(ctx, ch, `{"ch":"`+ch+`",`+string(current.AppendJSON(nil)[1:]))
+		}
+		for _, tc := range []struct {
+			name         string
+			chart        int64 // the delivery the chart's candles are of, as the server named it
+			server       int64 // the delivery the server names next
+			tell         func(t *testing.T, ctx app.Context, k *KLineChart, delivery int64)
+			whileLoading bool // the server says so before the chart's candles come
+			reload       bool
+		}{
+			{"a poll names the next delivery, before the browser's clock has passed it", clock, clock + week, poll, false, true},
+			{"a poll names the chart's delivery, the browser's clock past the next", clock - week, clock - week, poll, false, false},
+			{"the stream names the next delivery, before the browser's clock has passed it", clock, clock + week, stream, false, true},
+			{"the stream names the chart's delivery, the browser's clock past the next", clock - week, clock - week, stream, false, false},
+			{"the stream named the next delivery while the chart loaded", clock, clock + week, stream, true, true},
+			{"a poll names the delivery the browser's clock passed first", clock - week, clock, poll, false, true},
+			{"the stream names the delivery the browser's clock passed first", clock - week, clock, stream, false, true},
+		} {
+			t.Run(string(p)+": "+tc.name, func(t *testing.T) {
+				ctx := testContext(t)
+				k := drawnChart("BTC-USDT-CW", p, nil)
+				k.reload(ctx)
+				if tc.whileLoading {
+					tc.tell(t, ctx, k, tc.server)
+				}
+				k.loaded(ctx, answerOf(t, k.Contract, p, tc.chart, held), nil)
+				if !tc.whileLoading {
+					tc.tell(t, ctx, k, tc.server)
+				}
+				reloaded := k.loading && len(k.candles) == 0
+				if reloaded != tc.reload {
+					t.Errorf("a chart of the future delivered %s, the server naming %s: loads again %v, want %v",
+						time.Unix(tc.chart, 0).UTC().Format(time.DateTime), time.Unix(tc.server, 0).UTC().Format(time.DateTime), reloaded, tc.reload)
+				}
+				if n := len(k.candles); !tc.reload && (n == 0 || k.candles[n-1].Close.String() != "101") {
+					t.Errorf("the current candle is not drawn: %d candles held", n)
+				}
+			})
 		}
 	}
 }

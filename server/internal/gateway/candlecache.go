@@ -63,14 +63,14 @@ func (c *candleCache) answer(ctx context.Context, q venueapi.KLineQuery) (klineR
 	err := c.latest(ctx, s, q.Size)
 	current := q.Period.Start(c.now().Unix())
 	if err != nil {
-		return c.stale(q, err, func() [][]byte { return s.Last(q.Size, current) })
+		return c.stale(q, s, err, func() [][]byte { return s.Last(q.Size, current) })
 	}
 	v := candles.View{Period: q.Period, Size: q.Size}
 	kept, recs, version := s.Latest(v, current)
 	if kept != nil {
 		return klineReply{answer: kept.(*answer)}, nil
 	}
-	a := encode(q, recs, false, c.now())
+	a := encode(q, recs, false, s.Key().Since, c.now())
 	s.Keep(v, a, version)
 	return klineReply{answer: a}, nil
 }
@@ -94,20 +94,20 @@ func (c *candleCache) answerRange(ctx context.Context, s *candles.Series, q venu
 		err := c.rangeOf(ctx, s, q.From, q.To)
 		current := q.Period.Start(c.now().Unix())
 		if err != nil {
-			return c.stale(q, err, func() [][]byte { recs, _, _ := s.Range(q.From, q.To, current); return recs })
+			return c.stale(q, s, err, func() [][]byte { recs, _, _ := s.Range(q.From, q.To, current); return recs })
 		}
 		if recs, open, complete := s.Range(q.From, q.To, current); complete {
 			// A contract-type code's closed candles are another future's
 			// after its next delivery: not immutable.
-			return klineReply{answer: encode(q, recs, false, c.now()), immutable: !open && q.To < current && s.Key().Since == 0}, nil
+			return klineReply{answer: encode(q, recs, false, s.Key().Since, c.now()), immutable: !open && q.To < current && s.Key().Since == 0}, nil
 		}
 	}
 	return klineReply{}, errRangeTrimmed
 }
 
-// stale answers a failed refresh with the held candles when the venue
+// stale answers a failed refresh of s with the held candles when the venue
 // failed and some are held, else with the error.
-func (c *candleCache) stale(q venueapi.KLineQuery, err error, held func() [][]byte) (klineReply, error) {
+func (c *candleCache) stale(q venueapi.KLineQuery, s *candles.Series, err error, held func() [][]byte) (klineReply, error) {
 	if !staleable(err) {
 		return klineReply{}, err
 	}
@@ -115,7 +115,7 @@ func (c *candleCache) stale(q venueapi.KLineQuery, err error, held func() [][]by
 	if len(recs) == 0 {
 		return klineReply{}, err
 	}
-	return klineReply{answer: encode(q, recs, true, c.now()), stale: err}, nil
+	return klineReply{answer: encode(q, recs, true, s.Key().Since, c.now()), stale: err}, nil
 }
 
 // latest makes sure s holds its latest n candles, fresh within the refresh

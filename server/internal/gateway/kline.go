@@ -26,6 +26,11 @@ type answer struct {
 	gzOnce   sync.Once
 	gz       []byte
 	gzLength []string
+
+	// delivery is, for a contract-type code, the delivery since which it
+	// names the future whose candles these are (candles.Key.Since); 0 for
+	// other codes. The body says it too, and a stream's state event.
+	delivery int64
 }
 
 // Cost is what a kept answer counts against the cache bound: its body and
@@ -74,8 +79,10 @@ func parseKLine(raw string) (venueapi.KLineQuery, error) {
 // staleHeader marks an answer served from the cache because the venue failed.
 const staleHeader = "X-Riskchart-Stale"
 
-// encode writes the venue's envelope, stamped now, around held candle records.
-func encode(q venueapi.KLineQuery, recs [][]byte, stale bool, now time.Time) *answer {
+// encode writes the venue's envelope, stamped now, around held candle
+// records of the future delivered at delivery (venueapi.KLineEnvelope.Delivery;
+// 0: a code that names one contract for good).
+func encode(q venueapi.KLineQuery, recs [][]byte, stale bool, delivery int64, now time.Time) *answer {
 	n := 96
 	for _, rec := range recs {
 		n += len(rec) + 1
@@ -97,12 +104,15 @@ func encode(q venueapi.KLineQuery, recs [][]byte, stale bool, now time.Time) *an
 	if stale {
 		b = append(b, `,"stale":true`...)
 	}
+	if delivery != 0 {
+		b = strconv.AppendInt(append(b, `,"delivery":`...), delivery, 10)
+	}
 	b = append(b, '}')
 	h := fnv.New64a()
-	h.Write(b[data:]) // the data, not ts: same candles, same tag
+	h.Write(b[data:]) // the data and the delivery, not ts: same candles of the same future, same tag
 	h.Write([]byte(q.Period))
 	tag := `"` + strconv.FormatUint(h.Sum64(), 36) + `"`
-	return &answer{body: b, etag: tag, etagH: []string{tag}, length: []string{strconv.Itoa(len(b))}}
+	return &answer{body: b, etag: tag, etagH: []string{tag}, length: []string{strconv.Itoa(len(b))}, delivery: delivery}
 }
 
 // writeAnswer sends a, gzip-compressed when the browser takes it, or 304

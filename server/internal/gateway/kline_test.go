@@ -522,3 +522,51 @@ func TestAContractTypeCodesCandlesAreTheVenuesAfterItRollsOver(t *testing.T) {
 		})
 	}
 }
+
+// TestAKLineAnswerOfATypeCodeNamesTheDeliveryOfItsFuture: which future a
+// contract-type code names is the server's word, by its own clock
+// (docs/decisions.md#contract-type-codes), and a browser's clock may be
+// minutes off it. So an answer of a type code says which future its candles
+// are: the delivery since which the code names it, the series' own, on
+// either side of a delivery; an answer of a code that names one contract for
+// good says nothing of the kind.
+func TestAKLineAnswerOfATypeCodeNamesTheDeliveryOfItsFuture(t *testing.T) {
+	friday := time.Date(2026, 11, 27, 8, 0, 0, 0, time.UTC)
+	clk := &clock{}
+	s := newStack(t, options{clock: clk})
+	from, to := friday.Add(-time.Hour).Unix(), friday.Add(-50*time.Minute).Unix()
+	before, after := friday.AddDate(0, 0, -7).Unix(), friday.Unix()
+	for _, tc := range []struct {
+		query         string
+		before, after int64 // the delivery named a minute before Friday's and a minute after; 0: none
+	}{
+		{"contract_code=BTC-USDT-CW&period=1day&size=10", before, after},
+		{"contract_code=ETH-USDT-NQ&period=1min&size=2", before, after},
+		{fmt.Sprintf("contract_code=BTC-USDT-CQ&period=1min&from=%d&to=%d", from, to), before, after},
+		{"contract_code=BTC-USDT&period=1day&size=10", 0, 0},
+		{"contract_code=BTC-USDT-261225&period=1day&size=10", 0, 0},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			for _, at := range []struct {
+				t    time.Time
+				want int64
+			}{{friday.Add(-time.Minute), tc.before}, {friday.Add(time.Minute), tc.after}} {
+				*clk = clock{t: at.t}
+				got := s.get(t, venueapi.PathKLine+"?"+tc.query)
+				var env struct {
+					Data     []json.RawMessage `json:"data"`
+					Delivery *int64            `json:"delivery"`
+				}
+				if err := json.Unmarshal(got.body, &env); err != nil || got.status != 200 || len(env.Data) == 0 {
+					t.Fatalf("at %s: HTTP %d %.300s (%v)", at.t.Format(time.DateTime), got.status, got.body, err)
+				}
+				switch {
+				case at.want == 0 && env.Delivery != nil:
+					t.Errorf("at %s: the answer names the delivery %d, of a code that names one contract for good", at.t.Format(time.DateTime), *env.Delivery)
+				case at.want != 0 && (env.Delivery == nil || *env.Delivery != at.want):
+					t.Errorf("at %s: the answer names the delivery %v, want %d (%s): %.200s", at.t.Format(time.DateTime), env.Delivery, at.want, time.Unix(at.want, 0).UTC().Format(time.DateTime), got.body)
+				}
+			}
+		})
+	}
+}

@@ -68,12 +68,12 @@ func parseStreamQuery(raw string) (venueapi.KLineQuery, error) {
 }
 
 func (s *server) stream(w http.ResponseWriter, r *http.Request, q venueapi.KLineQuery, last lastEvent, resume bool) {
-	sub, recent, stale, err := s.streams.subscribe(r.Context(), s.clientOf(r), streamKey{code: q.ContractCode, period: q.Period})
+	sub, recent, st, err := s.streams.subscribe(r.Context(), s.clientOf(r), streamKey{code: q.ContractCode, period: q.Period})
 	if err != nil {
 		s.writeStreamError(w, r, askedCode(q.ContractCode), err)
 		return
 	}
-	first := s.streams.catchUp(r.Context(), sub.pump, recent, stale, last, resume)
+	first := s.streams.catchUp(r.Context(), sub.pump, recent, st, last, resume)
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
@@ -247,8 +247,8 @@ func retryField(d time.Duration) []byte {
 // catchUp is what a new subscriber gets first: the pump's latest candles,
 // or after a reconnection (resume) only those the client missed since last,
 // taken from the candle cache where they are older than the pump's; then
-// the stale mark as it stands.
-func (h *streamHub) catchUp(ctx context.Context, p *pump, recent []streamRecord, stale bool, last lastEvent, resume bool) []byte {
+// the state as it stands: the stale mark, and a type code's delivery.
+func (h *streamHub) catchUp(ctx context.Context, p *pump, recent []streamRecord, st streamState, last lastEvent, resume bool) []byte {
 	var b []byte
 	if resume && len(recent) > 0 && last.id < recent[0].id {
 		now := p.key.period.Start(h.now().Unix())
@@ -273,7 +273,7 @@ func (h *streamHub) catchUp(ctx context.Context, p *pump, recent []streamRecord,
 			b = appendCandleEvent(b, p.ch, r)
 		}
 	}
-	return appendStateEvent(b, p.ch, stale)
+	return appendStateEvent(b, p.ch, st)
 }
 
 // writeStreamError answers a stream that could not start, with the KLine

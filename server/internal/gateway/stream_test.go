@@ -619,3 +619,41 @@ func TestAStreamOfASeriesTheVenueAnswersWithoutCandlesStartsAndWaits(t *testing.
 		})
 	}
 }
+
+// A contract-type code's stream names the future its candles are, as its
+// KLine answers do (docs/decisions.md#contract-type-codes): its state event
+// says the delivery, and when the code names the next future, a state event
+// naming the new delivery comes before that future's first candle, so that
+// a chart loads the new future's candles rather than drawing them after the
+// old one's.
+func TestATypeCodesStreamSaysWhenItNamesTheNextFuture(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		friday := time.Date(2026, 11, 27, 8, 0, 0, 0, time.UTC)
+		clk := &clock{t: friday.Add(-1500 * time.Millisecond)}
+		s := newStreamStack(t, options{clock: clk})
+		st := s.stream(t, "127.0.0.1", "contract_code=BTC-USDT-CW&period=1day")
+		state := func(delivery time.Time) string {
+			return `{"ch":"market.BTC-USDT-CW.kline.1day","stale":false,"delivery":` + strconv.FormatInt(delivery.Unix(), 10) + `}`
+		}
+		first := st.received()
+		if n := len(first); n == 0 || first[n-1].event != "state" || first[n-1].data != state(friday.AddDate(0, 0, -7)) {
+			t.Fatalf("the stream starts with %+v, want the candles, then the state naming the last delivery, %s", first, state(friday.AddDate(0, 0, -7)))
+		}
+		noState := func(when string, events []sseEvent) {
+			for _, e := range events {
+				if e.event == "state" {
+					t.Errorf("%s: %+v; the state has nothing new to say", when, e)
+				}
+			}
+		}
+		pushInterval(clk) // 07:59:59.5
+		noState("before the delivery", st.received())
+		pushInterval(clk) // 08:00:00.5
+		got := st.received()
+		if len(got) < 2 || got[0].event != "state" || got[0].data != state(friday) || len(candles(got)) != len(got)-1 {
+			t.Errorf("across the delivery the stream sends %+v, want the state naming the delivery, %s, then the next future's candles", got, state(friday))
+		}
+		pushInterval(clk)
+		noState("after the delivery", st.received())
+	})
+}

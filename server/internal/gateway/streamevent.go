@@ -19,7 +19,12 @@ import (
 // that record, a hash of its bytes, so that any replica, before or after a
 // restart, tells whether the record a client saw last is the one it holds.
 // A named "state" event says whether the candles stand in for a venue that
-// fails: {"ch":…,"stale":true}. A comment line is the heartbeat.
+// fails: {"ch":…,"stale":true}; for a contract-type code, it also names the
+// delivery of the future the candles are, {"ch":…,"stale":false,
+// "delivery":1764835200}, as the KLine answers do
+// (docs/decisions.md#contract-type-codes), and comes again, before the
+// first candle of the next future, once the code names it. A comment line
+// is the heartbeat.
 
 // streamRecord is a candle's record as the cache holds it, with its version.
 type streamRecord struct {
@@ -50,12 +55,21 @@ func appendCandleEvent(b []byte, ch string, r streamRecord) []byte {
 	return append(b, "\n\n"...)
 }
 
-// appendStateEvent appends the event that says whether the candles are stale.
-func appendStateEvent(b []byte, ch string, stale bool) []byte {
+// streamState is what a stream's state event says.
+type streamState struct {
+	stale    bool  // the candles stand in for a venue that fails
+	delivery int64 // a contract-type code's future, as answer.delivery; 0 for other codes
+}
+
+// appendStateEvent appends the event that says st.
+func appendStateEvent(b []byte, ch string, st streamState) []byte {
 	b = append(b, "event: state\ndata: {\"ch\":\""...)
 	b = append(b, ch...)
 	b = append(b, "\",\"stale\":"...)
-	b = strconv.AppendBool(b, stale)
+	b = strconv.AppendBool(b, st.stale)
+	if st.delivery != 0 {
+		b = strconv.AppendInt(append(b, ",\"delivery\":"...), st.delivery, 10)
+	}
 	return append(b, "}\n\n"...)
 }
 

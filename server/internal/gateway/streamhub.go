@@ -111,23 +111,23 @@ type subscriber struct {
 // asked for once before the stream starts, so that a contract the venue
 // does not list, or a venue that cannot answer with nothing held, is an
 // answer with a status rather than a stream. It returns the subscriber, and
-// what it starts from: the latest candles the pump pushed and whether they
-// are stale; pushes after them follow on the subscriber's channel.
-func (h *streamHub) subscribe(ctx context.Context, client netip.Addr, k streamKey) (*subscriber, []streamRecord, bool, error) {
+// what it starts from: the latest candles the pump pushed and their state;
+// pushes after them follow on the subscriber's channel.
+func (h *streamHub) subscribe(ctx context.Context, client netip.Addr, k streamKey) (*subscriber, []streamRecord, streamState, error) {
 	client = clientaddr.Holder(client) // as connlimit counts
 	if !h.life.hold() {
-		return nil, nil, false, errStreamsClosed
+		return nil, nil, streamState{}, errStreamsClosed
 	}
 	h.mu.Lock()
 	switch {
 	case h.perClient[client] >= h.maxPerClient:
 		h.mu.Unlock()
 		h.life.release()
-		return nil, nil, false, &errStreamsFull{perClient: true}
+		return nil, nil, streamState{}, &errStreamsFull{perClient: true}
 	case h.total >= h.maxTotal:
 		h.mu.Unlock()
 		h.life.release()
-		return nil, nil, false, &errStreamsFull{}
+		return nil, nil, streamState{}, &errStreamsFull{}
 	}
 	h.total++
 	h.perClient[client]++
@@ -143,12 +143,12 @@ func (h *streamHub) subscribe(ctx context.Context, client netip.Addr, k streamKe
 	sub := &subscriber{pump: p, client: client, ch: make(chan []byte, streamBuffer), dropped: make(chan struct{})}
 	if err := p.prime(ctx); err != nil {
 		h.unsubscribe(sub)
-		return nil, nil, false, err
+		return nil, nil, streamState{}, err
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.subs[sub] = struct{}{}
-	return sub, p.recent, p.stale, nil
+	return sub, p.recent, p.state, nil
 }
 
 // unsubscribe closes sub's stream; the last one of a series stops its pump.
@@ -187,7 +187,7 @@ type pump struct {
 	primed bool           // a refresh has answered candles
 	recent []streamRecord // the latest candles pushed, oldest first; never changed in place
 	newest int64          // id of the newest candle pushed
-	stale  bool           // the candles held stand in for a venue that failed
+	state  streamState    // the candles held stand in for a venue that failed; a type code's future
 }
 
 func newPump(h *streamHub, k streamKey) *pump {
@@ -246,7 +246,7 @@ func (p *pump) refresh(ctx context.Context) (stale bool, err error) {
 	res, err := p.hub.candles.answer(ctx, venueapi.KLineQuery{ContractCode: p.key.code, Period: p.key.period, Size: p.size()})
 	if err != nil {
 		if ctx.Err() == nil {
-			p.publish(nil, true)
+			p.publish(nil, true, 0)
 		}
 		return true, err
 	}
@@ -259,7 +259,7 @@ func (p *pump) refresh(ctx context.Context) (stale bool, err error) {
 		return stale, fmt.Errorf("reading the cache's answer of %s: %w", p.ch, err)
 	}
 	p.last = res.answer
-	p.publish(recs, stale)
+	p.publish(recs, stale, res.answer.delivery)
 	return stale, nil
 }
 
@@ -280,16 +280,23 @@ func (p *pump) size() int {
 // publish pushes to every subscriber what changed since the last push:
 // candles newer than the newest pushed, and recent ones whose record
 // differs; and the stale mark when it changes. recs are the latest
-// candles, oldest first; nil when the cache answered none.
-func (p *pump) publish(recs []streamRecord, stale bool) {
+// candles, oldest first, of the future delivered at delivery (a type
+// code's; 0 for other codes); nil when the cache answered none. When a type
+// code names the next future, the state naming it goes first, then every
+// candle of recs: they are that future's, not the one's pushed before.
+func (p *pump) publish(recs []streamRecord, stale bool, delivery int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(recs) == 0 && !p.primed {
 		return // nothing pushed yet, so nothing to mark stale; a venue without candles yet has none to push
 	}
 	var out []byte
+	next := p.primed && len(recs) > 0 && delivery != p.state.delivery
+	if next {
+		out = appendStateEvent(out, p.ch, streamState{stale: stale, delivery: delivery})
+	}
 	for _, r := range recs {
-		if !p.primed || r.id > p.newest || p.changed(r) {
+		if !p.primed || next || r.id > p.newest || p.changed(r) {
 			out = appendCandleEvent(out, p.ch, r)
 		}
 	}
@@ -297,11 +304,12 @@ func (p *pump) publish(recs []streamRecord, stale bool) {
 		p.recent = recs[max(len(recs)-streamRecent, 0):]
 		p.newest = max(p.newest, recs[len(recs)-1].id)
 		p.primed = true
+		p.state.delivery = delivery
 	}
-	if stale != p.stale && p.primed {
-		out = appendStateEvent(out, p.ch, stale)
+	if stale != p.state.stale && p.primed && !next {
+		out = appendStateEvent(out, p.ch, streamState{stale: stale, delivery: p.state.delivery})
 	}
-	p.stale = stale
+	p.state.stale = stale
 	if len(out) == 0 {
 		return
 	}
