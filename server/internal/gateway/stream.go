@@ -244,12 +244,14 @@ func retryField(d time.Duration) []byte {
 	return append(b, "\n\n"...)
 }
 
-// catchUp is what a new subscriber gets first: the pump's latest candles,
+// catchUp is what a new subscriber gets first: the state as it stands (the
+// stale mark, and a type code's delivery), then the pump's latest candles,
 // or after a reconnection (resume) only those the client missed since last,
-// taken from the candle cache where they are older than the pump's; then
-// the state as it stands: the stale mark, and a type code's delivery.
+// taken from the candle cache where they are older than the pump's. The
+// state comes first so that a chart resuming across a delivery learns that
+// the candles that follow are the next future's before it draws any.
 func (h *streamHub) catchUp(ctx context.Context, p *pump, recent []streamRecord, st streamState, last lastEvent, resume bool) []byte {
-	var b []byte
+	b := appendStateEvent(nil, p.ch, st)
 	if resume && len(recent) > 0 && last.id < recent[0].id {
 		now := p.key.period.Start(h.now().Unix())
 		n := min(p.key.period.Count(last.id, now), venueapi.KLineMaxSize)
@@ -273,7 +275,7 @@ func (h *streamHub) catchUp(ctx context.Context, p *pump, recent []streamRecord,
 			b = appendCandleEvent(b, p.ch, r)
 		}
 	}
-	return appendStateEvent(b, p.ch, st)
+	return b
 }
 
 // writeStreamError answers a stream that could not start, with the KLine

@@ -222,8 +222,8 @@ func TestAStreamSendsTheLatestCandlesThenEachChangeAsTheVenueWroteIt(t *testing.
 		}
 		first := st.received()
 		now := venueapi.Period1Min.Start(clk.Now().Unix())
-		if len(first) != 4 || first[0].retry != "2000" || first[3].event != "state" || first[3].data != `{"ch":"market.BTC-USDT.kline.1min","stale":false}` {
-			t.Fatalf("the stream began %+v, want a retry hint, the candle before the current one and the current one, and the state", first)
+		if len(first) != 4 || first[0].retry != "2000" || first[1].event != "state" || first[1].data != `{"ch":"market.BTC-USDT.kline.1min","stale":false}` {
+			t.Fatalf("the stream began %+v, want a retry hint, the state, then the candle before the current one and the current one", first)
 		}
 		if ids := idsOf(t, first); fmt.Sprint(ids) != fmt.Sprint([]int64{now - 60, now}) {
 			t.Fatalf("the first candles are %v, want %d and %d", ids, now-60, now)
@@ -636,8 +636,8 @@ func TestATypeCodesStreamSaysWhenItNamesTheNextFuture(t *testing.T) {
 			return `{"ch":"market.BTC-USDT-CW.kline.1day","stale":false,"delivery":` + strconv.FormatInt(delivery.Unix(), 10) + `}`
 		}
 		first := st.received()
-		if n := len(first); n == 0 || first[n-1].event != "state" || first[n-1].data != state(friday.AddDate(0, 0, -7)) {
-			t.Fatalf("the stream starts with %+v, want the candles, then the state naming the last delivery, %s", first, state(friday.AddDate(0, 0, -7)))
+		if len(first) < 2 || first[1].event != "state" || first[1].data != state(friday.AddDate(0, 0, -7)) {
+			t.Fatalf("the stream starts with %+v, want the state naming the last delivery, %s, then the candles", first, state(friday.AddDate(0, 0, -7)))
 		}
 		noState := func(when string, events []sseEvent) {
 			for _, e := range events {
@@ -647,7 +647,9 @@ func TestATypeCodesStreamSaysWhenItNamesTheNextFuture(t *testing.T) {
 			}
 		}
 		pushInterval(clk) // 07:59:59.5
-		noState("before the delivery", st.received())
+		before := st.received()
+		noState("before the delivery", before)
+		last := candles(append(first, before...))
 		pushInterval(clk) // 08:00:00.5
 		got := st.received()
 		if len(got) < 2 || got[0].event != "state" || got[0].data != state(friday) || len(candles(got)) != len(got)-1 {
@@ -655,5 +657,13 @@ func TestATypeCodesStreamSaysWhenItNamesTheNextFuture(t *testing.T) {
 		}
 		pushInterval(clk)
 		noState("after the delivery", st.received())
+		// A browser whose stream broke before the delivery resumes after it:
+		// the state naming the new future comes before the candles it missed,
+		// so that it does not draw them after the old future's.
+		resumed := s.stream(t, "127.0.0.2", "contract_code=BTC-USDT-CW&period=1day", "Last-Event-ID", last[len(last)-1].id)
+		back := resumed.received()
+		if len(back) < 3 || back[1].event != "state" || back[1].data != state(friday) || len(candles(back)) != len(back)-2 {
+			t.Errorf("resumed after the delivery, the stream sends %+v, want a retry hint, the state naming the delivery, %s, then the candles missed", back, state(friday))
+		}
 	})
 }
