@@ -1,0 +1,210 @@
+// Package docs_test checks the repository's links into docs/: code, tests
+// and documents cite docs/<file>.md#<anchor> for the why of what they do,
+// and a heading renamed would leave those citations pointing nowhere.
+package docs_test
+
+import (
+	"bufio"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// root is the repository, from this package's directory.
+const root = ".."
+
+// skipped are directories of built or fetched files, not written here.
+var skipped = map[string]bool{".git": true, "node_modules": true, "build": true, "bin": true, "artifacts": true}
+
+// cited are the kinds of file whose text may cite docs/.
+var cited = map[string]bool{".go": true, ".js": true, ".md": true, ".css": true, ".html": true, ".sh": true, ".yml": true, ".yaml": true, "": true}
+
+var (
+	// citation is docs/<file>.md with its anchor, if any, as code and
+	// documents outside docs/ write it.
+	citation = regexp.MustCompile(`docs/([A-Za-z0-9_-]+\.md)(#[A-Za-z0-9_-]+)?`)
+	// link is a Markdown link's target within the repository: a file
+	// ending .md, an anchor, or both.
+	link = regexp.MustCompile(`\]\(((?:\.\./|\./)?[A-Za-z0-9_./-]*\.md)?(#[^\s)]*)?\)`)
+	// heading is a Markdown heading line.
+	heading = regexp.MustCompile(`^#{1,6}\s+(.*?)\s*#*\s*$`)
+	// linkText is a Markdown link, whose text alone a heading's anchor keeps.
+	linkText = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+	// explicit is an anchor an HTML element names.
+	explicit = regexp.MustCompile(`<a (?:id|name)="([^"]+)"`)
+)
+
+// slug is a heading's anchor as GitHub writes it: lower case, each space a
+// hyphen, and every character but letters, digits, '-' and '_' left out.
+func slug(text string) string {
+	text = linkText.ReplaceAllString(text, "$1")
+	var b strings.Builder
+	for _, r := range strings.ToLower(text) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// anchors reads the anchors of a Markdown file: its headings' (a repeated
+// one numbered -1, -2, … as GitHub does) and those written as <a id>.
+func anchors(t *testing.T, path string) map[string]bool {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("reading the anchors of %s: %v", path, err)
+	}
+	defer f.Close()
+	got, seen := map[string]bool{}, map[string]int{}
+	fenced := false
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64*1024), 1024*1024)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+		}
+		if fenced {
+			continue
+		}
+		for _, m := range explicit.FindAllStringSubmatch(line, -1) {
+			got[m[1]] = true
+		}
+		m := heading.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		s := slug(m[1])
+		if n := seen[s]; n > 0 {
+			seen[s]++
+			s += "-" + strconv.Itoa(n)
+		} else {
+			seen[s] = 1
+		}
+		got[s] = true
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("reading the anchors of %s: %v", path, err)
+	}
+	return got
+}
+
+// TestEveryLinkIntoDocsFindsItsHeading: every docs/<file>.md#<anchor> a
+// file of the repository cites, and every link between the Markdown files,
+// names a file there is and a heading (or an <a id>) that file has.
+func TestEveryLinkIntoDocsFindsItsHeading(t *testing.T) {
+	known := map[string]map[string]bool{} // by path from the root
+	anchorsOf := func(rel string) (map[string]bool, bool) {
+		if a, ok := known[rel]; ok {
+			return a, a != nil
+		}
+		if _, err := os.Stat(filepath.Join(root, rel)); err != nil {
+			known[rel] = nil
+			return nil, false
+		}
+		known[rel] = anchors(t, filepath.Join(root, rel))
+		return known[rel], true
+	}
+	check := func(from, target, anchor, as string) {
+		a, ok := anchorsOf(target)
+		switch {
+		case !ok:
+			t.Errorf("%s: %s names %s, which is not in the repository", from, as, target)
+		case anchor != "" && !a[strings.TrimPrefix(anchor, "#")]:
+			t.Errorf("%s: %s names %s, which has no heading with the anchor %s", from, as, target, anchor)
+		}
+	}
+	links := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if skipped[d.Name()] {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		ext := filepath.Ext(d.Name())
+		if !cited[ext] || strings.HasSuffix(d.Name(), ".min.js") || (ext == "" && d.Name() != "Makefile") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		text := string(b)
+		for _, i := range citation.FindAllStringSubmatchIndex(text, -1) {
+			if strings.HasSuffix(text[:i[0]], "](") {
+				continue // a Markdown link: checked below
+			}
+			m := func(k int) string {
+				if i[2*k] < 0 {
+					return ""
+				}
+				return text[i[2*k]:i[2*k+1]]
+			}
+			links++
+			check(rel, "docs/"+m(1), m(2), m(0))
+		}
+		if ext != ".md" {
+			return nil
+		}
+		dir := filepath.ToSlash(filepath.Dir(rel))
+		for _, m := range link.FindAllStringSubmatch(text, -1) {
+			target, anchor := m[1], m[2]
+			if target == "" && anchor == "" {
+				continue
+			}
+			links++
+			if target == "" {
+				target = rel // an anchor of the same file
+			} else {
+				target = filepath.ToSlash(filepath.Clean(filepath.Join(dir, target)))
+			}
+			if strings.HasPrefix(target, "../") {
+				t.Errorf("%s: %s names %s, outside the repository: the documents cite only what is in it", rel, m[0], target)
+				continue
+			}
+			check(rel, target, anchor, m[0])
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("walking the repository: %v", err)
+	}
+	if links < 100 {
+		t.Fatalf("found %d links into the documents; the repository has hundreds: the walk missed them", links)
+	}
+}
+
+// TestSlugWritesAnchorsAsGitHubDoes: the anchors the check above expects
+// are the ones a reader's browser goes to.
+func TestSlugWritesAnchorsAsGitHubDoes(t *testing.T) {
+	for _, tc := range []struct{ heading, want string }{
+		{"The stale flag and the delivery", "the-stale-flag-and-the-delivery"},
+		{"`app.wasm` on the wire", "appwasm-on-the-wire"},
+		{"Go's first run, by function", "gos-first-run-by-function"},
+		{"wasm-opt (Debian's binaryen 108), tried and not kept", "wasm-opt-debians-binaryen-108-tried-and-not-kept"},
+		{"Start-up: where the time goes", "start-up-where-the-time-goes"},
+		{"Size per package (`make wasm-size`)", "size-per-package-make-wasm-size"},
+		{"Go's data segments, merged", "gos-data-segments-merged"},
+		{"The [venue](venue.md) as we read it", "the-venue-as-we-read-it"},
+		{"read_file and CAPS", "read_file-and-caps"},
+	} {
+		if got := slug(tc.heading); got != tc.want {
+			t.Errorf("slug(%q) = %q, want %q", tc.heading, got, tc.want)
+		}
+	}
+}
