@@ -273,6 +273,7 @@ type handler struct {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r = withListsJoined(r) // once, for every reader below
 	switch {
 	case r.URL.Path == "/wasm_exec.js":
 		h.wasmExec.ServeHTTP(w, r)
