@@ -273,4 +273,23 @@ func TestEveryFieldLineOfAcceptEncodingAndIfNoneMatchCounts(t *testing.T) {
 			}
 		})
 	}
+	// The files http.ServeFile answers (the embed demo, web/'s stylesheet)
+	// have no tag: "*" is the only item of a list that matches them, and it
+	// counts on any line.
+	for _, path := range []string{"/embed/demo", "/web/embed.css"} {
+		for _, tc := range []struct {
+			field  string
+			lines  []string
+			status int
+		}{
+			{"If-None-Match", []string{`"a"`, "*"}, http.StatusNotModified},
+			{"If-None-Match", []string{`"a"`, `"b"`}, http.StatusOK},
+			{"If-Match", []string{`"a"`, "*"}, http.StatusOK},
+			{"If-Match", []string{`"a"`, `"b"`}, http.StatusPreconditionFailed},
+		} {
+			if got := get(path, http.Header{tc.field: tc.lines}); got.Code != tc.status {
+				t.Errorf("%s, %s %q: HTTP %d, want %d", path, tc.field, tc.lines, got.Code, tc.status)
+			}
+		}
+	}
 }
