@@ -28,7 +28,7 @@ TEST_ENV   = RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM)
 # Every package but the browser tests, as the shell lists it in a recipe.
 UNIT_PKGS  = $$($(GO) list ./... | grep -v /server/e2e)
 
-.PHONY: all run build test bench deps chromium redis-server nginx gcc vet clean wasm-size trace-startup profile-startup ab-startup test-markets
+.PHONY: all run build test bench deps chromium redis-server nginx gcc vet clean wasm-size trace-startup profile-startup ab-startup test-markets test-race-browser
 
 all: build
 
@@ -145,6 +145,14 @@ test-markets: build chromium redis-server nginx
 		RISKCHART_SANDBOX_SEED=$$seed $(TEST_ENV) \
 			$(GO) test -count=1 -timeout 45m ./server/e2e || exit 1; \
 	done
+
+# The browser tests against a server built with the race detector: a race
+# it meets under the browsers' traffic makes it exit with status 66 at its
+# SIGTERM, which the tests report as an unclean exit. About 20 minutes on two
+# cores: not part of make test (docs/performance.md#test-suites).
+test-race-browser: build chromium redis-server nginx gcc
+	CGO_ENABLED=1 $(GO) build -race -trimpath -o build/race/riskchart ./server
+	RISKCHART_BIN=$(CURDIR)/build/race/riskchart RISKCHART_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 60m ./server/e2e
 
 # Speed and memory are checked here, never by timed tests. One package's
 # benchmarks at a time (-p 1): go test otherwise runs as many packages at
