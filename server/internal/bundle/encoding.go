@@ -160,10 +160,9 @@ func withListsJoined(r *http.Request) *http.Request {
 	if joined == nil {
 		return r
 	}
-	r2 := new(http.Request)
-	*r2 = *r
-	r2.Header = joined
-	return r2
+	r = r.WithContext(r.Context()) // a shallow copy, for its own Header
+	r.Header = joined
+	return r
 }
 
 // lengthWriter puts back the Content-Length that http.ServeContent leaves
