@@ -23,6 +23,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/riskchart/riskchart/server/internal/acceptencoding"
 	"github.com/riskchart/riskchart/server/internal/cluster"
 	"github.com/riskchart/riskchart/server/internal/sandbox"
 	"github.com/riskchart/riskchart/venueapi"
@@ -95,7 +96,7 @@ func runDeploy(ctx context.Context, f flags, out io.Writer) error {
 			return fmt.Errorf("%s: %w", t.name, err)
 		}
 		wire[i] = fmt.Sprintf("%s, %.1f kB", coding, float64(size)/1000)
-		if acceptsGzip(t.encoding) && coding != "gzip" {
+		if acceptencoding.Weight([]string{t.encoding}, "gzip") > 0 && coding != "gzip" {
 			unzipped = append(unzipped, t.name)
 		}
 	}
@@ -556,17 +557,6 @@ func probe(ctx context.Context, url, encoding string) (coding string, size int64
 		coding = "identity"
 	}
 	return coding, size, nil
-}
-
-// acceptsGzip reports whether an Accept-Encoding lists gzip.
-func acceptsGzip(header string) bool {
-	for _, item := range strings.Split(header, ",") {
-		coding, _, _ := strings.Cut(item, ";")
-		if strings.EqualFold(strings.TrimSpace(coding), "gzip") {
-			return true
-		}
-	}
-	return false
 }
 
 func ratio(a, b float64) float64 { return a / max(b, 1e-9) }

@@ -43,24 +43,6 @@ func TestDeployStartsItsOwnServersSoItRefusesGatewayAndVenue(t *testing.T) {
 	}
 }
 
-func TestAcceptsGzipReadsTheCodingsOfAnAcceptEncoding(t *testing.T) {
-	for _, tc := range []struct {
-		header string
-		want   bool
-	}{
-		{chromiumEncodings, true},
-		{"gzip", true},
-		{"br;q=1.0, GZIP;q=0.5", true},
-		{"", false},
-		{"br, zstd", false},
-		{"x-gzip-like", false},
-	} {
-		if got := acceptsGzip(tc.header); got != tc.want {
-			t.Errorf("acceptsGzip(%q) = %v, want %v", tc.header, got, tc.want)
-		}
-	}
-}
-
 // The configuration must say what the bench claims to measure, and be one
 // nginx accepts: nginx -t checks it when nginx is installed.
 func TestNginxConfigurationIsAnOperatorsAndNginxAcceptsIt(t *testing.T) {

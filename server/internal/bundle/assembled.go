@@ -69,7 +69,7 @@ func (a *assembled) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", a.contentType)
 	h.Set("Cache-Control", "no-cache")
 	h.Add("Vary", "Accept-Encoding")
-	coding := preferredCoding(r.Header.Get("Accept-Encoding"))
+	coding := preferredCoding(r.Header.Values("Accept-Encoding"))
 	body := a.bodies[coding]
 	serveEncoded(w, r, a.name, a.modTime, coding, representationTag(a.etag, coding, false), bytes.NewReader(body), int64(len(body)))
 }

@@ -10,68 +10,37 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/riskchart/riskchart/server/internal/acceptencoding"
 )
 
 // precompressed are the encodings the build writes next to a file of web/
 // (server/cmd/precompress), the preferred first when the browser weighs
 // them alike: brotli is about a quarter smaller than gzip on app.wasm.
-var precompressed = []struct{ coding, ext string }{
+var precompressed = [...]struct{ coding, ext string }{
 	{"br", ".br"},
 	{"gzip", ".gz"},
 }
 
-// acceptedCodings reads an Accept-Encoding header into each coding's
-// weight (RFC 9110, 12.5.3): a coding not named takes the weight of "*",
-// if any, else 0. A weight that does not parse counts as 0.
-func acceptedCodings(header string) func(coding string) float64 {
-	weights := map[string]float64{}
-	for _, part := range strings.Split(header, ",") {
-		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		name = strings.ToLower(strings.TrimSpace(name))
-		if name == "" {
-			continue
-		}
-		q := 1.0
-		for _, p := range strings.Split(params, ";") {
-			k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
-			if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
-				f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-				if err != nil || f < 0 || f > 1 {
-					f = 0
-				}
-				q = f
-			}
-		}
-		weights[name] = q
-	}
-	return func(coding string) float64 {
-		if q, ok := weights[coding]; ok {
-			return q
-		}
-		return weights["*"]
-	}
-}
-
-// preferredCodings are the codings of precompressed the browser takes
-// (weight above 0), by its weights, brotli before gzip on a tie.
-func preferredCodings(acceptEncoding string) []int {
-	weight := acceptedCodings(acceptEncoding)
+// preferredCodings are the codings of precompressed that acceptEncoding,
+// a request's Accept-Encoding field lines, takes (weight above 0), by its
+// weights, brotli before gzip on a tie.
+func preferredCodings(acceptEncoding []string) []int {
+	var weight [len(precompressed)]float64
 	var order []int
 	for i, p := range precompressed {
-		if weight(p.coding) > 0 {
+		if weight[i] = acceptencoding.Weight(acceptEncoding, p.coding); weight[i] > 0 {
 			order = append(order, i)
 		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return cmp.Compare(weight(precompressed[b].coding), weight(precompressed[a].coding))
-	})
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(weight[b], weight[a]) })
 	return order
 }
 
 // preferredCoding is the coding of precompressed the browser weighs
 // highest (preferredCodings), "" when it takes none: for a body the server
 // holds in every coding.
-func preferredCoding(acceptEncoding string) string {
+func preferredCoding(acceptEncoding []string) string {
 	if order := preferredCodings(acceptEncoding); len(order) > 0 {
 		return precompressed[order[0]].coding
 	}
@@ -87,7 +56,7 @@ func preferredCoding(acceptEncoding string) string {
 // is not sent: it is of an earlier build (file rebuilt alone, or its
 // compression cut short), and would answer another file under file's name.
 func servePrecompressed(w http.ResponseWriter, r *http.Request, file, name string) bool {
-	order := preferredCodings(r.Header.Get("Accept-Encoding"))
+	order := preferredCodings(r.Header.Values("Accept-Encoding"))
 	if len(order) == 0 {
 		return false
 	}
@@ -141,15 +110,16 @@ func serveEncoded(w http.ResponseWriter, r *http.Request, name string, modTime t
 	http.ServeContent(&lengthWriter{ResponseWriter: w, size: size}, r, name, modTime, body)
 }
 
-// withListsJoined is r with each list field the bundle and the handlers it
-// calls read (Accept-Encoding, and the lists of tags If-Match and
-// If-None-Match that http.ServeContent, http.ServeFile and go-app's handler
-// check) on one field line: they read a field's first line alone, and a
-// client or a proxy may split a list over several (RFC 9110, 5.3). It is r
+// withListsJoined is r with each list field the handlers the bundle calls
+// read (the lists of tags If-Match and If-None-Match that
+// http.ServeContent, http.ServeFile and go-app's handler check) on one
+// field line: they read a field's first line alone, and a client or a
+// proxy may split a list over several (RFC 9110, 5.3). The bundle reads
+// Accept-Encoding over all its lines itself (acceptencoding). It is r
 // itself, with nothing copied, when none is split.
 func withListsJoined(r *http.Request) *http.Request {
 	var joined http.Header
-	for _, name := range [...]string{"Accept-Encoding", "If-Match", "If-None-Match"} {
+	for _, name := range [...]string{"If-Match", "If-None-Match"} {
 		if lines := r.Header.Values(name); len(lines) > 1 {
 			if joined == nil {
 				joined = r.Header.Clone()

@@ -36,7 +36,7 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 	if hasLadder {
 		tiers, withTiers = firstTiers(r.Context(), ladder) // firsttiers.go
 	}
-	coding := preferredCoding(r.Header.Get("Accept-Encoding"))
+	coding := preferredCoding(r.Header.Values("Accept-Encoding"))
 	tag := "" // the page's ETag in its coding; none with the viewer's tiers, whose age it writes as of now
 	if !withTiers {
 		tag = representationTag(h.pageTag(r, contracts), coding, true)

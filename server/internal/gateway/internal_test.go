@@ -12,23 +12,6 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-func TestAcceptEncodingIsReadAsHTTPSays(t *testing.T) {
-	for _, tc := range []struct {
-		lines []string
-		want  bool
-	}{
-		{[]string{"gzip"}, true}, {[]string{"GZIP"}, true}, {[]string{"br, gzip;q=0.5"}, true}, {[]string{"gzip ; q=1"}, true},
-		{nil, false}, {[]string{""}, false}, {[]string{"br"}, false}, {[]string{"gzip;q=0"}, false}, {[]string{"gzip; q=0.000"}, false}, {[]string{"x-gzip-not"}, false},
-		// A list split over field lines reads as one (RFC 9110, 5.3).
-		{[]string{"br", "gzip"}, true}, {[]string{"", "deflate, gzip;q=0.5"}, true},
-		{[]string{"br", "gzip;q=0"}, false}, {[]string{"gz", "ip"}, false},
-	} {
-		if got := acceptsGzip(tc.lines); got != tc.want {
-			t.Errorf("Accept-Encoding %q: %v, want %v", tc.lines, got, tc.want)
-		}
-	}
-}
-
 func TestTheClientLimiterRemembersABoundedNumberOfClients(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
 	l := newIPLimiter(1, 2, func() time.Time { return now })

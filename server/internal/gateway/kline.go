@@ -7,10 +7,10 @@ import (
 	"hash/fnv"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/riskchart/riskchart/server/internal/acceptencoding"
 	"github.com/riskchart/riskchart/server/internal/etag"
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -129,7 +129,7 @@ func (s *server) writeAnswer(w http.ResponseWriter, r *http.Request, a *answer, 
 		return
 	}
 	body, length := a.body, a.length
-	if len(body) > 1024 && acceptsGzip(r.Header.Values("Accept-Encoding")) {
+	if len(body) > 1024 && acceptencoding.Weight(r.Header.Values("Accept-Encoding"), "gzip") > 0 {
 		a.gzOnce.Do(func() {
 			var buf bytes.Buffer
 			zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed) // a valid level: no error
@@ -142,23 +142,4 @@ func (s *server) writeAnswer(w http.ResponseWriter, r *http.Request, a *answer, 
 	}
 	h["Content-Length"] = length
 	w.Write(body)
-}
-
-// acceptsGzip reports whether lines, a request's Accept-Encoding field lines
-// read as one comma-separated list, take gzip (and do not refuse it with
-// q=0).
-func acceptsGzip(lines []string) bool {
-	for _, header := range lines {
-		for header != "" {
-			var item string
-			item, header, _ = strings.Cut(header, ",")
-			coding, params, _ := strings.Cut(strings.TrimSpace(item), ";")
-			if !strings.EqualFold(strings.TrimSpace(coding), "gzip") {
-				continue
-			}
-			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
-			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
-		}
-	}
-	return false
 }

@@ -273,6 +273,11 @@ func TestAnswersAreCompressedWhenTheBrowserTakesIt(t *testing.T) {
 		{"nothing accepted", big, "", false},
 		{"gzip refused", big, "gzip;q=0, br", false},
 		{"only br", big, "br", false},
+		// "*" stands for every coding the list does not name (RFC 9110, 12.5.3).
+		{"any coding", big, "*", true},
+		{"any coding but gzip", big, "*, gzip;q=0", false},
+		{"any coding but none", big, "br, *;q=0", false},
+		{"gzip's old name", big, "x-gzip", true},
 		{"an answer too small to gain", venueapi.PathKLine + "?contract_code=BTC-USDT&period=1day&size=1", "gzip", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
