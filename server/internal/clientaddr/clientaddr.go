@@ -188,16 +188,43 @@ var errNotAnAddress = errors.New("not an address")
 
 // parseHop reads one hop: an address, with or without a port, IPv6 in
 // brackets when it has one ("192.0.2.1", "192.0.2.1:4711", "2001:db8::1",
-// "[2001:db8::1]:4711").
+// "[2001:db8::1]:4711", "[2001:db8::1]"). It splits the port off itself and
+// parses the address once, so that a well-formed hop costs no allocation,
+// port or not (a failed parse allocates its error).
 func parseHop(s string) (netip.Addr, error) {
-	if a, err := netip.ParseAddr(s); err == nil && a.Zone() == "" { // the common form first: a failed parse allocates its error
-		return a.Unmap(), nil
+	host, port, hasPort, bracketed := s, "", false, false
+	if rest, ok := strings.CutPrefix(s, "["); ok {
+		var after string
+		if host, after, ok = strings.Cut(rest, "]"); !ok {
+			return netip.Addr{}, errNotAnAddress
+		}
+		if port, hasPort = strings.CutPrefix(after, ":"); !hasPort && after != "" {
+			return netip.Addr{}, errNotAnAddress
+		}
+		bracketed = true
+	} else if h, p, ok := strings.Cut(s, ":"); ok && !strings.Contains(p, ":") { // one colon: IPv4 and a port
+		host, port, hasPort = h, p, true
 	}
-	if ap, err := netip.ParseAddrPort(s); err == nil && ap.Addr().Zone() == "" {
-		return ap.Addr().Unmap(), nil
+	if hasPort && !isPort(port) {
+		return netip.Addr{}, errNotAnAddress
 	}
-	if a, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")); err == nil && a.Zone() == "" {
-		return a.Unmap(), nil
+	a, err := netip.ParseAddr(host)
+	if err != nil || a.Zone() != "" || bracketed && a.Is4() { // brackets are for IPv6 alone
+		return netip.Addr{}, errNotAnAddress
 	}
-	return netip.Addr{}, errNotAnAddress
+	return a.Unmap(), nil
+}
+
+// isPort reports whether s is a port number: decimal digits, at most 65535.
+func isPort(s string) bool {
+	n := 0
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+		if n = n*10 + int(c-'0'); n > 65535 {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -137,6 +137,9 @@ func TestClientDoesNotAllocate(t *testing.T) {
 	}{
 		{clientaddr.XForwardedFor, http.Header{"X-Forwarded-For": {"6.6.6.6, 198.51.100.9, 10.9.9.9"}, "Forwarded": {"for=6.6.6.6"}}},
 		{clientaddr.Forwarded, http.Header{"Forwarded": {`for=6.6.6.6, for="2001:db8::7";proto=https, for=10.9.9.9`}, "X-Forwarded-For": {"6.6.6.6"}}},
+		// With ports, as a proxy may write them.
+		{clientaddr.Forwarded, http.Header{"Forwarded": {`for="198.51.100.9:4711", for="[2001:db8::7]:4711";proto=https, for="10.9.9.9:80"`}}},
+		{clientaddr.XForwardedFor, http.Header{"X-Forwarded-For": {"198.51.100.9:4711, [2001:db8::7]:4711, 10.9.9.9"}}},
 	} {
 		r := clientaddr.New(trusted, tc.reads)
 		req := &http.Request{RemoteAddr: "10.1.2.3:80", Header: tc.header}
