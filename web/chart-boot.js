@@ -252,6 +252,40 @@
     const s = v.toFixed(places);
     return /^-0(\.0*)?$/.test(s) ? s.slice(1) : s;
   };
+  // The legend's candle, exactly as the app works it out in decimals: a
+  // decimal is a BigInt of units and the places they count. A number of the
+  // answer reads back as the text the venue wrote (a double's shortest text
+  // is that text, trailing zeros aside, for up to 15 digits), where toFixed
+  // rounds the double: 1.005 is a hair below it, "1.00" at two places where
+  // the app writes "1.01". null: not a number.
+  const decimal = (v) => {
+    const m = /^(-?)(\d+)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(typeof v === "string" ? v.trim() : String(v));
+    if (!m) {
+      return null;
+    }
+    const frac = m[3] || "", places = frac.length - Number(m[4] || 0), units = BigInt(m[2] + frac) * 10n ** BigInt(Math.max(0, -places));
+    return { units: m[1] ? -units : units, places: Math.max(0, places) };
+  };
+  const abs = (n) => (n < 0n ? -n : n);
+  const scaledTo = (d, places) => d.units * 10n ** BigInt(places - d.places); // places ≥ d.places
+  // n / d rounded half away from zero, as decimal.DivRound and Round do.
+  const divRound = (n, d) => {
+    const q = n / d; // toward zero
+    return 2n * abs(n % d) >= abs(d) ? q + ((n < 0n) !== (d < 0n) ? -1n : 1n) : q;
+  };
+  // units written with places decimals, with no sign on zero.
+  const unitsText = (units, places) => {
+    const digits = abs(units).toString().padStart(places + 1, "0"), cut = digits.length - places;
+    return (units < 0n ? "-" : "") + digits.slice(0, cut) + (places > 0 ? "." + digits.slice(cut) : "");
+  };
+  // d at places decimals (decimal.StringFixed), or as decimal.String writes
+  // it (no trailing zeros) when places < 0.
+  const decimalText = (d, places) => {
+    if (places < 0) {
+      return unitsText(d.units, d.places).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
+    }
+    return unitsText(places >= d.places ? scaledTo(d, places) : divRound(d.units, 10n ** BigInt(d.places - places)), places);
+  };
   // The axes': the app writes those from floats (strconv.FormatFloat), a
   // value exactly half way to the even digit, where toFixed rounds away
   // from zero. A double is half way between two numbers of places decimals
@@ -365,15 +399,17 @@
     if (!fit || !within || compact || host.clientWidth <= look.narrowWidth) {
       return 0;
     }
-    const c = candles[candles.length - 1], num = (v) => Number(v), text = (v) => (typeof v === "string" ? v : String(v));
-    const price = (v) => (decimals >= 0 ? grouped(fixed(num(v), decimals)) : grouped(text(v)));
-    const change = num(c.close) - num(c.open), up = change > 0 ? "+" : "";
-    const places = decimals >= 0 ? decimals : Math.max(...[c.open, c.close].map((v) => (text(v).split(".")[1] || "").length));
+    const c = candles[candles.length - 1], text = (v) => { const d = decimal(v); return d ? decimalText(d, -1) : String(v); };
+    const price = (v) => { const d = decimal(v); return grouped(d ? decimalText(d, decimals) : String(v)); };
+    const open = decimal(c.open) || { units: 0n, places: 0 }, close = decimal(c.close) || open, places = Math.max(open.places, close.places);
+    const change = { units: scaledTo(close, places) - scaledTo(open, places), places }, up = change.units > 0n ? "+" : "";
+    // change × 100 / open at two places: units × 100 × 10^open.places × 10^2 / (open's units × 10^places).
+    const percent = () => unitsText(divRound(change.units * 10000n * 10n ** BigInt(open.places), open.units * 10n ** BigInt(places)), 2);
     const items = [
       ["Time", label(c.id) + zone()],
       ["O", price(c.open)], ["H", price(c.high)], ["L", price(c.low)], ["C", price(c.close)],
-      ["Chg", up + grouped(decimals >= 0 ? fixed(change, places) : String(Number(fixed(change, places))))],
-      ["Chg%", num(c.open) === 0 ? "\u2014" : up + fixed((change * 100) / num(c.open), 2) + "%"],
+      ["Chg", up + grouped(decimalText(change, decimals))],
+      ["Chg%", open.units === 0n ? "\u2014" : up + percent() + "%"],
       ["Vol (cont)", grouped(text(c.vol))], ["Amount (" + contract.split("-")[0] + ")", grouped(text(c.amount))],
       ["Turnover (USDT)", grouped(text(c.trade_turnover))], ["Count", grouped(text(c.count))],
     ];

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 
 	"github.com/riskchart/riskchart/app/chartopt"
@@ -485,22 +486,56 @@ func withinLastPlace(a, b string) bool {
 // (web/chart-boot.js, riskchartBoot.legend) with the legend the app writes,
 // term by term: the candle's time, prices at the contract's decimals,
 // change, volumes, and each study line's value at its decimals, or a dash
-// where it has too little history. The script works the studies out in
-// floating point and the app exactly, so a value may differ by a unit of
-// its last place, never in its length.
+// where it has too little history. The candle's terms are the same to the
+// letter: the script works them out in decimals from the answer's text, as
+// the app does. It works the studies out in floating point and the app
+// exactly, so a study's value may differ by a unit of its last place, never
+// in its length. One case rewrites the newest candle's prices to values half
+// way between two of the contract's (ETH-USDT's two places): as doubles they
+// are a hair off the half, and rounding the double wrote 3300.015 as
+// "3,300.01" where the app writes "3,300.02".
 func TestTheFirstPaintMeasuresTheLegendTheAppWrites(t *testing.T) {
 	s := startServer(t, nil)
 	const jsAppLegend = `[...document.querySelectorAll("#legend .legend-item")].map((i) => [i.querySelector("dt").textContent, i.querySelector("dd").textContent])`
+	const candleTerms = 11 // Time, O, H, L, C, Chg, Chg%, Vol, Amount, Turnover, Count; the studies' follow
 	for _, tc := range []struct {
 		name, query   string
 		width, height int64
+		newest        map[string]string // the newest candle's numbers as the answer is rewritten to carry them; nil: as the server sent it
 	}{
-		{"seven studies", "contract_code=BTC-USDT&period=1min&indicators=ma:7,ma:25,ema:99,boll,vol_ma,macd,rsi", 1280, 800},
-		{"a coin of many decimals", "contract_code=SHIB-USDT&period=5min&indicators=ema:12,boll,macd,vol_ma:5", 1024, 768},
-		{"days, one study too long for the candles", "contract_code=ETH-USDT&period=1day&indicators=ma:500,rsi", 900, 700},
+		{"seven studies", "contract_code=BTC-USDT&period=1min&indicators=ma:7,ma:25,ema:99,boll,vol_ma,macd,rsi", 1280, 800, nil},
+		{"a coin of many decimals", "contract_code=SHIB-USDT&period=5min&indicators=ema:12,boll,macd,vol_ma:5", 1024, 768, nil},
+		{"days, one study too long for the candles", "contract_code=ETH-USDT&period=1day&indicators=ma:500,rsi", 900, 700, nil},
+		{"prices half way between two of the contract's", "contract_code=ETH-USDT&period=1day&indicators=ma:7", 1280, 800,
+			map[string]string{"open": "3300.015", "close": "3300.055", "high": "3300.075", "low": "3299.995", "vol": "12.50", "amount": "0.0375"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, held := openStillHoldingAppWasm(t, s.URL+"/?"+tc.query, emulation.SetDeviceMetricsOverride(tc.width, tc.height, 1, false))
+			ctx, held := openHolding(t, s.URL+"/?"+tc.query, func(ctx context.Context) (<-chan fetch.RequestID, chromedp.Action) {
+				each, hold := holdEach(ctx,
+					&fetch.RequestPattern{URLPattern: appWasmPattern, RequestStage: fetch.RequestStageRequest},
+					&fetch.RequestPattern{URLPattern: liveStream, RequestStage: fetch.RequestStageRequest},
+					&fetch.RequestPattern{URLPattern: "*" + venueapi.PathKLine + "?*", RequestStage: fetch.RequestStageResponse})
+				whenHeld(ctx, each[1], func(fetch.RequestID) {}) // never answered
+				whenHeld(ctx, each[2], func(id fetch.RequestID) {
+					err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+						if tc.newest == nil {
+							return fetch.ContinueRequest(id).Do(ctx)
+						}
+						body, err := fetch.GetResponseBody(id).Do(ctx)
+						if err != nil {
+							return err
+						}
+						if body, err = withNewestCandle(body, tc.newest); err != nil {
+							return err
+						}
+						return answerWith(id, "application/json", body).Do(ctx)
+					}))
+					if err != nil && ctx.Err() == nil {
+						t.Errorf("passing the KLine answer on: %v", err)
+					}
+				})
+				return each[0], hold
+			}, emulation.SetDeviceMetricsOverride(tc.width, tc.height, 1, false))
 			waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.drawn)`)
 			measured := evalJS[[][2]string](t, ctx, `riskchartBoot.legend || []`)
 			if len(measured) == 0 {
@@ -509,18 +544,53 @@ func TestTheFirstPaintMeasuresTheLegendTheAppWrites(t *testing.T) {
 			letAppWasmThrough(t, ctx, held)
 			waitFor(t, ctx, jsPriceTopFitted)
 			written := evalJS[[][2]string](t, ctx, jsAppLegend)
-			if len(written) != len(measured) {
+			if len(written) != len(measured) || len(written) < candleTerms {
 				t.Fatalf("the first paint measured %d items %v, the app writes %d %v", len(measured), measured, len(written), written)
 			}
 			for i, m := range measured {
 				w := written[i]
-				if m[0] != w[0] || len(m[1]) != len(w[1]) || (m[1] != w[1] && !withinLastPlace(m[1], w[1])) {
+				if m[0] != w[0] || len(m[1]) != len(w[1]) || (m[1] != w[1] && (i < candleTerms || !withinLastPlace(m[1], w[1]))) {
 					t.Errorf("item %d: the first paint measured %q %q, the app writes %q %q", i, m[0], m[1], w[0], w[1])
 				}
+			}
+			if tc.newest != nil && (written[1][1] != "3,300.02" || written[4][1] != "3,300.06" || written[7][1] != "12.5") {
+				t.Errorf("the app's legend does not show the rewritten candle: %v", written[:candleTerms])
 			}
 			t.Logf("%d items, e.g. %v", len(written), written[len(written)-1])
 		})
 	}
+}
+
+// withNewestCandle is body, a KLine answer, with numbers of its newest
+// candle (the greatest id) replaced by newest's, written as JSON numbers.
+func withNewestCandle(body []byte, newest map[string]string) ([]byte, error) {
+	var answer map[string]json.RawMessage
+	if err := json.Unmarshal(body, &answer); err != nil {
+		return nil, fmt.Errorf("reading the KLine answer: %w", err)
+	}
+	var candles []map[string]json.RawMessage
+	if err := json.Unmarshal(answer["data"], &candles); err != nil || len(candles) == 0 {
+		return nil, fmt.Errorf("reading the KLine answer's %d candles: %v", len(candles), err)
+	}
+	last, lastID := 0, int64(math.MinInt64)
+	for i, c := range candles {
+		id, err := strconv.ParseInt(string(c["id"]), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("reading candle %d's id: %w", i, err)
+		}
+		if id > lastID {
+			last, lastID = i, id
+		}
+	}
+	for k, v := range newest {
+		candles[last][k] = json.RawMessage(v)
+	}
+	data, err := json.Marshal(candles)
+	if err != nil {
+		return nil, err
+	}
+	answer["data"] = data
+	return json.Marshal(answer)
 }
 
 // TestTheFirstPaintDrawsTheStudiesLines holds app.wasm and the live stream
