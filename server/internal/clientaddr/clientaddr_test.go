@@ -139,6 +139,7 @@ func TestClientDoesNotAllocate(t *testing.T) {
 		{clientaddr.Forwarded, http.Header{"Forwarded": {`for=6.6.6.6, for="2001:db8::7";proto=https, for=10.9.9.9`}, "X-Forwarded-For": {"6.6.6.6"}}},
 		// With ports, as a proxy may write them.
 		{clientaddr.Forwarded, http.Header{"Forwarded": {`for="198.51.100.9:4711", for="[2001:db8::7]:4711";proto=https, for="10.9.9.9:80"`}}},
+		{clientaddr.Forwarded, http.Header{"Forwarded": {`for="[2001:db8::7]", for="[2001:db8::8]"`}}},
 		{clientaddr.XForwardedFor, http.Header{"X-Forwarded-For": {"198.51.100.9:4711, [2001:db8::7]:4711, 10.9.9.9"}}},
 	} {
 		r := clientaddr.New(trusted, tc.reads)
