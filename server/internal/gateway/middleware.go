@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -90,12 +91,8 @@ func (s *server) logFor(r *http.Request) *slog.Logger {
 // routeOf names a path for metrics without letting paths grow the label set.
 func routeOf(p string) string {
 	switch p {
-	case venueapi.PathKLine:
-		return "kline"
-	case venueapi.PathTiers:
-		return "tiers"
-	case venueapi.PathPositionLimit:
-		return "position_limit"
+	case venueapi.PathKLine, venueapi.PathTiers, venueapi.PathPositionLimit:
+		return venue.EndpointName(p)
 	case venueapi.PathStreamKLine:
 		return "stream"
 	case venueapi.PathContracts, "/healthz", "/readyz", "/metrics", "/login":

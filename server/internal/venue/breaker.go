@@ -29,15 +29,24 @@ const (
 // endpoints' breakers are named as metrics name the endpoints.
 const KeyBreaker = "key"
 
-// endpointName names the circuit of a venue path.
-func endpointName(path string) string {
+// The venue's endpoints as their breakers, the gateway's metrics and the
+// logs name them.
+const (
+	EndpointKLine         = "kline"
+	EndpointTiers         = "tiers"
+	EndpointPositionLimit = "position_limit"
+)
+
+// EndpointName names the endpoint of a venue path (EndpointKLine, …); any
+// other path is its own name.
+func EndpointName(path string) string {
 	switch path {
 	case venueapi.PathKLine:
-		return "kline"
+		return EndpointKLine
 	case venueapi.PathTiers:
-		return "tiers"
+		return EndpointTiers
 	case venueapi.PathPositionLimit:
-		return "position_limit"
+		return EndpointPositionLimit
 	}
 	return path
 }
@@ -47,7 +56,7 @@ func endpointName(path string) string {
 // It comes wrapped in the error of that failure: an *AuthError for a refused
 // key, an *UnavailableError for a failing endpoint.
 type CircuitOpenError struct {
-	Breaker string        // KeyBreaker, or the endpoint: "kline", "tiers", "position_limit"
+	Breaker string        // KeyBreaker, or the endpoint (EndpointName)
 	Retry   time.Duration // until the next trial call may go out
 	Last    error         // what the failure that opened it said
 }

@@ -131,7 +131,7 @@ func New(cfg Config) (*Client, error) {
 	j := newJitter()
 	circuits := map[string]*breaker{}
 	for _, path := range [...]string{venueapi.PathKLine, venueapi.PathTiers, venueapi.PathPositionLimit} {
-		circuits[path] = newBreaker(endpointName(path), endpointFirstWait, endpointMaxWait, j)
+		circuits[path] = newBreaker(EndpointName(path), endpointFirstWait, endpointMaxWait, j)
 	}
 	return &Client{
 		base: u, host: sign.CanonicalHost(u.Scheme, u.Host), access: cfg.AccessKey, signer: sign.NewSigner(cfg.AccessKey, []byte(cfg.SecretKey)),
