@@ -5,10 +5,7 @@
 // both read it here, once per request and without allocating.
 package acceptencoding
 
-import (
-	"strconv"
-	"strings"
-)
+import "strings"
 
 // Weight is the weight (0 to 1) that lines, a request's Accept-Encoding
 // field lines (Header.Values, read as one comma-separated list, which a
@@ -57,36 +54,28 @@ func qvalue(params string) float64 {
 	for params != "" {
 		var p string
 		p, params, _ = strings.Cut(params, ";")
-		k, v, ok := strings.Cut(p, "=")
-		if !ok || !strings.EqualFold(strings.TrimSpace(k), "q") {
-			continue
+		if k, v, ok := strings.Cut(p, "="); ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+			return parseQvalue(strings.TrimSpace(v))
 		}
-		v = strings.TrimSpace(v)
-		if !isQvalue(v) {
-			return 0
-		}
-		q, _ := strconv.ParseFloat(v, 64) // isQvalue holds it to a number
-		return q
 	}
 	return 1
 }
 
-// isQvalue reports whether v is a qvalue as HTTP writes one:
-// "0" or "1", then up to three decimals after a "." ("1" only with zeros).
-func isQvalue(v string) bool {
-	if v == "" || (v[0] != '0' && v[0] != '1') {
-		return false
+// parseQvalue is v read as HTTP writes a qvalue: "0" or "1", then up to
+// three decimals after a "." ("1" only with zeros); 0 when v is not one.
+func parseQvalue(v string) float64 {
+	if v == "" || v[0] != '0' && v[0] != '1' || len(v) > 1 && (v[1] != '.' || len(v) > 5) {
+		return 0
 	}
-	if len(v) == 1 {
-		return true
-	}
-	if v[1] != '.' || len(v) > 5 {
-		return false
-	}
-	for _, c := range v[2:] {
-		if c < '0' || c > '9' || (v[0] == '1' && c != '0') {
-			return false
+	thousandths := 1000 * int(v[0]-'0')
+	for i, place := 2, 100; i < len(v); i, place = i+1, place/10 {
+		if v[i] < '0' || v[i] > '9' {
+			return 0
 		}
+		thousandths += place * int(v[i]-'0')
 	}
-	return true
+	if thousandths > 1000 {
+		return 0
+	}
+	return float64(thousandths) / 1000
 }
