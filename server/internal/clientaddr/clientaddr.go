@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"strings"
 )
 
@@ -205,26 +206,14 @@ func parseHop(s string) (netip.Addr, error) {
 	} else if h, p, ok := strings.Cut(s, ":"); ok && !strings.Contains(p, ":") { // one colon: IPv4 and a port
 		host, port, hasPort = h, p, true
 	}
-	if hasPort && !isPort(port) {
-		return netip.Addr{}, errNotAnAddress
+	if hasPort {
+		if _, err := strconv.ParseUint(port, 10, 16); err != nil { // as netip.ParseAddrPort reads a port
+			return netip.Addr{}, errNotAnAddress
+		}
 	}
 	a, err := netip.ParseAddr(host)
 	if err != nil || a.Zone() != "" || bracketed && a.Is4() { // brackets are for IPv6 alone
 		return netip.Addr{}, errNotAnAddress
 	}
 	return a.Unmap(), nil
-}
-
-// isPort reports whether s is a port number: decimal digits, at most 65535.
-func isPort(s string) bool {
-	n := 0
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-		if n = n*10 + int(c-'0'); n > 65535 {
-			return false
-		}
-	}
-	return s != ""
 }
