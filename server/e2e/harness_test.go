@@ -32,6 +32,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/riskchart/riskchart/venueapi"
 )
 
 // repoRoot holds web/, wasm_exec.js and artifacts/, seen from this package.
@@ -398,11 +400,41 @@ func openHoldingAppWasm(t testing.TB, u string, before ...chromedp.Action) (ctx 
 // read it while a test compares the first paint with the app.
 func openStillHoldingAppWasm(t testing.TB, u string, before ...chromedp.Action) (ctx context.Context, held <-chan fetch.RequestID) {
 	t.Helper()
+	return openStillRewritingKLine(t, u, nil, before...)
+}
+
+// openStillRewritingKLine is openStillHoldingAppWasm with each KLine answer
+// the page or the app asks for passed to it through rewrite (nil: as the
+// server sent it).
+func openStillRewritingKLine(t testing.TB, u string, rewrite func(body []byte) ([]byte, error), before ...chromedp.Action) (ctx context.Context, held <-chan fetch.RequestID) {
+	t.Helper()
 	return openHolding(t, u, func(ctx context.Context) (<-chan fetch.RequestID, chromedp.Action) {
-		each, hold := holdEach(ctx,
-			&fetch.RequestPattern{URLPattern: appWasmPattern, RequestStage: fetch.RequestStageRequest},
-			&fetch.RequestPattern{URLPattern: liveStream, RequestStage: fetch.RequestStageRequest})
+		patterns := []*fetch.RequestPattern{
+			{URLPattern: appWasmPattern, RequestStage: fetch.RequestStageRequest},
+			{URLPattern: liveStream, RequestStage: fetch.RequestStageRequest},
+		}
+		if rewrite != nil {
+			patterns = append(patterns, &fetch.RequestPattern{URLPattern: "*" + venueapi.PathKLine + "?*", RequestStage: fetch.RequestStageResponse})
+		}
+		each, hold := holdEach(ctx, patterns...)
 		whenHeld(ctx, each[1], func(fetch.RequestID) {}) // never answered
+		if rewrite != nil {
+			whenHeld(ctx, each[2], func(id fetch.RequestID) {
+				err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+					body, err := fetch.GetResponseBody(id).Do(ctx)
+					if err != nil {
+						return err
+					}
+					if body, err = rewrite(body); err != nil {
+						return err
+					}
+					return answerJSON(id, body).Do(ctx)
+				}))
+				if err != nil && ctx.Err() == nil {
+					t.Errorf("rewriting the KLine answer: %v", err)
+				}
+			})
+		}
 		return each[0], hold
 	}, before...)
 }

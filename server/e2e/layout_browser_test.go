@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 
 	"github.com/riskchart/riskchart/app/chartopt"
@@ -510,32 +509,11 @@ func TestTheFirstPaintMeasuresTheLegendTheAppWrites(t *testing.T) {
 			map[string]string{"open": "3300.015", "close": "3300.055", "high": "3300.075", "low": "3299.995", "vol": "12.50", "amount": "0.0375"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, held := openHolding(t, s.URL+"/?"+tc.query, func(ctx context.Context) (<-chan fetch.RequestID, chromedp.Action) {
-				each, hold := holdEach(ctx,
-					&fetch.RequestPattern{URLPattern: appWasmPattern, RequestStage: fetch.RequestStageRequest},
-					&fetch.RequestPattern{URLPattern: liveStream, RequestStage: fetch.RequestStageRequest},
-					&fetch.RequestPattern{URLPattern: "*" + venueapi.PathKLine + "?*", RequestStage: fetch.RequestStageResponse})
-				whenHeld(ctx, each[1], func(fetch.RequestID) {}) // never answered
-				whenHeld(ctx, each[2], func(id fetch.RequestID) {
-					err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
-						if tc.newest == nil {
-							return fetch.ContinueRequest(id).Do(ctx)
-						}
-						body, err := fetch.GetResponseBody(id).Do(ctx)
-						if err != nil {
-							return err
-						}
-						if body, err = withNewestCandle(body, tc.newest); err != nil {
-							return err
-						}
-						return answerWith(id, "application/json", body).Do(ctx)
-					}))
-					if err != nil && ctx.Err() == nil {
-						t.Errorf("passing the KLine answer on: %v", err)
-					}
-				})
-				return each[0], hold
-			}, emulation.SetDeviceMetricsOverride(tc.width, tc.height, 1, false))
+			var rewrite func([]byte) ([]byte, error)
+			if tc.newest != nil {
+				rewrite = func(body []byte) ([]byte, error) { return withNewestCandle(body, tc.newest) }
+			}
+			ctx, held := openStillRewritingKLine(t, s.URL+"/?"+tc.query, rewrite, emulation.SetDeviceMetricsOverride(tc.width, tc.height, 1, false))
 			waitFor(t, ctx, `!!(window.riskchartBoot && riskchartBoot.drawn)`)
 			measured := evalJS[[][2]string](t, ctx, `riskchartBoot.legend || []`)
 			if len(measured) == 0 {
