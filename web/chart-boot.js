@@ -258,16 +258,17 @@
   // is that text, trailing zeros aside, for up to 15 digits), where toFixed
   // rounds the double: 1.005 is a hair below it, "1.00" at two places where
   // the app writes "1.01". null: not a number.
+  const pow10 = (n) => 10n ** BigInt(n);
   const decimal = (v) => {
     const m = /^(-?)(\d+)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(typeof v === "string" ? v.trim() : String(v));
     if (!m) {
       return null;
     }
-    const frac = m[3] || "", places = frac.length - Number(m[4] || 0), units = BigInt(m[2] + frac) * 10n ** BigInt(Math.max(0, -places));
+    const frac = m[3] || "", places = frac.length - Number(m[4] || 0), units = BigInt(m[2] + frac) * pow10(Math.max(0, -places));
     return { units: m[1] ? -units : units, places: Math.max(0, places) };
   };
   const abs = (n) => (n < 0n ? -n : n);
-  const scaledTo = (d, places) => d.units * 10n ** BigInt(places - d.places); // places ≥ d.places
+  const scaledTo = (d, places) => d.units * pow10(places - d.places); // places ≥ d.places
   // n / d rounded half away from zero, as decimal.DivRound and Round do.
   const divRound = (n, d) => {
     const q = n / d; // toward zero
@@ -284,7 +285,7 @@
     if (places < 0) {
       return unitsText(d.units, d.places).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
     }
-    return unitsText(places >= d.places ? scaledTo(d, places) : divRound(d.units, 10n ** BigInt(d.places - places)), places);
+    return unitsText(places >= d.places ? scaledTo(d, places) : divRound(d.units, pow10(d.places - places)), places);
   };
   // The axes': the app writes those from floats (strconv.FormatFloat), a
   // value exactly half way to the even digit, where toFixed rounds away
@@ -403,8 +404,8 @@
     const price = (v) => { const d = decimal(v); return grouped(d ? decimalText(d, decimals) : String(v)); };
     const open = decimal(c.open) || { units: 0n, places: 0 }, close = decimal(c.close) || open, places = Math.max(open.places, close.places);
     const change = { units: scaledTo(close, places) - scaledTo(open, places), places }, up = change.units > 0n ? "+" : "";
-    // change × 100 / open at two places: units × 100 × 10^open.places × 10^2 / (open's units × 10^places).
-    const percent = () => unitsText(divRound(change.units * 10000n * 10n ** BigInt(open.places), open.units * 10n ** BigInt(places)), 2);
+    // change × 100 / open at two places: both counted in units of places, change's × 100 × 10^2 over open's.
+    const percent = () => unitsText(divRound(change.units * 10000n, scaledTo(open, places)), 2);
     const items = [
       ["Time", label(c.id) + zone()],
       ["O", price(c.open)], ["H", price(c.high)], ["L", price(c.low)], ["C", price(c.close)],
