@@ -219,7 +219,7 @@ func (c *candleCache) latestFromVenue(ctx context.Context, s *candles.Series, si
 	k := s.Key()
 	at := c.now()
 	env, err := c.venue.KLine(ctx, venueapi.KLineQuery{ContractCode: k.Code, Period: k.Period, Size: size})
-	c.metrics.venueCalls.WithLabelValues(venue.EndpointKLine, outcome(err)).Inc()
+	c.metrics.countVenueCall(venue.EndpointKLine, err)
 	if err != nil {
 		c.remember(s, err, at)
 		return candles.Fetch{}, err
@@ -276,7 +276,7 @@ func (c *candleCache) gap(ctx context.Context, s *candles.Series, g candles.Span
 	_, err := shared(ctx, &c.flight, flightKey(k, "range", g.Lo, g.Hi), c.timeout, 0, held, func(ctx context.Context) (any, error) {
 		at := c.now()
 		recs, err := c.venue.KLineRange(ctx, k.Code, k.Period, g.Lo, g.Hi)
-		c.metrics.venueCalls.WithLabelValues(venue.EndpointKLine, outcome(err)).Inc()
+		c.metrics.countVenueCall(venue.EndpointKLine, err)
 		if err != nil {
 			c.remember(s, err, at)
 			return nil, err

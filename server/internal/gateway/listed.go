@@ -124,7 +124,7 @@ func (l *listed) fetch(ctx context.Context, asOf time.Time, done chan struct{}) 
 	ctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
 	env, err := l.venue.PositionLimits(ctx, venueapi.LimitQuery{BusinessType: venueapi.BusinessAll})
-	l.metrics.venueCalls.WithLabelValues(venue.EndpointPositionLimit, outcome(err)).Inc()
+	l.metrics.countVenueCall(venue.EndpointPositionLimit, err)
 	var list *listing
 	switch {
 	case err != nil:

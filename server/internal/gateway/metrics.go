@@ -52,6 +52,12 @@ func (m *metrics) countPrivateLookup(key string, called bool, err error) {
 	}
 }
 
+// countVenueCall counts a call to the venue's endpoint (venue.EndpointKLine,
+// …) by how it ended.
+func (m *metrics) countVenueCall(endpoint string, err error) {
+	m.venueCalls.WithLabelValues(endpoint, outcome(err)).Inc()
+}
+
 // outcome names a venue call's result for the venue_calls metric.
 func outcome(err error) string {
 	var rl *venue.RateLimitedError

@@ -31,7 +31,7 @@ func (s *server) handleTiers() http.Handler {
 		}
 		v, stale, err := s.privateGet(r, s.tiers, "tiers|"+q.ContractCode, func(ctx context.Context) (any, error) {
 			env, err := s.venue.Tiers(ctx, q)
-			s.metrics.venueCalls.WithLabelValues(venue.EndpointTiers, outcome(err)).Inc()
+			s.metrics.countVenueCall(venue.EndpointTiers, err)
 			return env, err
 		})
 		if err != nil && !stale {
@@ -82,7 +82,7 @@ func (s *server) handleLimits() http.Handler {
 		key := "limits|" + q.ContractCode + "|" + q.Pair + "|" + string(q.ContractType) + "|" + q.Business()
 		v, stale, err := s.privateGet(r, s.limits, key, func(ctx context.Context) (any, error) {
 			env, err := s.venue.PositionLimits(ctx, q)
-			s.metrics.venueCalls.WithLabelValues(venue.EndpointPositionLimit, outcome(err)).Inc()
+			s.metrics.countVenueCall(venue.EndpointPositionLimit, err)
 			return env, err
 		})
 		if err != nil && !stale {

@@ -300,7 +300,7 @@ func (c *candleCache) loadBlock(ctx context.Context, s *candles.Series, b block,
 		}
 		if l.Won {
 			recs, err := c.venue.KLineRange(ctx, k.Code, k.Period, b.lo, upto)
-			c.metrics.venueCalls.WithLabelValues(venue.EndpointKLine, outcome(err)).Inc()
+			c.metrics.countVenueCall(venue.EndpointKLine, err)
 			if err != nil {
 				c.remember(s, err, at)
 				c.cluster.release(ctx, l, err)
