@@ -20,6 +20,12 @@ import (
 
 const jsChart = `echarts.getInstanceByDom(document.getElementById("chart"))`
 
+// jsItemValue reads an element of a series' data as its value: the chart
+// hands ECharts its newest candle and volume bar as items ({value,
+// itemStyle: {opacity: 0}}) that its live layer draws over
+// (app/echarts/live.go); every other element is a value already.
+const jsItemValue = `((d) => (d !== null && typeof d === "object" && !Array.isArray(d) ? d.value : d))`
+
 // jsChartBox is the chart element's box in the window, as JSON: tests
 // compare it before and after what must not move the chart.
 const jsChartBox = `JSON.stringify(document.getElementById("chart").getBoundingClientRect())`
@@ -202,7 +208,7 @@ func TestChartInTheBrowser(t *testing.T) {
 		// drawn in the candle's colour.
 		if problem := evalJS[string](t, ctx, `(() => {
   const o = `+jsChart+`.getOption(), [price, up, down] = o.series;
-  const val = (d) => (d !== null && typeof d === "object" && !Array.isArray(d) ? d.value : d); // the newest is an item of its own
+  const val = `+jsItemValue+`;
   if (up.itemStyle.color !== price.itemStyle.color || down.itemStyle.color !== price.itemStyle.color0) return "bar colours " + [up.itemStyle.color, down.itemStyle.color] + " for candles " + [price.itemStyle.color, price.itemStyle.color0];
   for (let i = 0; i < price.data.length; i++) {
     const [open, close] = val(price.data[i]), rising = close >= open, [u, d] = [val(up.data[i]), val(down.data[i])];
@@ -217,7 +223,7 @@ func TestChartInTheBrowser(t *testing.T) {
 		// newest: a view ending on it would follow a candle appended meanwhile.)
 		jsFit := `(() => {
   const c = ` + jsChart + `, [first, last] = ` + jsInView + `, data = c.getOption().series[0].data;
-  const val = (d) => (Array.isArray(d) ? d : d.value), shown = data.slice(first, last + 1).map(val);
+  const val = ` + jsItemValue + `, shown = data.slice(first, last + 1).map(val);
   const [lo, hi] = [Math.min(...shown.map((d) => d[2])), Math.max(...shown.map((d) => d[3]))];
   const all = [Math.min(...data.map((d) => val(d)[2])), Math.max(...data.map((d) => val(d)[3]))];
   const [min, max] = c.getModel().getComponent("yAxis", 0).axis.scale.getExtent();

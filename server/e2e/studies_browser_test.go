@@ -200,13 +200,12 @@ func TestChartLooksAndMarksFromTheURL(t *testing.T) {
 	t.Run("a log axis spans the prices in view, a day's or two years', and labels round prices", func(t *testing.T) {
 		// ECharts widens a log axis to whole powers of ten and labels those
 		// alone: a day's candles were a line along the top of an axis from
-		// 10,000 to 100,000, with two labels. The newest candle may be an item
-		// ({value, itemStyle: {opacity: 0}}) that the chart's live layer draws
-		// over (app/echarts/live.go); the axis spans it, and in a month that
-		// makes a new low its low is the one in view.
+		// 10,000 to 100,000, with two labels. The newest candle, an item
+		// (jsItemValue), counts: the axis spans it, and in a month that makes
+		// a new low its low is the one in view.
 		const jsLogAxis = `(() => {
   const c = ` + jsChart + `, o = c.getOption(), z = o.dataZoom[0];
-  const rows = o.series[0].data.slice(z.startValue, z.endValue + 1).map((d) => (Array.isArray(d) ? d : d && d.value)).filter(Array.isArray).map((d) => d.map(Number));
+  const rows = o.series[0].data.slice(z.startValue, z.endValue + 1).map(` + jsItemValue + `).filter(Array.isArray).map((d) => d.map(Number));
   const a = c.getModel().getComponent("yAxis", 0).axis, [min, max] = a.scale.getExtent();
   const ys = a.getTicksCoords().map((t) => t.coord), gaps = ys.slice(1).map((y, i) => Math.abs(y - ys[i]));
   return {low: Math.min(...rows.map((d) => d[2])), high: Math.max(...rows.map((d) => d[3])), min, max,

@@ -15,7 +15,7 @@ import (
 // own, or a custom series' row [index, open, close, low, high] whose index
 // must be where the row is (app/chartopt/styles.go).
 const jsOHLC = `((d, i) => {
-  const v = Array.isArray(d) ? d : d.value;
+  const v = ` + jsItemValue + `(d);
   if (v.length === 4) return v;
   if (v.length !== 5 || v[0] !== i) throw new Error("row " + i + " of the price series is " + JSON.stringify(v));
   return v.slice(1);
