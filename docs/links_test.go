@@ -28,6 +28,15 @@ var (
 	// citation is docs/<file>.md with its anchor, if any, as code and
 	// documents outside docs/ write it.
 	citation = regexp.MustCompile(`docs/([A-Za-z0-9_-]+\.md)(#[A-Za-z0-9_-]+)?`)
+	// named is docs/<file>.md followed by a heading's text in quotes, the
+	// way a comment cites a section by its name: (docs/<file>.md, "Heading").
+	// It is read from the comment's lines joined (commentLines), so a name
+	// wrapped onto the next line is read whole.
+	named = regexp.MustCompile(`docs/([A-Za-z0-9_-]+\.md),? "([^"]+)"`)
+	// commentMark is what opens a line of a comment in the files cited
+	// from: Go's and JavaScript's //, a block comment's * and /*, and the
+	// Makefile's, the shell's and YAML's #.
+	commentMark = regexp.MustCompile(`^\s*(?://+|/\*+|\*+|#+)?\s*`)
 	// link is a Markdown link's target within the repository: a file
 	// ending .md, an anchor, or both.
 	link = regexp.MustCompile(`\]\(((?:\.\./|\./)?[A-Za-z0-9_./-]*\.md)?(#[^\s)]*)?\)`)
@@ -145,6 +154,10 @@ func TestEveryLinkIntoDocsFindsItsHeading(t *testing.T) {
 		rel, _ := filepath.Rel(root, path)
 		rel = filepath.ToSlash(rel)
 		text := string(b)
+		for _, m := range named.FindAllStringSubmatch(commentLines(text), -1) {
+			links++
+			check(rel, "docs/"+m[1], "#"+slug(m[2]), m[0])
+		}
 		for _, i := range citation.FindAllStringSubmatchIndex(text, -1) {
 			if strings.HasSuffix(text[:i[0]], "](") {
 				continue // a Markdown link: checked below
@@ -187,6 +200,17 @@ func TestEveryLinkIntoDocsFindsItsHeading(t *testing.T) {
 	if links < 100 {
 		t.Fatalf("found %d links into the documents; the repository has hundreds: the walk missed them", links)
 	}
+}
+
+// commentLines is text with each line's comment mark and indentation taken
+// off and the lines joined by a space, so that a quoted name a comment wraps
+// reads as one.
+func commentLines(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(commentMark.ReplaceAllString(l, ""), " \t\r")
+	}
+	return strings.Join(lines, " ")
 }
 
 // TestSlugWritesAnchorsAsGitHubDoes: the anchors the check above expects

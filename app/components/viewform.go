@@ -10,8 +10,8 @@ import (
 
 // The chart page's controls are GET forms to the page's own view, so that a
 // click before app.wasm runs navigates to the view it names, which the first
-// paint then draws (docs/architecture.md, "first paint"). The app replaces
-// the prerendered controls when it mounts; its handlers prevent the
+// paint then draws (docs/architecture.md, "The page before the app"). The app
+// replaces the prerendered controls when it mounts; its handlers prevent the
 // navigation and change the view in place.
 
 // viewFields is view v as hidden form fields, but for the names the form's

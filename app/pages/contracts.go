@@ -32,8 +32,8 @@ func loadContracts(ctx app.Context, set func([]venueapi.Offer)) {
 }
 
 // adoptContracts takes, once, the contract list the server put in the page
-// (docs/architecture.md, "first paint"); ok is false when the page holds
-// none, or one that cannot be read: the page then fetches it.
+// (docs/architecture.md, "The page before the app"); ok is false when the page
+// holds none, or one that cannot be read: the page then fetches it.
 func adoptContracts() ([]venueapi.Offer, bool) {
 	body, ok := browser.TakeFirstContracts()
 	if !ok {

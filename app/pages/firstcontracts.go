@@ -12,8 +12,8 @@ import (
 // FirstContractPicker is the contract picker the page at u draws when it
 // opens, listing contracts: the server puts it in the page in place of the
 // prerendered one, which lists the page's contract alone, so that a choice
-// made before app.wasm runs can be any of them (docs/architecture.md,
-// "first paint"). ok is false for a page without a picker (an embed, a
+// made before app.wasm runs can be any of them (docs/architecture.md, "The
+// page before the app"). ok is false for a page without a picker (an embed, a
 // malformed contract, a path that is no page).
 func FirstContractPicker(u *url.URL, contracts []venueapi.Offer) (picker app.UI, ok bool) {
 	if p, has := pageAt(u.Path).(pickerPage); has {

@@ -11,7 +11,7 @@ import (
 
 // TiersShown is the tier ladder a page shows when it opens: the server
 // prerenders it when it holds those tiers and the viewer may see them
-// (docs/architecture.md, "first paint").
+// (docs/architecture.md, "The page before the app").
 type TiersShown struct {
 	Contract string
 	// Embedded marks an embed, whose panel is judged by the signed link in

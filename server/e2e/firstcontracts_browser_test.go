@@ -19,13 +19,13 @@ const jsPicker = `(() => {
   return s ? [...s.options].map((o) => o.value).join(",") + "|" + s.value : "";
 })()`
 
-// TestContractListShownBeforeTheAppRuns: the chart page carries the
-// server's contract list (docs/architecture.md, "first paint"). With
+// TestContractListShownBeforeTheAppRuns: the chart page carries the server's
+// contract list (docs/architecture.md, "The page before the app"). With
 // app.wasm held back the picker lists every contract, the page's selected;
-// choosing another navigates to it and the first paint draws it. Once
-// app.wasm runs, the app adopts the list the page carried: the page makes
-// no request to the contract path at all, neither the app's fetch nor a
-// preload (the server drops the preload from a page that carries the list).
+// choosing another navigates to it and the first paint draws it. Once app.wasm
+// runs, the app adopts the list the page carried: the page makes no request to
+// the contract path at all, neither the app's fetch nor a preload (the server
+// drops the preload from a page that carries the list).
 func TestContractListShownBeforeTheAppRuns(t *testing.T) {
 	s := startServer(t, nil)
 	var list struct {

@@ -50,15 +50,15 @@ const jsPageNodes = `(() => {
   return out;
 })()`
 
-// TestThePageAsSentIsTheAppsFirstRender: what the server sends, drawn
-// before app.wasm runs, is what the app's first render shows, so that the
-// app changes nothing on show as it takes the page over (docs/architecture.md,
-// "first paint"): each page is read with app.wasm held back (and the live
+// TestThePageAsSentIsTheAppsFirstRender: what the server sends, drawn before
+// app.wasm runs, is what the app's first render shows, so that the app changes
+// nothing on show as it takes the page over (docs/architecture.md, "The page
+// before the app"): each page is read with app.wasm held back (and the live
 // stream, so that the candles stay), then again as go-app's loader leaves,
-// before any of the app's fetches has landed, some on a phone's screen, in
-// a zone five and a half hours from UTC (the times of day the server cannot
-// write in the reader's zone: web/app-start.js). Only what jsPageNodes
-// leaves out, each for its reason, may differ.
+// before any of the app's fetches has landed, some on a phone's screen, in a
+// zone five and a half hours from UTC (the times of day the server cannot
+// write in the reader's zone: web/app-start.js). Only what jsPageNodes leaves
+// out, each for its reason, may differ.
 func TestThePageAsSentIsTheAppsFirstRender(t *testing.T) {
 	const key = "sent-page-e2e-embed-key-0123456789-0123456789"
 	s := startServer(t, map[string]string{"RISKCHART_EMBED_KEY": key})

@@ -34,10 +34,10 @@ func sortedAttrs(tags []string) []string {
 	return out
 }
 
-// The pages with a contract picker (the chart page, /tiers, /limits) carry
-// the contract list when the request holds it (docs/architecture.md, "first
-// paint"): the picker lists every contract, the page's own selected, and the
-// answer is there for the app.
+// The pages with a contract picker (the chart page, /tiers, /limits) carry the
+// contract list when the request holds it (docs/architecture.md, "The page
+// before the app"): the picker lists every contract, the page's own selected,
+// and the answer is there for the app.
 func TestThePagesWithAPickerCarryTheContractList(t *testing.T) {
 	const answer = `{"data":[{"contract_code":"BTC-USDT","face_value":"0.001","price_decimals":1},{"contract_code":"ETH-USDT","face_value":"0.01","price_decimals":2},{"contract_code":"SOL-USDT","face_value":"1","price_decimals":3}],"private":true}`
 	held := firstdata.ContractsLookup(func() ([]byte, bool) { return []byte(answer), true })

@@ -8,10 +8,10 @@ import (
 	"github.com/riskchart/riskchart/venueapi"
 )
 
-// withFirstTiers lets a page with a tier ladder (the chart page, /tiers,
-// the tiers embed) carry the tiers this server holds for its contract, so
-// that the risk panel shows them before app.wasm runs (docs/architecture.md,
-// "first paint"). Only for a viewer the tier path would answer (access.go),
+// withFirstTiers lets a page with a tier ladder (the chart page, /tiers, the
+// tiers embed) carry the tiers this server holds for its contract, so that the
+// risk panel shows them before app.wasm runs (docs/architecture.md, "The page
+// before the app"). Only for a viewer the tier path would answer (access.go),
 // and only from the cache: a page never calls the venue.
 func (s *server) withFirstTiers(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
