@@ -1,14 +1,17 @@
-// Package docs_test checks the repository's links into docs/: code, tests
-// and documents cite docs/<file>.md#<anchor> for the why of what they do,
-// and a heading renamed would leave those citations pointing nowhere.
+// Package docs_test checks what the repository's text cites: code, tests
+// and documents cite docs/<file>.md#<anchor>, or a section by its quoted
+// name, for the why of what they do, and name the files that do it; a
+// heading or a file renamed would leave those citations pointing nowhere.
 package docs_test
 
 import (
 	"bufio"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,6 +36,11 @@ var (
 	// It is read from the comment's lines joined (commentLines), so a name
 	// wrapped onto the next line is read whole.
 	named = regexp.MustCompile(`docs/([A-Za-z0-9_-]+\.md),? "([^"]+)"`)
+	// repoPath is a path from the repository's root to one of its files:
+	// one of its source folders, then at least a name with an extension,
+	// not itself part of a longer path or name (a Go identifier such as
+	// app/boot.Config has no extension of a file's kind).
+	repoPath = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./-])((?:app|server|venueapi|web|docs|\.ci)/(?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(?:go|js|css|md|html|sh|json|png|svg|wasm|br|gz|yml|yaml|tsv|txt))\b`)
 	// commentMark is what opens a line of a comment in the files cited
 	// from: Go's and JavaScript's //, a block comment's * and /*, and the
 	// Makefile's, the shell's and YAML's #.
@@ -133,27 +141,7 @@ func TestEveryLinkIntoDocsFindsItsHeading(t *testing.T) {
 		}
 	}
 	links := 0
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if skipped[d.Name()] {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		ext := filepath.Ext(d.Name())
-		if !cited[ext] && d.Name() != "Makefile" || strings.HasSuffix(d.Name(), ".min.js") {
-			return nil
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		text := string(b)
+	eachCitingFile(t, func(rel, text string) {
 		for _, m := range named.FindAllStringSubmatch(commentLines(text), -1) {
 			links++
 			check(rel, "docs/"+m[1], "#"+slug(m[2]), m[0])
@@ -171,8 +159,8 @@ func TestEveryLinkIntoDocsFindsItsHeading(t *testing.T) {
 			links++
 			check(rel, "docs/"+m(1), m(2), m(0))
 		}
-		if ext != ".md" {
-			return nil
+		if filepath.Ext(rel) != ".md" {
+			return
 		}
 		dir := filepath.ToSlash(filepath.Dir(rel))
 		for _, m := range link.FindAllStringSubmatch(text, -1) {
@@ -192,14 +180,86 @@ func TestEveryLinkIntoDocsFindsItsHeading(t *testing.T) {
 			}
 			check(rel, target, anchor, m[0])
 		}
+	})
+	if links < 100 {
+		t.Fatalf("found %d links into the documents; the repository has hundreds: the walk missed them", links)
+	}
+}
+
+// eachCitingFile calls fn with the path from the root and the text of every
+// file of the repository that may cite another: the kinds in cited and the
+// Makefile, outside the built and fetched directories.
+func eachCitingFile(t *testing.T, fn func(rel, text string)) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if skipped[d.Name()] {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !cited[filepath.Ext(d.Name())] && d.Name() != "Makefile" || strings.HasSuffix(d.Name(), ".min.js") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		fn(filepath.ToSlash(rel), string(b))
 		return nil
 	})
 	if err != nil {
 		t.Fatalf("walking the repository: %v", err)
 	}
-	if links < 100 {
-		t.Fatalf("found %d links into the documents; the repository has hundreds: the walk missed them", links)
+}
+
+// TestEveryFileCitedIsInTheRepository: a path from the repository's root
+// that code, tests and documents name, such as server/internal/bundle/sketch.go
+// or web/app-start.js, is a file or folder of the repository, or one the
+// build makes (a path .gitignore names as a build output): a file renamed
+// or removed would leave the reader looking for it.
+func TestEveryFileCitedIsInTheRepository(t *testing.T) {
+	built := builtPaths(t)
+	cites := 0
+	eachCitingFile(t, func(rel, text string) {
+		for _, m := range repoPath.FindAllStringSubmatch(text, -1) {
+			p := m[1]
+			cites++
+			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil {
+				continue
+			}
+			if !slices.ContainsFunc(built, func(pattern string) bool {
+				ok, _ := path.Match(pattern, p)
+				return ok
+			}) {
+				t.Errorf("%s: names %s, which is neither in the repository nor one of the build's outputs (.gitignore)", rel, p)
+			}
+		}
+	})
+	if cites < 100 {
+		t.Fatalf("found %d paths cited; the repository has hundreds: the walk missed them", cites)
 	}
+}
+
+// builtPaths are the build outputs .gitignore names from the root (its
+// lines beginning with /), as path.Match patterns.
+func builtPaths(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, ".gitignore"))
+	if err != nil {
+		t.Fatalf("reading .gitignore: %v", err)
+	}
+	var got []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if p, ok := strings.CutPrefix(strings.TrimSpace(line), "/"); ok {
+			got = append(got, strings.TrimSuffix(p, "/"))
+		}
+	}
+	return got
 }
 
 // commentLines is text with each line's comment mark and indentation taken
