@@ -1,7 +1,8 @@
 // Package docs_test checks what the repository's text cites: code, tests
 // and documents cite docs/<file>.md#<anchor>, or a section by its quoted
-// name, for the why of what they do, and name the files that do it; a
-// heading or a file renamed would leave those citations pointing nowhere.
+// name, for the why of what they do, and name the files that do it and the
+// tests that check it; a heading, a file or a test renamed would leave those
+// citations pointing nowhere.
 package docs_test
 
 import (
@@ -41,6 +42,11 @@ var (
 	// not itself part of a longer path or name (a Go identifier such as
 	// app/boot.Config has no extension of a file's kind).
 	repoPath = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./-])((?:app|server|venueapi|web|docs|\.ci)/(?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(?:go|js|css|md|html|sh|json|png|svg|wasm|br|gz|yml|yaml|tsv|txt))\b`)
+	// testFunc is a test's or benchmark's declaration in a _test.go file.
+	testFunc = regexp.MustCompile(`(?m)^func ((?:Test|Benchmark|Fuzz|Example)[A-Za-z0-9_]*)\(`)
+	// testName is a test or benchmark named in text: a whole identifier,
+	// not a package's (app.TestEngine) or part of a longer one.
+	testName = regexp.MustCompile(`(?:^|[^.A-Za-z0-9_])((?:Test|Benchmark)[A-Z][A-Za-z0-9_]*)`)
 	// commentMark is what opens a line of a comment in the files cited
 	// from: Go's and JavaScript's //, a block comment's * and /*, and the
 	// Makefile's, the shell's and YAML's #.
@@ -242,6 +248,33 @@ func TestEveryFileCitedIsInTheRepository(t *testing.T) {
 	})
 	if cites < 100 {
 		t.Fatalf("found %d paths cited; the repository has hundreds: the walk missed them", cites)
+	}
+}
+
+// TestEveryTestCitedIsATest: a test or benchmark that code and documents
+// name for what it checks or measures (TestChartFirstPaint,
+// BenchmarkStartUp) is a function some _test.go file of the repository
+// defines: one renamed or removed would leave the claim unbacked.
+func TestEveryTestCitedIsATest(t *testing.T) {
+	defined := map[string]bool{}
+	texts := map[string]string{}
+	eachCitingFile(t, func(rel, text string) {
+		texts[rel] = text
+		if strings.HasSuffix(rel, "_test.go") {
+			for _, m := range testFunc.FindAllStringSubmatch(text, -1) {
+				defined[m[1]] = true
+			}
+		}
+	})
+	if len(defined) < 100 {
+		t.Fatalf("found %d tests defined; the repository has hundreds: the walk missed them", len(defined))
+	}
+	for rel, text := range texts {
+		for _, m := range testName.FindAllStringSubmatch(text, -1) {
+			if !defined[m[1]] {
+				t.Errorf("%s: names %s, which no _test.go file of the repository defines", rel, m[1])
+			}
+		}
 	}
 }
 

@@ -1,6 +1,6 @@
 // Command funcopts prints what go-echarts' JavaScript helpers make of a set
 // of inputs, one JSON string per line: the edits of opts/js.go must not
-// change a byte of it (TestTheEditsKeepGoEChartsOutput).
+// change a byte of it (TestTheEditsTakeRegexpOutAndKeepGoEChartsOutput).
 package main
 
 import (
