@@ -85,7 +85,7 @@ func TestThePagesWithAPickerCarryTheContractList(t *testing.T) {
 			if m[1] != carried {
 				t.Errorf("the page carries %s, want %s", m[1], carried)
 			}
-			// The app reads it in Go's first run, in one pass (docs/performance.md#the-lists-read-in-one-pass).
+			// The app reads it in Go's first run, in one pass (docs/startup.md#the-lists-read-in-one-pass).
 			if _, ok := venueapi.FastContracts([]byte(m[1])); !ok {
 				t.Errorf("the page's answer is not one venueapi.FastContracts reads: the app would read it with encoding/json")
 			}

@@ -64,7 +64,7 @@ func (s firstTiersServer) check(tests []firstTiersCase) {
 			if got != tt.want || (tt.want != "") != (rows > 0) {
 				t.Errorf("the page holds %d tier rows and the answer for %q; want the tiers of %q", rows, got, tt.want)
 			}
-			// The app reads the tiers in Go's first run, in one pass (docs/performance.md#the-lists-read-in-one-pass).
+			// The app reads the tiers in Go's first run, in one pass (docs/startup.md#the-lists-read-in-one-pass).
 			if tt.want != "" {
 				m := firstTiersAnswer.FindStringSubmatch(page)
 				if m == nil {

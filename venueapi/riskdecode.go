@@ -13,7 +13,7 @@ import (
 // during its start. With encoding/json, those were the start's last decodes
 // and encodes by reflection, and the first use of each costs V8 a compile of
 // encoding/json's large functions while the app starts
-// (docs/performance.md, "The risk panel's records"). These readers take the
+// (docs/startup.md, "The risk panel's records"). These readers take the
 // common shape in one pass and leave anything else to encoding/json, so
 // that the result is always what json.Unmarshal gives.
 

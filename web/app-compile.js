@@ -11,7 +11,7 @@
 // compiled module), the compile reads app.wasm from the service worker's
 // cache itself: a fetch through that worker's static route took two to
 // three times as long, most of it the browser's fresh memory for the
-// body's way to the page (docs/performance.md, "Reading app.wasm from the
+// body's way to the page (docs/startup.md, "Reading app.wasm from the
 // cache"). Such a read has no part in the browser's cache of compiled code,
 // so every other start fetches. A miss in the cache fetches too.
 //
@@ -22,7 +22,7 @@
 // in), and Chromium keeps it beside the file (the service worker's copy on
 // a return visit); a later start in a new browser process takes the code
 // from there instead of compiling app.wasm again. A worker that had closed
-// itself at once left nothing to write it (docs/performance.md, "The
+// itself at once left nothing to write it (docs/startup.md, "The
 // browser's cache of compiled code"). It does not stay longer: an idle
 // worker's heap keeps the compile's garbage, about 20 MB, which its
 // collector does not come back for. Having read the cache, it has nothing

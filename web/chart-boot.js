@@ -92,7 +92,7 @@
   // reading it when it is the one this view needs. ECharts starts only once
   // it has landed, and draws the frame and the candles in one setOption:
   // ECharts renders on each call, and an empty frame first was a second
-  // render (docs/performance.md, "One render for the first paint").
+  // render (docs/startup.md, "One render for the first paint").
   const url = boot.path + "?" + new URLSearchParams({ contract_code: contract, period, size: boot.size });
   const early = window.riskchartAnswer;
   const answer = early && early.href === url ? early.read : fetch(url, { credentials: "same-origin" }).then((res) => (res.ok ? res.text() : Promise.reject()));

@@ -31,7 +31,7 @@ var LoaderPatchJS string
 // then draws at the end of its own task, before the page's first frame. Read
 // from a script file after the stylesheets, those tasks could come after the
 // first layout and paint, and the candles a frame later
-// (docs/performance.md, "The answer read from the head"). Every chart page
+// (docs/startup.md, "The answer read from the head"). Every chart page
 // and chart embed carries it, so its comments are here rather than in it.
 //
 // It leaves window.riskchartAnswer, what chart-boot.js reads: the request's
@@ -60,7 +60,7 @@ var LoaderPatchJS string
 // 200 ms later, after the app's draw; the request's own tasks come as the
 // network answers, and the answer is in before Go starts. Not before the
 // first paint: read from the start, beside the first paint's requests, they
-// slowed it (docs/performance.md, "The tiers read by the page").
+// slowed it (docs/startup.md, "The tiers read by the page").
 //
 //go:embed chart-answer.js
 var ChartAnswerJS string

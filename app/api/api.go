@@ -34,7 +34,7 @@ func Unanswered(err error) bool {
 
 // The HTTP methods and statuses the client names, written out: importing
 // net/http would link crypto/tls and HTTP/2 into app.wasm
-// (docs/performance.md#what-appwasm-links).
+// (docs/startup.md#what-appwasm-links).
 const (
 	methodGet, methodPost = "GET", "POST"
 

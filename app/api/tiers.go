@@ -25,7 +25,7 @@ const pageTiers = "riskchartTiers"
 // FetchTiers asks the server's tier path (signed by the server) for a
 // swap's tiers; header is Headers' answer. When the chart page has read
 // them already (web/chart-answer.js, from the URL the server names in the
-// page's head), it takes that answer instead, once (docs/performance.md,
+// page's head), it takes that answer instead, once (docs/startup.md,
 // "The tiers read by the page"); a read that got no answer is asked for
 // again.
 func FetchTiers(ctx context.Context, code string, header map[string]string) (*venueapi.TierEnvelope, error) {

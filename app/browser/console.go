@@ -12,7 +12,7 @@ import (
 // at the console's own level, which DevTools shows and filters by: slog's
 // default handler wrote through package log to wasm_exec.js, which writes
 // every line of Go's output with console.log, and slog and log linked
-// 230 kB into app.wasm (docs/performance.md, "What app.wasm links").
+// 230 kB into app.wasm (docs/startup.md, "What app.wasm links").
 
 // Warn writes msg and its key-value pairs to the console as a warning.
 func Warn(msg string, kv ...any) { consoleLine("warn", msg, kv) }

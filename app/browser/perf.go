@@ -35,7 +35,7 @@ func MarkDrawn() {
 // Yield waits for a task of the browser's own (a zero-delay timer), so that
 // what the browser has queued runs first. Go's first run in the page lasts
 // until every goroutine waits: go-app's loader leaves, and the page's
-// controls answer, only then (docs/performance.md#start-up-where-the-time-goes).
+// controls answer, only then (docs/startup.md#start-up-where-the-time-goes).
 func Yield() {
 	done := make(chan struct{})
 	var fn app.Func

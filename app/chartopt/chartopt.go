@@ -308,7 +308,7 @@ func Label(id int64, p venueapi.Period, loc *time.Location) string {
 // appendLabel appends what time.Time.Format writes with LabelLayout(p),
 // from the time's fields: the time axis names every candle of each draw,
 // and Format's general layout parser was most of that cost in app.wasm
-// (docs/performance.md#the-candles-labels-and-digits).
+// (docs/startup.md#the-candles-labels-and-digits).
 func appendLabel(b []byte, id int64, p venueapi.Period, loc *time.Location) []byte {
 	t := time.Unix(id, 0).In(LabelZone(p, loc))
 	year, month, day := t.Date()

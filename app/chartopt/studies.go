@@ -162,7 +162,7 @@ func applyStudies(o *option, s Style) {
 // moves the time axis' labels to the lowest and links every x axis to the
 // crosshair and the zoom. It returns each pane's grid index. (Apart from
 // applyStudies: one function of this size is compiled at once by V8's
-// optimizing tier, docs/performance.md, "What tiers Go's code up".)
+// optimizing tier, docs/startup.md, "What tiers Go's code up".)
 func stackPanes(o *option, s Style) map[studies.Pane]int {
 	grid := map[studies.Pane]int{studies.PanePrice: 0, studies.PaneVolume: 1} // pane → grid index
 	panes := oscillatorPanes(s)

@@ -29,7 +29,7 @@ type AppStatus struct {
 
 // OnMount reads the current state and starts checking for updates. When
 // the state has nothing to show, the page is not rendered again for it
-// (docs/performance.md, "One render at mount").
+// (docs/startup.md, "One render at mount").
 func (s *AppStatus) OnMount(ctx app.Context) {
 	installable, updateReady, apple := ctx.IsAppInstallable(), ctx.AppUpdateAvailable(), ctx.IsAppleBrowser()
 	if installable == s.installable && updateReady == s.updateReady && apple == s.apple {

@@ -58,7 +58,7 @@ type Calculator struct {
 
 // OnInit starts with contracts at 10× (or the account's leverage), before
 // the first render: the calculator has no OnMount, whose update would render
-// the whole page a second time in Go's first run (docs/performance.md, "One
+// the whole page a second time in Go's first run (docs/startup.md, "One
 // render at mount"). With no size typed yet there is no tier to tell.
 func (c *Calculator) OnInit() {
 	c.unit, c.leverage = risk.Contracts, "10"

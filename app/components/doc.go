@@ -10,6 +10,6 @@
 // and Go's code jumps back to its function's loop at every branch: one call
 // of a large Render was enough to start an optimising compile that held a
 // core for a tenth of a second or more on a cold start
-// (docs/performance.md#what-tiers-gos-code-up). server/cmd/wasmsize's -over
+// (docs/startup.md#what-tiers-gos-code-up). server/cmd/wasmsize's -over
 // keeps the app's functions under 12 kB.
 package components

@@ -109,7 +109,7 @@ func clock(t time.Time, utc bool) app.UI {
 // runs Format's general layout parser, which Go's first run otherwise
 // compiles for the first risk table's line alone. The RFC 3339 stamps stay
 // with Format, whose RFC 3339 layouts take a path of their own
-// (docs/performance.md#fmt-errorsas-and-times-layouts-out-of-gos-first-run).
+// (docs/startup.md#fmt-errorsas-and-times-layouts-out-of-gos-first-run).
 func timeOfDay(t time.Time) string {
 	hour, minute, second := t.Clock()
 	var b [8]byte

@@ -10,7 +10,7 @@ import (
 // grouped writes d exactly, as the venue's digits, with thousands separators
 // in its integer part: the axis, the legend and the tables group alike. The
 // digits are d.String()'s, written without math/big
-// (docs/performance.md#the-candles-labels-and-digits).
+// (docs/startup.md#the-candles-labels-and-digits).
 func grouped(d decimal.Decimal) string {
 	var buf [32]byte
 	return chartopt.Group(string(venueapi.AppendDecimal(buf[:0], d)))

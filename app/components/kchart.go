@@ -146,7 +146,7 @@ func (k *KLineChart) OnMount(ctx app.Context) {
 	} else if len(k.candles) == 0 && k.feed.mode == mode {
 		// The first paint's chart, adopted, is what the first render showed
 		// around it: no status over it, no candles of the app's yet. Nothing
-		// to render again (docs/performance.md, "One render at mount").
+		// to render again (docs/startup.md, "One render at mount").
 		ctx.PreventUpdate()
 	}
 	k.retryWhenBack(ctx)

@@ -75,7 +75,7 @@ type RiskPanel struct {
 
 // OnInit takes the tiers the server put in the page and begins the first
 // fetches, in the browser, before the first render: that render shows what
-// the mount starts, and the mount renders nothing again (docs/performance.md,
+// the mount starts, and the mount renders nothing again (docs/startup.md,
 // "One render at mount"). Limits the embed's link does not grant are
 // refused from the first render, the server's prerender too: go-app calls
 // OnInit there as well, which sets the clock the first render draws by.
@@ -359,7 +359,7 @@ func (r *RiskPanel) storageKey() string { return "riskchart/risk/" + r.Contract 
 
 // save keeps the data on show (venueapi.RiskRecords, written in one pass)
 // in browser storage, for when the server cannot be reached, after the task
-// that showed it (keepLater; docs/performance.md, "The risk panel's
+// that showed it (keepLater; docs/startup.md, "The risk panel's
 // records"). What is kept is what is on show then.
 func (r *RiskPanel) save(ctx app.Context) {
 	keepLater(ctx, func() {

@@ -80,7 +80,7 @@ func (p *ChartPage) OnMount(ctx app.Context) {
 	})
 	// Nothing above changes what the page shows (the list comes later, by a
 	// dispatch of its own): the mount renders nothing again
-	// (docs/performance.md, "One render at mount").
+	// (docs/startup.md, "One render at mount").
 	ctx.PreventUpdate()
 }
 

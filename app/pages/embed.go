@@ -63,7 +63,7 @@ func (e *EmbedPage) OnPreRender(ctx app.Context) {
 
 // OnInit reads the view from the query string in the browser, before the
 // first render, so that the page mounts its content at once
-// (docs/performance.md, "One render at mount").
+// (docs/startup.md, "One render at mount").
 func (e *EmbedPage) OnInit() {
 	if app.IsClient {
 		e.readURL(browser.URL())
@@ -142,7 +142,7 @@ func (e *EmbedPage) OnMount(ctx app.Context) {
 		})
 	})
 	// What the mount keeps is for the parent, not for show: it renders
-	// nothing again (docs/performance.md, "One render at mount").
+	// nothing again (docs/startup.md, "One render at mount").
 	ctx.PreventUpdate()
 }
 

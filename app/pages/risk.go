@@ -47,7 +47,7 @@ func riskPageContract(u *url.URL) (string, error) {
 
 // OnInit reads the panel, contract, zone and theme from the URL in the
 // browser, before the first render, so that the page mounts its panel at
-// once (docs/performance.md, "One render at mount").
+// once (docs/startup.md, "One render at mount").
 func (p *RiskPage) OnInit() {
 	if app.IsClient {
 		p.readURL(browser.URL())
@@ -102,7 +102,7 @@ func (p *RiskPage) OnMount(ctx app.Context) {
 	if p.contracts == nil {
 		loadContracts(ctx, func(list []venueapi.Offer) { p.contracts = list })
 	}
-	ctx.PreventUpdate() // the list lands by a dispatch of its own (docs/performance.md, "One render at mount")
+	ctx.PreventUpdate() // the list lands by a dispatch of its own (docs/startup.md, "One render at mount")
 }
 
 // path is the page's own path.

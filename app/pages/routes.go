@@ -41,7 +41,7 @@ func pageAt(path string) app.Composer {
 
 // renders counts a page's renders in the browser, and marks the second
 // (browser.MarkRenderedAgain): a page's mount renders it once, and the
-// second comes after Go's first run (docs/performance.md, "One render at
+// second comes after Go's first run (docs/startup.md, "One render at
 // mount").
 type renders int
 

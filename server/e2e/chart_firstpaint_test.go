@@ -338,7 +338,7 @@ func TestChartFirstPaintReadsTheAnswerEarly(t *testing.T) {
 // preloaded answer meanwhile. As a script file after the stylesheets, it
 // started only once they had come, and on a next visit the answer's text
 // was at times ready only after the page's first layout and paint
-// (docs/performance.md, "The answer read from the head"). A hash that did
+// (docs/startup.md, "The answer read from the head"). A hash that did
 // not match would block the script: no answer read, and a violation
 // reported.
 func TestTheAnswerIsReadBeforeTheStylesheets(t *testing.T) {

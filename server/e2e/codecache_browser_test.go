@@ -15,7 +15,7 @@ import (
 // person closing the browser and coming back would. V8 offers the code
 // through the context that compiled the module, the compile worker, which
 // therefore stays for the page's life (web/app-compile.js;
-// docs/performance.md, "The browser's cache of compiled code"). V8 offers
+// docs/startup.md, "The browser's cache of compiled code"). V8 offers
 // it once its optimising compiler has been idle for 2 s or has made 1 MB of
 // code, which on a live chart takes half a minute; these browsers offer it
 // at 300 kB (--wasm-caching-hard-threshold), a few seconds into the app's

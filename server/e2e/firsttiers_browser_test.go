@@ -206,7 +206,7 @@ func tierRequests(tierPath string) string {
 // app's risk panel takes that answer in place of its first fetch, so the
 // page asks the tier path once, and, the answer being in when the app
 // starts, shows the tiers in its first render. A page with the tiers
-// written in names none and reads none (docs/performance.md, "The tiers
+// written in names none and reads none (docs/startup.md, "The tiers
 // read by the page").
 func TestTheChartPageReadsItsTiersForTheApp(t *testing.T) {
 	s := startServer(t, nil)

@@ -13,7 +13,7 @@ import (
 // page. A start-up reads app.wasm into tens of MB of fresh memory, so a
 // host where this is dear (14.5 µs on one virtual machine, against well
 // under 1 µs on most) moves the app's start more than the plain page's:
-// the bench reports it beside the ratios (docs/performance.md, "Reading
+// the bench reports it beside the ratios (docs/startup.md, "Reading
 // app.wasm from the cache").
 func pageFaultMicros() float64 {
 	const size, page = 8 << 20, 4096

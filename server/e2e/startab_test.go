@@ -15,7 +15,7 @@ import (
 // RISKCHART_AB_BIN serving the front end in RISKCHART_AB_ROOT, which make
 // ab-startup builds from a commit), the three pages' rounds interleaved, so
 // that both builds meet the same state of the host: runs minutes apart
-// differ by more than most changes (docs/performance.md, "Method"). 16
+// differ by more than most changes (docs/startup.md, "Method"). 16
 // rounds on loopback and 6 on the mobile profile, unless RISKCHART_AB_ROUNDS
 // says "loopback,mobile".
 func BenchmarkStartUpAB(b *testing.B) {

@@ -162,7 +162,7 @@ func reporter(b *testing.B, out *strings.Builder) (report func(name string, v fl
 // names in its order. The last figure, when app.wasm was asked for (0 for
 // the plain page), tells a round whose compile worker started only after
 // the first paint's draw from one whose worker started before it: on a
-// next visit they differ by 30-40 ms of app running (docs/performance.md,
+// next visit they differ by 30-40 ms of app running (docs/startup.md,
 // "Where the targets stand").
 func writeRounds(out *strings.Builder, got map[string][][2][]startTimes, names []string) {
 	out.WriteString("\nround by round, ms (candles / ECharts' chart / running / risk table / risk panel live / app.wasm asked for):\n")
@@ -279,7 +279,7 @@ func writeStartTrace(out *strings.Builder, name string, t startTimes) {
 // benchmark's timer again: the first visit of a run (the browser's first
 // page, the server's first answers) is its slowest, and the visits after
 // it are what a page's start-up is measured by. Counted, it went to the
-// first page of the first round alone (docs/performance.md, "Method").
+// first page of the first round alone (docs/startup.md, "Method").
 func warmUp(b *testing.B, browser context.Context, urls ...string) {
 	for _, u := range urls {
 		startVisits(b, browser, u, startProfiles[0], nil)

@@ -21,7 +21,7 @@ import (
 // under Chromium's tracing, and what the page's main thread did until the
 // first candles (and, for the app, until go-app's loader left), by kind,
 // beside what the renderer's other threads and the other processes did in
-// the same span (docs/performance.md, "The first paint against the plain
+// the same span (docs/startup.md, "The first paint against the plain
 // page, traced"). Tracing slows every step: the figures compare the two
 // pages, they are not the bench's. Each visit's whole trace is kept, for
 // Chromium's DevTools (Performance panel) or Perfetto.

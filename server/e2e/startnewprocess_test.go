@@ -16,7 +16,7 @@ import (
 // the browser, or the installed app, again: V8's own cache of compiled
 // modules is empty, and the app starts from what the browser kept on disk,
 // the service worker's copy of app.wasm and, beside it, the code V8
-// optimised on an earlier run (docs/performance.md, "The browser's cache of
+// optimised on an earlier run (docs/startup.md, "The browser's cache of
 // compiled code"). Each page first has a first visit, then a visit of 45 s
 // in a browser opened for it: on a live chart V8 offers its optimised code
 // about half a minute in. Then come rounds of starts, each in a browser

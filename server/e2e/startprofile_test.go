@@ -17,7 +17,7 @@ import (
 
 // BenchmarkStartUpProfile is make profile-startup: where Go's first run in
 // the page goes, by function, on a cold visit and the next visit in the
-// same tab (docs/performance.md, "Start-up: where the time goes").
+// same tab (docs/startup.md, "Start-up: where the time goes").
 //
 // Go's first run is the call of app.wasm's run export: the Go runtime,
 // package initialisation and main up to its first wait, after which go-app

@@ -360,7 +360,7 @@ func TestTheLoaderLeavesBeforeTheAppRedrawsTheFirstPaint(t *testing.T) {
 // their mount is set before their first render (OnInit), and each OnMount
 // that changes nothing on show ends with ctx.PreventUpdate, so go-app does
 // not render the whole page a second time in Go's first run
-// (docs/performance.md, "One render at mount"). When the loader leaves, the
+// (docs/startup.md, "One render at mount"). When the loader leaves, the
 // page shows what the mounts set (the page's tiers in the table, sorted by
 // tier; the calculator at 10×; no status over the adopted chart), and the
 // page's second render comes after.
@@ -536,7 +536,7 @@ func TestGoAppsStorageSweepComesAfterTheStart(t *testing.T) {
 
 // TestTheAppMountsFromMarkup: go-app's copy in app.wasm mounts a tree from
 // markup the page parses once (server/cmd/wasmgoapp/goapp/markup.go,
-// docs/performance.md "Mounting from markup"). Each page of the app mounts
+// docs/startup.md "Mounting from markup"). Each page of the app mounts
 // that way, and the page it mounts is the one go-app makes node by node:
 // with the parse broken (a template that keeps no markup), the shape comes
 // back wrong, Go makes each node itself, and the two pages, as the loader
@@ -612,7 +612,7 @@ func TestTheAppMountsFromMarkup(t *testing.T) {
 // compiled module still in the renderer, and its compile worker reads
 // app.wasm from the service worker's cache itself rather than fetching it
 // through the worker's route, which costs two to three times as much
-// (web/app-start.js, web/app-compile.js; docs/performance.md, "Reading
+// (web/app-start.js, web/app-compile.js; docs/startup.md, "Reading
 // app.wasm from the cache"). A tab's first page fetches, through the
 // worker's route once it is installed: only a fetch reads and writes the
 // browser's cache of compiled code.

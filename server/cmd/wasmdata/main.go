@@ -10,7 +10,7 @@
 // and a length each), which compress poorly. A browser copies each segment
 // into memory when it instantiates the module. Merged, the module is larger
 // raw and smaller on the wire, and has a few dozen segments
-// (docs/performance.md, "Go's data segments, merged").
+// (docs/startup.md, "Go's data segments, merged").
 //
 // The memory image the segments write is the same before and after; the
 // command checks it, and leaves every other section as it was.

@@ -16,18 +16,18 @@ const goECharts = "github.com/go-echarts/go-echarts/v2"
 // An edit replaces text that must occur exactly once in a file of a module's
 // copy, so that a release that changes the text fails the build by name
 // instead of being edited wrongly. Each edit keeps the package's behaviour.
-// Three take regexp out of app.wasm (docs/performance.md#what-appwasm-links):
+// Three take regexp out of app.wasm (docs/startup.md#what-appwasm-links):
 // the regexp compiler (260 kB of code), and with it unicode's category and
 // script tables, maps that package init builds in every start whatever uses
 // them. go-echarts compiled two regexps at init besides. One moves go-app's
 // sweep of browser storage out of Go's first run
-// (docs/performance.md#go-apps-sweep-of-browser-storage). One, with the
+// (docs/startup.md#go-apps-sweep-of-browser-storage). One, with the
 // file goapp/markup.go added, mounts a tree from markup
-// (docs/performance.md#mounting-from-markup). One writes the attribute
+// (docs/startup.md#mounting-from-markup). One writes the attribute
 // values of every render without fmt
-// (docs/performance.md#go-apps-attribute-values), and two the key of each
+// (docs/startup.md#go-apps-attribute-values), and two the key of each
 // action handler
-// (docs/performance.md#fmt-errorsas-and-times-layouts-out-of-gos-first-run).
+// (docs/startup.md#fmt-errorsas-and-times-layouts-out-of-gos-first-run).
 type edit struct {
 	module, file, why string
 	old, new          string

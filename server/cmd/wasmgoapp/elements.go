@@ -24,7 +24,7 @@ const elementsFile = "pkg/app/html_gen.go"
 // HTML interface every element implements: Tag, setParent, setJSElement,
 // …). app.wasm then held 716 such methods, and a cold start called 388 of
 // them for the first time inside Go's first run, each compiled by V8 on that
-// call (docs/performance.md, "One type for every element").
+// call (docs/startup.md, "One type for every element").
 //
 // In the rewritten file HTMLAny holds every element's methods, each
 // element's interface (HTMLDiv, HTMLInput, …) and type (htmlDiv, …) is an

@@ -11,7 +11,7 @@
 // build. The front end never calls them, but an import keeps its package's
 // initialisers, and net/http's bring crypto/tls, x509, HTTP/2 and FIPS self
 // tests into app.wasm: 1.3 MB of 9.7 MB, 0.27 MB of 1.82 MB with brotli
-// (docs/performance.md#what-appwasm-links). The copies change nothing else; the
+// (docs/startup.md#what-appwasm-links). The copies change nothing else; the
 // server and every test outside the browser build with the modules as
 // released.
 //

@@ -11,7 +11,7 @@
 //
 // With -over, it lists instead the functions of the built package's own
 // module whose bodies are larger than that, and fails when there are any:
-// V8 tiers such a function up on its first call (docs/performance.md,
+// V8 tiers such a function up on its first call (docs/startup.md,
 // "What tiers Go's code up").
 //
 //	go run ./server/cmd/wasmsize -over 12000 ./app/wasm

@@ -80,7 +80,7 @@ func TestTheAppsModuleAddsUp(t *testing.T) {
 }
 
 // The app's own functions stay small enough for V8 not to tier them up on
-// their first call (docs/performance.md, "What tiers Go's code up"): the
+// their first call (docs/startup.md, "What tiers Go's code up"): the
 // calculator's Render was 44.7 kB and the tables' over 20 kB.
 func TestNoFunctionOfTheAppIsLargeEnoughToTierUpAtOnce(t *testing.T) {
 	var out bytes.Buffer

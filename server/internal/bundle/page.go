@@ -141,7 +141,7 @@ func notModified(w http.ResponseWriter, r *http.Request, value string) bool {
 // it is worth more of the server's time: brotli's quality 5 takes it to
 // 4.7 kB in 0.87 ms, gzip's level 6 to 5.1 kB in 0.38 ms; brotli's 11
 // (4.3 kB) took 33 ms, too long for the first browser to ask
-// (docs/performance.md, "The pages kept"). A page holds no secret
+// (docs/startup.md, "The pages kept"). A page holds no secret
 // for a compression side channel to find: a viewer's token is a cookie,
 // never written into a page.
 type pageCoders struct {

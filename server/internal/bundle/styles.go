@@ -17,7 +17,7 @@ var webStyles = []string{"/web/style.css", "/web/embed.css", "/web/risk.css"}
 // naming it. Every page links one stylesheet, /app.css, go-app's styles and
 // then these, in the order a page linking each would apply them: a page
 // asks for one file where it asked for four, and a next visit reads one from
-// the service worker's cache (docs/performance.md, "One stylesheet").
+// the service worker's cache (docs/startup.md, "One stylesheet").
 func readStyles(web string) ([]byte, error) {
 	var css bytes.Buffer
 	for _, f := range webStyles {

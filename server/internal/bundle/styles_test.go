@@ -13,7 +13,7 @@ var stylesheetLinkRE = regexp.MustCompile(`<link\b[^>]*\brel="stylesheet"[^>]*>`
 
 // TestEveryPageLinksOneStylesheet: each page asks for one stylesheet, so
 // that a cold page's six connections go to ECharts and the first paint's
-// script (docs/performance.md, "One stylesheet").
+// script (docs/startup.md, "One stylesheet").
 func TestEveryPageLinksOneStylesheet(t *testing.T) {
 	root := builtRoot(t)
 	for _, path := range []string{"/", "/tiers", "/limits", "/embed/chart", "/embed/tiers", "/embed/limits"} {

@@ -17,7 +17,7 @@ package app
 // or the tree holds what markup cannot say exactly (raw HTML, a namespace,
 // text the parser rewrites), the nodes are made one by one with go-app's
 // calls, as before. Attributes that go-app sets as properties are set as
-// properties after the parse. See docs/performance.md, "Mounting from markup".
+// properties after the parse. See docs/startup.md, "Mounting from markup".
 
 import (
 	"html"
@@ -79,7 +79,7 @@ func (m nodeManager) Mount(ctx Context, depth uint, v UI) (UI, error) {
 // (mountFailed and the rest): V8 charges a WebAssembly function's tier-up
 // budget by its size, and with them inline this was a 16 kB function that
 // V8's optimising compiler compiled twice over a cold start and the next
-// visit (docs/performance.md, "Mounting from markup").
+// visit (docs/startup.md, "Mounting from markup").
 func (m nodeManager) prepare(ctx Context, depth uint, v UI, nodes *int) (UI, error) {
 	ctx = m.context(ctx, v)
 	switch v := v.(type) {
@@ -232,7 +232,7 @@ func (b *markup) write(ctx Context, v UI) {
 // charges a function's tier-up budget by its size at each jump between Go's
 // blocks, and a loop over every byte, or a large function run for every
 // attribute, had V8's optimising compiler compile them beside that run, on
-// the cores it needs (docs/performance.md, "What V8 compiles beside Go's
+// the cores it needs (docs/startup.md, "What V8 compiles beside Go's
 // first run").
 
 func (b *markup) text(v *text) {

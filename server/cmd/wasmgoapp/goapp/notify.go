@@ -12,7 +12,7 @@ package app
 // its own, so that NotifyComponentEvent, run for every node of the page at
 // the first navigation inside Go's first run, stays small: V8 charges a
 // function's tier-up budget by its size at each of Go's jumps, and compiled
-// it again with its optimising compiler beside that run (docs/performance.md,
+// it again with its optimising compiler beside that run (docs/startup.md,
 // "What V8 compiles beside Go's first run").
 //
 //go:noinline
