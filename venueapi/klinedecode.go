@@ -29,7 +29,8 @@ type KLineAnswer struct {
 // is the server's largest and most frequent answer, and the browser app
 // reads one in each start and at each change of view (in WebAssembly,
 // encoding/json's reflection is slow, and V8 recompiles its large decoder
-// while the app starts: docs/performance.md). Anything else is left to
+// while the app starts: docs/startup.md, "The app's candles, read in one
+// pass"). Anything else is left to
 // encoding/json, so the result is always what json.Unmarshal gives (a fuzz
 // target checks this).
 func DecodeKLine(raw []byte) (KLineAnswer, error) {

@@ -7,13 +7,13 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// The app reads two lists in the first run of its code, before it can answer
-// a click: the contracts the server offers and a contract's tiers, both
-// carried by the page. With encoding/json that was the run's only decode by
+// The app reads two lists in the first run of its code, before it can answer a
+// click: the contracts the server offers and a contract's tiers, both carried
+// by the page. With encoding/json that was the run's only decode by
 // reflection, and V8 compiled its large decoder twice while the app started
-// (docs/performance.md). These readers take the common shape in one pass and
-// leave anything else to encoding/json, so that the result is always what
-// json.Unmarshal gives.
+// (docs/startup.md, "The lists read in one pass"). These readers take the
+// common shape in one pass and leave anything else to encoding/json, so that
+// the result is always what json.Unmarshal gives.
 
 // DecodeTiers decodes an answer of the tier path, as json.Unmarshal into a
 // TierEnvelope does (on an error, env holds what was read).

@@ -323,7 +323,7 @@ func (q LimitQuery) Values() url.Values {
 
 // AppendJSON appends q as the JSON body that encoding/json writes of it, the
 // parameters given and no others, without reflection: the app sends it in
-// its first run (docs/performance.md).
+// its first run (docs/startup.md, "The lists read in one pass").
 func (q LimitQuery) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	first := true

@@ -105,7 +105,7 @@ func (c Candle) AppendJSON(b []byte) []byte {
 // candles a chart showed in this shape (app/browser's last-seen storage):
 // written and read in one pass, as the answers are, since encoding/json,
 // by reflection in WebAssembly, took 35 ms to write 300 of them in a cold
-// start (docs/performance.md).
+// start (docs/startup.md, "The chart's kept candles").
 type Candles []Candle
 
 // AppendJSON appends the array to b, as json.Marshal writes a []Candle.

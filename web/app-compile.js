@@ -4,7 +4,8 @@
 // with the download's timing in the page's clock, since the page's own
 // resource timing does not see a worker's fetch. The streaming compile's
 // own reading of the body took the main thread: done here, it runs beside
-// the first paint instead of after it (docs/performance.md).
+// the first paint instead of after it (docs/startup.md, "Compiling in a
+// worker").
 //
 // When the page names this worker "reuse" (web/app-start.js: the page
 // before it in the tab was the app's, so V8 most likely still holds the

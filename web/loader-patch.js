@@ -70,7 +70,8 @@ function riskchartOnVisible(f) {
 // stream, with its readyState then, a task later: as a page is left, the
 // browser cuts its stream while detaching it (on a reload, even before
 // pagehide), and the error then reaches no one, where told at once it woke
-// Go inside the next page's commit (docs/performance.md). A page put in the
+// Go inside the next page's commit (docs/startup.md, "The page being
+// left"). A page put in the
 // back-forward cache closes its stream, here and without Go, so that the
 // server does not hold it, and its client's share of streams, for a page
 // that may never be shown again; shown again, it tells shown, a task later,
@@ -125,7 +126,7 @@ fetchWithProgress = (url) => url;
 // go-app runs Go as soon as its module is instantiated; the instantiation it
 // awaits resolves once the first paint has settled. Compiling on the main
 // thread from the page's start was tried: the first candles came 20–50 %
-// later (docs/performance.md).
+// later (docs/startup.md, "Tried and not kept").
 WebAssembly.instantiateStreaming = (url, imports) =>
   riskchartCompile(url)
     .then((module) => WebAssembly.instantiate(module, imports).then((instance) => {

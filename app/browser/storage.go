@@ -119,7 +119,8 @@ func keepLastSeen(s Storage, key string, v any, self selfJSON, at time.Time) (er
 // encoding/json would (venueapi.Candles: a fuzz target holds its reader to
 // encoding/json's, and a test its writer). It is kept and read back
 // without encoding/json, whose reflection took 35 ms to write a chart's
-// 300 candles in a cold start, in WebAssembly (docs/performance.md).
+// 300 candles in a cold start, in WebAssembly (docs/startup.md, "The
+// chart's kept candles").
 type selfJSON interface {
 	AppendJSON(b []byte) []byte
 	UnmarshalJSON(b []byte) error

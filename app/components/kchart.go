@@ -222,7 +222,7 @@ func (k *KLineChart) reload(ctx app.Context) {
 	// The last chart seen (browser storage) stands in until the network
 	// answers, unless the first paint holds the answer already: decoding the
 	// saved candles then only delayed the end of Go's first run (by 35-45 ms
-	// on a next visit, docs/performance.md).
+	// on a next visit: docs/startup.md, "Go's first run, by function").
 	if !browser.HasFirstPaintAnswer(k.Contract, k.Period) {
 		if saved, at, ok := browser.ReadLastSeen[venueapi.Candles](browser.LocalStorage(), k.storageKey()); ok && len(saved) > 0 {
 			k.candles, k.savedAt = saved, at

@@ -12,11 +12,12 @@ import (
 // answers, and a visit without a network shows it marked "Offline, as of …"
 // until the server answers again.
 
-// keepLater runs keep, which stores data on show in browser storage, in a
-// task of its own once the browser has had a turn: in the task that showed
-// the data it held the browser's frame back (35 ms of a cold start for the
-// chart's candles, docs/performance.md). It runs on go-app's UI goroutine
-// and changes nothing on show, so go-app renders nothing after it.
+// keepLater runs keep, which stores data on show in browser storage, in a task
+// of its own once the browser has had a turn: in the task that showed the data
+// it held the browser's frame back (35 ms of a cold start for the chart's
+// candles: docs/startup.md, "The chart's kept candles"). It runs on go-app's
+// UI goroutine and changes nothing on show, so go-app renders nothing after
+// it.
 func keepLater(ctx app.Context, keep func()) {
 	ctx.Async(func() {
 		browser.Yield()

@@ -11,11 +11,11 @@ import (
 const benchStudies = "ma:7,ma:25,ema:99,boll,vol_ma,macd,rsi"
 
 // BenchmarkFrontStudies is make bench's measure of what the studies cost
-// (docs/performance.md): the go-app page with and without
-// ma:7,ma:25,ema:99,boll,vol_ma,macd,rsi, in rounds taking turns to go
+// (docs/performance.md, "What the studies cost"): the go-app page with and
+// without ma:7,ma:25,ema:99,boll,vol_ma,macd,rsi, in rounds taking turns to go
 // first, each a fresh page load that prepends 2000 older candles and then
-// takes ten live updates. The prepend is a full draw of the 2300 candles
-// held (the arrays re-sent, the studies extended and re-sent, ECharts' whole
+// takes ten live updates. The prepend is a full draw of the 2300 candles held
+// (the arrays re-sent, the studies extended and re-sent, ECharts' whole
 // pipeline); a live update is one candle's redraw through the live path.
 func BenchmarkFrontStudies(b *testing.B) {
 	s := startServer(b, nil)

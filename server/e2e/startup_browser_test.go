@@ -295,7 +295,8 @@ func TestTiersShownBeforeTheAppRuns(t *testing.T) {
 
 // TestTheLoaderNoteStandsStill: go-app's loader, the note in a corner until
 // the app runs, shows no animation: a spinning icon kept the compositor busy
-// through the whole start (web/style.css, docs/performance.md).
+// through the whole start (web/style.css; docs/startup.md, "The loader
+// note stands still").
 func TestTheLoaderNoteStandsStill(t *testing.T) {
 	s := startServer(t, nil)
 	ctx, held := openHoldingAppWasm(t, s.URL+"/")

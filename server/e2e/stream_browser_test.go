@@ -172,7 +172,8 @@ func TestAChartOfAContractTheVenueDoesNotKnowStopsStreaming(t *testing.T) {
 // the stream's error listeners. The app hears of an error a task later
 // (browser.OpenEventSource), which a page being left never runs: told at
 // once, the chart's handler ran (compiling it, the first time), closing the
-// stream to reopen it, inside the next page's commit (docs/performance.md).
+// stream to reopen it, inside the next page's commit (docs/startup.md,
+// "The page being left").
 // An error while the page stays is still told: the stream tests above.
 func TestTheStreamsErrorIsNotToldAsThePageIsLeft(t *testing.T) {
 	s := startServer(t, nil)

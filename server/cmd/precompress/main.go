@@ -2,7 +2,7 @@
 // best compression) sibling of each file it is given, which the server
 // sends to browsers that accept them (server/internal/bundle). It is pure
 // Go (github.com/andybalholm/brotli), so the build needs no package beyond
-// the Go toolchain: see docs/performance.md.
+// the Go toolchain (docs/startup.md, "Brotli").
 //
 //	go run ./server/cmd/precompress web/app.wasm web/echarts.min.js
 package main

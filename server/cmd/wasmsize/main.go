@@ -7,7 +7,8 @@
 //
 //	go run ./server/cmd/wasmsize -top 15 ./app/wasm
 //
-// make wasm-size runs it; docs/performance.md keeps the table.
+// make wasm-size runs it; docs/startup.md keeps the table, "Size per
+// package (`make wasm-size`)".
 //
 // With -over, it lists instead the functions of the built package's own
 // module whose bodies are larger than that, and fails when there are any:
