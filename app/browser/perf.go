@@ -3,7 +3,8 @@ package browser
 import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 // The start-up marks, in the order a start passes them; the start-up trace
-// reads them by name (docs/performance.md), so the names stay.
+// reads them by name (docs/performance.md, "Controls before the app, and the
+// start-up marks"), so the names stay.
 const (
 	MarkMain          = "riskchart:main"            // app.wasm's main has started
 	MarkMounted       = "riskchart:mounted"         // go-app has mounted the chart page

@@ -267,7 +267,8 @@ const PointSize = 16
 // little-endian float64s (a Float64Array's bytes), NaN (no point) where the
 // study has too little history. ECharts reads such an array as it stores
 // it, where a JSON array of numbers costs it a parse per value: about 10 ms
-// of a full draw of eleven lines of 2300 values (docs/performance.md).
+// of a full draw of eleven lines of 2300 values (docs/performance.md, "What
+// the studies cost").
 func AppendPoints(b []byte, values []decimal.NullDecimal, from int) []byte {
 	b = slices.Grow(b, PointSize*max(len(values)-from, 0))
 	for i := from; i < len(values); i++ {

@@ -505,7 +505,8 @@ func TestTheFirstPaintDrawsTheViewsStyleAndScale(t *testing.T) {
 		{"scale=log&style=line&theme=dark", priceDrawing{Type: "custom", Draw: "closeLine", Axis: "log"}, "polyline"},
 		{"scale=percent", priceDrawing{Type: "candlestick", Axis: "value", Labels: []string{"%"}}, ""},
 		// The log axis' labels in the price grid under the legend of studies
-		// the first paint measured (docs/performance.md).
+		// the first paint measured (docs/performance.md, "What the first paint
+		// promises").
 		{"scale=log&style=ohlc&indicators=ma:7,rsi", priceDrawing{Type: "custom", Draw: "ohlcBars", Axis: "log"}, "line"},
 		// A chart embed, in its compact layout (320 × 240).
 		{"embed&scale=percent&style=line", priceDrawing{Type: "custom", Draw: "closeLine", Axis: "value", Labels: []string{"%"}}, "polyline"},

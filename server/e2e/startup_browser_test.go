@@ -236,9 +236,9 @@ func waitAcrossNavigation(t *testing.T, ctx context.Context, js string) {
 	t.Fatalf("waiting for %s: not true within 20 s; the page is at %s", js, evalJS[string](t, ctx, `location.href`))
 }
 
-// TestStartupMarksAreLeftInOrder: the start-up trace reads the app's marks
-// by name (docs/performance.md); each is left once, in the order a start
-// passes them.
+// TestStartupMarksAreLeftInOrder: the start-up trace reads the app's marks by
+// name (docs/performance.md, "Controls before the app, and the start-up
+// marks"); each is left once, in the order a start passes them.
 func TestStartupMarksAreLeftInOrder(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)

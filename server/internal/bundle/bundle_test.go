@@ -401,10 +401,10 @@ func TestWebFilesComeCompressedWhenTheBrowserTakesIt(t *testing.T) {
 }
 
 // TestEveryPageStartsCompilingAppWasmFirst: every page of the app starts
-// app.wasm's download and compile in a worker with its first script, and
-// none preloads app.wasm, whose body the page would then read on its main
-// thread before the first paint (docs/performance.md); the service worker
-// keeps the worker's script with the app.
+// app.wasm's download and compile in a worker with its first script, and none
+// preloads app.wasm, whose body the page would then read on its main thread
+// before the first paint (docs/startup.md, "What the preload cost"); the
+// service worker keeps the worker's script with the app.
 func TestEveryPageStartsCompilingAppWasmFirst(t *testing.T) {
 	root := builtRoot(t)
 	script := regexp.MustCompile(`<script[^>]*\ssrc="([^"]+)"[^>]*>`)
