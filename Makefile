@@ -63,13 +63,15 @@ wasm_exec.js: $(WASM_EXEC)
 	cp $(WASM_EXEC) $@
 
 # app.wasm is built with go-app's server half (net/http, and with it crypto/tls
-# and HTTP/2) left out of js/wasm: server/cmd/wasmgoapp, docs/performance.md.
+# and HTTP/2) left out of js/wasm: server/cmd/wasmgoapp (docs/startup.md,
+# "What app.wasm links").
 WASM_MOD  := build/wasm/go.mod
 $(WASM_MOD): go.mod go.sum $(filter-out %_test.go,$(wildcard server/cmd/wasmgoapp/*.go)) $(wildcard server/cmd/wasmgoapp/goapp/*.go)
 	$(GO) run ./server/cmd/wasmgoapp -out build/wasm
 
 # Go's linker writes one data segment per run of non-zero bytes (92,951 of
-# them); wasmdata merges them: smaller on the wire (docs/performance.md).
+# them); wasmdata merges them: smaller on the wire (docs/startup.md, "Go's
+# data segments, merged").
 web/app.wasm: $(APP_SRC) $(WASM_MOD) server/cmd/wasmdata/main.go server/internal/wasmbin/wasmbin.go
 	GOOS=js GOARCH=wasm $(GO) build -modfile $(WASM_MOD) -trimpath -ldflags='-s -w' -o $@.tmp ./app/wasm
 	$(GO) run ./server/cmd/wasmdata $@.tmp
@@ -169,12 +171,14 @@ bench: build chromium redis-server nginx
 	@echo "Start-up in a browser just opened on a profile that has shown the page before (BenchmarkStartUpNewProcess):"
 	@cat artifacts/startnewprocess.txt
 
-# Where a cold and a warm start of the chart page spend their time: docs/performance.md.
+# Where a cold and a warm start of the chart page spend their time
+# (docs/startup.md, "Method").
 trace-startup: build chromium
 	$(TEST_ENV) $(GO) test ./server/e2e -run '^$$' -bench '^BenchmarkStartUp(Trace|MainThread)$$' -benchtime 1x -count=1
 	@cat artifacts/starttrace.txt artifacts/startmain.txt
 
-# Go's first run in the page by function, cold and next visit: docs/performance.md.
+# Go's first run in the page by function, cold and next visit (docs/startup.md,
+# "Go's first run, by function").
 # Profiled with an app.wasm that keeps its name section, built beside the shipped one.
 profile-startup: build chromium
 	GOOS=js GOARCH=wasm $(GO) build -modfile $(WASM_MOD) -trimpath -o build/profile/app.wasm ./app/wasm
@@ -183,7 +187,7 @@ profile-startup: build chromium
 	@cat artifacts/startprofile.txt
 
 # A change's start-up against the code at BEFORE (a commit), in one run with
-# the rounds interleaved (BenchmarkStartUpAB, docs/performance.md): the
+# the rounds interleaved (BenchmarkStartUpAB; docs/startup.md, "Method"): the
 # commit is built apart in build/ab, with this tree's node_modules.
 # RISKCHART_AB_ROUNDS=loopback,mobile sets the rounds (16,6).
 ab-startup: build chromium
@@ -195,7 +199,8 @@ ab-startup: build chromium
 	$(TEST_ENV) RISKCHART_AB_BIN=$(CURDIR)/build/ab/bin/riskchart RISKCHART_AB_ROOT=$(CURDIR)/build/ab $(GO) test ./server/e2e -run '^$$' -bench '^BenchmarkStartUpAB$$' -benchtime 1x -count=1 -timeout 60m
 	@cat artifacts/startab.txt
 
-# app.wasm's code per package, the data segments in one row: docs/performance.md.
+# app.wasm's code per package, the data segments in one row (docs/startup.md,
+# "Size per package (`make wasm-size`)").
 wasm-size: deps $(WASM_MOD)
 	$(GO) run ./server/cmd/wasmsize -modfile $(WASM_MOD) -top 15 ./app/wasm
 

@@ -21,7 +21,7 @@ var errNoFirstPaint = errors.New("no first-paint answer")
 // are on show already, so reading them, and the render that follows, wait
 // for a task of their own: Go's first run in the page ends before them, and
 // with it go-app's loader and the wait for the controls (100-200 ms of a cold
-// start, docs/performance.md).
+// start: docs/startup.md, "What changed, one at a time").
 func firstPaintKLine(q venueapi.KLineQuery) (api.KLine, error) {
 	body, ok := browser.TakeFirstPaintAnswer(q.ContractCode, q.Period)
 	if !ok {

@@ -21,7 +21,8 @@ type Axes struct {
 // candles off the interval), and a label at either edge is aligned inside
 // the grid, so none is cut off. The rules are handed to ECharts with the
 // next Draw, Redraw or series redraw, in the same setOption: handed alone
-// they cost a whole render, 90 ms of a cold start (docs/performance.md).
+// they cost a whole render, 90 ms of a cold start (docs/startup.md, "What
+// changed, one at a time").
 func (c *Chart) SetAxes(a Axes) {
 	c.staleAxisFuncs = append(c.staleAxisFuncs, c.axisFuncs...)
 	c.axisFuncs = nil
