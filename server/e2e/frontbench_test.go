@@ -342,6 +342,9 @@ func measures(name string) string {
 	return fmt.Sprintf(`performance.getEntriesByName(%q).map(e => e.duration)`, name)
 }
 
+// median is the middle of v's values: of an even count, the upper of the
+// two middle ones, for every page alike. Every run the documents count was
+// taken so (docs/startup.md, "Method"), and a new one compares with them.
 func median(v []float64) float64 {
 	if len(v) == 0 {
 		return 0
