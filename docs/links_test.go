@@ -1,8 +1,8 @@
 // Package docs_test checks what the repository's text cites: code, tests
 // and documents cite docs/<file>.md#<anchor>, or a section by its quoted
-// name, for the why of what they do, and name the files that do it and the
-// tests that check it; a heading, a file or a test renamed would leave those
-// citations pointing nowhere.
+// name, for the why of what they do, and name the files that do it, the
+// tests that check it and the make targets that run it; a heading, a file, a
+// test or a target renamed would leave those citations pointing nowhere.
 package docs_test
 
 import (
@@ -47,6 +47,10 @@ var (
 	// testName is a test or benchmark named in text: a whole identifier,
 	// not a package's (app.TestEngine) or part of a longer one.
 	testName = regexp.MustCompile(`(?:^|[^.A-Za-z0-9_])((?:Test|Benchmark)[A-Z][A-Za-z0-9_]*)`)
+	// makeCommand is a make command written as code: `make bench`.
+	makeCommand = regexp.MustCompile("`make ([a-z][a-z-]*)")
+	// makeTarget is a rule's target at the start of a Makefile line.
+	makeTarget = regexp.MustCompile(`(?m)^([a-z][a-z-]*):`)
 	// commentMark is what opens a line of a comment in the files cited
 	// from: Go's and JavaScript's //, a block comment's * and /*, and the
 	// Makefile's, the shell's and YAML's #.
@@ -275,6 +279,31 @@ func TestEveryTestCitedIsATest(t *testing.T) {
 				t.Errorf("%s: names %s, which no _test.go file of the repository defines", rel, m[1])
 			}
 		}
+	}
+}
+
+// TestEveryMakeTargetCitedIsOne: a make target the text names as a command
+// (`make trace-startup`) is a target of the Makefile.
+func TestEveryMakeTargetCitedIsOne(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(root, "Makefile"))
+	if err != nil {
+		t.Fatalf("reading the Makefile: %v", err)
+	}
+	targets := map[string]bool{}
+	for _, m := range makeTarget.FindAllStringSubmatch(string(b), -1) {
+		targets[m[1]] = true
+	}
+	cites := 0
+	eachCitingFile(t, func(rel, text string) {
+		for _, m := range makeCommand.FindAllStringSubmatch(text, -1) {
+			cites++
+			if !targets[m[1]] {
+				t.Errorf("%s: names `make %s`, which is not a target of the Makefile", rel, m[1])
+			}
+		}
+	})
+	if cites < 50 {
+		t.Fatalf("found %d make commands cited; the repository has over a hundred: the walk missed them", cites)
 	}
 }
 
