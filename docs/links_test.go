@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"unicode"
 )
@@ -196,11 +197,15 @@ func TestEveryLinkIntoDocsFindsItsHeading(t *testing.T) {
 	}
 }
 
-// eachCitingFile calls fn with the path from the root and the text of every
-// file of the repository that may cite another: the kinds in cited and the
-// Makefile, outside the built and fetched directories.
-func eachCitingFile(t *testing.T, fn func(rel, text string)) {
-	t.Helper()
+// citingFile is a file of the repository that may cite another: its path
+// from the root, and its text.
+type citingFile struct{ rel, text string }
+
+// citingFiles reads, once for all the tests, every file of the repository
+// that may cite another: the kinds in cited and the Makefile, outside the
+// built and fetched directories, in the walk's order.
+var citingFiles = sync.OnceValues(func() ([]citingFile, error) {
+	var files []citingFile
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -219,11 +224,22 @@ func eachCitingFile(t *testing.T, fn func(rel, text string)) {
 			return err
 		}
 		rel, _ := filepath.Rel(root, path)
-		fn(filepath.ToSlash(rel), string(b))
+		files = append(files, citingFile{filepath.ToSlash(rel), string(b)})
 		return nil
 	})
+	return files, err
+})
+
+// eachCitingFile calls fn with the path from the root and the text of every
+// file citingFiles reads.
+func eachCitingFile(t *testing.T, fn func(rel, text string)) {
+	t.Helper()
+	files, err := citingFiles()
 	if err != nil {
 		t.Fatalf("walking the repository: %v", err)
+	}
+	for _, f := range files {
+		fn(f.rel, f.text)
 	}
 }
 
@@ -261,9 +277,7 @@ func TestEveryFileCitedIsInTheRepository(t *testing.T) {
 // defines: one renamed or removed would leave the claim unbacked.
 func TestEveryTestCitedIsATest(t *testing.T) {
 	defined := map[string]bool{}
-	texts := map[string]string{}
 	eachCitingFile(t, func(rel, text string) {
-		texts[rel] = text
 		if strings.HasSuffix(rel, "_test.go") {
 			for _, m := range testFunc.FindAllStringSubmatch(text, -1) {
 				defined[m[1]] = true
@@ -273,25 +287,28 @@ func TestEveryTestCitedIsATest(t *testing.T) {
 	if len(defined) < 100 {
 		t.Fatalf("found %d tests defined; the repository has hundreds: the walk missed them", len(defined))
 	}
-	for rel, text := range texts {
+	eachCitingFile(t, func(rel, text string) {
 		for _, m := range testName.FindAllStringSubmatch(text, -1) {
 			if !defined[m[1]] {
 				t.Errorf("%s: names %s, which no _test.go file of the repository defines", rel, m[1])
 			}
 		}
-	}
+	})
 }
 
 // TestEveryMakeTargetCitedIsOne: a make target the text names as a command
 // (`make trace-startup`) is a target of the Makefile.
 func TestEveryMakeTargetCitedIsOne(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(root, "Makefile"))
-	if err != nil {
-		t.Fatalf("reading the Makefile: %v", err)
-	}
 	targets := map[string]bool{}
-	for _, m := range makeTarget.FindAllStringSubmatch(string(b), -1) {
-		targets[m[1]] = true
+	eachCitingFile(t, func(rel, text string) {
+		if rel == "Makefile" {
+			for _, m := range makeTarget.FindAllStringSubmatch(text, -1) {
+				targets[m[1]] = true
+			}
+		}
+	})
+	if len(targets) == 0 {
+		t.Fatal("found no target in the Makefile: the walk missed it")
 	}
 	cites := 0
 	eachCitingFile(t, func(rel, text string) {
