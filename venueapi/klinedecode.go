@@ -30,9 +30,8 @@ type KLineAnswer struct {
 // reads one in each start and at each change of view (in WebAssembly,
 // encoding/json's reflection is slow, and V8 recompiles its large decoder
 // while the app starts: docs/startup.md, "The app's candles, read in one
-// pass"). Anything else is left to
-// encoding/json, so the result is always what json.Unmarshal gives (a fuzz
-// target checks this).
+// pass"). Anything else is left to encoding/json, so the result is always
+// what json.Unmarshal gives (a fuzz target checks this).
 func DecodeKLine(raw []byte) (KLineAnswer, error) {
 	return fastOrJSON(raw, FastKLine)
 }

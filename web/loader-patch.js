@@ -71,11 +71,11 @@ function riskchartOnVisible(f) {
 // browser cuts its stream while detaching it (on a reload, even before
 // pagehide), and the error then reaches no one, where told at once it woke
 // Go inside the next page's commit (docs/startup.md, "The page being
-// left"). A page put in the
-// back-forward cache closes its stream, here and without Go, so that the
-// server does not hold it, and its client's share of streams, for a page
-// that may never be shown again; shown again, it tells shown, a task later,
-// and the app opens another stream (docs/architecture.md).
+// left"). A page put in the back-forward cache closes its stream, here and
+// without Go, so that the server does not hold it, and its client's share of
+// streams, for a page that may never be shown again; shown again, it tells
+// shown, a task later, and the app opens another stream
+// (docs/architecture.md).
 function riskchartWatchStream(source, error, shown) {
   let on = true;
   let hidden = false;
