@@ -102,7 +102,7 @@ func TestChartStates(t *testing.T) {
 })()`
 		tctx, cancel := context.WithTimeout(ctx, 40*time.Second) // the longest wait of an endpoint is 30 s
 		defer cancel()
-		if err := chromedp.Run(tctx, chromedp.Poll(retry, nil, chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
+		if err := chromedp.Run(tctx, pollToDeadline(retry, nil, chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
 			t.Fatalf("Retry never loaded the chart once the venue healed: %v", err)
 		}
 		waitFor(t, ctx, `!document.getElementById("stale-mark") && !document.getElementById("chart-status")`)

@@ -267,7 +267,7 @@ func drawnAfterNavigation(b *testing.B, ctx context.Context, u string) [2]float6
 		wait = jsMarks + "[1] > 0"
 	}
 	if err := chromedp.Run(tctx, chromedp.Navigate(u),
-		chromedp.Poll(wait, nil, chromedp.WithPollingInterval(50*time.Millisecond)),
+		pollToDeadline(wait, nil, chromedp.WithPollingInterval(50*time.Millisecond)),
 		chromedp.Evaluate(jsMarks, &ms)); err != nil {
 		b.Fatalf("%s: %v", u, err)
 	}
@@ -329,7 +329,7 @@ func drawnInNewTab(b *testing.B, browser context.Context, u string) (context.Con
 // their times.
 func firstLiveUpdates(b *testing.B, ctx context.Context) []float64 {
 	var ms []float64
-	if err := chromedp.Run(ctx, chromedp.Poll(measures("riskchart:live")+".length >= 10", nil),
+	if err := chromedp.Run(ctx, pollToDeadline(measures("riskchart:live")+".length >= 10", nil),
 		chromedp.Evaluate(measures("riskchart:live")+".slice(0, 10)", &ms)); err != nil {
 		b.Fatalf("live updates: %v", err)
 	}

@@ -361,13 +361,21 @@ const jsCandleCount = `(() => {
   return (o && o.series && o.series[0] && o.series[0].data) ? o.series[0].data.length : 0;
 })()`
 
+// pollToDeadline is chromedp.Poll bounded by the context's deadline alone.
+// Poll gives up after 30 s of its own unless told otherwise, so a wait whose
+// context allows longer (a quiet market's next move, a venue's 30 s retry, a
+// benchmark's slow page) ended at 30 s, shorter than the caller asked for.
+func pollToDeadline(js string, res any, opts ...chromedp.PollOption) chromedp.PollAction {
+	return chromedp.Poll(js, res, append(opts, chromedp.WithPollingTimeout(0))...)
+}
+
 // waitForCandles waits until the chart holds candles and returns how many.
 func waitForCandles(t testing.TB, ctx context.Context, timeout time.Duration) int {
 	t.Helper()
 	var n int
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if err := chromedp.Run(tctx, chromedp.Poll(jsCandleCount+" > 0", nil, chromedp.WithPollingInterval(20*time.Millisecond)),
+	if err := chromedp.Run(tctx, pollToDeadline(jsCandleCount+" > 0", nil, chromedp.WithPollingInterval(20*time.Millisecond)),
 		chromedp.Evaluate(jsCandleCount, &n)); err != nil {
 		var status string
 		_ = chromedp.Run(ctx, chromedp.Evaluate(`document.body ? document.body.innerText : ""`, &status))

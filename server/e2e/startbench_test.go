@@ -321,7 +321,7 @@ func startAfterNavigation(b *testing.B, ctx context.Context, u string) startTime
 	defer cancel()
 	var t startTimes
 	if err := chromedp.Run(tctx, chromedp.Navigate(u),
-		chromedp.Poll(`window.benchStartTimes && benchStartTimes().done`, nil, chromedp.WithPollingInterval(50*time.Millisecond)),
+		pollToDeadline(`window.benchStartTimes && benchStartTimes().done`, nil, chromedp.WithPollingInterval(50*time.Millisecond)),
 		chromedp.Evaluate(`benchStartTimes()`, &t)); err != nil {
 		b.Fatalf("%s: %v", u, err)
 	}

@@ -527,7 +527,7 @@ func TestStudyLinesFollowTheLiveCandle(t *testing.T) {
 	for len(drawn) < 3 {
 		var got struct{ Problem, Drawn string }
 		tctx, cancel := context.WithTimeout(ctx, 65*time.Second)
-		err := chromedp.Run(tctx, chromedp.Poll(`((r) => r.problem === "" && r.drawn !== `+strconv.Quote(strings.Join(drawn[max(len(drawn)-1, 0):], ""))+`)(`+jsStudyLive+`)`, nil, chromedp.WithPollingInterval(50*time.Millisecond)))
+		err := chromedp.Run(tctx, pollToDeadline(`((r) => r.problem === "" && r.drawn !== `+strconv.Quote(strings.Join(drawn[max(len(drawn)-1, 0):], ""))+`)(`+jsStudyLive+`)`, nil, chromedp.WithPollingInterval(50*time.Millisecond)))
 		cancel()
 		chromedp.Run(ctx, chromedp.Evaluate(jsStudyLive, &got))
 		if err != nil {
