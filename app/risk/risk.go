@@ -84,7 +84,7 @@ func ParseAmount(field, s string) (decimal.Decimal, error) {
 	case s == "":
 		return decimal.Zero, &FieldError{field, label + " is empty: enter a number, like " + example}
 	case len(s) > maxInputLen:
-		return decimal.Zero, notNumber
+		return decimal.Zero, &FieldError{field, fmt.Sprintf("%s is %d characters long: at most %d are read", label, len(s), maxInputLen)}
 	}
 	negative := strings.HasPrefix(s, "-")
 	mantissa, exp, hasExp := strings.Cut(strings.TrimPrefix(s, "-"), "e")
@@ -99,6 +99,9 @@ func ParseAmount(field, s string) (decimal.Decimal, error) {
 		mantissa = plain
 	}
 	if !plainNumber(mantissa) || hasExp && !exponent(exp) {
+		if plainNumber(mantissa) && exponentDigits(exp) > maxExponentDigits {
+			return decimal.Zero, &FieldError{field, fmt.Sprintf("%s has an exponent of more than %d digits: at most %d are read, as in 1.5e3", label, maxExponentDigits, maxExponentDigits)}
+		}
 		return decimal.Zero, notNumber
 	}
 	text := mantissa
@@ -116,11 +119,12 @@ func ParseAmount(field, s string) (decimal.Decimal, error) {
 }
 
 // ungroup removes commas that group an integer part in threes ("12,500.75"
-// → "12500.75"); ok is false for any other comma.
+// → "12500.75"); ok is false for any other comma, and for a first group
+// that starts with 0: "0,165" is a decimal comma, not 165.
 func ungroup(s string) (string, bool) {
 	whole, frac, hasPoint := strings.Cut(s, ".")
 	groups := strings.Split(whole, ",")
-	if len(groups[0]) == 0 || len(groups[0]) > 3 {
+	if len(groups[0]) == 0 || len(groups[0]) > 3 || groups[0][0] == '0' {
 		return "", false
 	}
 	for _, g := range groups[1:] {
@@ -157,16 +161,27 @@ func plainNumber(s string) bool {
 // exponent reports whether s is an exponent a person means: an optional
 // sign and one or two digits (a larger one is a typing accident).
 func exponent(s string) bool {
+	n := exponentDigits(s)
+	return n > 0 && n <= maxExponentDigits
+}
+
+// maxExponentDigits bounds an exponent: 1e99 is past any price or size, and
+// a longer one would cost big-integer arithmetic.
+const maxExponentDigits = 2
+
+// exponentDigits is the number of digits of an exponent, after its sign; -1
+// when s is not a sign and digits.
+func exponentDigits(s string) int {
 	s = strings.TrimPrefix(strings.TrimPrefix(s, "+"), "-")
-	if len(s) == 0 || len(s) > 2 {
-		return false
+	if s == "" {
+		return -1
 	}
 	for _, r := range s {
 		if r < '0' || r > '9' {
-			return false
+			return -1
 		}
 	}
-	return true
+	return len(s)
 }
 
 // ParseLeverage reads a whole leverage of at least 1.
@@ -480,11 +495,10 @@ func Liquidations(l Ladder, r Result, c Contract, entry, margin decimal.Decimal)
 	nr := n.Mul(rate)
 	cost := n.Mul(f).Mul(entry)
 	tick := c.PriceDecimals
-	const prec = 24
 	if den := f.Mul(n.Sub(nr).Add(amtC)); den.IsPositive() {
 		num := cost.Sub(margin).Sub(amtU)
 		if num.IsPositive() {
-			long.Price = num.DivRound(den, prec).RoundCeil(tick)
+			long.Price = ceilTo(num, den, tick)
 			// exactly, not from the price rounded towards the entry
 			long.AtOnce = !num.LessThan(entry.Mul(den))
 		} else {
@@ -495,10 +509,29 @@ func Liquidations(l Ladder, r Result, c Contract, entry, margin decimal.Decimal)
 	}
 	if den := f.Mul(n.Add(nr).Sub(amtC)); den.IsPositive() {
 		num := cost.Add(margin).Add(amtU)
-		short.Price = num.DivRound(den, prec).RoundFloor(tick)
+		short.Price = floorTo(num, den, tick)
 		short.AtOnce = !num.GreaterThan(entry.Mul(den))
 	}
 	return long, short
+}
+
+// ceilTo is num/den rounded up to places decimal places, exactly: a
+// quotient rounded first to some precision could land on a tick it had
+// passed by less than that precision, one tick further from the entry.
+// num and den are positive.
+func ceilTo(num, den decimal.Decimal, places int32) decimal.Decimal {
+	q, r := num.QuoRem(den, places)
+	if r.IsPositive() {
+		q = q.Add(decimal.New(1, -places))
+	}
+	return q
+}
+
+// floorTo is num/den rounded down to places decimal places, exactly; num
+// and den are positive.
+func floorTo(num, den decimal.Decimal, places int32) decimal.Decimal {
+	q, _ := num.QuoRem(den, places)
+	return q
 }
 
 // UnitName is how the UI names a tier band's volume unit.

@@ -308,15 +308,26 @@ func TestParseAmount(t *testing.T) {
 		{"1.000,5", "", "Position size has a comma that is not a thousands mark"},
 		{"10,00", "", "Position size has a comma that is not a thousands mark"},
 		{",100", "", "Position size has a comma that is not a thousands mark"},
+		// a first group starting with 0 is a decimal comma: "0,165" is not 165
+		{"0,165", "", "Position size has a comma that is not a thousands mark"},
+		{"0,000,001", "", "Position size has a comma that is not a thousands mark"},
+		{"00,500", "", "Position size has a comma that is not a thousands mark"},
+		{"012,500", "", "Position size has a comma that is not a thousands mark"},
+		{"100,500", "100500", ""},
 		{"abc", "", "Position size must be a number, like 1500 (1,500 and 1.5e3 are read too)"},
 		{"+5", "", "Position size must be a number"},
 		{"1e", "", "Position size must be a number"},
-		{"1e999", "", "Position size must be a number"},
+		{"1e999", "", "Position size has an exponent of more than 2 digits: at most 2 are read, as in 1.5e3"},
+		{"1e-100", "", "Position size has an exponent of more than 2 digits"},
+		{"1e99", "1e99", ""},
+		{"1,0e999", "", "Position size has a comma that is not a thousands mark"},
+		{"1e9x9", "", "Position size must be a number"},
 		{"e3", "", "Position size must be a number"},
 		{"1 000", "", "Position size must be a number"},
 		{"1.2.3", "", "Position size must be a number"},
 		{".", "", "Position size must be a number"},
-		{strings.Repeat("9", 41), "", "Position size must be a number"},
+		{strings.Repeat("9", 41), "", "Position size is 41 characters long: at most 40 are read"},
+		{strings.Repeat("9", 40), strings.Repeat("9", 40), ""},
 	}
 	for _, tt := range tests {
 		got, err := ParseAmount("size", tt.in)
@@ -522,6 +533,11 @@ func TestLiquidations(t *testing.T) {
 		{"a long with margin for a fall to zero has none", solLadder, solMark, "600", "1", "180", "108000", "none", "357.013", false, false},
 		// MM at entry is 730 USDT; 500 put up is below it: long 107150 / 594 = 180.3872…, short 108850 / 606 = 179.6204…
 		{"a margin under the maintenance margin liquidates at once", solLadder, solMark, "600", "25", "180", "500", "180.388", "179.62", true, true},
+		// long (108000 − M − 350) / 594 with M = 4320.135999999999999999999999406
+		// = 173.956 + 1e-30 exactly: past the tick by less than 24 places'
+		// rounding keeps, so still up to the next tick, as the exact figure
+		// says; the short's (112670.135…) / 606 = 185.924…, down
+		{"a price past a tick by a hair rounds from the exact figure", solLadder, solMark, "600", "25", "180", "4320.135999999999999999999999406", "173.957", "185.924", false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
