@@ -42,11 +42,11 @@ func div(a, b decimal.Decimal) decimal.Decimal {
 		return a.DivRound(b, places)
 	}
 	q, r := bits.Div64(hi, lo, ub)
+	if q >= math.MaxInt64 { // the rounded quotient may not fit in an int64 (and q+1 may wrap)
+		return a.DivRound(b, places)
+	}
 	if r >= ub-r { // r/ub ≥ ½: round away from zero
 		q++
-	}
-	if q > math.MaxInt64 {
-		return a.DivRound(b, places)
 	}
 	v := int64(q)
 	if neg {

@@ -22,6 +22,12 @@ func TestDivMatchesDivRound(t *testing.T) {
 		{"48725.6", "7"}, {"1218140.3", "25"}, {"92.857142857143", "1.607142857142"},
 		{"999999999999999999", "7"}, {"9999999", "0.0000001"}, {"123456789012345678", "0.001"},
 		{"1e30", "3"}, {"-9223372036854775807", "2"}, {"1", "1e30"}, {"0", "5"}, {"12", "1e-8"},
+		// a quotient of 2⁶⁴−1 whose remainder rounds it up: the increment wrapped to 0
+		{"4224304392.87948732", "229"}, {"-4224304392.87948732", "229"},
+		// on the word-sized path (k = 19), quotients at the top of an int64: 2⁶³−2 rounded up
+		// to 2⁶³−1; 2⁶³−1 as it is; 2⁶³−1 rounded up past it
+		{"811168186843288430e7", "879470310426620891"}, {"570295205532962629e7", "618315300796905351"},
+		{"916594759823009885e7", "993774029888936473"},
 	} {
 		a, b := decimal.RequireFromString(tc.a), decimal.RequireFromString(tc.b)
 		if got, want := div(a, b), a.DivRound(b, places); !got.Equal(want) {
