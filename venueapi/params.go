@@ -62,7 +62,7 @@ type KLineQuery struct {
 	Period       Period
 	Size         int   // 0: not given
 	From, To     int64 // candle ids (UTC seconds), inclusive; used when Range is set
-	Range        bool  // From and To are given
+	Range        bool  // From and To select the candles: given, and Size not
 }
 
 // Validate checks q against the rules of endpoint 3 and docs/decisions.md.
@@ -112,9 +112,12 @@ func (q KLineQuery) Values() url.Values {
 	return v
 }
 
-// ParseKLineQuery reads and validates endpoint 3's parameters.
+// ParseKLineQuery reads and validates endpoint 3's parameters. With size,
+// from and to are ignored (docs/decisions.md#kline-size-with-from-and-to):
+// only their presence is read, so whatever they hold, and however often,
+// the answer is the latest size candles.
 func ParseKLineQuery(v url.Values) (KLineQuery, error) {
-	if err := single(v, "contract_code", "period", "size", "from", "to"); err != nil {
+	if err := single(v, "contract_code", "period", "size"); err != nil {
 		return KLineQuery{}, err
 	}
 	q := KLineQuery{ContractCode: v.Get("contract_code"), Period: Period(v.Get("period"))}
@@ -135,17 +138,28 @@ func ParseKLineQuery(v url.Values) (KLineQuery, error) {
 		return q, &ParamError{Param: "to", Rule: "is required when from is given"}
 	case hasTo && !hasFrom:
 		return q, &ParamError{Param: "from", Rule: "is required when to is given"}
-	case hasFrom:
+	case hasFrom && q.Size == 0:
 		var err error
-		if q.From, err = parseSeconds("from", v.Get("from")); err != nil {
-			return q, err
-		}
-		if q.To, err = parseSeconds("to", v.Get("to")); err != nil {
+		if q.From, q.To, err = parseRange(v); err != nil {
 			return q, err
 		}
 		q.Range = true
 	}
 	return q, q.Validate()
+}
+
+// parseRange reads from and to, each given once.
+func parseRange(v url.Values) (from, to int64, err error) {
+	if err := single(v, "from", "to"); err != nil {
+		return 0, 0, err
+	}
+	if from, err = parseSeconds("from", v.Get("from")); err != nil {
+		return 0, 0, err
+	}
+	if to, err = parseSeconds("to", v.Get("to")); err != nil {
+		return 0, 0, err
+	}
+	return from, to, nil
 }
 
 func parseSeconds(param, s string) (int64, error) {

@@ -68,11 +68,16 @@ func (s *Sandbox) authenticate(r *http.Request, params url.Values, parseErr erro
 	return nil
 }
 
-// privateClient is who a private request counts against: its access key
-// when it names one, else its IP, so that unsigned floods count too.
-func privateClient(r *http.Request, params url.Values) string {
-	if ak := params[sign.ParamAccessKeyID]; len(ak) == 1 && ak[0] != "" {
-		return "key:" + ak[0]
+// privateClient is who a private request counts against: the access key it
+// names when the sandbox has that key, else its IP, so that unsigned floods
+// and made-up keys count too (docs/decisions.md, "Request counting"), and the
+// limiter holds a window per configured key and per IP, never one per string
+// a client sends.
+func (s *Sandbox) privateClient(r *http.Request, params url.Values) string {
+	if ak := params[sign.ParamAccessKeyID]; len(ak) == 1 {
+		if _, known := s.keys[ak[0]]; known {
+			return "key:" + ak[0]
+		}
 	}
 	return "ip:" + clientIP(r)
 }

@@ -40,13 +40,14 @@ func (s *Sandbox) public(path string, serve http.HandlerFunc) http.Handler {
 }
 
 // private guards endpoints 1 and 2: counted on arrival against the access
-// key, the ratelimit-* headers on every answer, then the signature. serve
-// gets the query's business parameters, the signature's taken out.
+// key (or the IP, see privateClient), the ratelimit-* headers on every
+// answer, then the signature. serve gets the query's business parameters,
+// the signature's taken out.
 func (s *Sandbox) private(path string, serve func(http.ResponseWriter, *http.Request, url.Values)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		params, parseErr := url.ParseQuery(r.URL.RawQuery)
 		now := s.now()
-		v := s.privateLimit.take(privateClient(r, params), now)
+		v := s.privateLimit.take(s.privateClient(r, params), now)
 		s.privateLimit.setHeaders(w.Header(), v)
 		if !v.ok {
 			s.tooMany(w, path, v)
@@ -56,7 +57,7 @@ func (s *Sandbox) private(path string, serve func(http.ResponseWriter, *http.Req
 			return
 		}
 		if err := s.authenticate(r, params, parseErr, now); err != nil {
-			s.log.Info("refused a signed request", "path", path, "access_key", params.Get(sign.ParamAccessKeyID), "code", err.code, "why", err.msg)
+			s.log.Info("refused a signed request", "path", path, "access_key", logged(params.Get(sign.ParamAccessKeyID)), "code", err.code, "why", err.msg)
 			s.writeError(w, path, http.StatusOK, err.code, err.msg)
 			return
 		}
@@ -65,6 +66,15 @@ func (s *Sandbox) private(path string, serve func(http.ResponseWriter, *http.Req
 		}
 		serve(w, r, params)
 	})
+}
+
+// logged is what the log keeps of a value a client chose: a query may be
+// a megabyte long, a log line should not be.
+func logged(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return s
 }
 
 // tooMany answers 429 with code 1032.
