@@ -154,10 +154,28 @@ func (s *Series) missing(from, to, current int64) []Span {
 // Fetch is what the venue answered for a span of candle ids.
 type Fetch struct {
 	Candles []venueapi.Candle
-	Asked   Span      // the ids asked for: every candle the venue has of them is in Candles
+	Asked   Span      // the ids the answer covers: every candle the venue has of them is in Candles
 	At      time.Time // when they were asked for
 	Latest  bool      // the latest candles were asked for: the answer counts as a refresh
 	Floor   int64     // the venue's first candle, when the answer shows it; 0: not shown
+}
+
+// LatestFetch is the venue's answer recs to "the latest size candles" of p,
+// asked for at at, holding only what the answer covers: the venue counts them
+// by its clock when it handles the request, which may be a candle past at's,
+// so the first id asked for may be in no answer. A full answer covers from
+// its first candle (earlier if the venue has gaps) to the current one; a
+// shorter one is all the venue has, its history starting at the first.
+func LatestFetch(p venueapi.Period, size int, recs []venueapi.Candle, at time.Time) Fetch {
+	cur := p.Start(at.Unix())
+	f := Fetch{Candles: recs, Asked: Span{Lo: p.Back(cur, size-1), Hi: cur}, At: at, Latest: true}
+	switch {
+	case len(recs) >= size:
+		f.Asked.Lo = recs[0].ID
+	case len(recs) > 0 && recs[0].ID > f.Asked.Lo:
+		f.Floor = recs[0].ID
+	}
+	return f
 }
 
 // Merge stores what the venue answered and records f.Asked as held; a fetch

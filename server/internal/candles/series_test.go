@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -67,6 +68,61 @@ func TestTrimDropsTheOldestCandlesButKeepsTheAskedThePinnedAndTheNewest(t *testi
 			}
 			if s.bytes != held || before-freed != s.bytes {
 				t.Fatalf("bytes %d, held %d, freed %d of %d", s.bytes, held, freed, before)
+			}
+		})
+	}
+}
+
+// The venue answers "the latest N" by its own clock when it handles the
+// request; what it answers is held, not what was asked for, so that no
+// candle the venue has is vouched for without its record.
+func TestALatestAnswerVouchesOnlyForWhatItCovers(t *testing.T) {
+	p := venueapi.Period1Min
+	at := time.Unix(1_000_000*m+59, 0) // the last second of a candle
+	cur := p.Start(at.Unix())
+	ids := func(ids ...int64) []venueapi.Candle {
+		out := make([]venueapi.Candle, len(ids))
+		for i, id := range ids {
+			out[i] = venueapi.Candle{ID: cur + id*m}
+		}
+		return out
+	}
+	every := func(int64) bool { return true }
+	for _, tc := range []struct {
+		name      string
+		recs      []venueapi.Candle
+		has       func(id int64) bool // which candles, in candles from the current one, the venue has
+		wantLo    int64               // the first held, likewise
+		wantFloor int64               // 0: none, else likewise
+	}{
+		{"as asked", ids(-4, -3, -2, -1, 0), every, -4, 0},
+		{"counted a candle later: the first asked for is in no answer", ids(-3, -2, -1, 0, 1), every, -3, 0},
+		{"a contract with gaps: its latest five reach further back", ids(-20, -15, -9, -1, 0),
+			func(id int64) bool { return id < -20 || slices.Contains([]int64{-20, -15, -9, -1, 0}, id) }, -20, 0},
+		{"fewer: the venue's history starts later", ids(-2, -1, 0), func(id int64) bool { return id >= -2 }, -4, -2},
+		{"fewer, counted a candle later", ids(-1, 0, 1), func(id int64) bool { return id >= -1 }, -4, -1},
+		{"none: the venue has no candle", nil, func(int64) bool { return false }, -4, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := LatestFetch(p, 5, tc.recs, at)
+			want := Span{cur + tc.wantLo*m, cur}
+			wantFloor := int64(0)
+			if tc.wantFloor != 0 {
+				wantFloor = cur + tc.wantFloor*m
+			}
+			if f.Asked != want || f.Floor != wantFloor || !f.Latest || !f.At.Equal(at) {
+				t.Errorf("held %v floor %d (latest %v at %s), want %v floor %d", f.Asked, f.Floor, f.Latest, f.At, want, wantFloor)
+			}
+			// Once the candle open at at has closed, every candle the
+			// series vouches for is one it holds, or one the venue lacks.
+			s := NewStore(1 << 30).Series(Key{Code: "BTC-USDT", Period: p})
+			s.Merge(f)
+			gaps := s.Missing(cur-30*m, cur, p.Next(cur))
+			for id := cur - 30*m; id <= cur; id += m {
+				vouched := !slices.ContainsFunc(gaps, func(g Span) bool { return g.contains(id) })
+				if _, ok := s.recs[id]; vouched && !ok && tc.has((id-cur)/m) {
+					t.Fatalf("candle %d (%d from the current one) is vouched for without its record: missing %v", id, (id-cur)/m, gaps)
+				}
 			}
 		})
 	}

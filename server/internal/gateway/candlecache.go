@@ -224,11 +224,7 @@ func (c *candleCache) latestFromVenue(ctx context.Context, s *candles.Series, si
 		c.remember(s, err, at)
 		return candles.Fetch{}, err
 	}
-	cur := k.Period.Start(at.Unix())
-	f := candles.Fetch{Candles: env.Data, Asked: candles.Span{Lo: k.Period.Back(cur, size-1), Hi: cur}, At: at, Latest: true}
-	if len(env.Data) > 0 && len(env.Data) < size && env.Data[0].ID > f.Asked.Lo {
-		f.Floor = env.Data[0].ID // fewer than asked: the venue's history starts here
-	}
+	f := candles.LatestFetch(k.Period, size, env.Data, at) // held: what the answer covers, not what was asked
 	s.Merge(f)
 	return f, nil
 }

@@ -213,6 +213,35 @@ func TestACandleHeldWhileOpenIsFetchedAgainOnceItCloses(t *testing.T) {
 	})
 }
 
+// The venue answers "the latest N" by its clock when it handles the
+// request, which may be a candle past the gateway's: a candle opened while
+// the call waited for budget. A range asked for later holds every candle,
+// and is never kept for a year with one missing.
+func TestACandleTheLatestAnswerDidNotCoverIsFetchedForALaterRange(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clk := newClock(59) // the last second of a candle
+		s := newStack(t, options{clock: clk, sandbox: func(c *sandbox.Config) {
+			c.Now = func() time.Time { return clk.Now().Add(time.Minute) } // the venue a candle on
+		}})
+		p := venueapi.Period1Min
+		current := p.Start(clk.Now().Unix())
+		if a := s.get(t, venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=5"); a.status != 200 {
+			t.Fatalf("the latest candles: HTTP %d %.200s", a.status, a.body)
+		}
+		clk.Advance(31 * time.Second)
+		query := fmt.Sprintf("contract_code=BTC-USDT&period=1min&from=%d&to=%d", current-10*60, current-60)
+		a := s.get(t, venueapi.PathKLine+"?"+query)
+		want := s.direct(t, query)
+		if a.status != 200 || len(want.Data) != 10 || !bytes.Equal(dataOf(t, a.body), dataOf(t, mustJSON(t, want))) {
+			var ids []int64
+			for _, c := range a.kline(t).Data {
+				ids = append(ids, (c.ID-current)/60)
+			}
+			t.Fatalf("HTTP %d, Cache-Control %q, candles %v from the current one; want the venue's 10, -10 to -1", a.status, a.header.Get("Cache-Control"), ids)
+		}
+	})
+}
+
 func TestAnswersCarryCacheControlAndETagFitForTheirContent(t *testing.T) {
 	clk := newClock(30)
 	s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) { c.RefreshInterval = 2 * time.Second }})
