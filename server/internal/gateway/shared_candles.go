@@ -127,11 +127,13 @@ func (c *candleCache) latestShared(ctx context.Context, s *candles.Series, size,
 	name := seriesName(k)
 	key := "kline:latest:" + name
 	c.watched.add(name, k, c.now())
+	w := c.cluster.notice.watch(key)
+	defer w.stop()
 	for !c.fresh(s) {
 		if !c.cluster.shared() {
 			return c.latestAlone(ctx, s, size)
 		}
-		news := c.cluster.notice.next(key)
+		news := w.next()
 		l, err := c.cluster.lease(ctx, key, c.refresh)
 		if err != nil {
 			return c.latestAlone(ctx, s, size)
@@ -272,11 +274,13 @@ func (c *candleCache) blockShared(ctx context.Context, s *candles.Series, b bloc
 func (c *candleCache) loadBlock(ctx context.Context, s *candles.Series, b block, piece candles.Span, current int64) error {
 	k := s.Key()
 	key := "kline:block:" + seriesName(k) + "|" + strconv.FormatInt(b.n, 10)
+	w := c.cluster.notice.watch(key)
+	defer w.stop()
 	for {
 		if !c.cluster.shared() {
 			return c.gapAlone(ctx, s, piece, current)
 		}
-		news := c.cluster.notice.next(key)
+		news := w.next()
 		var f sharedFetch
 		found, err := c.cluster.get(ctx, key, &f)
 		if err != nil {

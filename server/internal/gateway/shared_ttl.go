@@ -49,11 +49,13 @@ func (c *ttlCache) share(sh *SharedState, scope, name string, decode func([]byte
 // reach: the caller then fetches for this replica alone.
 func (c *ttlCache) getShared(ctx context.Context, key string, fetch func(context.Context) (any, error)) (v any, done bool, err error) {
 	rkey := c.shared + key
+	w := c.cluster.notice.watch(rkey)
+	defer w.stop()
 	for {
 		if !c.cluster.shared() {
 			return nil, false, nil
 		}
-		news := c.cluster.notice.next(rkey)
+		news := w.next()
 		e, found, err := c.readShared(ctx, key)
 		if err != nil {
 			return nil, false, nil

@@ -282,8 +282,8 @@ func (s *SharedState) put(ctx context.Context, key string, v any, ttl time.Durat
 	}
 }
 
-// await waits for the next change of a key (news, from notice.next taken
-// before the key was read), for poll, or for ctx.
+// await waits for the next change of a key (news, from a watcher's next
+// taken before the key was read), for poll, or for ctx.
 func await(ctx context.Context, news <-chan struct{}, poll time.Duration) error {
 	t := time.NewTimer(poll)
 	defer t.Stop()
@@ -296,45 +296,89 @@ func await(ctx context.Context, news <-chan struct{}, poll time.Duration) error 
 	return nil
 }
 
-// noticeBoard wakes those waiting for a key to change.
+// noticeBoard wakes those waiting for a key to change. A key has an entry
+// only while a watcher counts in it: a read that never waits, or a key never
+// put again (an unknown contract's block), leaves nothing behind.
 type noticeBoard struct {
 	mu sync.Mutex
-	ch map[string]chan struct{}
+	ch map[string]*notice
+}
+
+// notice is a key's next change: ch is closed at it.
+type notice struct {
+	ch       chan struct{}
+	watchers int
+}
+
+// watch returns a watcher of key; stop it when done.
+func (n *noticeBoard) watch(key string) *watcher { return &watcher{board: n, key: key} }
+
+// watcher is one caller's interest in a key's changes.
+type watcher struct {
+	board *noticeBoard
+	key   string
+	in    *notice // the notice it counts in; nil: none
 }
 
 // next returns a channel closed at the key's next change. Take it before
 // reading the key, so that a change between the read and the wait is not
 // missed.
-func (n *noticeBoard) next(key string) <-chan struct{} {
+func (w *watcher) next() <-chan struct{} {
+	n := w.board
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.ch == nil {
-		n.ch = map[string]chan struct{}{}
+	cur := n.ch[w.key]
+	if cur != nil && cur == w.in {
+		return cur.ch // not woken since the last next
 	}
-	c := n.ch[key]
-	if c == nil {
-		c = make(chan struct{})
-		n.ch[key] = c
+	if cur == nil {
+		if n.ch == nil {
+			n.ch = map[string]*notice{}
+		}
+		cur = &notice{ch: make(chan struct{})}
+		n.ch[w.key] = cur
 	}
-	return c
+	cur.watchers++
+	w.in = cur
+	return cur.ch
 }
 
-// wake wakes the waiters of key.
+// stop ends the watch: the key's entry goes with its last watcher.
+func (w *watcher) stop() {
+	n := w.board
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if cur := n.ch[w.key]; cur != nil && cur == w.in {
+		if cur.watchers--; cur.watchers == 0 {
+			delete(n.ch, w.key)
+		}
+	}
+	w.in = nil
+}
+
+// wake wakes the watchers of key.
 func (n *noticeBoard) wake(key string) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if c := n.ch[key]; c != nil {
-		close(c)
+		close(c.ch)
 		delete(n.ch, key)
 	}
 }
 
-// all wakes every waiter.
+// all wakes every watcher.
 func (n *noticeBoard) all() {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	for k, c := range n.ch {
-		close(c)
+		close(c.ch)
 		delete(n.ch, k)
 	}
+}
+
+// keys is how many keys have an entry.
+func (n *noticeBoard) keys() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.ch)
 }
