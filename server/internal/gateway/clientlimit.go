@@ -17,7 +17,8 @@ import (
 // spend the venue budget for everyone, and says on every answer where the
 // client's budget stands, in the venue's ratelimit-* headers
 // (docs/venue.md#served-by-riskchart), so that a client written for the venue
-// paces itself here as it would there.
+// paces itself here as it would there. A 429 for another budget says that
+// budget's wait instead (writeRateLimited).
 func (s *server) limited(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.perClient == nil { // RISKCHART_CLIENT_RATE=0: no limit, and no budget to describe

@@ -2,6 +2,7 @@ package gateway_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -120,6 +122,42 @@ func TestAClientPastItsShareAndAnotherAskingTheSameAtOnceCostOneCallAndTheOtherI
 			if n := privateCalls(s) - before; n != 1 {
 				t.Fatalf("%s: %d venue calls, want 1", p, n)
 			}
+		}
+	})
+}
+
+// A 429 for a spent share says its wait in every header a client reads it
+// from: the per-client bucket's headers, with requests to spare, would send a
+// client of the venue back at once (docs/venue.md#rate-limit-headers).
+func TestAClientPastItsShareIsToldItsWaitByTheRateLimitHeadersToo(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clk := newClock(10)
+		s := newStack(t, options{clock: clk})
+		const hammer, share = "127.0.0.2", 72 / 4
+		paths := distinctQuestions(s)
+		for _, p := range paths[:share] {
+			if a := s.getFrom(t, hammer, p); a.status != 200 {
+				t.Fatalf("%s within the share: HTTP %d", p, a.status)
+			}
+		}
+		a := s.getFrom(t, hammer, paths[share])
+		h := a.header
+		if a.status != http.StatusTooManyRequests || h.Get("Retry-After") != "3" || h.Get("Ratelimit-Remaining") != "0" || h.Get("Ratelimit-Reset") != "3000" {
+			t.Errorf("past the share: HTTP %d Retry-After %q ratelimit-remaining %q ratelimit-reset %q; want 429, 3, 0, 3000",
+				a.status, h.Get("Retry-After"), h.Get("Ratelimit-Remaining"), h.Get("Ratelimit-Reset"))
+		}
+		// The venue client, pointed at the gateway, is told to wait as long.
+		tr := s.from(hammer)
+		t.Cleanup(tr.CloseIdleConnections)
+		client, err := venue.New(venue.Config{BaseURL: s.url, AccessKey: "dropped", SecretKey: "dropped-secret",
+			HTTPClient: &http.Client{Transport: tr}, Now: clk.Now, Retries: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = client.PositionLimits(t.Context(), venueapi.LimitQuery{Pair: "BTC-USDT", BusinessType: "all"})
+		var rl *venue.RateLimitedError
+		if !errors.As(err, &rl) || rl.RetryAfter < 3*time.Second {
+			t.Fatalf("the venue client past the share: %v, want to retry in 3 s or more", err)
 		}
 	})
 }

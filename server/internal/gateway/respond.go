@@ -53,10 +53,21 @@ func (s *server) writeInvalid(w http.ResponseWriter, r *http.Request, err error)
 	writeError(w, r.URL.Path, status, venueapi.CodeInvalidInput, err.Error(), s.now())
 }
 
+// writeRateLimited answers 1032 under 429 with the wait in every header a
+// client may read it from: Retry-After in whole seconds, and ratelimit-remaining
+// 0 with ratelimit-reset in milliseconds, which a client of the venue waits
+// after a 429 (docs/venue.md#rate-limit-headers), whatever budget ran out.
+// A wait not known is a second.
 func writeRateLimited(w http.ResponseWriter, path string, retry time.Duration, now time.Time, msg string) {
-	secs := int64((retry + time.Second - 1) / time.Second)
-	w.Header().Set("Retry-After", strconv.FormatInt(max(secs, 1), 10))
-	writeError(w, path, http.StatusTooManyRequests, venueapi.CodeRateLimited, msg+": retry in "+strconv.FormatInt(max(secs, 1), 10)+"s", now)
+	if retry <= 0 {
+		retry = time.Second
+	}
+	secs := strconv.FormatInt(int64((retry+time.Second-1)/time.Second), 10)
+	h := w.Header()
+	h.Set("Retry-After", secs)
+	h.Set("Ratelimit-Remaining", "0")
+	h.Set("Ratelimit-Reset", strconv.FormatInt(ceilMillis(retry), 10))
+	writeError(w, path, http.StatusTooManyRequests, venueapi.CodeRateLimited, msg+": retry in "+secs+"s", now)
 }
 
 // asked is what a request names that the venue may not list, for a 1013

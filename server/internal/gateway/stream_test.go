@@ -449,6 +449,11 @@ func TestStreamsPastTheCapsAreRefusedWith429(t *testing.T) {
 			if st.status != http.StatusTooManyRequests || code != venueapi.CodeRateLimited || !strings.Contains(msg, tc.inMsg) || st.header.Get("Retry-After") == "" {
 				t.Errorf("%s: HTTP %d %s (Retry-After %q), want 429 with 1032 saying %q, and Retry-After", tc.name, st.status, st.body, st.header.Get("Retry-After"), tc.inMsg)
 			}
+			// The wait in the venue's headers too (docs/venue.md#rate-limit-headers).
+			if h := st.header; h.Get("Retry-After") != "15" || h.Get("Ratelimit-Remaining") != "0" || h.Get("Ratelimit-Reset") != "15000" {
+				t.Errorf("%s: Retry-After %q ratelimit-remaining %q ratelimit-reset %q, want 15, 0, 15000",
+					tc.name, h.Get("Retry-After"), h.Get("Ratelimit-Remaining"), h.Get("Ratelimit-Reset"))
+			}
 		}
 	})
 }
