@@ -116,7 +116,9 @@ func keyVerdict(err error) verdict {
 // endpointVerdict reads a call's outcome for its endpoint: failing (5xx,
 // busy, a broken or cut answer, a lost connection, a timeout), or answering
 // (a success, or a refusal of the request or the key). The caller leaving,
-// the venue limiting us, or nothing sent says nothing.
+// the venue limiting us, or nothing sent says nothing; so does a timeout
+// that was the caller's deadline cutting the venue short, which done learns
+// from the attempt (cutShort).
 func endpointVerdict(err error) verdict {
 	var un *UnavailableError
 	var rj *RejectedError
@@ -296,10 +298,15 @@ func (g gates) stopped() bool { return g.key.b.isOpen() || g.endpoint.b.isOpen()
 
 // done tells both breakers how the call went, and logs what that opened
 // or closed: an operator sees a refused key or a failing endpoint once, not
-// once per call.
-func (c *Client) done(ctx context.Context, g gates, err error, now time.Time) {
+// once per call. cut is a last attempt its caller's deadline cut short
+// (cutShort): it says nothing of the endpoint.
+func (c *Client) done(ctx context.Context, g gates, err error, cut bool, now time.Time) {
 	c.logChange(ctx, g.key, keyVerdict(err), stripped(err), now)
-	c.logChange(ctx, g.endpoint, endpointVerdict(err), err, now)
+	v := endpointVerdict(err)
+	if cut {
+		v = neutral
+	}
+	c.logChange(ctx, g.endpoint, v, err, now)
 }
 
 // logChange tells t's breaker how its call went, and logs whether that

@@ -3,6 +3,7 @@ package venue_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -312,6 +313,56 @@ func TestTheVenuesRateLimitHoldsItsBudgetUntilItsReset(t *testing.T) {
 					if b.Open {
 						t.Fatalf("the venue limiting us opened %+v: that is the quota's to hold", b)
 					}
+				}
+			})
+		})
+	}
+}
+
+// docs/decisions.md#failure-memory: an endpoint's breaker counts what the
+// venue failed. A call whose own deadline comes right after its turn leaves
+// the venue no time to answer: that is ours, and the breaker stays closed.
+// A deadline that gave the venue a fair time (a second) is the venue's
+// failure.
+func TestOnlyADeadlineThatGaveTheVenueAFairTimeOpensTheBreaker(t *testing.T) {
+	tests := []struct {
+		name     string
+		answerIn time.Duration // the second call's answer
+		after    time.Duration // its deadline, after its turn
+		wantOpen bool
+	}{
+		{"a deadline just after the turn, the venue answering in 10 ms", 10 * time.Millisecond, 5 * time.Millisecond, false},
+		{"a deadline 1.5 s after the turn, the venue silent for 5 s", 5 * time.Second, 1500 * time.Millisecond, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				srv := serve(t, func(w http.ResponseWriter, r *http.Request, n int64) {
+					if n > 1 {
+						select {
+						case <-time.After(tt.answerIn):
+						case <-r.Context().Done():
+							return
+						}
+					}
+					w.Write([]byte(klineOK))
+				})
+				limit := venueapi.Limit{Requests: 1, Per: 100 * time.Millisecond}
+				c := srv.client(t, func(c *venue.Config) { c.PublicQuota = limit })
+				first := time.Now()
+				if err := endpoints[0].call(context.Background(), c); err != nil {
+					t.Fatal(err)
+				}
+				turn := first.Add(venue.TurnWindow(limit))
+				ctx, cancel := context.WithDeadline(context.Background(), turn.Add(tt.after))
+				defer cancel()
+				err := endpoints[0].call(ctx, c)
+				var un *venue.UnavailableError
+				if !errors.As(err, &un) || !errors.Is(err, context.DeadlineExceeded) {
+					t.Fatalf("error %v, want the venue unavailable for the deadline", err)
+				}
+				if open := breakerOf(t, c, venue.EndpointKLine).Open; open != tt.wantOpen {
+					t.Fatalf("the kline breaker is open: %v, want %v", open, tt.wantOpen)
 				}
 			})
 		})

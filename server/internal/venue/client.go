@@ -218,9 +218,9 @@ func (c *Client) call(ctx context.Context, req request) error {
 		return err
 	}
 	start := time.Now()
-	err = c.send(ctx, req, g)
+	cut, err := c.send(ctx, req, g)
 	end := time.Now()
-	c.done(ctx, g, err, end)
+	c.done(ctx, g, err, cut, end)
 	c.logCall(ctx, req, end.Sub(start), err)
 	return err
 }
@@ -249,8 +249,8 @@ func (c *Client) logCall(ctx context.Context, req request, d time.Duration, err 
 // call here is a read: the venue failing, busy or limiting us) with backoff
 // and full jitter while the context's deadline and the retry budget allow,
 // and while no breaker of the call has opened. A breaker's trial is not
-// retried.
-func (c *Client) send(ctx context.Context, req request, g gates) error {
+// retried. cut says that the last attempt was cut short by ctx (cutShort).
+func (c *Client) send(ctx context.Context, req request, g gates) (cut bool, err error) {
 	q := c.public
 	if req.signed {
 		q = c.private
@@ -263,25 +263,25 @@ func (c *Client) send(ctx context.Context, req request, g gates) error {
 	var last error
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 && g.stopped() {
-			return last
+			return cut, last
 		}
 		if err := q.Wait(ctx); err != nil {
 			if last != nil {
-				return last // a retry without a turn in time: the venue's error says more
+				return cut, last // a retry without a turn in time: the venue's error says more
 			}
-			return err
+			return false, err
 		}
 		var notBefore time.Duration
-		notBefore, last = c.attempt(ctx, req, op, q)
+		notBefore, cut, last = c.attempt(ctx, req, op, q)
 		if last == nil || !retryable(last) || attempt >= retries || ctx.Err() != nil {
-			return last
+			return cut, last
 		}
 		wait := max(backoff(attempt), notBefore)
 		if rl := (*RateLimitedError)(nil); errors.As(last, &rl) {
 			wait = max(wait, rl.RetryAfter)
 		}
 		if dl, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(dl) {
-			return last
+			return cut, last
 		}
 		c.log.DebugContext(ctx, "retrying a venue call", "op", op, "attempt", attempt+1, "wait", wait, "err", last)
 		t := time.NewTimer(wait)
@@ -289,7 +289,7 @@ func (c *Client) send(ctx context.Context, req request, g gates) error {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return last
+			return cut, last
 		}
 	}
 }
@@ -310,9 +310,11 @@ const maxAnswer = 32 << 20
 // attempt makes one HTTP exchange within the per-attempt timeout and
 // classifies its outcome. When the venue says its window is spent, q sends
 // nothing more until it resets. notBefore is the answer's Retry-After, which
-// a retry waits for whatever the failure (a busy venue's 503 included).
-func (c *Client) attempt(ctx context.Context, req request, op string, q Budget) (notBefore time.Duration, err error) {
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+// a retry waits for whatever the failure (a busy venue's 503 included). cut
+// says that caller's deadline ended the exchange before the venue had a fair
+// time to answer (cutShort).
+func (c *Client) attempt(caller context.Context, req request, op string, q Budget) (notBefore time.Duration, cut bool, err error) {
+	ctx, cancel := context.WithTimeout(caller, c.timeout)
 	defer cancel()
 	u := *c.base
 	u.Path += req.path
@@ -327,24 +329,25 @@ func (c *Client) attempt(ctx context.Context, req request, op string, q Budget) 
 	}
 	hr, err := http.NewRequestWithContext(ctx, req.method, u.String(), body)
 	if err != nil {
-		return 0, &UnavailableError{Op: op, Err: errors.New("building the request failed")}
+		return 0, false, &UnavailableError{Op: op, Err: errors.New("building the request failed")}
 	}
 	hr.Header.Set("Accept", "application/json")
 	if body != nil {
 		hr.Header.Set("Content-Type", "application/json")
 	}
+	sent := time.Now()
 	res, err := c.http.Do(hr)
 	if err != nil {
 		// The URL of a signed call holds its signature: say what failed, not where.
-		return 0, &UnavailableError{Op: op, Err: errors.Unwrap(err)}
+		return 0, c.cutShort(caller, sent, err), &UnavailableError{Op: op, Err: errors.Unwrap(err)}
 	}
 	defer res.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(res.Body, maxAnswer+1))
 	switch {
 	case err != nil:
-		return 0, &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: fmt.Errorf("reading the answer: %w", err)}
+		return 0, c.cutShort(caller, sent, err), &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: fmt.Errorf("reading the answer: %w", err)}
 	case len(raw) > maxAnswer:
-		return 0, &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: fmt.Errorf("the answer is larger than %d bytes", maxAnswer)}
+		return 0, false, &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: fmt.Errorf("the answer is larger than %d bytes", maxAnswer)}
 	}
 	// The pause holds every later call, whatever becomes of this one. A
 	// refusal pauses too, unless the spent window already covers its wait:
@@ -361,5 +364,31 @@ func (c *Client) attempt(ctx context.Context, req request, op string, q Budget) 
 	if err != nil {
 		notBefore, _ = retryAfterHeader(res.Header) // only a failure is retried
 	}
-	return notBefore, err
+	return notBefore, false, err
+}
+
+// fairAttempt is the least time an exchange must have had before its
+// caller's deadline for that deadline to count as the venue failing to
+// answer in time: a venue that answers at all answers well within it.
+const fairAttempt = time.Second
+
+// cutShort reports whether err, an exchange sent at sent that failed, was
+// the caller's deadline passing before the venue had a fair time to answer: the lesser of the per-attempt timeout and
+// fairAttempt. Such a failure is ours, not the venue's (a turn granted just
+// before the deadline leaves no time for the request), and says nothing of
+// the endpoint. The per-attempt timeout passing with the caller still
+// waiting is the venue's failure.
+func (c *Client) cutShort(caller context.Context, sent time.Time, err error) bool {
+	dl, ok := caller.Deadline()
+	if !ok || (caller.Err() == nil && time.Now().Before(dl)) || !timedOut(err) {
+		return false
+	}
+	return dl.Sub(sent) < min(c.timeout, fairAttempt)
+}
+
+// timedOut reports whether err is a deadline passing: a context's, or a
+// connection's.
+func timedOut(err error) bool {
+	var ne interface{ Timeout() bool }
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
 }

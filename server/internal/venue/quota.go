@@ -25,8 +25,9 @@ type Budget interface {
 	// *RateLimitedError (Venue false) saying when to retry, and takes
 	// nothing; when ctx ends first it gives the turn back if it can.
 	Wait(ctx context.Context) error
-	// Pause sends nothing for d from now: the venue said its window is
-	// spent. It is recorded even when ctx is done.
+	// Pause sends nothing for d from now, not even a turn taken before and
+	// still waited for: the venue said its window is spent. It is recorded
+	// even when ctx is done.
 	Pause(ctx context.Context, now time.Time, d time.Duration)
 	// State is the limit and what of it could be sent at now.
 	State(now time.Time) QuotaState
@@ -97,8 +98,8 @@ func (r reservation) cancel() {
 
 // Wait takes the next turn, waiting for it within ctx's deadline; when the
 // turn comes after the deadline it fails at once with *RateLimitedError and
-// takes nothing. A turn reached too late is given back and another taken
-// (WaitTurn).
+// takes nothing. A turn reached too late, or inside a pause learnt while it
+// waited, is given back and another taken (WaitTurn).
 func (q *quota) Wait(ctx context.Context) error {
 	_, err := WaitTurn(ctx, q.q, func(ctx context.Context) (Turn, error) {
 		dl, _ := ctx.Deadline()
@@ -106,9 +107,17 @@ func (q *quota) Wait(ctx context.Context) error {
 		if !ok {
 			return Turn{}, &RateLimitedError{RetryAfter: delay}
 		}
-		return Turn{At: r.at, GiveBack: r.cancel}, nil
+		return Turn{At: r.at, GiveBack: r.cancel, Held: func(context.Context) bool { return q.holds(r.at) }}, nil
 	})
 	return err
+}
+
+// holds reports whether a pause covers a turn at at. A turn is reserved
+// after every pause known then, so a pause that covers it came later.
+func (q *quota) holds(at time.Time) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.until.After(at)
 }
 
 // Pause sends nothing for d from now: the venue said its window is spent.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -147,6 +148,76 @@ func TestTheVenueSayingItsWindowIsSpentHoldsFurtherCalls(t *testing.T) {
 				}
 				if err := endpoints[0].call(ctx, c); err != nil {
 					t.Fatalf("a private hold stopped a public call: %v", err)
+				}
+			})
+		})
+	}
+}
+
+// docs/decisions.md#client-quota: when the venue says its window is spent,
+// nothing more is sent on that quota until ratelimit-reset, not even a turn
+// reserved before it said so; a caller whose deadline comes first is refused
+// as over the quota, as for any turn after its deadline.
+func TestATurnReservedBeforeThePauseIsNotSentUntilThePauseEnds(t *testing.T) {
+	const (
+		answerIn = 50 * time.Millisecond // the first answer's, so that B reserves before it comes
+		reset    = time.Second           // ratelimit-reset: milliseconds (docs/venue.md)
+	)
+	tests := []struct {
+		name     string
+		deadline time.Duration // B's, from the start; its turn is a window (220 ms) after A's
+		wantSent bool
+	}{
+		{"B's deadline lets it wait: sent once the pause has ended", 5 * time.Second, true},
+		{"B's deadline comes before the pause ends: refused, nothing sent", 500 * time.Millisecond, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var mu sync.Mutex
+				var arrivals []time.Time
+				var answered time.Time // when the first answer, the pause, went out
+				srv := serve(t, func(w http.ResponseWriter, _ *http.Request, n int64) {
+					mu.Lock()
+					arrivals = append(arrivals, time.Now())
+					mu.Unlock()
+					if n == 1 {
+						time.Sleep(answerIn)
+						w.Header().Set("ratelimit-remaining", "0")
+						w.Header().Set("ratelimit-reset", strconv.Itoa(int(reset.Milliseconds())))
+						answered = time.Now()
+					}
+					w.Write([]byte(klineOK))
+				})
+				c := srv.client(t, func(c *venue.Config) { c.PublicQuota = venueapi.Limit{Requests: 1, Per: 200 * time.Millisecond} })
+				start := time.Now()
+				var errA, errB error
+				var wg sync.WaitGroup
+				wg.Go(func() { errA = endpoints[0].call(context.Background(), c) })
+				synctest.Wait() // A has its turn and waits for its answer
+				wg.Go(func() {
+					ctx, cancel := context.WithDeadline(context.Background(), start.Add(tt.deadline))
+					defer cancel()
+					errB = endpoints[0].call(ctx, c)
+				})
+				wg.Wait()
+				if errA != nil {
+					t.Fatalf("A: %v", errA)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if !tt.wantSent {
+					var rl *venue.RateLimitedError
+					if !errors.As(errB, &rl) || rl.Venue || len(arrivals) != 1 {
+						t.Fatalf("B: %v after %d requests; want our quota's refusal and nothing sent", errB, len(arrivals))
+					}
+					return
+				}
+				if errB != nil || len(arrivals) != 2 {
+					t.Fatalf("B: %v after %d requests", errB, len(arrivals))
+				}
+				if ends := answered.Add(reset); arrivals[1].Before(ends) {
+					t.Fatalf("B reached the venue %s after A's answer, inside the %s pause it asked for", arrivals[1].Sub(answered), reset)
 				}
 			})
 		})

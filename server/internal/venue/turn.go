@@ -23,11 +23,18 @@ func TooLate(limit venueapi.Limit, at, now time.Time) bool {
 	return now.Sub(at) > (TurnWindow(limit)-limit.Per)/2
 }
 
-// Turn is a turn a budget has taken: when it may be sent, and how to give it
-// back unused.
+// Turn is a turn a budget has taken. At is when it may be sent, and what
+// its lateness is judged from. A budget that learns its turn's time over a
+// network knows it only within the round trip: At is then the earliest it
+// may be, and NotBefore the latest, which the sender waits for, so that the
+// turn is neither sent early nor judged on time when it may be late.
 type Turn struct {
-	At       time.Time
-	GiveBack func()
+	At        time.Time
+	NotBefore time.Time // zero: At
+	GiveBack  func()
+	// Held, when set, reports once the turn's time has come whether a pause
+	// the venue asked for since the turn was taken covers it; nil: never.
+	Held func(context.Context) bool
 }
 
 // lateTries bounds the turns one WaitTurn gives back as late: a process that
@@ -36,7 +43,11 @@ const lateTries = 3
 
 // WaitTurn takes a turn of limit with take and waits for its time within
 // ctx; take's error (a refusal, ctx's end) is returned as it is, and when ctx
-// ends during the wait the turn is given back. A turn reached too late
+// ends during the wait the turn is given back. A turn that a pause learnt
+// since it was taken covers (Turn.Held) is given back and another taken,
+// after the pause: nothing is sent until the venue's window resets
+// (docs/decisions.md#client-quota), and when the caller's deadline comes
+// first take refuses as for a spent budget. A turn reached too late
 // (TooLate) is given back and another taken, at most lateTries times in a
 // row; then it fails with *RateLimitedError, to retry once the margin has
 // passed. late is the number of turns given back as late.
@@ -49,15 +60,13 @@ func WaitTurn(ctx context.Context, limit venueapi.Limit, take func(context.Conte
 		if err != nil {
 			return late, err
 		}
-		if d := time.Until(t.At); d > 0 {
-			timer := time.NewTimer(d)
-			select {
-			case <-timer.C:
-			case <-ctx.Done():
-				timer.Stop()
-				t.GiveBack()
-				return late, ctx.Err()
-			}
+		if err := waitUntil(ctx, later(t.At, t.NotBefore)); err != nil {
+			t.GiveBack()
+			return late, err
+		}
+		if t.Held != nil && t.Held(ctx) {
+			t.GiveBack()
+			continue
 		}
 		if !TooLate(limit, t.At, time.Now()) {
 			return late, nil
@@ -66,5 +75,21 @@ func WaitTurn(ctx context.Context, limit venueapi.Limit, take func(context.Conte
 		if late++; late == lateTries {
 			return late, &RateLimitedError{RetryAfter: TurnWindow(limit) - limit.Per}
 		}
+	}
+}
+
+// waitUntil waits for at, or returns ctx's error if it ends first.
+func waitUntil(ctx context.Context, at time.Time) error {
+	d := time.Until(at)
+	if d <= 0 {
+		return nil
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
