@@ -36,9 +36,12 @@ func TestWithRedisTheServerSharesItsBudgetsAndSaysSoOnHealthz(t *testing.T) {
 	get(venueapi.PathTiers + "?contract_code=BTC-USDT")
 	metrics := get("/metrics")
 	// The private budget is named for a hash of the access key, never the key.
+	// The first KLine call waits out the hold of a log new to Redis (longer
+	// than the refresh interval: docs/architecture.md, "Shared state
+	// (Redis)"), so its answer is old on arrival and fetched again.
 	for _, want := range []string{`riskchart_shared_budget_degraded\{budget="public-nat-a"\} 0`, `riskchart_shared_budget_degraded\{budget="private-[0-9a-f]{16}"\} 0`,
 		`riskchart_shared_budget_turns_total\{budget="public-nat-a",from="shared",result="granted"\} [1-9]`,
-		`riskchart_shared_cache_total\{cache="kline_latest",how="fetched"\} 1`, `riskchart_redis_errors_total\{kind="error"\} 0`} {
+		`riskchart_shared_cache_total\{cache="kline_latest",how="fetched"\} [1-9]`, `riskchart_redis_errors_total\{kind="error"\} 0`} {
 		if !regexp.MustCompile(want).MatchString(metrics) {
 			t.Errorf("/metrics has no line matching %s", want)
 		}

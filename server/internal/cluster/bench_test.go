@@ -20,6 +20,9 @@ func BenchmarkTake(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
+	if err := budget.Kept(ctx); err != nil {
+		b.Fatal(err)
+	}
 	b.Run("serial", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

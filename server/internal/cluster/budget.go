@@ -45,6 +45,16 @@ func (s State) String() string {
 // so a window that opens with a full burst also takes the refill and holds
 // nearly twice the limit, which a venue counting a sliding window refuses.
 //
+// No turn, shared or local, is granted more than a margin (Ahead) ahead, so
+// the turns any log can hide end a margin after it is lost. Beside the
+// shared log Redis keeps a marker, a key of its own; a log found without it
+// (new, or lost to a restart without persistence or a flush) is taken to hold
+// the whole limit a margin ahead, so that no shared turn is granted for a
+// window and a margin, until whatever was granted from it before can no
+// longer count. A fresh deployment's first turns wait for that too. The
+// marker is a key apart so that replicas running the scripts of a release
+// before it, as in a rolling deployment, which trim the log, leave it be.
+//
 // When Redis fails or is slow the budget turns Degraded and takes turns from
 // a local log of its share, the limit divided by the replicas. The shared
 // log leaves room for that: each replica's presence is a heartbeat with an
@@ -53,20 +63,25 @@ func (s State) String() string {
 // a present replica's presence ends. A replica that leaves therefore waits
 // until its presence has surely ended, and one more window, before its first
 // turn alone; and it rejoins by adding its own turns to the shared log and
-// its presence in one step. So the cluster stays within the limit whichever
-// replicas lose Redis, and when, provided RISKCHART_REPLICAS is at least the
-// number of replicas and Redis's clock never steps back. One case escapes:
-// a replica restarted while it was spending its share alone forgets those
-// turns, and the cluster may exceed the limit by that share in one window.
+// its presence in one step. A pause the venue asks for holds every replica,
+// and a turn taken before it was learnt is given back and taken again after
+// it. So the cluster stays within the limit whichever replicas lose Redis,
+// and when, provided RISKCHART_REPLICAS is at least the number of replicas,
+// Redis's clock never steps back, and Redis never gives back a log that
+// lacks turns it granted (restored from a snapshot, or a replica promoted:
+// docs/deploy.md#redis-for-the-budgets). One case escapes: a replica
+// restarted while it was spending its share alone forgets those turns, and
+// the cluster may exceed the limit by that share in one window.
 // See docs/architecture.md, "Shared state (Redis)".
 type Budget struct {
 	c        *Client
 	name     string
 	limit    venueapi.Limit
 	window   time.Duration // the limit's Per and the margin
+	ahead    time.Duration // the margin: no turn is granted further ahead
 	replicas int
 	share    int
-	keys     []string // the log, the present replicas, the pause
+	keys     []string // the log, the present replicas, the pause, the log's marker
 	log      *slog.Logger
 
 	mu         sync.Mutex
@@ -104,8 +119,8 @@ func NewBudget(c *Client, name string, limit venueapi.Limit, replicas int) (*Bud
 	now := time.Now()
 	key := prefix + "budget:{" + name + "}"
 	b := &Budget{
-		c: c, name: name, limit: limit, window: window, replicas: replicas, share: limit.Requests / replicas,
-		keys: []string{key + ":log", key + ":present", key + ":pause"},
+		c: c, name: name, limit: limit, window: window, ahead: window - limit.Per, replicas: replicas, share: limit.Requests / replicas,
+		keys: []string{key + ":log", key + ":present", key + ":pause", key + ":kept"},
 		log:  c.log.With("budget", name),
 		// An earlier run of this replica may still be present.
 		presence: now.Add(c.opt.MemberTTL),
@@ -130,8 +145,12 @@ type Reservation struct {
 
 	b     *Budget
 	n     int
-	token string    // names the turns in the shared log; "" for a local turn
-	at    time.Time // when the turn may be sent, by this replica's clock
+	token string // names the turns in the shared log; "" for a local turn
+	// When the turn may be sent, by this replica's clock: a shared turn's
+	// time is known within the reserve's round trip, at its earliest and
+	// latest; a local turn's exactly. redisAt is a shared turn's, by Redis's.
+	at, latest time.Time
+	redisAt    int64
 }
 
 // Cancel gives back a turn that will not be used. A shared turn's return
@@ -170,10 +189,10 @@ func (e *SpentError) Error() string {
 const longestWait = time.Hour
 
 // Reserve takes n turns at the first time that keeps the budget, when that
-// time is at most longest from now; either way it says how far off that
-// time is. n is 1 to a replica's share. Redis failing is not an error: the
-// turn then comes from the local share. It fails only on bad n or a done
-// ctx.
+// time is at most longest from now and at most Ahead; either way it says how
+// far off that time is. n is 1 to a replica's share. Redis failing is not
+// an error: the turn then comes from the local share. It fails only on bad
+// n or a done ctx.
 func (b *Budget) Reserve(ctx context.Context, n int, longest time.Duration) (Reservation, error) {
 	if n < 1 || n > b.share {
 		return Reservation{}, fmt.Errorf("budget %s: n = %d: must be 1 to %d, a replica's share", b.name, n, b.share)
@@ -225,11 +244,23 @@ func (b *Budget) Take(ctx context.Context, n int) (granted bool, retryAfter time
 // Wait takes one turn and waits for it within ctx's deadline, as the venue
 // client's own quota does. When the turn would come after the deadline it
 // fails at once with *SpentError and takes nothing; when ctx ends first it
-// gives the turn back. A turn reached too late is given back and another
-// taken (venue.WaitTurn); when that happens too often, Wait fails with
-// *SpentError.
+// gives the turn back. A turn reached too late, or inside a pause learnt
+// while it waited, is given back and another taken (venue.WaitTurn); when a
+// late turn comes too often, Wait fails with *SpentError.
 func (b *Budget) Wait(ctx context.Context) error {
-	late, err := venue.WaitTurn(ctx, b.limit, func(ctx context.Context) (venue.Turn, error) {
+	late, err := venue.WaitTurn(ctx, b.limit, b.take)
+	b.late.Add(uint64(late))
+	if rl := (*venue.RateLimitedError)(nil); errors.As(err, &rl) {
+		return &SpentError{Budget: b.name, RetryAfter: rl.RetryAfter}
+	}
+	return err
+}
+
+// take takes one turn for Wait, within ctx's deadline. A turn in time but
+// further ahead than turns are granted (Ahead, or a present replica's
+// presence) is asked for again once it is within reach.
+func (b *Budget) take(ctx context.Context) (venue.Turn, error) {
+	for {
 		longest := longestWait
 		if dl, ok := ctx.Deadline(); ok {
 			longest = time.Until(dl)
@@ -238,16 +269,55 @@ func (b *Budget) Wait(ctx context.Context) error {
 		if err != nil {
 			return venue.Turn{}, err
 		}
-		if !r.OK {
+		if r.OK {
+			return venue.Turn{At: r.at, NotBefore: r.latest, GiveBack: func() { r.Cancel(ctx) },
+				Held: func(ctx context.Context) bool { return b.held(ctx, r) }}, nil
+		}
+		if r.Delay > longest {
 			return venue.Turn{}, &SpentError{Budget: b.name, RetryAfter: r.Delay}
 		}
-		return venue.Turn{At: r.at, GiveBack: func() { r.Cancel(ctx) }}, nil
-	})
-	b.late.Add(uint64(late))
-	if rl := (*venue.RateLimitedError)(nil); errors.As(err, &rl) {
-		return &SpentError{Budget: b.name, RetryAfter: rl.RetryAfter}
+		if err := sleep(ctx, b.askAgainIn(r.Delay)); err != nil {
+			return venue.Turn{}, err
+		}
 	}
-	return err
+}
+
+// askAgainIn is when to ask again for a turn refused although it is delay
+// away, within the caller's wait: once it is within Ahead; or, when it was
+// within Ahead already and a present replica's presence ended before it,
+// once that presence has been renewed.
+func (b *Budget) askAgainIn(delay time.Duration) time.Duration {
+	if d := delay - b.ahead; d > 0 {
+		return d
+	}
+	return max(min(delay, b.c.opt.MemberTTL/4), time.Millisecond)
+}
+
+// held reports, once r's time has come, whether a pause learnt since r was
+// granted covers it: one this replica learnt, or, for a shared turn that
+// waited, one any replica put in Redis meanwhile. A pause that cannot be
+// read holds the turn: Redis failing degrades the budget, and Wait takes
+// another turn, from the local share.
+func (b *Budget) held(ctx context.Context, r Reservation) bool {
+	b.mu.Lock()
+	paused := b.paused
+	b.mu.Unlock()
+	if paused.After(r.latest) {
+		return true
+	}
+	if r.token == "" || r.Delay <= 0 {
+		// A local turn knows every pause it can; a turn for now was
+		// granted after the shared pause was read.
+		return false
+	}
+	ends, err := b.runPause(ctx, 0)
+	if err != nil {
+		if ended(ctx) == nil {
+			b.degrade(err)
+		}
+		return true
+	}
+	return ends > r.redisAt
 }
 
 // Pause sends nothing for d, cluster-wide: the venue said its window is spent.
@@ -270,10 +340,20 @@ func (b *Budget) Pause(ctx context.Context, d time.Duration) {
 
 // sharePause puts a pause of d from now into Redis, for every replica.
 func (b *Budget) sharePause(ctx context.Context, d time.Duration) error {
+	_, err := b.runPause(ctx, d)
+	return err
+}
+
+// runPause runs the pause script: a pause of d from now when d > 0. It
+// returns when the shared pause ends, in microseconds of Redis's clock.
+func (b *Budget) runPause(ctx context.Context, d time.Duration) (int64, error) {
 	cctx, cancel := b.c.bound(ctx)
-	err := b.c.scripts.pause.Run(cctx, b.c.rdb, b.keys[2:3], d.Microseconds()).Err()
+	ends, err := b.c.scripts.pause.Run(cctx, b.c.rdb, b.keys[2:3], max(d, 0).Microseconds()).Int64()
 	cancel()
-	return b.c.note(err, "pause")
+	if err = b.c.note(err, "pause"); err != nil {
+		return 0, fmt.Errorf("budget %s: %w", b.name, err)
+	}
+	return ends, nil
 }
 
 // State says where turns come from now.
@@ -288,6 +368,10 @@ func (b *Budget) Share() int { return b.share }
 
 // Limit is the venue limit the budget keeps.
 func (b *Budget) Limit() venueapi.Limit { return b.limit }
+
+// Ahead is how far ahead a turn may be granted: the limit's margin, a tenth
+// of its interval. A log Redis lost holds turns for a window and this.
+func (b *Budget) Ahead() time.Duration { return b.ahead }
 
 // Available is about how many turns could be had at once at now, for
 // metrics: from the local share while degraded; else what the shared log had
@@ -313,10 +397,10 @@ func (b *Budget) reserveLocal(now time.Time, n int, longest time.Duration) Reser
 	// Shared turns granted while this replica was present, its own included,
 	// end by its presence's end: a window later, none of them counts.
 	notBefore := later(later(b.presence, b.lastShared).Add(b.window), b.paused)
-	at, ok := b.local.reserve(now, notBefore, n, longest)
+	at, ok := b.local.reserve(now, notBefore, n, min(longest, b.ahead))
 	r := Reservation{OK: ok, Delay: at.Sub(now), Local: true}
 	if ok {
-		r.b, r.n, r.at = b, n, at
+		r.b, r.n, r.at, r.latest = b, n, at, at
 	}
 	b.count(Degraded, ok)
 	return r
@@ -325,18 +409,28 @@ func (b *Budget) reserveLocal(now time.Time, n int, longest time.Duration) Reser
 // reserveShared takes turns from the shared log.
 func (b *Budget) reserveShared(ctx context.Context, n int, longest time.Duration) (Reservation, error) {
 	token := b.c.token()
+	sent := time.Now()
+	b.mu.Lock()
+	// A pause of this replica's own not yet in Redis (Pause is sharing it):
+	// counted from sent, it ends no earlier in Redis than here.
+	held := max(b.paused.Sub(sent), 0)
+	b.mu.Unlock()
 	cctx, cancel := b.c.bound(ctx)
 	v, err := b.c.scripts.reserve.Run(cctx, b.c.rdb, b.keys,
-		b.limit.Requests, b.window.Microseconds(), b.share, b.replicas, n, longest.Microseconds(), token, b.c.id).Int64Slice()
+		b.limit.Requests, b.window.Microseconds(), b.share, b.replicas, n, longest.Microseconds(), token, b.c.id,
+		b.ahead.Microseconds(), held.Microseconds()).Int64Slice()
 	cancel()
 	got := time.Now()
 	if err = b.c.note(err, "reserve"); err != nil {
 		return Reservation{}, fmt.Errorf("budget %s: %w", b.name, err)
 	}
-	if len(v) != 5 {
-		return Reservation{}, fmt.Errorf("budget %s: the reserve script answered %d values, not 5", b.name, len(v))
+	if len(v) != 6 {
+		return Reservation{}, fmt.Errorf("budget %s: the reserve script answered %d values, not 6", b.name, len(v))
 	}
 	b.c.learnOffset(v[2], got)
+	if v[5] == 1 {
+		b.sawLost()
+	}
 	if int(v[3]) > b.replicas && !b.crowded.Swap(true) {
 		b.log.Warn("more replicas present than RISKCHART_REPLICAS: together their shares exceed the limit when Redis fails",
 			"present", v[3], "replicas", b.replicas)
@@ -345,8 +439,13 @@ func (b *Budget) reserveShared(ctx context.Context, n int, longest time.Duration
 	b.mu.Lock()
 	b.left, b.leftAt = int(v[4]), got
 	if r.OK {
-		r.b, r.n, r.token, r.at = b, n, token, got.Add(r.Delay)
-		b.lastShared = later(b.lastShared, got.Add(r.Delay))
+		// Redis ran the script between sent and got, so the turn's time is
+		// known within them: lateness is judged from the earliest, the
+		// turn is sent no earlier than the latest, and the latest is what
+		// a local turn waits a window past (reserveLocal).
+		r.b, r.n, r.token = b, n, token
+		r.at, r.latest, r.redisAt = sent.Add(r.Delay), got.Add(r.Delay), v[2]+v[1]
+		b.lastShared = later(b.lastShared, r.latest)
 	}
 	b.mu.Unlock()
 	b.count(Shared, r.OK)
@@ -425,27 +524,35 @@ func (b *Budget) join(ctx context.Context) error {
 	now := time.Now()
 	ages := b.local.ages(now)
 	ends := b.presenceUntil(now)
-	paused := b.paused
 	b.mu.Unlock()
 
 	err := b.runJoin(ctx, ends, ages)
-	if d := time.Until(paused); err == nil && d > 0 {
-		// A pause learnt alone holds every replica once this one is back
-		// (none of its shared turns may be taken before it ends).
-		err = b.sharePause(ctx, d)
+	var shared time.Time // the latest pause this join put in Redis
+	for err == nil {
+		b.mu.Lock()
+		paused := b.paused
+		if !paused.After(shared) || !paused.After(time.Now()) {
+			// Every pause learnt alone, or during the join, is in Redis.
+			// Turning shared under the lock Pause takes leaves any later
+			// one to Pause, which shares it once the budget is shared.
+			b.state = Shared
+			b.local.reset()
+			b.joining = nil
+			close(done)
+			b.mu.Unlock()
+			b.log.Info("shared budget rejoined", "turns", len(ages))
+			return nil
+		}
+		b.mu.Unlock()
+		// It holds every replica once this one is back.
+		err = b.sharePause(ctx, time.Until(paused))
+		shared = paused
 	}
 
 	b.mu.Lock()
-	if err == nil {
-		b.state = Shared
-		b.local.reset()
-	}
 	b.joining = nil
 	close(done)
 	b.mu.Unlock()
-	if err == nil {
-		b.log.Info("shared budget rejoined", "turns", len(ages))
-	}
 	return err
 }
 
@@ -462,19 +569,34 @@ func (b *Budget) presenceUntil(now time.Time) int64 {
 // runJoin runs the join script: the turns aged ages, and a presence until
 // ends (0: none).
 func (b *Budget) runJoin(ctx context.Context, ends int64, ages []time.Duration) error {
-	args := make([]any, 0, 4+len(ages))
-	args = append(args, b.c.id, ends, b.window.Microseconds(), b.c.token())
+	args := make([]any, 0, 6+len(ages))
+	args = append(args, b.c.id, ends, b.window.Microseconds(), b.c.token(), b.limit.Requests, b.ahead.Microseconds())
 	for _, a := range ages {
 		args = append(args, a.Microseconds())
 	}
 	cctx, cancel := b.c.bound(ctx)
-	now, err := b.c.scripts.join.Run(cctx, b.c.rdb, b.keys[:2], args...).Int64()
+	v, err := b.c.scripts.join.Run(cctx, b.c.rdb, []string{b.keys[0], b.keys[1], b.keys[3]}, args...).Int64Slice()
 	cancel()
 	if err = b.c.note(err, "join"); err != nil {
 		return fmt.Errorf("budget %s: %w", b.name, err)
 	}
-	b.c.learnOffset(now, time.Now())
+	if len(v) != 2 {
+		return fmt.Errorf("budget %s: the join script answered %d values, not 2", b.name, len(v))
+	}
+	b.c.learnOffset(v[0], time.Now())
+	if v[1] == 1 {
+		b.sawLost()
+	}
 	return nil
+}
+
+// sawLost logs that this replica found the shared log new or lost, and so
+// held for a window and a margin (lua/log.lua): once per event, as only
+// the call that recreated the log sees it.
+func (b *Budget) sawLost() {
+	b.log.Warn("shared budget: Redis held no record of the turns granted (a new Redis, or one that lost its keys); "+
+		"no turn is granted until any granted before can no longer count",
+		"for", b.window+b.ahead)
 }
 
 func (b *Budget) count(from State, granted bool) {
@@ -541,4 +663,16 @@ func ended(ctx context.Context) error {
 		return context.DeadlineExceeded
 	}
 	return nil
+}
+
+// sleep waits for d, or returns ctx's error if it ends first.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/riskchart/riskchart/server/internal/cluster"
 	"github.com/riskchart/riskchart/server/internal/redistest"
+	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -66,6 +67,9 @@ func TestTheReserveScriptIsAtomicUnderConcurrency(t *testing.T) {
 				t.Fatal(err)
 			}
 			bs = append(bs, b)
+		}
+		if err := bs[0].Kept(context.Background()); err != nil {
+			t.Fatal(err)
 		}
 		var granted atomic.Int64
 		var wg sync.WaitGroup
@@ -235,21 +239,22 @@ func TestWaitFailsAtOnceWhenTheTurnComesAfterTheDeadline(t *testing.T) {
 func TestNoSharedTurnIsGrantedPastAPresentReplicasPresence(t *testing.T) {
 	srv := redistest.Start(t)
 	opt := fast(t) // presence: 400 ms
-	limit := venueapi.Limit{Requests: 2, Per: time.Second}
+	// A margin (1 s) longer than the presence: turns may be granted that far
+	// ahead, but for the presence.
+	limit := venueapi.Limit{Requests: 2, Per: 10 * time.Second}
 	b := replica(t, srv.URL(), opt, limit, 1)
 	waitPresent(t, b, 1)
 	ctx := context.Background()
-	for range 2 {
-		if r, err := b.Reserve(ctx, 1, 0); err != nil || !r.OK {
-			t.Fatalf("the first two turns: %+v, %v", r, err)
-		}
+	// The log is full until 700 ms from now: past the presence, within the margin.
+	window := venue.TurnWindow(limit)
+	if err := b.Spent(ctx, window-700*time.Millisecond, window-700*time.Millisecond); err != nil {
+		t.Fatal(err)
 	}
-	// The next turn is a window (1.1 s) on, past the presence.
 	r, err := b.Reserve(ctx, 1, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.OK || r.Local || r.Delay < 500*time.Millisecond {
+	if r.OK || r.Local || r.Delay < 500*time.Millisecond || r.Delay > b.Ahead() {
 		t.Fatalf("a turn %s ahead, past the presence of %s: %+v; want it refused, saying when one could be had", r.Delay, opt.MemberTTL, r)
 	}
 }
@@ -301,6 +306,13 @@ func TestATurnReachedLateIsTooLateToSend(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The local share's first turn waits a window and a presence:
+			// come back when it is within reach.
+			r, err := b.Reserve(context.Background(), 1, 0)
+			if err != nil || r.OK {
+				t.Fatalf("the first local turn, at once: %+v, %v", r, err)
+			}
+			time.Sleep(r.Delay - b.Ahead()/2)
 			return b
 		}},
 	}
@@ -308,8 +320,6 @@ func TestATurnReachedLateIsTooLateToSend(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			b := tt.budget(t)
 			before := time.Now()
-			// The local share's first turn waits a window and a presence, so
-			// reserve up to a few seconds ahead.
 			r, err := b.Reserve(context.Background(), 1, 5*time.Second)
 			after := time.Now()
 			if err != nil || !r.OK {
@@ -360,5 +370,116 @@ func TestAPauseLearntWhileDegradedOutlastsTheRejoin(t *testing.T) {
 		} else if retry < pause-time.Since(paused)-100*time.Millisecond {
 			t.Errorf("%s: retry after %s, want the rest of the pause", name, retry)
 		}
+	}
+}
+
+// docs/decisions.md#client-quota: nothing is sent on a quota until the
+// venue's reset, not even a turn granted before the venue said so, whichever
+// replica heard it; a caller whose deadline comes first is refused as for a
+// spent budget.
+func TestATurnGrantedBeforeAPauseIsNotSentUntilThePauseEnds(t *testing.T) {
+	limit := venueapi.Limit{Requests: 1, Per: 5 * time.Second} // margin 500 ms: a turn is granted that far ahead
+	const pause = time.Second
+	tests := []struct {
+		name     string
+		learnt   int           // the replica that learns the pause: 0 is the one waiting
+		deadline time.Duration // the waiting replica's
+		wantErr  bool
+	}{
+		{"learnt by the replica waiting", 0, 5 * time.Second, false},
+		{"learnt by another replica", 1, 5 * time.Second, false},
+		{"a deadline before the pause ends", 1, 800 * time.Millisecond, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := redistest.Start(t)
+			opt := fast(t)
+			opt.MemberTTL = 5 * time.Second // not this test's subject: a late heartbeat must not refuse the turn
+			bs := []*cluster.Budget{replica(t, srv.URL(), opt, limit, 1), replica(t, srv.URL(), opt, limit, 1)}
+			ctx := context.Background()
+			// The log is full until 400 ms from now: the next turn is
+			// granted at once, and waited for.
+			if err := bs[0].Spent(ctx, venue.TurnWindow(limit)-400*time.Millisecond); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() {
+				wait, cancel := context.WithTimeout(ctx, tt.deadline)
+				defer cancel()
+				done <- bs[0].Wait(wait)
+			}()
+			waitFor(t, time.Second, "the turn granted", func() bool { return bs[0].Stats().SharedGranted == 1 })
+			paused := time.Now()
+			bs[tt.learnt].Pause(ctx, pause)
+			err := <-done
+			if tt.wantErr {
+				var spent *cluster.SpentError
+				if !errors.As(err, &spent) {
+					t.Fatalf("Wait = %v %s after the pause of %s, want *SpentError", err, time.Since(paused), pause)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if since := time.Since(paused); since < pause {
+				t.Fatalf("the turn came %s after a pause of %s", since, pause)
+			}
+		})
+	}
+}
+
+// A pause the venue asks for while a replica rejoins the shared log, its
+// state still Degraded, must hold every replica once it is back.
+func TestAPauseLearntDuringTheRejoinHoldsEveryReplica(t *testing.T) {
+	srv := redistest.Start(t)
+	limit := venueapi.Limit{Requests: 10, Per: 500 * time.Millisecond}
+	p := newProxy(t, srv.Addr())
+	a := replica(t, p.URL(), fast(t), limit, 2)
+	b := replica(t, srv.URL(), fast(t), limit, 2)
+	waitPresent(t, b, 2)
+	ctx := context.Background()
+
+	p.setCut(true)
+	waitFor(t, 2*time.Second, "the partitioned replica degraded", func() bool { return a.State() == cluster.Degraded })
+	p.setDelay(300 * time.Millisecond) // each call of the rejoin takes that long
+	p.setCut(false)
+	waitFor(t, 5*time.Second, "the partitioned replica rejoining", a.Joining)
+	const pause = 20 * time.Second
+	a.Pause(ctx, pause)
+	paused := time.Now()
+	if !a.Joining() {
+		t.Fatal("the rejoin ended before the pause: this test shows nothing")
+	}
+	waitFor(t, 5*time.Second, "the partitioned replica back", func() bool { return a.State() == cluster.Shared })
+	p.setDelay(0)
+	for name, r := range map[string]*cluster.Budget{"the replica that learnt it": a, "another replica": b} {
+		ok, retry, err := r.Take(ctx, 1)
+		if err != nil || ok {
+			t.Errorf("%s: Take %s into a %s pause = %v, %v; want refused", name, time.Since(paused).Round(time.Millisecond), pause, ok, err)
+		} else if retry < pause-time.Since(paused)-100*time.Millisecond {
+			t.Errorf("%s: retry after %s, want the rest of the pause", name, retry)
+		}
+	}
+}
+
+// Redis's answer can come back late (a slow return leg, a collection, a
+// starved CPU). The turn's time is Redis's, sometime during the call: judged
+// from before it, a turn whose answer came back more than half the margin
+// late is late, and given back.
+func TestATurnWhoseAnswerCameBackLateIsLate(t *testing.T) {
+	srv := redistest.Start(t)
+	limit := venueapi.Limit{Requests: 2, Per: time.Second} // margin 100 ms: late after 50 ms
+	p := newProxy(t, srv.Addr())
+	b := replica(t, p.URL(), fast(t), limit, 1)
+	p.setDelay(80 * time.Millisecond)
+	wait, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var spent *cluster.SpentError
+	if err := b.Wait(wait); !errors.As(err, &spent) {
+		t.Fatalf("Wait with every answer 80 ms late = %v, want *SpentError: each turn came too late to send", err)
+	}
+	if s := b.Stats(); s.Late != 3 {
+		t.Errorf("%d turns given back as late, want 3", s.Late)
 	}
 }

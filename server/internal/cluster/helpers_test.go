@@ -8,6 +8,7 @@ import (
 	"net"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -33,8 +34,20 @@ func open(t testing.TB, url string, opt cluster.Options) *cluster.Client {
 	return c
 }
 
-// replica is one replica's budget, running until the test ends.
+// replica is one replica's budget, running until the test ends, on a log
+// Redis has kept (Budget.Kept): turns are granted at once.
 func replica(t testing.TB, url string, opt cluster.Options, limit venueapi.Limit, replicas int) *cluster.Budget {
+	t.Helper()
+	b := fresh(t, url, opt, limit, replicas)
+	if err := b.Kept(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// fresh is one replica's budget, running until the test ends, on whatever
+// log Redis holds.
+func fresh(t testing.TB, url string, opt cluster.Options, limit venueapi.Limit, replicas int) *cluster.Budget {
 	t.Helper()
 	b, err := cluster.NewBudget(open(t, url, opt), "test", limit, replicas)
 	if err != nil {
@@ -168,10 +181,12 @@ func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
 }
 
 // proxy forwards loopback connections to a Redis and can cut them all, as a
-// network partition between one replica and Redis would.
+// network partition between one replica and Redis would, or hold back
+// Redis's answers, as a slow return leg would.
 type proxy struct {
 	l      net.Listener
 	target string
+	delay  atomic.Int64 // nanoseconds each read of Redis's answers is held back
 
 	mu    sync.Mutex
 	cut   bool
@@ -220,11 +235,32 @@ func (p *proxy) serve() {
 			_ = out.Close()
 		}()
 		go func() {
-			_, _ = io.Copy(in, out)
+			p.answer(in, out)
 			_ = in.Close()
 		}()
 	}
 }
+
+// answer copies Redis's answers from out to in, each read held back by the
+// proxy's delay.
+func (p *proxy) answer(in, out net.Conn) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := out.Read(buf)
+		if n > 0 {
+			time.Sleep(time.Duration(p.delay.Load()))
+			if _, err := in.Write(buf[:n]); err != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// setDelay holds back each of Redis's answers by d from now on.
+func (p *proxy) setDelay(d time.Duration) { p.delay.Store(int64(d)) }
 
 // setCut closes every connection and refuses new ones, or accepts them again.
 func (p *proxy) setCut(cut bool) {

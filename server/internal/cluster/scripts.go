@@ -7,6 +7,8 @@ import (
 )
 
 var (
+	//go:embed lua/log.lua
+	logLua string
 	//go:embed lua/reserve.lua
 	reserveLua string
 	//go:embed lua/join.lua
@@ -17,12 +19,13 @@ var (
 	releaseLua string
 )
 
-// scripts are the client's Lua scripts; each runs atomically in Redis.
+// scripts are the client's Lua scripts; each runs atomically in Redis. The
+// two that change a budget's log begin with what they share of it.
 type scripts struct {
 	reserve, join, pause, release *redis.Script
 }
 
 func newScripts() scripts {
-	return scripts{reserve: redis.NewScript(reserveLua), join: redis.NewScript(joinLua), pause: redis.NewScript(pauseLua),
+	return scripts{reserve: redis.NewScript(logLua + reserveLua), join: redis.NewScript(logLua + joinLua), pause: redis.NewScript(pauseLua),
 		release: redis.NewScript(releaseLua)}
 }

@@ -1,29 +1,23 @@
 -- Adds the turns a replica took alone to the shared log, then marks the
 -- replica present, in one step, so that no other replica counts on its share
 -- before its turns are in the log. A heartbeat is a join with no turns.
+-- Runs after log.lua.
 --
--- KEYS[1] the log; KEYS[2] the present replicas.
+-- KEYS[1] the log; KEYS[2] the present replicas; KEYS[3] the log's marker.
 -- ARGV: replica, presence end (µs of Redis's clock; 0: not present), window
--- (µs), token, then the age of each turn to add (µs before now; negative: a
--- turn still to come).
--- Returns Redis's now in µs.
+-- (µs), token, limit, ahead (µs: as for reserve.lua), then the age of each
+-- turn to add (µs before now; negative: a turn still to come, at most ahead).
+-- Returns {Redis's now in µs, 1 when the log was new or lost}.
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local ends, window = tonumber(ARGV[2]), tonumber(ARGV[3])
+local lost = kept(KEYS[1], KEYS[3], now, tonumber(ARGV[5]), tonumber(ARGV[6]))
 
-local function int(x) return string.format('%.0f', x) end
-
-local top = nil
-for i = 5, #ARGV do
+for i = 7, #ARGV do
   local at = now - tonumber(ARGV[i])
   if at > now - window then
     redis.call('ZADD', KEYS[1], int(at), ARGV[4] .. ':' .. i)
-    top = math.max(top or at, at)
   end
-end
-if top then
-  local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-  redis.call('PEXPIRE', KEYS[1], int(math.ceil((tonumber(last[2]) - now + window) / 1000) + 1))
 end
 
 -- A presence that would end already was sent too long ago (Redis was
@@ -36,4 +30,4 @@ if ends > now then
   local last = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
   redis.call('PEXPIRE', KEYS[2], int(math.ceil((tonumber(last[2]) - now) / 1000) + 1))
 end
-return now
+return {now, lost}
