@@ -165,7 +165,10 @@ type Fetch struct {
 // by its clock when it handles the request, which may be a candle past at's,
 // so the first id asked for may be in no answer. A full answer covers from
 // its first candle (earlier if the venue has gaps) to the current one; a
-// shorter one is all the venue has, its history starting at the first.
+// shorter one is all the venue has, its history starting at the first. A
+// venue a candle behind at's clock ends its answer with the candle still
+// open by its own: the answer covers up to that one, which is then the open
+// candle (Merge), a snapshot to fetch again.
 func LatestFetch(p venueapi.Period, size int, recs []venueapi.Candle, at time.Time) Fetch {
 	cur := p.Start(at.Unix())
 	f := Fetch{Candles: recs, Asked: Span{Lo: p.Back(cur, size-1), Hi: cur}, At: at, Latest: true}
@@ -175,11 +178,16 @@ func LatestFetch(p venueapi.Period, size int, recs []venueapi.Candle, at time.Ti
 	case len(recs) > 0 && recs[0].ID > f.Asked.Lo:
 		f.Floor = recs[0].ID
 	}
+	if n := len(recs); n > 0 && recs[n-1].ID < cur && recs[n-1].ID >= f.Asked.Lo {
+		f.Asked.Hi = recs[n-1].ID
+	}
 	return f
 }
 
 // Merge stores what the venue answered and records f.Asked as held; a fetch
-// that reached the open candle marks it, to be fetched again once closed.
+// that reached the open candle marks it, to be fetched again once closed. The
+// open candle is the current one by f.At, or, for the latest candles, the
+// last the venue answered when that is earlier: the venue's clock was behind.
 func (s *Series) Merge(f Fetch) {
 	p := s.key.Period
 	recs := make([][]byte, len(f.Candles))
@@ -201,8 +209,12 @@ func (s *Series) Merge(f Fetch) {
 	// the candle after it, which the venue was not asked for.
 	asked := Span{p.Ceil(f.Asked.Lo), p.Start(f.Asked.Hi)}
 	s.held.Add(asked)
-	if cur := p.Start(f.At.Unix()); f.Asked.Hi >= cur {
-		s.open = cur
+	open := p.Start(f.At.Unix())
+	if n := len(f.Candles); f.Latest && n > 0 && f.Candles[n-1].ID == asked.Hi && asked.Hi < open {
+		open = asked.Hi
+	}
+	if asked.Hi >= open {
+		s.open = open
 	}
 	if f.Latest {
 		s.refreshed = f.At

@@ -94,18 +94,21 @@ func TestALatestAnswerVouchesOnlyForWhatItCovers(t *testing.T) {
 		has       func(id int64) bool // which candles, in candles from the current one, the venue has
 		wantLo    int64               // the first held, likewise
 		wantFloor int64               // 0: none, else likewise
+		wantHi    int64               // the last held, likewise
 	}{
-		{"as asked", ids(-4, -3, -2, -1, 0), every, -4, 0},
-		{"counted a candle later: the first asked for is in no answer", ids(-3, -2, -1, 0, 1), every, -3, 0},
+		{"as asked", ids(-4, -3, -2, -1, 0), every, -4, 0, 0},
+		{"counted a candle later: the first asked for is in no answer", ids(-3, -2, -1, 0, 1), every, -3, 0, 0},
+		{"counted a candle earlier: the venue's open candle is the one before ours", ids(-5, -4, -3, -2, -1), every, -5, 0, -1},
 		{"a contract with gaps: its latest five reach further back", ids(-20, -15, -9, -1, 0),
-			func(id int64) bool { return id < -20 || slices.Contains([]int64{-20, -15, -9, -1, 0}, id) }, -20, 0},
-		{"fewer: the venue's history starts later", ids(-2, -1, 0), func(id int64) bool { return id >= -2 }, -4, -2},
-		{"fewer, counted a candle later", ids(-1, 0, 1), func(id int64) bool { return id >= -1 }, -4, -1},
-		{"none: the venue has no candle", nil, func(int64) bool { return false }, -4, 0},
+			func(id int64) bool { return id < -20 || slices.Contains([]int64{-20, -15, -9, -1, 0}, id) }, -20, 0, 0},
+		{"fewer: the venue's history starts later", ids(-2, -1, 0), func(id int64) bool { return id >= -2 }, -4, -2, 0},
+		{"fewer, counted a candle later", ids(-1, 0, 1), func(id int64) bool { return id >= -1 }, -4, -1, 0},
+		{"fewer, counted a candle earlier", ids(-2, -1), func(id int64) bool { return id >= -2 }, -4, -2, -1},
+		{"none: the venue has no candle", nil, func(int64) bool { return false }, -4, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := LatestFetch(p, 5, tc.recs, at)
-			want := Span{cur + tc.wantLo*m, cur}
+			want := Span{cur + tc.wantLo*m, cur + tc.wantHi*m}
 			wantFloor := int64(0)
 			if tc.wantFloor != 0 {
 				wantFloor = cur + tc.wantFloor*m
@@ -122,6 +125,11 @@ func TestALatestAnswerVouchesOnlyForWhatItCovers(t *testing.T) {
 				vouched := !slices.ContainsFunc(gaps, func(g Span) bool { return g.contains(id) })
 				if _, ok := s.recs[id]; vouched && !ok && tc.has((id-cur)/m) {
 					t.Fatalf("candle %d (%d from the current one) is vouched for without its record: missing %v", id, (id-cur)/m, gaps)
+				}
+				// The venue's open candle, the last it answered, was a
+				// snapshot: once closed it is not vouched for as final.
+				if n := len(tc.recs); vouched && n > 0 && id == tc.recs[n-1].ID {
+					t.Fatalf("candle %d (%d from the current one), open at the venue when answered, is vouched for as final: missing %v", id, (id-cur)/m, gaps)
 				}
 			}
 		})
