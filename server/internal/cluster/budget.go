@@ -48,10 +48,11 @@ func (s State) String() string {
 // No turn, shared or local, is granted more than a margin (Ahead) ahead, so
 // the turns any log can hide end a margin after it is lost. Beside the
 // shared log Redis keeps a marker, a key of its own; a log found without it
-// (new, or lost to a restart without persistence or a flush) is taken to hold
-// the whole limit a margin ahead, so that no shared turn is granted for a
-// window and a margin, until whatever was granted from it before can no
-// longer count. A fresh deployment's first turns wait for that too. The
+// (new, or lost to a restart without persistence or a flush) may have
+// granted the whole limit a margin ahead, so the budget is paused, on every
+// replica, for a window and a margin, until whatever was granted from it
+// before can no longer count. A fresh deployment's first turns wait for that
+// too. The
 // marker is a key apart so that replicas running the scripts of a release
 // before it, as in a rolling deployment, which trim the log, leave it be.
 //
@@ -276,7 +277,7 @@ func (b *Budget) take(ctx context.Context) (venue.Turn, error) {
 		if r.Delay > longest {
 			return venue.Turn{}, &SpentError{Budget: b.name, RetryAfter: r.Delay}
 		}
-		if err := sleep(ctx, b.askAgainIn(r.Delay)); err != nil {
+		if err := venue.WaitUntil(ctx, time.Now().Add(b.askAgainIn(r.Delay))); err != nil {
 			return venue.Turn{}, err
 		}
 	}
@@ -569,13 +570,13 @@ func (b *Budget) presenceUntil(now time.Time) int64 {
 // runJoin runs the join script: the turns aged ages, and a presence until
 // ends (0: none).
 func (b *Budget) runJoin(ctx context.Context, ends int64, ages []time.Duration) error {
-	args := make([]any, 0, 6+len(ages))
-	args = append(args, b.c.id, ends, b.window.Microseconds(), b.c.token(), b.limit.Requests, b.ahead.Microseconds())
+	args := make([]any, 0, 5+len(ages))
+	args = append(args, b.c.id, ends, b.window.Microseconds(), b.c.token(), b.ahead.Microseconds())
 	for _, a := range ages {
 		args = append(args, a.Microseconds())
 	}
 	cctx, cancel := b.c.bound(ctx)
-	v, err := b.c.scripts.join.Run(cctx, b.c.rdb, []string{b.keys[0], b.keys[1], b.keys[3]}, args...).Int64Slice()
+	v, err := b.c.scripts.join.Run(cctx, b.c.rdb, []string{b.keys[0], b.keys[1], b.keys[3], b.keys[2]}, args...).Int64Slice()
 	cancel()
 	if err = b.c.note(err, "join"); err != nil {
 		return fmt.Errorf("budget %s: %w", b.name, err)
@@ -663,16 +664,4 @@ func ended(ctx context.Context) error {
 		return context.DeadlineExceeded
 	}
 	return nil
-}
-
-// sleep waits for d, or returns ctx's error if it ends first.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

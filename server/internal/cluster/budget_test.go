@@ -363,14 +363,7 @@ func TestAPauseLearntWhileDegradedOutlastsTheRejoin(t *testing.T) {
 	paused := time.Now()
 	p.setCut(false)
 	waitFor(t, 2*time.Second, "the partitioned replica back", func() bool { return a.State() == cluster.Shared })
-	for name, r := range map[string]*cluster.Budget{"the replica that learnt it": a, "another replica": b} {
-		ok, retry, err := r.Take(ctx, 1)
-		if err != nil || ok {
-			t.Errorf("%s: Take %s into a %s pause = %v, %v; want refused", name, time.Since(paused).Round(time.Millisecond), pause, ok, err)
-		} else if retry < pause-time.Since(paused)-100*time.Millisecond {
-			t.Errorf("%s: retry after %s, want the rest of the pause", name, retry)
-		}
-	}
+	wantPaused(t, pause, paused, map[string]*cluster.Budget{"the replica that learnt it": a, "another replica": b})
 }
 
 // docs/decisions.md#client-quota: nothing is sent on a quota until the
@@ -453,14 +446,7 @@ func TestAPauseLearntDuringTheRejoinHoldsEveryReplica(t *testing.T) {
 	}
 	waitFor(t, 5*time.Second, "the partitioned replica back", func() bool { return a.State() == cluster.Shared })
 	p.setDelay(0)
-	for name, r := range map[string]*cluster.Budget{"the replica that learnt it": a, "another replica": b} {
-		ok, retry, err := r.Take(ctx, 1)
-		if err != nil || ok {
-			t.Errorf("%s: Take %s into a %s pause = %v, %v; want refused", name, time.Since(paused).Round(time.Millisecond), pause, ok, err)
-		} else if retry < pause-time.Since(paused)-100*time.Millisecond {
-			t.Errorf("%s: retry after %s, want the rest of the pause", name, retry)
-		}
-	}
+	wantPaused(t, pause, paused, map[string]*cluster.Budget{"the replica that learnt it": a, "another replica": b})
 }
 
 // Redis's answer can come back late (a slow return leg, a collection, a
@@ -481,5 +467,19 @@ func TestATurnWhoseAnswerCameBackLateIsLate(t *testing.T) {
 	}
 	if s := b.Stats(); s.Late != 3 {
 		t.Errorf("%d turns given back as late, want 3", s.Late)
+	}
+}
+
+// wantPaused checks that each budget refuses a turn during a pause of
+// length pause learnt at paused, and says to retry once the rest has passed.
+func wantPaused(t *testing.T, pause time.Duration, paused time.Time, budgets map[string]*cluster.Budget) {
+	t.Helper()
+	for name, r := range budgets {
+		ok, retry, err := r.Take(context.Background(), 1)
+		if err != nil || ok {
+			t.Errorf("%s: Take %s into a %s pause = %v, %v; want refused", name, time.Since(paused).Round(time.Millisecond), pause, ok, err)
+		} else if retry < pause-time.Since(paused)-100*time.Millisecond {
+			t.Errorf("%s: retry after %s, want the rest of the pause", name, retry)
+		}
 	}
 }

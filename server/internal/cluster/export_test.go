@@ -28,7 +28,7 @@ func (b *Budget) Kept(ctx context.Context) error {
 	if err := b.runJoin(ctx, 0, nil); err != nil {
 		return err
 	}
-	return b.c.rdb.Del(ctx, b.keys[0]).Err()
+	return b.c.rdb.Del(ctx, b.keys[0], b.keys[2]).Err() // the log, and the pause of a new one
 }
 
 // Spent adds turns aged ages (before now; negative: still to come) to the

@@ -60,7 +60,7 @@ func WaitTurn(ctx context.Context, limit venueapi.Limit, take func(context.Conte
 		if err != nil {
 			return late, err
 		}
-		if err := waitUntil(ctx, later(t.At, t.NotBefore)); err != nil {
+		if err := WaitUntil(ctx, later(t.At, t.NotBefore)); err != nil {
 			t.GiveBack()
 			return late, err
 		}
@@ -78,8 +78,8 @@ func WaitTurn(ctx context.Context, limit venueapi.Limit, take func(context.Conte
 	}
 }
 
-// waitUntil waits for at, or returns ctx's error if it ends first.
-func waitUntil(ctx context.Context, at time.Time) error {
+// WaitUntil waits for at, or returns ctx's error if it ends first.
+func WaitUntil(ctx context.Context, at time.Time) error {
 	d := time.Until(at)
 	if d <= 0 {
 		return nil

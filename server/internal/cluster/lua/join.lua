@@ -3,17 +3,18 @@
 -- before its turns are in the log. A heartbeat is a join with no turns.
 -- Runs after log.lua.
 --
--- KEYS[1] the log; KEYS[2] the present replicas; KEYS[3] the log's marker.
+-- KEYS[1] the log; KEYS[2] the present replicas; KEYS[3] the log's marker;
+-- KEYS[4] the pause.
 -- ARGV: replica, presence end (µs of Redis's clock; 0: not present), window
--- (µs), token, limit, ahead (µs: as for reserve.lua), then the age of each
--- turn to add (µs before now; negative: a turn still to come, at most ahead).
+-- (µs), token, ahead (µs: as for reserve.lua), then the age of each turn to
+-- add (µs before now; negative: a turn still to come, at most ahead).
 -- Returns {Redis's now in µs, 1 when the log was new or lost}.
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local ends, window = tonumber(ARGV[2]), tonumber(ARGV[3])
-local lost = kept(KEYS[1], KEYS[3], now, tonumber(ARGV[5]), tonumber(ARGV[6]))
+local lost = kept(KEYS[3], KEYS[4], now, window, tonumber(ARGV[5]))
 
-for i = 7, #ARGV do
+for i = 6, #ARGV do
   local at = now - tonumber(ARGV[i])
   if at > now - window then
     redis.call('ZADD', KEYS[1], int(at), ARGV[4] .. ':' .. i)

@@ -20,7 +20,7 @@ local limit, window = tonumber(ARGV[1]), tonumber(ARGV[2])
 local share, replicas = tonumber(ARGV[3]), tonumber(ARGV[4])
 local n, ahead, held = tonumber(ARGV[5]), tonumber(ARGV[9]), tonumber(ARGV[10])
 local longest = math.min(tonumber(ARGV[6]), ahead)
-local lost = kept(KEYS[1], KEYS[4], now, limit, ahead)
+local lost = kept(KEYS[4], KEYS[3], now, window, ahead)
 
 -- A replica that is not present may be spending its share alone; the
 -- caller is not, whether present yet or not: it is here.
@@ -35,7 +35,7 @@ if n > allowed then
 end
 
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', int(now - window))
-local count = turns(KEYS[1])
+local count = redis.call('ZCARD', KEYS[1])
 -- Turns are taken in order: after the last one, after any pause, and once
 -- the turn allowed-n+1 from the end has left the window.
 local at = now + held
