@@ -117,17 +117,17 @@ func keyVerdict(err error) verdict {
 // busy, a broken or cut answer, a lost connection, a timeout), or answering
 // (a success, or a refusal of the request or the key). The caller leaving,
 // the venue limiting us, or nothing sent says nothing; so does a timeout
-// that was the caller's deadline cutting the venue short, which done learns
-// from the attempt (cutShort).
+// that was the caller's deadline cutting the venue short (cutShort).
 func endpointVerdict(err error) verdict {
 	var un *UnavailableError
 	var rj *RejectedError
 	var au *AuthError
 	var nf *NotFoundError
+	var cut cutShortError
 	switch {
 	case err == nil, errors.As(err, &au), errors.As(err, &nf), errors.As(err, &rj) && rj.Code != venueapi.CodeBusy:
 		return success
-	case errors.Is(err, context.Canceled):
+	case errors.Is(err, context.Canceled), errors.As(err, &cut):
 		return neutral
 	case errors.As(err, &un), errors.As(err, &rj):
 		return failure
@@ -298,15 +298,10 @@ func (g gates) stopped() bool { return g.key.b.isOpen() || g.endpoint.b.isOpen()
 
 // done tells both breakers how the call went, and logs what that opened
 // or closed: an operator sees a refused key or a failing endpoint once, not
-// once per call. cut is a last attempt its caller's deadline cut short
-// (cutShort): it says nothing of the endpoint.
-func (c *Client) done(ctx context.Context, g gates, err error, cut bool, now time.Time) {
+// once per call.
+func (c *Client) done(ctx context.Context, g gates, err error, now time.Time) {
 	c.logChange(ctx, g.key, keyVerdict(err), stripped(err), now)
-	v := endpointVerdict(err)
-	if cut {
-		v = neutral
-	}
-	c.logChange(ctx, g.endpoint, v, err, now)
+	c.logChange(ctx, g.endpoint, endpointVerdict(err), err, now)
 }
 
 // logChange tells t's breaker how its call went, and logs whether that

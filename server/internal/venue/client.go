@@ -218,9 +218,9 @@ func (c *Client) call(ctx context.Context, req request) error {
 		return err
 	}
 	start := time.Now()
-	cut, err := c.send(ctx, req, g)
+	err = c.send(ctx, req, g)
 	end := time.Now()
-	c.done(ctx, g, err, cut, end)
+	c.done(ctx, g, err, end)
 	c.logCall(ctx, req, end.Sub(start), err)
 	return err
 }
@@ -249,8 +249,8 @@ func (c *Client) logCall(ctx context.Context, req request, d time.Duration, err 
 // call here is a read: the venue failing, busy or limiting us) with backoff
 // and full jitter while the context's deadline and the retry budget allow,
 // and while no breaker of the call has opened. A breaker's trial is not
-// retried. cut says that the last attempt was cut short by ctx (cutShort).
-func (c *Client) send(ctx context.Context, req request, g gates) (cut bool, err error) {
+// retried.
+func (c *Client) send(ctx context.Context, req request, g gates) error {
 	q := c.public
 	if req.signed {
 		q = c.private
@@ -263,25 +263,25 @@ func (c *Client) send(ctx context.Context, req request, g gates) (cut bool, err 
 	var last error
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 && g.stopped() {
-			return cut, last
+			return last
 		}
 		if err := q.Wait(ctx); err != nil {
 			if last != nil {
-				return cut, last // a retry without a turn in time: the venue's error says more
+				return last // a retry without a turn in time: the venue's error says more
 			}
-			return false, err
+			return err
 		}
 		var notBefore time.Duration
-		notBefore, cut, last = c.attempt(ctx, req, op, q)
+		notBefore, last = c.attempt(ctx, req, op, q)
 		if last == nil || !retryable(last) || attempt >= retries || ctx.Err() != nil {
-			return cut, last
+			return last
 		}
 		wait := max(backoff(attempt), notBefore)
 		if rl := (*RateLimitedError)(nil); errors.As(last, &rl) {
 			wait = max(wait, rl.RetryAfter)
 		}
 		if dl, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(dl) {
-			return cut, last
+			return last
 		}
 		c.log.DebugContext(ctx, "retrying a venue call", "op", op, "attempt", attempt+1, "wait", wait, "err", last)
 		t := time.NewTimer(wait)
@@ -289,7 +289,7 @@ func (c *Client) send(ctx context.Context, req request, g gates) (cut bool, err 
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return cut, last
+			return last
 		}
 	}
 }
@@ -310,10 +310,10 @@ const maxAnswer = 32 << 20
 // attempt makes one HTTP exchange within the per-attempt timeout and
 // classifies its outcome. When the venue says its window is spent, q sends
 // nothing more until it resets. notBefore is the answer's Retry-After, which
-// a retry waits for whatever the failure (a busy venue's 503 included). cut
-// says that caller's deadline ended the exchange before the venue had a fair
-// time to answer (cutShort).
-func (c *Client) attempt(caller context.Context, req request, op string, q Budget) (notBefore time.Duration, cut bool, err error) {
+// a retry waits for whatever the failure (a busy venue's 503 included). An
+// exchange the caller's deadline ended before the venue had a fair time to
+// answer fails with a cause marked so (cutShort).
+func (c *Client) attempt(caller context.Context, req request, op string, q Budget) (notBefore time.Duration, err error) {
 	ctx, cancel := context.WithTimeout(caller, c.timeout)
 	defer cancel()
 	u := *c.base
@@ -329,7 +329,7 @@ func (c *Client) attempt(caller context.Context, req request, op string, q Budge
 	}
 	hr, err := http.NewRequestWithContext(ctx, req.method, u.String(), body)
 	if err != nil {
-		return 0, false, &UnavailableError{Op: op, Err: errors.New("building the request failed")}
+		return 0, &UnavailableError{Op: op, Err: errors.New("building the request failed")}
 	}
 	hr.Header.Set("Accept", "application/json")
 	if body != nil {
@@ -339,15 +339,15 @@ func (c *Client) attempt(caller context.Context, req request, op string, q Budge
 	res, err := c.http.Do(hr)
 	if err != nil {
 		// The URL of a signed call holds its signature: say what failed, not where.
-		return 0, c.cutShort(caller, sent, err), &UnavailableError{Op: op, Err: errors.Unwrap(err)}
+		return 0, &UnavailableError{Op: op, Err: c.cutShort(caller, sent, errors.Unwrap(err))}
 	}
 	defer res.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(res.Body, maxAnswer+1))
 	switch {
 	case err != nil:
-		return 0, c.cutShort(caller, sent, err), &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: fmt.Errorf("reading the answer: %w", err)}
+		return 0, &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: c.cutShort(caller, sent, fmt.Errorf("reading the answer: %w", err))}
 	case len(raw) > maxAnswer:
-		return 0, false, &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: fmt.Errorf("the answer is larger than %d bytes", maxAnswer)}
+		return 0, &UnavailableError{Op: op, HTTPStatus: res.StatusCode, Err: fmt.Errorf("the answer is larger than %d bytes", maxAnswer)}
 	}
 	// The pause holds every later call, whatever becomes of this one. A
 	// refusal pauses too, unless the spent window already covers its wait:
@@ -364,7 +364,7 @@ func (c *Client) attempt(caller context.Context, req request, op string, q Budge
 	if err != nil {
 		notBefore, _ = retryAfterHeader(res.Header) // only a failure is retried
 	}
-	return notBefore, false, err
+	return notBefore, err
 }
 
 // fairAttempt is the least time an exchange must have had before its
@@ -372,19 +372,25 @@ func (c *Client) attempt(caller context.Context, req request, op string, q Budge
 // answer in time: a venue that answers at all answers well within it.
 const fairAttempt = time.Second
 
-// cutShort reports whether err, an exchange sent at sent that failed, was
-// the caller's deadline passing before the venue had a fair time to answer: the lesser of the per-attempt timeout and
+// cutShort returns err, the failure of an exchange sent at sent, marked as
+// cutShortError when it was the caller's deadline passing before the venue
+// had a fair time to answer: the lesser of the per-attempt timeout and
 // fairAttempt. Such a failure is ours, not the venue's (a turn granted just
-// before the deadline leaves no time for the request), and says nothing of
-// the endpoint. The per-attempt timeout passing with the caller still
-// waiting is the venue's failure.
-func (c *Client) cutShort(caller context.Context, sent time.Time, err error) bool {
+// before the deadline leaves no time for the request). The per-attempt
+// timeout passing with the caller still waiting is the venue's failure.
+func (c *Client) cutShort(caller context.Context, sent time.Time, err error) error {
 	dl, ok := caller.Deadline()
-	if !ok || (caller.Err() == nil && time.Now().Before(dl)) || !timedOut(err) {
-		return false
+	if !ok || (caller.Err() == nil && time.Now().Before(dl)) || !timedOut(err) || dl.Sub(sent) >= min(c.timeout, fairAttempt) {
+		return err
 	}
-	return dl.Sub(sent) < min(c.timeout, fairAttempt)
+	return cutShortError{err}
 }
+
+// cutShortError is an exchange its caller's deadline cut short (cutShort):
+// it says nothing of the endpoint. It reads as the failure it wraps.
+type cutShortError struct{ error }
+
+func (e cutShortError) Unwrap() error { return e.error }
 
 // timedOut reports whether err is a deadline passing: a context's, or a
 // connection's.
