@@ -348,16 +348,8 @@ func TestATurnReachedLateIsTooLateToSend(t *testing.T) {
 // A pause the venue asks for while Redis is out of reach holds the replica
 // alone; once it rejoins, the pause must still hold it, and the others.
 func TestAPauseLearntWhileDegradedOutlastsTheRejoin(t *testing.T) {
-	srv := redistest.Start(t)
-	limit := venueapi.Limit{Requests: 10, Per: 500 * time.Millisecond}
-	p := newProxy(t, srv.Addr())
-	a := replica(t, p.URL(), fast(t), limit, 2)
-	b := replica(t, srv.URL(), fast(t), limit, 2)
-	waitPresent(t, b, 2)
+	a, b, p := partitioned(t)
 	ctx := context.Background()
-
-	p.setCut(true)
-	waitFor(t, 2*time.Second, "the partitioned replica degraded", func() bool { return a.State() == cluster.Degraded })
 	const pause = 20 * time.Second // longer than the waits below: what is left of it is asked for
 	a.Pause(ctx, pause)
 	paused := time.Now()
@@ -425,16 +417,8 @@ func TestATurnGrantedBeforeAPauseIsNotSentUntilThePauseEnds(t *testing.T) {
 // A pause the venue asks for while a replica rejoins the shared log, its
 // state still Degraded, must hold every replica once it is back.
 func TestAPauseLearntDuringTheRejoinHoldsEveryReplica(t *testing.T) {
-	srv := redistest.Start(t)
-	limit := venueapi.Limit{Requests: 10, Per: 500 * time.Millisecond}
-	p := newProxy(t, srv.Addr())
-	a := replica(t, p.URL(), fast(t), limit, 2)
-	b := replica(t, srv.URL(), fast(t), limit, 2)
-	waitPresent(t, b, 2)
+	a, b, p := partitioned(t)
 	ctx := context.Background()
-
-	p.setCut(true)
-	waitFor(t, 2*time.Second, "the partitioned replica degraded", func() bool { return a.State() == cluster.Degraded })
 	p.setDelay(300 * time.Millisecond) // each call of the rejoin takes that long
 	p.setCut(false)
 	waitFor(t, 5*time.Second, "the partitioned replica rejoining", a.Joining)
@@ -482,4 +466,20 @@ func wantPaused(t *testing.T, pause time.Duration, paused time.Time, budgets map
 			t.Errorf("%s: retry after %s, want the rest of the pause", name, retry)
 		}
 	}
+}
+
+// partitioned is two replicas sharing a Redis, both present, then a cut off
+// from it by its proxy and degraded; b still reaches it. The limit is 10 per
+// 500 ms, shared by two.
+func partitioned(t *testing.T) (a, b *cluster.Budget, p *proxy) {
+	t.Helper()
+	srv := redistest.Start(t)
+	limit := venueapi.Limit{Requests: 10, Per: 500 * time.Millisecond}
+	p = newProxy(t, srv.Addr())
+	a = replica(t, p.URL(), fast(t), limit, 2)
+	b = replica(t, srv.URL(), fast(t), limit, 2)
+	waitPresent(t, b, 2)
+	p.setCut(true)
+	waitFor(t, 2*time.Second, "the partitioned replica degraded", func() bool { return a.State() == cluster.Degraded })
+	return a, b, p
 }
