@@ -98,11 +98,16 @@ func ParseAmount(field, s string) (decimal.Decimal, error) {
 		}
 		mantissa = plain
 	}
-	if !plainNumber(mantissa) || hasExp && !exponent(exp) {
-		if plainNumber(mantissa) && exponentDigits(exp) > maxExponentDigits {
+	if !plainNumber(mantissa) {
+		return decimal.Zero, notNumber
+	}
+	if hasExp {
+		switch n := exponentDigits(exp); {
+		case n < 1:
+			return decimal.Zero, notNumber
+		case n > maxExponentDigits:
 			return decimal.Zero, &FieldError{field, fmt.Sprintf("%s has an exponent of more than %d digits: at most %d are read, as in 1.5e3", label, maxExponentDigits, maxExponentDigits)}
 		}
-		return decimal.Zero, notNumber
 	}
 	text := mantissa
 	if hasExp {
@@ -158,19 +163,13 @@ func plainNumber(s string) bool {
 	return digits > 0 && points <= 1
 }
 
-// exponent reports whether s is an exponent a person means: an optional
-// sign and one or two digits (a larger one is a typing accident).
-func exponent(s string) bool {
-	n := exponentDigits(s)
-	return n > 0 && n <= maxExponentDigits
-}
-
-// maxExponentDigits bounds an exponent: 1e99 is past any price or size, and
-// a longer one would cost big-integer arithmetic.
+// maxExponentDigits bounds an exponent a person means: 1e99 is past any
+// price or size, and a longer one, a typing accident, would cost big-integer
+// arithmetic.
 const maxExponentDigits = 2
 
-// exponentDigits is the number of digits of an exponent, after its sign; -1
-// when s is not a sign and digits.
+// exponentDigits is the number of digits of an exponent, after an optional
+// sign; -1 when s is not that.
 func exponentDigits(s string) int {
 	s = strings.TrimPrefix(strings.TrimPrefix(s, "+"), "-")
 	if s == "" {
