@@ -25,8 +25,9 @@ type Series struct {
 	recs      map[int64][]byte // by candle id: each candle's JSON, as AppendJSON writes it
 	held      Set              // ids asked for and held
 	floor     int64            // ids below it have no candles (before the venue's history); 0: unknown
-	open      int64            // id of a candle held while it was open: not final once it closes; 0: none
+	open      int64            // the oldest held candle fetched before it was final: it and those after it are snapshots; 0: none
 	refreshed time.Time        // when the latest candles were last fetched
+	latestHi  int64            // the newest candle the last latest answer covers: a candle before ours when the venue's clock is behind
 	version   uint64           // bumped by every merge: encoded views are of one version
 	bytes     int64            // records, views and overhead, as counted in Store.size
 	views     map[View]Encoded
@@ -94,19 +95,37 @@ func (s *Series) Refused() (time.Time, error) {
 	return s.refusedAt, s.refusal
 }
 
-// settle forgets the candle held while it was open once it has closed: what
-// is held of it is a snapshot, and a range ending there must fetch it again
-// rather than call a partial candle final (and immutable).
-func (s *Series) settle(current int64) {
+// SettleAfter is how long past a candle's close by our clock the venue may
+// still answer it as open: a venue whose clock is behind ours by up to this
+// much is still counting it. A candle fetched sooner is a snapshot, fetched
+// again before it is vouched for as final (docs/decisions.md#closed-candles).
+const SettleAfter = 10 * time.Second
+
+// Unsettled returns the oldest candle of p that is not final at now: it
+// closed less than SettleAfter ago, or is still open. Every candle before it
+// is final, and once fetched never changes.
+func Unsettled(p venueapi.Period, now time.Time) int64 {
+	return p.Start(now.Add(-SettleAfter).Unix())
+}
+
+// settle forgets the snapshots once the oldest of them is final: what is
+// held of them may be partial, and a range ending there must fetch them
+// again rather than call a partial candle final (and immutable). Those
+// after it go too, so that the held run ends before them and a refresh
+// asks for the few candles since.
+func (s *Series) settle(now time.Time) {
+	u := Unsettled(s.key.Period, now)
 	s.mu.RLock()
-	due := s.open != 0 && s.open < current
+	due := s.open != 0 && s.open < u
 	s.mu.RUnlock()
 	if !due {
 		return
 	}
 	s.mu.Lock()
-	if s.open != 0 && s.open < current {
-		s.held.Drop(s.open)
+	if s.open != 0 && s.open < u {
+		if last, ok := s.held.Last(); ok {
+			s.held.Drop(Span{s.open, last.Hi})
+		}
 		s.open = 0
 	}
 	s.mu.Unlock()
@@ -120,14 +139,21 @@ type Tail struct {
 	Newest    int64     // when Joins, the newest held candle
 }
 
-// Tail reports how s holds its latest n candles, current being the id of
-// the candle open now.
-func (s *Series) Tail(n int, current int64) Tail {
-	s.settle(current)
+// Tail reports how s holds its latest n candles at now. They end at the
+// candle open now, or at the one before when a latest answer made since it
+// opened ended there: the venue, its clock behind, has no newer one yet.
+func (s *Series) Tail(n int, now time.Time) Tail {
+	s.settle(now)
+	p := s.key.Period
+	current := p.Start(now.Unix())
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	want := max(s.key.Period.Back(current, n-1), s.floor)
-	t := Tail{Held: s.held.Covers(want, current), Refreshed: s.refreshed}
+	newest := current
+	if s.latestHi == p.Prev(current) && s.refreshed.Unix() >= current {
+		newest = s.latestHi
+	}
+	want := max(p.Back(newest, n-1), s.floor)
+	t := Tail{Held: s.held.Covers(want, newest), Refreshed: s.refreshed}
 	if last, ok := s.held.Last(); ok && last.contains(want) {
 		t.Joins, t.Newest = true, last.Hi
 	}
@@ -135,12 +161,13 @@ func (s *Series) Tail(n int, current int64) Tail {
 }
 
 // Missing returns the runs of candle ids with a start in [from, to], up to
-// current, that s does not hold; none before the venue's history.
-func (s *Series) Missing(from, to, current int64) []Span {
-	s.settle(current)
+// the candle open at now, that s does not hold; none before the venue's
+// history.
+func (s *Series) Missing(from, to int64, now time.Time) []Span {
+	s.settle(now)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.missing(from, to, current)
+	return s.missing(from, to, s.key.Period.Start(now.Unix()))
 }
 
 func (s *Series) missing(from, to, current int64) []Span {
@@ -184,12 +211,19 @@ func LatestFetch(p venueapi.Period, size int, recs []venueapi.Candle, at time.Ti
 	return f
 }
 
-// Merge stores what the venue answered and records f.Asked as held; a fetch
-// that reached the open candle marks it, to be fetched again once closed. The
-// open candle is the current one by f.At, or, for the latest candles, the
-// last the venue answered when that is earlier: the venue's clock was behind.
+// Merge stores what the venue answered and records f.Asked as held. The
+// candles it holds that were not final at f.At (Unsettled) are snapshots,
+// to be fetched again once final; so is the last the venue answered of the
+// latest candles, when that is older: the venue's clock was further behind.
+// A latest answer older than the last merged adds only the candles that
+// were final when it was made: its snapshots are older than those held.
 func (s *Series) Merge(f Fetch) {
 	p := s.key.Period
+	s.mu.RLock()
+	if f.Latest && f.At.Before(s.refreshed) {
+		f = f.finalOnly(p)
+	}
+	s.mu.RUnlock()
 	recs := make([][]byte, len(f.Candles))
 	for i, k := range f.Candles {
 		recs[i] = k.AppendJSON(nil) // outside the lock: encoding is the costly part
@@ -209,15 +243,21 @@ func (s *Series) Merge(f Fetch) {
 	// the candle after it, which the venue was not asked for.
 	asked := Span{p.Ceil(f.Asked.Lo), p.Start(f.Asked.Hi)}
 	s.held.Add(asked)
-	open := p.Start(f.At.Unix())
+	open := Unsettled(p, f.At)
 	if n := len(f.Candles); f.Latest && n > 0 && f.Candles[n-1].ID == asked.Hi && asked.Hi < open {
 		open = asked.Hi
 	}
-	if asked.Hi >= open {
+	switch {
+	case asked.Hi < open:
+		// Final, all of it: the snapshots it fetched again are final now.
+		if s.open != 0 && asked.contains(s.open) {
+			s.open = p.Next(asked.Hi)
+		}
+	case s.open == 0 || open < s.open || asked.Lo <= s.open:
 		s.open = open
 	}
 	if f.Latest {
-		s.refreshed = f.At
+		s.refreshed, s.latestHi = f.At, asked.Hi
 	}
 	s.version++
 	for _, v := range s.views {
@@ -227,6 +267,20 @@ func (s *Series) Merge(f Fetch) {
 	delta := s.bytes - before
 	s.mu.Unlock()
 	s.store.grew(s, delta, asked)
+}
+
+// finalOnly is f less its candles that were not final at f.At, and not a
+// refresh.
+func (f Fetch) finalOnly(p venueapi.Period) Fetch {
+	u := Unsettled(p, f.At)
+	f.Latest = false
+	f.Asked.Hi = min(f.Asked.Hi, p.Prev(u))
+	i := len(f.Candles)
+	for i > 0 && f.Candles[i-1].ID >= u {
+		i--
+	}
+	f.Candles = f.Candles[:i]
+	return f
 }
 
 // Latest returns the view v of the latest v.Size candles up to current: kept
@@ -280,22 +334,22 @@ func (s *Series) Keep(v View, e Encoded, version uint64) {
 }
 
 // Range returns the held records of candles with a start in [from, to]
-// (at most 2000 candles: the query was validated), whether one of them is
-// the candle open at current, and whether s holds every candle of the range
-// up to current: a concurrent trim may have taken some since they were
-// fetched.
-func (s *Series) Range(from, to, current int64) (recs [][]byte, open, complete bool) {
-	s.settle(current)
+// (at most 2000 candles: the query was validated), whether every candle of
+// the range is final at now, and whether s holds every candle of the range
+// up to the one open at now: a concurrent trim may have taken some since
+// they were fetched.
+func (s *Series) Range(from, to int64, now time.Time) (recs [][]byte, final, complete bool) {
+	s.settle(now)
+	p := s.key.Period
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	p := s.key.Period
 	for id := p.Ceil(from); id <= to; id = p.Next(id) {
 		if rec, ok := s.recs[id]; ok {
 			recs = append(recs, rec)
-			open = open || id >= current
 		}
 	}
-	return recs, open, len(s.missing(from, to, current)) == 0
+	final = to < Unsettled(p, now) && (s.open == 0 || to < s.open)
+	return recs, final, len(s.missing(from, to, p.Start(now.Unix()))) == 0
 }
 
 // trim drops s's encoded views and its oldest candles, except those of

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -116,11 +118,11 @@ func TestALatestAnswerVouchesOnlyForWhatItCovers(t *testing.T) {
 			if f.Asked != want || f.Floor != wantFloor || !f.Latest || !f.At.Equal(at) {
 				t.Errorf("held %v floor %d (latest %v at %s), want %v floor %d", f.Asked, f.Floor, f.Latest, f.At, want, wantFloor)
 			}
-			// Once the candle open at at has closed, every candle the
+			// Once the candle open at at is final, every candle the
 			// series vouches for is one it holds, or one the venue lacks.
 			s := NewStore(1 << 30).Series(Key{Code: "BTC-USDT", Period: p})
 			s.Merge(f)
-			gaps := s.Missing(cur-30*m, cur, p.Next(cur))
+			gaps := s.Missing(cur-30*m, cur, time.Unix(p.Next(cur), 0).Add(SettleAfter))
 			for id := cur - 30*m; id <= cur; id += m {
 				vouched := !slices.ContainsFunc(gaps, func(g Span) bool { return g.contains(id) })
 				if _, ok := s.recs[id]; vouched && !ok && tc.has((id-cur)/m) {
@@ -131,6 +133,70 @@ func TestALatestAnswerVouchesOnlyForWhatItCovers(t *testing.T) {
 				if n := len(tc.recs); vouched && n > 0 && id == tc.recs[n-1].ID {
 					t.Fatalf("candle %d (%d from the current one), open at the venue when answered, is vouched for as final: missing %v", id, (id-cur)/m, gaps)
 				}
+			}
+		})
+	}
+}
+
+// Two latest answers of different sizes, not shared, may end in either
+// order: the older one, merged last, does not put back its older snapshot
+// of the open candle, nor move the refresh back; its final candles, more
+// than the newer answer holds, are kept.
+func TestAnOlderLatestAnswerMergedLastAddsOnlyItsFinalCandles(t *testing.T) {
+	p := venueapi.Period1Min
+	cur := int64(1_000_000 * m)
+	older, newer := time.Unix(cur+20, 0), time.Unix(cur+20, 8e8)
+	answer := func(size int, vol int64, at time.Time) Fetch {
+		recs := make([]venueapi.Candle, size)
+		for i := range recs {
+			recs[i] = venueapi.Candle{ID: cur - int64(size-1-i)*m, Vol: decimal.NewFromInt(vol)}
+		}
+		return LatestFetch(p, size, recs, at)
+	}
+	s := NewStore(1 << 30).Series(Key{Code: "BTC-USDT", Period: p})
+	s.Merge(answer(2, 20, newer))
+	s.Merge(answer(300, 10, older))
+	if tail := s.Tail(300, newer); !tail.Held || !tail.Refreshed.Equal(newer) {
+		t.Fatalf("%+v, want the latest 300 held, refreshed at the newer answer's %s", tail, newer)
+	}
+	if got, want := s.Last(1, cur)[0], (venueapi.Candle{ID: cur, Vol: decimal.NewFromInt(20)}).AppendJSON(nil); !bytes.Equal(got, want) {
+		t.Errorf("the open candle is %s, want the newer answer's %s", got, want)
+	}
+	if gaps := s.Missing(cur-299*m, cur, newer); len(gaps) != 0 {
+		t.Errorf("missing %v of the older answer's final candles", gaps)
+	}
+}
+
+// A venue whose clock is behind ours answers the latest candles up to the
+// one before ours for a few seconds after ours opens: a refresh made since
+// it opened holds the latest candles, so that the next request within the
+// refresh interval does not ask again; one made before it opened does not.
+func TestTheTailEndsAtTheVenuesOpenCandleWhenItsClockIsBehind(t *testing.T) {
+	p := venueapi.Period1Min
+	cur := int64(1_000_000 * m)
+	behind := func(at time.Time) Fetch { // the venue three seconds behind
+		last := p.Start(at.Add(-3 * time.Second).Unix())
+		recs := make([]venueapi.Candle, 5)
+		for i := range recs {
+			recs[i] = venueapi.Candle{ID: last - int64(4-i)*m}
+		}
+		return LatestFetch(p, 5, recs, at)
+	}
+	for _, tc := range []struct {
+		name      string
+		refreshed time.Time
+		asked     time.Time
+		wantHeld  bool
+	}{
+		{"refreshed a second into ours", time.Unix(cur+1, 0), time.Unix(cur+1, 5e8), true},
+		{"refreshed a second before ours", time.Unix(cur-1, 0), time.Unix(cur+1, 0), false},
+		{"refreshed a second into the one before", time.Unix(cur-59, 0), time.Unix(cur+1, 0), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewStore(1 << 30).Series(Key{Code: "BTC-USDT", Period: p})
+			s.Merge(behind(tc.refreshed))
+			if tail := s.Tail(5, tc.asked); tail.Held != tc.wantHeld {
+				t.Errorf("%+v, want held %v", tail, tc.wantHeld)
 			}
 		})
 	}

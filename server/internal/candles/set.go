@@ -83,20 +83,23 @@ func (s *Set) Add(n Span) {
 	s.spans = append(out, n)
 }
 
-// Drop takes the one id out of the set, splitting its span.
-func (s *Set) Drop(id int64) {
+// Drop takes the ids of d out of the set, splitting a span it falls within.
+func (s *Set) Drop(d Span) {
+	if d.Lo > d.Hi {
+		return
+	}
 	p := s.period
 	out := make([]Span, 0, len(s.spans)+1)
 	for _, sp := range s.spans {
-		if !sp.contains(id) {
+		if sp.Hi < d.Lo || d.Hi < sp.Lo {
 			out = append(out, sp)
 			continue
 		}
-		if sp.Lo < id {
-			out = append(out, Span{sp.Lo, p.Prev(id)})
+		if sp.Lo < d.Lo {
+			out = append(out, Span{sp.Lo, p.Prev(d.Lo)})
 		}
-		if id < sp.Hi {
-			out = append(out, Span{p.Next(id), sp.Hi})
+		if d.Hi < sp.Hi {
+			out = append(out, Span{p.Next(d.Hi), sp.Hi})
 		}
 	}
 	s.spans = out

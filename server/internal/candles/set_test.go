@@ -15,7 +15,7 @@ func TestSpansRecordWhatIsHeldAndFindTheGaps(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		add       []Span
-		drop      []int64
+		drop      []Span
 		wantSpans []Span
 		ask       Span
 		wantGaps  []Span
@@ -27,10 +27,13 @@ func TestSpansRecordWhatIsHeldAndFindTheGaps(t *testing.T) {
 		{"a span joining two", []Span{{0, 2 * m}, {6 * m, 9 * m}, {3 * m, 5 * m}}, nil, []Span{{0, 9 * m}}, Span{0, 9 * m}, nil},
 		{"a gap between spans", []Span{{0, 2 * m}, {6 * m, 9 * m}}, nil, []Span{{0, 2 * m}, {6 * m, 9 * m}}, Span{0, 9 * m}, []Span{{3 * m, 5 * m}}},
 		{"gaps on both sides", []Span{{3 * m, 5 * m}}, nil, []Span{{3 * m, 5 * m}}, Span{0, 9 * m}, []Span{{0, 2 * m}, {6 * m, 9 * m}}},
-		{"a dropped candle in the middle splits", []Span{{0, 9 * m}}, []int64{4 * m}, []Span{{0, 3 * m}, {5 * m, 9 * m}}, Span{0, 9 * m}, []Span{{4 * m, 4 * m}}},
-		{"a dropped last candle", []Span{{0, 9 * m}}, []int64{9 * m}, []Span{{0, 8 * m}}, Span{0, 9 * m}, []Span{{9 * m, 9 * m}}},
-		{"a dropped single-candle span", []Span{{4 * m, 4 * m}}, []int64{4 * m}, []Span{}, Span{4 * m, 4 * m}, []Span{{4 * m, 4 * m}}},
-		{"dropping what is not held", []Span{{0, 3 * m}}, []int64{7 * m}, []Span{{0, 3 * m}}, Span{0, 3 * m}, nil},
+		{"a dropped candle in the middle splits", []Span{{0, 9 * m}}, []Span{{4 * m, 4 * m}}, []Span{{0, 3 * m}, {5 * m, 9 * m}}, Span{0, 9 * m}, []Span{{4 * m, 4 * m}}},
+		{"a dropped last candle", []Span{{0, 9 * m}}, []Span{{9 * m, 9 * m}}, []Span{{0, 8 * m}}, Span{0, 9 * m}, []Span{{9 * m, 9 * m}}},
+		{"a dropped single-candle span", []Span{{4 * m, 4 * m}}, []Span{{4 * m, 4 * m}}, []Span{}, Span{4 * m, 4 * m}, []Span{{4 * m, 4 * m}}},
+		{"dropping what is not held", []Span{{0, 3 * m}}, []Span{{7 * m, 7 * m}}, []Span{{0, 3 * m}}, Span{0, 3 * m}, nil},
+		{"a dropped run to past the end", []Span{{0, 9 * m}}, []Span{{6 * m, 20 * m}}, []Span{{0, 5 * m}}, Span{0, 9 * m}, []Span{{6 * m, 9 * m}}},
+		{"a dropped run across two spans", []Span{{0, 3 * m}, {6 * m, 9 * m}}, []Span{{2 * m, 7 * m}}, []Span{{0, 1 * m}, {8 * m, 9 * m}}, Span{0, 9 * m}, []Span{{2 * m, 7 * m}}},
+		{"an empty drop takes nothing", []Span{{0, 3 * m}}, []Span{{2 * m, 1 * m}}, []Span{{0, 3 * m}}, Span{0, 3 * m}, nil},
 		{"an empty span adds nothing", []Span{{5 * m, 4 * m}}, nil, nil, Span{4 * m, 5 * m}, []Span{{4 * m, 5 * m}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -38,8 +41,8 @@ func TestSpansRecordWhatIsHeldAndFindTheGaps(t *testing.T) {
 			for _, sp := range tc.add {
 				s.Add(sp)
 			}
-			for _, id := range tc.drop {
-				s.Drop(id)
+			for _, d := range tc.drop {
+				s.Drop(d)
 			}
 			if got := s.Spans(); len(got) != len(tc.wantSpans) || (len(got) > 0 && !slices.Equal(got, tc.wantSpans)) {
 				t.Fatalf("spans %v, want %v", got, tc.wantSpans)
@@ -95,9 +98,11 @@ func FuzzSet(f *testing.F) {
 				for i := a; i <= b; i++ {
 					model[i] = true
 				}
-			case 1: // drop a
-				s.Drop(ids[a])
-				model[a] = false
+			case 1: // drop [a, b]; nothing when a > b
+				s.Drop(Span{ids[a], ids[b]})
+				for i := a; i <= b; i++ {
+					model[i] = false
+				}
 			case 2: // keep what is above a and in [b, b+3]
 				k := Span{ids[b], ids[min(b+3, 63)]}
 				s.Keep(ids[a], []Span{k})

@@ -63,33 +63,40 @@ func TestAPinnedRangeStaysWhileOthersFetch(t *testing.T) {
 	sp := s.Pin(0, 99*m)
 	st.bound = 4 << 10 // every merge from now on is over the bound
 	s.Merge(fetched(10_000*m, 10_099*m, at))
-	if _, _, complete := s.Range(0, 99*m, 1_000_000*m); !complete {
+	if _, _, complete := s.Range(0, 99*m, at); !complete {
 		t.Fatal("a pinned range was trimmed")
 	}
 	s.Unpin(sp)
 	s.Merge(fetched(20_000*m, 20_099*m, at))
-	if _, _, complete := s.Range(0, 99*m, 1_000_000*m); complete {
+	if _, _, complete := s.Range(0, 99*m, at); complete {
 		t.Fatal("an unpinned range over the bound was kept")
 	}
 }
 
-func TestACandleMergedWhileOpenIsMissingOnceItCloses(t *testing.T) {
+// A candle held while open is a snapshot: once it is final (SettleAfter
+// past its close, for a venue whose clock is behind ours) it is fetched
+// again, not vouched for.
+func TestACandleMergedWhileOpenIsMissingOnceItIsFinal(t *testing.T) {
 	open := int64(1_000_000 * m)
 	s := NewStore(1 << 30).Series(Key{Code: "BTC-USDT", Period: venueapi.Period1Min})
 	f := fetched(open-9*m, open, time.Unix(open+30, 0))
 	f.Latest = true
 	s.Merge(f)
-	if tail := s.Tail(10, open); !tail.Held || !tail.Joins || tail.Newest != open || !tail.Refreshed.Equal(f.At) {
+	at := func(sec int64) time.Time { return time.Unix(open+sec, 0) }
+	if tail := s.Tail(10, at(40)); !tail.Held || !tail.Joins || tail.Newest != open || !tail.Refreshed.Equal(f.At) {
 		t.Fatalf("while open: %+v, want the latest 10 held, joined up to %d", tail, open)
 	}
-	if gaps := s.Missing(open-9*m, open, open); len(gaps) != 0 {
+	if gaps := s.Missing(open-9*m, open, at(40)); len(gaps) != 0 {
 		t.Fatalf("while open: missing %v", gaps)
 	}
-	if gaps := s.Missing(open-9*m, open, open+m); len(gaps) != 1 || gaps[0] != (Span{open, open}) {
-		t.Fatalf("once closed: missing %v, want the candle held while open", gaps)
+	if gaps := s.Missing(open-9*m, open, at(m+5)); len(gaps) != 0 {
+		t.Fatalf("closed %s ago, within SettleAfter: missing %v, want it held as the venue may still count it", 5*time.Second, gaps)
 	}
-	if tail := s.Tail(10, open+m); tail.Held || !tail.Joins || tail.Newest != open-m {
-		t.Fatalf("once closed: %+v, want not held, joined up to %d", tail, open-m)
+	if gaps := s.Missing(open-9*m, open, at(m).Add(SettleAfter)); len(gaps) != 1 || gaps[0] != (Span{open, open}) {
+		t.Fatalf("once final: missing %v, want the candle held while open", gaps)
+	}
+	if tail := s.Tail(10, at(m).Add(SettleAfter)); tail.Held || !tail.Joins || tail.Newest != open-m {
+		t.Fatalf("once final: %+v, want not held, joined up to %d", tail, open-m)
 	}
 }
 
@@ -98,7 +105,7 @@ func TestMissingStartsAtTheVenuesFirstCandle(t *testing.T) {
 	f := fetched(100*m, 109*m, time.Unix(1_000_000*m, 0))
 	f.Floor = 100 * m
 	s.Merge(f)
-	if gaps := s.Missing(0, 109*m+1, 1_000_000*m); len(gaps) != 0 {
+	if gaps := s.Missing(0, 109*m+1, time.Unix(1_000_000*m, 0)); len(gaps) != 0 {
 		t.Fatalf("missing %v before the venue's history", gaps)
 	}
 }
@@ -168,7 +175,7 @@ func TestARangeEndingBetweenCandlesVouchesForNoCandleAfterIt(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := NewStore(1 << 30).Series(Key{Code: "BTC-USDT", Period: venueapi.Period1Min})
 			fetch := func(from, to int64) { // as the cache does: each gap asked of the venue, which answers its candles
-				for _, g := range s.Missing(from, to, now) {
+				for _, g := range s.Missing(from, to, time.Unix(now, 0)) {
 					f := fetched(venueapi.Period1Min.Ceil(g.Lo), g.Hi, time.Unix(now, 0))
 					f.Asked = g
 					s.Merge(f)
@@ -176,7 +183,7 @@ func TestARangeEndingBetweenCandlesVouchesForNoCandleAfterIt(t *testing.T) {
 			}
 			fetch(0, tc.to)
 			fetch(tc.second.Lo, tc.second.Hi)
-			recs, _, complete := s.Range(tc.second.Lo, tc.second.Hi, now)
+			recs, _, complete := s.Range(tc.second.Lo, tc.second.Hi, time.Unix(now, 0))
 			if want := int(venueapi.Period1Min.Count(tc.second.Lo, tc.second.Hi)); !complete || len(recs) != want {
 				t.Fatalf("after the range to %d: %d candles of [%d, %d], complete %v; want %d: spans %v",
 					tc.to, len(recs), tc.second.Lo, tc.second.Hi, complete, want, s.held.Spans())
@@ -216,34 +223,46 @@ func TestARangeStartingBetweenCandlesVouchesForNoCandleBeforeIt(t *testing.T) {
 	f := fetched(2*m, 5*m, time.Unix(now, 0))
 	f.Asked = Span{m + 30, 5 * m}
 	s.Merge(f)
-	if gaps := s.Missing(m, 5*m, now); len(gaps) != 1 || gaps[0] != (Span{m, m}) {
+	if gaps := s.Missing(m, 5*m, time.Unix(now, 0)); len(gaps) != 1 || gaps[0] != (Span{m, m}) {
 		t.Fatalf("missing %v, want [{%d %d}]: the candle before the asked start; spans %v", gaps, m, m, s.held.Spans())
 	}
-	if _, _, complete := s.Range(m, 5*m, now); complete {
+	if _, _, complete := s.Range(m, 5*m, time.Unix(now, 0)); complete {
 		t.Fatal("a range from the candle before the asked start reads as complete")
 	}
 }
 
-// Range tells whether its answer holds the candle open at current: an answer
-// with it changes as the candle trades, one without it is final.
-func TestRangeTellsWhetherItHoldsTheOpenCandle(t *testing.T) {
+// Range tells whether its answer is final: one with the open candle
+// changes as it trades, and so does one with a candle closed less than
+// SettleAfter before it was fetched, which a venue whose clock is behind
+// ours was still counting. Once that candle is final, the range is not
+// complete: the candle is fetched again.
+func TestRangeTellsWhetherItsAnswerIsFinal(t *testing.T) {
 	open := int64(1_000_000 * m)
-	s := NewStore(1 << 30).Series(Key{Code: "BTC-USDT", Period: venueapi.Period1Min})
-	s.Merge(fetched(open-9*m, open, time.Unix(open+30, 0)))
+	settle := int64(SettleAfter / time.Second)
 	for _, tc := range []struct {
-		from, to int64
-		want     bool
+		name         string
+		fetched      int64 // seconds into the open candle
+		asked        int64 // seconds into it
+		from, to     int64 // candles from the open one
+		wantFinal    bool
+		wantComplete bool
 	}{
-		{open - 9*m, open, true},
-		{open, open, true},
-		{open - 9*m, open - m, false},
-		{open - 9*m, open + 5*m, true},
+		{"to the open candle", 30, 40, -9, 0, false, true},
+		{"the open candle alone", 30, 40, 0, 0, false, true},
+		{"closed candles", 30, 40, -9, -1, true, true},
+		{"to candles to come", 30, 40, -9, 5, false, true},
+		{"to a candle closed 5 s before it was fetched", 5, 8, -9, -1, false, true},
+		{"to the candle before it", 5, 8, -9, -2, true, true},
+		{"to a candle closed 5 s before it was fetched, asked for once final", 5, settle, -9, -1, true, false},
 	} {
-		recs, got, complete := s.Range(tc.from, tc.to, open)
-		if got != tc.want || !complete || len(recs) == 0 {
-			t.Errorf("Range(%d, %d): open %v, complete %v, %d records; want open %v, complete, records",
-				tc.from-open, tc.to-open, got, complete, len(recs), tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewStore(1 << 30).Series(Key{Code: "BTC-USDT", Period: venueapi.Period1Min})
+			s.Merge(fetched(open-9*m, open, time.Unix(open+tc.fetched, 0)))
+			recs, final, complete := s.Range(open+tc.from*m, open+tc.to*m, time.Unix(open+tc.asked, 0))
+			if final != tc.wantFinal || complete != tc.wantComplete || len(recs) == 0 {
+				t.Errorf("final %v, complete %v, %d records; want final %v, complete %v, records", final, complete, len(recs), tc.wantFinal, tc.wantComplete)
+			}
+		})
 	}
 }
 

@@ -92,14 +92,14 @@ func (c *candleCache) answerRange(ctx context.Context, s *candles.Series, q venu
 	defer s.Unpin(s.Pin(q.From, q.To))
 	for range 3 { // a trim may have taken what was held before Pin
 		err := c.rangeOf(ctx, s, q.From, q.To)
-		current := q.Period.Start(c.now().Unix())
+		now := c.now()
 		if err != nil {
-			return c.stale(q, s, err, func() [][]byte { recs, _, _ := s.Range(q.From, q.To, current); return recs })
+			return c.stale(q, s, err, func() [][]byte { recs, _, _ := s.Range(q.From, q.To, now); return recs })
 		}
-		if recs, open, complete := s.Range(q.From, q.To, current); complete {
+		if recs, final, complete := s.Range(q.From, q.To, now); complete {
 			// A contract-type code's closed candles are another future's
 			// after its next delivery: not immutable.
-			return klineReply{answer: encode(q, recs, false, s.Key().Since, c.now()), immutable: !open && q.To < current && s.Key().Since == 0}, nil
+			return klineReply{answer: encode(q, recs, false, s.Key().Since, now), immutable: final && s.Key().Since == 0}, nil
 		}
 	}
 	return klineReply{}, errRangeTrimmed
@@ -175,7 +175,7 @@ func (c *candleCache) need(s *candles.Series, n int) int {
 	p := s.Key().Period
 	now := c.now()
 	current := p.Start(now.Unix())
-	t := s.Tail(n, current)
+	t := s.Tail(n, now)
 	if t.Held && now.Sub(t.Refreshed) < c.refresh {
 		return 0
 	}
@@ -190,7 +190,7 @@ func (c *candleCache) need(s *candles.Series, n int) int {
 // joins reports whether s holds a run of candles that the open one extends:
 // asking for it is a refresh, not a miss.
 func (c *candleCache) joins(s *candles.Series, n int) bool {
-	return s.Tail(n, s.Key().Period.Start(c.now().Unix())).Joins
+	return s.Tail(n, c.now()).Joins
 }
 
 // fetchLatest asks the venue for the latest size candles of s, once for all
@@ -236,14 +236,13 @@ func (c *candleCache) rangeOf(ctx context.Context, s *candles.Series, from, to i
 	if err := c.known(s); err != nil {
 		return err
 	}
-	k := s.Key()
-	current := k.Period.Start(c.now().Unix())
-	if to >= current {
+	now := c.now()
+	if to >= s.Key().Period.Start(now.Unix()) {
 		if err := c.latest(ctx, s, 2); err != nil {
 			return err
 		}
 	}
-	gaps := s.Missing(from, to, current)
+	gaps := s.Missing(from, to, now)
 	if len(gaps) == 0 {
 		c.hits.Inc()
 		return nil
@@ -253,9 +252,9 @@ func (c *candleCache) rangeOf(ctx context.Context, s *candles.Series, from, to i
 	for _, g := range gaps {
 		var err error
 		if c.cluster.shared() {
-			err = c.gapShared(ctx, s, g, current)
+			err = c.gapShared(ctx, s, g, now)
 		} else {
-			err = c.gapAlone(ctx, s, g, current)
+			err = c.gapAlone(ctx, s, g, now)
 		}
 		if err != nil {
 			return err
@@ -265,10 +264,10 @@ func (c *candleCache) rangeOf(ctx context.Context, s *candles.Series, from, to i
 }
 
 // gap fetches the candles of g from the venue, once for all concurrent
-// askers.
-func (c *candleCache) gap(ctx context.Context, s *candles.Series, g candles.Span, current int64) error {
+// askers; held, as of now, ends the wait for a call already made.
+func (c *candleCache) gap(ctx context.Context, s *candles.Series, g candles.Span, now time.Time) error {
 	k := s.Key()
-	held := func() (any, bool, error) { return nil, len(s.Missing(g.Lo, g.Hi, current)) == 0, nil }
+	held := func() (any, bool, error) { return nil, len(s.Missing(g.Lo, g.Hi, now)) == 0, nil }
 	_, err := shared(ctx, &c.flight, flightKey(k, "range", g.Lo, g.Hi), c.timeout, 0, held, func(ctx context.Context) (any, error) {
 		at := c.now()
 		recs, err := c.venue.KLineRange(ctx, k.Code, k.Period, g.Lo, g.Hi)

@@ -242,6 +242,53 @@ func TestACandleTheLatestAnswerDidNotCoverIsFetchedForALaterRange(t *testing.T) 
 	})
 }
 
+// A venue whose clock is behind ours still counts the candle before ours
+// for a few seconds after ours opens (candles.SettleAfter): a range ending
+// there, asked for then, is a snapshot, not kept for a year; asked for once
+// it is final, it is the venue's final candles, immutable.
+func TestARangeEndingAtACandleTheVenueStillCountsIsNotImmutable(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clk := newClock(2)
+		s := newStack(t, options{clock: clk, sandbox: func(c *sandbox.Config) {
+			c.Now = func() time.Time { return clk.Now().Add(-5 * time.Second) }
+		}})
+		current := venueapi.Period1Min.Start(clk.Now().Unix())
+		query := fmt.Sprintf("contract_code=BTC-USDT&period=1min&from=%d&to=%d", current-10*60, current-60)
+		if a := s.get(t, venueapi.PathKLine+"?"+query); a.status != 200 || strings.Contains(a.header.Get("Cache-Control"), "immutable") {
+			t.Fatalf("2 s into our candle, the venue 5 s behind: HTTP %d, Cache-Control %q; want an answer not kept for good", a.status, a.header.Get("Cache-Control"))
+		}
+		clk.Advance(time.Minute)
+		a, want := s.get(t, venueapi.PathKLine+"?"+query), s.direct(t, query)
+		if !bytes.Equal(dataOf(t, a.body), dataOf(t, mustJSON(t, want))) || !strings.Contains(a.header.Get("Cache-Control"), "immutable") {
+			t.Fatalf("a minute later: Cache-Control %q\n got %s\nwant the venue's final %s", a.header.Get("Cache-Control"), dataOf(t, a.body), dataOf(t, mustJSON(t, want)))
+		}
+	})
+}
+
+// While a venue whose clock is behind ours answers the latest candles up to
+// the one before ours, the series holds its latest candles: requests within
+// the refresh interval cost one venue call between them, not two each.
+func TestAVenueBehindOurClockCostsOneCallPerRefreshInterval(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clk := newClock(1)
+		s := newStack(t, options{clock: clk, sandbox: func(c *sandbox.Config) {
+			c.Now = func() time.Time { return clk.Now().Add(-3 * time.Second) }
+		}, gateway: func(c *gateway.Config) { c.RefreshInterval = time.Second }})
+		current := venueapi.Period1Min.Start(clk.Now().Unix())
+		before := s.klineCalls()
+		for i := range 10 {
+			a := s.get(t, venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=150")
+			if k := a.kline(t); a.status != 200 || len(k.Data) != 150 || k.Data[149].ID != current-60 {
+				t.Fatalf("request %d: HTTP %d, %d candles; want the venue's latest 150, to the candle before ours", i, a.status, len(k.Data))
+			}
+			clk.Advance(50 * time.Millisecond)
+		}
+		if n := s.klineCalls() - before; n != 1 {
+			t.Fatalf("%d venue calls for ten requests within one refresh interval, want 1", n)
+		}
+	})
+}
+
 func TestAnswersCarryCacheControlAndETagFitForTheirContent(t *testing.T) {
 	clk := newClock(30)
 	s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) { c.RefreshInterval = 2 * time.Second }})

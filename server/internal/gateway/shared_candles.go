@@ -194,12 +194,12 @@ func (c *candleCache) latestAlone(ctx context.Context, s *candles.Series, size i
 // the series' lease rather than ask the venue for it alone.
 func (c *candleCache) fresh(s *candles.Series) bool {
 	now := c.now()
-	t := s.Tail(1, s.Key().Period.Start(now.Unix()))
+	t := s.Tail(1, now)
 	return t.Held && now.Sub(t.Refreshed) < c.refresh
 }
 
 func (c *candleCache) refreshed(s *candles.Series) time.Time {
-	return s.Tail(1, s.Key().Period.Start(c.now().Unix())).Refreshed
+	return s.Tail(1, c.now()).Refreshed
 }
 
 // mergeLatest merges another replica's refresh of s, unless s holds a
@@ -223,20 +223,22 @@ func (c *candleCache) mergeLatest(s *candles.Series, f sharedFetch) error {
 // being fresh: the gap between its held run and a refresh it merged.
 func (c *candleCache) fillTail(ctx context.Context, s *candles.Series, n int) error {
 	p := s.Key().Period
-	current := p.Start(c.now().Unix())
-	for _, g := range s.Missing(p.Back(current, n-1), current, current) {
-		if err := c.gapShared(ctx, s, g, current); err != nil {
+	now := c.now()
+	current := p.Start(now.Unix())
+	for _, g := range s.Missing(p.Back(current, n-1), current, now) {
+		if err := c.gapShared(ctx, s, g, now); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// gapShared fetches the candles of g block by block: a block's closed
+// gapShared fetches the candles of g block by block: a block's final
 // candles from Redis when another replica fetched them, else from the
-// venue for every replica; the open candle, and everything while Redis is
-// out of reach, from the venue for this replica only.
-func (c *candleCache) gapShared(ctx context.Context, s *candles.Series, g candles.Span, current int64) error {
+// venue for every replica; the open candle and those not yet final
+// (candles.Unsettled), and everything while Redis is out of reach, from the
+// venue for this replica only.
+func (c *candleCache) gapShared(ctx context.Context, s *candles.Series, g candles.Span, now time.Time) error {
 	p := s.Key().Period
 	for id := g.Lo; id <= g.Hi; {
 		b := blockOf(p, id)
@@ -244,11 +246,11 @@ func (c *candleCache) gapShared(ctx context.Context, s *candles.Series, g candle
 		var err error
 		switch {
 		case !c.cluster.shared():
-			err = c.gapAlone(ctx, s, piece, current)
-		case piece.Hi >= current:
-			err = c.gap(ctx, s, piece, current)
+			err = c.gapAlone(ctx, s, piece, now)
+		case piece.Hi >= candles.Unsettled(p, now):
+			err = c.gap(ctx, s, piece, now)
 		default:
-			err = c.blockShared(ctx, s, b, piece, current)
+			err = c.blockShared(ctx, s, b, piece, now)
 		}
 		if err != nil {
 			return err
@@ -258,49 +260,50 @@ func (c *candleCache) gapShared(ctx context.Context, s *candles.Series, g candle
 	return nil
 }
 
-// blockShared makes s hold piece, closed candles of block b, once for all
+// blockShared makes s hold piece, final candles of block b, once for all
 // concurrent askers of this replica.
-func (c *candleCache) blockShared(ctx context.Context, s *candles.Series, b block, piece candles.Span, current int64) error {
-	held := func() (any, bool, error) { return nil, len(s.Missing(piece.Lo, piece.Hi, current)) == 0, nil }
+func (c *candleCache) blockShared(ctx context.Context, s *candles.Series, b block, piece candles.Span, now time.Time) error {
+	held := func() (any, bool, error) { return nil, len(s.Missing(piece.Lo, piece.Hi, now)) == 0, nil }
 	_, err := shared(ctx, &c.flight, flightKey(s.Key(), "block", b.n, piece.Hi), c.timeout, 0, held, func(ctx context.Context) (any, error) {
-		return nil, c.loadBlock(ctx, s, b, piece, current)
+		return nil, c.loadBlock(ctx, s, b, piece, now)
 	})
 	return err
 }
 
 // loadBlock reads block b from Redis when it holds piece; else the replica
-// that wins the block's lease fetches its closed candles from the venue and
+// that wins the block's lease fetches its final candles from the venue and
 // puts them, and the others wait for them.
-func (c *candleCache) loadBlock(ctx context.Context, s *candles.Series, b block, piece candles.Span, current int64) error {
+func (c *candleCache) loadBlock(ctx context.Context, s *candles.Series, b block, piece candles.Span, now time.Time) error {
 	k := s.Key()
 	key := "kline:block:" + seriesName(k) + "|" + strconv.FormatInt(b.n, 10)
 	w := c.cluster.notice.watch(key)
 	defer w.stop()
 	for {
 		if !c.cluster.shared() {
-			return c.gapAlone(ctx, s, piece, current)
+			return c.gapAlone(ctx, s, piece, now)
 		}
 		news := w.next()
 		var f sharedFetch
 		found, err := c.cluster.get(ctx, key, &f)
 		if err != nil {
-			return c.gapAlone(ctx, s, piece, current)
+			return c.gapAlone(ctx, s, piece, now)
 		}
 		if found && f.Lo <= piece.Lo && f.Hi >= piece.Hi {
 			s.Merge(f.fetch(false))
 			c.cluster.count("kline_history", "shared")
 			return nil
 		}
-		// Every closed candle of the block, so that one fetch serves
-		// whatever part of it the next replica lacks. The lease names the
-		// last of them: a replica that needs a candle closed since the
+		// Every final candle of the block, so that one fetch serves
+		// whatever part of it the next replica lacks; a candle the venue
+		// may still count is no replica's to share. The lease names the
+		// last of them: a replica that needs a candle final since the
 		// block was last fetched need not wait for that fetch's lease.
 		at := c.now()
-		upto := min(b.hi, k.Period.Prev(k.Period.Start(at.Unix())))
+		upto := min(b.hi, k.Period.Prev(candles.Unsettled(k.Period, at)))
 		lease := key + "|" + strconv.FormatInt(upto, 10)
 		l, err := c.cluster.lease(ctx, lease, c.timeout)
 		if err != nil {
-			return c.gapAlone(ctx, s, piece, current)
+			return c.gapAlone(ctx, s, piece, now)
 		}
 		if l.Won {
 			recs, err := c.venue.KLineRange(ctx, k.Code, k.Period, b.lo, upto)
@@ -324,8 +327,8 @@ func (c *candleCache) loadBlock(ctx context.Context, s *candles.Series, b block,
 
 // gapAlone is gap for this replica only: without shared state, or while
 // Redis is out of reach.
-func (c *candleCache) gapAlone(ctx context.Context, s *candles.Series, piece candles.Span, current int64) error {
-	err := c.gap(ctx, s, piece, current)
+func (c *candleCache) gapAlone(ctx context.Context, s *candles.Series, piece candles.Span, now time.Time) error {
+	err := c.gap(ctx, s, piece, now)
 	c.cluster.countAlone("kline_history", err)
 	return err
 }
