@@ -50,6 +50,38 @@ type Encoded interface {
 	Cost() int64
 }
 
+// maxSpans bounds the runs of candles a series holds apart: a range the
+// venue answered empty is held without a record, so the byte bound alone
+// would let ranges asked here and there grow the spans, and the cost of
+// every merge and lookup with them, without end.
+const maxSpans = 64
+
+// forgetOldSpans forgets the oldest runs, with their candles, while s holds
+// more than maxSpans, except the newest and those of keep and the pinned
+// ranges; they are fetched again when asked for.
+func (s *Series) forgetOldSpans(keep Span) {
+	for len(s.held.Spans()) > maxSpans {
+		spans := s.held.Spans()
+		i := slices.IndexFunc(spans[:len(spans)-1], func(sp Span) bool {
+			return !overlaps(sp, keep) && !slices.ContainsFunc(s.pins, func(pin Span) bool { return overlaps(sp, pin) })
+		})
+		if i < 0 {
+			return
+		}
+		old := spans[i]
+		for id, rec := range s.recs {
+			if old.contains(id) {
+				s.bytes -= int64(len(rec)) + recordOverhead
+				delete(s.recs, id)
+			}
+		}
+		s.held.Drop(old)
+	}
+}
+
+// overlaps reports whether a and b share an id.
+func overlaps(a, b Span) bool { return a.Lo <= b.Hi && b.Lo <= a.Hi }
+
 // maxViews bounds the encoded views kept per series: a client walking
 // through every size must not multiply a series' memory by 2000.
 const maxViews = 16
@@ -243,6 +275,7 @@ func (s *Series) Merge(f Fetch) {
 	// the candle after it, which the venue was not asked for.
 	asked := Span{p.Ceil(f.Asked.Lo), p.Start(f.Asked.Hi)}
 	s.held.Add(asked)
+	s.forgetOldSpans(asked)
 	open := Unsettled(p, f.At)
 	if n := len(f.Candles); f.Latest && n > 0 && f.Candles[n-1].ID == asked.Hi && asked.Hi < open {
 		open = asked.Hi

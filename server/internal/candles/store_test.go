@@ -2,6 +2,7 @@ package candles
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -284,5 +285,33 @@ func TestASeriesKeepsABoundedNumberOfViews(t *testing.T) {
 	}
 	if kept != want {
 		t.Fatalf("%d views kept, want %d", kept, want)
+	}
+}
+
+// Ranges the venue answered empty are held without a record: a series
+// asked for many of them, here and there, keeps a bounded number of runs
+// (maxSpans), the newest and those being read among them, and no record
+// outside them.
+func TestASeriesHoldsABoundedNumberOfRuns(t *testing.T) {
+	at := time.Unix(1_000_000*m, 0)
+	s := NewStore(1 << 30).Series(Key{Code: "BTC-USDT", Period: venueapi.Period1Min})
+	s.Merge(fetched(0, 9*m, at)) // a run with candles, the oldest
+	pinned := s.Pin(20*m, 29*m)
+	s.Merge(fetched(20*m, 29*m, at))
+	for k := int64(1); k <= 10*maxSpans; k++ {
+		s.Merge(Fetch{Asked: Span{(100 + 3*k) * m, (100 + 3*k) * m}, At: at}) // empty, one apart
+	}
+	newest := Span{(100 + 30*maxSpans) * m, (100 + 30*maxSpans) * m}
+	spans := s.held.Spans()
+	if len(spans) > maxSpans || !slices.Contains(spans, newest) || !slices.Contains(spans, pinned) || slices.Contains(spans, Span{0, 9 * m}) {
+		t.Fatalf("%d runs held, the first %v; want at most %d, with the newest %v and the pinned %v, not the oldest", len(spans), spans[:min(3, len(spans))], maxSpans, newest, pinned)
+	}
+	for id := range s.recs {
+		if !s.held.Covers(id, id) {
+			t.Fatalf("candle %d is kept outside the runs held", id)
+		}
+	}
+	if want := seriesOverhead + 10*(int64(len(s.recs[20*m]))+recordOverhead); s.bytes != want {
+		t.Fatalf("the series counts %d bytes, want %d: the pinned run's ten candles", s.bytes, want)
 	}
 }
