@@ -111,7 +111,11 @@ func (l *Listener) give(client netip.Addr) {
 	l.open[client]--
 }
 
-// peerOf is a remote address's IP address, IPv4 unmapped.
+// peerOf is a remote address's IP address, IPv4 unmapped and without an
+// IPv6 zone. A link-local peer's zone (fe80::1%eth0) names the interface it
+// came in on: no trusted proxy entry can name it, a prefix never contains a
+// zoned address, and one client reaching the server over two interfaces is
+// still one client.
 func peerOf(a net.Addr) (netip.Addr, bool) {
 	var ap netip.AddrPort
 	switch a := a.(type) {
@@ -124,7 +128,7 @@ func peerOf(a net.Addr) (netip.Addr, bool) {
 		}
 		ap = p
 	}
-	ip := ap.Addr().Unmap()
+	ip := ap.Addr().Unmap().WithZone("")
 	return ip, ip.IsValid()
 }
 

@@ -31,6 +31,12 @@ func startServerOn(t *testing.T, addr string, max int, exempt ...netip.Prefix) *
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serve(t, ln, max, exempt...)
+}
+
+// serve is startServer accepting on ln.
+func serve(t *testing.T, ln net.Listener, max int, exempt ...netip.Prefix) *server {
+	t.Helper()
 	s := &server{ln: New(ln, max, exempt...), closed: make(chan struct{}, 100)}
 	t.Cleanup(func() { s.ln.Close() })
 	go func() {
@@ -182,5 +188,111 @@ func TestATrustedIPv6ProxyNamedByItsAddressIsUnbounded(t *testing.T) {
 		if _, kept := s.dial(t, "::1"); !kept {
 			t.Fatalf("the proxy's connection %d was closed (bound 2): refused %d", i+1, s.ln.Refused())
 		}
+	}
+}
+
+// peerListener is a loopback listener whose connections report peers as
+// their remote addresses, in turn: no loopback connection comes from a
+// zoned link-local address (fe80::1%eth0), which is how a proxy on the
+// same link reaches the server. Only the server's accepting goroutine
+// calls Accept.
+type peerListener struct {
+	net.Listener
+	peers []net.Addr
+	next  int
+}
+
+func (l *peerListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	peer := l.peers[l.next%len(l.peers)]
+	l.next++
+	return peerConn{Conn: c, peer: peer}, nil
+}
+
+// peerConn is a connection whose remote address is peer.
+type peerConn struct {
+	net.Conn
+	peer net.Addr
+}
+
+func (c peerConn) RemoteAddr() net.Addr { return c.peer }
+
+// clientsHeld is how many clients hold connections on l.
+func clientsHeld(l *Listener) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.open)
+}
+
+func TestALinkLocalPeerIsJudgedWithoutItsZone(t *testing.T) {
+	linkLocal := func(ip, zone string) net.Addr {
+		return &net.TCPAddr{IP: net.ParseIP(ip), Port: 4000, Zone: zone}
+	}
+	tests := []struct {
+		name    string
+		trusted string // as RISKCHART_TRUSTED_PROXIES reads
+		peers   []net.Addr
+		kept    []bool // connection by connection, bound 2
+		clients int    // clients holding the kept connections
+	}{
+		{
+			name:    "a trusted proxy named by its address is never refused",
+			trusted: "fe80::1",
+			peers:   []net.Addr{linkLocal("fe80::1", "eth0")},
+			kept:    []bool{true, true, true, true, true},
+			clients: 1,
+		},
+		{
+			name:    "a trusted proxy within a trusted prefix is never refused",
+			trusted: "fe80::/64",
+			peers:   []net.Addr{linkLocal("fe80::1", "eth0")},
+			kept:    []bool{true, true, true, true, true},
+			clients: 1,
+		},
+		{
+			name:    "a trusted proxy reaching over two interfaces is one client, never refused",
+			trusted: "fe80::1",
+			peers:   []net.Addr{linkLocal("fe80::1", "eth0"), linkLocal("fe80::1", "eth1")},
+			kept:    []bool{true, true, true, true, true, true},
+			clients: 1,
+		},
+		{
+			name:    "another link-local peer is bounded",
+			trusted: "fe80::1",
+			peers:   []net.Addr{linkLocal("fe80::2", "eth0")},
+			kept:    []bool{true, true, false, false},
+			clients: 1,
+		},
+		{
+			name:    "another link-local peer over two interfaces is one client, bounded",
+			trusted: "fe80::1",
+			peers:   []net.Addr{linkLocal("fe80::2", "eth0"), linkLocal("fe80::2", "eth1")},
+			kept:    []bool{true, true, false, false},
+			clients: 1,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			trusted, err := clientaddr.ParsePrefixes(tt.trusted)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := serve(t, &peerListener{Listener: ln, peers: tt.peers}, 2, trusted...)
+			for i, want := range tt.kept {
+				if _, kept := s.dial(t, "127.0.0.1"); kept != want {
+					t.Fatalf("connection %d from %s: kept %v, want %v", i+1, tt.peers[i%len(tt.peers)], kept, want)
+				}
+			}
+			if got := clientsHeld(s.ln); got != tt.clients {
+				t.Fatalf("%d clients hold connections, want %d", got, tt.clients)
+			}
+		})
 	}
 }
