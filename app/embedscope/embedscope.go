@@ -21,8 +21,8 @@ const (
 	PanelLimits = "limits"
 )
 
-// MaxToken bounds what is read of a token: a link for every contract on
-// offer is well under it.
+// MaxToken bounds what is read of a token, about 250 contracts' worth:
+// the server issues no longer link (server/internal/embedlink).
 const MaxToken = 4096
 
 // Payload is a scope as signed: short names and Unix seconds keep links

@@ -114,7 +114,9 @@ func (s *Signer) tooLong(exp time.Time) error {
 
 // Issue returns a token for scope. Contracts and panels are checked, and
 // kept once each in a fixed order; the expiry is kept to the second, and
-// may lie at most MaxTTL ahead.
+// may lie at most MaxTTL ahead. The token is at most embedscope.MaxToken
+// bytes, the longest Check reads: a scope naming more contracts than fit
+// is refused, so that every token Issue returns passes Check.
 func (s *Signer) Issue(scope Scope) (string, error) {
 	if err := scope.validate(); err != nil {
 		return "", err
@@ -122,8 +124,14 @@ func (s *Signer) Issue(scope Scope) (string, error) {
 	if err := s.tooLong(scope.Expires); err != nil {
 		return "", err
 	}
-	payload := embedscope.Encode(embedscope.Payload{Contracts: sortedSet(scope.Contracts), Panels: sortedSet(scope.Panels), Expires: scope.Expires.Unix()})
-	return embedscope.Join(payload, s.mac(payload)), nil
+	p := embedscope.Payload{Contracts: sortedSet(scope.Contracts), Panels: sortedSet(scope.Panels), Expires: scope.Expires.Unix()}
+	payload := embedscope.Encode(p)
+	token := embedscope.Join(payload, s.mac(payload))
+	if len(token) > embedscope.MaxToken {
+		return "", fmt.Errorf("contracts: a link naming %d contracts is %d bytes, at most %d: issue fewer contracts per link",
+			len(p.Contracts), len(token), embedscope.MaxToken)
+	}
+	return token, nil
 }
 
 // Check verifies a token and returns its scope. The signature is compared

@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -134,6 +135,54 @@ func TestIssueNamesWhatIsWrongWithAScope(t *testing.T) {
 	}
 	if _, err := NewSigner([]byte("short")); err == nil {
 		t.Error("a 5-byte key was accepted")
+	}
+}
+
+// numbered is n distinct contract codes, C000-USDT onwards.
+func numbered(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("C%03d-USDT", i)
+	}
+	return out
+}
+
+// TestEveryLinkIssueReturnsChecks: Issue refuses a scope whose token would
+// be longer than Check reads (embedscope.MaxToken), naming the contracts,
+// and every token it returns passes Check.
+func TestEveryLinkIssueReturnsChecks(t *testing.T) {
+	s := newTestSigner(t)
+	tests := []struct {
+		name      string
+		contracts []string
+		want      string // the error; "" for a link
+	}{
+		{"one contract", numbered(1), ""},
+		{"one contract named 300 times, kept once", slices.Repeat([]string{"BTC-USDT"}, 300), ""},
+		{"the longest scope, 250 contracts in 4092 bytes", numbered(250), ""},
+		{"one contract more", numbered(251), "contracts: a link naming 251 contracts is 4108 bytes, at most 4096: issue fewer contracts per link"},
+		{"300 contracts", numbered(300), "contracts: a link naming 300 contracts is 4892 bytes, at most 4096: issue fewer contracts per link"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tok, err := s.Issue(Scope{Contracts: tt.contracts, Panels: []string{PanelTiers}, Expires: testNow.Add(time.Hour)})
+			if tt.want != "" {
+				if err == nil || err.Error() != tt.want {
+					t.Fatalf("Issue: a token of %d bytes, error %v, want %q", len(tok), err, tt.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Issue: %v", err)
+			}
+			got, err := s.Check(tok)
+			if err != nil {
+				t.Fatalf("Issue gave a token of %d bytes which Check refuses: %v", len(tok), err)
+			}
+			if !slices.Equal(got.Contracts, sortedSet(tt.contracts)) {
+				t.Fatalf("the link grants %d contracts, want %d", len(got.Contracts), len(sortedSet(tt.contracts)))
+			}
+		})
 	}
 }
 
