@@ -210,7 +210,9 @@
     if (step.months) {
       return Math.floor((utc ? d.getUTCFullYear() * 12 + d.getUTCMonth() : d.getFullYear() * 12 + d.getMonth()) / step.months);
     }
-    return Math.floor((id + (utc ? 0 : -d.getTimezoneOffset() * 60)) / step.seconds);
+    // Weeks count from a Monday, as chartopt.TimeStep.Bucket counts them.
+    const monday = step.seconds % (7 * 86400) === 0 ? 3 * 86400 : 0;
+    return Math.floor((id + (utc ? 0 : -d.getTimezoneOffset() * 60) + monday) / step.seconds);
   };
   const named = (ids, start, end, width) => {
     const edge = Math.floor(((end - start + 1) * boot.edgeHalf) / width) + 1;
@@ -778,10 +780,20 @@
         state.priceTop = top; // the app starts its frame there (app/boot.State)
       }
       // The volume axis' labels as the app writes them (chartopt.FormatVolume):
-      // 950, 12.5K, 3.2M.
+      // 950, 12.5K, 3.2M, in the largest unit the value reaches, and in the
+      // next unit up when the value rounded to a decimal reaches that unit
+      // (999,950 is 1M, not 1000K). String(-0) is "0", as the app writes it.
       const volume = (v) => {
-        const unit = boot.volumeUnits.find((u) => Math.abs(v) >= u.at);
-        return String(round((unit ? v / unit.at : v) * 10) / 10) + (unit ? unit.suffix : "");
+        const units = boot.volumeUnits; // largest first
+        const found = units.findIndex((u) => Math.abs(v) >= u.at);
+        let i = found < 0 ? units.length : found;
+        const at = (k) => (k < units.length ? units[k].at : 1);
+        let r = round((v / at(i)) * 10) / 10;
+        if (i > 0 && Math.abs(r) * at(i) >= units[i - 1].at) {
+          i--;
+          r = round((v / at(i)) * 10) / 10;
+        }
+        return String(r) + (i < units.length ? units[i].suffix : "");
       };
       yAxis = merged(yAxis, [{}, { axisLabel: { show: true, formatter: volume }, axisPointer: { label: { formatter: volume } } }]);
       if (look && look.percent) {

@@ -397,14 +397,32 @@ func TestTheConfigCarriesTheVolumeUnits(t *testing.T) {
 		t.Fatal(err)
 	}
 	script := func(v float64) string { // web/chart-boot.js' volume
-		for _, u := range got.VolumeUnits {
-			if math.Abs(v) >= u.At {
-				return strconv.FormatFloat(math.Round(v/u.At*10)/10, 'f', -1, 64) + u.Suffix
-			}
+		units := got.VolumeUnits
+		i := 0 // the unit v reaches; len(units) when it reaches none
+		for i < len(units) && math.Abs(v) < units[i].At {
+			i++
 		}
-		return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
+		at := func(k int) float64 {
+			if k < len(units) {
+				return units[k].At
+			}
+			return 1
+		}
+		r := math.Round(v/at(i)*10) / 10
+		if i > 0 && math.Abs(r)*at(i) >= units[i-1].At { // rounded up to the next unit
+			i--
+			r = math.Round(v/at(i)*10) / 10
+		}
+		if r == 0 {
+			r = 0 // String(-0) is "0"
+		}
+		s := strconv.FormatFloat(r, 'f', -1, 64)
+		if i < len(units) {
+			s += units[i].Suffix
+		}
+		return s
 	}
-	for _, v := range []float64{0, 950, 999.94, 1000, 12500, 30000, 999999, 3.2e6, 4.5e9, 0.25} {
+	for _, v := range []float64{0, 950, 999.94, 999.95, 1000, 12500, 30000, 999950, 999999, 3.2e6, 999_950_000, 4.5e9, 0.25, -999950} {
 		if s, want := script(v), chartopt.FormatVolume(v); s != want {
 			t.Errorf("%g: the first paint writes %q, the app %q", v, s, want)
 		}
