@@ -4,8 +4,10 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 // ListenToParent calls f with the origin and the JSON text of each message
 // the framing page posts, until stop. Only the framing page commands an
-// embed, not another frame or window.
-func ListenToParent(f func(origin, data string)) (stop func()) {
+// embed, not another frame or window. A message longer than limit as JSON,
+// or one JSON cannot write (a cycle, a BigInt), is dropped: it is no
+// command, and the error JSON.stringify throws would end the app.
+func ListenToParent(limit int, f func(origin, data string)) (stop func()) {
 	listener := app.FuncOf(func(_ app.Value, args []app.Value) any {
 		if len(args) == 0 {
 			return nil
@@ -14,7 +16,9 @@ func ListenToParent(f func(origin, data string)) (stop func()) {
 		if !ev.Get("source").Equal(app.Window().Get("parent")) {
 			return nil
 		}
-		f(ev.Get("origin").String(), app.Window().Get("JSON").Call("stringify", ev.Get("data")).String())
+		if data, ok := jsonText(ev.Get("data"), limit); ok {
+			f(ev.Get("origin").String(), data)
+		}
 		return nil
 	})
 	app.Window().Call("addEventListener", "message", listener)
@@ -22,6 +26,25 @@ func ListenToParent(f func(origin, data string)) (stop func()) {
 		app.Window().Call("removeEventListener", "message", listener)
 		listener.Release()
 	}
+}
+
+// jsonText writes v as JSON, false when JSON cannot write it or the text is
+// over limit UTF-16 units, which JavaScript counts: the text is copied into
+// Go only when it is within the limit.
+func jsonText(v app.Value, limit int) (text string, ok bool) {
+	defer func() {
+		if recover() != nil { // the JavaScript error JSON.stringify threw
+			text, ok = "", false
+		}
+	}()
+	w := app.Window()
+	s := w.Get("JSON").Call("stringify", v)
+	// A string primitive has no properties Go can read (syscall/js panics):
+	// its length is read from a String object made of it, not copied.
+	if s.Type() != app.TypeString || w.Get("String").New(s).Get("length").Int() > limit {
+		return "", false
+	}
+	return s.String(), true
 }
 
 // PostToParent sends the framing page, at origin, a message encoded as JSON.

@@ -136,8 +136,8 @@ type Set struct {
 // IndicatorsNone is Set.Indicators when the parent asked for no studies.
 const IndicatorsNone = "none"
 
-// maxMessage bounds what a parent may send: a command is a few dozen bytes.
-const maxMessage = 4096
+// MaxMessage bounds what a parent may send: a command is a few dozen bytes.
+const MaxMessage = 4096
 
 // ErrNotACommand is a message that is not a Riskchart command (other
 // scripts share the window's message channel): ignore it silently.
@@ -148,7 +148,7 @@ var ErrNotACommand = errors.New("not a riskchart command")
 // command with a bad field is a *venueapi.ParamError naming the field, to be
 // reported back with an error message.
 func ParseSet(data string) (Set, error) {
-	if len(data) > maxMessage {
+	if len(data) > MaxMessage {
 		return Set{}, ErrNotACommand
 	}
 	var m struct {

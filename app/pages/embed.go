@@ -124,7 +124,7 @@ func (e *EmbedPage) shown() embedShown {
 func (e *EmbedPage) OnMount(ctx app.Context) {
 	e.typed.restore(ctx)
 	e.allow = embedmsg.NewAllowList(browser.Origin(), nil)
-	e.stopListening = browser.ListenToParent(func(from, data string) {
+	e.stopListening = browser.ListenToParent(embedmsg.MaxMessage, func(from, data string) {
 		ctx.Dispatch(func(ctx app.Context) { e.onMessage(ctx, from, data) })
 	})
 	e.stopObserving = browser.ObserveSize(EmbedRootID, func() {

@@ -198,6 +198,16 @@ func TestEmbeds(t *testing.T) {
 					t.Fatalf("%d messages from another origin than the embed's", bad)
 				}
 				waitInFrame(t, ctx, tt.drawn)
+				// Messages JSON cannot write, and one over the commands'
+				// bound, are dropped: before, JSON.stringify's error on the
+				// first ended the app, which then obeyed nothing.
+				for _, msg := range []string{
+					`(() => { const m = {type: "riskchart:set", contract_code: "ETH-USDT"}; m.self = m; return m; })()`,
+					`{type: "riskchart:set", contract_code: "ETH-USDT", n: 1n}`,
+					`{type: "riskchart:set", contract_code: "ETH-USDT", pad: "x".repeat(1 << 20)}`,
+				} {
+					tell(t, ctx, s.URL, msg)
+				}
 				tell(t, ctx, s.URL, tt.set)
 				waitFor(t, ctx, readyWhere(tt.readyAfter))
 				waitInFrame(t, ctx, tt.drawnAfter)
