@@ -37,6 +37,15 @@ func toggled(list []studies.Spec, spec studies.Spec, on bool) []studies.Spec {
 	return list
 }
 
+// withStudy returns list with spec added, or why not: a view draws at most
+// studies.MaxSpecs studies, and a longer list in the URL would show none.
+func withStudy(list []studies.Spec, spec studies.Spec) ([]studies.Spec, string) {
+	if !slices.Contains(list, spec) && len(list) >= studies.MaxSpecs {
+		return nil, "At most " + strconv.Itoa(studies.MaxSpecs) + " studies: remove one to add another."
+	}
+	return toggled(list, spec, true), ""
+}
+
 // Render draws the menu.
 func (m *StudyMenu) Render() app.UI {
 	current, _ := studies.ParseSpecs(m.Indicators)
@@ -58,8 +67,11 @@ func (m *StudyMenu) Render() app.UI {
 				m.err = "The period must be a whole number from 1 to " + strconv.Itoa(studies.MaxPeriod) + "."
 				return
 			}
-			m.err = ""
-			change(ctx, toggled(current, studies.Spec{Kind: kind, Period: n}, true))
+			list, refused := withStudy(current, studies.Spec{Kind: kind, Period: n})
+			if m.err = refused; refused != "" {
+				return
+			}
+			change(ctx, list)
 		}
 	}
 	return app.Details().ID("study-menu").Class("study-menu").Open(m.open).
@@ -78,7 +90,17 @@ func (m *StudyMenu) body(current, offered []studies.Spec, change func(app.Contex
 			return app.Label().For(id).Class("study-option").Body(
 				app.Input().Type("checkbox").ID(id).DataSet("study", s.String()).Checked(slices.Contains(current, s)).
 					OnChange(func(ctx app.Context, e app.Event) {
-						change(ctx, toggled(current, s, ctx.JSSrc().Get("checked").Bool()))
+						if !ctx.JSSrc().Get("checked").Bool() {
+							m.err = ""
+							change(ctx, toggled(current, s, false))
+							return
+						}
+						list, refused := withStudy(current, s)
+						if m.err = refused; refused != "" {
+							ctx.JSSrc().Set("checked", false)
+							return
+						}
+						change(ctx, list)
 					}),
 				app.Text(" "+s.Label()),
 			)

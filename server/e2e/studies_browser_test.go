@@ -444,6 +444,48 @@ func TestStudyMenuWithTheKeyboardAndBack(t *testing.T) {
 	}
 }
 
+// TestTheStudyMenuAddsNoSeventeenthStudy: a view draws at most sixteen
+// studies, and a longer list in the URL shows none. With sixteen on show,
+// the menu's checkbox and its Add MA button say why they add nothing, and
+// the view and its URL stay as they were.
+func TestTheStudyMenuAddsNoSeventeenthStudy(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	var sixteen []string
+	for n := 1; n <= 16; n++ {
+		sixteen = append(sixteen, "ma:"+strconv.Itoa(n))
+	}
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&indicators="+strings.Join(sixteen, ","))); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	waitFor(t, ctx, jsAppRunning)
+	const jsMAs = `(` + jsStudies + `).series.filter((s) => /^MA \d+$/.test(s.name)).length`
+	waitFor(t, ctx, jsMAs+` === 16`)
+	search := evalJS[string](t, ctx, `location.search`)
+	click(t, ctx, `#study-menu > summary`)
+	waitFor(t, ctx, `!!document.querySelector('input[data-study="rsi"]')`)
+	click(t, ctx, `input[data-study="rsi"]`)
+	waitFor(t, ctx, `(document.querySelector("#study-menu .field-error") || {}).textContent === "At most 16 studies: remove one to add another."`)
+	if evalJS[bool](t, ctx, `document.querySelector('input[data-study="rsi"]').checked`) {
+		t.Error("the refused study's box stays ticked")
+	}
+	if err := chromedp.Run(ctx, chromedp.SendKeys("#study-period", "100", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	click(t, ctx, "#study-add-ma")
+	time.Sleep(300 * time.Millisecond) // a change would have pushed a URL by now
+	if got := evalJS[string](t, ctx, `location.search`); got != search {
+		t.Errorf("the URL went from %s to %s", search, got)
+	}
+	if n := evalJS[int](t, ctx, jsMAs); n != 16 {
+		t.Errorf("%d MAs drawn, want the sixteen", n)
+	}
+	if evalJS[bool](t, ctx, `(`+jsStudies+`).series.some((s) => s.name === "MA 100" || s.name.startsWith("RSI"))`) {
+		t.Error("a seventeenth study is drawn")
+	}
+}
+
 func TestChartComfort(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
