@@ -74,7 +74,9 @@ func (p *ChartPage) OnMount(ctx app.Context) {
 	// Back and Forward restore the view of their history entry (changeView pushes one per change).
 	p.stopPop = browser.OnPopState(func() {
 		ctx.Dispatch(func(ctx app.Context) {
-			p.v = components.ViewFromURL(browser.URL())
+			u := browser.URL()
+			p.v = components.ViewFromURL(u)
+			p.notice = components.ViewNotice(u) // an entry the page was opened with may name a view it does not show
 			p.applyTheme()
 		})
 	})

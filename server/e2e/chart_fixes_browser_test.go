@@ -111,6 +111,9 @@ const jsChartTexts = `(() => {
 // time axis write (the time axis of a chart without studies' panes).
 const (
 	jsPriceLabels = `(() => ` + jsChart + `.getModel().getComponent("yAxis", 0).axis.getViewLabels().map((l) => l.formattedLabel))()`
+	// jsPriceExtent reads the price axis' extent, its lowest and highest
+	// value.
+	jsPriceExtent = `(() => ` + jsChart + `.getModel().getComponent("yAxis", 0).axis.scale.getExtent())()`
 	jsTimeLabels  = `(() => ` + jsChart + `.getModel().getComponent("xAxis", 1).axis.getViewLabels().map((l) => l.formattedLabel))()`
 )
 
@@ -409,6 +412,17 @@ func TestChartStatesAsATraderMeetsThem(t *testing.T) {
 				t.Errorf("%s: the notice reads %q, want %q and what is shown", tc.query, text, tc.says)
 			}
 		}
+		// A pick names the view on show, and the notice goes; Back to the
+		// entry the page was opened with names what it asked for again.
+		waitFor(t, ctx, jsAppRunning)
+		click(t, ctx, `[data-period="5min"]`)
+		waitDrawn(t, ctx, "BTC-USDT|5min")
+		waitFor(t, ctx, `!document.getElementById("view-notice")`)
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`history.back()`, nil)); err != nil {
+			t.Fatal(err)
+		}
+		waitDrawn(t, ctx, "BTC-USDT|1hour")
+		waitFor(t, ctx, `!!document.getElementById("view-notice") && document.getElementById("view-notice").textContent.includes("“ETH_USDT” is not a contract code")`)
 	})
 
 	t.Run("a chart that failed offline loads by itself once the connection is back", func(t *testing.T) {
