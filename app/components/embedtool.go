@@ -151,11 +151,12 @@ func embedSnippet(base, route string, v View, o snippetOptions) string {
 	q := url.Values{"contract_code": {v.Contract}}
 	if route == embedmsg.RouteChart {
 		q.Set("period", string(v.Period))
-		if v.UTC {
-			q.Set("tz", "utc")
-		}
+		v.Look.setLook(q) // the studies, scale and style on show
 	} else if o.link != "" {
 		q.Set("embed", o.link)
+	}
+	if v.UTC { // the chart's axis, and a panel's times of day
+		q.Set("tz", "utc")
 	}
 	if v.Theme != "auto" {
 		q.Set("theme", v.Theme)
