@@ -87,9 +87,19 @@ var settings = []setting{
 			c.Addr = v
 			return nil
 		}},
-	{flag: "venue-url", env: "RISKCHART_VENUE_URL", unset: "the embedded sandbox venue", usage: "base URL of the venue",
-		set: func(c *config, v string) error { c.VenueURL = v; return nil }},
-	{flag: "access-key", env: "RISKCHART_ACCESS_KEY", unset: "no key: a real venue's private data is off", usage: "access key of the venue account",
+	{flag: "venue-url", env: "RISKCHART_VENUE_URL", unset: "the embedded sandbox venue",
+		usage: "base URL of the venue, http:// or https://, e.g. https://api.venue.example; a user and password in it are masked when printed",
+		mask:  maskURL,
+		set: func(c *config, v string) error {
+			if v != "" {
+				if err := checkVenueURL(v); err != nil {
+					return err
+				}
+			}
+			c.VenueURL = v
+			return nil
+		}},
+	{flag: "access-key", env: "RISKCHART_ACCESS_KEY", unset: "no key: a real venue's private data is off", usage: "access key of the venue account, given with its secret key or not at all",
 		set: func(c *config, v string) error { c.AccessKey = v; return nil }},
 	{flag: "secret-key", env: "RISKCHART_SECRET_KEY", unset: "the content of RISKCHART_SECRET_KEY_FILE, if given", secret: true,
 		usage: "secret key of the venue account (prefer -secret-key-file)",
@@ -225,7 +235,7 @@ var settings = []setting{
 				return errors.New("must be a redis:// or rediss:// URL naming a host, e.g. redis://redis:6379/0") // v may hold a password: not repeated
 			}
 			if strayUserinfo(v) {
-				return errors.New("must have its password percent-encoded: a '/', '?' or '#' in it ends the host part, and the rest would be read as the path") // not repeated
+				return errors.New(strayUserinfoRule) // not repeated
 			}
 			c.RedisURL = v
 			return nil
@@ -281,6 +291,9 @@ func parseConfig(name string, args []string, getenv func(string) string, stderr 
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
+	if err := noStrayArgument(fs); err != nil {
+		return c, err
+	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	var errs []error
@@ -309,10 +322,23 @@ func parseConfig(name string, args []string, getenv func(string) string, stderr 
 		}
 		c.SecretKey = venue.Secret(strings.TrimSpace(string(b)))
 	}
-	if c.VenueURL != "" && (c.AccessKey == "") != (c.SecretKey == "") {
+	// With the sandbox too: a key given alone would be replaced by the
+	// sandbox's own, or refused by the venue client without naming either.
+	if (c.AccessKey == "") != (c.SecretKey == "") {
 		return c, errors.New("RISKCHART_ACCESS_KEY and RISKCHART_SECRET_KEY: give both or neither")
 	}
 	return c, nil
+}
+
+// noStrayArgument refuses a word left after the flags. Flag parsing stops at
+// the first word that is not a flag, and would drop it and every flag after
+// it: "-frame-ancestors https://a.example https://b.example -addr :9999"
+// would start on the default address with one origin.
+func noStrayArgument(fs *flag.FlagSet) error {
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q: a list of several values is one argument, quoted", fs.Arg(0))
+	}
+	return nil
 }
 
 // show is v as the summary prints it: masked if secret, and saying what it
@@ -337,6 +363,9 @@ func maskURL(v string) string {
 	}
 	return u.Redacted()
 }
+
+// strayUserinfoRule is the error of a URL that strayUserinfo refuses.
+const strayUserinfoRule = "must have its password percent-encoded: a '/', '?' or '#' in it ends the host part, and the rest would be read as the path"
 
 // strayUserinfo reports whether a URL has an '@' past its host part: a
 // password holding '/', '?' or '#' not percent-encoded, which url.Parse
@@ -373,6 +402,28 @@ func validEgress(v string) bool {
 	return true
 }
 
+// checkVenueURL checks RISKCHART_VENUE_URL: an absolute http or https URL
+// with a host and nothing after the path, as the venue client reads it. A
+// user and password in it are sent to the venue, so no error repeats v.
+func checkVenueURL(v string) error {
+	u, err := url.Parse(v)
+	switch {
+	case strayUserinfo(v):
+		return errors.New(strayUserinfoRule)
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		return errors.New("must be an absolute http:// or https:// URL naming a host, e.g. https://api.venue.example")
+	case hasQueryOrFragment(u):
+		return errors.New("must have no query or fragment: the venue's paths and queries are added to it")
+	}
+	return nil
+}
+
+// hasQueryOrFragment reports whether u has a query, even an empty one
+// ("https://host/?", which keeps its '?' when printed), or a fragment.
+func hasQueryOrFragment(u *url.URL) bool {
+	return u.RawQuery != "" || u.ForceQuery || u.Fragment != ""
+}
+
 // parsePublicURL reads RISKCHART_PUBLIC_URL: an absolute http or https URL
 // with a host and nothing after the path.
 func parsePublicURL(v string) (*url.URL, error) {
@@ -384,7 +435,7 @@ func parsePublicURL(v string) (*url.URL, error) {
 		return nil, errors.New("must start with http:// or https://")
 	case u.Host == "":
 		return nil, errors.New("must name a host, e.g. https://charts.example.com")
-	case u.User != nil || u.RawQuery != "" || u.Fragment != "":
+	case u.User != nil || hasQueryOrFragment(u):
 		return nil, errors.New("must have no user, query or fragment")
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
@@ -401,12 +452,17 @@ func parseStreamCap(v string) (int, error) {
 	return n, nil
 }
 
+// minEmbedTTL is the shortest an embed link may last: a link keeps its
+// expiry to the second, rounded down, so a shorter one may have expired
+// when it is handed out.
+const minEmbedTTL = time.Second
+
 // parseEmbedMaxTTL reads RISKCHART_EMBED_MAX_TTL, which the server and the
 // embed-link command both read.
 func parseEmbedMaxTTL(v string) (time.Duration, error) {
 	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 {
-		return 0, errors.New("must be a positive duration, e.g. 2160h for 90 days")
+	if err != nil || d < minEmbedTTL {
+		return 0, fmt.Errorf("must be a duration of %s or more, e.g. 2160h for 90 days: a link keeps its expiry to the second", minEmbedTTL)
 	}
 	return d, nil
 }

@@ -68,7 +68,32 @@ func TestParseConfig(t *testing.T) {
 		{
 			name:    "an access key without a secret for a real venue is refused",
 			env:     map[string]string{"RISKCHART_VENUE_URL": "https://venue.example", "RISKCHART_ACCESS_KEY": "ak"},
-			wantErr: "give both or neither",
+			wantErr: "RISKCHART_ACCESS_KEY and RISKCHART_SECRET_KEY: give both or neither",
+		},
+		{
+			name:    "an access key without a secret for the sandbox is refused",
+			env:     map[string]string{"RISKCHART_ACCESS_KEY": "ak"},
+			wantErr: "RISKCHART_ACCESS_KEY and RISKCHART_SECRET_KEY: give both or neither",
+		},
+		{
+			name:    "a secret key without an access key for the sandbox is refused",
+			env:     map[string]string{"RISKCHART_SECRET_KEY": "sk"},
+			wantErr: "RISKCHART_ACCESS_KEY and RISKCHART_SECRET_KEY: give both or neither",
+		},
+		{
+			name:    "a secret key file without an access key for the sandbox is refused",
+			env:     map[string]string{"RISKCHART_SECRET_KEY_FILE": secretFile},
+			wantErr: "RISKCHART_ACCESS_KEY and RISKCHART_SECRET_KEY: give both or neither",
+		},
+		{
+			name:    "a list's second value, unquoted, is refused, not dropped with the flags after it",
+			args:    []string{"-frame-ancestors", "https://a.example", "https://b.example", "-addr", "0.0.0.0:9999"},
+			wantErr: `unexpected argument "https://b.example": a list of several values is one argument, quoted`,
+		},
+		{
+			name:    "a misspelt command is refused, not served",
+			args:    []string{"sandbx"},
+			wantErr: `unexpected argument "sandbx"`,
 		},
 		{
 			name:    "an address without a port is refused naming the variable",
@@ -178,7 +203,7 @@ func TestParseConfig(t *testing.T) {
 
 func TestPrintedConfigurationMasksEverySecret(t *testing.T) {
 	env := map[string]string{
-		"RISKCHART_VENUE_URL":     "https://venue.example",
+		"RISKCHART_VENUE_URL":     "https://gw:venue-password-value@venue.example",
 		"RISKCHART_ACCESS_KEY":    "public-access-key",
 		"RISKCHART_SECRET_KEY":    "very-secret-key-value",
 		"RISKCHART_SANDBOX_KEYS":  "a:sandbox-secret-value",
@@ -191,15 +216,62 @@ func TestPrintedConfigurationMasksEverySecret(t *testing.T) {
 	}
 	var b strings.Builder
 	c.print(&b)
-	for _, secret := range []string{"very-secret-key-value", "sandbox-secret-value", "viewer-token-value", "redis-password-value"} {
+	for _, secret := range []string{"very-secret-key-value", "venue-password-value", "sandbox-secret-value", "viewer-token-value", "redis-password-value"} {
 		if strings.Contains(b.String(), secret) {
 			t.Errorf("printed configuration shows a secret:\n%s", b.String())
 		}
 	}
-	for _, shown := range []string{"public-access-key", "rediss://riskchart:xxxxx@redis.internal:6380/0"} {
+	for _, shown := range []string{"public-access-key", "https://gw:xxxxx@venue.example", "rediss://riskchart:xxxxx@redis.internal:6380/0"} {
 		if !strings.Contains(b.String(), shown) {
 			t.Errorf("printed configuration hides %q, which is not secret:\n%s", shown, b.String())
 		}
+	}
+}
+
+// RISKCHART_VENUE_URL is checked where it is read, and a password in it is
+// neither printed nor repeated in an error, whatever its shape.
+func TestTheVenueURLNamesItsRuleAndNeverShowsItsPassword(t *testing.T) {
+	tests := []struct {
+		name, value string
+		shown       string   // the summary's value, when accepted
+		wantErr     []string // each in the error; none: accepted
+	}{
+		{"https", "https://api.venue.example", "https://api.venue.example", nil},
+		{"http with a port and a path", "http://127.0.0.1:9000/venue", "http://127.0.0.1:9000/venue", nil},
+		{"a user and password, masked", "https://gw-user:password-value@venue.example/base", "https://gw-user:xxxxx@venue.example/base", nil},
+		{"no scheme", "venue.example.com", "", []string{"absolute http:// or https:// URL"}},
+		{"another scheme", "ftp://venue.example.com", "", []string{"absolute http:// or https:// URL"}},
+		{"no host", "https:///sapi", "", []string{"naming a host"}},
+		{"a query", "https://venue.example.com/?a=1", "", []string{"no query or fragment"}},
+		{"an empty query", "https://venue.example.com/?", "", []string{"no query or fragment"}},
+		{"a fragment", "https://venue.example.com/#top", "", []string{"no query or fragment"}},
+		{"a password with a bare '/' after digits", "https://gw-user:1/password-value@venue.example", "", []string{"percent-encoded"}},
+		{"a password with a bare '/'", "https://gw-user:pass/password-value@venue.example", "", []string{"percent-encoded"}},
+		{"a password with a bare '#'", "https://gw-user:pass#password-value@venue.example", "", []string{"percent-encoded"}},
+		{"a password with a bare '?'", "https://gw-user:pass?password-value@venue.example", "", []string{"percent-encoded"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := parseEnv(map[string]string{"RISKCHART_VENUE_URL": tt.value})
+			var b strings.Builder
+			c.print(&b)
+			if strings.Contains(b.String(), "password-value") {
+				t.Errorf("the summary shows the password:\n%s", b.String())
+			}
+			if tt.wantErr != nil {
+				errorNames(t, err, append(tt.wantErr, "RISKCHART_VENUE_URL")...)
+				if strings.Contains(err.Error(), "password-value") {
+					t.Fatalf("error %v repeats the password", err)
+				}
+				return
+			}
+			if err != nil || c.VenueURL != tt.value {
+				t.Fatalf("refused or changed (%q): %v", c.VenueURL, err)
+			}
+			if line := summaryLine(b.String(), "RISKCHART_VENUE_URL"); !strings.HasSuffix(line, " "+tt.shown) {
+				t.Errorf("the summary shows %q, want %q", line, tt.shown)
+			}
+		})
 	}
 }
 
@@ -211,6 +283,7 @@ func TestEverySettingHasAFlagAVariableADefaultAndASummaryLine(t *testing.T) {
 		values[s.env] = "value-of-" + s.flag
 	}
 	values["RISKCHART_ADDR"], values["RISKCHART_SANDBOX_ADDR"] = "127.0.0.1:1", "127.0.0.1:2"
+	values["RISKCHART_VENUE_URL"] = "https://venue.example/v1"
 	values["RISKCHART_CONTRACTS"] = "BTC-USDT:0.001:1"
 	values["RISKCHART_REFRESH_INTERVAL"], values["RISKCHART_SHUTDOWN_TIMEOUT"] = "3s", "4s"
 	values["RISKCHART_PUBLIC_URL"], values["RISKCHART_STALE_AFTER"] = "https://charts.example.com", "2s"
@@ -385,7 +458,25 @@ func TestTheHardeningSettingsNameTheirRule(t *testing.T) {
 				}
 			}},
 		{name: "an embed lifetime of no length", env: map[string]string{"RISKCHART_EMBED_MAX_TTL": "0s"},
-			wantErr: []string{"RISKCHART_EMBED_MAX_TTL", "positive"}},
+			wantErr: []string{"RISKCHART_EMBED_MAX_TTL", "1s or more"}},
+		{name: "an embed lifetime under a second, which a link's expiry cannot keep", env: map[string]string{"RISKCHART_EMBED_MAX_TTL": "999ms"},
+			wantErr: []string{"RISKCHART_EMBED_MAX_TTL", "1s or more"}},
+		{name: "an embed lifetime of a second", env: map[string]string{"RISKCHART_EMBED_MAX_TTL": "1s"},
+			check: func(t *testing.T, c config) {
+				if c.EmbedMaxTTL != time.Second {
+					t.Errorf("embed TTL %s", c.EmbedMaxTTL)
+				}
+			}},
+		{name: "a public URL with a path", env: map[string]string{"RISKCHART_PUBLIC_URL": "https://charts.example.com/riskchart/"},
+			check: func(t *testing.T, c config) {
+				if got := c.PublicURL.String(); got != "https://charts.example.com/riskchart" {
+					t.Errorf("public URL %q", got)
+				}
+			}},
+		{name: "a public URL with a query", env: map[string]string{"RISKCHART_PUBLIC_URL": "https://charts.example.com/?a=1"},
+			wantErr: []string{"RISKCHART_PUBLIC_URL", "no user, query or fragment"}},
+		{name: "a public URL with an empty query, which links would keep", env: map[string]string{"RISKCHART_PUBLIC_URL": "https://charts.example.com/?"},
+			wantErr: []string{"RISKCHART_PUBLIC_URL", "no user, query or fragment"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -425,7 +516,12 @@ func TestEmbedLinksLastNoLongerThanTheServerAccepts(t *testing.T) {
 		{"a hundred years", nil, []string{"-ttl", "876000h"}, []string{"-ttl 876000h", "RISKCHART_EMBED_MAX_TTL 2160h"}},
 		{"past a lowered limit", map[string]string{"RISKCHART_EMBED_MAX_TTL": "1h"}, []string{"-ttl", "2h"}, []string{"-ttl 2h", "RISKCHART_EMBED_MAX_TTL 1h"}},
 		{"within a raised limit", map[string]string{"RISKCHART_EMBED_MAX_TTL": "8760h"}, []string{"-ttl", "8000h"}, nil},
-		{"a malformed limit", map[string]string{"RISKCHART_EMBED_MAX_TTL": "forever"}, nil, []string{"RISKCHART_EMBED_MAX_TTL", "positive duration"}},
+		{"a malformed limit", map[string]string{"RISKCHART_EMBED_MAX_TTL": "forever"}, nil, []string{"RISKCHART_EMBED_MAX_TTL", "1s or more"}},
+		{"a limit under a second", map[string]string{"RISKCHART_EMBED_MAX_TTL": "500ms"}, []string{"-ttl", "500ms"}, []string{"RISKCHART_EMBED_MAX_TTL", "1s or more"}},
+		{"a second", nil, []string{"-ttl", "1s"}, nil},
+		{"under a second, which the link's expiry cannot keep", nil, []string{"-ttl", "999ms"}, []string{"-ttl 999ms", "1s or more"}},
+		{"a list's second contract, unquoted", nil, []string{"ETH-USDT", "-ttl", "1h", "-panels", "tiers"},
+			[]string{`unexpected argument "ETH-USDT"`, "one argument, quoted"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

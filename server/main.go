@@ -40,8 +40,9 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	// go-redis logs through a global: set once, here, for the process.
-	redis.SetLogger(redisLog{slog.New(slog.NewJSONHandler(os.Stderr, nil)).With("component", "redis")})
+	// The first signal starts the shutdown; from then on a second one ends
+	// the process the default way, without waiting out the grace period.
+	context.AfterFunc(ctx, stop)
 	if err := run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "riskchart:", err)
 		os.Exit(1)
@@ -104,6 +105,9 @@ func runService(ctx context.Context, args []string, getenv func(string) string, 
 	var rep *replica // nil: this process alone
 	var shared *gateway.SharedState
 	if cfg.RedisURL != "" {
+		// go-redis logs through a global, which the process's one run points
+		// at its own log, at RISKCHART_LOG_LEVEL.
+		redis.SetLogger(redisLog{log.With("component", "redis")})
 		if rep, err = joinReplicas(cfg, venueCfg.AccessKey, log); err != nil {
 			return err
 		}
@@ -168,11 +172,19 @@ func runService(ctx context.Context, args []string, getenv func(string) string, 
 	if rep != nil {
 		rep.start(ctx, log)
 	}
-	go gateway.NewLogSummary(registry, log).Run(ctx, logSummaryEvery) // docs/deploy.md#logs
 	tcp, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listening on RISKCHART_ADDR %s: %w", cfg.Addr, err)
 	}
+	// The log's summary runs while the server serves, and has stopped when
+	// run returns (docs/deploy.md#logs).
+	summaryCtx, stopSummary := context.WithCancel(ctx)
+	summaryDone := make(chan struct{})
+	go func() {
+		defer close(summaryDone)
+		gateway.NewLogSummary(registry, log).Run(summaryCtx, logSummaryEvery)
+	}()
+	defer func() { stopSummary(); <-summaryDone }()
 	ln := connlimit.New(tcp, cfg.MaxConnsPerIP, cfg.TrustedProxies...) // a proxy carries every browser's connections
 	registry.MustRegister(
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "riskchart_connections_open", Help: "Connections open to browsers and clients."},
@@ -286,7 +298,7 @@ func runSandbox(ctx context.Context, args []string, getenv func(string) string, 
 	if getenv("RISKCHART_SANDBOX_ADDR") == "" && cfg.SandboxAddr == "127.0.0.1:0" {
 		cfg.SandboxAddr = "127.0.0.1:9000" // a port other clients can be told
 	}
-	log := slog.New(slog.NewJSONHandler(stderr, nil))
+	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	keys, err := sandboxKeys(cfg.SandboxKeys)
 	if err != nil {
 		return err
@@ -337,8 +349,11 @@ func runEmbedLink(args []string, getenv func(string) string, stdout, stderr io.W
 	fs.SetOutput(stderr)
 	contracts := fs.String("contracts", "", "contract codes the link grants, comma-separated")
 	panels := fs.String("panels", "tiers,limits", "panels the link grants: tiers, limits")
-	ttl := fs.Duration("ttl", 24*time.Hour, "how long the link lasts")
+	ttl := fs.Duration("ttl", 24*time.Hour, "how long the link lasts, 1s or more")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := noStrayArgument(fs); err != nil {
 		return err
 	}
 	// The server's own settings: the key, and the longest lifetime it accepts.
@@ -349,8 +364,8 @@ func runEmbedLink(args []string, getenv func(string) string, stdout, stderr io.W
 	if cfg.EmbedKey == "" {
 		return errors.New("set RISKCHART_EMBED_KEY to the key the server signs with")
 	}
-	if *ttl <= 0 {
-		return errors.New("-ttl must be positive")
+	if *ttl < minEmbedTTL {
+		return fmt.Errorf("-ttl %s: must be %s or more: a link keeps its expiry to the second", *ttl, minEmbedTTL)
 	}
 	if *ttl > cfg.EmbedMaxTTL {
 		return fmt.Errorf("-ttl %s is longer than the server accepts, RISKCHART_EMBED_MAX_TTL %s", *ttl, cfg.EmbedMaxTTL)

@@ -3,9 +3,12 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"regexp"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/riskchart/riskchart/server/internal/redistest"
 	"github.com/riskchart/riskchart/venueapi"
@@ -48,5 +51,38 @@ func TestWithRedisTheServerSharesItsBudgetsAndSaysSoOnHealthz(t *testing.T) {
 	}
 	if regexp.MustCompile(`lead-access-key`).MatchString(metrics) {
 		t.Errorf("/metrics names the access key")
+	}
+}
+
+// go-redis's own messages are logged at debug, so they show at
+// RISKCHART_LOG_LEVEL debug and not above. Nothing listens at the Redis URL:
+// go-redis logs the failed dial before the shared budget warns of it.
+func TestGoRedisMessagesAreLoggedAtTheConfiguredLevel(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "redis://" + ln.Addr().String() + "/0"
+	ln.Close()
+	for _, tt := range []struct {
+		level string
+		want  bool // a line of go-redis's
+	}{
+		{"debug", true},
+		{"info", false},
+	} {
+		t.Run(tt.level, func(t *testing.T) {
+			s := startServer(t, map[string]string{"RISKCHART_REDIS_URL": closed, "RISKCHART_LOG_LEVEL": tt.level})
+			deadline := time.Now().Add(10 * time.Second)
+			for !strings.Contains(s.Log.String(), "shared budget degraded") {
+				if time.Now().After(deadline) {
+					t.Fatalf("no warning of Redis out of reach within 10 s:\n%s", s.Log.String())
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			if got := strings.Contains(s.Log.String(), `"component":"redis"`); got != tt.want {
+				t.Errorf("a line of go-redis's: %v, want %v; the log:\n%s", got, tt.want, s.Log.String())
+			}
+		})
 	}
 }

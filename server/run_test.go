@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -172,6 +173,78 @@ func TestTheSandboxRunsOnItsOwn(t *testing.T) {
 	if err := run(context.Background(), []string{"riskchart", "sandbox"}, func(string) string { return "" }, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "RISKCHART_SANDBOX_KEYS") {
 		t.Fatalf("without keys: %v", err)
 	}
+}
+
+// The sandbox alone logs at RISKCHART_LOG_LEVEL: at debug, a line per
+// request.
+func TestTheSandboxLogsAtTheLevelGiven(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want bool // a debug line for the request
+	}{
+		{"by default, info", nil, nil, false},
+		{"the flag", []string{"-log-level", "debug"}, nil, true},
+		{"the variable", nil, map[string]string{"RISKCHART_LOG_LEVEL": "debug"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := map[string]string{"RISKCHART_SANDBOX_KEYS": "a:b", "RISKCHART_SANDBOX_ADDR": "127.0.0.1:0"}
+			for k, v := range tt.env {
+				env[k] = v
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			pr, pw := io.Pipe()
+			log := &servertest.Buffer{}
+			done := make(chan error, 1)
+			go func() {
+				done <- run(ctx, append([]string{"riskchart", "sandbox"}, tt.args...), func(k string) string { return env[k] }, pw, log)
+				pw.Close()
+			}()
+			base := servertest.ServingURL(t, pr, log)
+			res, err := http.Get(base + venueapi.PathKLine + "?contract_code=ETH-USDT&period=1day&size=3")
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			cancel()
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(log.String(), `"level":"DEBUG","msg":"request"`); got != tt.want {
+				t.Errorf("a debug line for the request: %v, want %v; the log:\n%s", got, tt.want, log.String())
+			}
+		})
+	}
+}
+
+// A server that cannot listen on RISKCHART_ADDR returns, and what it started
+// on the way has stopped: nothing logs on for it.
+func TestAServerThatCannotListenLeavesNothingRunning(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	vars := map[string]string{"RISKCHART_ADDR": taken.Addr().String(), "RISKCHART_ROOT": ".."}
+	before := goroutinesRunning("gateway.(*LogSummary).Run")
+	// The context stays open: what run started must stop because run returns.
+	err = run(t.Context(), []string{"riskchart"}, func(k string) string { return vars[k] }, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "RISKCHART_ADDR") {
+		t.Fatalf("run: %v, want an error naming RISKCHART_ADDR", err)
+	}
+	if after := goroutinesRunning("gateway.(*LogSummary).Run"); after != before {
+		t.Errorf("%d log summaries run after run returned, %d before", after, before)
+	}
+}
+
+// goroutinesRunning counts the goroutines whose stack holds fn.
+func goroutinesRunning(fn string) int {
+	buf := make([]byte, 1<<22)
+	return strings.Count(string(buf[:runtime.Stack(buf, true)]), fn+"(")
 }
 
 func TestTheBinaryNamesTheVariableBehindALibrarysRule(t *testing.T) {
