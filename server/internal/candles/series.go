@@ -251,16 +251,15 @@ func LatestFetch(p venueapi.Period, size int, recs []venueapi.Candle, at time.Ti
 // were final when it was made: its snapshots are older than those held.
 func (s *Series) Merge(f Fetch) {
 	p := s.key.Period
-	s.mu.RLock()
-	if f.Latest && f.At.Before(s.refreshed) {
-		f = f.finalOnly(p)
-	}
-	s.mu.RUnlock()
 	recs := make([][]byte, len(f.Candles))
 	for i, k := range f.Candles {
 		recs[i] = k.AppendJSON(nil) // outside the lock: encoding is the costly part
 	}
 	s.mu.Lock()
+	if f.Latest && f.At.Before(s.refreshed) { // judged under the lock that writes refreshed
+		f = f.finalOnly(p)
+		recs = recs[:len(f.Candles)] // finalOnly drops candles from the end only
+	}
 	before := s.bytes
 	for i, k := range f.Candles {
 		if old, ok := s.recs[k.ID]; ok {
