@@ -402,26 +402,15 @@ func validEgress(v string) bool {
 	return true
 }
 
-// checkVenueURL checks RISKCHART_VENUE_URL: an absolute http or https URL
-// with a host and nothing after the path, as the venue client reads it. A
-// user and password in it are sent to the venue, so no error repeats v.
+// checkVenueURL checks RISKCHART_VENUE_URL as the venue client reads it
+// (venue.ParseBaseURL), and first that a password in it is percent-encoded.
+// A user and password in it are sent to the venue, so no error repeats v.
 func checkVenueURL(v string) error {
-	u, err := url.Parse(v)
-	switch {
-	case strayUserinfo(v):
+	if strayUserinfo(v) {
 		return errors.New(strayUserinfoRule)
-	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
-		return errors.New("must be an absolute http:// or https:// URL naming a host, e.g. https://api.venue.example")
-	case hasQueryOrFragment(u):
-		return errors.New("must have no query or fragment: the venue's paths and queries are added to it")
 	}
-	return nil
-}
-
-// hasQueryOrFragment reports whether u has a query, even an empty one
-// ("https://host/?", which keeps its '?' when printed), or a fragment.
-func hasQueryOrFragment(u *url.URL) bool {
-	return u.RawQuery != "" || u.ForceQuery || u.Fragment != ""
+	_, err := venue.ParseBaseURL(v)
+	return err
 }
 
 // parsePublicURL reads RISKCHART_PUBLIC_URL: an absolute http or https URL
@@ -435,7 +424,7 @@ func parsePublicURL(v string) (*url.URL, error) {
 		return nil, errors.New("must start with http:// or https://")
 	case u.Host == "":
 		return nil, errors.New("must name a host, e.g. https://charts.example.com")
-	case u.User != nil || hasQueryOrFragment(u):
+	case u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "": // "https://host/?" keeps its '?' when printed
 		return nil, errors.New("must have no user, query or fragment")
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")

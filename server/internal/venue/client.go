@@ -69,14 +69,26 @@ type Client struct {
 	log      *slog.Logger
 }
 
+// ParseBaseURL reads a venue base URL: absolute http or https, naming a
+// host, with no query (not even an empty one) or fragment, since the client
+// adds the venue's paths and queries to it. Its errors never repeat raw,
+// which may hold a password.
+func ParseBaseURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		return nil, errors.New("must be an absolute http:// or https:// URL naming a host, e.g. https://api.venue.example")
+	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+		return nil, errors.New("must have no query or fragment: the venue's paths and queries are added to it")
+	}
+	return u, nil
+}
+
 // New checks cfg and returns a client.
 func New(cfg Config) (*Client, error) {
-	u, err := url.Parse(cfg.BaseURL)
+	u, err := ParseBaseURL(cfg.BaseURL)
 	if err != nil {
-		return nil, errors.New("venue base URL: must be an absolute http or https URL") // the URL may hold a password: not repeated
-	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("venue base URL %q: must be an absolute http or https URL without a query or fragment", u.Redacted())
+		return nil, fmt.Errorf("venue base URL: %w", err)
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	if (cfg.AccessKey == "") != (cfg.SecretKey == "") {
