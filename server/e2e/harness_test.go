@@ -136,6 +136,9 @@ type testServer struct {
 	Out  *servertest.Buffer // its stdout
 	stop func(t testing.TB)
 	kill func()
+	// signal sends the process a signal; exited waits for its end.
+	signal func(t testing.TB, sig os.Signal)
+	exited func(t testing.TB, d time.Duration) error
 }
 
 // Stop shuts the server down now (tests of what happens without it): it
@@ -145,6 +148,13 @@ func (s *testServer) Stop(t testing.TB) { s.stop(t) }
 // Kill ends the server at once with SIGKILL, as a crash or an OOM kill
 // would: nothing of it gets to clean up.
 func (s *testServer) Kill() { s.kill() }
+
+// Signal sends the server sig, as an operator's kill or Ctrl-C does.
+func (s *testServer) Signal(t testing.TB, sig os.Signal) { s.signal(t, sig) }
+
+// Exited waits up to d for the server to end on its own and returns how it
+// ended (cmd.Wait's error); past d it kills the server and fails the test.
+func (s *testServer) Exited(t testing.TB, d time.Duration) error { return s.exited(t, d) }
 
 // startServer starts the server binary on a free loopback port, with env
 // added to a minimal environment, and stops it at the end of the test.
@@ -180,6 +190,23 @@ func startServerOf(t testing.TB, bin, root string, env map[string]string) *testS
 			cmd.Process.Kill()
 			<-done
 		})
+	}
+	s.signal = func(t testing.TB, sig os.Signal) {
+		if err := cmd.Process.Signal(sig); err != nil {
+			t.Fatalf("signalling the server %v: %v", sig, err)
+		}
+	}
+	s.exited = func(t testing.TB, d time.Duration) (err error) {
+		once.Do(func() {
+			select {
+			case err = <-done:
+			case <-time.After(d):
+				cmd.Process.Kill()
+				<-done
+				t.Fatalf("the server still ran %v later; killed\nlog:\n%s", d, s.Log.String())
+			}
+		})
+		return err
 	}
 	s.stop = func(t testing.TB) {
 		once.Do(func() {
