@@ -226,7 +226,7 @@ func fitText(s risk.SideLimit, lev string, accountLev int, missing string) strin
 	which := "your limit"
 	if s.ByTiers {
 		which = "the tiers' top at " + lev + "×"
-	} else if strconv.Itoa(accountLev) != lev && accountLev > 0 {
+	} else if accountLev > 0 && !sameLeverage(lev, accountLev) {
 		which = "your limit, given at your " + strconv.Itoa(accountLev) + "×"
 	}
 	switch s.Fit {
@@ -239,6 +239,13 @@ func fitText(s risk.SideLimit, lev string, accountLev int, missing string) strin
 		return "unknown: your limits are " + missing + "; the tiers allow up to " + grouped(s.Limit) + " cont at " + lev + "×"
 	}
 	return "unknown: your limits are " + missing
+}
+
+// sameLeverage says whether the typed leverage is the account's, however it
+// was written ("10", "10.0" and "1e1" alike).
+func sameLeverage(typed string, account int) bool {
+	l, err := risk.ParseLeverage(typed)
+	return err == nil && l.Equal(decimal.NewFromInt(int64(account)))
 }
 
 // maxText is the largest position the tiers allow at a leverage, in the

@@ -180,6 +180,8 @@ func TestTheCalculatorGroupsItsNumbers(t *testing.T) {
 	for _, tc := range []struct{ got, want string }{
 		{fitText(risk.SideLimit{Fit: risk.Exceeds, Limit: d("84000"), ByTiers: true}, "25", 10, ""), "exceeds the limit at 25× of 84,000 cont (the tiers' top at 25×)"},
 		{fitText(risk.SideLimit{Fit: risk.Fits, Limit: d("1500000")}, "10", 10, ""), "fits at 10× (limit 1,500,000 cont: your limit)"},
+		{fitText(risk.SideLimit{Fit: risk.Fits, Limit: d("1500000")}, "10.0", 10, ""), "fits at 10.0× (limit 1,500,000 cont: your limit)"},
+		{fitText(risk.SideLimit{Fit: risk.Exceeds, Limit: d("1500000")}, "20", 10, ""), "exceeds the limit at 20× of 1,500,000 cont (your limit, given at your 10×)"},
 		{maxText(risk.Max{Allowed: true, Volume: d("84000"), Position: risk.Position{Contracts: d("84000"), USDT: d("8465998.8")}}, venueapi.UnitContract, "25"), "84,000 cont (8,465,998.8 USDT)"},
 		{maxText(risk.Max{Allowed: true, Volume: d("2500000"), Position: risk.Position{Contracts: d("15000"), USDT: d("2499750.5")}}, venueapi.UnitUSDT, "5"), "2,500,000 USDT (15,000 cont)"},
 		{liqText(risk.Liquidation{Price: d("102408.5")}, "Short"), "Short: 102,408.5"},

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -80,11 +81,11 @@ func ParseAmount(field, s string) (decimal.Decimal, error) {
 	label, example := words(field)
 	notNumber := &FieldError{field, label + " must be a number, like " + example + " (1,500 and 1.5e3 are read too)"}
 	s = strings.TrimSpace(s)
-	switch {
-	case s == "":
+	switch n := utf8.RuneCountInString(s); {
+	case n == 0:
 		return decimal.Zero, &FieldError{field, label + " is empty: enter a number, like " + example}
-	case len(s) > maxInputLen:
-		return decimal.Zero, &FieldError{field, fmt.Sprintf("%s is %d characters long: at most %d are read", label, len(s), maxInputLen)}
+	case n > maxInputLen:
+		return decimal.Zero, &FieldError{field, fmt.Sprintf("%s is %d characters long: at most %d are read", label, n, maxInputLen)}
 	}
 	negative := strings.HasPrefix(s, "-")
 	mantissa, exp, hasExp := strings.Cut(strings.TrimPrefix(s, "-"), "e")
