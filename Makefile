@@ -1,15 +1,16 @@
 # Riskchart. Two commands do everything on a fresh machine:
 #   make run    build, then serve on http://127.0.0.1:8080/ with the embedded sandbox venue
-#   make test   install what the tests need (Go modules, echarts, Debian's chromium, redis-server,
-#               nginx and gcc), run them all: outside the browser under the race detector
+#   make test   install what the tests need (Go modules, echarts with Debian's npm, Debian's
+#               chromium, redis-server, nginx and gcc), run them all: outside the browser under
+#               the race detector
 # Also: make build, make bench, make clean.
 
 GO        ?= go
 # The Go release that builds and tests everything, which the go command
-# fetches from the module proxy on a machine whose own Go is older; another
-# release with GOTOOLCHAIN=go1.N.M in the environment. encoding/json as Go
-# 1.26 had it, not rebuilt on json/v2, which added 0.9 MB to app.wasm
-# (docs/deploy.md, "The Go it is built with").
+# (1.21 or later) fetches from the module proxy on a machine whose own Go is
+# another release; another release with GOTOOLCHAIN=go1.N.M in the
+# environment. encoding/json as Go 1.26 had it, not rebuilt on json/v2,
+# which added 0.9 MB to app.wasm (docs/deploy.md, "The Go it is built with").
 export GOTOOLCHAIN := $(if $(filter go1.%,$(GOTOOLCHAIN)),$(GOTOOLCHAIN),go1.27.3)
 export GOEXPERIMENT := nojsonv2
 GOROOT    := $(shell GOTOOLCHAIN=$(GOTOOLCHAIN) $(GO) env GOROOT)
@@ -28,7 +29,7 @@ TEST_ENV   = RISKCHART_BIN=$(CURDIR)/$(BIN) RISKCHART_CHROMIUM=$(CHROMIUM)
 # Every package but the browser tests, as the shell lists it in a recipe.
 UNIT_PKGS  = $$($(GO) list ./... | grep -v /server/e2e)
 
-.PHONY: all run build test bench deps chromium redis-server nginx gcc vet clean wasm-size trace-startup profile-startup ab-startup test-markets test-race-browser
+.PHONY: all run build test bench deps npm chromium redis-server nginx gcc vet clean wasm-size trace-startup profile-startup ab-startup test-markets test-race-browser
 
 all: build
 
@@ -47,7 +48,7 @@ deps: node_modules/.package-lock.json
 	$(GO) mod download
 
 # echarts is pinned in package.json/package-lock.json and served from web/, never from a CDN.
-node_modules/.package-lock.json: package.json package-lock.json
+node_modules/.package-lock.json: package.json package-lock.json | npm
 	npm ci --no-audit --no-fund
 
 # Only the chart types and components the chart draws: half the full dist file.
@@ -91,6 +92,11 @@ echo "installing Debian's $(1) $(2)"; \
 if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $(1)
 endef
+
+# echarts comes from the npm registry: install Debian's npm (and with it Node.js) when there
+# is no npm on PATH, as on a fresh Debian machine.
+npm:
+	@if ! command -v npm >/dev/null 2>&1; then $(call install-deb,npm,for the echarts package); fi
 
 # Browser tests drive Debian's chromium; install it when it is missing.
 chromium:

@@ -297,6 +297,7 @@ func parseConfig(name string, args []string, getenv func(string) string, stderr 
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	var errs []error
+	fileFrom := "" // where the secret key file was named: its flag or its variable
 	for i, s := range settings {
 		v, from := *text[i], "-"+s.flag
 		if !given[s.flag] {
@@ -306,6 +307,9 @@ func parseConfig(name string, args []string, getenv func(string) string, stderr 
 		}
 		if err := s.set(&c, v); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", from, err))
+		}
+		if s.env == "RISKCHART_SECRET_KEY_FILE" {
+			fileFrom = from
 		}
 		c.summary = append(c.summary, summaryRow(s.env, s.show(v)))
 	}
@@ -318,9 +322,14 @@ func parseConfig(name string, args []string, getenv func(string) string, stderr 
 		}
 		b, err := os.ReadFile(c.SecretKeyFile)
 		if err != nil {
-			return c, fmt.Errorf("RISKCHART_SECRET_KEY_FILE: reading the secret key: %w", err)
+			return c, fmt.Errorf("%s: reading the secret key: %w", fileFrom, err)
 		}
-		c.SecretKey = venue.Secret(strings.TrimSpace(string(b)))
+		// An empty file (a secret not mounted yet) is no key: read as none,
+		// it would be refused below as an access key given alone, or start a
+		// real venue without its private data.
+		if c.SecretKey = venue.Secret(strings.TrimSpace(string(b))); c.SecretKey == "" {
+			return c, fmt.Errorf("%s: %s holds no secret key", fileFrom, c.SecretKeyFile)
+		}
 	}
 	// With the sandbox too: a key given alone would be replaced by the
 	// sandbox's own, or refused by the venue client without naming either.

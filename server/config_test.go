@@ -693,3 +693,37 @@ func TestARedisPasswordNotPercentEncodedIsRefusedAndNeverShown(t *testing.T) {
 		})
 	}
 }
+
+// A secret key file that holds nothing but white space is refused naming the
+// file: read as no key it would start a real venue without private data
+// when no access key is given either, or be refused as an access key given
+// alone, which names neither the file nor what is wrong with it.
+func TestAnEmptySecretKeyFileIsRefusedNamingIt(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(empty, []byte(" \n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{"with an access key", nil,
+			map[string]string{"RISKCHART_VENUE_URL": "https://venue.example", "RISKCHART_ACCESS_KEY": "ak", "RISKCHART_SECRET_KEY_FILE": empty},
+			"RISKCHART_SECRET_KEY_FILE: " + empty + " holds no secret key"},
+		{"without an access key", nil,
+			map[string]string{"RISKCHART_VENUE_URL": "https://venue.example", "RISKCHART_SECRET_KEY_FILE": empty},
+			"RISKCHART_SECRET_KEY_FILE: " + empty + " holds no secret key"},
+		{"given as a flag", []string{"-secret-key-file", empty},
+			map[string]string{"RISKCHART_ACCESS_KEY": "ak"},
+			"-secret-key-file: " + empty + " holds no secret key"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := parseConfig("riskchart", tc.args, func(k string) string { return tc.env[k] }, io.Discard)
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}

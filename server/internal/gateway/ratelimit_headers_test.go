@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/riskchart/riskchart/server/internal/gateway"
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -49,5 +51,39 @@ func TestEveryVenuePathAnswerSaysWhereTheCallersBudgetStands(t *testing.T) {
 				t.Fatalf("%s: code %d Retry-After %q, want 1032 and 1", st.name, code, h.Get("Retry-After"))
 			}
 		}
+	}
+}
+
+// The ratelimit-* headers describe the caller's bucket as the configuration
+// makes it: the burst, and the time to refill it at the rate; with no rate
+// (RISKCHART_CLIENT_RATE=0) there is no bucket and no header
+// (docs/venue.md#served-by-riskchart).
+func TestTheRateLimitHeadersFollowTheConfiguredBucket(t *testing.T) {
+	for _, tc := range []struct {
+		name                string
+		rate                rate.Limit
+		burst               int
+		wantLimit, interval string // "" for no header
+	}{
+		{"the defaults, 100 refilled at 50 a second", 0, 0, "100", "2000"},
+		{"100 refilled at 10 a second", 10, 100, "100", "10000"},
+		{"no limit", rate.Inf, 0, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStack(t, options{gateway: func(c *gateway.Config) { c.ClientRate, c.ClientBurst = tc.rate, tc.burst }})
+			for _, path := range []string{
+				venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=2",
+				venueapi.PathTiers + "?contract_code=BTC-USDT",
+			} {
+				a := s.do(t, "GET", path, "")
+				h := a.header
+				if a.status != http.StatusOK || h.Get("Ratelimit-Limit") != tc.wantLimit || h.Get("Ratelimit-Interval") != tc.interval ||
+					(tc.wantLimit == "") != (h.Get("Ratelimit-Remaining") == "" && h.Get("Ratelimit-Reset") == "") {
+					t.Errorf("%s: HTTP %d, ratelimit limit %q interval %q remaining %q reset %q; want HTTP 200, limit %q interval %q",
+						path, a.status, h.Get("Ratelimit-Limit"), h.Get("Ratelimit-Interval"), h.Get("Ratelimit-Remaining"), h.Get("Ratelimit-Reset"),
+						tc.wantLimit, tc.interval)
+				}
+			}
+		})
 	}
 }
