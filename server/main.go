@@ -350,14 +350,21 @@ func runEmbedLink(args []string, getenv func(string) string, stdout, stderr io.W
 	contracts := fs.String("contracts", "", "contract codes the link grants, comma-separated")
 	panels := fs.String("panels", "tiers,limits", "panels the link grants: tiers, limits")
 	ttl := fs.Duration("ttl", 24*time.Hour, "how long the link lasts, 1s or more")
+	maxTTL := fs.String("embed-max-ttl", "", "the server's -embed-max-ttl, for a server given it as a flag (default RISKCHART_EMBED_MAX_TTL)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if err := noStrayArgument(fs); err != nil {
 		return err
 	}
-	// The server's own settings: the key, and the longest lifetime it accepts.
-	cfg, err := parseConfig("riskchart embed-link", nil, getenv, stderr)
+	// The server's own settings, read as the server reads them: the key, and
+	// the longest lifetime it accepts.
+	var server []string
+	maxFrom := "RISKCHART_EMBED_MAX_TTL"
+	if *maxTTL != "" {
+		server, maxFrom = []string{"-embed-max-ttl", *maxTTL}, "-embed-max-ttl"
+	}
+	cfg, err := parseConfig("riskchart embed-link", server, getenv, stderr)
 	if err != nil {
 		return err
 	}
@@ -368,7 +375,7 @@ func runEmbedLink(args []string, getenv func(string) string, stdout, stderr io.W
 		return fmt.Errorf("-ttl %s: must be %s or more: a link keeps its expiry to the second", *ttl, minEmbedTTL)
 	}
 	if *ttl > cfg.EmbedMaxTTL {
-		return fmt.Errorf("-ttl %s is longer than the server accepts, RISKCHART_EMBED_MAX_TTL %s", *ttl, cfg.EmbedMaxTTL)
+		return fmt.Errorf("-ttl %s is longer than the server accepts, %s %s", *ttl, maxFrom, cfg.EmbedMaxTTL)
 	}
 	s, err := embedSigner(cfg.EmbedKey, cfg.EmbedMaxTTL)
 	if err != nil {
