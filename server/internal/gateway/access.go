@@ -7,7 +7,9 @@ import (
 	"encoding/base64"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/riskchart/riskchart/server/internal/embedlink"
 	"github.com/riskchart/riskchart/server/internal/venue"
@@ -124,29 +126,52 @@ func (s *server) validCookie(value string) bool {
 	return ok == 1
 }
 
-// embedDenied reports, and answers, an embed call its link does not cover.
+// embedDenied reports, and answers, an embed call its link does not cover,
+// naming the header and the rule the link breaks (docs/deploy.md#what-a-refusal-means).
 // With PublicTiers, the tiers need no link.
 func (s *server) embedDenied(w http.ResponseWriter, r *http.Request, panel, contract string) bool {
 	if _, embed := r.Header[venueapi.EmbedHeader]; !embed || panel == embedlink.PanelTiers && s.cfg.PublicTiers {
 		return false
 	}
-	if s.linkAllows(r.Header.Get(venueapi.EmbedHeader), panel, contract) {
+	why := s.linkRefusal(r.Header.Get(venueapi.EmbedHeader), panel, contract)
+	if why == "" {
 		return false
 	}
 	refuse(r, refusalEmbedLink)
 	writeError(w, r.URL.Path, http.StatusOK, venueapi.CodeForbidden,
-		"this embed has no valid link for the "+panel+" of "+contract+" (missing, expired, tampered or out of scope)", s.now())
+		"this embed has no valid link for the "+panel+" of "+contract+": "+venueapi.EmbedHeader+": "+why+
+			"; the operator issues a new one with riskchart embed-link", s.now())
 	return true
 }
 
 // linkAllows reports whether token is a valid embed link granting panel
 // for contract now.
 func (s *server) linkAllows(token, panel, contract string) bool {
-	if s.cfg.EmbedLinks == nil || token == "" {
-		return false
+	return s.linkRefusal(token, panel, contract) == ""
+}
+
+// linkRefusal is why token is no valid embed link granting panel for
+// contract now, or "" when it is one. The scope it names is no secret (the
+// embed reads it: app/embedscope), so naming what it grants tells nothing.
+func (s *server) linkRefusal(token, panel, contract string) string {
+	switch {
+	case s.cfg.EmbedLinks == nil:
+		return "this server checks no embed links"
+	case token == "":
+		return "is empty: the embed's URL carries no embed link"
 	}
 	scope, err := s.cfg.EmbedLinks.Check(token)
-	return err == nil && scope.Allows(panel, contract, s.now())
+	switch now := s.now(); {
+	case err != nil:
+		return err.Error()
+	case !now.Before(scope.Expires):
+		return "the link expired at " + scope.Expires.UTC().Format(time.RFC3339)
+	case !slices.Contains(scope.Panels, panel):
+		return "the link does not grant the " + panel
+	case !slices.Contains(scope.Contracts, contract):
+		return "the link does not grant " + contract
+	}
+	return ""
 }
 
 var loginPage = serverPage("login", `{{define "title"}}sign in{{end}}{{define "main"}}

@@ -16,7 +16,10 @@ import (
 )
 
 // answer is an encoded KLine answer, kept until the series changes, with
-// its header values ready (see headers).
+// its header values ready (see headers). The plain and the gzipped answer
+// are two representations, each with an ETag of its own, as the bundle's
+// files have (docs/deploy.md#behind-a-reverse-proxy): a cache holding both
+// tells them apart by it, and a 304 names the one that would be sent.
 type answer struct {
 	body   []byte
 	etag   string
@@ -26,6 +29,8 @@ type answer struct {
 	gzOnce   sync.Once
 	gz       []byte
 	gzLength []string
+	gzEtag   string
+	gzEtagH  []string
 
 	// delivery is, for a contract-type code, the delivery since which it
 	// names the future whose candles these are (candles.Key.Since); 0 for
@@ -111,25 +116,32 @@ func encode(q venueapi.KLineQuery, recs [][]byte, stale bool, delivery int64, no
 	h := fnv.New64a()
 	h.Write(b[data:]) // the data and the delivery, not ts: same candles of the same future, same tag
 	h.Write([]byte(q.Period))
-	tag := `"` + strconv.FormatUint(h.Sum64(), 36) + `"`
-	return &answer{body: b, etag: tag, etagH: []string{tag}, length: []string{strconv.Itoa(len(b))}, delivery: delivery}
+	sum := strconv.FormatUint(h.Sum64(), 36)
+	tag, gzTag := `"`+sum+`"`, `"`+sum+`-gzip"`
+	return &answer{body: b, etag: tag, etagH: []string{tag}, length: []string{strconv.Itoa(len(b))},
+		gzEtag: gzTag, gzEtagH: []string{gzTag}, delivery: delivery}
 }
 
 // writeAnswer sends a, gzip-compressed when the browser takes it, or 304
-// when the browser holds it already.
+// when the browser holds that representation already.
 func (s *server) writeAnswer(w http.ResponseWriter, r *http.Request, a *answer, cacheControl []string) {
 	h := w.Header()
 	h["Content-Type"] = s.headers.json
 	h["Vary"] = s.headers.vary
-	h["Etag"] = a.etagH // the canonical form of "ETag", as Header.Set would write it
 	h["Cache-Control"] = cacheControl
 	// Values, not Get: a list may come split over several field lines (RFC 9110, 5.3).
-	if etag.Matches(r.Header.Values("If-None-Match"), a.etag) {
+	gzipped := len(a.body) > 1024 && acceptencoding.Weight(r.Header.Values("Accept-Encoding"), "gzip") > 0
+	tag, tagH := a.etag, a.etagH
+	if gzipped {
+		tag, tagH = a.gzEtag, a.gzEtagH
+	}
+	h["Etag"] = tagH // the canonical form of "ETag", as Header.Set would write it
+	if etag.Matches(r.Header.Values("If-None-Match"), tag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
 	body, length := a.body, a.length
-	if len(body) > 1024 && acceptencoding.Weight(r.Header.Values("Accept-Encoding"), "gzip") > 0 {
+	if gzipped {
 		a.gzOnce.Do(func() {
 			var buf bytes.Buffer
 			zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed) // a valid level: no error

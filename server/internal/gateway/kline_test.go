@@ -383,6 +383,7 @@ func TestEveryFieldLineOfIfNoneMatchAndAcceptEncodingCounts(t *testing.T) {
 	s := newStack(t, options{clock: newClock(30)})
 	big := venueapi.PathKLine + "?contract_code=BTC-USDT&period=1day&size=300"
 	etag := s.get(t, big).header.Get("ETag")
+	gzEtag := s.get(t, big, "Accept-Encoding", "gzip").header.Get("ETag") // each encoding its own tag
 	for _, tc := range []struct {
 		name    string
 		header  []string // name, value pairs; a name given twice is sent as two lines
@@ -399,8 +400,12 @@ func TestEveryFieldLineOfIfNoneMatchAndAcceptEncodingCounts(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := s.get(t, big, tc.header...)
-			if a.status != tc.status || a.header.Get("ETag") != etag {
-				t.Fatalf("HTTP %d, ETag %s; want %d, %s", a.status, a.header.Get("ETag"), tc.status, etag)
+			want := etag
+			if tc.gzipped {
+				want = gzEtag
+			}
+			if a.status != tc.status || a.header.Get("ETag") != want {
+				t.Fatalf("HTTP %d, ETag %s; want %d, %s", a.status, a.header.Get("ETag"), tc.status, want)
 			}
 			if tc.status == http.StatusNotModified && len(a.body) != 0 {
 				t.Fatalf("a 304 with %d bytes of body", len(a.body))
@@ -647,6 +652,43 @@ func TestAKLineAnswerOfATypeCodeNamesTheDeliveryOfItsFuture(t *testing.T) {
 				case at.want != 0 && (env.Delivery == nil || *env.Delivery != at.want):
 					t.Errorf("at %s: the answer names the delivery %v, want %d (%s): %.200s", at.t.Format(time.DateTime), env.Delivery, at.want, time.Unix(at.want, 0).UTC().Format(time.DateTime), got.body)
 				}
+			}
+		})
+	}
+}
+
+// TestEachEncodingOfAnAnswerHasItsOwnETag: the plain and the gzipped
+// answer are two representations, each with an ETag of its own
+// (docs/deploy.md#behind-a-reverse-proxy, "Compression"), so that a cache
+// holding both never answers one client's revalidation with the other's
+// bytes, and a 304 is given only for the representation that would be sent.
+func TestEachEncodingOfAnAnswerHasItsOwnETag(t *testing.T) {
+	s := newStack(t, options{clock: newClock(30)})
+	big := venueapi.PathKLine + "?contract_code=BTC-USDT&period=1day&size=300"
+	plain := s.get(t, big)
+	gzipped := s.get(t, big, "Accept-Encoding", "gzip")
+	if gzipped.header.Get("Content-Encoding") != "gzip" || plain.header.Get("Content-Encoding") != "" {
+		t.Fatalf("Content-Encoding %q and %q, want gzip and none", gzipped.header.Get("Content-Encoding"), plain.header.Get("Content-Encoding"))
+	}
+	plainTag, gzipTag := plain.header.Get("ETag"), gzipped.header.Get("ETag")
+	if plainTag == "" || plainTag == gzipTag {
+		t.Fatalf("the plain answer's ETag %s, the gzipped one's %s: want two tags", plainTag, gzipTag)
+	}
+	for _, tc := range []struct {
+		name, acceptEncoding, inm string
+		status                    int
+		etag                      string
+	}{
+		{"plain, its own tag", "", plainTag, http.StatusNotModified, plainTag},
+		{"gzip, its own tag", "gzip", gzipTag, http.StatusNotModified, gzipTag},
+		{"gzip, its own tag weakly", "gzip", "W/" + gzipTag, http.StatusNotModified, gzipTag},
+		{"gzip, the plain answer's tag", "gzip", plainTag, http.StatusOK, gzipTag},
+		{"plain, the gzipped answer's tag", "", gzipTag, http.StatusOK, plainTag},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := s.get(t, big, "Accept-Encoding", tc.acceptEncoding, "If-None-Match", tc.inm)
+			if a.status != tc.status || a.header.Get("ETag") != tc.etag {
+				t.Fatalf("HTTP %d ETag %s, want %d %s", a.status, a.header.Get("ETag"), tc.status, tc.etag)
 			}
 		})
 	}

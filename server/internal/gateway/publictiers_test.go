@@ -3,6 +3,7 @@ package gateway_test
 import (
 	"bytes"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,5 +115,59 @@ func TestASignedEmbedLinkOpensWhatItScopesAndNothingElse(t *testing.T) {
 	}
 	if n := s.sb.Received(venueapi.PathTiers) + s.sb.Received(venueapi.PathPositionLimit); n != 1 {
 		t.Fatalf("the venue received %d private calls, want 1: the granted tiers alone", n)
+	}
+}
+
+// TestAnEmbedLinksRefusalNamesTheHeaderAndTheRuleItBreaks: a refused embed
+// call says which header held the link and which rule it broke (missing,
+// malformed, tampered, expired, out of scope, longer than the longest
+// lifetime), so that whoever embeds the panel knows what to fix.
+func TestAnEmbedLinksRefusalNamesTheHeaderAndTheRuleItBreaks(t *testing.T) {
+	clk := newClock(10)
+	key := bytes.Repeat([]byte("k"), embedlink.MinKeyLen)
+	long, err := embedlink.New(embedlink.Config{Key: key, Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	links, err := embedlink.New(embedlink.Config{Key: key, MaxTTL: 2 * time.Hour, Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) {
+		c.Public, c.ViewerTokens = true, []venue.Secret{testViewer}
+		c.AllowedHosts = []string{"charts.example"}
+		c.EmbedLinks = links
+	}})
+	issue := func(signer *embedlink.Signer, ttl time.Duration) string {
+		link, err := signer.Issue(embedlink.Scope{Contracts: []string{"BTC-USDT"}, Panels: []string{embedlink.PanelTiers}, Expires: clk.Now().Add(ttl)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return link
+	}
+	link, tooLong := issue(links, time.Hour), issue(long, 24*time.Hour)
+	tampered := link[:len(link)-2] + map[bool]string{true: "AA", false: "BB"}[link[len(link)-2:] != "AA"]
+	tiers := func(code string) string { return venueapi.PathTiers + "?contract_code=" + code }
+	for _, tc := range []struct {
+		name, path, link string
+		advance          time.Duration
+		names            string
+	}{
+		{"no link", tiers("BTC-USDT"), "", 0, "empty"},
+		{"not a link", tiers("BTC-USDT"), "not-a-link", 0, "malformed"},
+		{"a tampered link", tiers("BTC-USDT"), tampered, 0, "signature"},
+		{"another contract", tiers("ETH-USDT"), link, 0, "does not grant ETH-USDT"},
+		{"another panel", venueapi.PathPositionLimit + "?contract_code=BTC-USDT", link, 0, "does not grant the limits"},
+		{"longer than the longest lifetime", tiers("BTC-USDT"), tooLong, 0, "may last at most 2h0m0s"},
+		{"expired", tiers("BTC-USDT"), link, time.Hour, "expired at 2026-11-22T13:34:10Z"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk.Advance(tc.advance)
+			a := s.get(t, tc.path, venueapi.EmbedHeader, tc.link)
+			code, msg := a.errCode(t)
+			if code != venueapi.CodeForbidden || !strings.Contains(msg, venueapi.EmbedHeader) || !strings.Contains(msg, tc.names) {
+				t.Fatalf("code %d %q, want 403 naming %s and %q", code, msg, venueapi.EmbedHeader, tc.names)
+			}
+		})
 	}
 }
