@@ -32,4 +32,7 @@ const (
 	KLineMinSize     = 1
 	KLineMaxSize     = 2000
 	KLineDefaultSize = 150
+	// KLineMaxSeconds is the largest from or to read, about the year 36812:
+	// past it a month's arithmetic leaves time's range.
+	KLineMaxSeconds = 1 << 40
 )

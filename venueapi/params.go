@@ -77,6 +77,14 @@ func (q KLineQuery) Validate() error {
 		return &ParamError{Param: "size", Rule: "must be an integer from 1 to 2000", Value: strconv.Itoa(q.Size)}
 	}
 	if q.Range && q.Size == 0 {
+		for _, b := range [...]struct {
+			param string
+			v     int64
+		}{{"from", q.From}, {"to", q.To}} {
+			if b.v < 0 || b.v > KLineMaxSeconds {
+				return &ParamError{Param: b.param, Rule: SecondsRule, Value: strconv.FormatInt(b.v, 10)}
+			}
+		}
 		if q.From > q.To {
 			return &ParamError{Param: "from", Rule: "must not be after to", Value: strconv.FormatInt(q.From, 10)}
 		}
@@ -164,11 +172,16 @@ func parseRange(v url.Values) (from, to int64, err error) {
 
 func parseSeconds(param, s string) (int64, error) {
 	n, ok := plainInt(s)
-	if !ok || n > 1<<40 {
-		return 0, &ParamError{Param: param, Rule: "must be a timestamp in whole seconds" + plainDigits, Value: s}
+	if !ok || n > KLineMaxSeconds {
+		return 0, &ParamError{Param: param, Rule: SecondsRule + plainDigits, Value: s}
 	}
 	return n, nil
 }
+
+// SecondsRule is the rule of from and to: the bound is named, so that a
+// value in plain digits past it is not refused for rules it keeps
+// (TestTheSecondsRuleNamesTheBound holds the digits to KLineMaxSeconds).
+const SecondsRule = "must be a timestamp in whole seconds from 0 to 1099511627776"
 
 // plainDigits is the form every number of a query takes, as the venue writes
 // it: strconv would also read "+5", "05" and "-0", which the venue refuses.

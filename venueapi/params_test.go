@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -355,4 +356,10 @@ func FuzzLimitQueryAppendJSON(f *testing.F) {
 			t.Fatalf("%+v: AppendJSON %s, encoding/json %s", q, got, want)
 		}
 	})
+}
+
+func TestTheSecondsRuleNamesTheBound(t *testing.T) {
+	if want := strconv.FormatInt(KLineMaxSeconds, 10); !strings.HasSuffix(SecondsRule, " "+want) {
+		t.Errorf("the rule of from and to is %q, want it to end with the bound %s", SecondsRule, want)
+	}
 }

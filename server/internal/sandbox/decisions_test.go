@@ -908,3 +908,16 @@ func TestDecisions_Errors_Codes_1013NamesTheParameterAndTheValue(t *testing.T) {
 		})
 	}
 }
+
+// docs/decisions.md#query-numbers: a from or to in plain digits that is past
+// the last second the venue reads is 1030 with a message that names that
+// bound, not one that repeats rules the value keeps.
+func TestDecisions_KLine_QueryNumbers_ATimestampPastTheBoundNamesIt(t *testing.T) {
+	v := start(t, sandbox.Config{})
+	for _, q := range []string{"from=0&to=1099511627777", "from=1099511627777&to=1099511627778"} {
+		a := v.kline(t, "contract_code=BTC-USDT&period=1mon&"+q)
+		if code, msg := a.errCode(t); code != 1030 || !strings.Contains(msg, "1099511627776") {
+			t.Errorf("%s: code %d %q, want 1030 naming the bound 1099511627776", q, code, msg)
+		}
+	}
+}

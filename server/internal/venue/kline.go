@@ -39,8 +39,8 @@ func (c *Client) KLineRange(ctx context.Context, contractCode string, p venueapi
 		return nil, &InvalidRequestError{Err: err}
 	}
 	switch {
-	case from < 0:
-		return nil, &InvalidRequestError{Err: &venueapi.ParamError{Param: "from", Rule: "must be a timestamp in whole seconds, not negative", Value: fmt.Sprint(from)}}
+	case to > venueapi.KLineMaxSeconds: // else pages of nothing up to it
+		return nil, &InvalidRequestError{Err: &venueapi.ParamError{Param: "to", Rule: venueapi.SecondsRule, Value: fmt.Sprint(to)}}
 	case from > to:
 		return nil, &InvalidRequestError{Err: &venueapi.ParamError{Param: "from", Rule: "must not be after to", Value: fmt.Sprint(from)}}
 	}

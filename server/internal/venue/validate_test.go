@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskchart/riskchart/server/internal/sandbox"
 	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -56,6 +57,7 @@ func TestRequestsThatBreakARuleAreRefusedWithoutARequest(t *testing.T) {
 		{"limits of an unknown business type", limits(venueapi.LimitQuery{BusinessType: "spot"}), "business_type"},
 		{"a range with from after to", kRange(btc, venueapi.Period1Min, 120, 60), "from"},
 		{"a range before the epoch", kRange(btc, venueapi.Period1Min, -60, 60), "from"},
+		{"a range past the last second read", kRange(btc, venueapi.Period1Min, 60, venueapi.KLineMaxSeconds+1), "to"},
 		{"a range of an unknown period", kRange(btc, "7min", 0, 60), "period"},
 		{"a range of a malformed contract", kRange("BTC", venueapi.Period1Min, 0, 60), "contract_code"},
 	}
@@ -112,5 +114,36 @@ func TestValidRequestsThatLookOddAreSent(t *testing.T) {
 				t.Fatalf("error %v after %d requests, want one request and success", err, srv.n.Load())
 			}
 		})
+	}
+}
+
+// A range that the venue's own reading of the query refuses
+// (venueapi.ParseKLineQuery: from and to are whole seconds from 0 to
+// venueapi.KLineMaxSeconds) is refused by the client before any request, as
+// every other broken rule is: a sandbox that received it answers 1030.
+func TestKLine_ARangeTheVenueRefusesCostsNoRequest(t *testing.T) {
+	c, sb, _ := startSandbox(t, sandbox.Config{Keys: sandboxKeys}, nil)
+	tests := []struct {
+		name     string
+		from, to int64
+		param    string
+	}{
+		{"from and to before the epoch", -120, -60, "from"},
+		{"from before the epoch, to after it", -60, 60, "from"},
+		{"to past the last second the venue reads", 1<<40 - 60, 1<<40 + 60, "to"},
+		{"both past it", 1<<40 + 60, 1<<40 + 120, "from"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := c.KLine(context.Background(), venueapi.KLineQuery{ContractCode: "BTC-USDT", Period: venueapi.Period1Min, From: tt.from, To: tt.to, Range: true})
+			var inv *venue.InvalidRequestError
+			var pe *venueapi.ParamError
+			if !errors.As(err, &inv) || !errors.As(err, &pe) || pe.Param != tt.param {
+				t.Fatalf("error %v, want an InvalidRequestError naming %s", err, tt.param)
+			}
+		})
+	}
+	if n := sb.Received(venueapi.PathKLine); n != 0 {
+		t.Fatalf("%d ranges the venue refuses were sent to it", n)
 	}
 }
