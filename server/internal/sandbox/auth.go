@@ -31,7 +31,7 @@ func badSignature(why string) *authError {
 // constant time.
 func (s *Sandbox) authenticate(r *http.Request, params url.Values, parseErr error, now time.Time) *authError {
 	if parseErr != nil {
-		return badSignature("the query string is not valid percent-encoding")
+		return badSignature("the query string cannot be read: " + parseErr.Error())
 	}
 	for _, p := range signatureParams {
 		switch vs := params[p]; {

@@ -210,6 +210,21 @@ func TestDecisions_Signing_PostPayload_JSONBodyQueryFormAndTheSamplesGET(t *test
 	}
 }
 
+// A form body whose pair cannot be read is refused naming the pair and the
+// rule, as a query string's is (docs/decisions.md#query-numbers).
+func TestDecisions_Signing_PostPayload_ABrokenFormPairIsNamed(t *testing.T) {
+	v := start(t, sandbox.Config{})
+	for body, want := range map[string]string{
+		"contract_code=ETH-USDT&pair=%zz": "invalid pair: must be valid percent-encoding",
+		"contract_code=ETH-USDT;x":        "invalid contract_code: must not contain ';'",
+	} {
+		code, msg := v.signed(t, "POST", venueapi.PathPositionLimit, nil, body, nil).errCode(t)
+		if code != venueapi.CodeInvalidInput || !strings.Contains(msg, want) {
+			t.Errorf("body %q: code %d %q, want %d saying %q", body, code, msg, venueapi.CodeInvalidInput, want)
+		}
+	}
+}
+
 func TestDecisions_Signing_Permission_EndpointsOneAndTwoNeedRead(t *testing.T) {
 	v := start(t, sandbox.Config{})
 	for _, path := range []string{venueapi.PathTiers, venueapi.PathPositionLimit} {
@@ -268,7 +283,12 @@ func TestDecisions_Signing_EachFailureHasItsOwnError(t *testing.T) {
 			req := v.signedRequest(t, "GET", venueapi.PathTiers, params, testAccess, testSecret, now(), nil)
 			req.URL.RawQuery += "&bad=%zz"
 			return v.do(t, req)
-		}, 1253, "percent-encoding"},
+		}, 1253, "invalid bad: must be valid percent-encoding"},
+		{"a query string with a ';'", func() answer {
+			req := v.signedRequest(t, "GET", venueapi.PathTiers, params, testAccess, testSecret, now(), nil)
+			req.URL.RawQuery += "&bad=1;2"
+			return v.do(t, req)
+		}, 1253, "invalid bad: must not contain ';'"},
 	}
 	for _, p := range []string{"AccessKeyId", "SignatureMethod", "SignatureVersion", "Timestamp", "Signature"} {
 		tests = append(tests, struct {

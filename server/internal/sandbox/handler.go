@@ -45,7 +45,7 @@ func (s *Sandbox) public(path string, serve http.HandlerFunc) http.Handler {
 // the signature's taken out.
 func (s *Sandbox) private(path string, serve func(http.ResponseWriter, *http.Request, url.Values)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		params, parseErr := url.ParseQuery(r.URL.RawQuery)
+		params, parseErr := venueapi.ParseQuery(r.URL.RawQuery) // names the pair and the rule it breaks
 		now := s.now()
 		v := s.privateLimit.take(s.privateClient(r, params), now)
 		s.privateLimit.setHeaders(w.Header(), v)

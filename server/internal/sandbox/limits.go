@@ -59,9 +59,9 @@ func limitParams(w http.ResponseWriter, r *http.Request, v url.Values) (url.Valu
 			v[m.Name] = append(v[m.Name], s)
 		}
 	case "application/x-www-form-urlencoded":
-		form, err := url.ParseQuery(string(body))
+		form, err := venueapi.ParseQuery(string(body)) // names the pair and the rule it breaks
 		if err != nil {
-			return nil, &venueapi.ParamError{Param: "body", Rule: "must be a URL-encoded form"}
+			return nil, err
 		}
 		for k, vs := range form {
 			v[k] = append(v[k], vs...)
