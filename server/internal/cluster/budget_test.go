@@ -483,3 +483,38 @@ func partitioned(t *testing.T) (a, b *cluster.Budget, p *proxy) {
 	waitFor(t, 2*time.Second, "the partitioned replica degraded", func() bool { return a.State() == cluster.Degraded })
 	return a, b, p
 }
+
+// A configured replica that is not present may be spending its share alone
+// (docs/architecture.md, "Shared state (Redis)"), so the shared log keeps it
+// free: RISKCHART_REPLICAS above the replicas running costs the cluster
+// their shares (README.md, docs/deploy.md).
+func TestAConfiguredReplicaNotRunningCostsItsShare(t *testing.T) {
+	limit := venueapi.Limit{Requests: 72, Per: 3 * time.Second}
+	for _, tc := range []struct{ configured, running, want int }{
+		{1, 1, 72},
+		{2, 1, 36},
+		{3, 2, 48},
+	} {
+		t.Run(fmt.Sprintf("%d of %d", tc.running, tc.configured), func(t *testing.T) {
+			srv := redistest.Start(t)
+			var bs []*cluster.Budget
+			for range tc.running {
+				bs = append(bs, replica(t, srv.URL(), fast(t), limit, tc.configured))
+			}
+			waitPresent(t, bs[0], int64(tc.running))
+			granted := 0
+			for i := range limit.Requests {
+				ok, _, err := bs[i%len(bs)].Take(context.Background(), 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ok {
+					granted++
+				}
+			}
+			if granted != tc.want {
+				t.Errorf("%d replicas running of %d configured took %d turns at once, want %d", tc.running, tc.configured, granted, tc.want)
+			}
+		})
+	}
+}

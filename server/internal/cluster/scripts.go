@@ -17,15 +17,17 @@ var (
 	pauseLua string
 	//go:embed lua/release.lua
 	releaseLua string
+	//go:embed lua/share.lua
+	shareLua string
 )
 
 // scripts are the client's Lua scripts; each runs atomically in Redis. The
 // two that change a budget's log begin with what they share of it.
 type scripts struct {
-	reserve, join, pause, release *redis.Script
+	reserve, join, pause, release, share *redis.Script
 }
 
 func newScripts() scripts {
 	return scripts{reserve: redis.NewScript(logLua + reserveLua), join: redis.NewScript(logLua + joinLua), pause: redis.NewScript(pauseLua),
-		release: redis.NewScript(releaseLua)}
+		release: redis.NewScript(releaseLua), share: redis.NewScript(shareLua)}
 }

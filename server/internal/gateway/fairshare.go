@@ -124,13 +124,13 @@ func (s *server) privateGet(r *http.Request, cache *ttlCache, key string, fetch 
 	charged := func(ctx context.Context) (any, error) {
 		called.Store(true)
 		noteLookup(r.Context(), lookupMiss)
-		at := s.now()
-		if ok, retry := s.share.take(client, at); !ok {
+		ok, retry, giveBack := s.chargeShare(ctx, client)
+		if !ok {
 			return nil, &shareSpentError{client: client, retryAfter: retry}
 		}
 		v, err := fetch(ctx)
 		if s.sentNothing(err) {
-			s.share.giveBack(client, at)
+			giveBack()
 		}
 		if errors.As(err, new(*venue.NotFoundError)) {
 			s.listed.notListed(ctx)
@@ -146,6 +146,28 @@ func (s *server) privateGet(r *http.Request, cache *ttlCache, key string, fetch 
 	}
 	s.metrics.countPrivateLookup(key, called.Load(), err)
 	return v, stale, err
+}
+
+// chargeShare charges client one private venue call, or says how long
+// until its share has room for one. With Redis the share is one for every
+// replica, as a proxy may send each of the client's requests to any of them;
+// while Redis is out of reach, each replica keeps it alone. giveBack undoes
+// the charge.
+func (s *server) chargeShare(ctx context.Context, client netip.Addr) (ok bool, retry time.Duration, giveBack func()) {
+	if s.shared.shared() {
+		ch, err := s.shared.c.Charge(ctx, s.shareName+client.String(), s.share.share)
+		if err == nil {
+			return ch.OK, ch.RetryAfter, func() {
+				if err := ch.Refund(ctx); err != nil {
+					s.shared.fail(context.WithoutCancel(ctx), err)
+				}
+			}
+		}
+		s.shared.fail(ctx, err)
+	}
+	at := s.now()
+	ok, retry = s.share.take(client, at)
+	return ok, retry, func() { s.share.giveBack(client, at) }
 }
 
 // sentNothing reports whether a venue call that returned err is known to have

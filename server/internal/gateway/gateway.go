@@ -78,8 +78,10 @@ type server struct {
 	candles   *candleCache
 	tiers     *ttlCache
 	limits    *ttlCache
-	listed    *listed    // the contracts the venue lists, to answer others 1013 from memory
-	share     *fairShare // each client's share of the private venue calls
+	listed    *listed      // the contracts the venue lists, to answer others 1013 from memory
+	share     *fairShare   // each client's share of the private venue calls
+	shared    *SharedState // nil: this process alone; else the fair share is kept in Redis
+	shareName string       // names a client's fair share in Redis, by account
 	clients   *clientaddr.Resolver
 	perClient *ipLimiter // nil: no per-client limit
 	metrics   *metrics
@@ -193,6 +195,7 @@ func New(cfg Config) (http.Handler, error) {
 		// with servers of the same key (none: "nokey", which puts nothing).
 		s.tiers.share(sh, "", "tiers", decodeAs[venueapi.TierEnvelope])
 		s.limits.share(sh, "acct-"+cmp.Or(cfg.Venue.Account(), "nokey")+":", "limits", decodeAs[venueapi.LimitEnvelope])
+		s.shared, s.shareName = sh, "fair-share:acct-"+cmp.Or(cfg.Venue.Account(), "nokey")+":"
 	}
 	s.listed = newListed(cfg.Venue, cfg.UpstreamTimeout, cfg.Now, s.metrics, cfg.Logger)
 	private, _ := cfg.Venue.QuotaStatus()
