@@ -63,6 +63,7 @@ func sliceMargin(l Ladder, p Position, c Contract) decimal.Decimal {
 // margin + PnL crosses the maintenance margin.
 func TestCalculatorProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
+	checked := 0
 	for run := range 3000 {
 		unit := venueapi.UnitContract
 		if run%2 == 1 {
@@ -99,9 +100,32 @@ func TestCalculatorProperties(t *testing.T) {
 		lev := decimal.NewFromInt(int64(1 + r.IntN(220)))
 		name := fmt.Sprintf("run %d: %s %s at %s×, ladder %v", run, size, sizeUnit, lev, tiers)
 		res, err := Calculate(l, nil, c, size, sizeUnit, lev)
-		if err != nil {
-			continue // beyond the last tier, or less than a contract
+		// Only two refusals are skipped: a USDT size that buys no whole
+		// contract, and a size beyond a last tier that ends
+		// (docs/calculator.md). Each is worked out here apart from
+		// Calculate, so that a calculator refusing what it should answer
+		// fails rather than leaving nothing checked.
+		contracts := size
+		if sizeUnit == USDT {
+			contracts, _ = size.QuoRem(c.ContractValue(), 0)
 		}
+		inLadder := contracts
+		if unit == venueapi.UnitUSDT {
+			inLadder = contracts.Mul(c.ContractValue())
+		}
+		last := len(tiers) - 1
+		lessThanAContract := !contracts.IsPositive()
+		beyond := !lessThanAContract && !l.Open(last) && inLadder.GreaterThan(tiers[last].MaxVolume)
+		if lessThanAContract || beyond {
+			if err == nil {
+				t.Fatalf("%s: answered %+v, want a refusal (less than a contract %v, beyond the last tier %v)", name, res, lessThanAContract, beyond)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: refused: %v", name, err)
+		}
+		checked++
 		p := res.Position
 		s := p.In(l.Unit())
 		t1 := l[res.TierIndex]
@@ -187,6 +211,10 @@ func TestCalculatorProperties(t *testing.T) {
 			}
 		}
 	}
+	if checked < 1000 {
+		t.Fatalf("%d of 3000 runs were answered and checked: too few to hold the calculator to anything", checked)
+	}
+	t.Logf("%d of 3000 runs answered and checked", checked)
 }
 
 // TestParseAmountCountsCharacters: the length rule counts what the trader

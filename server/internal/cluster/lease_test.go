@@ -3,6 +3,7 @@ package cluster_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -50,15 +51,27 @@ func TestALeaseIsWonByExactlyOneContenderPerTTL(t *testing.T) {
 	}
 }
 
+// Nothing listens at the client's address, so every call that reaches for
+// Redis fails too: a refusal must say which rule it breaks, and the client
+// must count no Redis error, or the checks are not what refused.
 func TestLeaseChecksItsArguments(t *testing.T) {
-	c := open(t, "redis://127.0.0.1:1/0", fast(t))
+	c := open(t, "redis://127.0.0.1:1/0", fast(t)) // never reached: the checks come first
 	for _, tt := range []struct {
-		name string
-		ttl  time.Duration
-	}{{"", time.Second}, {"has space", time.Second}, {"job", 0}, {"job", time.Microsecond}} {
-		if _, err := c.Lease(context.Background(), tt.name, tt.ttl); err == nil {
-			t.Errorf("Lease(%q, %s) was accepted", tt.name, tt.ttl)
+		name      string
+		ttl       time.Duration
+		complaint string
+	}{
+		{"", time.Second, "1 to 512 bytes"},
+		{"has space", time.Second, "without spaces"},
+		{"job", 0, "ttl 0s: must be at least 1ms"},
+		{"job", time.Microsecond, "ttl 1µs: must be at least 1ms"},
+	} {
+		if _, err := c.Lease(context.Background(), tt.name, tt.ttl); err == nil || !strings.Contains(err.Error(), tt.complaint) {
+			t.Errorf("Lease(%q, %s) = %v, want an error saying %q", tt.name, tt.ttl, err, tt.complaint)
 		}
+	}
+	if s := c.Stats(); s.Errors+s.Timeouts != 0 {
+		t.Errorf("a refused Lease reached Redis: %+v", s)
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -120,7 +122,12 @@ func TestNothingPanicsOnAnyAnswerTheVenueGives(t *testing.T) {
 	}
 	for name, body := range answers {
 		t.Run(name, func(t *testing.T) {
-			venueSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }))
+			var asked sync.Map // path → *atomic.Int64: the venue must be reached, or nothing here is tested
+			venueSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n, _ := asked.LoadOrStore(r.URL.Path, new(atomic.Int64))
+				n.(*atomic.Int64).Add(1)
+				w.Write([]byte(body))
+			}))
 			t.Cleanup(venueSrv.Close)
 			client, err := venue.New(venue.Config{BaseURL: venueSrv.URL, AccessKey: "a", SecretKey: "s", Retries: -1})
 			if err != nil {
@@ -137,9 +144,15 @@ func TestNothingPanicsOnAnyAnswerTheVenueGives(t *testing.T) {
 				venueapi.PathPositionLimit,
 			} {
 				w := httptest.NewRecorder()
-				h.ServeHTTP(w, httptest.NewRequest("GET", p, nil))
+				// A loopback Host: another is refused (421) before the venue is asked.
+				h.ServeHTTP(w, httptest.NewRequest("GET", "http://127.0.0.1"+p, nil))
 				if w.Code != 200 && !bytes.Contains(w.Body.Bytes(), []byte(`"ts":`)) {
 					t.Errorf("%s: HTTP %d %s, want an answer or the venue's error envelope", p, w.Code, w.Body)
+				}
+			}
+			for _, path := range []string{venueapi.PathKLine, venueapi.PathPositionLimit, venueapi.PathTiers} {
+				if n, ok := asked.Load(path); !ok || n.(*atomic.Int64).Load() == 0 {
+					t.Errorf("the venue was never asked on %s: its answer was not tested", path)
 				}
 			}
 		})
