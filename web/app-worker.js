@@ -8,6 +8,12 @@
 //     could be left with half a cache) and activation waits for the cleanup.
 //     A first visit asks for app.wasm twice (the page, the precache), but
 //     the browser's HTTP cache answers the second with a 304: one download;
+//   - what it keeps and shows is of its own build: every answer of the
+//     front end names the build it is of (config.version), and an install
+//     fails on an answer of another, as during a rolling deployment, where
+//     a replica of the release before may answer some of its requests (the
+//     browser tries again at its next check); a page of another build from
+//     the network is not shown over this build's files (page);
 //   - it does not claim the page that installed it: go-app reads a worker
 //     that activates while one already controls the page as a new
 //     deployment, so claiming on a first visit offered a pointless reload.
@@ -27,7 +33,8 @@
 //   - the server's own pages (/login, /embed/demo) and live data
 //     (config.live) are never answered from here: they are live, and the app
 //     keeps its own copy of the last data it saw.
-const cacheName = "app-" + "{{.Version}}";
+const version = "{{.Version}}";
+const cacheName = "app-" + version;
 const resourcesToCache = {{.ResourcesToCache}};
 const config = {{.WorkerConfig}};
 
@@ -38,11 +45,37 @@ const isLive = (pathname) => config.live.some((prefix) => pathname.startsWith(pr
 const shellAfter = 3000;
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(Promise.all([
-    routes(event),
-    caches.open(cacheName).then((c) => c.addAll([...new Set([...resourcesToCache, ...config.pages])])),
-  ]).then(() => self.skipWaiting()));
+  event.waitUntil(Promise.all([routes(event), precache()]).then(() => self.skipWaiting()));
 });
+
+// otherBuild reports whether res names a build of the front end other than
+// this worker's (config.version). An answer naming none (not the front
+// end's, or through a proxy that drops the header) is taken as it is.
+const otherBuild = (res) => {
+  const build = res.headers.get(config.version);
+  return build !== null && build !== version;
+};
+
+// precache keeps the app's files and each page's shell, every one an OK
+// answer of this build, or nothing: nothing is put before all are in. A
+// shell's request says it is one (config.shell): the server writes no
+// viewer's data into it, even where it cannot tell a page being shown from
+// a fetch (no Sec-Fetch-Dest).
+function precache() {
+  const files = [...new Set([...resourcesToCache, ...config.pages])];
+  const fetched = files.map((file) => {
+    const headers = config.pages.includes(file) ? { [config.shell]: "1" } : {};
+    return fetch(file, { headers }).then((res) => {
+      if (!res.ok || otherBuild(res)) {
+        throw new Error("riskchart: " + file + " answered HTTP " + res.status + " of build " + res.headers.get(config.version) + ", not " + version + ": not installed");
+      }
+      return [file, res];
+    });
+  });
+  return Promise.all(fetched).then((answers) =>
+    caches.open(cacheName).then((c) => Promise.all(answers.map(([file, res]) => c.put(file, res))))
+  );
+}
 
 // Where the browser supports static routes, it answers the app's files
 // from this version's cache, and live data from the network, without
@@ -78,12 +111,16 @@ self.addEventListener("fetch", (event) => {
     }
     return;
   }
-  event.respondWith(caches.match(req).then((hit) => hit || fetch(req)));
+  event.respondWith(caches.match(req, { cacheName }).then((hit) => hit || fetch(req)));
 });
 
 // page answers the opening of a page of the app: a bare path with its shell
 // at once, any other URL from the network, or from its path's shell when
-// the network fails, answers 5xx, or is slower than shellAfter.
+// the network fails, answers 5xx or with a page of another build, or is
+// slower than shellAfter. A page of another build (a deployment since this
+// worker's install) would run this build's scripts, styles and app.wasm,
+// which its cache answers, on the other's page until the reload go-app
+// offers once the new build's worker takes over.
 function page(req, url) {
   const shell = () => caches.match(url.pathname, { cacheName }).then((hit) => hit && themed(hit, url.searchParams.get("theme")));
   if (url.search === "") {
@@ -101,7 +138,7 @@ function page(req, url) {
     };
     const fallback = () => shell().then((hit) => answer(hit || net), () => answer(net));
     const timer = setTimeout(fallback, shellAfter);
-    net.then((res) => (res.status >= 500 ? fallback() : answer(res)), fallback);
+    net.then((res) => (res.status >= 500 || otherBuild(res) ? fallback() : answer(res)), fallback);
   });
 }
 

@@ -59,7 +59,8 @@ func New(cfg Config) (http.Handler, error) {
 		return nil, fmt.Errorf("reading the wasm_exec.js glue (run make build): %w", err)
 	}
 	pages.Routes()
-	worker, err := workerTemplate(webjs.AppWorkerJS, workerConfig{Pages: pages.Paths(), Live: livePrefixes, Themes: components.Themes(), Navigation: firstdata.NavigationHeader})
+	worker, err := workerTemplate(webjs.AppWorkerJS, workerConfig{Pages: pages.Paths(), Live: livePrefixes, Themes: components.Themes(),
+		Navigation: firstdata.NavigationHeader, Shell: firstdata.ShellHeader, Version: VersionHeader})
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +235,19 @@ type workerConfig struct {
 	// Navigation is the header the worker marks a page's navigation with
 	// when it sends it on to the network (firstdata.NavigationHeader).
 	Navigation string `json:"navigation"`
+	// Shell is the header the worker marks its requests for the shells it
+	// keeps with (firstdata.ShellHeader).
+	Shell string `json:"shell"`
+	// Version is the header naming the build of every answer of the front
+	// end (VersionHeader): the worker keeps and shows only its own build's.
+	Version string `json:"version"`
 }
+
+// VersionHeader names the build (go-app's version) of every answer of the
+// front end, 304s included, so that the service worker can tell an answer
+// of another build, from a replica of another release during a rolling
+// deployment or from the network after a deployment, from one of its own.
+const VersionHeader = "Riskchart-Version"
 
 // livePrefixes are the venue's paths and the server's API.
 var livePrefixes = []string{"/sapi/", "/api/"}
@@ -274,6 +287,7 @@ type handler struct {
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r = withListsJoined(r) // once, for every reader below
+	w.Header().Set(VersionHeader, h.app.Version)
 	switch {
 	case r.URL.Path == "/wasm_exec.js":
 		h.wasmExec.ServeHTTP(w, r)

@@ -48,7 +48,7 @@ func builtRoot(t testing.TB) string {
 	return root
 }
 
-var versionRE = regexp.MustCompile(`const cacheName = "app-" \+ "([0-9a-f]+)"`)
+var versionRE = regexp.MustCompile(`const version = "([0-9a-f]+)";`)
 
 // served answers a GET of path from a handler made with cfg.
 func served(t *testing.T, cfg Config, path string) (status int, body string) {
@@ -252,7 +252,7 @@ var workerConfigRE = regexp.MustCompile(`(?m)^const config = (.*);$`)
 func TestTheWorkerPrecachesTheShellAndLeavesDataLive(t *testing.T) {
 	_, js := served(t, Config{Root: builtRoot(t)}, "/app-worker.js")
 	for _, want := range []string{`"/web/app.wasm"`, `"/app.js"`, `"/wasm_exec.js"`, `"/app.css"`, `"/web/icon-maskable-512.png"`, `"/"`,
-		"caches.open(cacheName).then((c) => c.addAll([...new Set([...resourcesToCache, ...config.pages])]))", "isLive(url.pathname)", "config.pages.includes(url.pathname)",
+		"const files = [...new Set([...resourcesToCache, ...config.pages])];", "isLive(url.pathname)", "config.pages.includes(url.pathname)",
 		`{ condition: { urlPattern: prefix + "*" }, source: "network" }`} {
 		if !strings.Contains(js, want) {
 			t.Errorf("the worker lacks %s", want)

@@ -16,6 +16,12 @@ import (
 // shells among them, which carry no first data.
 const NavigationHeader = "Riskchart-Navigation"
 
+// ShellHeader marks the service worker's request for a shell it keeps until
+// the next release (web/app-worker.js): never a page being shown, even
+// without Sec-Fetch-Dest (a browser without Fetch Metadata, or a proxy that
+// drops it), which a page the browser loads itself may lack.
+const ShellHeader = "Riskchart-Shell"
+
 // TiersPage is the tier ladder a page shows, as the gateway judges it: its
 // contract, and for an embed the signed link in the page's URL, by which
 // alone an embed's panel is judged ("" for none).

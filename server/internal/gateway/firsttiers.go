@@ -63,6 +63,9 @@ func pageRead(r *http.Request) bool {
 // worker keeps "/" as the shell of every view, and a shell with one
 // contract's tiers would show them for another.
 func shownNow(r *http.Request) bool {
+	if r.Header.Get(firstdata.ShellHeader) != "" {
+		return false // a shell the worker keeps
+	}
 	if r.Header.Get(firstdata.NavigationHeader) != "" {
 		return true
 	}
