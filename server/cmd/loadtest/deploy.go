@@ -547,12 +547,14 @@ func probe(ctx context.Context, url, encoding string) (coding string, size int64
 		return "", 0, fmt.Errorf("probing the answer: %w", err)
 	}
 	defer res.Body.Close()
-	if size, err = io.Copy(io.Discard, res.Body); err != nil {
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
 		return "", 0, fmt.Errorf("probing the answer: %w", err)
 	}
-	if res.StatusCode != http.StatusOK {
-		return "", 0, fmt.Errorf("probing the answer: %s", res.Status)
+	if err := checkAnswer(res.StatusCode, res.Header.Get("Content-Encoding"), body); err != nil {
+		return "", 0, fmt.Errorf("probing the answer: %w", err)
 	}
+	size = int64(len(body))
 	if coding = res.Header.Get("Content-Encoding"); coding == "" {
 		coding = "identity"
 	}

@@ -11,6 +11,7 @@ import (
 // A refusal is answered fast: counted as a request done, it would raise
 // req/s and lower p99 of a run the limiter refused. Only 200s count.
 func TestLoadCountsOnlyAnswersThatSucceeded(t *testing.T) {
+	candles := sandboxAnswer(t, "contract_code=BTC-USDT&period=1min&size=300")
 	var n atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if n.Add(1)%2 == 0 {
@@ -18,7 +19,7 @@ func TestLoadCountsOnlyAnswersThatSucceeded(t *testing.T) {
 			return
 		}
 		time.Sleep(2 * time.Millisecond)
-		w.Write([]byte(`{"status":"ok"}`))
+		w.Write(candles)
 	}))
 	defer srv.Close()
 	f := flags{duration: 10 * time.Second, requests: 200, clients: 1}

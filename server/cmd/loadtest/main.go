@@ -18,6 +18,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"flag"
@@ -289,12 +291,55 @@ func warm(ctx context.Context, base string, sc scenario) error {
 		if err != nil {
 			return err
 		}
-		res, err := http.DefaultClient.Do(req)
+		res, err := http.DefaultClient.Do(req) // gzip undone by the Transport
 		if err != nil {
 			return fmt.Errorf("warming %s: %w", p, err)
 		}
-		io.Copy(io.Discard, res.Body)
+		body, err := io.ReadAll(res.Body)
 		res.Body.Close()
+		if err == nil {
+			err = checkAnswer(res.StatusCode, "", body)
+		}
+		if err != nil {
+			return fmt.Errorf("warming %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// minAnswer is the fewest bytes an answer of candles takes on the wire in
+// these runs: all 25 monthly candles of the venue's history, gzipped, take
+// more than 1 kB. The venue's error envelope, which its paths answer under
+// HTTP 200 for a business error (docs/decisions.md#gateway-error-statuses),
+// and an answer of no candles take less than 300 bytes.
+const minAnswer = 512
+
+// checkAnswer reports whether an answer, its body as it came in
+// Content-Encoding encoding, is one of candles: HTTP 200 alone is not,
+// since a business error comes under it too.
+func checkAnswer(status int, encoding string, body []byte) error {
+	if status != http.StatusOK {
+		return fmt.Errorf("HTTP %d: %.200s", status, body)
+	}
+	switch encoding {
+	case "", "identity":
+	case "gzip":
+		zr, err := gzip.NewReader(bytes.NewReader(body))
+		if err != nil {
+			return fmt.Errorf("reading the gzipped answer: %w", err)
+		}
+		if body, err = io.ReadAll(zr); err != nil {
+			return fmt.Errorf("reading the gzipped answer: %w", err)
+		}
+	default:
+		return fmt.Errorf("an answer in Content-Encoding %s, which this check does not read", encoding)
+	}
+	a, err := venueapi.DecodeKLine(body)
+	if err != nil {
+		return fmt.Errorf("reading the answer: %w", err)
+	}
+	if a.Status == nil || *a.Status != venueapi.StatusOK || len(a.Data) == 0 {
+		return fmt.Errorf("an answer of no candles: %.200s", body)
 	}
 	return nil
 }
@@ -447,6 +492,9 @@ func browserAddrs() [][]string {
 	return out
 }
 
+// errNotCandles is an answer too short to hold candles, or not a 200.
+var errNotCandles = errors.New("not an answer of candles")
+
 // discard is io.Discard without its ReadFrom, which would read through a
 // buffer of its own (8 kB) instead of the client's.
 type discard struct{}
@@ -482,6 +530,8 @@ func load(ctx context.Context, base string, f flags, rate float64, path func(cli
 			defer wg.Done()
 			local := make([]time.Duration, 0, 4096)
 			buf := make([]byte, readBuffer)
+			var first bytes.Buffer // the first answer, checked whole
+			checked := false
 			var localLate []time.Duration
 			for i := 0; ctx.Err() == nil; i++ {
 				if sent.Add(1) > f.requests {
@@ -514,12 +564,29 @@ func load(ctx context.Context, base string, f flags, rate float64, path func(cli
 					}
 					continue
 				}
-				_, err = io.CopyBuffer(discard{}, res.Body, buf)
+				// A client's first answer is read whole and checked for
+				// candles; every other one is at least minAnswer bytes, which
+				// no error envelope is.
+				var n int64
+				if checked {
+					n, err = io.CopyBuffer(discard{}, res.Body, buf)
+				} else {
+					first.Reset()
+					n, err = io.CopyBuffer(&first, res.Body, buf)
+				}
 				res.Body.Close()
 				if err != nil && ctx.Err() != nil {
 					continue // cut off at the end of the run
 				}
-				if err != nil || res.StatusCode != http.StatusOK {
+				switch {
+				case err != nil:
+				case !checked:
+					err = checkAnswer(res.StatusCode, res.Header.Get("Content-Encoding"), first.Bytes())
+					checked = err == nil
+				case res.StatusCode != http.StatusOK || n < minAnswer:
+					err = errNotCandles
+				}
+				if err != nil {
 					bad.Add(1) // an error, not a request done: a refusal is answered fast
 					continue
 				}

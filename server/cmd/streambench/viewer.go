@@ -33,6 +33,7 @@ type viewer struct {
 	mu        sync.Mutex
 	latencies []time.Duration // from the venue's answer of a version to this viewer's read of it
 	unmatched atomic.Int64    // versions read that no venue answer holds
+	refused   atomic.Int64    // polls not answered with candles: a 429, an error envelope under 200
 }
 
 // dial connects from the viewer's own address, until ctx ends.
@@ -119,7 +120,10 @@ func (v *viewer) poll(ctx context.Context, connected func()) error {
 			return err
 		}
 		readAt := time.Now()
-		if ch, recs := records(body); status == http.StatusOK && ch != "" {
+		ch, recs := records(body)
+		if status != http.StatusOK || ch == "" || len(recs) == 0 {
+			v.refused.Add(1)
+		} else {
 			for _, rec := range recs {
 				id, version := recordID(rec)
 				if seen[id] != version {
