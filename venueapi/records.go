@@ -22,6 +22,13 @@ type Candle struct {
 	TradeTurnover decimal.Decimal // Σ vol × face value × price, in the quote asset
 }
 
+// Equal reports whether c and o are the same candle with the same figures,
+// each compared as a number (1.50 equals 1.5).
+func (c Candle) Equal(o Candle) bool {
+	return c.ID == o.ID && c.Open.Equal(o.Open) && c.Close.Equal(o.Close) && c.High.Equal(o.High) && c.Low.Equal(o.Low) &&
+		c.Vol.Equal(o.Vol) && c.Count.Equal(o.Count) && c.Amount.Equal(o.Amount) && c.TradeTurnover.Equal(o.TradeTurnover)
+}
+
 type candleWire struct {
 	ID            *WireInt            `json:"id"`
 	Vol           decimal.NullDecimal `json:"vol"`

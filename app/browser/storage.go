@@ -62,6 +62,42 @@ func (localStorage) RemoveItem(key string) {
 	app.Window().Get("localStorage").Call("removeItem", key)
 }
 
+func (localStorage) Keys() []string {
+	ls := app.Window().Get("localStorage")
+	n := ls.Get("length").Int()
+	keys := make([]string, 0, n)
+	for i := range n {
+		if k := ls.Call("key", i); !k.IsNull() && !k.IsUndefined() {
+			keys = append(keys, k.String())
+		}
+	}
+	return keys
+}
+
+// keyLister is storage that lists its keys, as localStorage does.
+type keyLister interface{ Keys() []string }
+
+// keptKeys begins the key of every view kept here (riskchart/chart/…,
+// riskchart/risk/…), and of their index.
+const keptKeys = "riskchart/"
+
+// forgetUnlisted removes the views kept here that index does not list,
+// except key: another tab's keep that ran between this one's read of the
+// index and its write left its view listed by no index, which no later
+// keep would count or make room by. Storage that cannot list its keys
+// keeps them.
+func forgetUnlisted(s Storage, index []string, key string) {
+	l, ok := s.(keyLister)
+	if !ok {
+		return
+	}
+	for _, k := range l.Keys() {
+		if strings.HasPrefix(k, keptKeys) && k != lastSeenIndex && k != key && !slices.Contains(index, k) {
+			s.RemoveItem(k)
+		}
+	}
+}
+
 // lastSeen is one view's data as kept. Data holds a T as kept, or a *T to
 // read one into (encoding/json decodes into the pointer an interface holds).
 type lastSeen struct {
@@ -91,6 +127,7 @@ func keepLastSeen(s Storage, key string, v any, self selfJSON, at time.Time) (er
 	}
 	index := readIndex(s)
 	index = slices.DeleteFunc(index, func(k string) bool { return k == key })
+	forgetUnlisted(s, index, key)
 	for len(index) >= lastSeenMax {
 		s.RemoveItem(index[0])
 		index = index[1:]

@@ -40,6 +40,14 @@ func (s *mapStorage) SetItem(k, v string) {
 
 func (s *mapStorage) RemoveItem(k string) { delete(s.m, k) }
 
+func (s *mapStorage) Keys() []string {
+	keys := make([]string, 0, len(s.m))
+	for k := range s.m {
+		keys = append(keys, k)
+	}
+	return keys
+}
+
 func TestLastSeenDataComesBackExactlyWithItsTime(t *testing.T) {
 	s := &mapStorage{m: map[string]string{}}
 	at := time.Date(2026, 11, 22, 10, 30, 0, 0, time.FixedZone("CET", 3600))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -678,11 +679,23 @@ func (k *KLineChart) streamState(ctx app.Context, ch, data string) {
 // applyLive updates the newest candle and appends the ones that began since,
 // following the newest candle only when the user's view ends on it. When
 // only the newest candle moved, it alone is redrawn (app/echarts/live.go).
+// revise puts c in place of the candle of its id among candles, ascending,
+// and reports whether that changed it. The poll brings the candle before
+// the current one each time: only a change of it is worth a redraw.
+func revise(candles []venueapi.Candle, c venueapi.Candle) bool {
+	i, ok := slices.BinarySearchFunc(candles, c.ID, func(h venueapi.Candle, id int64) int { return cmp.Compare(h.ID, id) })
+	if !ok || candles[i].Equal(c) {
+		return false
+	}
+	candles[i] = c
+	return true
+}
+
 func (k *KLineChart) applyLive(fresh []venueapi.Candle) {
 	defer browser.Measure("riskchart:live", browser.Now())
 	start, end := k.chart.View()
 	following := end >= len(k.candles)-1
-	appended := 0
+	appended, revised := 0, false
 	for _, c := range fresh {
 		last := k.candles[len(k.candles)-1]
 		switch {
@@ -692,17 +705,28 @@ func (k *KLineChart) applyLive(fresh []venueapi.Candle) {
 			k.candles = append(k.candles, c)
 			appended++
 		default:
+			// An older candle's change: the one before the current candle
+			// is final only 10 s after its close (docs/decisions.md,
+			// "Closed candles"), and the stream and the poll bring it.
+			revised = revise(k.candles, c) || revised
 			continue
 		}
 		up, down := chartopt.AppendVolume(nil, nil, c)
 		k.chart.SetLast(string(chartopt.AppendLabel(nil, c.ID, k.Period, k.loc())), string(chartopt.AppendPrice(nil, c)), string(up), string(down), c.ID > last.ID)
 	}
-	k.liveStudies()
+	if revised {
+		// Not the newest alone: every candle again, and the studies over them.
+		a := chartopt.Data(k.candles, k.Period, k.loc())
+		k.chart.Load(a.Labels, a.Prices, a.Ups, a.Downs)
+		k.loadStudies(true)
+	} else {
+		k.liveStudies()
+	}
 	k.widenRoom(fresh)
 	switch {
 	case following && appended > 0:
 		k.chart.Draw(start+appended, end+appended)
-	case appended > 0:
+	case appended > 0 || revised:
 		k.chart.Redraw()
 	default:
 		k.chart.ShowLast()

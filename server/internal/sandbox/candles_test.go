@@ -91,7 +91,7 @@ func TestCandles_ALongerCandleIsTheAggregateOfTheShorterOnesOverRandomWindows(t 
 		if len(longs) != 1 || len(in) == 0 {
 			t.Fatalf("%s %s at %d: %d long, %d short", code, long, id, len(longs), len(in))
 		}
-		if got, want := longs[0], aggregate(in); !sameCandle(got, want) {
+		if got, want := longs[0], aggregate(in); !got.Equal(want) {
 			t.Fatalf("%s %s at %s is not the aggregate of its %d %s candles:\n got %+v\nwant %+v", code, long, time.Unix(id, 0).UTC(), len(in), short, got, want)
 		}
 	}
@@ -176,7 +176,7 @@ func TestCandles_TheOpenCandleMovesWithTheClockAndClosesOnItsBoundary(t *testing
 	}
 	v.clock.Set(time.Unix(minute+60, 0))
 	next := v.candles(t, "contract_code=BTC-USDT&period=1min&size=2")
-	if next[0].ID != minute || !sameCandle(next[0], closed) || next[1].ID != minute+60 || !next[1].Open.Equal(closed.Close) {
+	if next[0].ID != minute || !next[0].Equal(closed) || next[1].ID != minute+60 || !next[1].Open.Equal(closed.Close) {
 		t.Errorf("after the boundary: %+v", next)
 	}
 }

@@ -710,7 +710,7 @@ func TestDecisions_KLine_Consistency_ALongerCandleIsTheAggregateOfTheShorterOnes
 	day := venueapi.Period1Day.Start(testNow.Unix())
 	long := v.candles(t, "contract_code=ETH-USDT&period=1day&size=1")
 	short := v.candles(t, fmt.Sprintf("contract_code=ETH-USDT&period=1min&from=%d&to=%d", day, testNow.Unix()))
-	if got, want := long[0], aggregate(short); !sameCandle(got, want) {
+	if got, want := long[0], aggregate(short); !got.Equal(want) {
 		t.Fatalf("the open day is not the aggregate of its %d minutes:\n got %+v\nwant %+v", len(short), got, want)
 	}
 }

@@ -258,9 +258,4 @@ func aggregate(cs []venueapi.Candle) venueapi.Candle {
 	return a
 }
 
-func sameCandle(a, b venueapi.Candle) bool {
-	return a.ID == b.ID && a.Open.Equal(b.Open) && a.Close.Equal(b.Close) && a.High.Equal(b.High) && a.Low.Equal(b.Low) &&
-		a.Vol.Equal(b.Vol) && a.Count.Equal(b.Count) && a.Amount.Equal(b.Amount) && a.TradeTurnover.Equal(b.TradeTurnover)
-}
-
 func readCloser(s string) io.ReadCloser { return io.NopCloser(strings.NewReader(s)) }
