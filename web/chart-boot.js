@@ -203,9 +203,12 @@
 
   // Which candles the time axis names, by the app's rule (app/boot.Config's
   // steps): the first of each round time, but none so near the grid's edge
-  // that its label would be cut. Worked out for the view drawn first.
-  const step = boot.steps[period];
-  const bucket = (id) => {
+  // that its label would be cut. Worked out for the view drawn first, whose
+  // step is the one for the candles in view: all of a history shorter than
+  // the candles shown at first.
+  const steps = boot.steps[period];
+  const stepFor = (visible) => steps.find((s) => visible <= s.upTo) || steps[steps.length - 1];
+  const bucket = (step, id) => {
     const d = new Date(id * 1000);
     if (step.months) {
       return Math.floor((utc ? d.getUTCFullYear() * 12 + d.getUTCMonth() : d.getFullYear() * 12 + d.getMonth()) / step.months);
@@ -215,9 +218,9 @@
     return Math.floor((id + (utc ? 0 : -d.getTimezoneOffset() * 60) + monday) / step.seconds);
   };
   const named = (ids, start, end, width) => {
-    const edge = Math.floor(((end - start + 1) * boot.edgeHalf) / width) + 1;
+    const step = stepFor(end - start + 1), edge = Math.floor(((end - start + 1) * boot.edgeHalf) / width) + 1;
     const near = (i) => (i > start && i - start < edge) || (i < end && end - i < edge);
-    return (i) => i > 0 && i < ids.length && bucket(ids[i]) !== bucket(ids[i - 1]) && !near(i);
+    return (i) => i > 0 && i < ids.length && bucket(step, ids[i]) !== bucket(step, ids[i - 1]) && !near(i);
   };
 
   // The contract's decimals, from the list the server put in the page (the

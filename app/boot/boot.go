@@ -62,13 +62,15 @@ type Config struct {
 	// (chartopt.LabelsInUTC).
 	UTCLabels []venueapi.Period `json:"utcLabels"`
 	// Steps holds, for each period, the round time the time axis labels
-	// with Shown candles in view (chartopt.StepFor): a candle is labelled
-	// when its step differs from the previous candle's (chartopt.Bucket),
-	// unless a label centred on it would lie within EdgeHalf px of the
-	// grid's edge, where only the first and last candles' are written,
-	// aligned inside it (app/echarts.SetAxes).
-	Steps    map[venueapi.Period]chartopt.TimeStep `json:"steps"`
-	EdgeHalf int                                   `json:"edgeHalf"`
+	// with each count of candles in view up to Shown (chartopt.StepFor), as
+	// runs of counts (Step): a history of fewer than Shown candles shows
+	// them all, on a finer step. A candle is labelled when its step differs
+	// from the previous candle's (chartopt.Bucket), unless a label centred
+	// on it would lie within EdgeHalf px of the grid's edge, where only the
+	// first and last candles' are written, aligned inside it
+	// (app/echarts.SetAxes).
+	Steps    map[venueapi.Period][]Step `json:"steps"`
+	EdgeHalf int                        `json:"edgeHalf"`
 	// UTC is the value of ?tz= that shows times in UTC (else the browser's
 	// zone); Themes are the values of ?theme= that choose one (else "auto").
 	UTC    string   `json:"utc"`
@@ -93,6 +95,28 @@ type Config struct {
 	// Compact is a chart embed's compact layout and the height rule that
 	// takes it before the app runs.
 	Compact CompactRule `json:"compact"`
+}
+
+// Step is the time axis' step (chartopt.StepFor) with UpTo candles in
+// view or fewer, and more than the previous Step's of its period.
+type Step struct {
+	UpTo int `json:"upTo"`
+	chartopt.TimeStep
+}
+
+// stepsFor are period p's steps for 1 to shown candles in view, each run
+// of counts with the same step as one Step, fewest candles first.
+func stepsFor(p venueapi.Period, shown int) []Step {
+	var out []Step
+	for visible := 1; visible <= max(shown, 1); visible++ {
+		s := chartopt.StepFor(p, visible, chartopt.TimeLabels)
+		if n := len(out); n > 0 && out[n-1].TimeStep == s {
+			out[n-1].UpTo = visible
+			continue
+		}
+		out = append(out, Step{UpTo: visible, TimeStep: s})
+	}
+	return out
 }
 
 // CompactRule is how a chart embed too low for the full layout takes the
@@ -145,7 +169,7 @@ func NewConfig(p Page) (Config, error) {
 	c := Config{Path: venueapi.PathKLine, Size: p.Size, Shown: p.Shown, Contract: p.Contract, Period: p.Period,
 		ContractPattern: venueapi.ContractCodePattern, ContractMaxLen: venueapi.ContractCodeMaxLen,
 		Labels: map[venueapi.Period]string{}, UTC: p.UTC, Themes: p.Themes,
-		Steps: map[venueapi.Period]chartopt.TimeStep{}, EdgeHalf: chartopt.TimeLabelHalf,
+		Steps: map[venueapi.Period][]Step{}, EdgeHalf: chartopt.TimeLabelHalf,
 		ContractsID: ContractsID, LookID: LookID, SketchAttr: SketchAttr, VolumeUnits: chartopt.VolumeUnits(),
 		PriceRoom: RoomRule{Min: chartopt.DefaultPriceRoom, Step: chartopt.PriceRoomStep, Pad: chartopt.PriceRoomPad,
 			Above: chartopt.PriceRoomAbove, Font: chartopt.AxisFont(chartopt.AxisFontSize)},
@@ -153,7 +177,7 @@ func NewConfig(p Page) (Config, error) {
 			Panes: []string{string(studies.MACD), string(studies.RSI)}, Font: chartopt.AxisFont(chartopt.CompactAxisFontSize)}}
 	for _, period := range venueapi.Periods() {
 		c.Labels[period] = chartopt.LabelLayout(period)
-		c.Steps[period] = chartopt.StepFor(period, p.Shown, chartopt.TimeLabels)
+		c.Steps[period] = stepsFor(period, p.Shown)
 		if chartopt.LabelsInUTC(period) {
 			c.UTCLabels = append(c.UTCLabels, period)
 		}

@@ -24,21 +24,21 @@ func TestTheConfigCarriesTheAppsRulesAsData(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got struct {
-		Path            string                       `json:"path"`
-		Size            int                          `json:"size"`
-		Shown           int                          `json:"shown"`
-		Contract        string                       `json:"contract"`
-		Period          string                       `json:"period"`
-		ContractPattern string                       `json:"contractPattern"`
-		ContractMaxLen  int                          `json:"contractMaxLen"`
-		Labels          map[string]string            `json:"labels"`
-		UTCLabels       []string                     `json:"utcLabels"`
-		UTC             string                       `json:"utc"`
-		Themes          []string                     `json:"themes"`
-		Frames          map[string]json.RawMessage   `json:"frames"`
-		Steps           map[string]chartopt.TimeStep `json:"steps"`
-		EdgeHalf        int                          `json:"edgeHalf"`
-		ContractsID     string                       `json:"contractsID"`
+		Path            string                     `json:"path"`
+		Size            int                        `json:"size"`
+		Shown           int                        `json:"shown"`
+		Contract        string                     `json:"contract"`
+		Period          string                     `json:"period"`
+		ContractPattern string                     `json:"contractPattern"`
+		ContractMaxLen  int                        `json:"contractMaxLen"`
+		Labels          map[string]string          `json:"labels"`
+		UTCLabels       []string                   `json:"utcLabels"`
+		UTC             string                     `json:"utc"`
+		Themes          []string                   `json:"themes"`
+		Frames          map[string]json.RawMessage `json:"frames"`
+		Steps           map[string][]Step          `json:"steps"`
+		EdgeHalf        int                        `json:"edgeHalf"`
+		ContractsID     string                     `json:"contractsID"`
 		PriceRoom       struct {
 			Min, Step, Pad int
 			Above          float64
@@ -121,8 +121,19 @@ func TestTheConfigCarriesTheAppsRulesAsData(t *testing.T) {
 		if got.Labels[string(p)] != chartopt.LabelLayout(p) {
 			t.Errorf("period %s labelled %q, want chartopt's %q", p, got.Labels[string(p)], chartopt.LabelLayout(p))
 		}
-		if want := chartopt.StepFor(p, 120, chartopt.TimeLabels); got.Steps[string(p)] != want {
-			t.Errorf("period %s: the time axis' step %+v, want chartopt's %+v for the 120 candles shown", p, got.Steps[string(p)], want)
+		// The step the script picks for each count of candles in view: the
+		// first whose UpTo holds it.
+		for visible := 1; visible <= 120; visible++ {
+			steps, pick := got.Steps[string(p)], chartopt.TimeStep{}
+			for _, s := range steps {
+				if visible <= s.UpTo {
+					pick = s.TimeStep
+					break
+				}
+			}
+			if want := chartopt.StepFor(p, visible, chartopt.TimeLabels); pick != want {
+				t.Errorf("period %s, %d candles in view: the time axis' step %+v, want chartopt's %+v", p, visible, pick, want)
+			}
 		}
 		if slices.Contains(got.UTCLabels, string(p)) != chartopt.LabelsInUTC(p) {
 			t.Errorf("period %s: the script's UTC periods %v disagree with chartopt", p, got.UTCLabels)
