@@ -123,7 +123,11 @@ func runService(ctx context.Context, args []string, getenv func(string) string, 
 		return err
 	}
 	registry := prometheus.NewRegistry()
-	front, err := bundle.New(bundle.Config{Root: cfg.Root, ShellSalt: cfg.FrameAncestors, PublicURL: cfg.PublicURL, Registry: registry})
+	build, err := serverBuild()
+	if err != nil {
+		return err
+	}
+	front, err := bundle.New(bundle.Config{Root: cfg.Root, ShellSalt: cfg.FrameAncestors + "\x00" + build, PublicURL: cfg.PublicURL, Registry: registry})
 	if err != nil {
 		return err
 	}
