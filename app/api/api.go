@@ -6,6 +6,7 @@ package api
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/riskchart/riskchart/app/browser"
 	"github.com/riskchart/riskchart/app/embedscope"
@@ -82,6 +83,9 @@ type AnswerError struct {
 	Unreadable bool   // the body is no envelope of ours
 	Code       int    // the envelope's code
 	Msg        string // the envelope's message
+	// RetryAfter is the wait the server's Retry-After asked for, on a 429
+	// or 503 answer; 0 when it named none (RetryAfter).
+	RetryAfter time.Duration
 }
 
 func (e *AnswerError) Error() string {

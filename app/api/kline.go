@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/riskchart/riskchart/app/browser"
 	"github.com/riskchart/riskchart/venueapi"
@@ -28,7 +29,8 @@ func FetchKLine(ctx context.Context, q venueapi.KLineQuery) (KLine, error) {
 	if err != nil {
 		return KLine{}, fmt.Errorf("loading %s candles: %w", q.ContractCode, err)
 	}
-	return ReadKLine(q, a.Status, a.Body)
+	res, err := ReadKLine(q, a.Status, a.Body)
+	return res, withRetryAfter(err, a.Status, a.Header, time.Now())
 }
 
 // ReadKLine decodes an answer of the KLine path to q, given with its HTTP

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/riskchart/riskchart/app/browser"
 	"github.com/riskchart/riskchart/venueapi"
@@ -18,7 +19,8 @@ func FetchLimits(ctx context.Context, q venueapi.LimitQuery, header map[string]s
 	if err != nil {
 		return nil, fmt.Errorf("fetching position limits: %w", err)
 	}
-	return ReadLimits(a.Status, a.Body)
+	env, err := ReadLimits(a.Status, a.Body)
+	return env, withRetryAfter(err, a.Status, a.Header, time.Now())
 }
 
 // ReadLimits decodes an answer of the position-limit path, given with its

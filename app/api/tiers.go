@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/riskchart/riskchart/app/browser"
 	"github.com/riskchart/riskchart/venueapi"
@@ -37,7 +38,8 @@ func FetchTiers(ctx context.Context, code string, header map[string]string) (*ve
 	if err != nil {
 		return nil, fmt.Errorf("fetching the tiers of %s: %w", code, err)
 	}
-	return ReadTiers(code, a.Status, a.Body)
+	env, err := ReadTiers(code, a.Status, a.Body)
+	return env, withRetryAfter(err, a.Status, a.Header, time.Now())
 }
 
 // TakePageTiers returns, once, the tiers of code that the chart page read

@@ -105,13 +105,16 @@ func (k *KLineChart) takeLive(ctx app.Context, fresh []venueapi.Candle) {
 			return
 		}
 		if err != nil {
-			// The live candles wait with the rest: the next one asks again.
+			// The live candles wait with the rest: the next one asks again,
+			// after the poll's backoff.
 			k.stale = true
+			k.pollFailed(err)
 			browser.Warn("the candles the chart missed did not load", "from", from, "to", to, "err", err)
 			return
 		}
 		// The venue's answer, even with none (a span it has no candles for),
 		// then the live candles, newest last.
 		k.applyLive(append(res.Candles, held...))
+		k.pollBack = pollBackoff{}
 	})
 }

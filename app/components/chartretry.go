@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/riskchart/riskchart/app/api"
 	"github.com/riskchart/riskchart/app/browser"
 )
 
@@ -45,6 +46,9 @@ func (k *KLineChart) stopRetrying() {
 // failure), or, when now is set, when it shows a saved chart (the poll
 // loop replaces that one as soon as it gets an answer).
 func (k *KLineChart) retryIfDown(ctx app.Context, now bool) {
+	if now && api.Unanswered(k.pollBack.err) {
+		k.pollBack = pollBackoff{} // the connection is back: poll at once, not after the backoff
+	}
 	if k.loading {
 		return
 	}

@@ -21,6 +21,10 @@ type fetchState struct {
 	err      string    // the last attempt's failure; "" when it succeeded
 	stale    bool      // the server answered from its cache: the venue failed
 	noAccess bool      // the server refused the private data
+	failures int       // attempts failed in a row (not refused), for the backoff
+	// backoff is how soon a failed attempt may be tried again, and atLeast
+	// the least wait the server's Retry-After asked for (retryWait).
+	backoff, atLeast time.Duration
 }
 
 // start marks an attempt under way: the refresh loop starts no second one.
@@ -29,12 +33,19 @@ func (f *fetchState) start() { f.busy = true }
 // done records an attempt's outcome at now. A failure keeps the data on
 // show and its time, and so does a stale answer (the server's cached
 // numbers are no newer than those on show), so that the age tells the truth.
-func (f *fetchState) done(err error, stale bool, now time.Time) {
+// A failure's retry waits the backoff, drawn by jitter in [0, 1), and at
+// least the server's Retry-After (retryDelay).
+func (f *fetchState) done(err error, stale bool, now time.Time, jitter float64) {
 	f.busy, f.triedAt = false, now
 	f.noAccess = errors.Is(err, api.ErrNoAccess)
+	f.backoff, f.atLeast = 0, 0
 	if err != nil {
 		f.err = api.Words(err)
+		f.backoff = backoffDelay(f.failures, 2*retryFailed, retryFailedMost, jitter)
+		f.atLeast = notBefore(api.RetryAfter(err), jitter)
+		f.failures++
 		if f.noAccess {
+			f.failures = 0
 			// A page or an embed link without access to the data: a state the
 			// panel shows, asked again each minute, not a fault to warn of.
 			browser.Debug("a panel's data is not shared with this page", "err", err)
@@ -43,23 +54,34 @@ func (f *fetchState) done(err error, stale bool, now time.Time) {
 		browser.Warn("a panel's refresh failed", "err", err) // the technical text: the console's
 		return
 	}
-	f.err, f.stale = "", stale
+	f.err, f.stale, f.failures = "", stale, 0
 	if !stale || f.dataAt.IsZero() {
 		f.dataAt = now
 	}
 }
 
-// retryFailed is how soon a refresh that failed (not refused) is tried
-// again, however long the panel's pace: the failure it shows goes as soon
-// as the server answers again, not a pace later.
-const retryFailed = 3 * time.Second
+// retryFailed is how soon a refresh that failed (not refused) is first
+// tried again, however long the panel's pace: the failure it shows goes as
+// soon as the server answers again, not a pace later. Failures in a row
+// back off from it, doubling, up to retryFailedMost or the panel's pace.
+const (
+	retryFailed     = 3 * time.Second
+	retryFailedMost = time.Minute
+)
+
+// retryWait is how long after the last attempt the next is due, at the
+// panel's pace every: sooner after a failure (the backoff), but never
+// before the server's Retry-After.
+func (f fetchState) retryWait(every time.Duration) time.Duration {
+	if f.err != "" && !f.noAccess {
+		every = min(every, f.backoff)
+	}
+	return max(every, f.atLeast)
+}
 
 // due reports whether the refresh loop should try again.
 func (f fetchState) due(now time.Time, every time.Duration) bool {
-	if f.err != "" && !f.noAccess {
-		every = min(every, retryFailed)
-	}
-	return !f.busy && now.Sub(f.triedAt) >= every
+	return !f.busy && now.Sub(f.triedAt) >= f.retryWait(every)
 }
 
 // late reports whether the data on show has missed two refreshes because
@@ -148,7 +170,8 @@ func stateLine(id string, f fetchState, every time.Duration, now time.Time, utc 
 		app.If(f.busy && !loading, func() app.UI { return app.Span().Class("muted refreshing").Text("refreshing…") }),
 		app.If(stale != "", func() app.UI { return app.Span().Class("badge warn stale").Text(stale) }),
 		app.If(f.err != "" && !f.noAccess, func() app.UI {
-			return app.Span().Class("field-error refresh-error").Body(app.Text("Refresh failed at "), clock(f.triedAt, utc), app.Text(": "+f.err))
+			return app.Span().Class("field-error refresh-error").Body(app.Text("Refresh failed at "), clock(f.triedAt, utc), app.Text(": "+f.err+" Next try at "),
+				clock(f.triedAt.Add(f.retryWait(every)), utc), app.Text("."))
 		}),
 	)
 }

@@ -24,32 +24,32 @@ func TestFetchStateKeepsTheDataAgeThroughAFailure(t *testing.T) {
 	if f.due(t0.Add(time.Hour), time.Minute) {
 		t.Fatal("a second fetch is due while one runs")
 	}
-	f.done(nil, false, t0)
+	f.done(nil, false, t0, 0)
 	if !f.dataAt.Equal(t0) || f.err != "" || f.due(t0.Add(59*time.Second), time.Minute) || !f.due(t0.Add(time.Minute), time.Minute) {
 		t.Fatalf("after a success: %+v", f)
 	}
 	f.start()
-	f.done(errors.New("venue busy"), false, t0.Add(time.Minute))
+	f.done(errors.New("venue busy"), false, t0.Add(time.Minute), 0)
 	if !f.dataAt.Equal(t0) || f.err == "" || !f.triedAt.Equal(t0.Add(time.Minute)) {
 		t.Fatalf("a failure moved the data's age or hid the failure: %+v", f)
 	}
 	if f.late(t0.Add(2*time.Minute), time.Minute) || !f.late(t0.Add(3*time.Minute), time.Minute) {
 		t.Fatal("data is late only after missing two refreshes")
 	}
-	f.done(fmt.Errorf("%w: no key", api.ErrNoAccess), false, t0.Add(2*time.Minute))
+	f.done(fmt.Errorf("%w: no key", api.ErrNoAccess), false, t0.Add(2*time.Minute), 0)
 	if !f.noAccess {
 		t.Fatal("a refusal is not marked as no access")
 	}
-	f.done(nil, true, t0.Add(3*time.Minute))
+	f.done(nil, true, t0.Add(3*time.Minute), 0)
 	if !f.stale || f.noAccess || f.err != "" || !f.dataAt.Equal(t0) {
 		t.Fatalf("a stale answer made old numbers look new: %+v", f)
 	}
-	f.done(nil, false, t0.Add(4*time.Minute))
+	f.done(nil, false, t0.Add(4*time.Minute), 0)
 	if f.stale || !f.dataAt.Equal(t0.Add(4*time.Minute)) {
 		t.Fatalf("a fresh answer after a stale one: %+v", f)
 	}
 	var first fetchState
-	if first.done(nil, true, t0); !first.dataAt.Equal(t0) || !first.stale {
+	if first.done(nil, true, t0, 0); !first.dataAt.Equal(t0) || !first.stale {
 		t.Fatalf("a first answer, stale: %+v", first)
 	}
 }
@@ -172,9 +172,9 @@ func TestAFailedRefreshIsTriedAgainSoonAndItsMessageGoesWithTheNextSuccess(t *te
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var f fetchState
-			f.done(nil, false, t0)
+			f.done(nil, false, t0, 0)
 			f.start()
-			f.done(tc.err, false, t0)
+			f.done(tc.err, false, t0, 0)
 			if f.err != tc.says && !strings.Contains(f.err, tc.says) {
 				t.Errorf("the failure reads %q, want %q", f.err, tc.says)
 			}
@@ -182,7 +182,7 @@ func TestAFailedRefreshIsTriedAgainSoonAndItsMessageGoesWithTheNextSuccess(t *te
 				t.Errorf("after a failure at %v, due at %v?", t0, tc.dueIn)
 			}
 			f.start()
-			f.done(nil, false, t0.Add(tc.dueIn))
+			f.done(nil, false, t0.Add(tc.dueIn), 0)
 			if f.err != "" || !f.dataAt.Equal(t0.Add(tc.dueIn)) {
 				t.Errorf("the success after it left %+v", f)
 			}

@@ -100,6 +100,7 @@ type KLineChart struct {
 	streamed   string               // contract|period of the stream, opened or due
 	pushedLate []venueapi.Candle    // pushed while the chart was loading, applied once it has drawn
 	gap        chartGap             // missed candles being fetched (chartgap.go)
+	pollBack   pollBackoff          // polls failing in a row: the next waits (backoff.go)
 	retry      chartRetry           // loading again once the server answers (chartretry.go)
 
 	compactDrew bool // the compact layout is drawn
@@ -258,6 +259,7 @@ func (k *KLineChart) loaded(ctx app.Context, res api.KLine, err error) {
 		return
 	}
 	k.stale, k.savedAt, k.seenAt = res.Stale, time.Time{}, time.Now()
+	k.pollBack = pollBackoff{} // the server answered: polls at the chart's pace
 	if res.Delivery != 0 {
 		k.delivery = res.Delivery // the server's word, not the browser's clock
 	}
@@ -517,18 +519,24 @@ func (k *KLineChart) fetchRange(ctx app.Context, from, to int64, done func(ctx a
 	})
 }
 
-// poll keeps the newest candle live while the stream does not: once a
-// second for minute and hour periods, every five seconds for longer ones.
+// pollPace is how often the chart polls: once a second for minute and
+// hour periods, every five seconds for longer ones.
+func (k *KLineChart) pollPace() time.Duration {
+	if k.Period.Seconds() == 0 || k.Period.Seconds() >= 4*3600 {
+		return 5 * time.Second
+	}
+	return time.Second
+}
+
+// poll keeps the newest candle live while the stream does not, at its pace
+// (pollPace), and after failures no sooner than the backoff or the server's
+// Retry-After allow (pollBack).
 func (k *KLineChart) poll(ctx app.Context) {
 	for k.live {
-		pace := time.Second
-		if k.Period.Seconds() == 0 || k.Period.Seconds() >= 4*3600 {
-			pace = 5 * time.Second
-		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(pace):
+		case <-time.After(k.pollPace()):
 		}
 		var gen int
 		var q venueapi.KLineQuery
@@ -541,7 +549,7 @@ func (k *KLineChart) poll(ctx app.Context) {
 				k.reopenStream(ctx, reopenIn)
 			}
 			k.retryIfDown(ctx, false)
-			ready <- len(k.candles) > 0 && !k.loading && k.chart != nil && k.feed.polls()
+			ready <- len(k.candles) > 0 && !k.loading && k.chart != nil && k.feed.polls() && !k.pollBack.waits(time.Now())
 		})
 		if !<-ready {
 			continue
@@ -560,6 +568,7 @@ func (k *KLineChart) polled(ctx app.Context, res api.KLine, err error) {
 	k.offline = api.Unanswered(err)
 	if err != nil {
 		k.stale = true
+		k.pollFailed(err)
 		return
 	}
 	k.stale, k.seenAt = res.Stale, time.Now()
@@ -568,6 +577,17 @@ func (k *KLineChart) polled(ctx app.Context, res api.KLine, err error) {
 		return
 	}
 	k.takeLive(ctx, res.Candles)
+	if !k.gap.filling {
+		k.pollBack = pollBackoff{} // drawn: the chart's pace again
+	}
+}
+
+// pollFailed holds the next poll back after a poll, or the fetch of the
+// candles one found missed, failed with err (backoff.go).
+func (k *KLineChart) pollFailed(err error) {
+	now := time.Now()
+	k.pollBack.failed(err, api.RetryAfter(err), now, k.pollPace(), rand.Float64())
+	browser.Debug("the chart's poll failed", "failures", k.pollBack.failures, "wait", k.pollBack.until.Sub(now), "err", err)
 }
 
 // openStream opens the stream of the series on show; the browser's
@@ -642,6 +662,7 @@ func (k *KLineChart) pushed(ctx app.Context, ch, data string) {
 	}
 	c := e.Candle
 	k.feed.event()
+	k.pollBack = pollBackoff{}
 	k.offline, k.seenAt = false, time.Now()
 	switch {
 	case k.loading:
@@ -664,6 +685,7 @@ func (k *KLineChart) streamState(ctx app.Context, ch, data string) {
 		return
 	}
 	k.feed.event()
+	k.pollBack = pollBackoff{}
 	k.stale = st.Stale
 	if !st.Stale {
 		k.offline, k.seenAt = false, time.Now()
@@ -842,7 +864,11 @@ func (k *KLineChart) notes() []app.UI {
 		notes = append(notes, offlineMark("offline-mark", cmp.Or(k.savedAt, k.seenAt), k.loc()))
 	}
 	if k.stale && !k.offline {
-		notes = append(notes, app.Span().ID("stale-mark").Class("badge warn").Text("Stale: the venue is not answering; these are the last candles the server holds"))
+		text := "Stale: the venue is not answering; these are the last candles the server holds"
+		if b := k.pollBack; b.err != nil {
+			text = "Stale: " + api.Words(b.err) + " Next try at " + timeOfDay(b.until.In(k.loc())) + "."
+		}
+		notes = append(notes, app.Span().ID("stale-mark").Class("badge warn").Text(text))
 	}
 	if k.older {
 		notes = append(notes, app.Span().Class("badge").Text("Loading older candles…"))

@@ -110,12 +110,11 @@ func (f *liveFeed) retryLater(jitter float64) (reopenIn time.Duration, close boo
 }
 
 // backoff is the wait before the next stream: first, doubling with each
-// failure in a row up to most, drawn from its upper half.
+// failure in a row up to most, drawn from its upper half (backoffDelay).
 func (f *liveFeed) backoff(first, most time.Duration, jitter float64) time.Duration {
-	d := first << min(f.failures, 10)
+	d := backoffDelay(f.failures, first, most, jitter)
 	f.failures++
-	d = min(d, most)
-	return d/2 + time.Duration(jitter*float64(d/2))
+	return d
 }
 
 // polls reports whether the chart asks for its newest candle itself.

@@ -2,6 +2,7 @@ package components
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strconv"
 	"time"
 
@@ -151,7 +152,7 @@ func (r *RiskPanel) OnUpdate(ctx app.Context) {
 func (r *RiskPanel) withhold() {
 	r.withheld = api.Withheld(r.Embedded, r.EmbedToken, embedscope.PanelLimits, r.Contract)
 	if r.withheld != nil {
-		r.limitsState.done(r.withheld, false, r.now)
+		r.limitsState.done(r.withheld, false, r.now, 0)
 	}
 }
 
@@ -319,7 +320,7 @@ func (r *RiskPanel) landed(ctx app.Context, st *fetchState, err error, stale boo
 // answer.
 func (r *RiskPanel) settle(st *fetchState, err error, stale bool, set func()) {
 	r.now = time.Now()
-	st.done(err, stale, r.now)
+	st.done(err, stale, r.now, rand.Float64())
 	switch {
 	case st == &r.foundState:
 	case errors.Is(err, api.ErrUnknownContract):
