@@ -56,11 +56,20 @@ func defaultContracts() []venueapi.Offer {
 	return c
 }
 
-// contractsOf lists the sandbox's markets as the contracts the UI offers.
+// contractsOf lists the sandbox's markets as the contracts the UI offers: a
+// future by its contract-type code (BTC-USDT-CW, -NW, -CQ, -NQ), which names
+// the current future of its type after every delivery
+// (docs/decisions.md#contract-type-codes). The list is made once, at start:
+// a dated code in it would name a delivered future, which the venue no
+// longer lists, from the next Friday 08:00 UTC on.
 func contractsOf(markets []sandbox.Market) []venueapi.Offer {
 	out := make([]venueapi.Offer, 0, len(markets))
 	for _, m := range markets {
-		out = append(out, venueapi.Offer{Code: m.Code, FaceValue: m.FaceValue, PriceDecimals: m.PriceDecimals})
+		code := m.Code
+		if m.Kind == venueapi.KindFuture {
+			code = m.Pair() + "-" + venueapi.TypeCodeSuffix(m.Type)
+		}
+		out = append(out, venueapi.Offer{Code: code, FaceValue: m.FaceValue, PriceDecimals: m.PriceDecimals})
 	}
 	return out
 }

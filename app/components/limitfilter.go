@@ -114,11 +114,15 @@ func (f *LimitFilter) actions() app.UI {
 	)
 }
 
-// codeOptions are the contract codes the code field offers.
+// codeOptions are the contract codes the code field offers: not a
+// contract-type code (BTC-USDT-CQ), which the position limits do not take as
+// a contract_code; its type is the filter's contract type.
 func codeOptions(contracts []venueapi.Offer) []app.UI {
-	codes := make([]app.UI, len(contracts))
-	for i, c := range contracts {
-		codes[i] = app.Option().Value(c.Code)
+	codes := make([]app.UI, 0, len(contracts))
+	for _, c := range contracts {
+		if !venueapi.IsTypeCode(c.Code) {
+			codes = append(codes, app.Option().Value(c.Code))
+		}
 	}
 	return codes
 }

@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -224,6 +225,9 @@ func (c *candleCache) latestFromVenue(ctx context.Context, s *candles.Series, si
 		c.remember(s, err, at)
 		return candles.Fetch{}, err
 	}
+	if err := sameFuture(k, env.Ts); err != nil {
+		return candles.Fetch{}, err
+	}
 	f := candles.LatestFetch(k.Period, size, env.Data, at) // held: what the answer covers, not what was asked
 	s.Merge(f)
 	return f, nil
@@ -270,16 +274,44 @@ func (c *candleCache) gap(ctx context.Context, s *candles.Series, g candles.Span
 	held := func() (any, bool, error) { return nil, len(s.Missing(g.Lo, g.Hi, now)) == 0, nil }
 	_, err := shared(ctx, &c.flight, flightKey(k, "range", g.Lo, g.Hi), c.timeout, 0, held, func(ctx context.Context) (any, error) {
 		at := c.now()
-		recs, err := c.venue.KLineRange(ctx, k.Code, k.Period, g.Lo, g.Hi)
+		recs, stamps, err := c.venue.KLineRangeStamped(ctx, k.Code, k.Period, g.Lo, g.Hi)
 		c.metrics.countVenueCall(venue.EndpointKLine, err)
 		if err != nil {
 			c.remember(s, err, at)
+			return nil, err
+		}
+		if err := sameFuture(k, stamps...); err != nil {
 			return nil, err
 		}
 		s.Merge(candles.Fetch{Candles: recs, Asked: g, At: at})
 		return nil, nil
 	})
 	return err
+}
+
+// sameFuture checks that the venue answered series k's contract-type code
+// (stamps: the ts, Unix ms, of its answers) when the code named the future
+// k holds: the venue names the future by its own clock, the series by the
+// gateway's (docs/decisions.md#contract-type-codes). Another future's
+// candles, closed ones included, would be held as this one's until the next
+// delivery; refused, they are the venue busy for a moment (1004), answered
+// stale when candles are held.
+func sameFuture(k candles.Key, stamps ...int64) error {
+	if k.Since == 0 {
+		return nil
+	}
+	for _, ts := range stamps {
+		if ts == 0 {
+			continue // no clock given: nothing to go by
+		}
+		if d := venueapi.LastDelivery(time.UnixMilli(ts)).Unix(); d != k.Since {
+			return &venue.RejectedError{Code: venueapi.CodeBusy, Message: fmt.Sprintf(
+				"by the venue's clock (%s) %s names the future since the delivery of %s, by this server's the one since %s; try again in a moment",
+				time.UnixMilli(ts).UTC().Format(time.RFC3339Nano), k.Code,
+				time.Unix(d, 0).UTC().Format(time.DateTime), time.Unix(k.Since, 0).UTC().Format(time.DateTime))}
+		}
+	}
+	return nil
 }
 
 // flightKey names a shared venue call: the series and what is asked of it.

@@ -306,8 +306,11 @@ func (c *candleCache) loadBlock(ctx context.Context, s *candles.Series, b block,
 			return c.gapAlone(ctx, s, piece, now)
 		}
 		if l.Won {
-			recs, err := c.venue.KLineRange(ctx, k.Code, k.Period, b.lo, upto)
+			recs, stamps, err := c.venue.KLineRangeStamped(ctx, k.Code, k.Period, b.lo, upto)
 			c.metrics.countVenueCall(venue.EndpointKLine, err)
+			if err == nil {
+				err = sameFuture(k, stamps...)
+			}
 			if err != nil {
 				c.remember(s, err, at)
 				c.cluster.release(ctx, l, err)

@@ -34,24 +34,34 @@ func (c *Client) KLine(ctx context.Context, q venueapi.KLineQuery) (*venueapi.KL
 // has no duplicates whatever the venue sends. On an error it returns the
 // candles fetched so far with the error.
 func (c *Client) KLineRange(ctx context.Context, contractCode string, p venueapi.Period, from, to int64) ([]venueapi.Candle, error) {
+	out, _, err := c.KLineRangeStamped(ctx, contractCode, p, from, to)
+	return out, err
+}
+
+// KLineRangeStamped is KLineRange with the ts (Unix ms) of every answer
+// its candles came from: the venue's clock, which for a contract-type code
+// decides which future the candles are (docs/decisions.md#contract-type-codes).
+func (c *Client) KLineRangeStamped(ctx context.Context, contractCode string, p venueapi.Period, from, to int64) ([]venueapi.Candle, []int64, error) {
 	probe := venueapi.KLineQuery{ContractCode: contractCode, Period: p, From: from, To: from, Range: true}
 	if err := probe.Validate(); err != nil {
-		return nil, &InvalidRequestError{Err: err}
+		return nil, nil, &InvalidRequestError{Err: err}
 	}
 	switch {
 	case to > venueapi.KLineMaxSeconds: // else pages of nothing up to it
-		return nil, &InvalidRequestError{Err: &venueapi.ParamError{Param: "to", Rule: venueapi.SecondsRule, Value: fmt.Sprint(to)}}
+		return nil, nil, &InvalidRequestError{Err: &venueapi.ParamError{Param: "to", Rule: venueapi.SecondsRule, Value: fmt.Sprint(to)}}
 	case from > to:
-		return nil, &InvalidRequestError{Err: &venueapi.ParamError{Param: "from", Rule: "must not be after to", Value: fmt.Sprint(from)}}
+		return nil, nil, &InvalidRequestError{Err: &venueapi.ParamError{Param: "from", Rule: "must not be after to", Value: fmt.Sprint(from)}}
 	}
 	start := p.Ceil(from)
 	out := make([]venueapi.Candle, 0, min(p.Count(from, to), 1<<16))
+	var stamps []int64
 	for start <= to {
 		end := chunkEnd(p, start, to)
 		env, err := c.KLine(ctx, venueapi.KLineQuery{ContractCode: contractCode, Period: p, From: start, To: end, Range: true})
 		if err != nil {
-			return out, err
+			return out, stamps, err
 		}
+		stamps = append(stamps, env.Ts)
 		data := env.Data
 		if !slices.IsSortedFunc(data, byID) {
 			data = slices.SortedStableFunc(slices.Values(data), byID)
@@ -64,7 +74,7 @@ func (c *Client) KLineRange(ctx context.Context, contractCode string, p venueapi
 		}
 		start = p.Next(end)
 	}
-	return out, nil
+	return out, stamps, nil
 }
 
 // chunkEnd returns the start of the last candle of the chunk beginning at
