@@ -2,8 +2,8 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"slices"
@@ -171,7 +171,7 @@ const jsLegendClear = `(() => {
 func TestChartLegendCoversNoCandleAndNoPrice(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
-	dated := listedDated(t, s.URL, "ETH-USDT-") // a delivery date in the code: the longest legend
+	dated := datedFuture(t, s.URL, "ETH-USDT") // a delivery date in the code: the longest legend
 	for _, width := range []int64{320, 360, 390, 430, 600, 768, 1024, 1280} {
 		for _, view := range []string{"BTC-USDT-CQ|1mon", dated + "|1mon", "BTC-USDT|1min"} {
 			contract, period, _ := strings.Cut(view, "|")
@@ -209,26 +209,32 @@ func checkLegendClearAcross(t *testing.T, ctx context.Context, where string) {
 	}
 }
 
-// listedDated is the first contract the server at base offers whose code
-// is prefix and a delivery date (YYMMDD): dated contracts expire, so a test
-// takes one that is listed today.
-func listedDated(t *testing.T, base, prefix string) string {
+// datedFuture is the dated code (ETH-USDT-YYMMDD) of pair's quarterly
+// future as the venue lists it now: the contract list offers futures by
+// their type codes (BTC-USDT-CQ), which outlive a delivery, and the venue's
+// position limits of a pair and a contract type name the dated one.
+func datedFuture(t *testing.T, base, pair string) string {
 	t.Helper()
-	res, err := http.Get(base + venueapi.PathContracts)
+	q := venueapi.LimitQuery{Pair: pair, ContractType: venueapi.TypeQuarter, BusinessType: "futures"}
+	res, err := http.Get(base + venueapi.PathPositionLimit + "?" + q.Values().Encode())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
-	var list struct{ Data []venueapi.Offer }
-	if err := json.NewDecoder(res.Body).Decode(&list); err != nil {
-		t.Fatalf("reading the contract list: %v", err)
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("reading the position limits: %v", err)
 	}
-	for _, o := range list.Data {
-		if date, ok := strings.CutPrefix(o.Code, prefix); ok && len(date) == 6 && strings.Trim(date, "0123456789") == "" {
-			return o.Code
+	env, err := venueapi.DecodeLimits(raw)
+	if err != nil {
+		t.Fatalf("reading the position limits: %v: %s", err, raw)
+	}
+	for _, l := range env.Data {
+		if date, ok := strings.CutPrefix(l.ContractCode, pair+"-"); ok && len(date) == 6 && strings.Trim(date, "0123456789") == "" {
+			return l.ContractCode
 		}
 	}
-	t.Fatalf("no contract %sYYMMDD among the %d listed", prefix, len(list.Data))
+	t.Fatalf("no %s-YYMMDD among the position limits of its quarterly future: %s", pair, raw)
 	return ""
 }
 
@@ -253,7 +259,7 @@ const jsPriceTopFitted = `performance.getEntriesByName("riskchart:legend-fitted"
 func TestTheCandlesStartALineUnderTheStudiesLegend(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
-	dated := listedDated(t, s.URL, "ETH-USDT-")
+	dated := datedFuture(t, s.URL, "ETH-USDT")
 	// Six px clear of the legend, a line of 22 to spare, and one more: the
 	// latest candle's values change live, and wrap to a line fewer than
 	// when the legend was measured as often as to one more. A px of rounding.
