@@ -231,12 +231,22 @@ func localPath(p string) string {
 // under it.
 const maxReturnPath = 2048
 
-// handleLogin sets the viewer cookie for a valid token.
+// handleLogin sets the viewer cookie for a valid token sent by this
+// server's login page, never by another site's (crossSite).
 func (s *server) handleLogin() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, 4096)
 		token := r.PostFormValue("token")
 		w.Header().Set("Cache-Control", "no-store")
+		if why := s.crossSite(r); why != "" {
+			// Another site's form would sign this browser in with a token of
+			// its choosing, over the viewer's own (docs/decisions.md#cross-site-requests).
+			refuse(r, refusalCrossSite)
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(http.StatusForbidden)
+			loginPage.Execute(w, loginForm{Next: returnTo(r), Err: "A page of another site cannot sign you in here: " + why + ". Sign in on this page."})
+			return
+		}
 		if !s.validToken(token) {
 			refuse(r, refusalViewerToken)
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")

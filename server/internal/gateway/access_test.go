@@ -436,3 +436,39 @@ func TestTheLoginCookieIsSecureWhenBrowsersUseHTTPS(t *testing.T) {
 		})
 	}
 }
+
+// TestASignInFromAnotherSitesPageIsRefused: a form on another site's page
+// that posts a token to /login would sign the browser in with a token of
+// that page's choosing (login CSRF), replacing the viewer's own cookie. The
+// sign-in is refused as the private paths refuse such requests
+// (docs/decisions.md#cross-site-requests), and sets no cookie; this
+// server's own login page, and clients that say neither header, sign in.
+func TestASignInFromAnotherSitesPageIsRefused(t *testing.T) {
+	s := newStack(t, options{gateway: func(c *gateway.Config) {
+		c.Public, c.ViewerTokens = true, []venue.Secret{testViewer}
+		c.AllowedHosts = []string{"charts.example"}
+	}})
+	form := url.Values{"token": {testViewer}, "next": {"/tiers"}}.Encode()
+	for _, tc := range []struct {
+		name   string
+		header []string
+		signIn bool
+	}{
+		{"another site's form", []string{"Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example"}, false},
+		{"another site's form, a browser without Fetch Metadata", []string{"Origin", "https://evil.example"}, false},
+		{"a sandboxed frame's form", []string{"Sec-Fetch-Site", "cross-site", "Origin", "null"}, false},
+		{"this server's login page", []string{"Sec-Fetch-Site", "same-origin", "Origin", s.url}, true},
+		{"a client that says neither", nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := s.do(t, "POST", "/login", form, append([]string{"Content-Type", "application/x-www-form-urlencoded"}, tc.header...)...)
+			cookies := (&http.Response{Header: a.header}).Cookies()
+			if signedIn := a.status == http.StatusSeeOther && len(cookies) == 1; signedIn != tc.signIn {
+				t.Fatalf("HTTP %d to %q, cookies %v: want signed in %v", a.status, a.header.Get("Location"), cookies, tc.signIn)
+			}
+			if !tc.signIn && (a.status != http.StatusForbidden || !strings.Contains(string(a.body), "another site")) {
+				t.Errorf("HTTP %d, want 403 with the login page saying why:\n%s", a.status, a.body)
+			}
+		})
+	}
+}

@@ -91,6 +91,7 @@ type server struct {
 	refused   *refusals          // the request log's thinning of refused requests
 	streams   *streamHub         // the candle streams (stream.go)
 	contracts []byte             // the contract path's answer, encoded once: the list is configuration
+	ready     readyProbe         // what /readyz's venue calls learnt (ops.go)
 }
 
 // New builds the gateway's handler. It refuses to serve private data off

@@ -9,7 +9,7 @@ import (
 // Why the gateway refused a request, as the thinned log line names it.
 const (
 	refusalHost        = "host_name"    // a Host the server does not answer for (hostChecked)
-	refusalCrossSite   = "cross_site"   // private data asked by another site's page (crossSite)
+	refusalCrossSite   = "cross_site"   // private data, or a sign-in, asked by another site's page (crossSite)
 	refusalViewerToken = "viewer_token" // private data, or a sign-in, without a valid viewer token
 	refusalEmbedLink   = "embed_link"   // an embed whose link does not cover the panel
 	refusalRate        = "rate"         // any 429: the client past its rate, or the venue's budget spent

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/singleflight"
 
 	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
@@ -34,6 +37,8 @@ func (s *server) handleHealth() http.Handler {
 // breakers (docs/decisions.md#failure-memory): while one is open, what it
 // knows is answered at once, without a venue call, but for its one trial per
 // wait, so that a server no browser reaches still learns the venue is back.
+// While the KLine breaker is closed, a probe within readyFor of one the
+// venue answered is answered from it (readyProbe).
 func (s *server) handleReady() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
@@ -46,15 +51,14 @@ func (s *server) handleReady() http.Handler {
 				return
 			}
 		}
-		code := "BTC-USDT"
-		if len(s.cfg.Contracts) > 0 {
-			code = s.cfg.Contracts[0].Code
+		if s.ready.recent(s.now()) && !s.breakerOpen(venue.EndpointKLine) {
+			writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+			return
 		}
-		_, err := s.venue.KLine(ctx, venueapi.KLineQuery{ContractCode: code, Period: venueapi.Period1Min, Size: 1})
-		var nf *venue.NotFoundError
+		err := s.probeKLine(ctx)
 		var rl *venue.RateLimitedError
 		switch {
-		case err == nil, errors.As(err, &nf): // an unknown contract is the venue answering
+		case err == nil:
 			writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 		case errors.As(err, &rl):
 			s.notReady(w, r, "the venue's request budget is spent", err)
@@ -78,4 +82,56 @@ func (s *server) breakerOpen(name string) bool {
 func (s *server) notReady(w http.ResponseWriter, r *http.Request, reason string, err error) {
 	s.logFor(r).Warn("not ready", "reason", reason, "err", err)
 	writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "not ready", "reason": reason})
+}
+
+// readyFor is how long a readiness probe's KLine call that the venue
+// answered stands for the endpoint, while its breaker stays closed: the
+// probes within it are answered from it, without a venue call. /readyz
+// answers any client on any host (host.go), so a call per probe would let
+// anyone spend the venue's budget at their client rate by asking it in a
+// loop (README, "GET /readyz"; docs/decisions.md#failure-memory).
+const readyFor = time.Second
+
+// readyProbe is what the readiness probes' KLine calls learnt: when the
+// venue last answered one, as the gateway's clock has it; concurrent
+// probes share one call.
+type readyProbe struct {
+	flight   singleflight.Group
+	answered atomic.Int64 // Unix ns; 0: never
+}
+
+// recent reports whether the venue answered a probe less than readyFor
+// before now.
+func (p *readyProbe) recent(now time.Time) bool {
+	at := p.answered.Load()
+	age := now.Sub(time.Unix(0, at))
+	return at != 0 && age >= 0 && age < readyFor
+}
+
+// probeKLine asks the venue for one candle of the first contract offered,
+// one call for the probes waiting at once, each within its own ctx. An
+// unknown contract is the venue answering.
+func (s *server) probeKLine(ctx context.Context) error {
+	code := "BTC-USDT"
+	if len(s.cfg.Contracts) > 0 {
+		code = s.cfg.Contracts[0].Code
+	}
+	ch := s.ready.flight.DoChan("kline", func() (any, error) {
+		// Detached from the probe that started it, which may leave before
+		// the others it answers; bounded as each probe is.
+		call, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
+		defer cancel()
+		_, err := s.venue.KLine(call, venueapi.KLineQuery{ContractCode: code, Period: venueapi.Period1Min, Size: 1})
+		if nf := (*venue.NotFoundError)(nil); err == nil || errors.As(err, &nf) {
+			s.ready.answered.Store(s.now().UnixNano())
+			return nil, nil
+		}
+		return nil, err
+	})
+	select {
+	case res := <-ch:
+		return res.Err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

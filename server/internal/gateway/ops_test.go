@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -13,7 +14,8 @@ import (
 )
 
 func TestHealthReadinessAndMetrics(t *testing.T) {
-	s := newStack(t, options{})
+	clk := newClock(10)
+	s := newStack(t, options{clock: clk})
 	s.get(t, venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=2")
 	s.get(t, venueapi.PathKLine+"?contract_code=BTC-USDT&period=1min&size=2")
 	s.get(t, venueapi.PathTiers+"?contract_code=BTC-USDT")
@@ -24,6 +26,7 @@ func TestHealthReadinessAndMetrics(t *testing.T) {
 		t.Fatalf("readyz with the venue up: HTTP %d %s", a.status, a.body)
 	}
 	s.sb.SetFaults(sandbox.Faults{PerPath: map[string]sandbox.Fault{"": {Rate5xx: 1}}})
+	clk.Advance(time.Second) // past what the probe before learnt
 	if a := s.get(t, "/readyz"); a.status != 503 {
 		t.Fatalf("readyz with the venue down: HTTP %d", a.status)
 	}
@@ -70,5 +73,33 @@ func TestTheContractsOnOfferComeFromConfiguration(t *testing.T) {
 	}
 	if !strings.Contains(string(a.body), `"face_value":"0.01"`) {
 		t.Fatalf("face values are not exact decimal strings: %s", a.body)
+	}
+}
+
+// TestReadinessProbesShareOneVenueCall: /readyz answers any client on any
+// host, so a probe is not a venue call each: what a probe's KLine call
+// learnt stands for a second while the endpoint's breaker stays closed
+// (README, "GET /readyz": a 1-candle call only when nothing is known;
+// docs/decisions.md#failure-memory), so that nobody can spend the venue's
+// budget by asking it in a loop.
+func TestReadinessProbesShareOneVenueCall(t *testing.T) {
+	clk := newClock(10)
+	s := newStack(t, options{clock: clk})
+	before := s.klineCalls()
+	for i := range 50 {
+		if status, reason := s.readiness(t); status != 200 {
+			t.Fatalf("probe %d: HTTP %d %q", i, status, reason)
+		}
+	}
+	if n := s.klineCalls() - before; n != 1 {
+		t.Fatalf("50 probes within a second: %d venue KLine calls, want 1", n)
+	}
+	clk.Advance(time.Second)
+	s.sb.SetFaults(sandbox.Faults{PerPath: map[string]sandbox.Fault{"": {Rate5xx: 1}}})
+	if status, reason := s.readiness(t); status != 503 || reason != "the venue's kline endpoint is failing" {
+		t.Fatalf("a second later, the venue down: HTTP %d %q, want 503 with the reason", status, reason)
+	}
+	if n := s.klineCalls() - before; n < 2 {
+		t.Fatalf("a second later: %d venue KLine calls in all, want the probe to ask again", n)
 	}
 }

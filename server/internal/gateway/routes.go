@@ -30,7 +30,7 @@ func (s *server) routes() http.Handler {
 	mux.Handle("POST /login", s.limited(s.handleLogin())) // limited: no token guessing at wire speed
 	// Operations.
 	mux.Handle("GET /healthz", s.handleHealth())
-	mux.Handle("GET /readyz", s.limited(s.handleReady())) // limited: each probe is a venue call
+	mux.Handle("GET /readyz", s.limited(s.handleReady())) // limited: a probe may be a venue call (ops.go)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.cfg.Registry, promhttp.HandlerOpts{}))
 	// The front end: pages, app.wasm, scripts, styles.
 	// A page with a tier ladder may carry the tiers held for its contract
