@@ -79,11 +79,7 @@ func TestASignedEmbedLinkOpensWhatItScopesAndNothingElse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) {
-		c.Public, c.ViewerTokens = true, []venue.Secret{testViewer}
-		c.AllowedHosts = []string{"charts.example"}
-		c.EmbedLinks = links
-	}})
+	s := embedStack(t, clk, links)
 	link, err := links.Issue(embedlink.Scope{Contracts: []string{"BTC-USDT"}, Panels: []string{embedlink.PanelTiers}, Expires: clk.Now().Add(time.Hour)})
 	if err != nil {
 		t.Fatal(err)
@@ -133,11 +129,7 @@ func TestAnEmbedLinksRefusalNamesTheHeaderAndTheRuleItBreaks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newStack(t, options{clock: clk, gateway: func(c *gateway.Config) {
-		c.Public, c.ViewerTokens = true, []venue.Secret{testViewer}
-		c.AllowedHosts = []string{"charts.example"}
-		c.EmbedLinks = links
-	}})
+	s := embedStack(t, clk, links)
 	issue := func(signer *embedlink.Signer, ttl time.Duration) string {
 		link, err := signer.Issue(embedlink.Scope{Contracts: []string{"BTC-USDT"}, Panels: []string{embedlink.PanelTiers}, Expires: clk.Now().Add(ttl)})
 		if err != nil {
@@ -170,4 +162,15 @@ func TestAnEmbedLinksRefusalNamesTheHeaderAndTheRuleItBreaks(t *testing.T) {
 			}
 		})
 	}
+}
+
+// embedStack is a stack off loopback (a public listener, a viewer token,
+// one host name) whose embeds are judged by the links signs.
+func embedStack(t *testing.T, clk *clock, links *embedlink.Signer) *stack {
+	t.Helper()
+	return newStack(t, options{clock: clk, gateway: func(c *gateway.Config) {
+		c.Public, c.ViewerTokens = true, []venue.Secret{testViewer}
+		c.AllowedHosts = []string{"charts.example"}
+		c.EmbedLinks = links
+	}})
 }
