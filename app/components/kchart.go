@@ -311,10 +311,7 @@ func (k *KLineChart) draw(ctx app.Context) {
 		return
 	}
 	k.chart.SetRoom(k.room)
-	a := chartopt.Data(k.candles, k.Period, k.loc())
-	k.utcDrew, k.decimalsDrew = k.UTC, k.Decimals
-	k.chart.Load(a.Labels, a.Prices, a.Ups, a.Downs)
-	k.loadStudies(true)
+	k.loadAll()
 	n := len(k.candles)
 	if start, end := k.chart.View(); k.keepView && end > start && end < n {
 		k.chart.Draw(start, end) // where the user has moved the first paint
@@ -430,10 +427,7 @@ func (k *KLineChart) redrawAll() {
 		k.setFrame()
 	}
 	k.chart.SetRoom(k.room)
-	a := chartopt.Data(k.candles, k.Period, k.loc())
-	k.utcDrew, k.decimalsDrew = k.UTC, k.Decimals
-	k.chart.Load(a.Labels, a.Prices, a.Ups, a.Downs)
-	k.loadStudies(true)
+	k.loadAll()
 	k.chart.Draw(start, end)
 }
 
@@ -701,6 +695,15 @@ func (k *KLineChart) streamState(ctx app.Context, ch, data string) {
 // applyLive updates the newest candle and appends the ones that began since,
 // following the newest candle only when the user's view ends on it. When
 // only the newest candle moved, it alone is redrawn (app/echarts/live.go).
+// loadAll hands the chart every candle held, as the view's zone and
+// decimals write them, and the studies over them.
+func (k *KLineChart) loadAll() {
+	a := chartopt.Data(k.candles, k.Period, k.loc())
+	k.utcDrew, k.decimalsDrew = k.UTC, k.Decimals
+	k.chart.Load(a.Labels, a.Prices, a.Ups, a.Downs)
+	k.loadStudies(true)
+}
+
 // revise puts c in place of the candle of its id among candles, ascending,
 // and reports whether that changed it. The poll brings the candle before
 // the current one each time: only a change of it is worth a redraw.
@@ -737,10 +740,7 @@ func (k *KLineChart) applyLive(fresh []venueapi.Candle) {
 		k.chart.SetLast(string(chartopt.AppendLabel(nil, c.ID, k.Period, k.loc())), string(chartopt.AppendPrice(nil, c)), string(up), string(down), c.ID > last.ID)
 	}
 	if revised {
-		// Not the newest alone: every candle again, and the studies over them.
-		a := chartopt.Data(k.candles, k.Period, k.loc())
-		k.chart.Load(a.Labels, a.Prices, a.Ups, a.Downs)
-		k.loadStudies(true)
+		k.loadAll() // not the newest alone: every candle again
 	} else {
 		k.liveStudies()
 	}
