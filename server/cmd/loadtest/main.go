@@ -35,6 +35,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -77,6 +78,7 @@ type flags struct {
 	redisServer string
 	root        string // the replicas' RISKCHART_ROOT
 	rounds      int    // runs per target, pooled
+	cpuProfile  string // where to write a CPU profile of the in-process runs
 }
 
 func parseFlags(args []string) (flags, error) {
@@ -95,6 +97,7 @@ func parseFlags(args []string) (flags, error) {
 	fs.StringVar(&f.nginx, "nginx", "nginx", "the nginx -deploy starts: a path, or a name on PATH or in /usr/sbin")
 	fs.StringVar(&f.redisServer, "redis-server", "redis-server", "the redis-server -deploy starts: a path, or a name on PATH or in /usr/sbin")
 	fs.StringVar(&f.root, "root", ".", "the folder holding web/ and wasm_exec.js, for the replicas -deploy starts")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole in-process run (clients, gateway and sandbox) to this file")
 	fs.IntVar(&f.rounds, "rounds", 1, "-deploy: runs of each target, in alternating order, pooled")
 	if err := fs.Parse(args); err != nil {
 		return f, err
@@ -155,6 +158,17 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	defer cancel()
 	if f.deploy {
 		return runDeploy(ctx, f, out)
+	}
+	if f.cpuProfile != "" {
+		pf, err := os.Create(f.cpuProfile)
+		if err != nil {
+			return fmt.Errorf("creating the CPU profile: %w", err)
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return fmt.Errorf("starting the CPU profile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 
 	gwURL, venueURL := f.gatewayURL, f.venueURL
