@@ -126,7 +126,15 @@ var settings = []setting{
 		}},
 	{flag: "viewer-tokens", env: "RISKCHART_VIEWER_TOKENS", unset: "private paths answer loopback only", secret: true,
 		usage: "tokens that grant browsers the private paths, comma-separated",
-		set:   func(c *config, v string) error { c.ViewerTokens = venue.Secret(v); return nil }},
+		set: func(c *config, v string) error {
+			c.ViewerTokens = venue.Secret(v)
+			for i, t := range splitSecrets(c.ViewerTokens) {
+				if err := gateway.CheckViewerToken(t); err != nil {
+					return fmt.Errorf("token %d %w", i+1, err) // the token itself is never named
+				}
+			}
+			return nil
+		}},
 	{flag: "contracts", env: "RISKCHART_CONTRACTS", unset: "the sandbox's markets, or a built-in list for a real venue",
 		usage: "contracts offered, code:face_value:price_decimals, comma-separated",
 		set: func(c *config, v string) (err error) {

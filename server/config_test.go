@@ -467,6 +467,16 @@ func TestTheHardeningSettingsNameTheirRule(t *testing.T) {
 					t.Errorf("embed TTL %s", c.EmbedMaxTTL)
 				}
 			}},
+		{name: "a viewer token too short to be out of reach of guessing", env: map[string]string{"RISKCHART_VIEWER_TOKENS": "long-enough-viewer-token, guessable"},
+			wantErr: []string{"RISKCHART_VIEWER_TOKENS: token 2 has 9 characters", "at least 16"}},
+		{name: "a viewer token of many bytes and few characters", env: map[string]string{"RISKCHART_VIEWER_TOKENS": "ｇｕｅｓｓａｂｌｅ"},
+			wantErr: []string{"RISKCHART_VIEWER_TOKENS: token 1 has 9 characters", "at least 16"}},
+		{name: "viewer tokens of 16 characters", env: map[string]string{"RISKCHART_VIEWER_TOKENS": "exactly-16-chars,ｔｏｋｅｎ-ｏｆ-１６-ｃｈａｒ"},
+			check: func(t *testing.T, c config) {
+				if got := splitSecrets(c.ViewerTokens); len(got) != 2 {
+					t.Errorf("viewer tokens %d, want 2", len(got))
+				}
+			}},
 		{name: "a public URL with a path", env: map[string]string{"RISKCHART_PUBLIC_URL": "https://charts.example.com/riskchart/"},
 			check: func(t *testing.T, c config) {
 				if got := c.PublicURL.String(); got != "https://charts.example.com/riskchart" {
@@ -483,6 +493,9 @@ func TestTheHardeningSettingsNameTheirRule(t *testing.T) {
 			c, err := parseEnv(tt.env)
 			if tt.wantErr != nil {
 				errorNames(t, err, tt.wantErr...)
+				if strings.Contains(err.Error(), "guessable") || strings.Contains(err.Error(), "ｇｕｅｓｓ") {
+					t.Errorf("error %q shows the token", err)
+				}
 				return
 			}
 			if err != nil {
@@ -494,7 +507,7 @@ func TestTheHardeningSettingsNameTheirRule(t *testing.T) {
 }
 
 func TestOffLoopbackTheServerNeedsTheHostNamesItAnswersFor(t *testing.T) {
-	vars := map[string]string{"RISKCHART_ADDR": "0.0.0.0:0", "RISKCHART_ROOT": "..", "RISKCHART_VIEWER_TOKENS": "a-viewer-token"}
+	vars := map[string]string{"RISKCHART_ADDR": "0.0.0.0:0", "RISKCHART_ROOT": "..", "RISKCHART_VIEWER_TOKENS": "a-viewer-token-of-this-test"}
 	err := run(t.Context(), []string{"riskchart"}, func(k string) string { return vars[k] }, io.Discard, io.Discard)
 	for _, w := range []string{"RISKCHART_ADDR", "RISKCHART_PUBLIC_URL", "RISKCHART_ALLOWED_HOSTS"} {
 		if err == nil || !strings.Contains(err.Error(), w) {

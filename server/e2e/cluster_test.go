@@ -84,7 +84,7 @@ func TestThreeReplicasShareOneVenueBudgetAndCarryOnWhenRedisOrAReplicaDies(t *te
 		t.Skip("starts three servers and Redis")
 	}
 	const (
-		access, secret, viewer = "cluster-access", "cluster-secret-never-shown", "cluster-viewer"
+		access, secret, viewer = "cluster-access", "cluster-secret-never-shown", "cluster-viewer-token"
 		browsers               = 300
 		refresh                = time.Second
 	)

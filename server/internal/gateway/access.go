@@ -183,20 +183,33 @@ var loginPage = serverPage("login", `{{define "title"}}sign in{{end}}{{define "m
 {{if .Err}}<p id="login-error" class="field-error" role="alert">{{.Err}}</p>{{end}}
 <input name="next" type="hidden" value="{{.Next}}">
 <button class="button" type="submit">Sign in</button></form>
-<p><a href="{{.Next}}">Back without signing in</a></p>
-{{end}}`)
+<p><a href="{{.Next}}">Back{{if not .SignedIn}} without signing in{{end}}</a></p>
+{{if .SignedIn}}<h2>Signed in</h2>
+<p class="muted">This browser is signed in. Signing out removes its sign-in, here and in every tab of this site; the token stays valid for whoever has it.</p>
+<form method="post" action="/logout"><input name="next" type="hidden" value="{{.Next}}"><button class="button" type="submit">Sign out</button></form>
+{{end}}{{end}}`)
 
-// loginForm is what the login page shows: where a sign-in returns to, and
-// why the last one failed. (The hidden user name lets password managers
-// keep the token as a login of this site.)
-type loginForm struct{ Next, Err string }
+// loginForm is what the login page shows: where a sign-in returns to, why
+// the last one failed, and whether the browser is signed in already (then it
+// offers to sign out). (The hidden user name lets password managers keep the
+// token as a login of this site.)
+type loginForm struct {
+	Next, Err string
+	SignedIn  bool
+}
 
 func (s *server) handleLoginPage() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
-		loginPage.Execute(w, loginForm{Next: returnTo(r)})
+		loginPage.Execute(w, loginForm{Next: returnTo(r), SignedIn: s.signedIn(r)})
 	})
+}
+
+// signedIn reports whether r carries the login cookie of a configured token.
+func (s *server) signedIn(r *http.Request) bool {
+	c, err := r.Cookie(viewerCookie)
+	return err == nil && s.validCookie(c.Value)
 }
 
 // returnTo is the page a sign-in goes back to: the form's next field, or,
@@ -216,12 +229,12 @@ func returnTo(r *http.Request) string {
 
 // localPath is p when it is a path of this server, and "/" otherwise. A
 // browser reads "//host", "/\host" and a path with a tab or a newline in it
-// as another host, so those are refused with every absolute URL; so is the
-// login page itself, which would only ask again.
+// as another host, so those are refused with every absolute URL; so are the
+// login page itself, which would only ask again, and the sign-out's.
 func localPath(p string) string {
 	u, err := url.Parse(p)
 	if err != nil || !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.ContainsAny(p, "\\\x00\t\r\n") ||
-		u.Scheme != "" || u.Host != "" || u.Path == "/login" || len(p) > maxReturnPath {
+		u.Scheme != "" || u.Host != "" || u.Path == "/login" || u.Path == "/logout" || len(p) > maxReturnPath {
 		return "/"
 	}
 	return p
@@ -254,10 +267,38 @@ func (s *server) handleLogin() http.Handler {
 			loginPage.Execute(w, loginForm{Next: returnTo(r), Err: "That token is not valid."})
 			return
 		}
-		// Secure behind a TLS proxy too, where r.TLS is nil but browsers use https.
-		secure := r.TLS != nil || s.cfg.PublicURL != nil && s.cfg.PublicURL.Scheme == "https"
-		http.SetCookie(w, &http.Cookie{Name: viewerCookie, Value: cookieOf(venue.Secret(token)), Path: "/", HttpOnly: true,
-			Secure: secure, SameSite: http.SameSiteStrictMode, MaxAge: 30 * 24 * 3600})
+		http.SetCookie(w, s.loginCookie(r, cookieOf(venue.Secret(token)), 30*24*3600))
+		http.Redirect(w, r, returnTo(r), http.StatusSeeOther)
+	})
+}
+
+// loginCookie is the viewer cookie with value, for maxAge seconds (negative:
+// delete it now). Secure behind a TLS proxy too, where r.TLS is nil but
+// browsers use https.
+func (s *server) loginCookie(r *http.Request, value string, maxAge int) *http.Cookie {
+	secure := r.TLS != nil || s.cfg.PublicURL != nil && s.cfg.PublicURL.Scheme == "https"
+	return &http.Cookie{Name: viewerCookie, Value: value, Path: "/", HttpOnly: true,
+		Secure: secure, SameSite: http.SameSiteStrictMode, MaxAge: maxAge}
+}
+
+// handleLogout removes the browser's viewer cookie and returns to the next
+// field's page. Another site's page may not sign the viewer out either: it
+// would take the viewer's private panels away on a page of its choosing.
+// The token stays valid; only removing it from RISKCHART_VIEWER_TOKENS
+// revokes its cookies everywhere.
+func (s *server) handleLogout() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, 4096)
+		w.Header().Set("Cache-Control", "no-store")
+		if why := s.crossSite(r); why != "" {
+			refuse(r, refusalCrossSite)
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(http.StatusForbidden)
+			loginPage.Execute(w, loginForm{Next: returnTo(r), SignedIn: s.signedIn(r),
+				Err: "A page of another site cannot sign you out here: " + why + ". Sign out on this page."})
+			return
+		}
+		http.SetCookie(w, s.loginCookie(r, "", -1))
 		http.Redirect(w, r, returnTo(r), http.StatusSeeOther)
 	})
 }

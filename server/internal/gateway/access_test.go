@@ -33,6 +33,14 @@ func TestOffLoopbackTheServerRefusesToStartWithoutViewerTokens(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "viewer token 2 is empty") {
 		t.Fatalf("New with an empty viewer token: %v, want it refused, naming the token", err)
 	}
+	// A token short enough to guess opens the private paths to anyone who tries.
+	_, err = gateway.New(gateway.Config{Venue: client, Public: true, ViewerTokens: []venue.Secret{"fifteen-chars-x"}, AllowedHosts: []string{"charts.example"}})
+	if err == nil || !strings.Contains(err.Error(), "viewer token 1 has 15 characters: a viewer token takes at least 16") || strings.Contains(err.Error(), "fifteen") {
+		t.Fatalf("New with a 15-character viewer token: %v, want it refused, naming the rule and not the token", err)
+	}
+	if _, err := gateway.New(gateway.Config{Venue: client, Public: true, ViewerTokens: []venue.Secret{"sixteen-chars-xy"}, AllowedHosts: []string{"charts.example"}}); err != nil {
+		t.Fatalf("New with a 16-character viewer token: %v", err)
+	}
 }
 
 // TestTheCSPTakesOnlyHashesForInlineScripts: Config.ScriptSources is copied
@@ -68,7 +76,7 @@ func TestTheCSPTakesOnlyHashesForInlineScripts(t *testing.T) {
 func TestPrivatePathsAnswerLocalBrowsersOrViewersAndKLineEveryone(t *testing.T) {
 	local := newStack(t, options{})
 	public := newStack(t, options{gateway: func(c *gateway.Config) {
-		c.Public, c.ViewerTokens = true, []venue.Secret{"another-token", testViewer}
+		c.Public, c.ViewerTokens = true, []venue.Secret{"another-viewer-token", testViewer}
 		c.AllowedHosts = []string{"charts.example"}
 	}})
 	cookie := loginCookie(t, public)
@@ -173,6 +181,7 @@ func TestASignInReturnsToThePageItCameFrom(t *testing.T) {
 		{"a script", "javascript:alert(1)", "/"},
 		{"a relative path", "tiers", "/"},
 		{"the login page itself", "/login?next=/tiers", "/"},
+		{"the sign-out page", "/logout", "/"},
 		{"a path too long for a view", "/tiers?x=" + strings.Repeat("a", 3000), "/"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -468,6 +477,69 @@ func TestASignInFromAnotherSitesPageIsRefused(t *testing.T) {
 			}
 			if !tc.signIn && (a.status != http.StatusForbidden || !strings.Contains(string(a.body), "another site")) {
 				t.Errorf("HTTP %d, want 403 with the login page saying why:\n%s", a.status, a.body)
+			}
+		})
+	}
+}
+
+// TestASignOutRemovesTheViewerCookie: the login page offers a signed-in
+// browser a sign-out, which removes the cookie with the attributes it was
+// set with and returns to the page named; another site's page cannot sign
+// the viewer out.
+func TestASignOutRemovesTheViewerCookie(t *testing.T) {
+	s := newStack(t, options{gateway: func(c *gateway.Config) {
+		c.Public, c.ViewerTokens = true, []venue.Secret{testViewer}
+		c.AllowedHosts = []string{"charts.example"}
+	}})
+	cookie := loginCookie(t, s)
+	for _, tc := range []struct {
+		path, cookie string
+		offered      bool
+	}{
+		{"/login", "", false},
+		{"/login", cookie.String(), true},
+		{"/logout", cookie.String(), true},
+		{"/login", cookie.Name + "=not-a-cookie-of-any-token", false},
+	} {
+		var header []string
+		if tc.cookie != "" {
+			header = []string{"Cookie", tc.cookie}
+		}
+		page := s.get(t, tc.path, header...)
+		if offered := strings.Contains(string(page.body), `action="/logout"`); page.status != 200 || offered != tc.offered {
+			t.Errorf("GET %s with cookie %q: HTTP %d, sign-out offered %v, want %v", tc.path, tc.cookie, page.status, offered, tc.offered)
+		}
+	}
+
+	form := url.Values{"next": {"/tiers"}}.Encode()
+	for _, tc := range []struct {
+		name    string
+		header  []string
+		signOut bool
+	}{
+		{"another site's form", []string{"Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example"}, false},
+		{"another site's form, a browser without Fetch Metadata", []string{"Origin", "https://evil.example"}, false},
+		{"this server's login page", []string{"Sec-Fetch-Site", "same-origin", "Origin", s.url}, true},
+		{"a client that says neither", nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := s.do(t, "POST", "/logout", form, append([]string{"Content-Type", "application/x-www-form-urlencoded", "Cookie", cookie.String()}, tc.header...)...)
+			cookies := (&http.Response{Header: a.header}).Cookies()
+			if !tc.signOut {
+				if a.status != http.StatusForbidden || len(cookies) != 0 || !strings.Contains(string(a.body), "cannot sign you out") {
+					t.Fatalf("HTTP %d, cookies %v, want 403 with no cookie and the page saying why:\n%s", a.status, cookies, a.body)
+				}
+				return
+			}
+			if a.status != http.StatusSeeOther || a.header.Get("Location") != "/tiers" || a.header.Get("Cache-Control") != "no-store" {
+				t.Fatalf("HTTP %d to %q (Cache-Control %q), want 303 to /tiers, not stored", a.status, a.header.Get("Location"), a.header.Get("Cache-Control"))
+			}
+			if len(cookies) != 1 {
+				t.Fatalf("cookies %v, want the viewer cookie removed", cookies)
+			}
+			c := cookies[0]
+			if c.Name != cookie.Name || c.Value != "" || c.MaxAge >= 0 || c.Path != cookie.Path || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode {
+				t.Errorf("cookie %+v: want %s removed (empty, Max-Age=0) with the path and attributes it was set with", c, cookie.Name)
 			}
 		})
 	}

@@ -16,6 +16,7 @@ import (
 	"net/netip"
 	"net/url"
 	"time"
+	"unicode/utf8"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/time/rate"
@@ -94,6 +95,24 @@ type server struct {
 	ready     readyProbe         // what /readyz's venue calls learnt (ops.go)
 }
 
+// MinViewerTokenLen is the fewest characters a viewer token may have. A
+// token is the whole of what stands between anyone who can reach the server
+// and the account's private data, and the login form answers as fast as a
+// guess can be sent; 16 random characters are out of reach of guessing.
+const MinViewerTokenLen = 16
+
+// CheckViewerToken reports why t cannot be a viewer token, as the end of a
+// sentence naming the token ("viewer token 2 is empty"), or nil.
+func CheckViewerToken(t venue.Secret) error {
+	switch n := utf8.RuneCountInString(string(t)); {
+	case n == 0: // its cookie would be the MAC of an empty key, which anyone can make
+		return errors.New("is empty")
+	case n < MinViewerTokenLen:
+		return fmt.Errorf("has %d characters: a viewer token takes at least %d (for example: openssl rand -base64 18)", n, MinViewerTokenLen)
+	}
+	return nil
+}
+
 // New builds the gateway's handler. It refuses to serve private data off
 // loopback without viewer tokens.
 func New(cfg Config) (http.Handler, error) {
@@ -107,8 +126,8 @@ func New(cfg Config) (http.Handler, error) {
 		return nil, ErrNoViewerTokens
 	}
 	for i, t := range cfg.ViewerTokens {
-		if t == "" { // its cookie would be the MAC of an empty key, which anyone can make
-			return nil, fmt.Errorf("gateway: viewer token %d is empty", i+1)
+		if err := CheckViewerToken(t); err != nil {
+			return nil, fmt.Errorf("gateway: viewer token %d %w", i+1, err)
 		}
 	}
 	if cfg.Public && cfg.PublicURL == nil && len(cfg.AllowedHosts) == 0 {

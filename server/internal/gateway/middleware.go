@@ -95,7 +95,7 @@ func routeOf(p string) string {
 		return venue.EndpointName(p)
 	case venueapi.PathStreamKLine:
 		return "stream"
-	case venueapi.PathContracts, "/healthz", "/readyz", "/metrics", "/login":
+	case venueapi.PathContracts, "/healthz", "/readyz", "/metrics", "/login", "/logout":
 		return strings.TrimPrefix(p, "/")
 	}
 	return "app"

@@ -28,6 +28,8 @@ func (s *server) routes() http.Handler {
 	mux.Handle("GET "+venueapi.PathStreamKLine, s.limited(s.handleStream())) // limited: each opening costs a request of the client's rate
 	mux.Handle("GET /login", s.handleLoginPage())
 	mux.Handle("POST /login", s.limited(s.handleLogin())) // limited: no token guessing at wire speed
+	mux.Handle("GET /logout", s.handleLoginPage())        // the login page, with its sign-out button for a signed-in browser
+	mux.Handle("POST /logout", s.handleLogout())
 	// Operations.
 	mux.Handle("GET /healthz", s.handleHealth())
 	mux.Handle("GET /readyz", s.limited(s.handleReady())) // limited: a probe may be a venue call (ops.go)
