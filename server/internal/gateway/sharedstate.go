@@ -183,9 +183,14 @@ func (s *SharedState) shared() bool { return s != nil && !s.down.Load() }
 
 // fail notes a failed Redis call: the caches work alone from now, and the
 // outage is logged once, not per request. A call ended by its caller's
-// context is not Redis failing.
+// context is not Redis failing: that context's deadline may have passed a
+// moment before its timer marks it done (Err still nil), and the call cut by
+// it counts as the caller's all the same.
 func (s *SharedState) fail(ctx context.Context, err error) {
 	if ctx.Err() != nil {
+		return
+	}
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
 		return
 	}
 	if s.down.CompareAndSwap(false, true) {

@@ -134,3 +134,39 @@ func TestRangesOfUnknownContractsLeaveNothingOnTheNoticeBoard(t *testing.T) {
 		t.Fatalf("%d keys on the notice board after every request ended, want none", k)
 	}
 }
+
+// pastDeadline is a caller's context whose deadline has passed and whose
+// timer has not yet marked it done: Err is still nil.
+type pastDeadline struct{ context.Context }
+
+func (pastDeadline) Deadline() (time.Time, bool) { return time.Now().Add(-time.Millisecond), true }
+
+// TestACallCutByItsCallersDeadlineIsNoOutage: only a Redis call that failed
+// on its own turns the shared caches off; one ended by its caller's context,
+// done or past its deadline, does not.
+func TestACallCutByItsCallersDeadlineIsNoOutage(t *testing.T) {
+	cancelled, cancel := context.WithCancel(t.Context())
+	cancel()
+	for _, tc := range []struct {
+		name string
+		ctx  context.Context
+		down bool
+	}{
+		{"the caller cancelled", cancelled, false},
+		{"the caller's deadline passed, its timer not yet run", pastDeadline{t.Context()}, false},
+		{"the caller's deadline ahead", func() context.Context {
+			ctx, cancel := context.WithTimeout(t.Context(), time.Hour)
+			t.Cleanup(cancel)
+			return ctx
+		}(), true},
+		{"no deadline", t.Context(), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewSharedState(nil)
+			s.fail(tc.ctx, fmt.Errorf("redis: i/o timeout"))
+			if s.down.Load() != tc.down {
+				t.Errorf("after the failed call: working alone %v, want %v", s.down.Load(), tc.down)
+			}
+		})
+	}
+}
