@@ -66,7 +66,7 @@ func TestThePageByKeyboardAndScreenReader(t *testing.T) {
 		// Every control drawn, whatever its tabindex says.
 		controls := evalJS[[]string](t, ctx, `[...document.querySelectorAll("button, select, input, textarea, a[href], [tabindex], [role=application]")]
   .filter((e) => !e.disabled && e.getClientRects().length > 0).map(`+jsControl+`)`)
-		chromedp.Run(ctx, chromedp.Evaluate(`document.activeElement && document.activeElement.blur()`, nil))
+		do(t, ctx, `document.activeElement && document.activeElement.blur()`)
 		var seen []string
 		for range 3 * len(controls) {
 			if err := chromedp.Run(ctx, chromedp.KeyEvent(kb.Tab)); err != nil {

@@ -162,7 +162,7 @@ func TestChartInTheBrowser(t *testing.T) {
 			}
 		}
 		screenshot(t, ctx, "chart-periods-1mon")
-		chromedp.Run(ctx, chromedp.Click(`[data-period="1min"]`, chromedp.ByQuery))
+		click(t, ctx, `[data-period="1min"]`)
 		waitDrawn(t, ctx, "BTC-USDT|1min")
 	})
 
@@ -231,7 +231,7 @@ func TestChartInTheBrowser(t *testing.T) {
 })()`
 		n := evalJS[int](t, ctx, jsChart+`.getOption().series[0].data.length`)
 		for _, r := range [][2]int{{n - 60, n - 41}, {10, 29}} {
-			chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`%s.dispatchAction({type: "dataZoom", startValue: %d, endValue: %d})`, jsChart, r[0], r[1]), nil))
+			do(t, ctx, fmt.Sprintf(`%s.dispatchAction({type: "dataZoom", startValue: %d, endValue: %d})`, jsChart, r[0], r[1]))
 			waitFor(t, ctx, fmt.Sprintf(`JSON.stringify(%s) === "[%d,%d]"`, jsInView, r[0], r[1]))
 			var fit struct {
 				Lo, Hi, Min, Max float64
@@ -244,7 +244,7 @@ func TestChartInTheBrowser(t *testing.T) {
 				t.Errorf("candles %v range from %v to %v, the price axis from %v to %v (all candles: %v)", r, fit.Lo, fit.Hi, fit.Min, fit.Max, fit.All)
 			}
 		}
-		chromedp.Run(ctx, chromedp.Click(`#jump-latest`, chromedp.ByQuery))
+		click(t, ctx, `#jump-latest`)
 	})
 
 	t.Run("the current candle updates live, drawn alone where ECharts' axes put it, under the crosshair", func(t *testing.T) {
@@ -258,7 +258,7 @@ func TestChartInTheBrowser(t *testing.T) {
 			shown int // candles in view, the newest last
 		}{{"the default view", 0}, {"two candles, the price axis as tight as it gets", 2}, {"twelve candles", 12}} {
 			if view.shown > 0 {
-				chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const n = %s.getOption().series[0].data.length; %s.dispatchAction({type: "dataZoom", startValue: n - %d, endValue: n - 1}); })()`, jsChart, jsChart, view.shown), nil))
+				do(t, ctx, fmt.Sprintf(`(() => { const n = %s.getOption().series[0].data.length; %s.dispatchAction({type: "dataZoom", startValue: n - %d, endValue: n - 1}); })()`, jsChart, jsChart, view.shown))
 			}
 			// Over several live updates (a new high or low may leave the
 			// axes' range: ECharts then gets the series again and rescales),
@@ -270,7 +270,9 @@ func TestChartInTheBrowser(t *testing.T) {
 				err := chromedp.Run(tctx, chromedp.Poll(jsLiveLayer+`.drawn !== `+strconv.Quote(strings.Join(drawn[max(len(drawn)-1, 0):], "")), nil, chromedp.WithPollingInterval(50*time.Millisecond)),
 					chromedp.Poll(jsLiveLayer+`.problem === ""`, nil, chromedp.WithPollingInterval(20*time.Millisecond)))
 				cancel()
-				chromedp.Run(ctx, chromedp.Evaluate(jsLiveLayer, &got))
+				if readErr := chromedp.Run(ctx, chromedp.Evaluate(jsLiveLayer, &got)); err == nil {
+					err = readErr
+				}
 				if err != nil {
 					t.Fatalf("%s: after %d live updates: %v: %s", view.name, len(drawn), err, got.Problem)
 				}
@@ -281,14 +283,14 @@ func TestChartInTheBrowser(t *testing.T) {
 		// Out of range for good: a price axis pinned above the candle. Each
 		// live update hands ECharts the series again, whose copy of the
 		// newest candle then follows the legend, and the layer draws nothing.
-		chromedp.Run(ctx, chromedp.Evaluate(jsChart+`.setOption({yAxis: [{min: 1e9, max: 2e9}]})`, nil))
+		do(t, ctx, jsChart+`.setOption({yAxis: [{min: 1e9, max: 2e9}]})`)
 		waitFor(t, ctx, `(() => {
   `+jsEChartsNewest+`;
   const v = jsEChartsNewest(0).values;
   const legend = ["open", "close", "low", "high"].map((f) => Number(document.getElementById("legend-" + f).textContent.replaceAll(",", "")));
   return JSON.stringify(v) === JSON.stringify(legend) && `+jsChart+`.getZr().storage.getRoots().filter((e) => e.name && e.name.startsWith("live-")).every((e) => e.ignore);
 })()`)
-		chromedp.Run(ctx, chromedp.Evaluate(jsChart+`.setOption({yAxis: [{min: null, max: null}]})`, nil))
+		do(t, ctx, jsChart+`.setOption({yAxis: [{min: null, max: null}]})`)
 		waitFor(t, ctx, jsLiveLayer+`.problem === ""`)
 		if err := chromedp.Run(ctx, chromedp.Evaluate(jsChart+`.dispatchAction({type: "dataZoom", start: 70, end: 100})`, nil)); err != nil {
 			t.Fatal(err)
@@ -297,7 +299,7 @@ func TestChartInTheBrowser(t *testing.T) {
 
 	t.Run("panning past the oldest candle loads older ones without gaps or duplicates", func(t *testing.T) {
 		n := evalJS[int](t, ctx, jsChart+`.getOption().series[0].data.length`)
-		chromedp.Run(ctx, chromedp.Evaluate(jsChart+`.dispatchAction({type: "dataZoom", startValue: 0, endValue: 60})`, nil))
+		do(t, ctx, jsChart+`.dispatchAction({type: "dataZoom", startValue: 0, endValue: 60})`)
 		tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 		defer cancel()
 		if err := chromedp.Run(tctx, chromedp.Poll(fmt.Sprintf(`%s.getOption().series[0].data.length >= %d`, jsChart, n+2000), nil)); err != nil {
@@ -312,19 +314,19 @@ func TestChartInTheBrowser(t *testing.T) {
 			t.Errorf("the view jumped: it starts at %d after prepending 2000", start)
 		}
 		screenshot(t, ctx, "chart-back-scroll")
-		chromedp.Run(ctx, chromedp.Click(`#jump-latest`, chromedp.ByQuery))
+		click(t, ctx, `#jump-latest`)
 	})
 
 	t.Run("another listed contract, and an unknown one, and a malformed one", func(t *testing.T) {
-		chromedp.Run(ctx, chromedp.Evaluate(`(() => { const s = document.getElementById("contract-select"); s.value = "ETH-USDT"; s.dispatchEvent(new Event("change", {bubbles: true})); })()`, nil))
+		do(t, ctx, `(() => { const s = document.getElementById("contract-select"); s.value = "ETH-USDT"; s.dispatchEvent(new Event("change", {bubbles: true})); })()`)
 		waitDrawn(t, ctx, "ETH-USDT|1min")
 		close := evalJS[string](t, ctx, `document.getElementById("legend-close").textContent`)
 		if i := strings.IndexByte(close, '.'); i < 0 || len(close)-i-1 != 2 {
 			t.Errorf("ETH close %q is not at the contract's precision of 2", close)
 		}
 		enter := func(code string) {
-			chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const i = document.getElementById("contract-input"); i.value = %q; i.dispatchEvent(new Event("input", {bubbles: true})); })()`, code), nil),
-				chromedp.Click(`#contract-form button`, chromedp.ByQuery))
+			do(t, ctx, fmt.Sprintf(`(() => { const i = document.getElementById("contract-input"); i.value = %q; i.dispatchEvent(new Event("input", {bubbles: true})); })()`, code))
+			click(t, ctx, `#contract-form button`)
 		}
 		enter("ABC-USDT")
 		tctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -350,17 +352,17 @@ func TestChartInTheBrowser(t *testing.T) {
 	})
 
 	t.Run("zone and theme toggles, and the URL restores the view after a reload", func(t *testing.T) {
-		chromedp.Run(ctx, chromedp.Click(`[data-period="5min"]`, chromedp.ByQuery))
+		click(t, ctx, `[data-period="5min"]`)
 		waitDrawn(t, ctx, "BTC-USDT-CQ|5min")
-		chromedp.Run(ctx, chromedp.Click(`#tz-toggle`, chromedp.ByQuery))
+		click(t, ctx, `#tz-toggle`)
 		tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
 		if err := chromedp.Run(tctx, chromedp.Poll(`document.getElementById("legend-time").textContent.endsWith("UTC")`, nil)); err != nil {
 			t.Fatalf("times are not in UTC: %v", err)
 		}
-		chromedp.Run(ctx, chromedp.Click(`#theme-toggle`, chromedp.ByQuery)) // auto, light, dark
+		click(t, ctx, `#theme-toggle`) // auto, light, dark
 		waitFor(t, ctx, `document.getElementById("theme-toggle").textContent === "Theme: light"`)
-		chromedp.Run(ctx, chromedp.Click(`#theme-toggle`, chromedp.ByQuery))
+		click(t, ctx, `#theme-toggle`)
 		if theme := evalJS[string](t, ctx, `document.documentElement.dataset.theme || ""`); theme != "dark" {
 			t.Fatalf("theme %q after two toggles, want dark", theme)
 		}

@@ -385,7 +385,9 @@ func TestChartStatesAsATraderMeetsThem(t *testing.T) {
 		if legend := evalJS[string](t, ctx, `document.getElementById("legend-time").textContent`); strings.Contains(legend, "UTC") && !strings.Contains(legend, "UTC-") {
 			t.Errorf("a minute candle's legend %q is not in New York's time", legend)
 		}
-		chromedp.Run(ctx, emulation.SetTimezoneOverride(""))
+		if err := chromedp.Run(ctx, emulation.SetTimezoneOverride("")); err != nil {
+			t.Fatalf("setting the browser's own time zone back: %v", err)
+		}
 	})
 
 	t.Run("a lower-case code is the contract, not BTC-USDT", func(t *testing.T) {

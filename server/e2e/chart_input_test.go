@@ -391,7 +391,7 @@ func TestChartAppendsNewCandlesOnTheirBoundary(t *testing.T) {
 	}
 
 	t.Run("a view of older candles stays on them", func(t *testing.T) {
-		chromedp.Run(ctx, chromedp.Evaluate(jsChart+`.dispatchAction({type: "dataZoom", startValue: 100, endValue: 160})`, nil))
+		do(t, ctx, jsChart+`.dispatchAction({type: "dataZoom", startValue: 100, endValue: 160})`)
 		before := viewChanged(t, ctx, [2]float64{})
 		appendOne(t)
 		if after := inView(t, ctx); after != before {
@@ -399,7 +399,7 @@ func TestChartAppendsNewCandlesOnTheirBoundary(t *testing.T) {
 		}
 	})
 	t.Run("a view ending on the newest candle follows it", func(t *testing.T) {
-		chromedp.Run(ctx, chromedp.Click(`#jump-latest`, chromedp.ByQuery))
+		click(t, ctx, `#jump-latest`)
 		waitFor(t, ctx, fmt.Sprintf(`%s[1] === %g`, jsInView, length()-1))
 		before := inView(t, ctx)
 		appendOne(t)

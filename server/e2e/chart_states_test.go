@@ -46,7 +46,7 @@ func TestChartStates(t *testing.T) {
 	waitDrawn(t, ctx, "BTC-USDT|1min")
 
 	t.Run("a live update leaves a view the user moved where it is, and Latest jumps back", func(t *testing.T) {
-		chromedp.Run(ctx, chromedp.Evaluate(jsChart+`.dispatchAction({type: "dataZoom", startValue: 100, endValue: 160})`, nil))
+		do(t, ctx, jsChart+`.dispatchAction({type: "dataZoom", startValue: 100, endValue: 160})`)
 		waitFor(t, ctx, `performance.getEntriesByName("riskchart:live").length > 0`)
 		lives := evalJS[int](t, ctx, `performance.getEntriesByName("riskchart:live").length`)
 		waitFor(t, ctx, fmt.Sprintf(`performance.getEntriesByName("riskchart:live").length >= %d`, lives+2))
@@ -112,7 +112,7 @@ func TestChartStates(t *testing.T) {
 		click(t, ctx, `[data-period="1mon"]`)
 		waitDrawn(t, ctx, "BTC-USDT|1mon")
 		_, _, n := chartView(t, ctx)
-		chromedp.Run(ctx, chromedp.Evaluate(jsChart+`.dispatchAction({type: "dataZoom", startValue: 0, endValue: 10})`, nil))
+		do(t, ctx, jsChart+`.dispatchAction({type: "dataZoom", startValue: 0, endValue: 10})`)
 		waitFor(t, ctx, `!!document.getElementById("horizon-mark")`)
 		if _, _, after := chartView(t, ctx); after != n {
 			t.Errorf("%d candles before the horizon, %d after", n, after)

@@ -201,7 +201,7 @@ func TestTheInstallButtonAppearsWhenTheBrowserOffersInstallation(t *testing.T) {
 			// and its offer replaces ours): whichever offer the page holds when
 			// the button is clicked must be the one prompted, so both record
 			// the prompt.
-			chromedp.Run(ctx, chromedp.Evaluate(`(() => {
+			do(t, ctx, `(() => {
 		if (window.BeforeInstallPromptEvent) {
 			BeforeInstallPromptEvent.prototype.prompt = function () { window.prompted = true; return Promise.resolve(); };
 		}
@@ -209,7 +209,7 @@ func TestTheInstallButtonAppearsWhenTheBrowserOffersInstallation(t *testing.T) {
 		e.prompt = () => { window.prompted = true; };
 		e.userChoice = Promise.resolve({outcome: "dismissed"});
 		window.dispatchEvent(e);
-	})()`, nil))
+	})()`)
 			waitFor(t, ctx, `!!document.getElementById("install")`)
 			if after := evalJS[string](t, ctx, jsChartBox); after != before {
 				t.Errorf("the install button moved the chart from %s to %s", before, after)
@@ -226,7 +226,7 @@ func TestTheInstallButtonAppearsWhenTheBrowserOffersInstallation(t *testing.T) {
 				t.Errorf("the install button: %s", got)
 			}
 			screenshot(t, ctx, "pwa-install-button-"+screen.name)
-			chromedp.Run(ctx, chromedp.Click("#install", chromedp.ByQuery))
+			click(t, ctx, "#install")
 			waitFor(t, ctx, `window.prompted === true`)
 		})
 	}

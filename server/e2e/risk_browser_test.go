@@ -79,6 +79,23 @@ func click(t *testing.T, ctx context.Context, selector string) {
 	}
 }
 
+// navigate opens u in the tab, and fails the test if the browser cannot.
+func navigate(t *testing.T, ctx context.Context, u string) {
+	t.Helper()
+	if err := chromedp.Run(ctx, chromedp.Navigate(u)); err != nil {
+		t.Fatalf("opening %s: %v", u, err)
+	}
+}
+
+// do runs js on the page for what it does, and fails the test if it throws
+// or the page is gone.
+func do(t *testing.T, ctx context.Context, js string) {
+	t.Helper()
+	if err := chromedp.Run(ctx, chromedp.Evaluate(js, nil)); err != nil {
+		t.Fatalf("running %s: %v", js, err)
+	}
+}
+
 // apiLimits asks the server's position-limit path, as the panel does.
 func apiLimits(t *testing.T, base string, q venueapi.LimitQuery) []venueapi.PositionLimit {
 	t.Helper()
@@ -443,18 +460,18 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 
 	t.Run("each panel has its own route", func(t *testing.T) {
 		ethTiers := apiTiers(t, s.URL, "ETH-USDT")
-		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/tiers?contract_code=ETH-USDT"))
+		navigate(t, ctx, s.URL+"/tiers?contract_code=ETH-USDT")
 		waitFor(t, ctx, fmt.Sprintf(`document.querySelectorAll("#tier-table tbody tr").length === %d && !!document.getElementById("calculator") && !document.getElementById("limits")`, len(ethTiers)))
 		if title := evalJS[string](t, ctx, `document.title`); !strings.Contains(title, "ETH-USDT") {
 			t.Errorf("title %q", title)
 		}
-		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/limits?contract_code=ETH-USDT"))
+		navigate(t, ctx, s.URL+"/limits?contract_code=ETH-USDT")
 		waitFor(t, ctx, `!!document.querySelector('#limits-table tr[data-contract="ETH-USDT"]') && !document.getElementById("tiers")`)
 		limitsMatch(t, ctx, s.URL, venueapi.LimitQuery{ContractCode: "ETH-USDT"})
-		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/limits?contract_code=BTC-USDT-CQ"))
+		navigate(t, ctx, s.URL+"/limits?contract_code=BTC-USDT-CQ")
 		waitFor(t, ctx, `!!document.querySelector('#limits-table tr[data-contract^="BTC-USDT-"]')`)
 		limitsMatch(t, ctx, s.URL, venueapi.LimitQuery{Pair: "BTC-USDT", ContractType: venueapi.TypeQuarter, BusinessType: venueapi.BusinessFutures})
-		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/tiers?contract_code=btc"))
+		navigate(t, ctx, s.URL+"/tiers?contract_code=btc")
 		waitFor(t, ctx, `(document.getElementById("risk-page-error") || {}).textContent?.startsWith("invalid contract_code")`)
 	})
 
@@ -464,7 +481,7 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 		if solTiers[0].VolumeUnit != venueapi.UnitUSDT {
 			t.Fatalf("the sandbox's %s ladder is in %s: this test needs one in USDT", sol, solTiers[0].VolumeUnit)
 		}
-		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/tiers?contract_code="+sol))
+		navigate(t, ctx, s.URL+"/tiers?contract_code="+sol)
 		waitFor(t, ctx, fmt.Sprintf(`document.querySelectorAll("#tier-table tbody tr").length === %d`, len(solTiers)))
 		first := evalJS[string](t, ctx, `document.querySelector("#tier-table tbody tr .band").textContent`)
 		if want := "0 – " + chartopt.Group(solTiers[0].MaxVolume.String()); first != want {
@@ -521,7 +538,7 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 		if layout["tiersRight"] > layout["viewport"] || layout["calcRight"] > layout["viewport"] {
 			t.Errorf("a panel overflows the viewport: %v", layout)
 		}
-		chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById("tiers").scrollIntoView()`, nil))
+		do(t, ctx, `document.getElementById("tiers").scrollIntoView()`)
 		screenshot(t, ctx, "risk-phone")
 	})
 }
@@ -552,7 +569,7 @@ func TestRiskPanelsSayNoAccessAndTheChartStillWorks(t *testing.T) {
 			if text := evalJS[string](t, ctx, `document.getElementById("risk-noaccess").textContent`); !strings.Contains(text, "No access to private data on this server") {
 				t.Errorf("the notice reads %q", text)
 			}
-			chromedp.Run(ctx, chromedp.Navigate(s.URL+"/limits?contract_code=ETH-USDT"))
+			navigate(t, ctx, s.URL+"/limits?contract_code=ETH-USDT")
 			waitFor(t, ctx, `!!document.getElementById("risk-noaccess") && !document.querySelector("#limits-table tbody tr")`)
 			screenshot(t, ctx, "risk-no-access")
 		})

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -198,12 +199,12 @@ func TestRiskPagesPickersCaseAndUnknownContracts(t *testing.T) {
 	ctx := newBrowser(t)
 
 	t.Run("a lowercase code is the venue's code", func(t *testing.T) {
-		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/limits?contract_code=btc-usdt-cq"))
+		navigate(t, ctx, s.URL+"/limits?contract_code=btc-usdt-cq")
 		waitFor(t, ctx, `document.querySelector(".risk")?.getAttribute("aria-label") === "Risk limits of BTC-USDT-CQ" && !document.getElementById("risk-page-error")`)
 	})
 
 	t.Run("the picker moves the page to another contract", func(t *testing.T) {
-		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/tiers?contract_code=BTC-USDT"))
+		navigate(t, ctx, s.URL+"/tiers?contract_code=BTC-USDT")
 		waitFor(t, ctx, `document.querySelectorAll("#contract-select option").length > 1 && !!document.getElementById("contract-form") && !document.getElementById("app-wasm-loader")`)
 		choose(t, ctx, "contract-select", "SOL-USDT")
 		waitFor(t, ctx, `location.search === "?contract_code=SOL-USDT" && document.querySelector(".risk")?.getAttribute("aria-label") === "Risk limits of SOL-USDT"`)
@@ -214,7 +215,7 @@ func TestRiskPagesPickersCaseAndUnknownContracts(t *testing.T) {
 
 	for _, page := range []string{"/tiers", "/limits", "/"} {
 		t.Run("an unknown contract on "+page, func(t *testing.T) {
-			chromedp.Run(ctx, chromedp.Navigate(s.URL+page+"?contract_code=ABC-USDT"))
+			navigate(t, ctx, s.URL+page+"?contract_code=ABC-USDT")
 			waitFor(t, ctx, `document.getElementById("risk-unknown")?.textContent === "The venue does not know the contract ABC-USDT."`)
 			if text := evalJS[string](t, ctx, `document.querySelector(".risk").textContent`); strings.Contains(text, "waiting") || strings.Contains(text, "Loading") {
 				t.Errorf("the panel still waits: %q", text)
@@ -223,12 +224,12 @@ func TestRiskPagesPickersCaseAndUnknownContracts(t *testing.T) {
 	}
 
 	t.Run("the embed dialog offers no snippet for an unknown contract", func(t *testing.T) {
-		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=ABC-USDT"))
+		navigate(t, ctx, s.URL+"/?contract_code=ABC-USDT")
 		waitFor(t, ctx, `!!document.getElementById("risk-unknown")`) // the app runs: the button is its own, not the prerendered one
 		click(t, ctx, "#embed-open")
 		waitFor(t, ctx, `document.getElementById("embed-unknown")?.textContent.startsWith("The venue does not know the contract ABC-USDT.") && !document.querySelector("#embed-dialog textarea")`)
 		click(t, ctx, "#embed-open") // closed
-		chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT"))
+		navigate(t, ctx, s.URL+"/?contract_code=BTC-USDT")
 		// The tier rows may be the page's own (prerendered from the server's
 		// cache): the dialog is the app's, so wait for the app too.
 		waitFor(t, ctx, `document.querySelectorAll("#tier-table tbody tr").length > 0 && performance.getEntriesByName("riskchart:mounted").length > 0`)
@@ -244,7 +245,7 @@ func TestNoAccessPanelsDrawNoEmptyTable(t *testing.T) {
 	s := startServer(t, map[string]string{"RISKCHART_VENUE_URL": venueURL})
 	ctx := newBrowser(t)
 	for _, page := range []string{"/tiers", "/limits"} {
-		chromedp.Run(ctx, chromedp.Navigate(s.URL+page+"?contract_code=BTC-USDT"))
+		navigate(t, ctx, s.URL+page+"?contract_code=BTC-USDT")
 		waitFor(t, ctx, `!!document.getElementById("risk-noaccess") && !!(document.getElementById("tiers-noaccess") || document.getElementById("limits-noaccess"))`)
 		if n := evalJS[int](t, ctx, `document.querySelectorAll(".risk table, .risk th").length`); n != 0 {
 			t.Errorf("%s: %d table parts drawn without access", page, n)
@@ -263,7 +264,7 @@ func TestPublicTiersReachEmbedsWithoutALink(t *testing.T) {
 	}{{"true", true}, {"false", false}} {
 		t.Run("RISKCHART_PUBLIC_TIERS="+tc.public, func(t *testing.T) {
 			s := startServer(t, map[string]string{"RISKCHART_PUBLIC_TIERS": tc.public})
-			chromedp.Run(ctx, chromedp.Navigate(s.URL+"/embed/tiers?contract_code=BTC-USDT&controls=0"))
+			navigate(t, ctx, s.URL+"/embed/tiers?contract_code=BTC-USDT&controls=0")
 			if !tc.shown {
 				waitFor(t, ctx, `!!document.getElementById("risk-noaccess") && !document.querySelector("#tier-table")`)
 				return
@@ -272,7 +273,7 @@ func TestPublicTiersReachEmbedsWithoutALink(t *testing.T) {
 			if text := evalJS[string](t, ctx, `document.getElementById("embed-root").textContent`); strings.Contains(text, "Highlighted") || strings.Contains(text, "Calculator") {
 				t.Errorf("controls=0 still speaks of the calculator: %q", text)
 			}
-			chromedp.Run(ctx, chromedp.Navigate(s.URL+"/embed/limits?contract_code=BTC-USDT"))
+			navigate(t, ctx, s.URL+"/embed/limits?contract_code=BTC-USDT")
 			waitFor(t, ctx, `!!document.getElementById("risk-noaccess") && !document.querySelector("#limits-table")`)
 		})
 	}
@@ -385,7 +386,8 @@ func TestARiskPageWithAMalformedContractSaysSoReadably(t *testing.T) {
 
 // TestSigningInFromAPanelReturnsToItsPage: off loopback, a panel without
 // access links to the login page, and signing in there returns to the page
-// the link was on, its view whole, now showing the private data.
+// the link was on, its view whole, now showing the private data; signing
+// out on the login page returns to it without.
 func TestSigningInFromAPanelReturnsToItsPage(t *testing.T) {
 	const viewer = "a-viewer-token-for-the-browser-test-0123456789"
 	s := startServer(t, map[string]string{"RISKCHART_TRUSTED_PROXIES": "127.0.0.1", "RISKCHART_VIEWER_TOKENS": viewer})
@@ -418,4 +420,10 @@ func TestSigningInFromAPanelReturnsToItsPage(t *testing.T) {
 	click(t, ctx, `form button[type="submit"]`)
 	wait(`#limits-table tr[data-contract="ETH-USDT"]`)
 	waitFor(t, ctx, fmt.Sprintf(`location.pathname + location.search === %q && !!document.querySelector('#limits-table tr[data-contract="ETH-USDT"]') && !document.getElementById("risk-noaccess")`, page))
+
+	// Signing out on the login page returns to the page, which has no access again.
+	navigate(t, ctx, s.URL+"/login?next="+url.QueryEscape(page))
+	click(t, ctx, `form[action="/logout"] button[type="submit"]`)
+	wait("#risk-noaccess")
+	waitFor(t, ctx, fmt.Sprintf(`location.pathname + location.search === %q && !document.querySelector("#limits-table tr")`, page))
 }

@@ -571,7 +571,9 @@ func TestStudyLinesFollowTheLiveCandle(t *testing.T) {
 		tctx, cancel := context.WithTimeout(ctx, 65*time.Second)
 		err := chromedp.Run(tctx, pollToDeadline(`((r) => r.problem === "" && r.drawn !== `+strconv.Quote(strings.Join(drawn[max(len(drawn)-1, 0):], ""))+`)(`+jsStudyLive+`)`, nil, chromedp.WithPollingInterval(50*time.Millisecond)))
 		cancel()
-		chromedp.Run(ctx, chromedp.Evaluate(jsStudyLive, &got))
+		if readErr := chromedp.Run(ctx, chromedp.Evaluate(jsStudyLive, &got)); err == nil {
+			err = readErr
+		}
 		if err != nil {
 			t.Fatalf("after %d moves of the study lines: %v (then: %q, drawn %s)", len(drawn), err, got.Problem, got.Drawn)
 		}
