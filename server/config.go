@@ -28,6 +28,7 @@ import (
 // masked.
 type config struct {
 	Addr            string            // where browsers connect
+	MetricsAddr     string            // a listener of its own for /metrics; "": /metrics on Addr
 	VenueURL        string            // the real venue; empty starts the embedded sandbox
 	AccessKey       string            // the venue account's access key
 	SecretKey       venue.Secret      // its secret key, given or read from SecretKeyFile
@@ -85,6 +86,17 @@ var settings = []setting{
 				return fmt.Errorf("must be host:port: %w", err)
 			}
 			c.Addr = v
+			return nil
+		}},
+	{flag: "metrics-addr", env: "RISKCHART_METRICS_ADDR", unset: "/metrics on RISKCHART_ADDR, for its host names",
+		usage: "address of a listener of its own for /metrics, which RISKCHART_ADDR then does not serve",
+		set: func(c *config, v string) error {
+			if v != "" {
+				if _, _, err := net.SplitHostPort(v); err != nil {
+					return fmt.Errorf("must be host:port: %w", err)
+				}
+			}
+			c.MetricsAddr = v
 			return nil
 		}},
 	{flag: "venue-url", env: "RISKCHART_VENUE_URL", unset: "the embedded sandbox venue",

@@ -282,7 +282,7 @@ func TestEverySettingHasAFlagAVariableADefaultAndASummaryLine(t *testing.T) {
 	for _, s := range settings {
 		values[s.env] = "value-of-" + s.flag
 	}
-	values["RISKCHART_ADDR"], values["RISKCHART_SANDBOX_ADDR"] = "127.0.0.1:1", "127.0.0.1:2"
+	values["RISKCHART_ADDR"], values["RISKCHART_SANDBOX_ADDR"], values["RISKCHART_METRICS_ADDR"] = "127.0.0.1:1", "127.0.0.1:2", "127.0.0.1:3"
 	values["RISKCHART_VENUE_URL"] = "https://venue.example/v1"
 	values["RISKCHART_CONTRACTS"] = "BTC-USDT:0.001:1"
 	values["RISKCHART_REFRESH_INTERVAL"], values["RISKCHART_SHUTDOWN_TIMEOUT"] = "3s", "4s"
@@ -465,6 +465,14 @@ func TestTheHardeningSettingsNameTheirRule(t *testing.T) {
 			check: func(t *testing.T, c config) {
 				if c.EmbedMaxTTL != time.Second {
 					t.Errorf("embed TTL %s", c.EmbedMaxTTL)
+				}
+			}},
+		{name: "a metrics address without a port", env: map[string]string{"RISKCHART_METRICS_ADDR": "10.0.0.5"},
+			wantErr: []string{"RISKCHART_METRICS_ADDR: must be host:port"}},
+		{name: "a metrics address", env: map[string]string{"RISKCHART_METRICS_ADDR": "10.0.0.5:9100"},
+			check: func(t *testing.T, c config) {
+				if c.MetricsAddr != "10.0.0.5:9100" {
+					t.Errorf("metrics address %q", c.MetricsAddr)
 				}
 			}},
 		{name: "a viewer token too short to be out of reach of guessing", env: map[string]string{"RISKCHART_VIEWER_TOKENS": "long-enough-viewer-token, guessable"},

@@ -143,6 +143,7 @@ func runService(ctx context.Context, args []string, getenv func(string) string, 
 		Contracts:       contracts,
 		Public:          !loopbackOnly(cfg.Addr),
 		ViewerTokens:    splitSecrets(cfg.ViewerTokens),
+		NoMetrics:       cfg.MetricsAddr != "",
 		FrameAncestors:  strings.Fields(cfg.FrameAncestors),
 		ScriptSources:   bundle.ScriptSources(),
 		PublicTiers:     cfg.PublicTiers,
@@ -175,6 +176,14 @@ func runService(ctx context.Context, args []string, getenv func(string) string, 
 	}
 	if rep != nil {
 		rep.start(ctx, log)
+	}
+	if cfg.MetricsAddr != "" {
+		addr, stop, err := serveMetrics(ctx, cfg.MetricsAddr, registry, log)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		fmt.Fprintf(stdout, "Metrics are served on http://%s/metrics\n", addr)
 	}
 	tcp, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {

@@ -35,6 +35,7 @@ type Config struct {
 	Contracts       []venueapi.Offer     // offered at GET venueapi.PathContracts
 	Public          bool                 // the listener is not loopback-only: private paths need a viewer token
 	ViewerTokens    []venue.Secret       // tokens that grant the private paths when Public
+	NoMetrics       bool                 // /metrics is served on a listener of its own, not here
 	FrameAncestors  []string             // origins allowed to frame the pages and talk to embeds; default 'self'
 	ScriptSources   []string             // script-src sources, besides 'self', of the scripts App's pages carry inline (hashes)
 	EmbedLinks      *embedlink.Signer    // checks signed embed links; nil: embeds get no private data

@@ -33,7 +33,10 @@ func (s *server) routes() http.Handler {
 	// Operations.
 	mux.Handle("GET /healthz", s.handleHealth())
 	mux.Handle("GET /readyz", s.limited(s.handleReady())) // limited: a probe may be a venue call (ops.go)
-	mux.Handle("GET /metrics", promhttp.HandlerFor(s.cfg.Registry, promhttp.HandlerOpts{}))
+	// With NoMetrics, /metrics is the front end's page for an address with none.
+	if !s.cfg.NoMetrics {
+		mux.Handle("GET /metrics", promhttp.HandlerFor(s.cfg.Registry, promhttp.HandlerOpts{}))
+	}
 	// The front end: pages, app.wasm, scripts, styles.
 	// A page with a tier ladder may carry the tiers held for its contract
 	// (firsttiers.go), and the chart page the contract list (firstcontracts.go).
