@@ -206,7 +206,7 @@ var settings = []setting{
 	{flag: "forwarded-header", env: "RISKCHART_FORWARDED_HEADER", def: "X-Forwarded-For",
 		usage: "the header the trusted proxies write the client into, X-Forwarded-For or Forwarded; the other is ignored",
 		set:   func(c *config, v string) (err error) { c.ForwardedHeader, err = clientaddr.ParseHeader(v); return err }},
-	{flag: "client-rate", env: "RISKCHART_CLIENT_RATE", def: "50", usage: "requests per second one client address may make to the venue paths; 0: no limit",
+	{flag: "client-rate", env: "RISKCHART_CLIENT_RATE", def: "50", usage: "requests per second one client address may make to the venue paths, pages rendered included; 0: no limit",
 		set: func(c *config, v string) error {
 			f, err := strconv.ParseFloat(v, 64)
 			if err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {

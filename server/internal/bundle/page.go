@@ -9,12 +9,15 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"sync"
+	"time"
 
 	"github.com/andybalholm/brotli"
 
 	"github.com/riskchart/riskchart/app/pages"
 	"github.com/riskchart/riskchart/server/internal/etag"
+	"github.com/riskchart/riskchart/server/internal/firstdata"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -49,6 +52,9 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 			kept.serve(w, r)
 			return
 		}
+	}
+	if tooManyRenders(w, r) {
+		return
 	}
 	// go-app answers 304 to an If-None-Match of its version, the ETag it
 	// gives every page alike; a page here holds its request's first data too.
@@ -95,6 +101,33 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 		h.answers.viewer.Inc()
 	}
 	sent.serve(w, r)
+}
+
+// tooManyRenders answers 429 to a page that must be rendered for a client
+// whose rate is spent (firstdata.Render), and reports whether it did. A
+// render costs about 2 ms of a core, and a URL not seen before, however
+// made up, is a render: without this, one client could keep the cores busy
+// and push the pages others ask for out of the kept pages
+// (docs/deploy.md#behind-a-reverse-proxy).
+func tooManyRenders(w http.ResponseWriter, r *http.Request) bool {
+	admit, ok := firstdata.Render(r.Context())
+	if !ok {
+		return false
+	}
+	allowed, wait := admit()
+	if allowed {
+		return false
+	}
+	secs := int((wait + time.Second - 1) / time.Second) // whole seconds, rounded up: never 0
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Retry-After", strconv.Itoa(max(secs, 1)))
+	w.WriteHeader(http.StatusTooManyRequests)
+	io.WriteString(w, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Riskchart · too many pages</title>`+
+		`<meta name="viewport" content="width=device-width, initial-scale=1"></head><body><p>Too many new pages asked for from this address: this server renders at most its per-client rate (RISKCHART_CLIENT_RATE). Try again in `+
+		strconv.Itoa(max(secs, 1))+` s.</p></body></html>`)
+	return true
 }
 
 // pageTag is the ETag of a page without the viewer's tiers: it names what

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -224,5 +225,64 @@ func TestAPageOfAnotherDeploymentIsNotRevalidated(t *testing.T) {
 	}
 	if got := serve(next, tag); got.Code != http.StatusOK || got.Header().Get("ETag") == tag {
 		t.Fatalf("the next deployment revalidated with the old page's tag: HTTP %d, ETag %s; want 200 under another tag", got.Code, got.Header().Get("ETag"))
+	}
+}
+
+// Only a page that must be rendered is charged to its client's rate
+// (firstdata.Render): a page kept, a revalidation and a file cost nothing,
+// and a render past the rate is answered 429 with Retry-After, naming the
+// setting, and is not kept.
+func TestOnlyARenderIsChargedToTheClientsRate(t *testing.T) {
+	h, err := New(Config{Root: builtRoot(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	left, charged := 2, 0
+	admit := func() (bool, time.Duration) {
+		charged++
+		if left == 0 {
+			return false, 1500 * time.Millisecond
+		}
+		left--
+		return true, 0
+	}
+	contracts, tiers := twoContracts(), benchTiers()
+	etag := ""
+	for _, step := range []struct {
+		name    string
+		url     string
+		tiers   firstdata.TiersLookup
+		reval   bool
+		status  int
+		charged int
+	}{
+		{"a view first asked for", chartView, nil, false, http.StatusOK, 1},
+		{"the same view again", chartView, nil, false, http.StatusOK, 1},
+		{"revalidated", chartView, nil, true, http.StatusNotModified, 1},
+		{"a file", "/wasm_exec.js", nil, false, http.StatusOK, 1},
+		{"another view", "/?contract_code=BTC-USDT&period=1hour", nil, false, http.StatusOK, 2},
+		{"a made-up view past the rate", "/?contract_code=BTC-USDT&period=4hour&x=1", nil, false, http.StatusTooManyRequests, 3},
+		{"a view kept, past the rate", chartView, nil, false, http.StatusOK, 3},
+		{"the viewer's tiers, rendered each time, past the rate", chartView, tiers, false, http.StatusTooManyRequests, 4},
+	} {
+		headers := map[string]string{"Accept-Encoding": "br"}
+		if step.reval {
+			headers["If-None-Match"] = etag
+		}
+		withRate := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			withFirstData(h, contracts, step.tiers).ServeHTTP(w, r.WithContext(firstdata.WithRender(r.Context(), admit)))
+		})
+		rec := getWith(withRate, step.url, headers)
+		if etag == "" {
+			etag = rec.Header().Get("ETag")
+		}
+		if rec.Code != step.status || charged != step.charged {
+			t.Fatalf("%s: HTTP %d with %d renders charged, want %d with %d", step.name, rec.Code, charged, step.status, step.charged)
+		}
+		if rec.Code == http.StatusTooManyRequests {
+			if got := rec.Header().Get("Retry-After"); got != "2" || rec.Header().Get("Cache-Control") != "no-store" || !strings.Contains(rec.Body.String(), "RISKCHART_CLIENT_RATE") {
+				t.Errorf("%s: Retry-After %q, Cache-Control %q, body %q: want 2 (1.5 s rounded up), no-store, the setting named", step.name, got, rec.Header().Get("Cache-Control"), rec.Body.String())
+			}
+		}
 	}
 }

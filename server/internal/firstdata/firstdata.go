@@ -1,10 +1,12 @@
 // Package firstdata hands what the gateway holds to the front end that
 // prerenders a page, through the page request's context: the gateway knows
-// its caches and who may see them, the front end knows the page's view.
+// its caches, who may see them and what each client may spend, the front
+// end knows the page's view and whether it must render it.
 package firstdata
 
 import (
 	"context"
+	"time"
 
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -49,4 +51,24 @@ func WithTiers(ctx context.Context, lookup TiersLookup) context.Context {
 func Tiers(ctx context.Context) (lookup TiersLookup, ok bool) {
 	lookup, ok = ctx.Value(tiersKey{}).(TiersLookup)
 	return lookup, ok && lookup != nil
+}
+
+// RenderAdmit charges the rendering of a page to its client, as the gateway
+// counts the client's requests: ok is false when the client's rate is spent,
+// and wait is then how long until it may try again. A page sent as it was
+// kept, or revalidated, is not rendered and costs nothing.
+type RenderAdmit func() (ok bool, wait time.Duration)
+
+type renderKey struct{}
+
+// WithRender is ctx carrying admit.
+func WithRender(ctx context.Context, admit RenderAdmit) context.Context {
+	return context.WithValue(ctx, renderKey{}, admit)
+}
+
+// Render is the admission ctx carries; ok is false when it carries none (no
+// gateway in front, or no per-client rate): every render is admitted.
+func Render(ctx context.Context) (admit RenderAdmit, ok bool) {
+	admit, ok = ctx.Value(renderKey{}).(RenderAdmit)
+	return admit, ok && admit != nil
 }

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/riskchart/riskchart/server/internal/clientaddr"
+	"github.com/riskchart/riskchart/server/internal/firstdata"
 )
 
 // limited applies the per-client-IP request rate, so that one page cannot
@@ -32,6 +33,27 @@ func (s *server) limited(next http.Handler) http.Handler {
 			writeRateLimited(w, r.URL.Path, v.reset, s.now(), "too many requests from this client")
 			return
 		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// withRenderRate charges a page the front end must render (not one it sends
+// as kept, nor a file) to its client's rate, as limited charges a venue
+// path: the front end asks when it is about to render (firstdata.Render),
+// and answers 429 with Retry-After when the rate is spent.
+func (s *server) withRenderRate(next http.Handler) http.Handler {
+	if s.perClient == nil { // RISKCHART_CLIENT_RATE=0
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		client := s.clientOf(r)
+		r = r.WithContext(firstdata.WithRender(r.Context(), func() (bool, time.Duration) {
+			v := s.perClient.allow(client)
+			if !v.ok {
+				s.metrics.throttled.WithLabelValues("client").Inc()
+			}
+			return v.ok, v.reset
+		}))
 		next.ServeHTTP(w, r)
 	})
 }

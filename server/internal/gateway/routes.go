@@ -41,7 +41,7 @@ func (s *server) routes() http.Handler {
 	// A page with a tier ladder may carry the tiers held for its contract
 	// (firsttiers.go), and the chart page the contract list (firstcontracts.go).
 	// A browser's visit to an address with no page gets a page saying so (notfound.go).
-	mux.Handle("/", readOnly(withNotFoundPage(s.withFirstContracts(s.withFirstTiers(s.cfg.App)))))
+	mux.Handle("/", readOnly(withNotFoundPage(s.withRenderRate(s.withFirstContracts(s.withFirstTiers(s.cfg.App))))))
 	return s.logged(s.secured(s.hostChecked(mux))) // hostChecked: only our own host names, see host.go
 }
 
