@@ -24,7 +24,8 @@
 //     not: the app draws what browser storage holds while its data loads.
 //     Any other URL (a view or a contract in the query) is the server's to
 //     prerender, with its own first data; its path's shell answers only
-//     when the network fails or is slower than shellAfter, in the theme the
+//     when the network fails, refuses the render for the client's rate
+//     (429), or is slower than shellAfter, in the theme the
 //     URL names (themed). One shell for every page would show a tiers embed
 //     as the chart page, for BTC-USDT, until app.wasm ran. A new deployment
 //     is still found:
@@ -116,8 +117,9 @@ self.addEventListener("fetch", (event) => {
 
 // page answers the opening of a page of the app: a bare path with its shell
 // at once, any other URL from the network, or from its path's shell when
-// the network fails, answers 5xx or with a page of another build, or is
-// slower than shellAfter. A page of another build (a deployment since this
+// the network fails, answers 5xx, 429 (a page the server would render for a
+// client whose rate is spent: the shell costs it nothing) or with a page of
+// another build, or is slower than shellAfter. A page of another build (a deployment since this
 // worker's install) would run this build's scripts, styles and app.wasm,
 // which its cache answers, on the other's page until the reload go-app
 // offers once the new build's worker takes over.
@@ -138,7 +140,7 @@ function page(req, url) {
     };
     const fallback = () => shell().then((hit) => answer(hit || net), () => answer(net));
     const timer = setTimeout(fallback, shellAfter);
-    net.then((res) => (res.status >= 500 || otherBuild(res) ? fallback() : answer(res)), fallback);
+    net.then((res) => (res.status >= 500 || res.status === 429 || otherBuild(res) ? fallback() : answer(res)), fallback);
   });
 }
 

@@ -106,9 +106,11 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 // tooManyRenders answers 429 to a page that must be rendered for a client
 // whose rate is spent (firstdata.Render), and reports whether it did. A
 // render costs about 2 ms of a core, and a URL not seen before, however
-// made up, is a render: without this, one client could keep the cores busy
-// and push the pages others ask for out of the kept pages
-// (docs/deploy.md#behind-a-reverse-proxy).
+// made up, is a render: without this, one client could keep the cores busy.
+// Within its rate a client can still cycle the kept pages (4 MB: a few
+// seconds of renders), which costs the next visitor of a page pushed out one
+// render (docs/deploy.md#behind-a-reverse-proxy). The service worker answers
+// a 429 with its path's shell.
 func tooManyRenders(w http.ResponseWriter, r *http.Request) bool {
 	admit, ok := firstdata.Render(r.Context())
 	if !ok {

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/riskchart/riskchart/server/internal/firstdata"
 )
 
 // workerHarness runs the service worker the server serves (web/app-worker.js,
@@ -326,6 +329,31 @@ func TestEveryAnswerOfTheFrontEndNamesItsBuild(t *testing.T) {
 			if got := rec.Header().Get(VersionHeader); got != version {
 				t.Errorf("GET %s (revalidated: %v): HTTP %d, %s %q, want %q", p, revalidated, rec.Code, VersionHeader, got, version)
 			}
+		}
+	}
+}
+
+// TestAViewRefusedForTheClientsRateIsAnsweredFromItsShell: a page the
+// server must render is refused with 429 when its client's rate is spent
+// (firstdata.Render, docs/deploy.md#behind-a-reverse-proxy). The worker
+// keeps that path's shell, of its own build, which costs the server nothing
+// and runs the app; the 429's note, a page with no app, is no better an
+// answer than a 5xx's.
+func TestAViewRefusedForTheClientsRateIsAnsweredFromItsShell(t *testing.T) {
+	d := twoBuilds(t)
+	d.current = "1"
+	build := d.builds["1"]
+	d.builds["1"] = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		shell := r.Header.Get(firstdata.ShellHeader) != "" // the install's shells: admitted; any other render: the rate spent
+		build.ServeHTTP(w, r.WithContext(firstdata.WithRender(r.Context(), func() (bool, time.Duration) { return shell, 30 * time.Second })))
+	})
+	report := runWorker(t, d, "1", "install", "navigate=/?contract_code=ETH-USDT", "navigate=/embed/tiers?contract_code=ETH-USDT&theme=dark")
+	if !report[0].Installed {
+		t.Fatalf("the worker did not install: %s", report[0].Error)
+	}
+	for _, got := range report[1:] {
+		if got.Status != http.StatusOK || !strings.Contains(got.Body, "https://v1.example") {
+			t.Errorf("%s, the client's rate spent: the worker answered HTTP %d: %.160q; want its path's shell", got.Step, got.Status, got.Body)
 		}
 	}
 }
