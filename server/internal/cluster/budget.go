@@ -95,6 +95,7 @@ type Budget struct {
 
 	left    int                 // turns the shared log had left after the last reserve
 	leftAt  time.Time           // when; a window later the log has emptied of them
+	present int                 // replicas the last heartbeat found present; 0: none yet
 	turns   [2][2]atomic.Uint64 // by State, then granted (0) or refused (1)
 	late    atomic.Uint64       // turns given back because they came too late to be sent
 	crowded atomic.Bool         // more replicas present than configured: said once
@@ -376,8 +377,10 @@ func (b *Budget) Ahead() time.Duration { return b.ahead }
 
 // Available is about how many turns could be had at once at now, for
 // metrics: from the local share while degraded; else what the shared log had
-// left after this replica's last turn, or the whole limit a window after it.
-// It asks Redis nothing.
+// left after this replica's last turn, or, a window after it, the limit less
+// the share of each configured replica the last heartbeat did not find
+// present, as reserve.lua grants (docs/deploy.md#metrics). It asks Redis
+// nothing.
 func (b *Budget) Available(now time.Time) int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -388,7 +391,8 @@ func (b *Budget) Available(now time.Time) int {
 		return b.local.free(now)
 	}
 	if b.leftAt.IsZero() || now.Sub(b.leftAt) >= b.window {
-		return b.limit.Requests
+		here := max(b.present, 1) // this replica, present or about to be
+		return b.limit.Requests - b.share*max(0, b.replicas-here)
 	}
 	return b.left
 }
@@ -581,10 +585,15 @@ func (b *Budget) runJoin(ctx context.Context, ends int64, ages []time.Duration) 
 	if err = b.c.note(err, "join"); err != nil {
 		return fmt.Errorf("budget %s: %w", b.name, err)
 	}
-	if len(v) != 2 {
-		return fmt.Errorf("budget %s: the join script answered %d values, not 2", b.name, len(v))
+	if len(v) != 3 {
+		return fmt.Errorf("budget %s: the join script answered %d values, not 3", b.name, len(v))
 	}
 	b.c.learnOffset(v[0], time.Now())
+	if ends > 0 {
+		b.mu.Lock()
+		b.present = int(v[2])
+		b.mu.Unlock()
+	}
 	if v[1] == 1 {
 		b.sawLost()
 	}

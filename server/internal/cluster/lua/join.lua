@@ -8,7 +8,8 @@
 -- ARGV: replica, presence end (µs of Redis's clock; 0: not present), window
 -- (µs), token, ahead (µs: as for reserve.lua), then the age of each turn to
 -- add (µs before now; negative: a turn still to come, at most ahead).
--- Returns {Redis's now in µs, 1 when the log was new or lost}.
+-- Returns {Redis's now in µs, 1 when the log was new or lost, the replicas
+-- present now (for metrics: reserve.lua leaves out the shares of the others)}.
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local ends, window = tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -31,4 +32,4 @@ if ends > now then
   local last = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
   redis.call('PEXPIRE', KEYS[2], int(math.ceil((tonumber(last[2]) - now) / 1000) + 1))
 end
-return {now, lost}
+return {now, lost, redis.call('ZCOUNT', KEYS[2], '(' .. int(now), '+inf')}
