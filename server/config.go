@@ -250,12 +250,14 @@ var settings = []setting{
 			if v == "" {
 				return nil
 			}
+			// First, as for RISKCHART_VENUE_URL: a bare '/', '?' or '#' in the
+			// password usually leaves url.Parse a host part it cannot read.
+			if strayUserinfo(v) {
+				return errors.New(strayUserinfoRule) // not repeated
+			}
 			u, err := url.Parse(v)
 			if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
 				return errors.New("must be a redis:// or rediss:// URL naming a host, e.g. redis://redis:6379/0") // v may hold a password: not repeated
-			}
-			if strayUserinfo(v) {
-				return errors.New(strayUserinfoRule) // not repeated
 			}
 			c.RedisURL = v
 			return nil

@@ -703,6 +703,11 @@ func TestARedisPasswordNotPercentEncodedIsRefusedAndNeverShown(t *testing.T) {
 		"redis://default:12/hunter2-secret@redis.internal:6379/0",
 		"redis://default:12#hunter2-secret@redis.internal:6379/0",
 		"redis://:6379?hunter2-secret@redis.internal:6379/0",
+		// A password whose part before the bare character is no port number:
+		// url.Parse fails on it, and the error must still name this rule.
+		"redis://default:pass/hunter2-secret@redis.internal:6379/0",
+		"redis://:pass#hunter2-secret@redis.internal:6379/0",
+		"rediss://riskchart:pa?hunter2-secret@redis.internal:6380/0",
 	} {
 		t.Run(raw, func(t *testing.T) {
 			c, err := parseEnv(map[string]string{"RISKCHART_REDIS_URL": raw})
