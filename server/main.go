@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -128,6 +129,11 @@ func runService(ctx context.Context, args []string, getenv func(string) string, 
 		return err
 	}
 	front, err := bundle.New(bundle.Config{Root: cfg.Root, ShellSalt: cfg.FrameAncestors + "\x00" + build, PublicURL: cfg.PublicURL, Registry: registry})
+	if errors.Is(err, fs.ErrNotExist) {
+		// The setting that fixes it, not only the file missing: a service
+		// started from another working directory reads the default ".".
+		return fmt.Errorf("RISKCHART_ROOT %s: must be the folder holding web/ and wasm_exec.js: %w", cfg.Root, err)
+	}
 	if err != nil {
 		return err
 	}
