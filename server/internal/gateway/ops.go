@@ -37,16 +37,20 @@ func (s *server) handleHealth() http.Handler {
 // breakers (docs/decisions.md#failure-memory): while one is open, what it
 // knows is answered at once, without a venue call, but for its one trial per
 // wait, so that a server no browser reaches still learns the venue is back.
-// While the KLine breaker is closed, a probe within readyFor of one the
-// venue answered is answered from it (readyProbe).
+// Until the venue has taken the key once, a probe makes the signed call (one
+// for the probes at once): a rolling deployment with a wrong secret is not
+// ready before a browser has asked for private data. While the KLine
+// breaker is closed, a probe within readyFor of one the venue answered is
+// answered from it (readyProbe).
 func (s *server) handleReady() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
 		defer cancel()
-		if s.venue.HasKey() && s.breakerOpen(venue.KeyBreaker) {
-			// The key's trial, when one is due: the signed call with no parameters.
-			if _, err := s.venue.PositionLimits(ctx, venueapi.LimitQuery{}); s.breakerOpen(venue.KeyBreaker) {
+		if s.venue.HasKey() && (s.breakerOpen(venue.KeyBreaker) || !s.venue.KeyAccepted()) {
+			// The key's trial when one is due, or its first check: the
+			// signed call with no parameters.
+			if err := s.probeKey(ctx); s.breakerOpen(venue.KeyBreaker) {
 				s.notReady(w, r, "the venue refuses the server's key", err)
 				return
 			}
@@ -106,6 +110,24 @@ func (p *readyProbe) recent(now time.Time) bool {
 	at := p.answered.Load()
 	age := now.Sub(time.Unix(0, at))
 	return at != 0 && age >= 0 && age < readyFor
+}
+
+// probeKey makes the signed call with no parameters, one for the probes
+// waiting at once, each within its own ctx: what the venue answers opens or
+// closes the key's breaker, or marks the key taken.
+func (s *server) probeKey(ctx context.Context) error {
+	ch := s.ready.flight.DoChan("key", func() (any, error) {
+		call, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
+		defer cancel()
+		_, err := s.venue.PositionLimits(call, venueapi.LimitQuery{})
+		return nil, err
+	})
+	select {
+	case res := <-ch:
+		return res.Err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // probeKLine asks the venue for one candle of the first contract offered,

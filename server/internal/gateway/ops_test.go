@@ -10,6 +10,7 @@ import (
 
 	"github.com/riskchart/riskchart/server/internal/gateway"
 	"github.com/riskchart/riskchart/server/internal/sandbox"
+	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -101,5 +102,37 @@ func TestReadinessProbesShareOneVenueCall(t *testing.T) {
 	}
 	if n := s.klineCalls() - before; n < 2 {
 		t.Fatalf("a second later: %d venue KLine calls in all, want the probe to ask again", n)
+	}
+}
+
+// TestReadinessChecksTheKeyBeforeAnySignedCall: until the venue has taken
+// the server's key once, a readiness probe makes the signed call, so that a
+// server with a wrong secret is not ready before any browser has asked for
+// private data (README, "GET /readyz"); once the key is known, probes make
+// no signed call, and a refused key waits for its breaker's trial.
+func TestReadinessChecksTheKeyBeforeAnySignedCall(t *testing.T) {
+	for _, tc := range []struct {
+		name, secret string
+		status       int
+		reason       string
+	}{
+		{"a key the venue takes", testSecret, 200, ""},
+		{"a secret the venue does not hold", "not-the-secret-the-venue-holds", 503, "the venue refuses the server's key"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := newClock(10)
+			s := newStack(t, options{clock: clk, venue: func(c *venue.Config) { c.SecretKey = venue.Secret(tc.secret) }})
+			signed := func() int64 { return s.sb.Received(venueapi.PathPositionLimit) }
+			before := signed()
+			for i := range 3 {
+				if status, reason := s.readiness(t); status != tc.status || reason != tc.reason {
+					t.Fatalf("probe %d: HTTP %d %q, want %d %q", i+1, status, reason, tc.status, tc.reason)
+				}
+				if n := signed() - before; n != 1 {
+					t.Fatalf("after probe %d: %d signed calls, want the first probe's alone", i+1, n)
+				}
+				clk.Advance(300 * time.Millisecond)
+			}
+		})
 	}
 }

@@ -300,6 +300,9 @@ func (g gates) stopped() bool { return g.key.b.isOpen() || g.endpoint.b.isOpen()
 // or closed: an operator sees a refused key or a failing endpoint once, not
 // once per call.
 func (c *Client) done(ctx context.Context, g gates, err error, now time.Time) {
+	if g.key.b != nil && keyVerdict(err) == success {
+		c.accepted.Store(true)
+	}
 	c.logChange(ctx, g.key, keyVerdict(err), stripped(err), now)
 	c.logChange(ctx, g.endpoint, endpointVerdict(err), err, now)
 }
