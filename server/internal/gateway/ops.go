@@ -120,6 +120,7 @@ func (s *server) probeKey(ctx context.Context) error {
 		call, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
 		defer cancel()
 		_, err := s.venue.PositionLimits(call, venueapi.LimitQuery{})
+		s.metrics.countVenueCall(venue.EndpointPositionLimit, err)
 		return nil, err
 	})
 	select {
@@ -144,6 +145,7 @@ func (s *server) probeKLine(ctx context.Context) error {
 		call, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
 		defer cancel()
 		_, err := s.venue.KLine(call, venueapi.KLineQuery{ContractCode: code, Period: venueapi.Period1Min, Size: 1})
+		s.metrics.countVenueCall(venue.EndpointKLine, err)
 		if nf := (*venue.NotFoundError)(nil); err == nil || errors.As(err, &nf) {
 			s.ready.answered.Store(s.now().UnixNano())
 			return nil, nil

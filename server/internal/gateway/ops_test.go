@@ -2,8 +2,10 @@ package gateway_test
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -133,6 +135,62 @@ func TestReadinessChecksTheKeyBeforeAnySignedCall(t *testing.T) {
 				}
 				clk.Advance(300 * time.Millisecond)
 			}
+		})
+	}
+}
+
+// docs/deploy.md#metrics: riskchart_venue_calls_total is what the venue was
+// asked, and the log's summary counts venue_calls and venue_failures from it.
+// A readiness probe's venue calls are venue calls like a browser's.
+func TestEveryVenueCallIsCounted(t *testing.T) {
+	tests := []struct {
+		name      string
+		venue     func(*venue.Config)
+		faults    sandbox.Faults
+		before    []string // asked first: a request that opens a breaker
+		path      string
+		endpoint  string // venue.EndpointName of venuePath
+		venuePath string
+	}{
+		{name: "a KLine request", path: venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=2",
+			endpoint: venue.EndpointKLine, venuePath: venueapi.PathKLine},
+		{name: "a readiness probe the venue answers", path: "/readyz",
+			endpoint: venue.EndpointKLine, venuePath: venueapi.PathKLine},
+		{name: "a readiness probe the venue fails", path: "/readyz",
+			faults:   sandbox.Faults{PerPath: map[string]sandbox.Fault{"": {Rate5xx: 1}}},
+			endpoint: venue.EndpointKLine, venuePath: venueapi.PathKLine},
+		{name: "a readiness probe's trial of a refused key", path: "/readyz",
+			venue:    func(c *venue.Config) { c.SecretKey = "a-wrong-secret-never-shown" },
+			before:   []string{venueapi.PathTiers + "?contract_code=BTC-USDT"}, // the venue refuses the key: its breaker opens
+			endpoint: venue.EndpointPositionLimit, venuePath: venueapi.PathPositionLimit},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				s := newStack(t, options{clock: newClock(10), venue: tc.venue})
+				s.sb.SetFaults(tc.faults)
+				for _, p := range tc.before {
+					s.get(t, p)
+				}
+				time.Sleep(time.Second) // past an open breaker's first wait: its trial is due
+				s.get(t, tc.path)
+				m := string(s.get(t, "/metrics").body)
+				counted := 0
+				for line := range strings.Lines(m) {
+					if rest, ok := strings.CutPrefix(line, `riskchart_venue_calls_total{endpoint="`+tc.endpoint+`"`); ok {
+						_, v, _ := strings.Cut(rest, "} ")
+						n, err := strconv.Atoi(strings.TrimSpace(v))
+						if err != nil {
+							t.Fatalf("metric line %q: %v", line, err)
+						}
+						counted += n
+					}
+				}
+				if sent := s.sb.Received(tc.venuePath); int64(counted) != sent || sent == 0 {
+					t.Fatalf("the venue got %d %s requests, riskchart_venue_calls_total{endpoint=%q} counts %d:\n%s",
+						sent, tc.venuePath, tc.endpoint, counted, grepLines(m, "venue_calls"))
+				}
+			})
 		})
 	}
 }
