@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -669,6 +670,46 @@ func TestATypeCodesStreamSaysWhenItNamesTheNextFuture(t *testing.T) {
 		back := resumed.received()
 		if len(back) < 3 || back[1].event != "state" || back[1].data != state(friday) || len(candles(back)) != len(back)-2 {
 			t.Errorf("resumed after the delivery, the stream sends %+v, want a retry hint, the state naming the delivery, %s, then the candles missed", back, state(friday))
+		}
+	})
+}
+
+// docs/decisions.md#stream-drop-policy: a subscriber a whole buffer behind is
+// dropped, and its stream ends, so that its browser reconnects and catches
+// up. A slow reader, not a dead one, finishes its pending write well within
+// the write timeout: its stream must still end, not go on with heartbeats
+// and no candle ever again.
+func TestADroppedSubscriberThatReadsAgainSeesItsStreamEnd(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clk := newClock(0)
+		s := newStreamStack(t, options{clock: clk})
+		res, _ := s.openStream(t, "127.0.0.9", btc1min) // reads nothing until it has been dropped
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("HTTP %d", res.StatusCode)
+		}
+		reader := s.stream(t, "127.0.0.1", btc1min)
+		reader.received()
+		for range 40 { // more pushes than a subscriber's buffer holds, within one write timeout
+			pushInterval(clk)
+			reader.received()
+		}
+		if m := string(s.get(t, "/metrics").body); !strings.Contains(m, "riskchart_streams_dropped_total 1") {
+			t.Fatalf("the stalled subscriber was not dropped:\n%s", grepLines(m, "riskchart_stream"))
+		}
+		ended := make(chan error, 1)
+		go func() { // the slow reader reads again
+			_, err := io.Copy(io.Discard, res.Body)
+			ended <- err
+		}()
+		time.Sleep(time.Second) // far less than the 15 s heartbeat and the 10 s write timeout
+		synctest.Wait()
+		select {
+		case err := <-ended:
+			if err != nil {
+				t.Fatalf("the dropped stream ended with %v, want its end (EOF)", err)
+			}
+		default:
+			t.Fatal("a dropped subscriber's stream is still open once it reads again: its browser gets no candle and never reconnects")
 		}
 	})
 }

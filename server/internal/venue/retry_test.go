@@ -171,3 +171,30 @@ func TestARetryNeverGoesBeforeRetryAfter(t *testing.T) {
 		})
 	}
 }
+
+// docs/decisions.md#failure-memory: while a breaker is open, one trial goes
+// out per wait "and no other until it ends". A call that failed before the
+// breaker opened, and waits to retry, stops retrying once another call's
+// failure has opened it: its retry would be a second request to an endpoint
+// the client has stopped calling.
+func TestACallWaitingToRetryStopsWhenAnotherOpensTheBreaker(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := serve(t, func(w http.ResponseWriter, _ *http.Request, _ int64) {
+			w.Header().Set("Retry-After", "1") // every retry waits exactly 1 s: the backoff stays under it
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, `{"status":"error","err_code":1004,"err_msg":"busy","ts":1}`)
+		})
+		c := srv.client(t, func(c *venue.Config) { c.Retries = 2 })
+		first := make(chan error, 1)
+		go func() { first <- endpoints[0].call(context.Background(), c) }() // sent at 0, 1 and 2 s; opens the breaker at 2 s
+		time.Sleep(1500 * time.Millisecond)
+		err := endpoints[0].call(context.Background(), c) // sent at 1.5 s; its retry would go at 2.5 s
+		if err := <-first; err == nil {
+			t.Fatal("the first call succeeded against a venue that only fails")
+		}
+		assertErrorLike(t, err, &venue.UnavailableError{Op: "GET " + venueapi.PathKLine, HTTPStatus: http.StatusServiceUnavailable})
+		if n := srv.n.Load(); n != 4 {
+			t.Fatalf("%d requests, want 4: the first call's three, and the second's one before the breaker opened", n)
+		}
+	})
+}
