@@ -61,7 +61,8 @@ type config struct {
 	Replicas        int    // the replicas sharing the venue budget: each spends 1/Replicas alone when Redis fails
 	Egress          string // names the public budget: replicas leaving through one address share one
 
-	summary []string // the printed lines, secrets already masked
+	summary []string        // the printed lines, secrets already masked
+	given   map[string]bool // the settings given, by variable, as a flag or a variable
 }
 
 // setting is one line of the configuration: its flag, its variable, its
@@ -318,6 +319,7 @@ func parseConfig(name string, args []string, getenv func(string) string, stderr 
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	c.given = map[string]bool{}
 	var errs []error
 	fileFrom := "" // where the secret key file was named: its flag or its variable
 	for i, s := range settings {
@@ -327,6 +329,7 @@ func parseConfig(name string, args []string, getenv func(string) string, stderr 
 				v, from = e, s.env
 			}
 		}
+		c.given[s.env] = from == s.env || given[s.flag]
 		if err := s.set(&c, v); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", from, err))
 		}

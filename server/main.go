@@ -314,7 +314,7 @@ func runSandbox(ctx context.Context, args []string, getenv func(string) string, 
 	if cfg.SandboxKeys == "" {
 		return errors.New("riskchart sandbox: set RISKCHART_SANDBOX_KEYS (access:secret pairs, comma-separated) so that clients can sign")
 	}
-	if getenv("RISKCHART_SANDBOX_ADDR") == "" && cfg.SandboxAddr == "127.0.0.1:0" {
+	if !cfg.given["RISKCHART_SANDBOX_ADDR"] {
 		cfg.SandboxAddr = "127.0.0.1:9000" // a port other clients can be told
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))

@@ -148,6 +148,24 @@ func TestShutdownClosesWhatIsLeftAfterTheGracePeriod(t *testing.T) {
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 
 func TestTheSandboxRunsOnItsOwn(t *testing.T) {
+	// Its address given as a variable, then as a flag: either is kept, not
+	// replaced by the port it takes when none is given (9000).
+	t.Run("the address as a flag", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		pr, pw := io.Pipe()
+		done := make(chan error, 1)
+		go func() {
+			done <- run(ctx, []string{"riskchart", "sandbox", "-sandbox-addr", "127.0.0.1:0"}, func(k string) string { return map[string]string{"RISKCHART_SANDBOX_KEYS": "a:b"}[k] }, pw, io.Discard)
+			pw.Close()
+		}()
+		if base := servertest.ServingURL(t, pr, nil); strings.HasSuffix(base, ":9000") {
+			t.Errorf("-sandbox-addr 127.0.0.1:0 served on %s, the default's port", base)
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	env := map[string]string{"RISKCHART_SANDBOX_KEYS": "a:b", "RISKCHART_SANDBOX_ADDR": "127.0.0.1:0"}
 	pr, pw := io.Pipe()
