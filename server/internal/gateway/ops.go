@@ -112,45 +112,43 @@ func (p *readyProbe) recent(now time.Time) bool {
 	return at != 0 && age >= 0 && age < readyFor
 }
 
-// probeKey makes the signed call with no parameters, one for the probes
-// waiting at once, each within its own ctx: what the venue answers opens or
-// closes the key's breaker, or marks the key taken.
+// probeKey makes the signed call with no parameters: what the venue
+// answers opens or closes the key's breaker, or marks the key taken.
 func (s *server) probeKey(ctx context.Context) error {
-	ch := s.ready.flight.DoChan("key", func() (any, error) {
-		call, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
-		defer cancel()
+	return s.ready.share(ctx, "key", func(call context.Context) error {
 		_, err := s.venue.PositionLimits(call, venueapi.LimitQuery{})
 		s.metrics.countVenueCall(venue.EndpointPositionLimit, err)
-		return nil, err
+		return err
 	})
-	select {
-	case res := <-ch:
-		return res.Err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
-// probeKLine asks the venue for one candle of the first contract offered,
-// one call for the probes waiting at once, each within its own ctx. An
-// unknown contract is the venue answering.
+// probeKLine asks the venue for one candle of the first contract offered.
+// An unknown contract is the venue answering.
 func (s *server) probeKLine(ctx context.Context) error {
 	code := "BTC-USDT"
 	if len(s.cfg.Contracts) > 0 {
 		code = s.cfg.Contracts[0].Code
 	}
-	ch := s.ready.flight.DoChan("kline", func() (any, error) {
-		// Detached from the probe that started it, which may leave before
-		// the others it answers; bounded as each probe is.
-		call, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
-		defer cancel()
+	return s.ready.share(ctx, "kline", func(call context.Context) error {
 		_, err := s.venue.KLine(call, venueapi.KLineQuery{ContractCode: code, Period: venueapi.Period1Min, Size: 1})
 		s.metrics.countVenueCall(venue.EndpointKLine, err)
 		if nf := (*venue.NotFoundError)(nil); err == nil || errors.As(err, &nf) {
 			s.ready.answered.Store(s.now().UnixNano())
-			return nil, nil
+			return nil
 		}
-		return nil, err
+		return err
+	})
+}
+
+// share makes a probe's venue call, named key, once for the probes waiting
+// at once, each within its own ctx. The call is detached from the probe that
+// started it, which may leave before the others it answers, and bounded as
+// each probe is.
+func (p *readyProbe) share(ctx context.Context, key string, venueCall func(context.Context) error) error {
+	ch := p.flight.DoChan(key, func() (any, error) {
+		call, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
+		defer cancel()
+		return nil, venueCall(call)
 	})
 	select {
 	case res := <-ch:
