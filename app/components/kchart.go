@@ -692,9 +692,6 @@ func (k *KLineChart) streamState(ctx app.Context, ch, data string) {
 	}
 }
 
-// applyLive updates the newest candle and appends the ones that began since,
-// following the newest candle only when the user's view ends on it. When
-// only the newest candle moved, it alone is redrawn (app/echarts/live.go).
 // loadAll hands the chart every candle held, as the view's zone and
 // decimals write them, and the studies over them.
 func (k *KLineChart) loadAll() {
@@ -716,6 +713,9 @@ func revise(candles []venueapi.Candle, c venueapi.Candle) bool {
 	return true
 }
 
+// applyLive updates the newest candle and appends the ones that began since,
+// following the newest candle only when the user's view ends on it. When
+// only the newest candle moved, it alone is redrawn (app/echarts/live.go).
 func (k *KLineChart) applyLive(fresh []venueapi.Candle) {
 	defer browser.Measure("riskchart:live", browser.Now())
 	start, end := k.chart.View()
