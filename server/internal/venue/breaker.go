@@ -172,6 +172,7 @@ type breaker struct {
 	next    time.Time     // while open: no trial before this
 	trial   bool          // a trial is out
 	last    error         // the failure that opened it, or failed the last trial
+	once    bool          // a call has succeeded through it: what it guards has worked
 	trials  uint64
 	refused uint64
 }
@@ -207,6 +208,13 @@ func (b *breaker) admit(now time.Time) (ticket, *CircuitOpenError) {
 	return ticket{b: b, trial: true}, nil
 }
 
+// succeeded reports whether a call has ever succeeded through b.
+func (b *breaker) succeeded() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.once
+}
+
 // isOpen reports whether b refuses calls now, but for a trial.
 func (b *breaker) isOpen() bool {
 	if b == nil {
@@ -232,7 +240,7 @@ func (t ticket) done(v verdict, err error, now time.Time) (opened, closed bool) 
 	switch v {
 	case success:
 		closed = b.open
-		b.open, b.last = false, nil
+		b.open, b.last, b.once = false, nil, true
 	case failure:
 		switch {
 		case !b.open:
@@ -300,9 +308,6 @@ func (g gates) stopped() bool { return g.key.b.isOpen() || g.endpoint.b.isOpen()
 // or closed: an operator sees a refused key or a failing endpoint once, not
 // once per call.
 func (c *Client) done(ctx context.Context, g gates, err error, now time.Time) {
-	if g.key.b != nil && keyVerdict(err) == success {
-		c.accepted.Store(true)
-	}
 	c.logChange(ctx, g.key, keyVerdict(err), stripped(err), now)
 	c.logChange(ctx, g.endpoint, endpointVerdict(err), err, now)
 }

@@ -18,7 +18,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/riskchart/riskchart/venueapi"
@@ -66,7 +65,6 @@ type Client struct {
 	private  Budget
 	public   Budget
 	key      *breaker            // signed calls: the venue refusing the key
-	accepted atomic.Bool         // the venue has answered a signed call as one of a key it takes
 	circuits map[string]*breaker // by path: the venue failing an endpoint
 	log      *slog.Logger
 }
@@ -160,9 +158,10 @@ func (c *Client) HasKey() bool { return c.access != "" }
 
 // KeyAccepted reports whether the venue has answered a signed call of this
 // client as one of a key it takes (its data, or a refusal of the request
-// rather than of the key). Until then a key the venue refuses is not known
-// to be refused: the key's breaker opens only on such a refusal.
-func (c *Client) KeyAccepted() bool { return c.accepted.Load() }
+// rather than of the key): a success of the key's breaker. Until then a key
+// the venue refuses is not known to be refused: the breaker opens only on
+// such a refusal.
+func (c *Client) KeyAccepted() bool { return c.key.succeeded() }
 
 // Account names the account the client's key signs for (AccountOf), as
 // shared state keys what is the account's own (its position limits); ""
