@@ -26,10 +26,9 @@ func (s *server) limited(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		v := s.perClient.allow(s.clientOf(r))
+		v := s.charge(r)
 		s.perClient.setHeaders(w.Header(), v)
 		if !v.ok {
-			s.metrics.throttled.WithLabelValues("client").Inc()
 			writeRateLimited(w, r.URL.Path, v.reset, s.now(), "too many requests from this client")
 			return
 		}
@@ -46,16 +45,21 @@ func (s *server) withRenderRate(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		client := s.clientOf(r)
 		r = r.WithContext(firstdata.WithRender(r.Context(), func() (bool, time.Duration) {
-			v := s.perClient.allow(client)
-			if !v.ok {
-				s.metrics.throttled.WithLabelValues("client").Inc()
-			}
+			v := s.charge(r) // only for a render: a kept page or a file reads no address
 			return v.ok, v.reset
 		}))
 		next.ServeHTTP(w, r)
 	})
+}
+
+// charge spends a request of r's client's rate, counting a refusal.
+func (s *server) charge(r *http.Request) verdict {
+	v := s.perClient.allow(s.clientOf(r))
+	if !v.ok {
+		s.metrics.throttled.WithLabelValues("client").Inc()
+	}
+	return v
 }
 
 // clientOf is the address r counts against: the connection's peer, or
