@@ -200,10 +200,16 @@ type loginForm struct {
 
 func (s *server) handleLoginPage() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
-		loginPage.Execute(w, loginForm{Next: returnTo(r), SignedIn: s.signedIn(r)})
+		answerLoginPage(w, http.StatusOK, loginForm{Next: returnTo(r), SignedIn: s.signedIn(r)})
 	})
+}
+
+// answerLoginPage answers with the login page showing form, under status.
+func answerLoginPage(w http.ResponseWriter, status int, form loginForm) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	loginPage.Execute(w, form)
 }
 
 // signedIn reports whether r carries the login cookie of a configured token.
@@ -255,16 +261,12 @@ func (s *server) handleLogin() http.Handler {
 			// Another site's form would sign this browser in with a token of
 			// its choosing, over the viewer's own (docs/decisions.md#cross-site-requests).
 			refuse(r, refusalCrossSite)
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.WriteHeader(http.StatusForbidden)
-			loginPage.Execute(w, loginForm{Next: returnTo(r), Err: "A page of another site cannot sign you in here: " + why + ". Sign in on this page."})
+			answerLoginPage(w, http.StatusForbidden, loginForm{Next: returnTo(r), Err: "A page of another site cannot sign you in here: " + why + ". Sign in on this page."})
 			return
 		}
 		if !s.validToken(token) {
 			refuse(r, refusalViewerToken)
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.WriteHeader(http.StatusUnauthorized)
-			loginPage.Execute(w, loginForm{Next: returnTo(r), Err: "That token is not valid."})
+			answerLoginPage(w, http.StatusUnauthorized, loginForm{Next: returnTo(r), Err: "That token is not valid."})
 			return
 		}
 		http.SetCookie(w, s.loginCookie(r, cookieOf(venue.Secret(token)), 30*24*3600))
@@ -292,9 +294,7 @@ func (s *server) handleLogout() http.Handler {
 		w.Header().Set("Cache-Control", "no-store")
 		if why := s.crossSite(r); why != "" {
 			refuse(r, refusalCrossSite)
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.WriteHeader(http.StatusForbidden)
-			loginPage.Execute(w, loginForm{Next: returnTo(r), SignedIn: s.signedIn(r),
+			answerLoginPage(w, http.StatusForbidden, loginForm{Next: returnTo(r), SignedIn: s.signedIn(r),
 				Err: "A page of another site cannot sign you out here: " + why + ". Sign out on this page."})
 			return
 		}
