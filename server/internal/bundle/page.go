@@ -120,15 +120,15 @@ func tooManyRenders(w http.ResponseWriter, r *http.Request) bool {
 	if allowed {
 		return false
 	}
-	secs := int((wait + time.Second - 1) / time.Second) // whole seconds, rounded up: never 0
+	secs := strconv.Itoa(max(int((wait+time.Second-1)/time.Second), 1)) // whole seconds, rounded up, never 0
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
-	h.Set("Retry-After", strconv.Itoa(max(secs, 1)))
+	h.Set("Retry-After", secs)
 	w.WriteHeader(http.StatusTooManyRequests)
 	io.WriteString(w, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Riskchart · too many pages</title>`+
 		`<meta name="viewport" content="width=device-width, initial-scale=1"></head><body><p>Too many new pages asked for from this address: this server renders at most its per-client rate (RISKCHART_CLIENT_RATE). Try again in `+
-		strconv.Itoa(max(secs, 1))+` s.</p></body></html>`)
+		secs+` s.</p></body></html>`)
 	return true
 }
 
