@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/riskchart/riskchart/server/internal/sandbox/sandboxtest"
 )
 
 // TestMetricsOnAListenerOfTheirOwn: with RISKCHART_METRICS_ADDR, /metrics is
@@ -17,15 +19,8 @@ func TestMetricsOnAListenerOfTheirOwn(t *testing.T) {
 	get := func(t *testing.T, u string) (int, string) {
 		t.Helper()
 		res, err := http.Get(u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, err := io.ReadAll(res.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.StatusCode, string(b)
+		body := sandboxtest.Body(t, res, err)
+		return res.StatusCode, string(body)
 	}
 	t.Run("its own listener", func(t *testing.T) {
 		s := startServer(t, map[string]string{"RISKCHART_METRICS_ADDR": "127.0.0.1:0"})
