@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"encoding/binary"
 	"net/http"
 	"net/url"
 	"slices"
@@ -106,22 +107,48 @@ func (s *server) validToken(token string) bool {
 	return ok == 1
 }
 
-// cookieOf is the login cookie's value for a token: a MAC keyed by the token,
-// so that the token itself is never in an answer or a browser's storage, the
-// cookie outlives restarts, and removing the token revokes its cookie.
-func cookieOf(token venue.Secret) string {
-	m := hmac.New(sha256.New, []byte(token))
-	m.Write([]byte("riskchart viewer cookie v1"))
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+// cookieLife is how long a sign-in lasts: the cookie's Max-Age, and the age
+// past which the server refuses a cookie it issued, so that a copied cookie
+// stops working then too.
+const cookieLife = 30 * 24 * time.Hour
+
+// cookieSkew is how far in the future a cookie's issue time may be: another
+// replica's clock may run ahead of this one's.
+const cookieSkew = time.Minute
+
+// cookieOf is the login cookie's value for a token, issued at issued: the
+// issue time and a MAC of it keyed by the token, so that the token itself is
+// never in an answer or a browser's storage, the cookie outlives restarts
+// and works on every replica, it lapses cookieLife after its issue, and
+// removing the token revokes its cookies (docs/decisions.md#viewer-sign-in).
+func cookieOf(token venue.Secret, issued time.Time) string {
+	var b [8 + sha256.Size]byte
+	binary.BigEndian.PutUint64(b[:8], uint64(issued.Unix()))
+	copy(b[8:], cookieMAC(token, b[:8]))
+	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
+func cookieMAC(token venue.Secret, issued []byte) []byte {
+	m := hmac.New(sha256.New, []byte(token))
+	m.Write([]byte("riskchart viewer cookie v2"))
+	m.Write(issued)
+	return m.Sum(nil)
+}
+
+// validCookie reports whether value is a login cookie of a configured token
+// issued less than cookieLife ago.
 func (s *server) validCookie(value string) bool {
-	if value == "" {
+	b, err := base64.RawURLEncoding.DecodeString(value)
+	if err != nil || len(b) != 8+sha256.Size {
+		return false
+	}
+	issued := time.Unix(int64(binary.BigEndian.Uint64(b[:8])), 0)
+	if now := s.now(); issued.After(now.Add(cookieSkew)) || !now.Before(issued.Add(cookieLife)) {
 		return false
 	}
 	ok := 0
 	for _, t := range s.cfg.ViewerTokens {
-		ok |= subtle.ConstantTimeCompare([]byte(cookieOf(t)), []byte(value))
+		ok |= subtle.ConstantTimeCompare(cookieMAC(t, b[:8]), b[8:])
 	}
 	return ok == 1
 }
@@ -185,7 +212,7 @@ var loginPage = serverPage("login", `{{define "title"}}sign in{{end}}{{define "m
 <button class="button" type="submit">Sign in</button></form>
 <p><a href="{{.Next}}">Back{{if not .SignedIn}} without signing in{{end}}</a></p>
 {{if .SignedIn}}<h2>Signed in</h2>
-<p class="muted">This browser is signed in. Signing out removes its sign-in, here and in every tab of this site; the token stays valid for whoever has it.</p>
+<p class="muted">This browser is signed in for 30 days from the sign-in. Signing out removes its sign-in, here and in every tab of this site; the token stays valid for whoever has it.</p>
 <form method="post" action="/logout"><input name="next" type="hidden" value="{{.Next}}"><button class="button" type="submit">Sign out</button></form>
 {{end}}{{end}}`)
 
@@ -269,7 +296,7 @@ func (s *server) handleLogin() http.Handler {
 			answerLoginPage(w, http.StatusUnauthorized, loginForm{Next: returnTo(r), Err: "That token is not valid."})
 			return
 		}
-		http.SetCookie(w, s.loginCookie(r, cookieOf(venue.Secret(token)), 30*24*3600))
+		http.SetCookie(w, s.loginCookie(r, cookieOf(venue.Secret(token), s.now()), int(cookieLife/time.Second)))
 		http.Redirect(w, r, returnTo(r), http.StatusSeeOther)
 	})
 }
@@ -286,8 +313,9 @@ func (s *server) loginCookie(r *http.Request, value string, maxAge int) *http.Co
 // handleLogout removes the browser's viewer cookie and returns to the next
 // field's page. Another site's page may not sign the viewer out either: it
 // would take the viewer's private panels away on a page of its choosing.
-// The token stays valid; only removing it from RISKCHART_VIEWER_TOKENS
-// revokes its cookies everywhere.
+// The token stays valid; a copy of the cookie lapses cookieLife after the
+// sign-in, and removing the token from RISKCHART_VIEWER_TOKENS ends its
+// cookies at once.
 func (s *server) handleLogout() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, 4096)

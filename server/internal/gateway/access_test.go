@@ -1,6 +1,9 @@
 package gateway_test
 
 import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"html"
@@ -541,6 +544,65 @@ func TestASignOutRemovesTheViewerCookie(t *testing.T) {
 			c := cookies[0]
 			if c.Name != cookie.Name || c.Value != "" || c.MaxAge >= 0 || c.Path != cookie.Path || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode {
 				t.Errorf("cookie %+v: want %s removed (empty, Max-Age=0) with the path and attributes it was set with", c, cookie.Name)
+			}
+		})
+	}
+}
+
+// TestASignInLapsesAfterThirtyDays: the login cookie carries its issue time
+// under the MAC, so the server itself refuses it thirty days after the
+// sign-in (a copied cookie lapses too), or when it claims to be issued more
+// than a minute ahead of the server's clock; another replica with the same
+// token takes it, one without the token does not
+// (docs/decisions.md#viewer-sign-in).
+func TestASignInLapsesAfterThirtyDays(t *testing.T) {
+	clk := newClock(0)
+	viewers := func(tokens ...venue.Secret) options {
+		return options{clock: clk, gateway: func(c *gateway.Config) {
+			c.Public, c.ViewerTokens = true, tokens
+			c.AllowedHosts = []string{"charts.example"}
+		}}
+	}
+	s := newStack(t, viewers(testViewer))
+	replica := newStack(t, viewers("another-viewer-token", testViewer))
+	revoked := newStack(t, viewers("another-viewer-token"))
+	signedIn := clk.Now()
+	cookie := loginCookie(t, s)
+	if want := 30 * 24 * 3600; cookie.MaxAge != want {
+		t.Errorf("cookie Max-Age %d, want %d (thirty days)", cookie.MaxAge, want)
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(cookie.Value)
+	if err != nil || len(raw) < 8 {
+		t.Fatalf("cookie %q: %v, want base64url of the issue time and a MAC", cookie.Value, err)
+	}
+	later := bytes.Clone(raw)
+	binary.BigEndian.PutUint64(later[:8], binary.BigEndian.Uint64(raw[:8])+7*24*3600) // its life stretched by a week
+	tiers := venueapi.PathTiers + "?contract_code=BTC-USDT"
+	for _, tc := range []struct {
+		name  string
+		s     *stack
+		value string
+		at    time.Duration // after the sign-in
+		ok    bool
+	}{
+		{"a replica's clock half a minute behind", s, cookie.Value, -30 * time.Second, true},
+		{"a clock two minutes behind: issued in its future", s, cookie.Value, -2 * time.Minute, false},
+		{"just after the sign-in", s, cookie.Value, time.Second, true},
+		{"another replica with the token", replica, cookie.Value, time.Hour, true},
+		{"a server without the token", revoked, cookie.Value, time.Hour, false},
+		{"an issue time moved a week later", s, base64.RawURLEncoding.EncodeToString(later), time.Hour, false},
+		{"a second before thirty days", s, cookie.Value, 30*24*time.Hour - time.Second, true},
+		{"thirty days after the sign-in", s, cookie.Value, 30 * 24 * time.Hour, false},
+		{"with the week moved, past thirty days", s, base64.RawURLEncoding.EncodeToString(later), 31 * 24 * time.Hour, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk.Advance(signedIn.Add(tc.at).Sub(clk.Now()))
+			a := tc.s.get(t, tiers, "Cookie", cookie.Name+"="+tc.value)
+			if code, msg := a.errCode(t); a.status != 200 || (code == venueapi.CodeForbidden) == tc.ok {
+				t.Fatalf("HTTP %d, code %d %q; want access %v", a.status, code, msg, tc.ok)
+			}
+			if offered := strings.Contains(string(tc.s.get(t, "/login", "Cookie", cookie.Name+"="+tc.value).body), `action="/logout"`); offered != tc.ok {
+				t.Errorf("the login page offers a sign-out: %v, want %v", offered, tc.ok)
 			}
 		})
 	}
