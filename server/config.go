@@ -61,8 +61,22 @@ type config struct {
 	Replicas        int    // the replicas sharing the venue budget: each spends 1/Replicas alone when Redis fails
 	Egress          string // names the public budget: replicas leaving through one address share one
 
-	summary []string        // the printed lines, secrets already masked
-	given   map[string]bool // the settings given, by variable, as a flag or a variable
+	summary []string          // the printed lines, secrets already masked
+	from    map[string]string // how each setting given was given, by variable: its flag or the variable
+}
+
+// name is the setting of variable env as an error names it: the flag or the
+// variable it was given by, or, when it was not given, both.
+func (c config) name(env string) string {
+	if from := c.from[env]; from != "" {
+		return from
+	}
+	for _, s := range settings {
+		if s.env == env {
+			return env + " (-" + s.flag + ")"
+		}
+	}
+	return env
 }
 
 // setting is one line of the configuration: its flag, its variable, its
@@ -319,9 +333,8 @@ func parseConfig(name string, args []string, getenv func(string) string, stderr 
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	c.given = map[string]bool{}
+	c.from = map[string]string{}
 	var errs []error
-	fileFrom := "" // where the secret key file was named: its flag or its variable
 	for i, s := range settings {
 		v, from := *text[i], "-"+s.flag
 		if !given[s.flag] {
@@ -329,12 +342,11 @@ func parseConfig(name string, args []string, getenv func(string) string, stderr 
 				v, from = e, s.env
 			}
 		}
-		c.given[s.env] = from == s.env || given[s.flag]
+		if from == s.env || given[s.flag] {
+			c.from[s.env] = from
+		}
 		if err := s.set(&c, v); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", from, err))
-		}
-		if s.env == "RISKCHART_SECRET_KEY_FILE" {
-			fileFrom = from
 		}
 		c.summary = append(c.summary, summaryRow(s.env, s.show(v)))
 	}
@@ -343,23 +355,27 @@ func parseConfig(name string, args []string, getenv func(string) string, stderr 
 	}
 	if c.SecretKeyFile != "" {
 		if c.SecretKey != "" {
-			return c, errors.New("RISKCHART_SECRET_KEY and RISKCHART_SECRET_KEY_FILE: give one, not both")
+			return c, fmt.Errorf("%s and %s: give one, not both", c.name("RISKCHART_SECRET_KEY"), c.name("RISKCHART_SECRET_KEY_FILE"))
 		}
 		b, err := os.ReadFile(c.SecretKeyFile)
 		if err != nil {
-			return c, fmt.Errorf("%s: reading the secret key: %w", fileFrom, err)
+			return c, fmt.Errorf("%s: reading the secret key: %w", c.name("RISKCHART_SECRET_KEY_FILE"), err)
 		}
 		// An empty file (a secret not mounted yet) is no key: read as none,
 		// it would be refused below as an access key given alone, or start a
 		// real venue without its private data.
 		if c.SecretKey = venue.Secret(strings.TrimSpace(string(b))); c.SecretKey == "" {
-			return c, fmt.Errorf("%s: %s holds no secret key", fileFrom, c.SecretKeyFile)
+			return c, fmt.Errorf("%s: %s holds no secret key", c.name("RISKCHART_SECRET_KEY_FILE"), c.SecretKeyFile)
 		}
 	}
 	// With the sandbox too: a key given alone would be replaced by the
 	// sandbox's own, or refused by the venue client without naming either.
 	if (c.AccessKey == "") != (c.SecretKey == "") {
-		return c, errors.New("RISKCHART_ACCESS_KEY and RISKCHART_SECRET_KEY: give both or neither")
+		secret := c.name("RISKCHART_SECRET_KEY")
+		if c.SecretKeyFile != "" {
+			secret = c.name("RISKCHART_SECRET_KEY_FILE")
+		}
+		return c, fmt.Errorf("%s and %s: give both or neither", c.name("RISKCHART_ACCESS_KEY"), secret)
 	}
 	return c, nil
 }

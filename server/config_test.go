@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,22 +69,38 @@ func TestParseConfig(t *testing.T) {
 		{
 			name:    "an access key without a secret for a real venue is refused",
 			env:     map[string]string{"RISKCHART_VENUE_URL": "https://venue.example", "RISKCHART_ACCESS_KEY": "ak"},
-			wantErr: "RISKCHART_ACCESS_KEY and RISKCHART_SECRET_KEY: give both or neither",
+			wantErr: "RISKCHART_ACCESS_KEY and RISKCHART_SECRET_KEY (-secret-key): give both or neither",
 		},
 		{
 			name:    "an access key without a secret for the sandbox is refused",
 			env:     map[string]string{"RISKCHART_ACCESS_KEY": "ak"},
-			wantErr: "RISKCHART_ACCESS_KEY and RISKCHART_SECRET_KEY: give both or neither",
+			wantErr: "RISKCHART_ACCESS_KEY and RISKCHART_SECRET_KEY (-secret-key): give both or neither",
 		},
 		{
 			name:    "a secret key without an access key for the sandbox is refused",
 			env:     map[string]string{"RISKCHART_SECRET_KEY": "sk"},
-			wantErr: "RISKCHART_ACCESS_KEY and RISKCHART_SECRET_KEY: give both or neither",
+			wantErr: "RISKCHART_ACCESS_KEY (-access-key) and RISKCHART_SECRET_KEY: give both or neither",
 		},
 		{
 			name:    "a secret key file without an access key for the sandbox is refused",
 			env:     map[string]string{"RISKCHART_SECRET_KEY_FILE": secretFile},
-			wantErr: "RISKCHART_ACCESS_KEY and RISKCHART_SECRET_KEY: give both or neither",
+			wantErr: "RISKCHART_ACCESS_KEY (-access-key) and RISKCHART_SECRET_KEY_FILE: give both or neither",
+		},
+		{
+			name:    "an access key given as a flag is named as the flag",
+			args:    []string{"-access-key", "ak"},
+			wantErr: "-access-key and RISKCHART_SECRET_KEY (-secret-key): give both or neither",
+		},
+		{
+			name:    "a secret key file given as a flag beside a secret key variable: each named as it was given",
+			args:    []string{"-secret-key-file", secretFile},
+			env:     map[string]string{"RISKCHART_SECRET_KEY": "x"},
+			wantErr: "RISKCHART_SECRET_KEY and -secret-key-file: give one, not both",
+		},
+		{
+			name:    "a secret key file that cannot be read is named as the flag it was given by",
+			args:    []string{"-secret-key-file", filepath.Join(t.TempDir(), "missing")},
+			wantErr: "-secret-key-file: reading the secret key",
 		},
 		{
 			name:    "a list's second value, unquoted, is refused, not dropped with the flags after it",
@@ -514,13 +531,33 @@ func TestTheHardeningSettingsNameTheirRule(t *testing.T) {
 	}
 }
 
+// TestOffLoopbackTheServerNeedsTheHostNamesItAnswersFor: the refusal names
+// the address as it was given (its variable or its flag) and both ways of
+// giving each setting that would fix it.
 func TestOffLoopbackTheServerNeedsTheHostNamesItAnswersFor(t *testing.T) {
-	vars := map[string]string{"RISKCHART_ADDR": "0.0.0.0:0", "RISKCHART_ROOT": "..", "RISKCHART_VIEWER_TOKENS": "a-viewer-token-of-this-test"}
-	err := run(t.Context(), []string{"riskchart"}, func(k string) string { return vars[k] }, io.Discard, io.Discard)
-	for _, w := range []string{"RISKCHART_ADDR", "RISKCHART_PUBLIC_URL", "RISKCHART_ALLOWED_HOSTS"} {
-		if err == nil || !strings.Contains(err.Error(), w) {
-			t.Fatalf("run: %v, want an error naming %s", err, w)
-		}
+	for _, tc := range []struct {
+		name string
+		args []string
+		vars map[string]string
+		want []string
+	}{
+		{"the address as a variable", nil, map[string]string{"RISKCHART_ADDR": "0.0.0.0:0", "RISKCHART_VIEWER_TOKENS": "a-viewer-token-of-this-test"},
+			[]string{"RISKCHART_ADDR 0.0.0.0:0 is not loopback-only", "RISKCHART_PUBLIC_URL (-public-url)", "RISKCHART_ALLOWED_HOSTS (-allowed-hosts)"}},
+		{"the address and the tokens as flags", []string{"-addr", "0.0.0.0:0", "-viewer-tokens", "a-viewer-token-of-this-test"}, nil,
+			[]string{"-addr 0.0.0.0:0 is not loopback-only", "RISKCHART_PUBLIC_URL (-public-url)", "RISKCHART_ALLOWED_HOSTS (-allowed-hosts)"}},
+		{"no tokens, the address as a flag", []string{"-addr", "0.0.0.0:0", "-public-url", "https://charts.example"}, nil,
+			[]string{"-addr 0.0.0.0:0 is not loopback-only: set RISKCHART_VIEWER_TOKENS (-viewer-tokens)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			vars := map[string]string{"RISKCHART_ROOT": ".."}
+			maps.Copy(vars, tc.vars)
+			err := run(t.Context(), append([]string{"riskchart"}, tc.args...), func(k string) string { return vars[k] }, io.Discard, io.Discard)
+			for _, w := range tc.want {
+				if err == nil || !strings.Contains(err.Error(), w) {
+					t.Fatalf("run: %v, want an error saying %q", err, w)
+				}
+			}
+		})
 	}
 }
 

@@ -119,7 +119,7 @@ func runService(ctx context.Context, args []string, getenv func(string) string, 
 	if err != nil {
 		return fmt.Errorf("configuring the venue client: %w", err)
 	}
-	links, err := embedSigner(cfg.EmbedKey, cfg.EmbedMaxTTL)
+	links, err := embedSigner(cfg)
 	if err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func runService(ctx context.Context, args []string, getenv func(string) string, 
 	if errors.Is(err, fs.ErrNotExist) {
 		// The setting that fixes it, not only the file missing: a service
 		// started from another working directory reads the default ".".
-		return fmt.Errorf("RISKCHART_ROOT %s: must be the folder holding web/ and wasm_exec.js: %w", cfg.Root, err)
+		return fmt.Errorf("%s %s: must be the folder holding web/ and wasm_exec.js: %w", cfg.name("RISKCHART_ROOT"), cfg.Root, err)
 	}
 	if err != nil {
 		return err
@@ -170,12 +170,13 @@ func runService(ctx context.Context, args []string, getenv func(string) string, 
 		Logger:          log,
 	})
 	if errors.Is(err, gateway.ErrNoViewerTokens) {
-		return fmt.Errorf("RISKCHART_ADDR %s is not loopback-only: set RISKCHART_VIEWER_TOKENS: %w", cfg.Addr, err)
+		return fmt.Errorf("%s %s is not loopback-only: set %s: %w", cfg.name("RISKCHART_ADDR"), cfg.Addr, cfg.name("RISKCHART_VIEWER_TOKENS"), err)
 	}
 	if errors.Is(err, gateway.ErrNoHostNames) {
-		return fmt.Errorf("RISKCHART_ADDR %s is not loopback-only: set RISKCHART_PUBLIC_URL to the URL browsers use, "+
-			"or RISKCHART_ALLOWED_HOSTS to the host names they reach the server by (* for any, which lets pages "+
-			"that rebind their name to this server read it): %w", cfg.Addr, err)
+		return fmt.Errorf("%s %s is not loopback-only: set %s to the URL browsers use, "+
+			"or %s to the host names they reach the server by (* for any, which lets pages "+
+			"that rebind their name to this server read it): %w",
+			cfg.name("RISKCHART_ADDR"), cfg.Addr, cfg.name("RISKCHART_PUBLIC_URL"), cfg.name("RISKCHART_ALLOWED_HOSTS"), err)
 	}
 	if err != nil {
 		return err
@@ -186,14 +187,14 @@ func runService(ctx context.Context, args []string, getenv func(string) string, 
 	if cfg.MetricsAddr != "" {
 		addr, stop, err := serveMetrics(ctx, cfg.MetricsAddr, registry, log)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s %s: %w", cfg.name("RISKCHART_METRICS_ADDR"), cfg.MetricsAddr, err)
 		}
 		defer stop()
 		fmt.Fprintf(stdout, "Metrics are served on http://%s/metrics\n", addr)
 	}
 	tcp, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		return fmt.Errorf("listening on RISKCHART_ADDR %s: %w", cfg.Addr, err)
+		return fmt.Errorf("listening on %s %s: %w", cfg.name("RISKCHART_ADDR"), cfg.Addr, err)
 	}
 	// The log's summary runs while the server serves, and has stopped when
 	// run returns (docs/deploy.md#logs).
@@ -265,7 +266,7 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, streams *gatewa
 // serving until ctx ends, and returns its base URL, the key the server signs
 // with, and a channel closed once it has stopped.
 func startSandbox(ctx context.Context, cfg config, log *slog.Logger) (*sandbox.Sandbox, string, sandbox.Key, <-chan struct{}, error) {
-	keys, err := sandboxKeys(cfg.SandboxKeys)
+	keys, err := sandboxKeys(cfg)
 	if err != nil {
 		return nil, "", sandbox.Key{}, nil, err
 	}
@@ -275,7 +276,7 @@ func startSandbox(ctx context.Context, cfg config, log *slog.Logger) (*sandbox.S
 	}
 	ln, err := net.Listen("tcp", cfg.SandboxAddr)
 	if err != nil {
-		return nil, "", sandbox.Key{}, nil, fmt.Errorf("listening on RISKCHART_SANDBOX_ADDR %s: %w", cfg.SandboxAddr, err)
+		return nil, "", sandbox.Key{}, nil, fmt.Errorf("listening on %s %s: %w", cfg.name("RISKCHART_SANDBOX_ADDR"), cfg.SandboxAddr, err)
 	}
 	stopped := make(chan struct{})
 	go func() {
@@ -288,17 +289,17 @@ func startSandbox(ctx context.Context, cfg config, log *slog.Logger) (*sandbox.S
 }
 
 // sandboxKeys parses RISKCHART_SANDBOX_KEYS, or generates one key.
-func sandboxKeys(s venue.Secret) ([]sandbox.Key, error) {
-	if s == "" {
+func sandboxKeys(cfg config) ([]sandbox.Key, error) {
+	if cfg.SandboxKeys == "" {
 		k, err := sandbox.GenerateKey()
 		if err != nil {
 			return nil, fmt.Errorf("generating a sandbox key: %w", err)
 		}
 		return []sandbox.Key{k}, nil
 	}
-	keys, err := sandbox.ParseKeys(string(s))
+	keys, err := sandbox.ParseKeys(string(cfg.SandboxKeys))
 	if err != nil {
-		return nil, fmt.Errorf("RISKCHART_SANDBOX_KEYS: %w", err)
+		return nil, fmt.Errorf("%s: %w", cfg.name("RISKCHART_SANDBOX_KEYS"), err)
 	}
 	return keys, nil
 }
@@ -312,13 +313,13 @@ func runSandbox(ctx context.Context, args []string, getenv func(string) string, 
 		return err
 	}
 	if cfg.SandboxKeys == "" {
-		return errors.New("riskchart sandbox: set RISKCHART_SANDBOX_KEYS (access:secret pairs, comma-separated) so that clients can sign")
+		return fmt.Errorf("riskchart sandbox: set %s (access:secret pairs, comma-separated) so that clients can sign", cfg.name("RISKCHART_SANDBOX_KEYS"))
 	}
-	if !cfg.given["RISKCHART_SANDBOX_ADDR"] {
+	if cfg.from["RISKCHART_SANDBOX_ADDR"] == "" {
 		cfg.SandboxAddr = "127.0.0.1:9000" // a port other clients can be told
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
-	keys, err := sandboxKeys(cfg.SandboxKeys)
+	keys, err := sandboxKeys(cfg)
 	if err != nil {
 		return err
 	}
@@ -328,7 +329,7 @@ func runSandbox(ctx context.Context, args []string, getenv func(string) string, 
 	}
 	ln, err := net.Listen("tcp", cfg.SandboxAddr)
 	if err != nil {
-		return fmt.Errorf("listening on RISKCHART_SANDBOX_ADDR %s: %w", cfg.SandboxAddr, err)
+		return fmt.Errorf("listening on %s %s: %w", cfg.name("RISKCHART_SANDBOX_ADDR"), cfg.SandboxAddr, err)
 	}
 	fmt.Fprintf(stdout, "Sandbox venue is serving on http://%s/ with %d key(s)\n", ln.Addr(), len(keys))
 	return sb.Serve(ctx, ln)
@@ -345,8 +346,9 @@ func splitSecrets(s venue.Secret) []venue.Secret {
 }
 
 // embedSigner signs embed links with RISKCHART_EMBED_KEY, or with a key made
-// now (links then die with the process), for at most maxTTL ahead.
-func embedSigner(key venue.Secret, maxTTL time.Duration) (*embedlink.Signer, error) {
+// now (links then die with the process), for at most RISKCHART_EMBED_MAX_TTL ahead.
+func embedSigner(cfg config) (*embedlink.Signer, error) {
+	key, maxTTL := cfg.EmbedKey, cfg.EmbedMaxTTL
 	if key == "" {
 		b := make([]byte, embedlink.MinKeyLen)
 		if _, err := rand.Read(b); err != nil {
@@ -356,7 +358,7 @@ func embedSigner(key venue.Secret, maxTTL time.Duration) (*embedlink.Signer, err
 	}
 	s, err := embedlink.New(embedlink.Config{Key: []byte(key), MaxTTL: maxTTL})
 	if err != nil {
-		return nil, fmt.Errorf("RISKCHART_EMBED_KEY: %w", err)
+		return nil, fmt.Errorf("%s: %w", cfg.name("RISKCHART_EMBED_KEY"), err)
 	}
 	return s, nil
 }
@@ -396,7 +398,7 @@ func runEmbedLink(args []string, getenv func(string) string, stdout, stderr io.W
 	if *ttl > cfg.EmbedMaxTTL {
 		return fmt.Errorf("-ttl %s is longer than the server accepts, %s %s", *ttl, maxFrom, cfg.EmbedMaxTTL)
 	}
-	s, err := embedSigner(cfg.EmbedKey, cfg.EmbedMaxTTL)
+	s, err := embedSigner(cfg)
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ import (
 func serveMetrics(ctx context.Context, addr string, reg *prometheus.Registry, log *slog.Logger) (net.Addr, func(), error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, nil, fmt.Errorf("listening on RISKCHART_METRICS_ADDR %s: %w", addr, err)
+		return nil, nil, fmt.Errorf("listening for /metrics: %w", err)
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))

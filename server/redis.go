@@ -37,14 +37,14 @@ func joinReplicas(cfg config, accessKey string, log *slog.Logger) (*replica, err
 	public, err := cluster.NewBudget(c, "public-"+cfg.Egress, venueapi.PublicLimit(), cfg.Replicas)
 	if err != nil {
 		c.Close()
-		return nil, fmt.Errorf("RISKCHART_EGRESS: %w", err)
+		return nil, fmt.Errorf("%s: %w", cfg.name("RISKCHART_EGRESS"), err)
 	}
 	r.public, r.budgets = cluster.VenueBudget(public), append(r.budgets, public)
 	if accessKey != "" {
 		private, err := cluster.NewBudget(c, "private-"+venue.AccountOf(accessKey), venueapi.PrivateLimit(), cfg.Replicas)
 		if err != nil {
 			c.Close()
-			return nil, fmt.Errorf("RISKCHART_REPLICAS: %w", err)
+			return nil, fmt.Errorf("%s: %w", cfg.name("RISKCHART_REPLICAS"), err)
 		}
 		r.private, r.budgets = cluster.VenueBudget(private), append(r.budgets, private)
 	}
