@@ -471,7 +471,7 @@ func Calculate(l Ladder, limit *venueapi.PositionLimit, c Contract, size decimal
 
 // Liquidation is an estimated liquidation price of one side.
 type Liquidation struct {
-	Price  decimal.Decimal // rounded to the price tick, towards the entry
+	Price  decimal.Decimal // rounded to the price tick, towards the entry and never past it
 	None   bool            // a long whose margin covers a fall to zero
 	AtOnce bool            // the margin is below the maintenance margin at the entry
 }
@@ -501,6 +501,9 @@ func Liquidations(l Ladder, r Result, c Contract, entry, margin decimal.Decimal)
 			long.Price = ceilTo(num, den, tick)
 			// exactly, not from the price rounded towards the entry
 			long.AtOnce = !num.LessThan(entry.Mul(den))
+			if !long.AtOnce && long.Price.GreaterThan(entry) {
+				long.Price = entry // an entry between two ticks: towards it, not past it
+			}
 		} else {
 			long.None = true
 		}
@@ -511,6 +514,9 @@ func Liquidations(l Ladder, r Result, c Contract, entry, margin decimal.Decimal)
 		num := cost.Add(margin).Add(amtU)
 		short.Price = floorTo(num, den, tick)
 		short.AtOnce = !num.GreaterThan(entry.Mul(den))
+		if !short.AtOnce && short.Price.LessThan(entry) {
+			short.Price = entry
+		}
 	}
 	return long, short
 }

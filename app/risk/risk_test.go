@@ -611,3 +611,42 @@ func TestLiquidationAtOnceIsTheMarginsNotTheTicks(t *testing.T) {
 		})
 	}
 }
+
+// TestLiquidationNeverPassesAnOffTickEntry: rounding to the tick is towards
+// the entry (docs/calculator.md#rounding), so a margin above the maintenance
+// margin never shows a long liquidated above its entry or a short below it,
+// even at an entry between two ticks (an average of fills).
+func TestLiquidationNeverPassesAnOffTickEntry(t *testing.T) {
+	l := mustLadder(t, btcLadder)
+	// 5201 cont, tier 2: MM at 99613.55 is (5201 × 0.005 − 5.2) × 0.001 × 99613.55 = 2072.45990775
+	r, err := Calculate(l, nil, btcMark, d("5201"), Contracts, d("20"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := d("99613.55")
+	tests := []struct {
+		name        string
+		margin      string
+		long, short string
+	}{
+		// long 518090.07… − 2072.46 over 5.180195: just under the entry, which
+		// is between the ticks 99613.5 and 99613.6; the short just over it
+		{"a margin a hair above the maintenance margin", "2072.46", "99613.55", "99613.55"},
+		{"a margin half a USDT above it", "2072.5", "99613.55", "99613.55"},
+		{"a margin a tick's worth above it", "2073", "99613.5", "99613.6"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			long, short := Liquidations(l, r, btcMark, entry, d(tt.margin))
+			if long.AtOnce || short.AtOnce {
+				t.Fatalf("margin %s is above the maintenance margin at the entry: long %+v short %+v, neither at once", tt.margin, long, short)
+			}
+			if !long.Price.Equal(d(tt.long)) || long.Price.GreaterThan(entry) {
+				t.Errorf("long %s at entry %s, want %s: a long is not liquidated above its entry", long.Price, entry, tt.long)
+			}
+			if !short.Price.Equal(d(tt.short)) || short.Price.LessThan(entry) {
+				t.Errorf("short %s at entry %s, want %s: a short is not liquidated below its entry", short.Price, entry, tt.short)
+			}
+		})
+	}
+}
