@@ -160,15 +160,21 @@ func (s *server) embedDenied(w http.ResponseWriter, r *http.Request, panel, cont
 	if _, embed := r.Header[venueapi.EmbedHeader]; !embed || panel == embedlink.PanelTiers && s.cfg.PublicTiers {
 		return false
 	}
+	deny := func(msg string) bool {
+		refuse(r, refusalEmbedLink)
+		writeError(w, r.URL.Path, http.StatusOK, venueapi.CodeForbidden, msg, s.now())
+		return true
+	}
+	if contract == "" { // by pair, or every contract: a link grants named contracts only
+		return deny("this embed has no valid link for the " + panel + " of more than one contract: " + venueapi.EmbedHeader +
+			": a link grants the contracts it names, so contract_code is required from an embed")
+	}
 	why := s.linkRefusal(r.Header.Get(venueapi.EmbedHeader), panel, contract)
 	if why == "" {
 		return false
 	}
-	refuse(r, refusalEmbedLink)
-	writeError(w, r.URL.Path, http.StatusOK, venueapi.CodeForbidden,
-		"this embed has no valid link for the "+panel+" of "+contract+": "+venueapi.EmbedHeader+": "+why+
-			"; the operator issues a new one with riskchart embed-link", s.now())
-	return true
+	return deny("this embed has no valid link for the " + panel + " of " + contract + ": " + venueapi.EmbedHeader + ": " + why +
+		"; the operator issues a new one with riskchart embed-link")
 }
 
 // linkAllows reports whether token is a valid embed link granting panel

@@ -164,6 +164,34 @@ func TestAnEmbedLinksRefusalNamesTheHeaderAndTheRuleItBreaks(t *testing.T) {
 	}
 }
 
+// TestAnEmbedAskingLimitsByPairIsToldTheLinkNamesContracts: a link grants
+// contracts, so a limits call by pair (no contract_code) is refused naming
+// contract_code and the rule, not "does not grant " and nothing.
+func TestAnEmbedAskingLimitsByPairIsToldTheLinkNamesContracts(t *testing.T) {
+	clk := newClock(10)
+	links, err := embedlink.New(embedlink.Config{Key: bytes.Repeat([]byte("k"), embedlink.MinKeyLen), Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := embedStack(t, clk, links)
+	link, err := links.Issue(embedlink.Scope{Contracts: []string{"BTC-USDT"}, Panels: []string{embedlink.PanelLimits}, Expires: clk.Now().Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, query string }{
+		{"by pair", "?pair=BTC-USDT"},
+		{"every contract", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := s.get(t, venueapi.PathPositionLimit+tc.query, venueapi.EmbedHeader, link)
+			code, msg := a.errCode(t)
+			if code != venueapi.CodeForbidden || !strings.Contains(msg, venueapi.EmbedHeader) || !strings.Contains(msg, "contract_code is required") {
+				t.Fatalf("code %d %q, want 403 naming %s and contract_code", code, msg, venueapi.EmbedHeader)
+			}
+		})
+	}
+}
+
 // embedStack is a stack off loopback (a public listener, a viewer token,
 // one host name) whose embeds are judged by the links signs.
 func embedStack(t *testing.T, clk *clock, links *embedlink.Signer) *stack {
