@@ -3,8 +3,12 @@
 package components
 
 import (
+	"strings"
 	"testing"
 	"time"
+	_ "time/tzdata" // real zones' rules, in the test only: app.wasm asks the browser for its offsets
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/riskchart/riskchart/app/chartopt"
 	"github.com/riskchart/riskchart/venueapi"
@@ -92,5 +96,47 @@ func TestTheChartsZoneIsTimeLocalsNatively(t *testing.T) {
 	}
 	if k.UTC = true; k.loc() != time.UTC {
 		t.Error("in UTC: not time.UTC")
+	}
+}
+
+// The legend names the zone of the time it writes: the offset of the candle
+// under the crosshair, which on a chart held across a change of daylight
+// saving time is not the offset now (docs/decisions.md#day-candle-labels:
+// candles of 4 hours and less are named in the zone the page shows).
+func TestTheLegendNamesTheHoveredCandlesOffset(t *testing.T) {
+	for _, name := range []string{"America/New_York", "Europe/London", "Australia/Sydney"} {
+		t.Run(name, func(t *testing.T) {
+			zone, err := time.LoadLocation(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			saved := time.Local
+			time.Local = zone // natively the browser's offsets are time.Local's (browser.UTCOffset)
+			defer func() { time.Local = saved }()
+
+			now := time.Now().Unix() / (4 * 3600) * (4 * 3600)
+			k := &KLineChart{Period: venueapi.Period4Hour, Decimals: 1, hover: -1}
+			for id := now - 1999*4*3600; id <= now; id += 4 * 3600 {
+				k.candles = append(k.candles, venueapi.Candle{ID: id})
+			}
+			loc := k.loc()
+			_, offNow := time.Now().In(loc).Zone()
+			for i, c := range k.candles {
+				if _, off := time.Unix(c.ID, 0).In(loc).Zone(); off != offNow {
+					k.hover = i // a candle of the other side of a change
+					break
+				}
+			}
+			if k.hover < 0 {
+				t.Fatal("no candle with another offset than now's in 2000 4hour candles")
+			}
+			c := k.candles[k.hover]
+			want := chartopt.Label(c.ID, k.Period, loc) + zoneLabel(time.Unix(c.ID, 0).In(loc).Zone())
+			html := app.HTMLString(k.legend())
+			if !strings.Contains(html, ">"+want+"<") {
+				i := strings.Index(html, `id="legend-time"`)
+				t.Errorf("legend of candle %d: want time %q, got %s", c.ID, want, html[i:i+60])
+			}
+		})
 	}
 }

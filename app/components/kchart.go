@@ -844,7 +844,7 @@ func (k *KLineChart) legend() app.UI {
 		dir = "up"
 	}
 	return app.Dl().ID("legend").Class("legend "+dir).DataSet("id", strconv.FormatInt(c.ID, 10)).DataSet("hover", k.hover >= 0 && k.hover < n-1).Aria("label", "Candle under the crosshair").Body(
-		legendItem("time", "Time", chartopt.Label(c.ID, k.Period, k.loc())+k.zoneName()),
+		legendItem("time", "Time", chartopt.Label(c.ID, k.Period, k.loc())+k.zoneName(c.ID)),
 		legendItem("open", "O", v.Open), legendItem("high", "H", v.High), legendItem("low", "L", v.Low), legendItem("close", "C", v.Close),
 		legendItem("change", "Chg", v.Change), legendItem("change-pct", "Chg%", v.ChangePct), legendItem("vol", "Vol (cont)", v.Vol),
 		legendItem("amount", "Amount ("+baseCoin(k.Contract)+")", v.Amount), legendItem("turnover", "Turnover (USDT)", v.Turnover), legendItem("count", "Count", v.Count),
@@ -904,11 +904,14 @@ func (k *KLineChart) chartArea() app.UI {
 // shownFirst is how many of the latest candles a chart shows at first.
 const shownFirst = 120
 
-func (k *KLineChart) zoneName() string {
+// zoneName names the zone candle id's time is written in: its own offset,
+// which on a chart held across a change of daylight saving time is not
+// always now's.
+func (k *KLineChart) zoneName(id int64) string {
 	if k.UTC || chartopt.LabelsInUTC(k.Period) {
 		return " UTC"
 	}
-	return zoneLabel(time.Now().In(k.loc()).Zone())
+	return zoneLabel(time.Unix(id, 0).In(k.loc()).Zone())
 }
 
 // zoneLabel names a zone after a time: by its name, or, where the zone has

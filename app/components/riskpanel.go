@@ -405,7 +405,7 @@ func (r *RiskPanel) Render() app.UI {
 		),
 		slot(!r.offlineAt.IsZero(), func() app.UI {
 			return app.P().ID("risk-offline").Class("notice").Attr("role", "status").
-				Text("Offline, as of " + r.offlineAt.Format("2006-01-02 15:04:05") + ": the last tiers and limits seen.")
+				Text("Offline, as of " + asOf(r.offlineAt, r.UTC) + ": the last tiers and limits seen.")
 		}),
 		slot(r.denied() && !r.unknown, func() app.UI {
 			return app.P().ID("risk-noaccess").Class("notice").Attr("role", "status").Body(r.noAccessNotice()...)

@@ -4,7 +4,11 @@ package components
 
 import (
 	"html"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/riskchart/riskchart/app/embedscope"
 )
@@ -46,6 +50,32 @@ func TestAnEmbedsLinkWithoutTheLimitsRefusesThemUnasked(t *testing.T) {
 			}
 			if asked := p.begin(false, true).limits; asked == tc.withheld {
 				t.Errorf("a refresh asks for the limits: %v, want %v", asked, !tc.withheld)
+			}
+		})
+	}
+}
+
+// The risk panels' offline notice writes the time the data was saved in
+// the view's zone, as the tables' "Fetched" line beside it does (clock):
+// in UTC, named, when the view is in UTC. The saved time comes back from
+// storage in the offset it was saved with (browser.ReadLastSeen).
+func TestTheRiskOfflineNoticeIsInTheViewsZone(t *testing.T) {
+	saved := time.Date(2026, 7, 6, 23, 35, 46, 0, time.UTC).In(time.FixedZone("", -4*3600)) // as read back from a save in New York
+	for _, tc := range []struct {
+		name string
+		utc  bool
+		want string
+	}{
+		{"UTC view", true, "Offline, as of 2026-07-06 23:35:46 UTC"},
+		{"local view", false, "Offline, as of " + saved.In(time.Local).Format("2006-01-02 15:04:05")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &RiskPanel{Contract: "BTC-USDT", UTC: tc.utc, offlineAt: saved}
+			p.tiersState.dataAt = saved
+			out := html.UnescapeString(app.HTMLString(p.Render()))
+			if !strings.Contains(out, tc.want) {
+				i := strings.Index(out, "Offline")
+				t.Errorf("want %q, got %q", tc.want, out[i:min(len(out), i+60)])
 			}
 		})
 	}
