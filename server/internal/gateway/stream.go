@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -99,7 +100,7 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, q venueapi.KLine
 			defer s.streams.unsubscribe(sub)
 			// No Content-Length, no chunks: the events end with the connection.
 			if send(responseHead(h), retryField(streamRetry), first) {
-				s.streams.push(sub, send, nil)
+				s.streams.push(sub, send, nil, func() bool { return !peerClosed(conn) })
 			}
 		}()
 		return
@@ -119,8 +120,28 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, q venueapi.KLine
 		return rc.Flush() == nil
 	}
 	if send(retryField(streamRetry), first) {
-		s.streams.push(sub, send, r.Context().Done())
+		s.streams.push(sub, send, r.Context().Done(), nil)
 	}
+}
+
+// peerProbe is how long peerClosed waits, after a heartbeat, for the
+// peer's end of a connection it has not seen yet.
+const peerProbe = time.Millisecond
+
+// peerClosed reports whether the client closed a taken-over connection.
+// A browser sends nothing on its stream's connection after the request,
+// so anything read is its end (or garbage it has no business sending). A
+// write to a connection whose peer closed it succeeds once, into the
+// socket's buffer, and fails only after the peer's reset: on a series that
+// does not change, that would be the second heartbeat, 30 s after the
+// browser left (docs/decisions.md#stream-drop-policy).
+func peerClosed(conn net.Conn) bool {
+	if err := conn.SetReadDeadline(time.Now().Add(peerProbe)); err != nil {
+		return true
+	}
+	var b [1]byte
+	_, err := conn.Read(b[:])
+	return !errors.Is(err, os.ErrDeadlineExceeded)
 }
 
 // responseHead is the status line and header of a stream's answer, as
@@ -135,12 +156,16 @@ func responseHead(h http.Header) []byte {
 
 // push writes sub's events with send until the stream ends: its subscriber
 // a whole buffer behind, a write failing (the client left), done (the
-// request's context), or the server shutting down.
-func (h *streamHub) push(sub *subscriber, send func(...[]byte) bool, done <-chan struct{}) {
+// request's context), alive false after a heartbeat (the client left,
+// though the write went into the socket's buffer; a stream with pushes
+// finds that out at the next one; nil: done says so), or the server
+// shutting down.
+func (h *streamHub) push(sub *subscriber, send func(...[]byte) bool, done <-chan struct{}, alive func() bool) {
 	beat := time.NewTicker(streamHeartbeat)
 	defer beat.Stop()
 	for {
 		var out [][]byte
+		idle := false
 		select {
 		case b := <-sub.ch:
 			out = append(out, b)
@@ -153,7 +178,7 @@ func (h *streamHub) push(sub *subscriber, send func(...[]byte) bool, done <-chan
 				}
 			}
 		case <-beat.C:
-			out = append(out, heartbeat)
+			out, idle = append(out, heartbeat), true
 		case <-sub.dropped:
 			return // the browser reconnects and catches up
 		case <-done:
@@ -165,6 +190,9 @@ func (h *streamHub) push(sub *subscriber, send func(...[]byte) bool, done <-chan
 			return
 		}
 		if !send(out...) {
+			return
+		}
+		if idle && alive != nil && !alive() {
 			return
 		}
 	}

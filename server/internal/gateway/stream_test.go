@@ -713,3 +713,69 @@ func TestADroppedSubscriberThatReadsAgainSeesItsStreamEnd(t *testing.T) {
 		}
 	})
 }
+
+// TestAQuietStreamAClientLeftIsEndedAtTheNextWrite
+// (docs/decisions.md#stream-drop-policy): a client that left is noticed at
+// the next write to it. On a series that does not change, that write is
+// the heartbeat, 15 s on; over TCP the write after the client's close goes
+// into the socket's buffer, so the stream, the client's share of streams
+// and the series' pump (a venue call per refresh interval) must not wait
+// for the second heartbeat. Real TCP: the in-memory network of the other
+// stream tests fails the first write.
+func TestAQuietStreamAClientLeftIsEndedAtTheNextWrite(t *testing.T) {
+	t.Parallel() // real time, mostly waiting
+	current := venueapi.Period1Min.Start(time.Now().Unix())
+	quiet := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"ch":"market.BTC-USDT.kline.1min","status":"ok","ts":1,"data":[{"id":` + strconv.FormatInt(current, 10) +
+			`,"open":1,"close":1,"low":1,"high":1,"amount":0,"vol":0,"trade_turnover":0,"count":0}]}`))
+	}))
+	defer quiet.Close()
+	vc, err := venue.New(venue.Config{BaseURL: quiet.URL, Retries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	life := gateway.NewStreams()
+	h, err := gateway.New(gateway.Config{Venue: vc, Streams: life})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	defer life.Close(context.Background())
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+venueapi.PathStreamKLine+"?"+btc1min, nil)
+	tr := &http.Transport{}
+	res, err := (&http.Client{Transport: tr}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(res.Body)
+	r.ReadString('\n')
+	cancel()
+	res.Body.Close()
+	tr.CloseIdleConnections()
+	open := func() string {
+		res, err := http.Get(srv.URL + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		sc := bufio.NewScanner(res.Body)
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "riskchart_streams_open ") {
+				return sc.Text()
+			}
+		}
+		return ""
+	}
+	start := time.Now()
+	for time.Since(start) < 25*time.Second { // the heartbeat, and a margin short of the second one
+		if open() == "riskchart_streams_open 0" {
+			t.Logf("released after %s", time.Since(start).Round(time.Second))
+			return
+		}
+		time.Sleep(time.Second)
+	}
+	t.Errorf("%s 25 s after its only client left, past the next write to it (the heartbeat at 15 s)", open())
+}
