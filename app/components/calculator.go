@@ -314,8 +314,32 @@ func (c *Calculator) Render() app.UI {
 		c.atEntry(err == nil && limit == nil),
 		c.hint(whyNot),
 		c.status(whyNot),
-		app.Dl().ID("calc-result").Class("calc-result").Aria("live", "polite").Body(out...),
+		c.said(err == nil, res),
+		app.Dl().ID("calc-result").Class("calc-result").Body(out...),
 	)
+}
+
+// said is the answer in brief, a live region a screen reader reads out as
+// the typing changes it: the tier and whether each side fits. The answer
+// itself is none: its figures are at the mark price, and read out again at
+// each refresh of it (the limits', every 10 s) while nothing was typed.
+func (c *Calculator) said(answered bool, res risk.Result) app.UI {
+	text := ""
+	if answered {
+		side := func(s risk.SideLimit) string {
+			switch {
+			case s.NoTier:
+				return "no tier allows " + c.leverage + "×"
+			case s.Fit == risk.Fits:
+				return "fits"
+			case s.Fit == risk.Exceeds:
+				return "exceeds the limit"
+			}
+			return "limit unknown"
+		}
+		text = "Tier " + strconv.Itoa(int(res.Tier.Tier)) + " at " + c.leverage + "×: long " + side(res.Long) + ", short " + side(res.Short) + "."
+	}
+	return app.P().ID("calc-said").Class("sr-only").Attr("role", "status").Text(text)
 }
 
 // calcFieldErr is the field the calculator's error is about, if any.

@@ -29,8 +29,9 @@ type ContractEntry struct {
 	View View
 	Page string
 
-	entry string // the field as typed
-	shown string // the Contract on show when the field last emptied
+	entry   string // the field as typed
+	shown   string // the Contract on show when the field last emptied
+	invalid bool   // the last code entered is not one: the page shows why (OnError)
 }
 
 // OnInit starts the field empty, in the server's page and in the app's
@@ -45,7 +46,7 @@ func (c *ContractEntry) OnInit() { c.shown = c.Contract }
 // alone would not: go-app drops an empty value (browser.ClearValues).
 func (c *ContractEntry) OnUpdate(ctx app.Context) {
 	if c.Contract != c.shown {
-		c.entry, c.shown = "", c.Contract
+		c.entry, c.shown, c.invalid = "", c.Contract, false
 		browser.ClearValues(contractInput)
 	}
 }
@@ -53,7 +54,9 @@ func (c *ContractEntry) OnUpdate(ctx app.Context) {
 func (c *ContractEntry) submit(ctx app.Context, e app.Event) {
 	e.PreventDefault()
 	code := strings.ToUpper(strings.TrimSpace(c.entry)) // the venue's codes are upper case: btc-usdt-cq is BTC-USDT-CQ
-	if _, err := venueapi.ParseContractCode(code); err != nil {
+	_, err := venueapi.ParseContractCode(code)
+	c.invalid = err != nil
+	if err != nil {
 		if c.OnError != nil {
 			c.OnError(ctx, "Not a contract code: use BASE-QUOTE (a swap), BASE-QUOTE-YYMMDD (a future) or BASE-QUOTE-CW/NW/CQ/NQ.")
 		}
@@ -70,7 +73,7 @@ func (c *ContractEntry) Render() app.UI {
 	return form.ID("contract-form").Class("entry").OnSubmit(c.submit).Body(append([]app.UI{
 		app.Label().For(contractInput).Class("sr-only").Text("Any contract code"),
 		app.Input().ID(contractInput).Class("control").Type("text").Name("contract_code").Placeholder("e.g. BTC-USDT-CQ").Value(c.entry).
-			Attr("autocapitalize", "characters").Attr("spellcheck", "false").Aria("describedby", "contract-error").
+			Attr("autocapitalize", "characters").Attr("spellcheck", "false").Aria("invalid", c.invalid).Aria("describedby", "contract-error").
 			OnInput(func(ctx app.Context, e app.Event) { c.entry = ctx.JSSrc().Get("value").String() }),
 		app.Button().Type("submit").Class("button").Text("Show"),
 	}, fields...)...)

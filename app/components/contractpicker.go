@@ -47,5 +47,9 @@ func (p *ContractPicker) Render() app.UI {
 		// choice submits its form (web/app-start.js). The app's has no mark.
 		list = list.DataSet("submit", "change")
 	}
-	return form.ID("contract-pick").Class("view-form").Body(append([]app.UI{list}, fields...)...)
+	// The label is the form's own, so that the server's picker of every
+	// contract, which takes the form's place (pages.FirstContractPicker), is
+	// named as the app's is, on every page that has one.
+	label := app.Label().For("contract-select").Class("sr-only").Text("Contract")
+	return form.ID("contract-pick").Class("view-form").Body(append([]app.UI{label, list}, fields...)...)
 }

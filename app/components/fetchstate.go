@@ -143,7 +143,8 @@ func timeOfDay(t time.Time) string {
 // stateLine is the line above a table: when its data was fetched and how
 // old it is (or "Loading…" before the first answer, which no "refreshing…"
 // repeats), whether a refresh runs, and any stale or failed refresh; its
-// times of day in UTC when utc is set (clock).
+// times of day in UTC when utc is set (clock). Only the stale mark and the
+// failure are read out as they change.
 func stateLine(id string, f fetchState, every time.Duration, now time.Time, utc bool) app.UI {
 	loading := f.dataAt.IsZero() && f.err == "" && !f.noAccess // the first fetch: "Loading…" says it all
 	var fetched app.UI
@@ -165,13 +166,19 @@ func stateLine(id string, f fetchState, every time.Duration, now time.Time, utc 
 	if !f.triedAt.IsZero() {
 		tried = f.triedAt.UTC().Format(time.RFC3339Nano)
 	}
-	return app.Div().ID(id).Class("data-state").Attr("role", "status").Attr("data-tried", tried).Body(
+	// Only what went wrong is a live region, read out when it changes: the
+	// time fetched, its age and "refreshing…" change with every refresh of a
+	// healthy panel (the limits' every 10 s), which a screen reader would
+	// read out for as long as the page is open.
+	return app.Div().ID(id).Class("data-state").Attr("data-tried", tried).Body(
 		fetched,
 		app.If(f.busy && !loading, func() app.UI { return app.Span().Class("muted refreshing").Text("refreshing…") }),
-		app.If(stale != "", func() app.UI { return app.Span().Class("badge warn stale").Text(stale) }),
-		app.If(f.err != "" && !f.noAccess, func() app.UI {
-			return app.Span().Class("field-error refresh-error").Body(app.Text("Refresh failed at "), clock(f.triedAt, utc), app.Text(": "+f.err+" Next try at "),
-				clock(f.triedAt.Add(f.retryWait(every)), utc), app.Text("."))
-		}),
+		app.Span().Class("data-news").Attr("role", "status").Body(
+			app.If(stale != "", func() app.UI { return app.Span().Class("badge warn stale").Text(stale) }),
+			app.If(f.err != "" && !f.noAccess, func() app.UI {
+				return app.Span().Class("field-error refresh-error").Body(app.Text("Refresh failed at "), clock(f.triedAt, utc), app.Text(": "+f.err+" Next try at "),
+					clock(f.triedAt.Add(f.retryWait(every)), utc), app.Text("."))
+			}),
+		),
 	)
 }

@@ -18,10 +18,14 @@ type StudyMenu struct {
 	Indicators string                                   // the view's studies (studies.FormatSpecs)
 	OnChange   func(ctx app.Context, indicators string) // told the new list
 
-	period string // the period field's text
-	open   bool   // the disclosure is open: its controls exist only then
-	err    string // why the period is not one
+	period    string // the period field's text
+	open      bool   // the disclosure is open: its controls exist only then
+	err       string // why the period is not one, or why no study was added
+	periodBad bool   // err is about the period field
 }
+
+// studyErrorID is the id of the menu's error.
+const studyErrorID = "study-error"
 
 // menuStudies are the studies the menu offers a checkbox for, besides the
 // view's own.
@@ -60,25 +64,33 @@ func (m *StudyMenu) Render() app.UI {
 			m.OnChange(ctx, studies.FormatSpecs(list))
 		}
 	}
-	add := func(kind studies.Kind) app.EventHandler {
-		return func(ctx app.Context, e app.Event) {
-			n, err := strconv.Atoi(m.period)
-			if err != nil || n < 1 || n > studies.MaxPeriod {
-				m.err = "The period must be a whole number from 1 to " + strconv.Itoa(studies.MaxPeriod) + "."
-				return
-			}
-			list, refused := withStudy(current, studies.Spec{Kind: kind, Period: n})
-			if m.err = refused; refused != "" {
-				return
-			}
-			change(ctx, list)
-		}
-	}
+	add := m.addHandler
 	return app.Details().ID("study-menu").Class("study-menu").Open(m.open).
 		On("toggle", func(ctx app.Context, e app.Event) { m.open = ctx.JSSrc().Get("open").Bool() }).Body(
 		app.Summary().Class("button").Text("Studies"),
 		app.If(m.open, func() app.UI { return m.body(current, offered, change, add) }),
 	)
+}
+
+// addHandler is the handler of the button that adds a study of kind at
+// the typed period.
+func (m *StudyMenu) addHandler(kind studies.Kind) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		current, _ := studies.ParseSpecs(m.Indicators)
+		n, err := strconv.Atoi(m.period)
+		m.periodBad = err != nil || n < 1 || n > studies.MaxPeriod
+		if m.periodBad {
+			m.err = "The period must be a whole number from 1 to " + strconv.Itoa(studies.MaxPeriod) + "."
+			return
+		}
+		list, refused := withStudy(current, studies.Spec{Kind: kind, Period: n})
+		if m.err = refused; refused != "" {
+			return
+		}
+		if m.OnChange != nil {
+			m.OnChange(ctx, studies.FormatSpecs(list))
+		}
+	}
 }
 
 // body is the open menu's controls.
@@ -90,6 +102,7 @@ func (m *StudyMenu) body(current, offered []studies.Spec, change func(app.Contex
 			return app.Label().For(id).Class("study-option").Body(
 				app.Input().Type("checkbox").ID(id).DataSet("study", s.String()).Checked(slices.Contains(current, s)).
 					OnChange(func(ctx app.Context, e app.Event) {
+						m.periodBad = false
 						if !ctx.JSSrc().Get("checked").Bool() {
 							m.err = ""
 							change(ctx, toggled(current, s, false))
@@ -108,10 +121,11 @@ func (m *StudyMenu) body(current, offered []studies.Spec, change func(app.Contex
 		app.Div().Class("study-period").Body(
 			app.Label().For("study-period").Text("Period"),
 			app.Input().Type("number").ID("study-period").Class("control").Min(1).Max(studies.MaxPeriod).Value(m.period).
+				Aria("invalid", m.periodBad).Aria("describedby", either(m.periodBad, studyErrorID, "")).
 				OnInput(func(ctx app.Context, e app.Event) { m.period = ctx.JSSrc().Get("value").String() }),
 			app.Button().ID("study-add-ma").Class("button").Text("Add MA").OnClick(add(studies.MA)),
 			app.Button().ID("study-add-ema").Class("button").Text("Add EMA").OnClick(add(studies.EMA)),
 		),
-		app.If(m.err != "", func() app.UI { return app.P().Class("field-error").Attr("role", "alert").Text(m.err) }),
+		app.If(m.err != "", func() app.UI { return app.P().ID(studyErrorID).Class("field-error").Attr("role", "alert").Text(m.err) }),
 	)
 }

@@ -145,7 +145,6 @@ func (p *ChartPage) bar(v components.View) app.UI {
 	}
 	return app.Header().Class("bar").Body(
 		app.H1().Class("brand").Text("Riskchart"),
-		app.Label().For("contract-select").Class("sr-only").Text("Contract"),
 		chartPicker(v, p.contracts, setContract),
 		&components.ContractEntry{Contract: v.Contract, OnEnter: setContract, View: v,
 			OnError: func(ctx app.Context, msg string) { p.entryErr = msg }},
