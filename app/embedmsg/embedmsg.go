@@ -288,6 +288,14 @@ func matchSource(src, o string) bool {
 		return false
 	}
 	oScheme, oHost, _ := strings.Cut(o, "://")
+	if scheme == "http" && oScheme == "https" {
+		// An http source matches the host over https too, as browsers
+		// read frame-ancestors (CSP3, "scheme-part match"); a source
+		// without a port then means https's default one, and a port it
+		// names stays that port. The page the policy lets frame an embed
+		// is the page the embed talks to.
+		scheme = "https"
+	}
 	if scheme != oScheme {
 		return false
 	}
@@ -300,5 +308,5 @@ func matchSource(src, o string) bool {
 		}
 		return len(oHost) > len(rest)+1 && strings.HasSuffix(oHost, "."+rest)
 	}
-	return Origin(src) == o
+	return Origin(scheme+"://"+host) == o
 }

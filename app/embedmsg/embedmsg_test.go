@@ -274,3 +274,36 @@ func BenchmarkParseSet(b *testing.B) {
 		}
 	}
 }
+
+// TestAnHTTPSourceAlsoAllowsItsHTTPSOrigin: the Content-Security-Policy lets
+// an http source match the same host over https (CSP3, "scheme-part match":
+// http also matches https), so a page of https://customer.example may frame
+// the embeds when the list names http://customer.example. The allow-list is
+// the same list read the same way (README, Embedding; docs/decisions.md#frame-ancestors):
+// the embed must talk to the page the policy let frame it, and to no other.
+func TestAnHTTPSourceAlsoAllowsItsHTTPSOrigin(t *testing.T) {
+	a := NewAllowList("http://127.0.0.1:8080", []string{"http://customer.example", "http://*.partner.example", "http://localhost:3000"})
+	tests := []struct {
+		origin string
+		want   bool
+	}{
+		{"http://customer.example", true},
+		{"https://customer.example", true}, // the policy lets it frame the embed
+		{"https://customer.example:8443", false},
+		{"https://a.partner.example", true},
+		{"https://partner.example", false},
+		{"http://localhost:3000", true},
+		{"https://localhost:3000", true},
+		{"https://localhost:3001", false},
+		{"https://localhost", false},
+	}
+	for _, tt := range tests {
+		if got := a.Allows(tt.origin); got != tt.want {
+			t.Errorf("Allows(%q) = %v, want %v", tt.origin, got, tt.want)
+		}
+	}
+	// The reverse is no match: an https source never admits plain http.
+	if b := NewAllowList("http://127.0.0.1:8080", []string{"https://customer.example"}); b.Allows("http://customer.example") {
+		t.Errorf("an https source allows http://customer.example")
+	}
+}
