@@ -129,7 +129,7 @@ func New(cfg Config) (http.Handler, error) {
 	for _, p := range pages.Paths() {
 		pagePaths[p] = true
 	}
-	hd := &handler{app: h, web: web, pages: pagePaths, ogBase: base, pageCoders: newPageCoders(), keptPages: newPageCache(keptPagesBytes)}
+	hd := &handler{app: h, web: web, fileTags: newFileTags(), pages: pagePaths, ogBase: base, pageCoders: newPageCoders(), keptPages: newPageCache(keptPagesBytes)}
 	if hd.answers, err = pageMetrics(cfg.Registry, hd.keptPages); err != nil {
 		return nil, err
 	}
@@ -276,6 +276,7 @@ type handler struct {
 	appJS    *assembled            // go-app's loader, patched (patchAppJS)
 	styles   *assembled            // /app.css: go-app's styles, then readStyles
 	small    map[string]*assembled // web/'s own scripts and icon, by name (smallFiles)
+	fileTags *fileTags             // the ETags of the build's precompressed files (servePrecompressed)
 	pages    map[string]bool       // the app's page paths, whose metadata is rewritten
 	ogBase   string                // see ogBase
 	// pageCoders compress the pages; keptPages keeps those with an ETag as
@@ -328,7 +329,7 @@ func (h *handler) serveWeb(w http.ResponseWriter, r *http.Request) {
 	if ct := contentType(name); ct != "" {
 		w.Header().Set("Content-Type", ct)
 	}
-	if servePrecompressed(w, r, file, name) {
+	if servePrecompressed(w, r, file, name, h.fileTags) {
 		return
 	}
 	http.ServeFile(w, r, file)

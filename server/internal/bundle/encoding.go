@@ -2,6 +2,8 @@ package bundle
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/acceptencoding"
@@ -55,7 +58,10 @@ func preferredCoding(acceptEncoding []string) string {
 // as the representation sent is the encoded one. A sibling older than file
 // is not sent: it is of an earlier build (file rebuilt alone, or its
 // compression cut short), and would answer another file under file's name.
-func servePrecompressed(w http.ResponseWriter, r *http.Request, file, name string) bool {
+// Its ETag names its bytes (tags), not its time and size: two builds'
+// app.wasm may have both alike (a build that fixes its files' times, a
+// small change), and a replica of one must not answer 304 to the other's.
+func servePrecompressed(w http.ResponseWriter, r *http.Request, file, name string, tags *fileTags) bool {
 	order := preferredCodings(r.Header.Values("Accept-Encoding"))
 	if len(order) == 0 {
 		return false
@@ -75,7 +81,11 @@ func servePrecompressed(w http.ResponseWriter, r *http.Request, file, name strin
 			continue
 		}
 		coding := precompressed[j].coding
-		etag := representationTag(strconv.FormatInt(st.ModTime().UnixNano(), 36)+"-"+strconv.FormatInt(st.Size(), 36), coding, false)
+		sum, err := tags.of(file+precompressed[j].ext, f, st)
+		if err != nil {
+			continue
+		}
+		etag := representationTag(sum, coding, false)
 		serveEncoded(w, r, name, st.ModTime(), coding, etag, f, st.Size())
 		return true
 	}
@@ -164,3 +174,42 @@ func (w *lengthWriter) Write(b []byte) (int, error) { return w.ResponseWriter.Wr
 
 // Unwrap lets http.ResponseController reach the server's writer.
 func (w *lengthWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// fileTags are the hashes of the precompressed files served, each read
+// once for the time and size it had then: an ETag that names a file's
+// bytes, as the assembled files' do.
+type fileTags struct {
+	mu     sync.Mutex
+	byPath map[string]fileTag
+}
+
+type fileTag struct {
+	modTime time.Time
+	size    int64
+	sum     string
+}
+
+func newFileTags() *fileTags { return &fileTags{byPath: map[string]fileTag{}} }
+
+// of is the hash of f, the file at path with the FileInfo st, hashed when
+// path had another time or size before; f is left at its start.
+func (c *fileTags) of(path string, f *os.File, st os.FileInfo) (string, error) {
+	c.mu.Lock()
+	t, ok := c.byPath[path]
+	c.mu.Unlock()
+	if ok && t.modTime.Equal(st.ModTime()) && t.size == st.Size() {
+		return t.sum, nil
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("hashing %s for its ETag: %w", path, err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return "", fmt.Errorf("hashing %s for its ETag: %w", path, err)
+	}
+	t = fileTag{modTime: st.ModTime(), size: st.Size(), sum: hex.EncodeToString(h.Sum(nil)[:8])}
+	c.mu.Lock()
+	c.byPath[path] = t
+	c.mu.Unlock()
+	return t.sum, nil
+}

@@ -293,3 +293,50 @@ func TestEveryFieldLineOfAcceptEncodingAndIfNoneMatchCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestAFileOfAnotherBuildIsNotRevalidated: a browser (or the service
+// worker's precache, through the browser's cache) revalidating the app.wasm
+// or ECharts of one build with a replica of another gets the other's file,
+// not a 304 that would keep the first build's bytes under the second's
+// Riskchart-Version (docs/architecture.md#the-page-before-the-app: what
+// the worker keeps and shows is of its own build). Builds that fix their files' times (reproducible
+// images) give two builds' files the same time, and a small change the same
+// compressed size.
+func TestAFileOfAnotherBuildIsNotRevalidated(t *testing.T) {
+	fixed := time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
+	build := func(content string) http.Handler {
+		root := builtRoot(t)
+		web := filepath.Join(root, "web")
+		for _, f := range []string{"app.wasm", "echarts.min.js"} {
+			for _, ext := range []string{"", ".br", ".gz"} {
+				name := filepath.Join(web, f+ext)
+				if err := os.WriteFile(name, []byte(content+f+ext), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chtimes(name, fixed, fixed); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		h, err := New(Config{Root: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	older, newer := build("build-1 "), build("build-2 ") // same sizes, same times
+	for _, path := range []string{"/web/app.wasm", "/web/echarts.min.js"} {
+		for _, coding := range []string{"br", "gzip"} {
+			first := getWith(older, path, map[string]string{"Accept-Encoding": coding})
+			tag := first.Header().Get("ETag")
+			if first.Code != http.StatusOK || tag == "" {
+				t.Fatalf("%s in %s from the older build: HTTP %d, ETag %q", path, coding, first.Code, tag)
+			}
+			again := getWith(newer, path, map[string]string{"Accept-Encoding": coding, "If-None-Match": tag})
+			if again.Code != http.StatusOK {
+				t.Errorf("%s in %s: the newer build answered the older's ETag %s with HTTP %d (ETag %s, %s %s), want 200 with its own file",
+					path, coding, tag, again.Code, again.Header().Get("ETag"), VersionHeader, again.Header().Get(VersionHeader))
+			}
+		}
+	}
+}
