@@ -213,8 +213,11 @@ func (k *KLineChart) reload(ctx app.Context) {
 	k.candles, k.hover, k.horizon, k.stale, k.failed, k.older, k.olderErr = nil, -1, false, false, false, false, ""
 	k.loading, k.status = true, "Loading "+k.Contract+" "+string(k.Period)+"…"
 	k.pushedLate, k.gap = nil, chartGap{}
-	if k.streamed != k.shown && k.feed.mode != feedPolling {
-		k.openStream(ctx) // while polling, the next retry opens the stream of the view then shown
+	if k.streamed != k.shown && (k.feed.mode != feedPolling || k.source != nil) {
+		// While polling, the next retry opens the stream of the view then
+		// shown; a retry's stream open now is the series left's, whose
+		// candles must not reach this one: it gives way to this one's.
+		k.openStream(ctx)
 	}
 	if k.chart != nil {
 		k.chart.Load([]byte("[]"), []byte("[]"), []byte("[]"), []byte("[]"))
@@ -454,43 +457,54 @@ func (k *KLineChart) loadOlder(ctx app.Context) {
 	}
 	from := max(k.Period.Back(to, venueapi.KLineMaxSize-1), 0) // long periods: the chunk reaches back past 1970, the venue's history does not
 	k.older, k.olderErr = true, ""
-	k.fetchRange(ctx, from, to, func(ctx app.Context, res api.KLine, err error) {
-		k.older = false
-		if err != nil {
-			k.olderErr = api.Words(err) // keep what is drawn; panning back again retries
-			browser.Warn("older candles did not load", "err", err)
-			return
+	before := k.candles[0].ID
+	k.fetchRange(ctx, from, to, func(ctx app.Context, res api.KLine, err error) { k.olderLoaded(ctx, before, res, err) })
+}
+
+// olderLoaded takes the answer of the older chunk loadOlder asked for, the
+// candles before the one whose id is before, and prepends them.
+func (k *KLineChart) olderLoaded(ctx app.Context, before int64, res api.KLine, err error) {
+	k.older = false
+	if len(k.candles) == 0 || k.candles[0].ID != before {
+		// The candles it was asked before have gone meanwhile (the kept
+		// chart of a visit before gave way to the server's candles, or to
+		// its failure): it no longer meets the candles held.
+		return
+	}
+	if err != nil {
+		k.olderErr = api.Words(err) // keep what is drawn; panning back again retries
+		browser.Warn("older candles did not load", "err", err)
+		return
+	}
+	var older []venueapi.Candle
+	for _, c := range res.Candles {
+		if c.ID < k.candles[0].ID { // never a duplicate at the seam
+			older = append(older, c)
 		}
-		var older []venueapi.Candle
-		for _, c := range res.Candles {
-			if c.ID < k.candles[0].ID { // never a duplicate at the seam
-				older = append(older, c)
-			}
-		}
-		if len(older) == 0 {
-			k.horizon, k.toHorizon = true, false
-			return
-		}
-		began := browser.Now()
-		x, pointed := 0.0, false
-		if k.hover >= 0 {
-			x, pointed = k.chart.PixelOf(k.hover)
-		}
-		start, end := k.chart.View()
-		a := chartopt.Data(older, k.Period, k.locFrom(older[0].ID))
-		k.candles = append(older, k.candles...)
-		k.chart.Prepend(a.Labels, a.Prices, a.Ups, a.Downs)
-		k.loadStudies(false) // extended: the studies that allow it keep their values
-		k.widenRoom(older)
-		k.chart.Draw(start+len(older), end+len(older))
-		browser.Measure("riskchart:prepend", began)
-		k.towardsHorizon(ctx)
-		if pointed {
-			// The crosshair's index now names another candle: point
-			// again where it was, at the candle now there.
-			k.chart.PointAtX(x)
-		}
-	})
+	}
+	if len(older) == 0 {
+		k.horizon, k.toHorizon = true, false
+		return
+	}
+	began := browser.Now()
+	x, pointed := 0.0, false
+	if k.hover >= 0 {
+		x, pointed = k.chart.PixelOf(k.hover)
+	}
+	start, end := k.chart.View()
+	a := chartopt.Data(older, k.Period, k.locFrom(older[0].ID))
+	k.candles = append(older, k.candles...)
+	k.chart.Prepend(a.Labels, a.Prices, a.Ups, a.Downs)
+	k.loadStudies(false) // extended: the studies that allow it keep their values
+	k.widenRoom(older)
+	k.chart.Draw(start+len(older), end+len(older))
+	browser.Measure("riskchart:prepend", began)
+	k.towardsHorizon(ctx)
+	if pointed {
+		// The crosshair's index now names another candle: point
+		// again where it was, at the candle now there.
+		k.chart.PointAtX(x)
+	}
 }
 
 // fetchRange asks for the candles of the series on show with ids in [from,
