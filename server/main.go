@@ -244,10 +244,18 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, streams *gatewa
 	log.Info("shutting down", "grace", grace.String())
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
-	if err := streams.Close(sctx); err != nil { // each with a retry hint, before the process ends
+	// The streams end, each with a retry hint, while the listener closes and
+	// the requests in flight finish: a stream whose browser stopped reading
+	// may hold its write until the grace period ends, and must not keep the
+	// listener taking requests meanwhile, nor take the grace period from the
+	// requests in flight (docs/deploy.md#behind-a-reverse-proxy).
+	streamsClosed := make(chan error, 1)
+	go func() { streamsClosed <- streams.Close(sctx) }()
+	shutErr := srv.Shutdown(sctx)
+	if err := <-streamsClosed; err != nil {
 		log.Warn("candle streams still open", "err", err)
 	}
-	if err := srv.Shutdown(sctx); err != nil {
+	if err := shutErr; err != nil {
 		// Requests still running past the grace period: their connections
 		// are closed, which ends their contexts, so that a process that does
 		// not exit (a test, an embedder) keeps no connection and no handler
