@@ -25,7 +25,14 @@ import (
 func TestARollingStopBehindTheDocumentedNginxDropsNoRequest(t *testing.T) {
 	nginx, err := exec.LookPath("nginx")
 	if err != nil {
-		t.Skip("nginx is not on PATH")
+		nginx, err = exec.LookPath("/usr/sbin/nginx") // Debian's, off a user's PATH
+	}
+	if err != nil {
+		msg := "nginx is neither on PATH nor in /usr/sbin (make nginx): the documented configuration was not tried"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg) // CI installs it: missing there, it is a failure, not a skip
+		}
+		t.Skip(msg)
 	}
 	doc, err := os.ReadFile("../docs/deploy.md")
 	if err != nil {

@@ -65,6 +65,7 @@ func TestNginxConfigurationIsAnOperatorsAndNginxAcceptsIt(t *testing.T) {
 		"proxy_temp_path " + dir + "/proxy_temp;", "access_log off;",
 		"server 127.0.0.1:1001;", "server 127.0.0.1:1002;", "keepalive 64;", "proxy_http_version 1.1;",
 		`proxy_set_header Connection "";`, "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
+		"proxy_next_upstream error timeout non_idempotent;",
 		"gzip on;", "gzip_types application/json;",
 		"proxy_cache_valid 200 1s;", "proxy_cache_lock on;", "proxy_cache_use_stale updating;",
 		"listen 127.0.0.1:1004;", "listen 127.0.0.1:1005;", "listen 127.0.0.1:1006;",
