@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/riskchart/riskchart/server/internal/clientaddr"
 	"github.com/riskchart/riskchart/server/internal/gateway"
 	"github.com/riskchart/riskchart/server/internal/venue"
@@ -273,6 +275,12 @@ var settings = []setting{
 			u, err := url.Parse(v)
 			if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
 				return errors.New("must be a redis:// or rediss:// URL naming a host, e.g. redis://redis:6379/0") // v may hold a password: not repeated
+			}
+			// What go-redis refuses too (a database that is no number, an
+			// option it does not know), here, where the error names the
+			// setting as it was given. Its errors name the part, never the password.
+			if _, err := redis.ParseURL(v); err != nil {
+				return fmt.Errorf("must be a Redis URL go-redis reads: %s", strings.TrimPrefix(err.Error(), "redis: "))
 			}
 			c.RedisURL = v
 			return nil

@@ -794,3 +794,30 @@ func TestAnEmptySecretKeyFileIsRefusedNamingIt(t *testing.T) {
 		})
 	}
 }
+
+// A Redis URL that url.Parse takes but go-redis does not (a database that is
+// no number, an option it does not know) is refused at start-up naming the
+// setting as it was given, flag or variable, as every other refusal does
+// (docs/deploy.md#what-a-refusal-means), and never its password.
+func TestARedisURLGoRedisRefusesIsNamedAsGiven(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{"a database that is no number, as a flag", []string{"-redis-url", "redis://:hunter2-secret@127.0.0.1:1/x"}, nil, "-redis-url: "},
+		{"an option go-redis does not know, as a flag", []string{"-redis-url", "redis://:hunter2-secret@127.0.0.1:1/0?tls=yes"}, nil, "-redis-url: "},
+		{"a database that is no number, as a variable", nil, map[string]string{"RISKCHART_REDIS_URL": "redis://:hunter2-secret@127.0.0.1:1/x"}, "RISKCHART_REDIS_URL: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := run(t.Context(), append([]string{"riskchart"}, tc.args...), func(k string) string { return tc.env[k] }, io.Discard, io.Discard)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("run: %v, want an error starting %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "hunter2") {
+				t.Errorf("run: %v shows the password", err)
+			}
+		})
+	}
+}
