@@ -449,9 +449,12 @@
   // apart; the axis' pixels per factor of e are rounded to a quarter power
   // of two, so that a small zoom keeps the labels it has.
   const round = (x) => Math.sign(x) * Math.round(Math.abs(x)); // as Go's math.Round, halves away from zero
-  const niceStep = (d) => {
+  // A whole number of least (the contract's tick; 0: any), as chartopt's niceStep.
+  const wholeTimes = (s, least) => !(least > 0) || Math.abs(s / least - Math.round(s / least)) <= 1e-9 * (s / least);
+  const niceStep = (d, least) => {
+    d = Math.max(d, least);
     const p = 10 ** Math.floor(Math.log10(d));
-    return [1, 2, 2.5, 5, 10].find((m) => m * p >= d) * p;
+    return ([1, 2, 2.5, 5].find((m) => m * p >= d && wholeTimes(m * p, least)) || 10) * p;
   };
   const roundTo = (v, step) => {
     let scale = 1;
@@ -460,10 +463,10 @@
     }
     return round(v * scale) / scale;
   };
-  const logTicks = (lo, hi, perE, rule) => {
+  const logTicks = (lo, hi, perE, rule, least) => {
     const shrink = 1 - Math.exp(-rule.gap / perE), ticks = [];
     for (let d = Math.floor(Math.log10(lo)); 10 ** d <= hi && ticks.length < rule.max; d++) {
-      const from = Math.max(lo, 10 ** d), to = Math.min(hi, 10 ** (d + 1)), step = niceStep(to * shrink);
+      const from = Math.max(lo, 10 ** d), to = Math.min(hi, 10 ** (d + 1)), step = niceStep(to * shrink, least);
       for (let k = Math.ceil(from / step); k * step <= to && ticks.length < rule.max; k++) {
         const v = roundTo(k * step, step);
         if (ticks.length === 0 || perE * Math.log(v / ticks[ticks.length - 1]) >= rule.gap) {
@@ -480,7 +483,7 @@
   // alone for a line or an area) and of the studies' lines drawn in the
   // price pane, over the candles in view, as the frame's dataMin and
   // dataMax make it.
-  const logLabels = (candles, ys, lines, px, rule) => {
+  const logLabels = (candles, ys, lines, px, rule, least) => {
     let lo = Infinity, hi = -Infinity;
     for (const c of candles) {
       for (const y of ys) {
@@ -498,7 +501,7 @@
       return null;
     }
     const perE = 2 ** (round(4 * Math.log2(px / Math.log(hi / lo))) / 4), wider = Math.exp(px / perE);
-    return logTicks(lo / wider, hi * wider, perE, rule);
+    return logTicks(lo / wider, hi * wider, perE, rule, least);
   };
 
   // The sketch. ECharts lays a category axis out in bands, one a candle,
@@ -523,14 +526,15 @@
     return 15;
   };
   const roundAt = (v, places) => +v.toFixed(Math.min(Math.max(0, places), 20));
-  const niceExtent = (lo, hi, parts) => {
+  // least is the axis' minInterval, which the step is raised to.
+  const niceExtent = (lo, hi, parts, least = 0) => {
     const raw = (hi - lo) / parts, e = exponent(raw), f = raw / 10 ** e;
-    const step = roundAt((f < 1.5 ? 1 : f < 2.5 ? 2 : f < 4 ? 3 : f < 7 ? 5 : 10) * 10 ** e, e < 0 ? -e : 0);
+    const step = Math.max(roundAt((f < 1.5 ? 1 : f < 2.5 ? 2 : f < 4 ? 3 : f < 7 ? 5 : 10) * 10 ** e, e < 0 ? -e : 0), least);
     const places = decimalsOf(step) + 2;
     return { lo: roundAt(Math.floor(lo / step) * step, places), hi: roundAt(Math.ceil(hi / step) * step, places), step, places };
   };
   const crisp = (v) => Math.round(v - 0.5) + 0.5; // a 1 px line on whole pixels
-  const sketch = (candles, start, frame, grid, format, times, draw) => {
+  const sketch = (candles, start, frame, grid, format, times, draw, priceStep) => {
     const w = host.clientWidth, h = host.clientHeight, shown = candles.slice(start);
     const price = box(grid[0], w, h), volume = box(grid[1], w, h);
     if (!(price.width > 0 && price.height > 0 && volume.height > 0)) {
@@ -551,7 +555,7 @@
       return null;
     }
     const [priceAxis, volumeAxis] = frame.yAxis;
-    const prices = niceExtent(lo, hi, priceAxis.splitNumber || 5);
+    const prices = niceExtent(lo, hi, priceAxis.splitNumber || 5, priceStep);
     const volumes = most > 0 ? niceExtent(0, most, volumeAxis.splitNumber || 5) : null;
     const band = price.width / shown.length;
     const x = (i) => price.x + band * (i - start + 0.5);
@@ -767,6 +771,13 @@
         priceLabel = format;
         yAxis = merged(yAxis, [{ axisLabel: { formatter: (v) => format(v) } }]);
       };
+      // No two price lines less than the contract's tick apart, as the app
+      // hands ECharts (chartopt.PriceStep): split finer, two lines of a
+      // narrow range were written the same label.
+      const priceStep = decimals >= 0 && !(look && look.log) ? Number("1e-" + decimals) : 0;
+      if (priceStep > 0) {
+        yAxis = merged(yAxis, [{ minInterval: priceStep }]);
+      }
       if (decimals >= 0) {
         // As the app writes them (chartopt.FormatPrice): the contract's
         // decimals, thousands separated. Not Intl.NumberFormat: the first one
@@ -813,7 +824,7 @@
       }
       if (sketching) {
         const times = { labels, names: named(ids, start, n - 1, host.clientWidth) };
-        state.sketch = sketch(env.data, start, frame, grid, priceLabel, times, draw);
+        state.sketch = sketch(env.data, start, frame, grid, priceLabel, times, draw, priceStep);
         if (state.sketch) {
           performance.mark("riskchart:sketched");
           await onScreen();
@@ -832,7 +843,7 @@
         const encoded = frame.series[0].encode;
         const pricePane = 0; // app/studies.PanePrice, as the look writes a line's pane
         const inView = lines.filter((_, j) => lineItems[j].pane === pricePane).map((line) => line.slice(start));
-        const values = logLabels(env.data.slice(start), encoded ? encoded.y : ["low", "high"], inView, paneHeight({ grid }, chart.getHeight()), look.log);
+        const values = logLabels(env.data.slice(start), encoded ? encoded.y : ["low", "high"], inView, paneHeight({ grid }, chart.getHeight()), look.log, decimals >= 0 ? Number("1e-" + decimals) : 0);
         if (values) {
           yAxis = merged(yAxis, [{ axisLabel: { customValues: values }, axisTick: { customValues: values } }]);
         }

@@ -22,8 +22,12 @@ const LogTicksMax = 64
 // BTC prices are labelled every 200 or 250, as a linear axis would, and two
 // years' every 10,000 under 100,000 and every 20,000 over it. Without 2.5,
 // a step just over 200 became 500, labels 2.5 gaps apart: three on a
-// day's chart.
-func LogTicks(lo, hi, perE, gap float64) []float64 {
+// day's chart. Each step is a whole number of least (the contract's tick,
+// PriceStep; 0: any), so that every label names its line at the
+// contract's decimals: a narrow range of a coin quoted in whole USDT was
+// labelled every 0.2 ("1,000" five times), or every 2.5 (1,007.5 written
+// "1,008").
+func LogTicks(lo, hi, perE, gap, least float64) []float64 {
 	if !(lo > 0) || !(hi > lo) || math.IsInf(hi, 0) || !(perE > 0) || !(gap > 0) {
 		return nil
 	}
@@ -31,7 +35,7 @@ func LogTicks(lo, hi, perE, gap float64) []float64 {
 	var ticks []float64
 	for d := math.Floor(math.Log10(lo)); math.Pow(10, d) <= hi && len(ticks) < LogTicksMax; d++ {
 		from, to := math.Max(lo, math.Pow(10, d)), math.Min(hi, math.Pow(10, d+1))
-		step := niceStep(to * shrink)
+		step := niceStep(to*shrink, least)
 		for k := math.Ceil(from / step); k*step <= to && len(ticks) < LogTicksMax; k++ {
 			v := roundTo(k*step, step)
 			if n := len(ticks); n > 0 && perE*math.Log(v/ticks[n-1]) < gap {
@@ -44,15 +48,26 @@ func LogTicks(lo, hi, perE, gap float64) []float64 {
 }
 
 // niceStep is the least of 1, 2, 2.5 and 5 times a power of ten that is at
-// least d.
-func niceStep(d float64) float64 {
+// least d and a whole number of least (a power of ten; 0: any).
+func niceStep(d, least float64) float64 {
+	d = max(d, least)
 	p := math.Pow(10, math.Floor(math.Log10(d)))
 	for _, m := range []float64{1, 2, 2.5, 5, 10} {
-		if m*p >= d {
-			return m * p
+		if s := m * p; s >= d && wholeTimes(s, least) {
+			return s
 		}
 	}
 	return 10 * p
+}
+
+// wholeTimes reports whether s is a whole number of least (any s when
+// least is 0), but for float error.
+func wholeTimes(s, least float64) bool {
+	if !(least > 0) {
+		return true
+	}
+	n := s / least
+	return math.Abs(n-math.Round(n)) <= 1e-9*n
 }
 
 // roundTo writes v, a multiple of step, without the float error k*step

@@ -26,7 +26,7 @@ func TestLogTicksAreRoundPricesALabelApart(t *testing.T) {
 	} {
 		t.Run(fmt.Sprint(tc.lo, "-", tc.hi, "@", tc.px), func(t *testing.T) {
 			perE := tc.px / math.Log(tc.hi/tc.lo)
-			got := LogTicks(tc.lo, tc.hi, perE, LogTickGap)
+			got := LogTicks(tc.lo, tc.hi, perE, LogTickGap, 0)
 			if tc.want != "" && fmt.Sprint(got) != tc.want {
 				t.Errorf("ticks %v, want %s", got, tc.want)
 			}
@@ -45,7 +45,7 @@ func TestLogTicksAreRoundPricesALabelApart(t *testing.T) {
 			}
 		})
 	}
-	if got := LogTicks(0, 10, 100, 30); got != nil {
+	if got := LogTicks(0, 10, 100, 30, 0); got != nil {
 		t.Errorf("a range from 0: %v", got)
 	}
 }

@@ -91,6 +91,23 @@ func FormatPrice(v float64, decimals int32) string {
 	return Group(s)
 }
 
+// PriceStep is the least interval between the price axis' labels of a
+// contract quoted to decimals (its price tick, 10^-decimals), which the app
+// hands ECharts as the axis' minInterval; 0 when decimals < 0 (not known).
+// Left to itself, ECharts splits a narrow range finer than the tick (1000
+// to 1002 at 1000.5, 1001.5), and FormatPrice writes two lines the same
+// label ("1,000", "1,000", "1,001", "1,002", "1,002").
+func PriceStep(decimals int32) float64 {
+	if decimals < 0 {
+		return 0
+	}
+	step, err := strconv.ParseFloat("1e-"+strconv.Itoa(int(decimals)), 64) // the double nearest 10^-decimals
+	if err != nil {
+		return 0
+	}
+	return step
+}
+
 // FormatPercent writes how far v is from base, in percent with two
 // decimals and a sign ("+1.25%"); "" when base is not a price.
 func FormatPercent(v, base float64) string {

@@ -31,13 +31,15 @@ func (k *KLineChart) narrow() bool {
 }
 
 // attachAxes gives the chart the page's label rules: prices at the
-// contract's decimals (or in percent from the first candle in view), volume
+// contract's decimals (or in percent from the first candle in view), no
+// two of them less than the contract's tick apart, volume
 // briefly, time on round times of the period.
 func (k *KLineChart) attachAxes() {
 	if k.chart == nil {
 		return
 	}
-	k.chart.SetAxes(echarts.Axes{Price: k.priceLabel, Pointer: k.tagLabel, Volume: chartopt.FormatVolume, TimeShown: k.timeShown})
+	k.chart.SetAxes(echarts.Axes{Price: k.priceLabel, Pointer: k.tagLabel, Volume: chartopt.FormatVolume, TimeShown: k.timeShown,
+		PriceStep: chartopt.PriceStep(k.Decimals)})
 	k.chart.SetPriceText(k.markLabel)
 	k.chart.SetExtremes(k.extremes)
 }

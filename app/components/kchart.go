@@ -428,6 +428,8 @@ func (k *KLineChart) redrawAll() {
 	k.fitRoom() // the contract's decimals may have come
 	if k.frameStale() {
 		k.setFrame()
+	} else if k.Decimals != k.decimalsDrew {
+		k.attachAxes() // the price axis' least interval is the contract's tick
 	}
 	k.chart.SetRoom(k.room)
 	k.loadAll()

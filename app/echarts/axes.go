@@ -14,6 +14,10 @@ type Axes struct {
 	Pointer   func(v float64) string // the crosshair's price tag; nil: as Price
 	Volume    func(v float64) string // the volume axis' labels
 	TimeShown func(i int) bool       // whether the time axis names candle i
+	// PriceStep is the least interval between the price axis' labels
+	// (chartopt.PriceStep), linear (ECharts' minInterval) or log
+	// (chartopt.LogTicks); 0: any.
+	PriceStep float64
 }
 
 // SetAxes gives the axes the label rules of a; call it after SetFrame, which
@@ -24,6 +28,10 @@ type Axes struct {
 // they cost a whole render, 90 ms of a cold start (docs/startup.md, "What
 // changed, one at a time").
 func (c *Chart) SetAxes(a Axes) {
+	if a.PriceStep != c.priceStep {
+		c.priceStep = a.PriceStep
+		c.logLabels.lo, c.logLabels.hi, c.logLabels.perE = 0, 0, 0 // chosen at the old step
+	}
 	c.staleAxisFuncs = append(c.staleAxisFuncs, c.axisFuncs...)
 	c.axisFuncs = nil
 	number := func(f func(float64) string) app.Func {
@@ -57,6 +65,10 @@ func (c *Chart) SetAxes(a Axes) {
 	})
 	c.axisFuncs = append(c.axisFuncs, shown)
 	volume := number(a.Volume)
+	priceAxis := map[string]any{"axisLabel": map[string]any{"formatter": price}, "axisPointer": map[string]any{"label": map[string]any{"formatter": pointer}}}
+	if a.PriceStep > 0 {
+		priceAxis["minInterval"] = a.PriceStep
+	}
 	xAxes := make([]any, c.xAxes) // the lowest grid's names the times
 	for i := range xAxes {
 		xAxes[i] = map[string]any{}
@@ -66,7 +78,7 @@ func (c *Chart) SetAxes(a Axes) {
 	c.axes = map[string]any{
 		"xAxis": xAxes,
 		"yAxis": []any{
-			map[string]any{"axisLabel": map[string]any{"formatter": price}, "axisPointer": map[string]any{"label": map[string]any{"formatter": pointer}}},
+			priceAxis,
 			map[string]any{"axisLabel": map[string]any{"show": true, "formatter": volume},
 				"axisPointer": map[string]any{"label": map[string]any{"formatter": volume}}},
 		},

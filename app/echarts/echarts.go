@@ -26,6 +26,7 @@ type Chart struct {
 	funcs                      []app.Func
 	axisFuncs                  []app.Func     // the label rules of SetAxes (axes.go)
 	axes                       map[string]any // SetAxes' option, not yet handed to ECharts
+	priceStep                  float64        // the price axis' least interval (Axes.PriceStep)
 	staleAxisFuncs             []app.Func     // rules ECharts holds until axes are handed over
 	// The view, as indexes of the first and last candles shown: kept here
 	// because reading it back (getOption) copies the whole option.

@@ -48,7 +48,7 @@ func (c *Chart) placeLogLabels() {
 	}
 	wider := math.Exp(px / perE)
 	l.lo, l.hi, l.perE = lo/wider, hi*wider, perE
-	ticks := chartopt.LogTicks(l.lo, l.hi, perE, chartopt.LogTickGap)
+	ticks := chartopt.LogTicks(l.lo, l.hi, perE, chartopt.LogTickGap, c.priceStep)
 	values := make([]any, len(ticks))
 	for i, v := range ticks {
 		values[i] = v
