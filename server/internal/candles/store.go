@@ -69,6 +69,14 @@ func (st *Store) Series(k Key) *Series {
 	return s
 }
 
+// Holds reports whether st holds the series of k, without creating it or
+// marking it used.
+func (st *Store) Holds(k Key) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.series[k] != nil
+}
+
 // Bytes is what the store holds now: candles, encoded views and overheads.
 func (st *Store) Bytes() int64 {
 	st.mu.Lock()

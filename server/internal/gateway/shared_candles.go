@@ -126,7 +126,7 @@ func (c *candleCache) latestShared(ctx context.Context, s *candles.Series, size,
 	k := s.Key()
 	name := seriesName(k)
 	key := "kline:latest:" + name
-	c.watched.add(name, k, c.now())
+	c.watched.add(name, k, c.now(), c.store.Holds)
 	w := c.cluster.notice.watch(key)
 	defer w.stop()
 	for !c.fresh(s) {
@@ -390,27 +390,37 @@ type watchList struct {
 	mu    sync.Mutex
 	m     map[string]watch
 	swept time.Time
+	kept  int // series watched after the last sweep
 }
+
+// watchSweepMin is the fewest series watched that add sweeps.
+const watchSweepMin = 16
 
 type watch struct {
 	key candles.Key
 	at  time.Time // when last needed
 }
 
-func (w *watchList) add(name string, k candles.Key, now time.Time) {
+// add watches the series k, named name, as needed at now. Past twice the
+// series kept at the last sweep, it forgets those needed too long ago and
+// those the store no longer holds (holds): a series the cache dropped has
+// nothing to keep current, and codes a client sprays stay within the
+// cache's bound rather than piling up for watchFor.
+func (w *watchList) add(name string, k candles.Key, now time.Time, holds func(candles.Key) bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.m == nil {
 		w.m = map[string]watch{}
 	}
 	w.m[name] = watch{k, now}
-	if now.Sub(w.swept) >= watchFor {
+	if now.Sub(w.swept) >= watchFor || len(w.m) > max(2*w.kept, watchSweepMin) {
 		w.swept = now
 		for n, e := range w.m {
-			if now.Sub(e.at) >= watchFor {
+			if now.Sub(e.at) >= watchFor || !holds(e.key) {
 				delete(w.m, n)
 			}
 		}
+		w.kept = len(w.m)
 	}
 }
 

@@ -1,9 +1,23 @@
 package gateway
 
 import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+	"golang.org/x/time/rate"
+
+	"github.com/riskchart/riskchart/server/internal/cluster"
+	"github.com/riskchart/riskchart/server/internal/redistest"
+	"github.com/riskchart/riskchart/server/internal/sandbox"
+	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -41,5 +55,98 @@ func TestHistoryBlocksAreAlignedRunsOf2000CandlesForEveryPeriod(t *testing.T) {
 				t.Errorf("%s: the block after %+v is %+v", p, b, next)
 			}
 		}
+	}
+}
+
+// A client spraying well-formed codes of contracts the venue does not list
+// must not grow what a replica watches past what its candle cache holds
+// (docs/decisions.md#shared-refresh: a replica merges the refreshes of the
+// series it needed lately): every watched series is read from Redis again,
+// one GET each on the dispatcher, whenever the subscription restarts.
+func TestSprayedCodesAreWatchedNoLongerThanTheCandleCacheHoldsThem(t *testing.T) {
+	const cacheBytes = 32 << 10 // 32 series at the least a series costs (1 KiB)
+	rd := redistest.Start(t)
+	sb, err := sandbox.New(sandbox.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	venueSrv := httptest.NewServer(sb)
+	t.Cleanup(venueSrv.Close)
+	vc, err := venue.New(venue.Config{BaseURL: venueSrv.URL, Retries: -1, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := cluster.Open(rd.URL(), cluster.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	sh := NewSharedState(c)
+	h, err := New(Config{Venue: vc, Shared: sh, ClientRate: rate.Inf, CacheBytes: cacheBytes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan struct{})
+	go func() { _ = sh.Run(ctx); close(ran) }()
+	t.Cleanup(func() { cancel(); <-ran })
+
+	// settled waits until the dispatcher has handed over every change put
+	// before it: a probe's batch may still hold earlier keys, the next one's not.
+	settled := func() {
+		t.Helper()
+		for i := range 2 {
+			w := sh.notice.watch(fmt.Sprintf("probe%d", i))
+			news := w.next()
+			sh.put(ctx, fmt.Sprintf("probe%d", i), 1, time.Minute)
+			if err := await(ctx, news, 10*time.Second); err != nil || !closed(news) {
+				t.Fatalf("the shared state's subscription did not hand over a put: %v", err)
+			}
+			w.stop()
+		}
+	}
+	settled()
+
+	const sprayed = 300
+	for i := range sprayed {
+		path := fmt.Sprintf("%s?contract_code=ZZ%d-USDT&period=1min&size=2", venueapi.PathKLine, i)
+		res, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK || !strings.Contains(string(body), fmt.Sprintf(`"err_code":%d`, venueapi.CodeNoSuchContract)) {
+			t.Fatalf("%s: HTTP %d %.200s, want 1013", path, res.StatusCode, body)
+		}
+	}
+	settled()
+
+	// The subscription restarts: the replica reads again every series it watches.
+	rdb := redis.NewClient(&redis.Options{Addr: rd.Addr()})
+	t.Cleanup(func() { rdb.Close() })
+	if err := rdb.ConfigResetStat(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	w := sh.notice.watch("everything")
+	news := w.next()
+	sh.changed(cluster.Everything)
+	if err := await(ctx, news, 30*time.Second); err != nil || !closed(news) {
+		t.Fatalf("the dispatcher did not finish reading again: %v", err)
+	}
+	w.stop()
+	stats, err := rdb.Info(ctx, "commandstats").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gets := 0
+	if _, rest, ok := strings.Cut(stats, "cmdstat_get:calls="); ok {
+		gets, _ = strconv.Atoi(rest[:strings.IndexByte(rest, ',')])
+	}
+	if bound := 2 * cacheBytes / 1024; gets > bound {
+		t.Fatalf("after %d sprayed codes, a restarted subscription read %d series from Redis; the candle cache holds at most %d, want at most %d",
+			sprayed, gets, cacheBytes/1024, bound)
 	}
 }
