@@ -19,15 +19,17 @@ var (
 	releaseLua string
 	//go:embed lua/share.lua
 	shareLua string
+	//go:embed lua/pooled.lua
+	pooledLua string
 )
 
 // scripts are the client's Lua scripts; each runs atomically in Redis. The
 // two that change a budget's log begin with what they share of it.
 type scripts struct {
-	reserve, join, pause, release, share *redis.Script
+	reserve, join, pause, release, share, pooled *redis.Script
 }
 
 func newScripts() scripts {
 	return scripts{reserve: redis.NewScript(logLua + reserveLua), join: redis.NewScript(logLua + joinLua), pause: redis.NewScript(pauseLua),
-		release: redis.NewScript(releaseLua), share: redis.NewScript(shareLua)}
+		release: redis.NewScript(releaseLua), share: redis.NewScript(shareLua), pooled: redis.NewScript(pooledLua)}
 }

@@ -43,6 +43,36 @@ func (c *Client) Put(ctx context.Context, key string, value []byte, ttl time.Dur
 	return c.note(err, "put "+key)
 }
 
+// PutPooled is Put, but only while the pool called pool has room: its
+// puts store at most poolBytes in a window of ttl, so that the pool's
+// values, each alive at most ttl, never hold more than twice poolBytes of
+// Redis's memory, whatever clients make the replicas put. kept is false
+// when the pool is full; the value is then neither stored nor announced.
+func (c *Client) PutPooled(ctx context.Context, key string, value []byte, ttl time.Duration, pool string, poolBytes int64) (kept bool, err error) {
+	if err := validName("value", key, maxKeyBytes); err != nil {
+		return false, err
+	}
+	if err := validName("pool", pool, maxKeyBytes); err != nil {
+		return false, err
+	}
+	if poolBytes < 1 {
+		return false, fmt.Errorf("pool %s: %d bytes: must be at least 1", pool, poolBytes)
+	}
+	if len(value) > c.opt.MaxValueBytes {
+		return false, fmt.Errorf("value %s: %d bytes: must be at most %d", key, len(value), c.opt.MaxValueBytes)
+	}
+	if ttl < time.Millisecond {
+		return false, fmt.Errorf("value %s: ttl %s: must be at least 1ms, so that every value expires", key, ttl)
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	n, err := c.scripts.pooled.Run(ctx, c.rdb, []string{valueKey(key), prefix + "pool:" + pool}, value, ttl.Milliseconds(), poolBytes, channel, key).Int64()
+	if err = c.note(err, "put "+key); err != nil {
+		return false, err
+	}
+	return n == 1, nil
+}
+
 // Get reads the value under key; found is false when there is none.
 func (c *Client) Get(ctx context.Context, key string) (value []byte, found bool, err error) {
 	if err := validName("value", key, maxKeyBytes); err != nil {

@@ -131,3 +131,53 @@ func TestPutChecksItsArguments(t *testing.T) {
 		t.Errorf("a refused Put reached Redis: %+v", s)
 	}
 }
+
+// TestAPoolStoresNoMoreThanItsBytesAWindow: PutPooled stores and announces
+// a value only while its pool's puts of the window have room, whichever
+// replica puts; once the window of the values' ttl has passed, the pool has
+// room again. Another pool is not charged.
+func TestAPoolStoresNoMoreThanItsBytesAWindow(t *testing.T) {
+	srv := redistest.Start(t)
+	a, b := open(t, srv.URL(), fast(t)), open(t, srv.URL(), fast(t))
+	keys := watcher(t, b)
+	hear(t, keys, cluster.Everything)
+	ctx := context.Background()
+	const ttl = 300 * time.Millisecond
+	sixty := bytes.Repeat([]byte("x"), 60)
+	for _, tc := range []struct {
+		c    *cluster.Client
+		key  string
+		pool string
+		kept bool
+	}{
+		{a, "block/1", "blocks", true},
+		{b, "block/2", "blocks", false}, // 120 of 100 bytes: not stored
+		{a, "block/3", "others", true},  // another pool's room
+		{b, "block/4", "blocks", false},
+	} {
+		kept, err := tc.c.PutPooled(ctx, tc.key, sixty, ttl, tc.pool, 100)
+		if err != nil || kept != tc.kept {
+			t.Fatalf("PutPooled(%s) in %s = %v, %v; want kept %v", tc.key, tc.pool, kept, err, tc.kept)
+		}
+		if _, found, err := b.Get(ctx, tc.key); err != nil || found != tc.kept {
+			t.Fatalf("Get(%s) after PutPooled = found %v, %v; want %v", tc.key, found, err, tc.kept)
+		}
+		if tc.kept {
+			hear(t, keys, tc.key)
+		}
+	}
+	select {
+	case k := <-keys:
+		if k == "block/2" || k == "block/4" {
+			t.Fatalf("the watcher heard of %s, which the full pool did not store", k)
+		}
+	default:
+	}
+	time.Sleep(ttl + 100*time.Millisecond)
+	if kept, err := b.PutPooled(ctx, "block/5", sixty, ttl, "blocks", 100); err != nil || !kept {
+		t.Fatalf("PutPooled after the window = %v, %v; want kept", kept, err)
+	}
+	if _, err := a.PutPooled(ctx, "block/6", sixty, ttl, "blocks", 0); err == nil || !strings.Contains(err.Error(), "must be at least 1") {
+		t.Fatalf("PutPooled with a pool of 0 bytes: %v, want an error naming the rule", err)
+	}
+}

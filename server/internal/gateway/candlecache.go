@@ -33,6 +33,7 @@ type candleCache struct {
 	misses     prometheus.Counter
 	flight     singleflight.Group // keyed by series and what is asked of it
 	cluster    *SharedState       // nil: this process alone (shared_candles.go)
+	blockPool  int64              // the bytes of history blocks the replicas may put in Redis an hour (Config.SharedBlockBytes)
 	watched    watchList          // the series whose refreshes by other replicas are merged here
 }
 

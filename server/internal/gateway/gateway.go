@@ -30,35 +30,39 @@ import (
 
 // Config is everything the gateway depends on. Zero values are defaults.
 type Config struct {
-	Venue           *venue.Client        // the only way to the venue: its base URL and three paths, its quotas
-	App             http.Handler         // the front end: every path routes.go does not list
-	Contracts       []venueapi.Offer     // offered at GET venueapi.PathContracts
-	Public          bool                 // the listener is not loopback-only: private paths need a viewer token
-	ViewerTokens    []venue.Secret       // tokens that grant the private paths when Public
-	NoMetrics       bool                 // /metrics is served on a listener of its own, not here
-	FrameAncestors  []string             // origins allowed to frame the pages and talk to embeds; default 'self'
-	ScriptSources   []string             // script-src sources, besides 'self', of the scripts App's pages carry inline (hashes)
-	EmbedLinks      *embedlink.Signer    // checks signed embed links; nil: embeds get no private data
-	PublicTiers     bool                 // the tier ladders (venue-wide) need no viewer token or embed link; limits stay private
-	PublicURL       *url.URL             // where browsers reach the server, as they see it; nil: unknown
-	AllowedHosts    []string             // Host names answered besides loopback's and PublicURL's (ParseAllowedHosts); "*": any
-	RefreshInterval time.Duration        // current-candle refresh per series; 0: 1 s
-	StaleAfter      time.Duration        // a refresh slower than this answers cached data, marked stale; 0: 1 s
-	CacheBytes      int64                // candle cache bound; 0: 64 MiB
-	TierTTL         time.Duration        // 0: 5 min
-	LimitTTL        time.Duration        // 0: 5 s
-	TrustedProxies  []netip.Prefix       // peers whose ForwardedHeader names the client; nil: none
-	ForwardedHeader clientaddr.Header    // the one header trusted proxies name the client in; the other is ignored
-	ClientRate      rate.Limit           // requests per second per client address on the limited paths; 0: 50; rate.Inf: no limit
-	ClientBurst     int                  // 0: 100
-	UpstreamTimeout time.Duration        // a venue call, waiting for budget included; 0: 4 s
-	MaxStreams      int                  // candle streams open at once; 0: 20,000
-	ClientStreams   int                  // candle streams one client address may hold open; 0: 32
-	Streams         *Streams             // the candle streams' lifetime, to close at shutdown; nil: never closed
-	Shared          *SharedState         // the state shared with other replicas through Redis; nil: this process alone
-	Registry        *prometheus.Registry // served at /metrics; nil: a new one
-	Logger          *slog.Logger         // nil: discard
-	Now             func() time.Time     // the clock of refreshes, TTLs, rates and envelopes' ts; nil: time.Now
+	Venue           *venue.Client     // the only way to the venue: its base URL and three paths, its quotas
+	App             http.Handler      // the front end: every path routes.go does not list
+	Contracts       []venueapi.Offer  // offered at GET venueapi.PathContracts
+	Public          bool              // the listener is not loopback-only: private paths need a viewer token
+	ViewerTokens    []venue.Secret    // tokens that grant the private paths when Public
+	NoMetrics       bool              // /metrics is served on a listener of its own, not here
+	FrameAncestors  []string          // origins allowed to frame the pages and talk to embeds; default 'self'
+	ScriptSources   []string          // script-src sources, besides 'self', of the scripts App's pages carry inline (hashes)
+	EmbedLinks      *embedlink.Signer // checks signed embed links; nil: embeds get no private data
+	PublicTiers     bool              // the tier ladders (venue-wide) need no viewer token or embed link; limits stay private
+	PublicURL       *url.URL          // where browsers reach the server, as they see it; nil: unknown
+	AllowedHosts    []string          // Host names answered besides loopback's and PublicURL's (ParseAllowedHosts); "*": any
+	RefreshInterval time.Duration     // current-candle refresh per series; 0: 1 s
+	StaleAfter      time.Duration     // a refresh slower than this answers cached data, marked stale; 0: 1 s
+	CacheBytes      int64             // candle cache bound; 0: 64 MiB
+	// SharedBlockBytes bounds the history blocks put in Redis, by every
+	// replica together, in an hour (blockTTL): Redis never holds more than
+	// twice it of them. All replicas should have the same; 0: 256 MiB.
+	SharedBlockBytes int64
+	TierTTL          time.Duration        // 0: 5 min
+	LimitTTL         time.Duration        // 0: 5 s
+	TrustedProxies   []netip.Prefix       // peers whose ForwardedHeader names the client; nil: none
+	ForwardedHeader  clientaddr.Header    // the one header trusted proxies name the client in; the other is ignored
+	ClientRate       rate.Limit           // requests per second per client address on the limited paths; 0: 50; rate.Inf: no limit
+	ClientBurst      int                  // 0: 100
+	UpstreamTimeout  time.Duration        // a venue call, waiting for budget included; 0: 4 s
+	MaxStreams       int                  // candle streams open at once; 0: 20,000
+	ClientStreams    int                  // candle streams one client address may hold open; 0: 32
+	Streams          *Streams             // the candle streams' lifetime, to close at shutdown; nil: never closed
+	Shared           *SharedState         // the state shared with other replicas through Redis; nil: this process alone
+	Registry         *prometheus.Registry // served at /metrics; nil: a new one
+	Logger           *slog.Logger         // nil: discard
+	Now              func() time.Time     // the clock of refreshes, TTLs, rates and envelopes' ts; nil: time.Now
 }
 
 // ErrNoViewerTokens is New refusing a public listener without viewer tokens:
@@ -157,6 +161,9 @@ func New(cfg Config) (http.Handler, error) {
 	if cfg.CacheBytes <= 0 {
 		cfg.CacheBytes = 64 << 20
 	}
+	if cfg.SharedBlockBytes <= 0 {
+		cfg.SharedBlockBytes = 256 << 20
+	}
 	if cfg.TierTTL <= 0 {
 		cfg.TierTTL = 5 * time.Minute
 	}
@@ -210,7 +217,7 @@ func New(cfg Config) (http.Handler, error) {
 		if err := sh.attach(cfg.Logger, cfg.Registry); err != nil {
 			return nil, err
 		}
-		s.candles.cluster = sh
+		s.candles.cluster, s.candles.blockPool = sh, cfg.SharedBlockBytes
 		sh.on("kline:latest:", s.candles.changed)
 		// The tiers are venue-wide; the limits are the account's, shared only
 		// with servers of the same key (none: "nokey", which puts nothing).

@@ -319,7 +319,15 @@ func (c *candleCache) loadBlock(ctx context.Context, s *candles.Series, b block,
 			f := sharedFetch{At: at, Lo: b.lo, Hi: upto, Candles: recs}
 			s.Merge(f.fetch(false))
 			c.cluster.count("kline_history", "fetched")
-			c.cluster.put(ctx, key, f, blockTTL)
+			if c.cluster.putPooled(ctx, key, f, blockTTL, "kline:blocks", c.blockPool) {
+				// The blocks put this hour have filled their room in Redis
+				// (docs/decisions.md#history-blocks): the others fetch
+				// for themselves at once, rather than wait out the lease.
+				c.cluster.count("kline_history", "pool_full")
+				if err := l.Release(context.WithoutCancel(ctx)); err != nil {
+					c.cluster.fail(ctx, err)
+				}
+			}
 			return nil
 		}
 		if err := await(ctx, news, blockPoll); err != nil {

@@ -150,3 +150,73 @@ func TestSprayedCodesAreWatchedNoLongerThanTheCandleCacheHoldsThem(t *testing.T)
 			sprayed, gets, cacheBytes/1024, bound)
 	}
 }
+
+// One candle asked of a history block makes the replica fetch and put the
+// whole block for an hour (docs/decisions.md#history-blocks), so a client
+// asking one candle of block after block, well within its rate, would fill
+// Redis: the blocks put in an hour by every replica together have a room
+// (Config.SharedBlockBytes), past which a block fetched is served and not
+// put. Every request is still answered.
+func TestTheHistoryBlocksPutInRedisStayWithinTheirRoom(t *testing.T) {
+	rd := redistest.Start(t)
+	sb, err := sandbox.New(sandbox.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	venueSrv := httptest.NewServer(sb)
+	t.Cleanup(venueSrv.Close)
+	vc, err := venue.New(venue.Config{BaseURL: venueSrv.URL, Retries: -1, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := cluster.Open(rd.URL(), cluster.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	sh := NewSharedState(c)
+	const room = 1 << 20 // about three blocks of 1min candles
+	h, err := New(Config{Venue: vc, Shared: sh, ClientRate: rate.Inf, SharedBlockBytes: room})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	ctx := context.Background()
+	p := venueapi.Period1Min
+	b := blockOf(p, p.Start(time.Now().Unix()))
+	answered := 0
+	const asked = 20
+	for i := range asked {
+		id := b.lo - int64(i+2)*blockLen*60 // one candle of an older block each time
+		res, err := http.Get(fmt.Sprintf("%s%s?contract_code=BTC-USDT&period=1min&from=%d&to=%d", srv.URL, venueapi.PathKLine, id, id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK || !strings.Contains(string(body), `"status":"ok"`) {
+			t.Fatalf("HTTP %d %.200s", res.StatusCode, body)
+		}
+		answered += len(body)
+	}
+	rdb := redis.NewClient(&redis.Options{Addr: rd.Addr()})
+	t.Cleanup(func() { rdb.Close() })
+	keys, err := rdb.Keys(ctx, "riskchart:value:kline:block:*").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := int64(0)
+	for _, k := range keys {
+		n, _ := rdb.MemoryUsage(ctx, k).Result()
+		held += n
+		if ttl := rdb.TTL(ctx, k).Val(); ttl < 50*time.Minute {
+			t.Errorf("%s expires in %s", k, ttl)
+		}
+	}
+	t.Logf("%d requests answered %d bytes; Redis holds %d blocks, %d bytes, for an hour", asked, answered, len(keys), held)
+	if held > 2*room || len(keys) == 0 {
+		t.Fatalf("%d one-candle requests made Redis hold %d bytes of history (%d blocks) for an hour, want some, within twice the room of %d",
+			asked, held, len(keys), room)
+	}
+}

@@ -71,7 +71,8 @@ func (s *SharedState) attach(log *slog.Logger, reg prometheus.Registerer) error 
 	s.log = log.With("component", "shared state")
 	s.counts = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "riskchart_shared_cache_total",
 		Help: "Shared cache fills, by cache (kline_latest, kline_history, tiers, limits) and how (fetched: this replica called the venue for the cluster; " +
-			"shared: another replica's fetch served; alone: Redis out of reach, fetched for this replica only)."}, []string{"cache", "how"})
+			"shared: another replica's fetch served; alone: Redis out of reach, fetched for this replica only; " +
+			"pool_full: a history block fetched and not put, the hour's room for blocks in Redis being full)."}, []string{"cache", "how"})
 	cs := []prometheus.Collector{s.c, s.counts, prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "riskchart_shared_cache_degraded",
 		Help: "1 while Redis is out of reach and the caches work alone."}, func() float64 {
 		if s.down.Load() {
@@ -285,6 +286,24 @@ func (s *SharedState) put(ctx context.Context, key string, v any, ttl time.Durat
 	if err := s.c.Put(ctx, key, b, ttl); err != nil {
 		s.fail(ctx, err)
 	}
+}
+
+// putPooled is put, but only while the pool called pool has room for it
+// (cluster.Client.PutPooled); full reports that the pool had none, and v
+// was not put. A failure is noted and otherwise ignored, as put's is:
+// neither costs more than the others fetching for themselves.
+func (s *SharedState) putPooled(ctx context.Context, key string, v any, ttl time.Duration, pool string, poolBytes int64) (full bool) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		s.log.Error("encoding a shared value", "key", key, "err", err)
+		return false
+	}
+	kept, err := s.c.PutPooled(ctx, key, b, ttl, pool, poolBytes)
+	if err != nil {
+		s.fail(ctx, err)
+		return false
+	}
+	return !kept
 }
 
 // await waits for the next change of a key (news, from a watcher's next
