@@ -5,19 +5,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
-	"golang.org/x/time/rate"
 
 	"github.com/riskchart/riskchart/server/internal/cluster"
-	"github.com/riskchart/riskchart/server/internal/redistest"
-	"github.com/riskchart/riskchart/server/internal/sandbox"
-	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -65,33 +60,8 @@ func TestHistoryBlocksAreAlignedRunsOf2000CandlesForEveryPeriod(t *testing.T) {
 // one GET each on the dispatcher, whenever the subscription restarts.
 func TestSprayedCodesAreWatchedNoLongerThanTheCandleCacheHoldsThem(t *testing.T) {
 	const cacheBytes = 32 << 10 // 32 series at the least a series costs (1 KiB)
-	rd := redistest.Start(t)
-	sb, err := sandbox.New(sandbox.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	venueSrv := httptest.NewServer(sb)
-	t.Cleanup(venueSrv.Close)
-	vc, err := venue.New(venue.Config{BaseURL: venueSrv.URL, Retries: -1, Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := cluster.Open(rd.URL(), cluster.Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	sh := NewSharedState(c)
-	h, err := New(Config{Venue: vc, Shared: sh, ClientRate: rate.Inf, CacheBytes: cacheBytes})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	ctx, cancel := context.WithCancel(context.Background())
-	ran := make(chan struct{})
-	go func() { _ = sh.Run(ctx); close(ran) }()
-	t.Cleanup(func() { cancel(); <-ran })
+	base, sh, rd := sharedGateway(t, Config{CacheBytes: cacheBytes}, true)
+	ctx := context.Background()
 
 	// settled waits until the dispatcher has handed over every change put
 	// before it: a probe's batch may still hold earlier keys, the next one's not.
@@ -112,7 +82,7 @@ func TestSprayedCodesAreWatchedNoLongerThanTheCandleCacheHoldsThem(t *testing.T)
 	const sprayed = 300
 	for i := range sprayed {
 		path := fmt.Sprintf("%s?contract_code=ZZ%d-USDT&period=1min&size=2", venueapi.PathKLine, i)
-		res, err := http.Get(srv.URL + path)
+		res, err := http.Get(base + path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,30 +128,8 @@ func TestSprayedCodesAreWatchedNoLongerThanTheCandleCacheHoldsThem(t *testing.T)
 // (Config.SharedBlockBytes), past which a block fetched is served and not
 // put. Every request is still answered.
 func TestTheHistoryBlocksPutInRedisStayWithinTheirRoom(t *testing.T) {
-	rd := redistest.Start(t)
-	sb, err := sandbox.New(sandbox.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	venueSrv := httptest.NewServer(sb)
-	t.Cleanup(venueSrv.Close)
-	vc, err := venue.New(venue.Config{BaseURL: venueSrv.URL, Retries: -1, Timeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := cluster.Open(rd.URL(), cluster.Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	sh := NewSharedState(c)
 	const room = 1 << 20 // about three blocks of 1min candles
-	h, err := New(Config{Venue: vc, Shared: sh, ClientRate: rate.Inf, SharedBlockBytes: room})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
+	base, _, rd := sharedGateway(t, Config{SharedBlockBytes: room}, false)
 	ctx := context.Background()
 	p := venueapi.Period1Min
 	b := blockOf(p, p.Start(time.Now().Unix()))
@@ -189,7 +137,7 @@ func TestTheHistoryBlocksPutInRedisStayWithinTheirRoom(t *testing.T) {
 	const asked = 20
 	for i := range asked {
 		id := b.lo - int64(i+2)*blockLen*60 // one candle of an older block each time
-		res, err := http.Get(fmt.Sprintf("%s%s?contract_code=BTC-USDT&period=1min&from=%d&to=%d", srv.URL, venueapi.PathKLine, id, id))
+		res, err := http.Get(fmt.Sprintf("%s%s?contract_code=BTC-USDT&period=1min&from=%d&to=%d", base, venueapi.PathKLine, id, id))
 		if err != nil {
 			t.Fatal(err)
 		}

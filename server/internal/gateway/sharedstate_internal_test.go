@@ -80,33 +80,8 @@ func TestANoticeWakesItsWatchersAndGoesWithTheLastOfThem(t *testing.T) {
 // block's lease, call the venue and put nothing: no key is left waiting on
 // the board for a change that never comes.
 func TestRangesOfUnknownContractsLeaveNothingOnTheNoticeBoard(t *testing.T) {
-	rd := redistest.Start(t)
-	sb, err := sandbox.New(sandbox.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	venueSrv := httptest.NewServer(sb)
-	t.Cleanup(venueSrv.Close)
-	vc, err := venue.New(venue.Config{BaseURL: venueSrv.URL, Retries: -1, Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := cluster.Open(rd.URL(), cluster.Options{Timeout: time.Second}) // a loaded machine may be slow to answer
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	sh := NewSharedState(c)
-	h, err := New(Config{Venue: vc, Shared: sh, ClientRate: rate.Inf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	ctx, cancel := context.WithCancel(context.Background())
-	ran := make(chan struct{})
-	go func() { _ = sh.Run(ctx); close(ran) }()
-	t.Cleanup(func() { cancel(); <-ran })
+	base, sh, _ := sharedGateway(t, Config{}, true)
+	ctx := context.Background()
 
 	// The subscription is up once a put (or its start) wakes a watcher.
 	w := sh.notice.watch("probe")
@@ -120,7 +95,7 @@ func TestRangesOfUnknownContractsLeaveNothingOnTheNoticeBoard(t *testing.T) {
 	to := venueapi.Period1Min.Start(time.Now().Unix()) - 3600
 	for i := range 100 {
 		path := fmt.Sprintf("%s?contract_code=ZZ%d-USDT&period=1min&from=%d&to=%d", venueapi.PathKLine, i, to-600, to)
-		res, err := http.Get(srv.URL + path)
+		res, err := http.Get(base + path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,4 +144,43 @@ func TestACallCutByItsCallersDeadlineIsNoOutage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sharedGateway is a gateway of cfg (its Venue, Shared and ClientRate set
+// here: a sandbox venue over loopback, a real Redis, no client rate) and
+// its URL; with run, its shared state runs (the subscription) until the
+// test ends.
+func sharedGateway(t *testing.T, cfg Config, run bool) (string, *SharedState, *redistest.Server) {
+	t.Helper()
+	rd := redistest.Start(t)
+	sb, err := sandbox.New(sandbox.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	venueSrv := httptest.NewServer(sb)
+	t.Cleanup(venueSrv.Close)
+	vc, err := venue.New(venue.Config{BaseURL: venueSrv.URL, Retries: -1, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := cluster.Open(rd.URL(), cluster.Options{Timeout: time.Second}) // a loaded machine may be slow to answer
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	sh := NewSharedState(c)
+	cfg.Venue, cfg.Shared, cfg.ClientRate = vc, sh, rate.Inf
+	h, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	if run {
+		ctx, cancel := context.WithCancel(context.Background())
+		ran := make(chan struct{})
+		go func() { _ = sh.Run(ctx); close(ran) }()
+		t.Cleanup(func() { cancel(); <-ran })
+	}
+	return srv.URL, sh, rd
 }
