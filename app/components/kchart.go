@@ -80,6 +80,9 @@ type KLineChart struct {
 	// contract list that comes after the draw (an embed's, or a page the
 	// service worker answered) redraws them at the contract's own.
 	decimalsDrew int32
+	// axesDecimals is the precision attachAxes last gave the price axis
+	// its least interval for (chartopt.PriceStep).
+	axesDecimals int32
 	// savedAt is when the candles on show were fetched, when they come from
 	// browser storage (a second visit, or no network); zero for live data.
 	savedAt time.Time
@@ -428,8 +431,6 @@ func (k *KLineChart) redrawAll() {
 	k.fitRoom() // the contract's decimals may have come
 	if k.frameStale() {
 		k.setFrame()
-	} else if k.Decimals != k.decimalsDrew {
-		k.attachAxes() // the price axis' least interval is the contract's tick
 	}
 	k.chart.SetRoom(k.room)
 	k.loadAll()
@@ -712,6 +713,13 @@ func (k *KLineChart) streamState(ctx app.Context, ch, data string) {
 // decimals write them, and the studies over them.
 func (k *KLineChart) loadAll() {
 	a := chartopt.Data(k.candles, k.Period, k.loc())
+	if k.Decimals != k.axesDecimals {
+		// The price axis' least interval is the contract's tick: other
+		// decimals (a switch to another contract, or the list come while
+		// the chart loaded) need it handed over again. Not otherwise: each
+		// handover makes the axes' label functions anew.
+		k.attachAxes()
+	}
 	k.utcDrew, k.decimalsDrew = k.UTC, k.Decimals
 	k.chart.Load(a.Labels, a.Prices, a.Ups, a.Downs)
 	k.loadStudies(true)

@@ -119,3 +119,7 @@ func (c *Chart) nearEdge(i int) bool {
 	edge := int(float64(n)*chartopt.TimeLabelHalf/w) + 1
 	return (i > c.start && i-c.start < edge) || (i < c.end && c.end-i < edge)
 }
+
+// PriceStep is the price axis' least interval the chart was last given
+// (Axes.PriceStep).
+func (c *Chart) PriceStep() float64 { return c.priceStep }
