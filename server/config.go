@@ -278,7 +278,8 @@ var settings = []setting{
 			}
 			// What go-redis refuses too (a database that is no number, an
 			// option it does not know), here, where the error names the
-			// setting as it was given. Its errors name the part, never the password.
+			// setting as it was given. Its errors name the part: a password
+			// it would read as the path, and repeat, strayUserinfo refused.
 			if _, err := redis.ParseURL(v); err != nil {
 				return fmt.Errorf("must be a Redis URL go-redis reads: %s", strings.TrimPrefix(err.Error(), "redis: "))
 			}

@@ -809,6 +809,10 @@ func TestARedisURLGoRedisRefusesIsNamedAsGiven(t *testing.T) {
 		{"a database that is no number, as a flag", []string{"-redis-url", "redis://:hunter2-secret@127.0.0.1:1/x"}, nil, "-redis-url: "},
 		{"an option go-redis does not know, as a flag", []string{"-redis-url", "redis://:hunter2-secret@127.0.0.1:1/0?tls=yes"}, nil, "-redis-url: "},
 		{"a database that is no number, as a variable", nil, map[string]string{"RISKCHART_REDIS_URL": "redis://:hunter2-secret@127.0.0.1:1/x"}, "RISKCHART_REDIS_URL: "},
+		// A '/' in the password: go-redis would read the rest as the path
+		// and repeat it; the stray-userinfo rule refuses it first.
+		{"a password with a bare '/', as a flag", []string{"-redis-url", "redis://default:/hunter2-secret@127.0.0.1:1/0"}, nil, "-redis-url: must have its password percent-encoded"},
+		{"a password with a bare '/' before the database", []string{"-redis-url", "redis://:12/hunter2-secret@127.0.0.1:1"}, nil, "-redis-url: must have its password percent-encoded"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := run(t.Context(), append([]string{"riskchart"}, tc.args...), func(k string) string { return tc.env[k] }, io.Discard, io.Discard)
