@@ -321,8 +321,9 @@ func (c *candleCache) loadBlock(ctx context.Context, s *candles.Series, b block,
 			c.cluster.count("kline_history", "fetched")
 			if c.cluster.putPooled(ctx, key, f, blockTTL, "kline:blocks", c.blockPool) {
 				// The blocks put this hour have filled their room in Redis
-				// (docs/decisions.md#history-blocks): the others fetch
-				// for themselves at once, rather than wait out the lease.
+				// (docs/decisions.md#history-blocks): a replica waiting for
+				// the block takes the lease at its next look (blockPoll) and
+				// fetches for itself, rather than wait out the lease.
 				c.cluster.count("kline_history", "pool_full")
 				if err := l.Release(context.WithoutCancel(ctx)); err != nil {
 					c.cluster.fail(ctx, err)
