@@ -176,6 +176,12 @@ func (s *stack) askVenue(t *testing.T, method, path, rawQuery, contentType, body
 		u, _ := url.Parse(s.venueURL)
 		query = sign.SignedQuery(method, sign.CanonicalHost("http", u.Host), path, access, []byte(secret), params, s.clock.Now())
 	}
+	return s.sendVenue(t, method, path, query, contentType, body)
+}
+
+// sendVenue sends the sandbox itself a request of the query as given.
+func (s *stack) sendVenue(t *testing.T, method, path, query, contentType, body string) reply {
+	t.Helper()
 	req, err := http.NewRequest(method, s.venueURL+path+queryOf(query), strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)

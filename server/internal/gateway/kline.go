@@ -12,6 +12,7 @@ import (
 
 	"github.com/riskchart/riskchart/server/internal/acceptencoding"
 	"github.com/riskchart/riskchart/server/internal/etag"
+	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -52,7 +53,12 @@ func (s *server) handleKLine() http.Handler {
 			s.writeInvalid(w, r, err)
 			return
 		}
-		q = q.Effective()
+		now := s.now()
+		if delivered(q.ContractCode, now) {
+			s.writeVenueError(w, r, askedCode(q.ContractCode), &venue.NotFoundError{Code: venueapi.CodeNoSuchContract, Message: "delivered"})
+			return
+		}
+		q = withinHistory(q.Effective(), now)
 		res, err := s.candles.answer(r.Context(), q)
 		switch {
 		case errors.Is(err, errRangeTrimmed):
@@ -79,6 +85,30 @@ func parseKLine(raw string) (venueapi.KLineQuery, error) {
 		return venueapi.KLineQuery{}, err
 	}
 	return venueapi.ParseKLineQuery(v)
+}
+
+// delivered reports whether code is a dated future delivered by now (a
+// Friday 08:00 UTC, docs/decisions.md#futures-calendar): the venue no longer
+// lists it (1013, docs/venue.md#contract-codes), whatever candles of it the
+// cache held before.
+func delivered(code string, now time.Time) bool {
+	c, err := venueapi.ParseContractCode(code)
+	return err == nil && c.Kind == venueapi.KindFuture && !now.Before(c.Delivery.Add(8*time.Hour))
+}
+
+// withinHistory narrows an effective query to the candles the venue answers:
+// none whose id is earlier than two years before now, by a range or by size
+// (docs/decisions.md#history-depth). The horizon moves with the clock, over
+// candles the cache already holds. A range wholly before it is left with from
+// after to: no candles.
+func withinHistory(q venueapi.KLineQuery, now time.Time) venueapi.KLineQuery {
+	first := q.Period.Ceil(now.UTC().AddDate(-2, 0, 0).Unix())
+	if q.Range {
+		q.From = max(q.From, first)
+		return q
+	}
+	q.Size = int(min(int64(q.Size), q.Period.Count(first, q.Period.Start(now.Unix()))))
+	return q
 }
 
 // staleHeader marks an answer served from the cache because the venue failed.

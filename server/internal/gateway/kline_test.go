@@ -530,10 +530,12 @@ func TestRangesBeforeTheVenuesHistoryAreEmptyAndRemembered(t *testing.T) {
 		s := newStack(t, options{clock: clk})
 		from := venueapi.Period1Day.Start(clk.Now().AddDate(-3, 0, 0).Unix())
 		path := fmt.Sprintf("%s?contract_code=BTC-USDT&period=1day&from=%d&to=%d", venueapi.PathKLine, from, from+99*86400)
-		for i, wantCalls := range []int64{1, 1} {
+		// Wholly before the two-year horizon: empty without a venue call
+		// (docs/decisions.md#history-depth).
+		for i, wantCalls := range []int64{0, 0} {
 			a := s.get(t, path)
 			if env := a.kline(t); a.status != 200 || env.Status != "ok" || len(env.Data) != 0 || s.klineCalls() != wantCalls {
-				t.Fatalf("request %d: HTTP %d, %d candles, %d venue calls; want an empty answer, %d call", i+1, a.status, len(env.Data), s.klineCalls(), wantCalls)
+				t.Fatalf("request %d: HTTP %d, %d candles, %d venue calls; want an empty answer, %d calls", i+1, a.status, len(env.Data), s.klineCalls(), wantCalls)
 			}
 		}
 	})

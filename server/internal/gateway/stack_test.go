@@ -44,6 +44,7 @@ type stack struct {
 	logs     *servertest.Buffer
 	clock    *clock
 	net      *sandboxtest.Network
+	pass     int // which direct key askVenueRaw signs with
 }
 
 func newStack(t testing.TB, o options) *stack {
