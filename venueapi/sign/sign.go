@@ -71,20 +71,33 @@ func badTimestamp(s string) error {
 // CanonicalHost returns host (a Host header or URL host) as it enters the
 // canonical string: lower-cased, with the port only when it is not the
 // scheme's default. An empty port ("host:") is the default: net/http sends
-// such a URL's Host header without it.
+// such a URL's Host header without it. An IPv6 literal's zone
+// ("[fe80::1%eth0]") is left out: it names an interface of the sender, and
+// no Host header carries it (net/http drops it).
 func CanonicalHost(scheme, host string) string {
 	host = strings.ToLower(host)
 	h, port, err := net.SplitHostPort(host)
-	if err != nil {
-		return host // no port
+	if err != nil { // no port
+		if len(host) > 1 && host[0] == '[' && host[len(host)-1] == ']' {
+			return "[" + withoutZone(host[1:len(host)-1]) + "]"
+		}
+		return host
+	}
+	if strings.Contains(h, ":") {
+		h = "[" + withoutZone(h) + "]"
 	}
 	if port == "" || (scheme == "https" && port == "443") || (scheme == "http" && port == "80") {
-		if strings.Contains(h, ":") {
-			return "[" + h + "]"
-		}
 		return h
 	}
-	return host
+	return h + ":" + port
+}
+
+// withoutZone returns an IPv6 address without its "%zone".
+func withoutZone(ip string) string {
+	if i := strings.IndexByte(ip, '%'); i >= 0 {
+		return ip[:i]
+	}
+	return ip
 }
 
 // Canonical returns the string that is signed:

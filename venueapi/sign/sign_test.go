@@ -133,6 +133,9 @@ func TestCanonicalHost(t *testing.T) {
 		{"http", "[::1]:9000", "[::1]:9000"},
 		{"https", "api.example.com:", "api.example.com"}, // net/http sends it without the colon
 		{"http", "[::1]:", "[::1]"},
+		{"http", "[FE80::1%eth0]:9000", "[fe80::1]:9000"}, // net/http sends no zone
+		{"http", "[fe80::1%eth0]:80", "[fe80::1]"},
+		{"http", "[fe80::1%eth0]", "[fe80::1]"},
 	} {
 		if got := CanonicalHost(tt.scheme, tt.host); got != tt.want {
 			t.Errorf("CanonicalHost(%q, %q) = %q, want %q", tt.scheme, tt.host, got, tt.want)

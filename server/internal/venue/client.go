@@ -80,6 +80,10 @@ func ParseBaseURL(raw string) (*url.URL, error) {
 		return nil, errors.New("must be an absolute http:// or https:// URL naming a host, e.g. https://api.venue.example")
 	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
 		return nil, errors.New("must have no query or fragment: the venue's paths and queries are added to it")
+	case strings.ContainsFunc(u.Host, func(r rune) bool { return r > '~' }):
+		// net/http sends such a host in its xn-- form, which the signature
+		// must name (docs/decisions.md#canonical-host).
+		return nil, errors.New("must name its host in ASCII: write an internationalized name in its xn-- form")
 	}
 	return u, nil
 }
