@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -92,6 +93,9 @@ func parseKLine(raw string) (venueapi.KLineQuery, error) {
 // lists it (1013, docs/venue.md#contract-codes), whatever candles of it the
 // cache held before.
 func delivered(code string, now time.Time) bool {
+	if strings.Count(code, "-") != 2 {
+		return false // a swap: not parsed, which costs the cache hit an allocation
+	}
 	c, err := venueapi.ParseContractCode(code)
 	return err == nil && c.Kind == venueapi.KindFuture && !now.Before(c.Delivery.Add(8*time.Hour))
 }
