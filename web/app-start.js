@@ -17,6 +17,16 @@
       list.form.requestSubmit();
     }
   });
+  // The limits filter (#limit-filter) is the app's to apply: what it asks
+  // is in no URL. Sent before the app runs, as a GET form to the page
+  // itself, it would replace the page's query, and an embed's link, its
+  // only access, with it; it is not sent. The app's own handler, on the
+  // form, has prevented the sending before this one runs.
+  document.addEventListener("submit", (e) => {
+    if (e.target instanceof HTMLFormElement && e.target.id === "limit-filter") {
+      e.preventDefault();
+    }
+  });
   // The panels' times of day. The server, not knowing the reader's zone,
   // writes them in UTC and names it; those of a view in the reader's zone
   // it marks (data-zone="local"), and they are written here in the

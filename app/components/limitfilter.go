@@ -110,15 +110,14 @@ func (f *LimitFilter) Render() app.UI {
 // actions are the filter's buttons: apply it, or show the contract's own
 // limits again.
 func (f *LimitFilter) actions() app.UI {
-	// The filter is the app's to check and apply: it is in no URL. In the
-	// server's page the form has no submit button, so that neither a click
-	// nor Enter before app.wasm runs submits it, as a GET form to the page
-	// itself, whose query it would replace with nothing: the page's contract,
-	// zone and theme, and an embed's link, its only access (README,
-	// "Embedding"), would be gone. What was typed is typed again into the
-	// app's filter (pages/typed.go).
+	// The filter is the app's to check and apply: it is in no URL. Before
+	// app.wasm runs, web/app-start.js keeps its form from being sent, as a
+	// GET form to the page itself, whose query it would replace with
+	// nothing: the page's contract, zone and theme, and an embed's link,
+	// its only access (README, "Embedding"), would be gone. What was typed
+	// is typed again into the app's filter (pages/typed.go).
 	return app.Div().Class("filter-actions").Body(
-		app.Button().ID("filter-apply").Type(either(app.IsServer, "button", "submit")).Class("button").Text("Apply filter"),
+		app.Button().ID("filter-apply").Type("submit").Class("button").Text("Apply filter"),
 		app.Button().ID("filter-reset").Type("button").Class("button").Text("Show "+f.Contract).Disabled(!f.Filtered).
 			OnClick(func(ctx app.Context, e app.Event) {
 				f.filterErr, f.draft = nil, venueapi.LimitQuery{}

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -64,6 +65,42 @@ func TestWhatWasTypedIntoTheRiskPanelBeforeTheAppRanIsKept(t *testing.T) {
 			if id := evalJS[string](t, ctx, `document.activeElement ? document.activeElement.id : ""`); id != "calc-size" {
 				t.Errorf("the focus is on %q, not on the size typed into", id)
 			}
+		})
+	}
+}
+
+// TestTheLimitsFilterBeforeTheAppKeepsTheView: the limits filter's form is
+// the app's to apply (its query is in no URL). Sent before app.wasm runs, as
+// a GET form to the page itself, it replaced the page's query: the view, and
+// an embed's link, its only access. Applied or entered before the app runs,
+// it leaves the page where it is (web/app-start.js).
+func TestTheLimitsFilterBeforeTheAppKeepsTheView(t *testing.T) {
+	const key = "limits-filter-e2e-embed-key-0123456789-0123456789"
+	s := startServer(t, map[string]string{"RISKCHART_EMBED_KEY": key})
+	link := issueLink(t, key, "-contracts", "ETH-USDT", "-panels", "limits", "-ttl", "1h")
+	for _, tc := range []struct{ name, path, submit string }{
+		{"/limits, Apply clicked", "/limits?contract_code=ETH-USDT&tz=utc&theme=dark", `document.getElementById("filter-apply").click()`},
+		{"the limits embed, Enter in a field", "/embed/limits?contract_code=ETH-USDT&locale=de&embed=" + url.QueryEscape(link),
+			`document.getElementById("limit-filter").requestSubmit()`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, held := openHoldingAppWasm(t, s.URL+tc.path)
+			waitFor(t, ctx, `document.readyState === "complete" && !!document.getElementById("filter-apply")`)
+			do(t, ctx, `(() => { window.riskchartSamePage = true; const f = document.querySelector("#limit-filter input"); f.focus(); f.value = "BTC-USDT"; })()`)
+			do(t, ctx, tc.submit)
+			// A navigation, had the form been sent, would have left this
+			// document (and its mark) behind.
+			time.Sleep(500 * time.Millisecond)
+			if !evalJS[bool](t, ctx, `window.riskchartSamePage === true`) {
+				t.Fatalf("the filter's form was sent before the app ran: the page is now %s", evalJS[string](t, ctx, `location.href`))
+			}
+			if got := evalJS[string](t, ctx, `location.pathname + location.search`); got != tc.path {
+				t.Errorf("the page is %s, want %s", got, tc.path)
+			}
+			if evalJS[bool](t, ctx, `performance.getEntriesByName("riskchart:main").length > 0`) {
+				t.Fatal("app.wasm ran: it was not held back")
+			}
+			letAppWasmThrough(t, ctx, held)
 		})
 	}
 }
