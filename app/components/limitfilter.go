@@ -40,23 +40,24 @@ func (f *LimitFilter) Render() app.UI {
 	default:
 		bad = "" // shown under the form
 	}
+	// erred says the field of param ("": the form) is the one the error is
+	// about: it is marked invalid, and the error under it describes it,
+	// read out on each visit.
+	erred := func(param string) bool { return f.filterErr != nil && bad == param }
 	errorAt := func(param string) app.UI {
-		if f.filterErr == nil || bad != param {
+		if !erred(param) {
 			return nil
 		}
 		return app.P().ID(filterErrorID).Class("field-error").Attr("role", "alert").Text(f.filterErr.Error())
 	}
-	// describedBy says the field of param is the one the error is about:
-	// the error under it then describes it, read out on each visit.
-	describedBy := func(param string) bool { return f.filterErr != nil && bad != "" && bad == param }
 	input := func(id, param, label, value, list string, set func(string)) app.UI {
 		in := app.Input().ID(id).Class("control").Value(value).Attr("spellcheck", "false").Attr("autocapitalize", "characters").
-			Aria("invalid", bad == param && f.filterErr != nil).
+			Aria("invalid", erred(param)).
 			OnInput(func(ctx app.Context, e app.Event) { set(ctx.JSSrc().Get("value").String()) })
 		if list != "" {
 			in = in.Attr("list", list)
 		}
-		if describedBy(param) {
+		if erred(param) {
 			in = in.Aria("describedby", filterErrorID)
 		}
 		return app.Div().Class("filter-field").Body(app.Label().For(id).Text(label), in, errorAt(param))
@@ -71,7 +72,7 @@ func (f *LimitFilter) Render() app.UI {
 			// The choice is read by position, not by the element's value: go-app
 			// drops an empty value attribute, and an option without one has
 			// its text for value ("any" for the empty contract type).
-			app.Select().ID(id).Class("control").Aria("invalid", bad == param && f.filterErr != nil).Aria("describedby", either(describedBy(param), filterErrorID, "")).Body(opts...).
+			app.Select().ID(id).Class("control").Aria("invalid", erred(param)).Aria("describedby", either(erred(param), filterErrorID, "")).Body(opts...).
 				OnChange(func(ctx app.Context, e app.Event) {
 					if i := ctx.JSSrc().Get("selectedIndex").Int(); i >= 0 && i < len(options) {
 						set(options[i][0])

@@ -59,17 +59,18 @@ func (m *StudyMenu) Render() app.UI {
 			offered = append(offered, s)
 		}
 	}
-	change := func(ctx app.Context, list []studies.Spec) {
-		if m.OnChange != nil {
-			m.OnChange(ctx, studies.FormatSpecs(list))
-		}
-	}
-	add := m.addHandler
 	return app.Details().ID("study-menu").Class("study-menu").Open(m.open).
 		On("toggle", func(ctx app.Context, e app.Event) { m.open = ctx.JSSrc().Get("open").Bool() }).Body(
 		app.Summary().Class("button").Text("Studies"),
-		app.If(m.open, func() app.UI { return m.body(current, offered, change, add) }),
+		app.If(m.open, func() app.UI { return m.body(current, offered) }),
 	)
+}
+
+// change tells the page the view's new list of studies.
+func (m *StudyMenu) change(ctx app.Context, list []studies.Spec) {
+	if m.OnChange != nil {
+		m.OnChange(ctx, studies.FormatSpecs(list))
+	}
 }
 
 // addHandler is the handler of the button that adds a study of kind at
@@ -87,14 +88,12 @@ func (m *StudyMenu) addHandler(kind studies.Kind) app.EventHandler {
 		if m.err = refused; refused != "" {
 			return
 		}
-		if m.OnChange != nil {
-			m.OnChange(ctx, studies.FormatSpecs(list))
-		}
+		m.change(ctx, list)
 	}
 }
 
 // body is the open menu's controls.
-func (m *StudyMenu) body(current, offered []studies.Spec, change func(app.Context, []studies.Spec), add func(studies.Kind) app.EventHandler) app.UI {
+func (m *StudyMenu) body(current, offered []studies.Spec) app.UI {
 	return app.Div().Class("study-menu-body").Body(
 		app.Range(offered).Slice(func(i int) app.UI {
 			s := offered[i]
@@ -105,7 +104,7 @@ func (m *StudyMenu) body(current, offered []studies.Spec, change func(app.Contex
 						m.periodBad = false
 						if !ctx.JSSrc().Get("checked").Bool() {
 							m.err = ""
-							change(ctx, toggled(current, s, false))
+							m.change(ctx, toggled(current, s, false))
 							return
 						}
 						list, refused := withStudy(current, s)
@@ -113,7 +112,7 @@ func (m *StudyMenu) body(current, offered []studies.Spec, change func(app.Contex
 							ctx.JSSrc().Set("checked", false)
 							return
 						}
-						change(ctx, list)
+						m.change(ctx, list)
 					}),
 				app.Text(" "+s.Label()),
 			)
@@ -123,8 +122,8 @@ func (m *StudyMenu) body(current, offered []studies.Spec, change func(app.Contex
 			app.Input().Type("number").ID("study-period").Class("control").Min(1).Max(studies.MaxPeriod).Value(m.period).
 				Aria("invalid", m.periodBad).Aria("describedby", either(m.periodBad, studyErrorID, "")).
 				OnInput(func(ctx app.Context, e app.Event) { m.period = ctx.JSSrc().Get("value").String() }),
-			app.Button().ID("study-add-ma").Class("button").Text("Add MA").OnClick(add(studies.MA)),
-			app.Button().ID("study-add-ema").Class("button").Text("Add EMA").OnClick(add(studies.EMA)),
+			app.Button().ID("study-add-ma").Class("button").Text("Add MA").OnClick(m.addHandler(studies.MA)),
+			app.Button().ID("study-add-ema").Class("button").Text("Add EMA").OnClick(m.addHandler(studies.EMA)),
 		),
 		app.If(m.err != "", func() app.UI { return app.P().ID(studyErrorID).Class("field-error").Attr("role", "alert").Text(m.err) }),
 	)
