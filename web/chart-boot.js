@@ -774,7 +774,8 @@
       // No two price lines less than the contract's tick apart, as the app
       // hands ECharts (chartopt.PriceStep): split finer, two lines of a
       // narrow range were written the same label.
-      const priceStep = decimals >= 0 && !(look && look.log) ? Number("1e-" + decimals) : 0;
+      const priceTick = decimals >= 0 ? Number("1e-" + decimals) : 0; // 0: not known
+      const priceStep = look && look.log ? 0 : priceTick; // a log axis takes it in logLabels
       if (priceStep > 0) {
         yAxis = merged(yAxis, [{ minInterval: priceStep }]);
       }
@@ -843,7 +844,7 @@
         const encoded = frame.series[0].encode;
         const pricePane = 0; // app/studies.PanePrice, as the look writes a line's pane
         const inView = lines.filter((_, j) => lineItems[j].pane === pricePane).map((line) => line.slice(start));
-        const values = logLabels(env.data.slice(start), encoded ? encoded.y : ["low", "high"], inView, paneHeight({ grid }, chart.getHeight()), look.log, decimals >= 0 ? Number("1e-" + decimals) : 0);
+        const values = logLabels(env.data.slice(start), encoded ? encoded.y : ["low", "high"], inView, paneHeight({ grid }, chart.getHeight()), look.log, priceTick);
         if (values) {
           yAxis = merged(yAxis, [{ axisLabel: { customValues: values }, axisTick: { customValues: values } }]);
         }

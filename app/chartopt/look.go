@@ -101,11 +101,7 @@ func PriceStep(decimals int32) float64 {
 	if decimals < 0 {
 		return 0
 	}
-	step, err := strconv.ParseFloat("1e-"+strconv.Itoa(int(decimals)), 64) // the double nearest 10^-decimals
-	if err != nil {
-		return 0
-	}
-	return step
+	return math.Pow10(-int(decimals)) // 1 / 10^decimals, exact divisor: the double nearest 10^-decimals
 }
 
 // FormatPercent writes how far v is from base, in percent with two

@@ -38,7 +38,6 @@ func (k *KLineChart) attachAxes() {
 	if k.chart == nil {
 		return
 	}
-	k.axesDecimals = k.Decimals
 	k.chart.SetAxes(echarts.Axes{Price: k.priceLabel, Pointer: k.tagLabel, Volume: chartopt.FormatVolume, TimeShown: k.timeShown,
 		PriceStep: chartopt.PriceStep(k.Decimals)})
 	k.chart.SetPriceText(k.markLabel)

@@ -120,10 +120,18 @@ func clock(t time.Time, utc bool) app.UI {
 	if !utc {
 		at = at.Attr("data-zone", "local")
 	}
+	shown, inUTC := viewTime(t, utc)
+	return at.Text(timeOfDay(shown) + either(inUTC, " UTC", ""))
+}
+
+// viewTime is t with the fields a panel writes it by: in UTC when the view
+// is in UTC or on the server, which does not know the reader's zone
+// (inUTC), else in the browser's offset at that instant.
+func viewTime(t time.Time, utc bool) (shown time.Time, inUTC bool) {
 	if utc || app.IsServer {
-		return at.Text(timeOfDay(t.UTC()) + " UTC")
+		return t.UTC(), true
 	}
-	return at.Text(timeOfDay(t.UTC().Add(time.Duration(browser.UTCOffset(t.Unix())) * time.Second)))
+	return t.UTC().Add(time.Duration(browser.UTCOffset(t.Unix())) * time.Second), false
 }
 
 // timeOfDay is t's time of day as Format("15:04:05") writes it, written

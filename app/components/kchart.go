@@ -80,9 +80,6 @@ type KLineChart struct {
 	// contract list that comes after the draw (an embed's, or a page the
 	// service worker answered) redraws them at the contract's own.
 	decimalsDrew int32
-	// axesDecimals is the precision attachAxes last gave the price axis
-	// its least interval for (chartopt.PriceStep).
-	axesDecimals int32
 	// savedAt is when the candles on show were fetched, when they come from
 	// browser storage (a second visit, or no network); zero for live data.
 	savedAt time.Time
@@ -713,7 +710,7 @@ func (k *KLineChart) streamState(ctx app.Context, ch, data string) {
 // decimals write them, and the studies over them.
 func (k *KLineChart) loadAll() {
 	a := chartopt.Data(k.candles, k.Period, k.loc())
-	if k.Decimals != k.axesDecimals {
+	if chartopt.PriceStep(k.Decimals) != k.chart.PriceStep() {
 		// The price axis' least interval is the contract's tick: other
 		// decimals (a switch to another contract, or the list come while
 		// the chart loaded) need it handed over again. Not otherwise: each

@@ -39,12 +39,10 @@ func offlineMark(id string, at time.Time, loc *time.Location) app.UI {
 }
 
 // asOf writes when data was saved as the panels' clock writes a time of
-// day (clock): in UTC, named, when the view is in UTC, else in the
+// day (viewTime): in UTC, named, when the view is in UTC, else in the
 // browser's offset at that instant. A time read back from storage carries
 // the offset it was saved with, which is neither.
 func asOf(t time.Time, utc bool) string {
-	if utc || app.IsServer {
-		return t.UTC().Format("2006-01-02 15:04:05") + " UTC"
-	}
-	return t.UTC().Add(time.Duration(browser.UTCOffset(t.Unix())) * time.Second).Format("2006-01-02 15:04:05")
+	shown, inUTC := viewTime(t, utc)
+	return shown.Format("2006-01-02 15:04:05") + either(inUTC, " UTC", "")
 }
