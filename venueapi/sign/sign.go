@@ -94,9 +94,7 @@ func CanonicalHost(scheme, host string) string {
 
 // withoutZone returns an IPv6 address without its "%zone".
 func withoutZone(ip string) string {
-	if i := strings.IndexByte(ip, '%'); i >= 0 {
-		return ip[:i]
-	}
+	ip, _, _ = strings.Cut(ip, "%")
 	return ip
 }
 

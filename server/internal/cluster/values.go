@@ -24,14 +24,8 @@ func valueKey(key string) string { return prefix + "value:" + key }
 // changed, in one atomic step, so that a watcher that reads key after the
 // news reads this value or a newer one.
 func (c *Client) Put(ctx context.Context, key string, value []byte, ttl time.Duration) error {
-	if err := validName("value", key, maxKeyBytes); err != nil {
+	if err := c.validValue(key, value, ttl); err != nil {
 		return err
-	}
-	if len(value) > c.opt.MaxValueBytes {
-		return fmt.Errorf("value %s: %d bytes: must be at most %d", key, len(value), c.opt.MaxValueBytes)
-	}
-	if ttl < time.Millisecond {
-		return fmt.Errorf("value %s: ttl %s: must be at least 1ms, so that every value expires", key, ttl)
 	}
 	ctx, cancel := c.bound(ctx)
 	defer cancel()
@@ -49,7 +43,7 @@ func (c *Client) Put(ctx context.Context, key string, value []byte, ttl time.Dur
 // Redis's memory, whatever clients make the replicas put. kept is false
 // when the pool is full; the value is then neither stored nor announced.
 func (c *Client) PutPooled(ctx context.Context, key string, value []byte, ttl time.Duration, pool string, poolBytes int64) (kept bool, err error) {
-	if err := validName("value", key, maxKeyBytes); err != nil {
+	if err := c.validValue(key, value, ttl); err != nil {
 		return false, err
 	}
 	if err := validName("pool", pool, maxKeyBytes); err != nil {
@@ -58,12 +52,6 @@ func (c *Client) PutPooled(ctx context.Context, key string, value []byte, ttl ti
 	if poolBytes < 1 {
 		return false, fmt.Errorf("pool %s: %d bytes: must be at least 1", pool, poolBytes)
 	}
-	if len(value) > c.opt.MaxValueBytes {
-		return false, fmt.Errorf("value %s: %d bytes: must be at most %d", key, len(value), c.opt.MaxValueBytes)
-	}
-	if ttl < time.Millisecond {
-		return false, fmt.Errorf("value %s: ttl %s: must be at least 1ms, so that every value expires", key, ttl)
-	}
 	ctx, cancel := c.bound(ctx)
 	defer cancel()
 	n, err := c.scripts.pooled.Run(ctx, c.rdb, []string{valueKey(key), prefix + "pool:" + pool}, value, ttl.Milliseconds(), poolBytes, channel, key).Int64()
@@ -71,6 +59,21 @@ func (c *Client) PutPooled(ctx context.Context, key string, value []byte, ttl ti
 		return false, err
 	}
 	return n == 1, nil
+}
+
+// validValue checks what Put and PutPooled are given: a key, a value of at
+// most MaxValueBytes, and a ttl, so that every value expires.
+func (c *Client) validValue(key string, value []byte, ttl time.Duration) error {
+	if err := validName("value", key, maxKeyBytes); err != nil {
+		return err
+	}
+	if len(value) > c.opt.MaxValueBytes {
+		return fmt.Errorf("value %s: %d bytes: must be at most %d", key, len(value), c.opt.MaxValueBytes)
+	}
+	if ttl < time.Millisecond {
+		return fmt.Errorf("value %s: ttl %s: must be at least 1ms, so that every value expires", key, ttl)
+	}
+	return nil
 }
 
 // Get reads the value under key; found is false when there is none.

@@ -278,9 +278,8 @@ func (s *SharedState) get(ctx context.Context, key string, v any) (found bool, e
 // failure is noted and otherwise ignored: this replica holds the value, and
 // the others fetch it themselves.
 func (s *SharedState) put(ctx context.Context, key string, v any, ttl time.Duration) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		s.log.Error("encoding a shared value", "key", key, "err", err)
+	b, ok := s.encode(key, v)
+	if !ok {
 		return
 	}
 	if err := s.c.Put(ctx, key, b, ttl); err != nil {
@@ -293,9 +292,8 @@ func (s *SharedState) put(ctx context.Context, key string, v any, ttl time.Durat
 // was not put. A failure is noted and otherwise ignored, as put's is:
 // neither costs more than the others fetching for themselves.
 func (s *SharedState) putPooled(ctx context.Context, key string, v any, ttl time.Duration, pool string, poolBytes int64) (full bool) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		s.log.Error("encoding a shared value", "key", key, "err", err)
+	b, ok := s.encode(key, v)
+	if !ok {
 		return false
 	}
 	kept, err := s.c.PutPooled(ctx, key, b, ttl, pool, poolBytes)
@@ -304,6 +302,17 @@ func (s *SharedState) putPooled(ctx context.Context, key string, v any, ttl time
 		return false
 	}
 	return !kept
+}
+
+// encode is v as put stores it (JSON); ok is false, and the failure
+// logged, when v cannot be.
+func (s *SharedState) encode(key string, v any) (b []byte, ok bool) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		s.log.Error("encoding a shared value", "key", key, "err", err)
+		return nil, false
+	}
+	return b, true
 }
 
 // await waits for the next change of a key (news, from a watcher's next
