@@ -169,14 +169,21 @@ func (s *stack) askVenue(t *testing.T, method, path, rawQuery, contentType, body
 	t.Helper()
 	query := rawQuery
 	if path != venueapi.PathKLine {
-		params, err := url.ParseQuery(rawQuery)
-		if err != nil {
-			t.Fatalf("a signed case needs a query the signer can read: %v", err)
-		}
-		u, _ := url.Parse(s.venueURL)
-		query = sign.SignedQuery(method, sign.CanonicalHost("http", u.Host), path, access, []byte(secret), params, s.clock.Now())
+		query = s.signedQuery(t, method, path, rawQuery, access, secret)
 	}
 	return s.sendVenue(t, method, path, query, contentType, body)
+}
+
+// signedQuery is rawQuery signed for the sandbox with the key given, as the
+// venue client signs it (sign.SignedQuery).
+func (s *stack) signedQuery(t *testing.T, method, path, rawQuery, access, secret string) string {
+	t.Helper()
+	params, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		t.Fatalf("a signed case needs a query the signer can read: %v", err)
+	}
+	u, _ := url.Parse(s.venueURL)
+	return sign.SignedQuery(method, sign.CanonicalHost("http", u.Host), path, access, []byte(secret), params, s.clock.Now())
 }
 
 // sendVenue sends the sandbox itself a request of the query as given.

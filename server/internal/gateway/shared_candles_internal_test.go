@@ -82,15 +82,7 @@ func TestSprayedCodesAreWatchedNoLongerThanTheCandleCacheHoldsThem(t *testing.T)
 	const sprayed = 300
 	for i := range sprayed {
 		path := fmt.Sprintf("%s?contract_code=ZZ%d-USDT&period=1min&size=2", venueapi.PathKLine, i)
-		res, err := http.Get(base + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		if res.StatusCode != http.StatusOK || !strings.Contains(string(body), fmt.Sprintf(`"err_code":%d`, venueapi.CodeNoSuchContract)) {
-			t.Fatalf("%s: HTTP %d %.200s, want 1013", path, res.StatusCode, body)
-		}
+		getUnlisted(t, base, path)
 	}
 	settled()
 

@@ -95,15 +95,7 @@ func TestRangesOfUnknownContractsLeaveNothingOnTheNoticeBoard(t *testing.T) {
 	to := venueapi.Period1Min.Start(time.Now().Unix()) - 3600
 	for i := range 100 {
 		path := fmt.Sprintf("%s?contract_code=ZZ%d-USDT&period=1min&from=%d&to=%d", venueapi.PathKLine, i, to-600, to)
-		res, err := http.Get(base + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		if res.StatusCode != http.StatusOK || !strings.Contains(string(body), fmt.Sprintf(`"err_code":%d`, venueapi.CodeNoSuchContract)) {
-			t.Fatalf("%s: HTTP %d %.200s, want 1013", path, res.StatusCode, body)
-		}
+		getUnlisted(t, base, path)
 	}
 	if k := sh.notice.keys(); k != 0 {
 		t.Fatalf("%d keys on the notice board after every request ended, want none", k)
@@ -183,4 +175,19 @@ func sharedGateway(t *testing.T, cfg Config, run bool) (string, *SharedState, *r
 		t.Cleanup(func() { cancel(); <-ran })
 	}
 	return srv.URL, sh, rd
+}
+
+// getUnlisted asks base for path, a request of a contract the venue does
+// not list, and fails the test unless it is answered 1013.
+func getUnlisted(t *testing.T, base, path string) {
+	t.Helper()
+	res, err := http.Get(base + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || !strings.Contains(string(body), fmt.Sprintf(`"err_code":%d`, venueapi.CodeNoSuchContract)) {
+		t.Fatalf("%s: HTTP %d %.200s, want 1013", path, res.StatusCode, body)
+	}
 }
