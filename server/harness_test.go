@@ -6,9 +6,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,10 +19,15 @@ import (
 
 // testServer is a running Riskchart.
 type testServer struct {
-	URL string // http://127.0.0.1:port
-	Log *servertest.Buffer
-	Out *servertest.Buffer
+	URL  string // http://127.0.0.1:port
+	Log  *servertest.Buffer
+	Out  *servertest.Buffer
+	stop func() error
 }
+
+// Stop ends the server as SIGTERM does (its context ends) and returns what
+// run returned; the end of the test stops it otherwise.
+func (s *testServer) Stop() error { return s.stop() }
 
 // startServer runs the whole server in-process on a free loopback port, with
 // env added to a minimal environment, and stops it at the end of the test.
@@ -39,15 +46,22 @@ func startServer(t testing.TB, env map[string]string) *testServer {
 		pw.CloseWithError(fmt.Errorf("server stopped: %v", err))
 		done <- err
 	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("server stopped with an error: %v", err)
+	var once sync.Once
+	var stopped error
+	s.stop = func() error {
+		once.Do(func() {
+			cancel()
+			select {
+			case stopped = <-done:
+			case <-time.After(15 * time.Second):
+				stopped = errors.New("the server did not stop within 15s of its context ending")
 			}
-		case <-time.After(15 * time.Second):
-			t.Errorf("server did not stop within 15s of its context ending")
+		})
+		return stopped
+	}
+	t.Cleanup(func() {
+		if err := s.stop(); err != nil {
+			t.Errorf("server stopped with an error: %v", err)
 		}
 	})
 	s.URL = servertest.ServingURL(t, pr, s.Log)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"net"
@@ -14,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/riskchart/riskchart/server/internal/servertest"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -47,24 +45,10 @@ func TestARollingStopBehindTheDocumentedNginxDropsNoRequest(t *testing.T) {
 	}
 
 	const token = "a-viewer-token-of-the-test"
-	var addrs []string
-	var stops []context.CancelFunc
-	var dones []chan error
+	var replicas []*testServer
 	for range 2 {
-		vars := map[string]string{"RISKCHART_ADDR": "127.0.0.1:0", "RISKCHART_ROOT": "..", "RISKCHART_TRUSTED_PROXIES": "127.0.0.1",
-			"RISKCHART_CLIENT_RATE": "0", "RISKCHART_VIEWER_TOKENS": token}
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		pr, pw := io.Pipe()
-		done := make(chan error, 1)
-		go func() {
-			err := run(ctx, []string{"riskchart"}, func(k string) string { return vars[k] }, pw, io.Discard)
-			pw.CloseWithError(fmt.Errorf("server stopped: %v", err))
-			done <- err
-		}()
-		base := servertest.ServingURL(t, pr, nil)
-		servertest.WaitHealthy(t, base+"/healthz")
-		addrs, stops, dones = append(addrs, strings.TrimPrefix(base, "http://")), append(stops, cancel), append(dones, done)
+		replicas = append(replicas, startServer(t, map[string]string{"RISKCHART_TRUSTED_PROXIES": "127.0.0.1",
+			"RISKCHART_CLIENT_RATE": "0", "RISKCHART_VIEWER_TOKENS": token}))
 	}
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -85,7 +69,7 @@ http {
         location / {%[5]s    }
     }
 }
-`, dir, addrs[0], addrs[1], front, loc)
+`, dir, strings.TrimPrefix(replicas[0].URL, "http://"), strings.TrimPrefix(replicas[1].URL, "http://"), front, loc)
 	if err := os.WriteFile(filepath.Join(dir, "nginx.conf"), []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -135,8 +119,7 @@ http {
 		})
 	}
 	time.Sleep(time.Second)
-	stops[0]() // SIGTERM
-	if err := <-dones[0]; err != nil {
+	if err := replicas[0].Stop(); err != nil { // SIGTERM
 		t.Errorf("the stopped replica: %v", err)
 	}
 	wg.Wait()

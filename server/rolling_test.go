@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/sandbox"
-	"github.com/riskchart/riskchart/server/internal/servertest"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -41,21 +40,9 @@ func TestAStuckStreamDoesNotCutTheRequestsInFlightAtShutdown(t *testing.T) {
 	defer stopSB()
 	go sb.Serve(sbctx, sbln)
 
-	vars := map[string]string{"RISKCHART_ADDR": "127.0.0.1:0", "RISKCHART_ROOT": "..",
-		"RISKCHART_SHUTDOWN_TIMEOUT": grace.String(), "RISKCHART_VENUE_URL": "http://" + sbln.Addr().String(),
-		"RISKCHART_ACCESS_KEY": key.Access, "RISKCHART_SECRET_KEY": key.Secret}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	pr, pw := io.Pipe()
-	log := &servertest.Buffer{}
-	done := make(chan error, 1)
-	go func() {
-		err := run(ctx, []string{"riskchart"}, func(k string) string { return vars[k] }, pw, log)
-		pw.CloseWithError(fmt.Errorf("server stopped: %v", err))
-		done <- err
-	}()
-	base := servertest.ServingURL(t, pr, log)
-	servertest.WaitHealthy(t, base+"/healthz")
+	srv := startServer(t, map[string]string{"RISKCHART_SHUTDOWN_TIMEOUT": grace.String(),
+		"RISKCHART_VENUE_URL": "http://" + sbln.Addr().String(), "RISKCHART_ACCESS_KEY": key.Access, "RISKCHART_SECRET_KEY": key.Secret})
+	base := srv.URL
 
 	// A browser that resumes a stream from 2000 candles back, then reads
 	// nothing: its first write fills the socket and waits.
@@ -81,7 +68,8 @@ func TestAStuckStreamDoesNotCutTheRequestsInFlightAtShutdown(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	sb.SetFaults(sandbox.Faults{PerPath: map[string]sandbox.Fault{"": {Latency: time.Second}}})
 
-	cancel() // SIGTERM
+	done := make(chan error, 1)
+	go func() { done <- srv.Stop() }() // SIGTERM
 	signalled := time.Now()
 	// The proxy still reaches the replica: a request sent 0.5 s before the
 	// grace period ends, that takes 1 s, must be answered (or refused at
@@ -112,6 +100,6 @@ func TestAStuckStreamDoesNotCutTheRequestsInFlightAtShutdown(t *testing.T) {
 	r := <-asked
 	refusedAtConnect := r.err != nil && strings.Contains(r.err.Error(), "connection refused")
 	if runErr != nil || (r.err != nil && !refusedAtConnect) {
-		t.Fatalf("after %s: run: %v; the request in flight: HTTP %d, %v\nlog:\n%s", took.Round(10*time.Millisecond), runErr, r.status, r.err, log.String())
+		t.Fatalf("after %s: run: %v; the request in flight: HTTP %d, %v\nlog:\n%s", took.Round(10*time.Millisecond), runErr, r.status, r.err, srv.Log.String())
 	}
 }
