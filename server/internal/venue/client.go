@@ -303,7 +303,7 @@ func (c *Client) send(ctx context.Context, req request, g gates) error {
 		if rl := (*RateLimitedError)(nil); errors.As(last, &rl) {
 			wait = max(wait, rl.RetryAfter)
 		}
-		if dl, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(dl) {
+		if dl, ok := ctx.Deadline(); ok && !time.Now().Add(wait).Before(dl) { // a retry at the deadline has no time to be sent
 			return last
 		}
 		c.log.DebugContext(ctx, "retrying a venue call", "op", op, "attempt", attempt+1, "wait", wait, "err", last)

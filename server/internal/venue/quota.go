@@ -21,7 +21,7 @@ type QuotaState struct {
 // concurrent use.
 type Budget interface {
 	// Wait takes one turn, waiting for it within ctx's deadline. When the
-	// turn would come after the deadline it fails at once with a
+	// turn would come at or after the deadline it fails at once with a
 	// *RateLimitedError (Venue false) saying when to retry, and takes
 	// nothing; when ctx ends first it gives the turn back if it can.
 	Wait(ctx context.Context) error
@@ -65,8 +65,8 @@ type reservation struct {
 	at, old time.Time
 }
 
-// reserve takes the next turn at or after now. When that turn comes after
-// deadline (the zero time: none) it takes nothing and returns false; either
+// reserve takes the next turn at or after now. When that turn comes at or
+// after deadline (the zero time: none) it takes nothing and returns false; either
 // way it returns how long after now the turn is.
 func (q *quota) reserve(now, deadline time.Time) (reservation, time.Duration, bool) {
 	q.mu.Lock()
@@ -76,7 +76,7 @@ func (q *quota) reserve(now, deadline time.Time) (reservation, time.Duration, bo
 		at = later(at, old.Add(q.window))
 	}
 	at = later(at, q.until)
-	if !deadline.IsZero() && at.After(deadline) {
+	if !deadline.IsZero() && !at.Before(deadline) { // a turn at the deadline has no time to be sent
 		return reservation{}, at.Sub(now), false
 	}
 	r := reservation{q: q, slot: q.next, at: at, old: q.sent[q.next]}
@@ -97,7 +97,7 @@ func (r reservation) cancel() {
 }
 
 // Wait takes the next turn, waiting for it within ctx's deadline; when the
-// turn comes after the deadline it fails at once with *RateLimitedError and
+// turn comes at or after the deadline it fails at once with *RateLimitedError and
 // takes nothing. A turn reached too late, or inside a pause learnt while it
 // waited, is given back and another taken (WaitTurn).
 func (q *quota) Wait(ctx context.Context) error {

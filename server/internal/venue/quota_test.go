@@ -41,6 +41,30 @@ func TestACallWhoseTurnComesAfterItsDeadlineFailsAtOnceWithoutARequest(t *testin
 	})
 }
 
+// A turn that comes at the deadline itself leaves the call no time to be
+// sent: it is refused as one after it is, at once and with the wait, not
+// waited for until the deadline ends the call.
+func TestACallWhoseTurnComesAtItsDeadlineFailsAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := canned(t, 200, nil, klineOK)
+		limit := venueapi.Limit{Requests: 1, Per: time.Minute}
+		c := srv.client(t, func(c *venue.Config) { c.PublicQuota = limit })
+		if err := endpoints[0].call(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), venue.TurnWindow(limit))
+		defer cancel()
+		err := endpoints[0].call(ctx, c)
+		var rl *venue.RateLimitedError
+		if !errors.As(err, &rl) || rl.Venue || rl.RetryAfter != venue.TurnWindow(limit) {
+			t.Fatalf("error %v, want our quota's refusal with the wait (%v)", err, venue.TurnWindow(limit))
+		}
+		if ctx.Err() != nil || srv.n.Load() != 1 {
+			t.Fatalf("the refusal came at the deadline (%v) or a request was sent (%d)", ctx.Err(), srv.n.Load())
+		}
+	})
+}
+
 func TestACallWaitsForItsTurnAndTheVenueNeverSeesMoreThanTheQuota(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const per = 250 * time.Millisecond

@@ -101,6 +101,22 @@ func TestRetriesNeverWaitPastTheDeadline(t *testing.T) {
 			}
 		})
 	})
+	t.Run("a retry due at the deadline is not waited for", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			srv := canned(t, 429, map[string]string{"Retry-After": "1"}, `{"code":1032,"message":"too many","data":null,"ts":1}`)
+			c := srv.client(t, func(c *venue.Config) { c.Retries = 5 })
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			err := callNamed(t, "tiers")(ctx, c)
+			var rl *venue.RateLimitedError
+			if !errors.As(err, &rl) || !rl.Venue {
+				t.Fatalf("error %v, want the venue's refusal", err)
+			}
+			if ctx.Err() != nil || srv.n.Load() != 1 {
+				t.Fatalf("returned at the deadline (%v) or retried (%d requests): a retry at the deadline has no time to be sent", ctx.Err(), srv.n.Load())
+			}
+		})
+	})
 	t.Run("a venue that keeps failing gives its last error, not the context's", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			srv := canned(t, 503, nil, ``)
