@@ -41,6 +41,13 @@ func SetLang(lang string) {
 // ElementByID is the document's element with id; not Truthy when absent.
 func ElementByID(id string) app.Value { return app.Window().GetElementByID(id) }
 
+// Focus moves the focus to the element with id, when there is one.
+func Focus(id string) {
+	if el := ElementByID(id); el.Truthy() {
+		el.Call("focus")
+	}
+}
+
 // ClearValues empties the form fields with the ids given. go-app drops an
 // empty value attribute, which leaves what was typed on screen.
 func ClearValues(ids ...string) {

@@ -78,29 +78,50 @@ func (t *EmbedTool) Render() app.UI {
 	return app.Div().Class("embed-tool").Body(
 		app.Button().ID("embed-open").Class("button").Aria("expanded", t.open).Aria("controls", "embed-dialog").Text("Embed").
 			OnClick(func(ctx app.Context, e app.Event) {
-				t.open, t.copied = !t.open, ""
 				if t.open {
-					t.checked = "" // ask again: a contract may have been listed or expired since
-					t.check(ctx)
+					t.open = false // the focus is on this button already
+					return
 				}
+				t.open, t.copied = true, ""
+				t.checked = "" // ask again: a contract may have been listed or expired since
+				t.check(ctx)
+				ctx.Defer(func(app.Context) { browser.Focus("embed-dialog") })
 			}),
 		app.If(t.open, t.renderDialog),
 	)
 }
 
+// close closes the dialog from within it (Escape, Close) and gives the
+// focus back to the Embed button, as a dialog does, rather than to the
+// page's body it would fall to when its element goes. The focus moves
+// first: a deferred call would be dropped with the element whose handler
+// asked for it.
+func (t *EmbedTool) close() {
+	browser.Focus("embed-open")
+	t.open = false
+}
+
+// closeOnEscape closes the dialog when Escape is pressed in it.
+func (t *EmbedTool) closeOnEscape(_ app.Context, e app.Event) {
+	if e.Get("key").String() == "Escape" {
+		t.close()
+	}
+}
+
+// dialog is the dialog's element: focusable, so that opening it takes the
+// focus into it and a screen reader reads its name.
+func dialog() app.HTMLSection {
+	return app.Section().ID("embed-dialog").Class("dialog embed-dialog").Attr("role", "dialog").Aria("label", "Embed this view").TabIndex(-1)
+}
+
 func (t *EmbedTool) renderDialog() app.UI {
 	if t.known == venueUnknown {
-		return app.Section().ID("embed-dialog").Class("dialog embed-dialog").Attr("role", "dialog").Aria("label", "Embed this view").Body(
+		return dialog().OnKeyDown(t.closeOnEscape).Body(
 			app.P().ID("embed-unknown").Attr("role", "status").Text(unknownContractText(t.View.Contract)+" There is nothing to embed: choose a listed contract first."),
-			app.Button().Class("button").Text("Close").OnClick(func(ctx app.Context, e app.Event) { t.open = false }),
+			app.Button().Class("button").Text("Close").OnClick(func(app.Context, app.Event) { t.close() }),
 		)
 	}
-	return app.Section().ID("embed-dialog").Class("dialog embed-dialog").Attr("role", "dialog").Aria("label", "Embed this view").
-		OnKeyDown(func(ctx app.Context, e app.Event) {
-			if e.Get("key").String() == "Escape" {
-				t.open = false
-			}
-		}).Body(
+	return dialog().OnKeyDown(t.closeOnEscape).Body(
 		app.P().Text("Paste a snippet into your page. Your site's origin must be in the server's RISKCHART_FRAME_ANCESTORS. "+
 			"The private panels show data only with a signed embed link (riskchart embed-link)."),
 		app.If(t.known == venueUnanswered, func() app.UI {
@@ -111,7 +132,7 @@ func (t *EmbedTool) renderDialog() app.UI {
 		app.Input().ID("embed-link").Class("control").Type("text").Value(t.link).Attr("spellcheck", "false").
 			OnInput(func(ctx app.Context, e app.Event) { t.link = ctx.JSSrc().Get("value").String() }),
 		t.snippet(embedmsg.RouteChart, "Chart"), t.snippet(embedmsg.RouteTiers, "Risk-limit tiers"), t.snippet(embedmsg.RouteLimits, "Position limits"),
-		app.Button().Class("button").Text("Close").OnClick(func(ctx app.Context, e app.Event) { t.open = false }),
+		app.Button().Class("button").Text("Close").OnClick(func(app.Context, app.Event) { t.close() }),
 	)
 }
 

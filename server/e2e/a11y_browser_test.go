@@ -1,10 +1,12 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
@@ -112,6 +114,31 @@ func TestThePageByKeyboardAndScreenReader(t *testing.T) {
 			t.Errorf("the URL %q does not hold the view chosen from the keyboard", u)
 		}
 		screenshot(t, ctx, "chart-keyboard")
+	})
+
+	t.Run("the Embed dialog takes the focus and gives it back when it closes", func(t *testing.T) {
+		const closed = `!document.getElementById("embed-dialog") && document.activeElement?.id === "embed-open"`
+		for _, how := range []struct {
+			name  string
+			close chromedp.Action
+		}{
+			{"Escape", chromedp.KeyEvent(kb.Escape)},
+			{"its Close button", chromedp.Tasks{chromedp.Focus(`#embed-dialog > button:last-child`, chromedp.ByQuery), chromedp.KeyEvent(kb.Enter)}},
+		} {
+			if err := chromedp.Run(ctx, chromedp.Focus(`#embed-open`, chromedp.ByQuery), chromedp.KeyEvent(kb.Enter)); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, ctx, `document.activeElement?.id === "embed-dialog" && !!document.getElementById("embed-chart")`)
+			if err := chromedp.Run(ctx, how.close); err != nil {
+				t.Fatalf("closing by %s: %v", how.name, err)
+			}
+			pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			err := chromedp.Run(pctx, chromedp.Poll(closed, nil, chromedp.WithPollingInterval(25*time.Millisecond)))
+			cancel()
+			if err != nil {
+				t.Errorf("closed by %s, the focus is on %q, want it back on the Embed button", how.name, evalJS[string](t, ctx, jsControl+`(document.activeElement)`))
+			}
+		}
 	})
 }
 
