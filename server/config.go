@@ -99,8 +99,8 @@ type setting struct {
 var settings = []setting{
 	{flag: "addr", env: "RISKCHART_ADDR", def: "127.0.0.1:8080", usage: "address browsers connect to",
 		set: func(c *config, v string) error {
-			if _, _, err := net.SplitHostPort(v); err != nil {
-				return fmt.Errorf("must be host:port: %w", err)
+			if err := checkListenAddr(v); err != nil {
+				return err
 			}
 			c.Addr = v
 			return nil
@@ -109,8 +109,8 @@ var settings = []setting{
 		usage: "address of a listener of its own for /metrics, which RISKCHART_ADDR then does not serve",
 		set: func(c *config, v string) error {
 			if v != "" {
-				if _, _, err := net.SplitHostPort(v); err != nil {
-					return fmt.Errorf("must be host:port: %w", err)
+				if err := checkListenAddr(v); err != nil {
+					return err
 				}
 			}
 			c.MetricsAddr = v
@@ -136,7 +136,14 @@ var settings = []setting{
 	{flag: "secret-key-file", env: "RISKCHART_SECRET_KEY_FILE", unset: "no file", usage: "file holding the secret key",
 		set: func(c *config, v string) error { c.SecretKeyFile = v; return nil }},
 	{flag: "sandbox-addr", env: "RISKCHART_SANDBOX_ADDR", def: "127.0.0.1:0", usage: "address of the embedded sandbox venue",
-		set: func(c *config, v string) error { c.SandboxAddr = v; return nil }},
+		set: func(c *config, v string) error {
+			// An empty address would listen on every interface.
+			if err := checkListenAddr(v); err != nil {
+				return err
+			}
+			c.SandboxAddr = v
+			return nil
+		}},
 	{flag: "sandbox-keys", env: "RISKCHART_SANDBOX_KEYS", unset: "one generated at start", secret: true,
 		usage: "access:secret pairs the sandbox accepts, comma-separated",
 		set:   func(c *config, v string) error { c.SandboxKeys = venue.Secret(v); return nil }},
@@ -276,6 +283,11 @@ var settings = []setting{
 			if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
 				return errors.New("must be a redis:// or rediss:// URL naming a host, e.g. redis://redis:6379/0") // v may hold a password: not repeated
 			}
+			// go-redis dials localhost for a host that is a port alone, and a
+			// port it cannot dial leaves the replicas degraded for good.
+			if err := checkURLHostPort(u); err != nil {
+				return err
+			}
 			// What go-redis refuses too (a database that is no number, an
 			// option it does not know), here, where the error names the
 			// setting as it was given. Its errors name the part: a password
@@ -323,10 +335,47 @@ var settings = []setting{
 // environment variable through getenv. Errors name the flag or the variable
 // the bad value came from.
 func parseConfig(name string, args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	return parseSettings(name, settings, args, getenv, stderr)
+}
+
+// sandboxSettings are the settings `riskchart sandbox` reads: the sandbox's
+// own, with the defaults of a venue other clients are told of. The server's
+// others would be ignored, so they are no flags of it.
+func sandboxSettings() []setting {
+	var out []setting
+	for _, s := range settings {
+		switch s.env {
+		case "RISKCHART_SANDBOX_ADDR":
+			s.def, s.usage = "127.0.0.1:9000", "address the sandbox venue listens on"
+		case "RISKCHART_SANDBOX_KEYS":
+			s.unset = "none: required, so that clients can sign"
+		case "RISKCHART_SANDBOX_SEED", "RISKCHART_LOG_LEVEL":
+		default:
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// embedLinkSettings are the server's settings `riskchart embed-link` reads:
+// the key links are signed with, and the longest they may last.
+func embedLinkSettings() []setting {
+	var out []setting
+	for _, s := range settings {
+		if s.env == "RISKCHART_EMBED_KEY" || s.env == "RISKCHART_EMBED_MAX_TTL" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// parseSettings is parseConfig for the settings in list alone.
+func parseSettings(name string, list []setting, args []string, getenv func(string) string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	text := make([]*string, len(settings))
-	for i, s := range settings {
+	text := make([]*string, len(list))
+	for i, s := range list {
 		usage := s.usage + " (" + s.env + ")"
 		if s.unset != "" {
 			usage += "; unset: " + s.unset
@@ -344,7 +393,7 @@ func parseConfig(name string, args []string, getenv func(string) string, stderr 
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	c.from = map[string]string{}
 	var errs []error
-	for i, s := range settings {
+	for i, s := range list {
 		v, from := *text[i], "-"+s.flag
 		if !given[s.flag] {
 			if e := getenv(s.env); e != "" {
@@ -380,13 +429,18 @@ func parseConfig(name string, args []string, getenv func(string) string, stderr 
 	// With the sandbox too: a key given alone would be replaced by the
 	// sandbox's own, or refused by the venue client without naming either.
 	if (c.AccessKey == "") != (c.SecretKey == "") {
-		secret := c.name("RISKCHART_SECRET_KEY")
-		if c.SecretKeyFile != "" {
-			secret = c.name("RISKCHART_SECRET_KEY_FILE")
-		}
-		return c, fmt.Errorf("%s and %s: give both or neither", c.name("RISKCHART_ACCESS_KEY"), secret)
+		return c, fmt.Errorf("%s and %s: give both or neither", c.name("RISKCHART_ACCESS_KEY"), c.secretKeyName())
 	}
 	return c, nil
+}
+
+// secretKeyName names the secret key as it was given: its file's setting
+// when it came from one.
+func (c config) secretKeyName() string {
+	if c.SecretKeyFile != "" {
+		return c.name("RISKCHART_SECRET_KEY_FILE")
+	}
+	return c.name("RISKCHART_SECRET_KEY")
 }
 
 // noStrayArgument refuses a word left after the flags. Flag parsing stops at
@@ -437,6 +491,36 @@ func strayUserinfo(v string) bool {
 	return false
 }
 
+// checkListenAddr checks an address to listen on: host:port, the port a
+// number from 0 (any free port) to 65535. net.Listen takes "" as every
+// interface, and refuses a port out of range only once the server starts.
+func checkListenAddr(v string) error {
+	_, port, err := net.SplitHostPort(v)
+	if err != nil {
+		return fmt.Errorf("must be host:port, e.g. 127.0.0.1:8080: %w", err)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return fmt.Errorf("must be host:port with a port from 0 (any free port) to 65535, not %q", port)
+	}
+	return nil
+}
+
+// checkURLHostPort checks that a URL names a host, not only a port (the
+// clients would dial localhost), and that a port given is a number from 1
+// to 65535, which url.Parse does not check. Its errors never repeat the
+// URL, which may hold a password.
+func checkURLHostPort(u *url.URL) error {
+	if u.Hostname() == "" {
+		return errors.New("must name a host before its port, e.g. https://host.example:8443")
+	}
+	if _, port, err := net.SplitHostPort(u.Host); err == nil {
+		if n, err := strconv.ParseUint(port, 10, 16); err != nil || n == 0 {
+			return errors.New("must have a port from 1 to 65535, or none")
+		}
+	}
+	return nil
+}
+
 // parsePositiveDuration reads a duration that must be longer than zero;
 // example is one, for the error.
 func parsePositiveDuration(v, example string) (time.Duration, error) {
@@ -468,8 +552,11 @@ func checkVenueURL(v string) error {
 	if strayUserinfo(v) {
 		return errors.New(strayUserinfoRule)
 	}
-	_, err := venue.ParseBaseURL(v)
-	return err
+	u, err := venue.ParseBaseURL(v)
+	if err != nil {
+		return err
+	}
+	return checkURLHostPort(u)
 }
 
 // parsePublicURL reads RISKCHART_PUBLIC_URL: an absolute http or https URL
@@ -485,6 +572,9 @@ func parsePublicURL(v string) (*url.URL, error) {
 		return nil, errors.New("must name a host, e.g. https://charts.example.com")
 	case u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "": // "https://host/?" keeps its '?' when printed
 		return nil, errors.New("must have no user, query or fragment")
+	}
+	if err := checkURLHostPort(u); err != nil {
+		return nil, err
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	return u, nil

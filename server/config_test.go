@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"maps"
@@ -824,4 +825,137 @@ func TestARedisURLGoRedisRefusesIsNamedAsGiven(t *testing.T) {
 			}
 		})
 	}
+}
+
+// With the embedded sandbox (no RISKCHART_VENUE_URL), the access key and
+// secret key must be one of the sandbox's pairs (README.md#configuration):
+// any other pair is refused by the sandbox on every signed call, and the
+// private panels would show no access with nothing said at start-up.
+func TestWithTheEmbeddedSandboxTheKeyPairIsOneOfItsKeys(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		env  map[string]string
+		want []string // each in run's error
+	}{
+		{"a pair beside a generated sandbox key", nil,
+			map[string]string{"RISKCHART_ACCESS_KEY": "ak", "RISKCHART_SECRET_KEY": "sk-secret-value"},
+			[]string{"RISKCHART_ACCESS_KEY", "RISKCHART_SANDBOX_KEYS"}},
+		{"an access key the sandbox does not have", nil,
+			map[string]string{"RISKCHART_ACCESS_KEY": "ak", "RISKCHART_SECRET_KEY": "sk-secret-value", "RISKCHART_SANDBOX_KEYS": "other:sk-secret-value"},
+			[]string{"RISKCHART_ACCESS_KEY", "RISKCHART_SANDBOX_KEYS"}},
+		{"a secret key that is not the sandbox's for the access key", []string{"-secret-key", "not-it-secret-value"},
+			map[string]string{"RISKCHART_ACCESS_KEY": "ak", "RISKCHART_SANDBOX_KEYS": "ak:sk-secret-value"},
+			[]string{"-secret-key", "RISKCHART_SANDBOX_KEYS"}},
+		// Past the check: the server goes on to read its front end, missing here.
+		{"one of the sandbox's pairs", nil,
+			map[string]string{"RISKCHART_ACCESS_KEY": "ak", "RISKCHART_SECRET_KEY": "sk-secret-value", "RISKCHART_SANDBOX_KEYS": "other:x-secret-value,ak:sk-secret-value"},
+			[]string{"RISKCHART_ROOT"}},
+		{"no pair: the sandbox's own is used", nil, nil, []string{"RISKCHART_ROOT"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			vars := map[string]string{"RISKCHART_ADDR": "127.0.0.1:0", "RISKCHART_ROOT": t.TempDir()}
+			maps.Copy(vars, tc.env)
+			err := run(t.Context(), append([]string{"riskchart"}, tc.args...), func(k string) string { return vars[k] }, io.Discard, io.Discard)
+			errorNames(t, err, tc.want...)
+			if strings.Contains(err.Error(), "-secret-value") {
+				t.Errorf("error %v shows a secret key", err)
+			}
+		})
+	}
+}
+
+// A port is a number from 1 to 65535 (0, for a listener, takes a free
+// one), and a URL names a host: RISKCHART_ALLOWED_HOSTS and
+// RISKCHART_FRAME_ANCESTORS refuse anything else at start-up, and so must
+// the addresses and the URLs, whose bad port would otherwise fail only
+// when the server listens, calls the venue, or, for Redis, never: the
+// replicas would run degraded on a Redis no one can reach.
+func TestAddressesAndURLsNameAHostAndAPortInRange(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		wantErr []string // each in the error; none: accepted
+	}{
+		{"a listener on a free port", nil, map[string]string{"RISKCHART_ADDR": "127.0.0.1:0", "RISKCHART_METRICS_ADDR": "10.0.0.5:0", "RISKCHART_SANDBOX_ADDR": "[::1]:0"}, nil},
+		{"URLs with ports", nil, map[string]string{"RISKCHART_VENUE_URL": "https://venue.example:8443", "RISKCHART_PUBLIC_URL": "https://charts.example.com:65535",
+			"RISKCHART_REDIS_URL": "redis://:pw@redis.internal:6380/0"}, nil},
+		{"the address's port past 65535", nil, map[string]string{"RISKCHART_ADDR": "127.0.0.1:70000"}, []string{"RISKCHART_ADDR", "port"}},
+		{"the address's port negative", []string{"-addr", "127.0.0.1:-1"}, nil, []string{"-addr", "port"}},
+		{"the metrics address's port past 65535", nil, map[string]string{"RISKCHART_METRICS_ADDR": "10.0.0.5:65536"}, []string{"RISKCHART_METRICS_ADDR", "port"}},
+		{"the sandbox's port past 65535", nil, map[string]string{"RISKCHART_SANDBOX_ADDR": "127.0.0.1:99999"}, []string{"RISKCHART_SANDBOX_ADDR", "port"}},
+		{"the sandbox's address without a port", nil, map[string]string{"RISKCHART_SANDBOX_ADDR": "localhost"}, []string{"RISKCHART_SANDBOX_ADDR", "host:port"}},
+		// net.Listen("tcp", "") listens on every interface.
+		{"the sandbox's address empty, as a flag", []string{"-sandbox-addr", ""}, nil, []string{"-sandbox-addr", "host:port"}},
+		{"the venue's port past 65535", nil, map[string]string{"RISKCHART_VENUE_URL": "https://venue.example:99999"}, []string{"RISKCHART_VENUE_URL", "port"}},
+		{"the venue's port 0", nil, map[string]string{"RISKCHART_VENUE_URL": "https://venue.example:0"}, []string{"RISKCHART_VENUE_URL", "port"}},
+		{"the venue's host a port alone", nil, map[string]string{"RISKCHART_VENUE_URL": "https://:443"}, []string{"RISKCHART_VENUE_URL", "host"}},
+		{"the public URL's port past 65535", nil, map[string]string{"RISKCHART_PUBLIC_URL": "https://charts.example.com:70000"}, []string{"RISKCHART_PUBLIC_URL", "port"}},
+		{"the public URL's host a port alone", nil, map[string]string{"RISKCHART_PUBLIC_URL": "https://:8443"}, []string{"RISKCHART_PUBLIC_URL", "host"}},
+		{"Redis's port past 65535", nil, map[string]string{"RISKCHART_REDIS_URL": "redis://:hunter2-secret@redis.internal:70000/0"}, []string{"RISKCHART_REDIS_URL", "port"}},
+		// go-redis would dial localhost.
+		{"Redis's host a port alone", nil, map[string]string{"RISKCHART_REDIS_URL": "redis://:hunter2-secret@:6379/0"}, []string{"RISKCHART_REDIS_URL", "host"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := parseConfig("riskchart", tc.args, func(k string) string { return tc.env[k] }, io.Discard)
+			if tc.wantErr == nil {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			errorNames(t, err, tc.wantErr...)
+			if strings.Contains(err.Error(), "hunter2") {
+				t.Errorf("error %v shows the password", err)
+			}
+		})
+	}
+}
+
+// `riskchart sandbox` reads the sandbox's settings alone: its usage shows
+// its own defaults (127.0.0.1:9000, keys required), and a server flag such
+// as -addr, which it would ignore, is refused rather than dropped.
+func TestTheSandboxCommandTakesTheSandboxSettingsAlone(t *testing.T) {
+	var usage strings.Builder
+	if err := run(t.Context(), []string{"riskchart", "sandbox", "-h"}, func(string) string { return "" }, io.Discard, &usage); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"-sandbox-addr", "127.0.0.1:9000", "-sandbox-keys", "-sandbox-seed", "-log-level"} {
+		if !strings.Contains(usage.String(), want) {
+			t.Errorf("the usage does not say %q:\n%s", want, usage.String())
+		}
+	}
+	for _, not := range []string{"127.0.0.1:0", "one generated at start", "  -addr ", "-venue-url", "-redis-url"} {
+		if strings.Contains(usage.String(), not) {
+			t.Errorf("the usage says %q, which is not the sandbox command's:\n%s", not, usage.String())
+		}
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel() // were the flag taken, the sandbox would stop at once
+	env := map[string]string{"RISKCHART_SANDBOX_KEYS": "a:b"}
+	for _, args := range [][]string{{"-addr", "0.0.0.0:9000"}, {"-venue-url", "https://venue.example"}} {
+		err := run(ctx, append([]string{"riskchart", "sandbox", "-sandbox-addr", "127.0.0.1:0"}, args...), func(k string) string { return env[k] }, io.Discard, io.Discard)
+		errorNames(t, err, args[0])
+	}
+}
+
+// `riskchart embed-link` reads the server's embed settings alone: an
+// operator issuing links from a shell with the server's environment need
+// not be able to read the venue's secret key file.
+func TestEmbedLinkReadsTheEmbedSettingsAlone(t *testing.T) {
+	env := map[string]string{
+		"RISKCHART_EMBED_KEY":       strings.Repeat("embed-key-", 4),
+		"RISKCHART_EMBED_MAX_TTL":   "48h",
+		"RISKCHART_ACCESS_KEY":      "ak",
+		"RISKCHART_SECRET_KEY_FILE": filepath.Join(t.TempDir(), "readable-by-the-service-alone"),
+	}
+	var out strings.Builder
+	err := run(t.Context(), []string{"riskchart", "embed-link", "-contracts", "BTC-USDT"}, func(k string) string { return env[k] }, &out, io.Discard)
+	if err != nil || !strings.Contains(out.String(), ".") {
+		t.Fatalf("run: %v, printed %q", err, out.String())
+	}
+	// The server's own limit still applies.
+	err = run(t.Context(), []string{"riskchart", "embed-link", "-contracts", "BTC-USDT", "-ttl", "72h"}, func(k string) string { return env[k] }, io.Discard, io.Discard)
+	errorNames(t, err, "-ttl 72h", "RISKCHART_EMBED_MAX_TTL 48h")
 }

@@ -22,6 +22,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -278,6 +279,15 @@ func startSandbox(ctx context.Context, cfg config, log *slog.Logger) (*sandbox.S
 	if err != nil {
 		return nil, "", sandbox.Key{}, nil, err
 	}
+	// A key pair given must be one the sandbox accepts: it refuses any other
+	// on every signed call, which would leave the private panels with no
+	// access and nothing said here.
+	if cfg.AccessKey != "" && !slices.ContainsFunc(keys, func(k sandbox.Key) bool {
+		return k.Access == cfg.AccessKey && venue.Secret(k.Secret) == cfg.SecretKey
+	}) {
+		return nil, "", sandbox.Key{}, nil, fmt.Errorf("%s and %s: with the embedded sandbox venue (%s unset), must be one of the access:secret pairs of %s, which it accepts",
+			cfg.name("RISKCHART_ACCESS_KEY"), cfg.secretKeyName(), cfg.name("RISKCHART_VENUE_URL"), cfg.name("RISKCHART_SANDBOX_KEYS"))
+	}
 	sb, err := sandbox.New(sandbox.Config{Keys: keys, Seed: cfg.SandboxSeed, Logger: log.With("component", "sandbox")})
 	if err != nil {
 		return nil, "", sandbox.Key{}, nil, fmt.Errorf("starting the sandbox venue: %w", err)
@@ -316,15 +326,12 @@ func sandboxKeys(cfg config) ([]sandbox.Key, error) {
 // tried against it. It needs RISKCHART_SANDBOX_KEYS: a generated secret
 // could not be told to anyone without printing it.
 func runSandbox(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	cfg, err := parseConfig("riskchart sandbox", args, getenv, stderr)
+	cfg, err := parseSettings("riskchart sandbox", sandboxSettings(), args, getenv, stderr)
 	if err != nil {
 		return err
 	}
 	if cfg.SandboxKeys == "" {
 		return fmt.Errorf("riskchart sandbox: set %s (access:secret pairs, comma-separated) so that clients can sign", cfg.name("RISKCHART_SANDBOX_KEYS"))
-	}
-	if cfg.from["RISKCHART_SANDBOX_ADDR"] == "" {
-		cfg.SandboxAddr = "127.0.0.1:9000" // a port other clients can be told
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	keys, err := sandboxKeys(cfg)
@@ -393,7 +400,7 @@ func runEmbedLink(args []string, getenv func(string) string, stdout, stderr io.W
 	if *maxTTL != "" {
 		server, maxFrom = []string{"-embed-max-ttl", *maxTTL}, "-embed-max-ttl"
 	}
-	cfg, err := parseConfig("riskchart embed-link", server, getenv, stderr)
+	cfg, err := parseSettings("riskchart embed-link", embedLinkSettings(), server, getenv, stderr)
 	if err != nil {
 		return err
 	}
