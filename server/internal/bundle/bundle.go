@@ -297,7 +297,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == "/app.css":
 		h.styles.ServeHTTP(w, r)
 	case strings.HasPrefix(r.URL.Path, "/web/"):
-		h.serveWeb(w, r)
+		h.serveWeb(w, r, r.URL.Path[len("/web/"):])
+	case proxiedByGoApp(goappPath(r.URL.Path, h.app.Version)):
+		// go-app would fetch web/'s copy from http://<the request's Host>
+		// and keep it for everyone: served from web/ here, or 404.
+		h.serveWeb(w, r, goappPath(r.URL.Path, h.app.Version)[1:])
 	case r.URL.Path == "/embed/demo":
 		// The demo embeds Riskchart as a customer's page would: plain HTML.
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -310,11 +314,34 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// serveWeb serves a file of web/: one of smallFiles as compressed at
+// proxiedByGoApp reports whether go-app's handler answers p with the file
+// of web/ it fetches over HTTP from the request's own Host, and keeps, with
+// that answer's Content-Type and Content-Encoding, for every later request:
+// a request naming another host (a loopback name on another port, or any
+// name with RISKCHART_ALLOWED_HOSTS=*) would have this origin serve that
+// host's answer. The handler serves them from web/ itself.
+func proxiedByGoApp(p string) bool {
+	switch p {
+	case "/robots.txt", "/sitemap.xml", "/ads.txt":
+		return true
+	}
+	return false
+}
+
+// goappPath is the path go-app's handler reads p as: p without a leading
+// "/<version>", which go-app takes as the same path.
+func goappPath(p, version string) string {
+	if rest, ok := strings.CutPrefix(p, "/"+version); ok && strings.HasPrefix(rest, "/") {
+		return rest
+	}
+	return p
+}
+
+// serveWeb serves web/'s file name: one of smallFiles as compressed at
 // start, another its .br or .gz sibling when the browser takes brotli or
 // gzip (see servePrecompressed).
-func (h *handler) serveWeb(w http.ResponseWriter, r *http.Request) {
-	name := path.Clean(r.URL.Path[len("/web/"):])
+func (h *handler) serveWeb(w http.ResponseWriter, r *http.Request, name string) {
+	name = path.Clean(name)
 	if name == "." || strings.HasPrefix(name, "..") || webjs.Assembled(name) {
 		http.NotFound(w, r)
 		return
@@ -329,10 +356,10 @@ func (h *handler) serveWeb(w http.ResponseWriter, r *http.Request) {
 	if ct := contentType(name); ct != "" {
 		w.Header().Set("Content-Type", ct)
 	}
-	if servePrecompressed(w, r, file, name, h.fileTags) {
+	if servePrecompressed(w, r, file, name, h.fileTags) || serveRaw(w, r, file, name, h.fileTags) {
 		return
 	}
-	http.ServeFile(w, r, file)
+	http.ServeFile(w, r, file) // says what is wrong with it: missing, a folder
 }
 
 func contentType(name string) string {

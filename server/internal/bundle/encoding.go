@@ -92,6 +92,29 @@ func servePrecompressed(w http.ResponseWriter, r *http.Request, file, name strin
 	return false
 }
 
+// serveRaw answers with file (a file of web/ named name) as it is, with an
+// ETag of its bytes as servePrecompressed gives its siblings: the
+// uncompressed representation is revalidated by what it holds too, never
+// by its time alone, which two builds' files may share. It reports false,
+// having written nothing, when file cannot be read as a file.
+func serveRaw(w http.ResponseWriter, r *http.Request, file, name string, tags *fileTags) bool {
+	f, err := os.Open(file)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.IsDir() {
+		return false
+	}
+	sum, err := tags.of(file, f, st)
+	if err != nil {
+		return false
+	}
+	serveEncoded(w, r, name, st.ModTime(), "", representationTag(sum, "", false), f, st.Size())
+	return true
+}
+
 // representationTag is the ETag header of a representation in coding (""
 // for none) of what tag names: each encoding is a representation of its
 // own, so that a cache or a range request never mixes the bytes of two. A

@@ -340,3 +340,53 @@ func TestAFileOfAnotherBuildIsNotRevalidated(t *testing.T) {
 		}
 	}
 }
+
+// TestAFileSentUncompressedIsNotRevalidatedAcrossBuilds: the answer to a
+// client that takes neither brotli nor gzip (a proxy that strips
+// Accept-Encoding) is a representation like the others, with an ETag of its
+// bytes (docs/deploy.md, "Compression": each with an ETag per encoding), so
+// that a replica of another build with files of the same time does not
+// answer its revalidation 304, as TestAFileOfAnotherBuildIsNotRevalidated
+// checks for brotli and gzip.
+func TestAFileSentUncompressedIsNotRevalidatedAcrossBuilds(t *testing.T) {
+	fixed := time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
+	build := func(content string) http.Handler {
+		root := builtRoot(t)
+		web := filepath.Join(root, "web")
+		for _, f := range []string{"app.wasm", "echarts.min.js", "embed.css"} {
+			for _, ext := range []string{"", ".br", ".gz"} {
+				name := filepath.Join(web, f+ext)
+				if _, err := os.Stat(name); err != nil {
+					continue // embed.css: the build compresses it not
+				}
+				if err := os.WriteFile(name, []byte(content+f+ext), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chtimes(name, fixed, fixed); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		h, err := New(Config{Root: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	older, newer := build("build-1 "), build("build-2 ") // same sizes, same times
+	for _, path := range []string{"/web/app.wasm", "/web/echarts.min.js", "/web/embed.css"} {
+		t.Run(path, func(t *testing.T) {
+			first := getWith(older, path, nil)
+			tag, modified := first.Header().Get("ETag"), first.Header().Get("Last-Modified")
+			if first.Code != http.StatusOK || tag == "" {
+				t.Errorf("uncompressed from the older build: HTTP %d, ETag %q (Last-Modified %q), want an ETag of its bytes", first.Code, tag, modified)
+			}
+			// What a cache holding it sends: its validators.
+			again := getWith(newer, path, map[string]string{"If-None-Match": tag, "If-Modified-Since": modified})
+			if again.Code != http.StatusOK {
+				t.Errorf("the newer build answered the older's validators (ETag %q, Last-Modified %q) with HTTP %d, want 200 with its own file",
+					tag, modified, again.Code)
+			}
+		})
+	}
+}
