@@ -344,7 +344,7 @@ func TestAFileOfAnotherBuildIsNotRevalidated(t *testing.T) {
 // TestAFileSentUncompressedIsNotRevalidatedAcrossBuilds: the answer to a
 // client that takes neither brotli nor gzip (a proxy that strips
 // Accept-Encoding) is a representation like the others, with an ETag of its
-// bytes (docs/deploy.md, "Compression": each with an ETag per encoding), so
+// bytes (docs/deploy.md#behind-a-reverse-proxy: each with an ETag per encoding), so
 // that a replica of another build with files of the same time does not
 // answer its revalidation 304, as TestAFileOfAnotherBuildIsNotRevalidated
 // checks for brotli and gzip.
