@@ -163,6 +163,14 @@ func (s *server) writeAnswer(w http.ResponseWriter, r *http.Request, a *answer, 
 	h["Content-Type"] = s.headers.json
 	h["Vary"] = s.headers.vary
 	h["Cache-Control"] = cacheControl
+	if len(cacheControl) > 0 && strings.HasPrefix(cacheControl[0], "public") {
+		// A shared cache keeps this header for every client that asks the
+		// URL after this one, and takes a 304's as the answer's: the caller's
+		// own bucket (limited) is not said here, only its size, the same for
+		// all (docs/venue.md#served-by-riskchart).
+		delete(h, "Ratelimit-Remaining")
+		delete(h, "Ratelimit-Reset")
+	}
 	// Values, not Get: a list may come split over several field lines (RFC 9110, 5.3).
 	gzipped := len(a.body) > 1024 && acceptencoding.Weight(r.Header.Values("Accept-Encoding"), "gzip") > 0
 	tag, tagH := a.etag, a.etagH
