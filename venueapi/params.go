@@ -46,9 +46,15 @@ func ParseQuery(raw string) (url.Values, error) {
 		case keyErr != nil:
 			return nil, &ParamError{Param: "query", Rule: "parameter names must be valid percent-encoding", Value: rawKey}
 		case strings.Contains(pair, ";"):
+			if key == "" {
+				return nil, &ParamError{Param: "query", Rule: "must not contain ';': parameters are separated by '&'", Value: pair}
+			}
 			return nil, &ParamError{Param: key, Rule: "must not contain ';': parameters are separated by '&'", Value: rawValue}
 		}
 		if _, err := url.QueryUnescape(rawValue); err != nil {
+			if key == "" { // the pair names no parameter: name the query
+				return nil, &ParamError{Param: "query", Rule: "a value without a name must still be valid percent-encoding (%XX, two hex digits)", Value: pair}
+			}
 			return nil, &ParamError{Param: key, Rule: "must be valid percent-encoding (%XX, two hex digits)", Value: rawValue}
 		}
 	}

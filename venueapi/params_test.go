@@ -282,6 +282,8 @@ func TestParseQueryNamesThePairItCannotDecode(t *testing.T) {
 		{"a cut escape at the end", "contract_code=BTC-USDT&size=5%", "size"},
 		{"a broken escape in a name", "contract_code=BTC-USDT&si%ZZe=5", "query"},
 		{"a semicolon separator", "contract_code=BTC-USDT;size=5", "contract_code"},
+		{"a broken escape in a value with no name", "contract_code=BTC-USDT&=%ZZ", "query"},
+		{"a semicolon in a pair with no name", "=a;size=5", "query"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			v, err := ParseQuery(tt.raw)

@@ -41,6 +41,7 @@ func TestPositionLimitBodiesAreJSONObjectsOfStringsReadWhole(t *testing.T) {
 		{"a field that is an array", "application/json", `{"pair":["BTC-USDT"]}`, 200, "pair"},
 		{"a field that is an object", "application/json", `{"contract_type":{"v":"swap"}}`, 200, "contract_type"},
 		{"a field that is true", "application/json", `{"contract_code":true}`, 200, "contract_code"},
+		{"a field with no name that is a number", "application/json", `{"":1}`, 200, "invalid body:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := s.do(t, "POST", venueapi.PathPositionLimit, tc.body, "Content-Type", tc.contentType)

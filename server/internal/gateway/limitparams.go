@@ -61,6 +61,9 @@ func jsonParams(body []byte, v url.Values) error {
 		var s string
 		if len(m.Value) == 0 || m.Value[0] != '"' || json.Unmarshal(m.Value, &s) != nil {
 			name := m.Name
+			if name == "" { // no name to name: the body is what is wrong
+				return &venueapi.ParamError{Param: "body", Rule: "every member must be a JSON string, the one with an empty name too", Value: string(m.Value)}
+			}
 			if len(name) > 64 {
 				name = name[:64] + "…" // the message echoes it
 			}

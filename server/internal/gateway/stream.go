@@ -61,6 +61,9 @@ func parseStreamQuery(raw string) (venueapi.KLineQuery, error) {
 		return venueapi.KLineQuery{}, err
 	}
 	for name := range v {
+		if name == "" {
+			return venueapi.KLineQuery{}, &venueapi.ParamError{Param: "query", Rule: "must name each parameter: the stream takes contract_code and period"}
+		}
 		if name != "contract_code" && name != "period" {
 			return venueapi.KLineQuery{}, &venueapi.ParamError{Param: name, Rule: "is not a parameter of the stream, which takes contract_code and period"}
 		}

@@ -279,6 +279,8 @@ func TestAStreamIsRefusedAsTheKLinePathRefusesBeforeItStarts(t *testing.T) {
 			{"a period given twice", "contract_code=BTC-USDT&period=1min&period=5min", nil, http.StatusBadRequest, venueapi.CodeInvalidInput, "period"},
 			{"a parameter of the KLine path", "contract_code=BTC-USDT&period=1min&size=5", nil, http.StatusBadRequest, venueapi.CodeInvalidInput, "size"},
 			{"a broken escape", "contract_code=BTC-USDT&period=%ZZ", nil, http.StatusBadRequest, venueapi.CodeInvalidInput, "period"},
+			{"a value with no name", "=x&contract_code=BTC-USDT&period=1min", nil, http.StatusBadRequest, venueapi.CodeInvalidInput, "invalid query:"},
+			{"a broken escape with no name", "contract_code=BTC-USDT&period=1min&=%ZZ", nil, http.StatusBadRequest, venueapi.CodeInvalidInput, "invalid query:"},
 			{"a Last-Event-ID it never sent", btc1min, []string{"Last-Event-ID", "yesterday"}, http.StatusBadRequest, venueapi.CodeInvalidInput, "Last-Event-ID"},
 			{"a contract the venue does not list", "contract_code=BTC-USDT-991231&period=1min", nil, http.StatusNotFound, venueapi.CodeNoSuchContract, "unknown contract_code: the venue does not list BTC-USDT-991231"},
 		} {
