@@ -33,7 +33,10 @@ type Payload struct {
 	Expires   int64    `json:"e"` // Unix seconds
 }
 
-var enc = base64.RawURLEncoding
+// enc reads and writes a token's halves. Strict, and with no line breaks
+// (which a decoder skips), so that a link has a single spelling: the one
+// the server issued.
+var enc = base64.RawURLEncoding.Strict()
 
 // Encode is a payload's bytes, the ones that are signed.
 func Encode(p Payload) []byte {
@@ -50,6 +53,9 @@ func Join(payload, sig []byte) string {
 func Split(token string) (payload, sig []byte, err error) {
 	if len(token) > MaxToken {
 		return nil, nil, errors.New("malformed embed link: too long")
+	}
+	if strings.ContainsAny(token, "\r\n") {
+		return nil, nil, errors.New("malformed embed link: not base64url")
 	}
 	body, mac, ok := strings.Cut(token, ".")
 	if !ok {

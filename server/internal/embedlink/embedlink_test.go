@@ -70,6 +70,9 @@ func TestALinkGrantsExactlyItsScopeUntilItExpires(t *testing.T) {
 	}
 }
 
+// rawURL is the alphabet of base64url, by value.
+const rawURL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
 func TestCheckRefusesAnyTokenThisKeyDidNotSign(t *testing.T) {
 	s := newTestSigner(t)
 	scope := Scope{Contracts: []string{"BTC-USDT"}, Panels: []string{PanelTiers}, Expires: testNow.Add(24 * time.Hour)}
@@ -99,6 +102,11 @@ func TestCheckRefusesAnyTokenThisKeyDidNotSign(t *testing.T) {
 		{"nothing", ""},
 		{"a dot", "."},
 		{"a huge token", strings.Repeat("A", 5000) + "." + sig},
+		// The same bytes spelled otherwise: a link has one spelling, the one
+		// Issue wrote, so that only the token issued passes (FuzzCheck).
+		{"a newline in the scope", body[:4] + "\n" + body[4:] + "." + sig},
+		{"a carriage return in the signature", body + "." + sig[:4] + "\r" + sig[4:]},
+		{"the signature's unused last bits set", body + "." + sig[:len(sig)-1] + string(rawURL[strings.IndexByte(rawURL, sig[len(sig)-1])^1])},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -268,6 +276,7 @@ func FuzzCheck(f *testing.F) {
 	s := newTestSigner(f)
 	tok, _ := s.Issue(Scope{Contracts: []string{"BTC-USDT"}, Panels: []string{PanelLimits}, Expires: testNow.Add(time.Hour)})
 	f.Add(tok)
+	f.Add(tok[:4] + "\n" + tok[4:]) // the same bytes, spelled otherwise
 	f.Add("a.b")
 	f.Add(".")
 	f.Fuzz(func(t *testing.T, token string) {
