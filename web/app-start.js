@@ -7,6 +7,36 @@
 // compiles app.wasm itself when this failed or was not started.
 (() => {
   "use strict";
+  // Storage the browser refuses (a frame on another site with third-party
+  // storage blocked, cookies blocked for the site, a sandboxed frame) throws
+  // as window.localStorage is read, or is null where storage is turned off.
+  // Go reads it through syscall/js, whose reading of a property lets the
+  // throw pass through app.wasm, past any recover, and leaves Go's run
+  // stopped: go-app's sweep of its states, a second after the start, and
+  // the app's keeping of the data it shows (app/browser/storage.go) ended
+  // the app. Such a page gets a storage of its own, which keeps nothing
+  // past the page.
+  for (const name of ["localStorage", "sessionStorage"]) {
+    try {
+      if (window[name]) {
+        continue;
+      }
+    } catch {}
+    const items = new Map();
+    const store = {
+      get length() {
+        return items.size;
+      },
+      key: (i) => [...items.keys()][i] ?? null,
+      getItem: (k) => items.get(String(k)) ?? null,
+      setItem: (k, v) => void items.set(String(k), String(v)),
+      removeItem: (k) => void items.delete(String(k)),
+      clear: () => items.clear(),
+    };
+    try {
+      Object.defineProperty(window, name, { configurable: true, enumerable: true, value: store });
+    } catch {}
+  }
   // The pages' controls are forms to the view they name, so that a click
   // before the app runs navigates there; a list needs a submit. The server
   // marks its lists (data-submit="change"); the app's lists, which replace

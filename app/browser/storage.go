@@ -33,8 +33,11 @@ const lastSeenIndex = "riskchart/last-seen"
 const keptPrefix = "riskchart:1 "
 
 // Storage is browser storage holding text, as the window's localStorage
-// does. Its methods panic where the browser throws (storage blocked, quota
-// exceeded); the functions here recover.
+// does. Its methods panic where a call throws (quota exceeded); the
+// functions here recover. Storage the browser refuses throws as
+// window.localStorage is read, which no recover sees (syscall/js lets a
+// property read's throw pass through app.wasm): web/app-start.js gives
+// such a page a stand-in, which keeps nothing past it.
 type Storage interface {
 	GetItem(key string) (value string, ok bool)
 	SetItem(key, value string)
