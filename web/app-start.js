@@ -85,7 +85,7 @@
   const parsing = new MutationObserver(localTimes);
   parsing.observe(document.documentElement, { childList: true, subtree: true });
   document.addEventListener("DOMContentLoaded", () => parsing.disconnect(), { once: true });
-  if (!window.Worker || !WebAssembly.compileStreaming) {
+  if (!window.Worker || !window.WebAssembly?.compileStreaming) { // no WebAssembly: web/loader-patch.js says so
     return;
   }
   // When the page before this one in the tab was the app's, left as this

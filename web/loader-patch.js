@@ -119,21 +119,54 @@ function riskchartCompile(url) {
   return early.then((m) => (m.url === want ? m.module : here()), here);
 }
 
+// riskchartNoApp says in go-app's loader note, in words, that the app will
+// not run, and why (cause, an error, goes to the console): the page stays
+// as the server wrote it and the first paint drew it, its controls links
+// and forms that open the view they name. Without it the note said
+// "Starting Riskchart…" for ever where the browser runs no WebAssembly
+// (iOS's Lockdown Mode, a policy that turns it off), and the exception's
+// own text ("TypeError: Failed to fetch", "CompileError: … @+14770") where
+// app.wasm did not load.
+function riskchartNoApp(why, cause) {
+  console.warn("riskchart: the app does not run:", why, cause || "");
+  const icon = document.getElementById("app-wasm-loader-icon");
+  const label = document.getElementById("app-wasm-loader-label");
+  if (icon) {
+    icon.className = "goapp-logo";
+  }
+  if (label) {
+    label.textContent = "The live app is unavailable: " + why + ". This page shows its data as loaded; its controls reload it.";
+  }
+}
+
 // go-app's progress reporting is dropped (the loader label has no
 // {progress}), and so is its fetch: it hands the instantiation below the
 // URL, which riskchartCompile fetches only when the worker did not.
 fetchWithProgress = (url) => url;
+// go-app reads WebAssembly as it starts (but for a crawler, whose page it
+// leaves as the server wrote it), and so does the wrapping below:
+// where there is none, a throw there stopped the script before go-app ran.
+const riskchartInitWebAssembly = goappInitWebAssembly;
+goappInitWebAssembly = () =>
+  typeof WebAssembly === "object" || !goappCanLoadWebAssembly() ? riskchartInitWebAssembly() : riskchartNoApp("this browser does not run WebAssembly");
 // go-app runs Go as soon as its module is instantiated; the instantiation it
 // awaits resolves once the first paint has settled. Compiling on the main
 // thread from the page's start was tried: the first candles came 20–50 %
-// later (docs/startup.md, "Tried and not kept").
-WebAssembly.instantiateStreaming = (url, imports) =>
-  riskchartCompile(url)
-    .then((module) => WebAssembly.instantiate(module, imports).then((instance) => {
-      performance.mark("riskchart:instantiated"); // Go may start once the first paint has settled
-      return { module, instance };
-    }))
-    .then((r) => riskchartAfterFirstPaint(() => r));
+// later (docs/startup.md, "Tried and not kept"). When app.wasm cannot be
+// had (the network, a truncated download, an error status), the note says
+// so, and go-app, which would write the error's text over it, waits on.
+if (typeof WebAssembly === "object") {
+  WebAssembly.instantiateStreaming = (url, imports) =>
+    riskchartCompile(url)
+      .then((module) => WebAssembly.instantiate(module, imports).then((instance) => {
+        performance.mark("riskchart:instantiated"); // Go may start once the first paint has settled
+        return { module, instance };
+      }))
+      .then((r) => riskchartAfterFirstPaint(() => r), (err) => {
+        riskchartNoApp("it could not be loaded", err);
+        return new Promise(() => {});
+      });
+}
 
 const riskchartRegisterWorker = goappInitServiceWorker;
 goappInitServiceWorker = () => riskchartAfterAppDrawn(riskchartRegisterWorker);

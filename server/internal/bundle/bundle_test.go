@@ -295,8 +295,10 @@ func TestTheWorkerTemplateHoldsEachPlaceholderOnce(t *testing.T) {
 func TestAppJSTakesTheWorkersModuleAndWaitsForTheFirstPaint(t *testing.T) {
 	_, js := served(t, Config{Root: builtRoot(t)}, "/app.js")
 	for _, want := range []string{"fetchWithProgress = (url) => url;",
-		"WebAssembly.instantiateStreaming = (url, imports) =>\n  riskchartCompile(url)",
-		".then((r) => riskchartAfterFirstPaint(() => r));",
+		"WebAssembly.instantiateStreaming = (url, imports) =>\n    riskchartCompile(url)",
+		".then((r) => riskchartAfterFirstPaint(() => r), (err) => {",
+		`goappInitWebAssembly = () =>
+  typeof WebAssembly === "object" || !goappCanLoadWebAssembly() ? riskchartInitWebAssembly() : riskchartNoApp(`,
 		"goappInitServiceWorker = () => riskchartAfterAppDrawn(riskchartRegisterWorker);",
 		"function riskchartOnVisible(f)", `fetchWithProgress("/web/app.wasm", showProgress)`, "\ngoappInitServiceWorker();\n"} {
 		if !strings.Contains(js, want) {
