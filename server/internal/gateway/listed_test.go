@@ -15,13 +15,9 @@ import (
 )
 
 // getFrom sends a GET from the client address ip.
-func (s *stack) getFrom(t testing.TB, ip, path string) reply {
+func (s *stack) getFrom(t testing.TB, ip, path string, header ...string) reply {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, s.url+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return send(t, s.from(ip), req)
+	return s.doFrom(t, ip, http.MethodGet, path, "", header...)
 }
 
 func TestAClientSprayingUnlistedCodesCostsTheVenueOnlyTheListsRefreshesAndOthersStayFresh(t *testing.T) {

@@ -26,16 +26,6 @@ func TestAnAnswerSharedCachesMayKeepSaysNothingOfItsClient(t *testing.T) {
 	current := venueapi.Period1Min.Start(clk.Now().Unix())
 	latest := venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=20"
 	closed := venueapi.PathKLine + fmt.Sprintf("?contract_code=BTC-USDT&period=1min&from=%d&to=%d", current-1200, current-600)
-	ask := func(ip, path string, header ...string) reply {
-		req, err := http.NewRequest(http.MethodGet, s.url+path, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := 0; i+1 < len(header); i += 2 {
-			req.Header.Set(header[i], header[i+1])
-		}
-		return send(t, s.from(ip), req)
-	}
 	perMessage := map[string]bool{"Date": true, "X-Request-Id": true}
 	for i, tc := range []struct {
 		name, path string
@@ -47,7 +37,7 @@ func TestAnAnswerSharedCachesMayKeepSaysNothingOfItsClient(t *testing.T) {
 		{"a closed range revalidated", closed, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			first := ask("127.0.0.1", tc.path)
+			first := s.getFrom(t, "127.0.0.1", tc.path)
 			var header []string
 			if tc.revalidate {
 				header = []string{"If-None-Match", first.header.Get("Etag")}
@@ -56,9 +46,9 @@ func TestAnAnswerSharedCachesMayKeepSaysNothingOfItsClient(t *testing.T) {
 			// no token comes back); client b has spent none.
 			ipA, ipB := fmt.Sprintf("127.0.1.%d", i+1), fmt.Sprintf("127.0.2.%d", i+1)
 			for range 3 {
-				ask(ipA, tc.path)
+				s.getFrom(t, ipA, tc.path)
 			}
-			a, b := ask(ipA, tc.path, header...), ask(ipB, tc.path, header...)
+			a, b := s.getFrom(t, ipA, tc.path, header...), s.getFrom(t, ipB, tc.path, header...)
 			if a.status != b.status || !strings.Contains(a.header.Get("Cache-Control"), "public") {
 				t.Fatalf("HTTP %d %q and HTTP %d %q: want the same answer, public", a.status, a.header.Get("Cache-Control"), b.status, b.header.Get("Cache-Control"))
 			}

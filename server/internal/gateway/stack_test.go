@@ -166,6 +166,12 @@ func heldPaths(now time.Time) []string {
 // as two field lines.
 func (s *stack) do(t testing.TB, method, path, body string, header ...string) reply {
 	t.Helper()
+	return s.doFrom(t, "127.0.0.1", method, path, body, header...)
+}
+
+// doFrom is do from the client address ip.
+func (s *stack) doFrom(t testing.TB, ip, method, path, body string, header ...string) reply {
+	t.Helper()
 	req, err := http.NewRequest(method, s.url+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -173,7 +179,7 @@ func (s *stack) do(t testing.TB, method, path, body string, header ...string) re
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Add(header[i], header[i+1])
 	}
-	return send(t, s.from("127.0.0.1"), req)
+	return send(t, s.from(ip), req)
 }
 
 func send(t testing.TB, tr *http.Transport, req *http.Request) reply {
