@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -41,24 +40,17 @@ func waitUpTo(t *testing.T, ctx context.Context, d time.Duration, js, what strin
 
 // thrown collects the uncaught exceptions of the tab's pages from now on.
 func thrown(ctx context.Context) func() []string {
-	var mu sync.Mutex
-	var out []string
-	chromedp.ListenTarget(ctx, func(ev any) {
-		if e, ok := ev.(*runtime.EventExceptionThrown); ok {
-			text := e.ExceptionDetails.Text
-			if e.ExceptionDetails.Exception != nil {
-				text += " " + e.ExceptionDetails.Exception.Description
-			}
-			mu.Lock()
-			out = append(out, text)
-			mu.Unlock()
+	return collected(ctx, func(ev any) (string, bool) {
+		e, ok := ev.(*runtime.EventExceptionThrown)
+		if !ok {
+			return "", false
 		}
+		text := e.ExceptionDetails.Text
+		if e.ExceptionDetails.Exception != nil {
+			text += " " + e.ExceptionDetails.Exception.Description
+		}
+		return text, true
 	})
-	return func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), out...)
-	}
 }
 
 // jsSaysNoApp is true once the loader's note says in words that the app

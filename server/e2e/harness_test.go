@@ -629,21 +629,29 @@ func letThrough(t testing.TB, ctx context.Context, held <-chan fetch.RequestID, 
 // given type ("warning", "debug", "log" …) the tab's pages make; the
 // function it returns reads those collected so far.
 func consoleLines(ctx context.Context, typ runtime.APIType) func() []string {
+	return collected(ctx, func(ev any) (text string, ok bool) {
+		if e, is := ev.(*runtime.EventConsoleAPICalled); is && e.Type == typ && len(e.Args) > 0 {
+			ok = json.Unmarshal(e.Args[0].Value, &text) == nil
+		}
+		return text, ok
+	})
+}
+
+// collected collects, from now on, the text pick says of each event of the
+// tab it takes; the function it returns reads those collected so far.
+func collected(ctx context.Context, pick func(ev any) (string, bool)) func() []string {
 	var mu sync.Mutex
-	var lines []string
+	var texts []string
 	chromedp.ListenTarget(ctx, func(ev any) {
-		if e, ok := ev.(*runtime.EventConsoleAPICalled); ok && e.Type == typ && len(e.Args) > 0 {
-			var text string
-			if json.Unmarshal(e.Args[0].Value, &text) == nil {
-				mu.Lock()
-				lines = append(lines, text)
-				mu.Unlock()
-			}
+		if text, ok := pick(ev); ok {
+			mu.Lock()
+			texts = append(texts, text)
+			mu.Unlock()
 		}
 	})
 	return func() []string {
 		mu.Lock()
 		defer mu.Unlock()
-		return slices.Clone(lines)
+		return slices.Clone(texts)
 	}
 }
