@@ -303,28 +303,8 @@ func TestEveryFieldLineOfAcceptEncodingAndIfNoneMatchCounts(t *testing.T) {
 // images) give two builds' files the same time, and a small change the same
 // compressed size.
 func TestAFileOfAnotherBuildIsNotRevalidated(t *testing.T) {
-	fixed := time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
-	build := func(content string) http.Handler {
-		root := builtRoot(t)
-		web := filepath.Join(root, "web")
-		for _, f := range []string{"app.wasm", "echarts.min.js"} {
-			for _, ext := range []string{"", ".br", ".gz"} {
-				name := filepath.Join(web, f+ext)
-				if err := os.WriteFile(name, []byte(content+f+ext), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.Chtimes(name, fixed, fixed); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		h, err := New(Config{Root: root})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h
-	}
-	older, newer := build("build-1 "), build("build-2 ") // same sizes, same times
+	files := []string{"app.wasm", "echarts.min.js"}
+	older, newer := buildAtOneTime(t, "build-1 ", files), buildAtOneTime(t, "build-2 ", files) // same sizes, same times
 	for _, path := range []string{"/web/app.wasm", "/web/echarts.min.js"} {
 		for _, coding := range []string{"br", "gzip"} {
 			first := getWith(older, path, map[string]string{"Accept-Encoding": coding})
@@ -349,31 +329,8 @@ func TestAFileOfAnotherBuildIsNotRevalidated(t *testing.T) {
 // answer its revalidation 304, as TestAFileOfAnotherBuildIsNotRevalidated
 // checks for brotli and gzip.
 func TestAFileSentUncompressedIsNotRevalidatedAcrossBuilds(t *testing.T) {
-	fixed := time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
-	build := func(content string) http.Handler {
-		root := builtRoot(t)
-		web := filepath.Join(root, "web")
-		for _, f := range []string{"app.wasm", "echarts.min.js", "embed.css"} {
-			for _, ext := range []string{"", ".br", ".gz"} {
-				name := filepath.Join(web, f+ext)
-				if _, err := os.Stat(name); err != nil {
-					continue // embed.css: the build compresses it not
-				}
-				if err := os.WriteFile(name, []byte(content+f+ext), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.Chtimes(name, fixed, fixed); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		h, err := New(Config{Root: root})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h
-	}
-	older, newer := build("build-1 "), build("build-2 ") // same sizes, same times
+	files := []string{"app.wasm", "echarts.min.js", "embed.css"}
+	older, newer := buildAtOneTime(t, "build-1 ", files), buildAtOneTime(t, "build-2 ", files) // same sizes, same times
 	for _, path := range []string{"/web/app.wasm", "/web/echarts.min.js", "/web/embed.css"} {
 		t.Run(path, func(t *testing.T) {
 			first := getWith(older, path, nil)
@@ -389,4 +346,35 @@ func TestAFileSentUncompressedIsNotRevalidatedAcrossBuilds(t *testing.T) {
 			}
 		})
 	}
+}
+
+// buildAtOneTime is the handler of a build whose files (each with the
+// compressed siblings the build has of it) hold content and their own name,
+// all of one time, as builds that fix their files' times have them: two
+// such builds' files have the same times, and the same sizes for contents
+// of one length.
+func buildAtOneTime(t *testing.T, content string, files []string) http.Handler {
+	t.Helper()
+	fixed := time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
+	root := builtRoot(t)
+	web := filepath.Join(root, "web")
+	for _, f := range files {
+		for _, ext := range []string{"", ".br", ".gz"} {
+			name := filepath.Join(web, f+ext)
+			if _, err := os.Stat(name); err != nil {
+				continue // embed.css: the build compresses it not
+			}
+			if err := os.WriteFile(name, []byte(content+f+ext), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(name, fixed, fixed); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	h, err := New(Config{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }
