@@ -39,23 +39,21 @@ func ParseQuery(raw string) (url.Values, error) {
 	for pair := range strings.SplitSeq(raw, "&") {
 		rawKey, rawValue, _ := strings.Cut(pair, "=")
 		key, keyErr := url.QueryUnescape(rawKey)
-		if len(key) > 64 {
-			key = key[:64] + "…" // the message echoes it
-		}
-		switch {
-		case keyErr != nil:
+		if keyErr != nil {
 			return nil, &ParamError{Param: "query", Rule: "parameter names must be valid percent-encoding", Value: rawKey}
-		case strings.Contains(pair, ";"):
-			if key == "" {
-				return nil, &ParamError{Param: "query", Rule: "must not contain ';': parameters are separated by '&'", Value: pair}
-			}
-			return nil, &ParamError{Param: key, Rule: "must not contain ';': parameters are separated by '&'", Value: rawValue}
+		}
+		name, given := key, rawValue
+		switch {
+		case key == "": // the pair names no parameter: name the query
+			name, given = "query", pair
+		case len(key) > 64:
+			name = key[:64] + "…" // the message echoes it
+		}
+		if strings.Contains(pair, ";") {
+			return nil, &ParamError{Param: name, Rule: "must not contain ';': parameters are separated by '&'", Value: given}
 		}
 		if _, err := url.QueryUnescape(rawValue); err != nil {
-			if key == "" { // the pair names no parameter: name the query
-				return nil, &ParamError{Param: "query", Rule: "a value without a name must still be valid percent-encoding (%XX, two hex digits)", Value: pair}
-			}
-			return nil, &ParamError{Param: key, Rule: "must be valid percent-encoding (%XX, two hex digits)", Value: rawValue}
+			return nil, &ParamError{Param: name, Rule: "must be valid percent-encoding (%XX, two hex digits)", Value: given}
 		}
 	}
 	return nil, &ParamError{Param: "query", Rule: "must be a valid query string: " + err.Error()}
