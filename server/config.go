@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -342,28 +343,30 @@ func parseConfig(name string, args []string, getenv func(string) string, stderr 
 // own, with the defaults of a venue other clients are told of. The server's
 // others would be ignored, so they are no flags of it.
 func sandboxSettings() []setting {
-	var out []setting
-	for _, s := range settings {
-		switch s.env {
+	list := settingsOf("RISKCHART_SANDBOX_ADDR", "RISKCHART_SANDBOX_KEYS", "RISKCHART_SANDBOX_SEED", "RISKCHART_LOG_LEVEL")
+	for i := range list {
+		switch list[i].env {
 		case "RISKCHART_SANDBOX_ADDR":
-			s.def, s.usage = "127.0.0.1:9000", "address the sandbox venue listens on"
+			list[i].def, list[i].usage = "127.0.0.1:9000", "address the sandbox venue listens on"
 		case "RISKCHART_SANDBOX_KEYS":
-			s.unset = "none: required, so that clients can sign"
-		case "RISKCHART_SANDBOX_SEED", "RISKCHART_LOG_LEVEL":
-		default:
-			continue
+			list[i].unset = "none: required, so that clients can sign"
 		}
-		out = append(out, s)
 	}
-	return out
+	return list
 }
 
 // embedLinkSettings are the server's settings `riskchart embed-link` reads:
 // the key links are signed with, and the longest they may last.
 func embedLinkSettings() []setting {
+	return settingsOf("RISKCHART_EMBED_KEY", "RISKCHART_EMBED_MAX_TTL")
+}
+
+// settingsOf is a copy of the settings of the variables envs, in settings'
+// order.
+func settingsOf(envs ...string) []setting {
 	var out []setting
 	for _, s := range settings {
-		if s.env == "RISKCHART_EMBED_KEY" || s.env == "RISKCHART_EMBED_MAX_TTL" {
+		if slices.Contains(envs, s.env) {
 			out = append(out, s)
 		}
 	}
