@@ -289,6 +289,7 @@ type handler struct {
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r = withListsJoined(r) // once, for every reader below
 	w.Header().Set(VersionHeader, h.app.Version)
+	proxied, isProxied := proxiedByGoApp(r.URL.Path, h.app.Version)
 	switch {
 	case r.URL.Path == "/wasm_exec.js":
 		h.wasmExec.ServeHTTP(w, r)
@@ -298,10 +299,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.styles.ServeHTTP(w, r)
 	case strings.HasPrefix(r.URL.Path, "/web/"):
 		h.serveWeb(w, r, r.URL.Path[len("/web/"):])
-	case proxiedByGoApp(goappPath(r.URL.Path, h.app.Version)):
+	case isProxied:
 		// go-app would fetch web/'s copy from http://<the request's Host>
 		// and keep it for everyone: served from web/ here, or 404.
-		h.serveWeb(w, r, goappPath(r.URL.Path, h.app.Version)[1:])
+		h.serveWeb(w, r, proxied)
 	case r.URL.Path == "/embed/demo":
 		// The demo embeds Riskchart as a customer's page would: plain HTML.
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -319,22 +320,17 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // that answer's Content-Type and Content-Encoding, for every later request:
 // a request naming another host (a loopback name on another port, or any
 // name with RISKCHART_ALLOWED_HOSTS=*) would have this origin serve that
-// host's answer. The handler serves them from web/ itself.
-func proxiedByGoApp(p string) bool {
+// host's answer. The handler serves them from web/ itself; name is the
+// file's. go-app reads p without a leading "/<version>" as the same path.
+func proxiedByGoApp(p, version string) (name string, ok bool) {
+	if rest, cut := strings.CutPrefix(p, "/"+version); cut && strings.HasPrefix(rest, "/") {
+		p = rest
+	}
 	switch p {
 	case "/robots.txt", "/sitemap.xml", "/ads.txt":
-		return true
+		return p[1:], true
 	}
-	return false
-}
-
-// goappPath is the path go-app's handler reads p as: p without a leading
-// "/<version>", which go-app takes as the same path.
-func goappPath(p, version string) string {
-	if rest, ok := strings.CutPrefix(p, "/"+version); ok && strings.HasPrefix(rest, "/") {
-		return rest
-	}
-	return p
+	return "", false
 }
 
 // serveWeb serves web/'s file name: one of smallFiles as compressed at
