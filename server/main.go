@@ -40,11 +40,20 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	// The first signal starts the shutdown; from then on a second one ends
-	// the process the default way, without waiting out the grace period.
-	context.AfterFunc(ctx, stop)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-signals
+		// The first signal starts the shutdown; from then on a second one
+		// ends the process the default way, without waiting out the grace
+		// period. The signals are let go before the shutdown starts, never
+		// after it: a second signal sent once "shutting down" is logged
+		// must not land in a channel no one reads.
+		signal.Stop(signals)
+		cancel()
+	}()
 	if err := run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "riskchart:", err)
 		os.Exit(1)
