@@ -129,8 +129,16 @@ func TestAHungRedisHoldsNoCallerLongerThanTheTimeout(t *testing.T) {
 						t.Fatal(err)
 					}
 					// Connect first, so the call meets the hung server, not a dial.
-					if err := c.Ping(context.Background()); err != nil {
-						t.Fatal(err)
+					// Ten servers start at once: on a busy machine the first
+					// answer may take longer than the timeout.
+					for deadline := time.Now().Add(10 * time.Second); ; {
+						err := c.Ping(context.Background())
+						if err == nil {
+							break
+						}
+						if time.Now().After(deadline) {
+							t.Fatalf("Redis did not answer a first PING within 10 s: %v", err)
+						}
 					}
 					h.hang(t, srv)
 					if h.after != nil {
@@ -154,21 +162,33 @@ func TestAHungRedisHoldsNoCallerLongerThanTheTimeout(t *testing.T) {
 }
 
 // debugSleep blocks the server for seconds, from a connection of its own;
-// the test's cleanup waits for the server to wake.
+// the test's cleanup waits for the server to wake. The connection answers a
+// PING first, so that the server has taken it before DEBUG SLEEP is sent:
+// a command sent on another connection after debugSleep returns then reaches
+// the server after DEBUG SLEEP, and meets it asleep, however late the server
+// runs. A sleep for the server to read DEBUG SLEEP did not: a server not
+// scheduled within it took the new connection and answered the call at
+// once, and only then read DEBUG SLEEP.
 func debugSleep(t *testing.T, addr string, seconds int) {
 	t.Helper()
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
+	r := bufio.NewReader(conn)
 	t.Cleanup(func() {
-		_, _ = bufio.NewReader(conn).ReadString('\n') // +OK when it wakes
+		_, _ = r.ReadString('\n') // +OK when it wakes
 		conn.Close()
 	})
+	if _, err := conn.Write([]byte("PING\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	if pong, err := r.ReadString('\n'); err != nil || pong != "+PONG\r\n" {
+		t.Fatalf("PING before DEBUG SLEEP: %q, %v", pong, err)
+	}
 	if _, err := conn.Write([]byte("DEBUG SLEEP " + strconv.Itoa(seconds) + "\r\n")); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(50 * time.Millisecond) // for the server to read it
 }
 
 func TestTheClientAndBudgetReportToPrometheus(t *testing.T) {
