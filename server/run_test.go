@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/gateway"
+	"github.com/riskchart/riskchart/server/internal/sandbox"
 	"github.com/riskchart/riskchart/server/internal/sandbox/sandboxtest"
 	"github.com/riskchart/riskchart/server/internal/servertest"
 
@@ -47,8 +49,36 @@ func TestSecretsAppearInNoAnswerLogLineOrBundleFile(t *testing.T) {
 	}
 }
 
+// TestShutdownLetsInFlightRequestsFinish: a request in flight when the
+// context ends is answered whole, and the server then stops answering. The
+// venue holds the request's call until the listener has closed, so that the
+// request is in flight when the shutdown begins and is answered during it,
+// however slow the machine: a sleep before the signal left the request
+// unsent (refused at connect) or already answered.
 func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
-	vars := map[string]string{"RISKCHART_ADDR": "127.0.0.1:0", "RISKCHART_ROOT": ".."}
+	key, err := sandbox.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := sandbox.New(sandbox.Config{Keys: []sandbox.Key{key}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked, release := make(chan struct{}), make(chan struct{})
+	var askedOnce, releaseOnce sync.Once
+	letGo := func() { releaseOnce.Do(func() { close(release) }) }
+	venue := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == venueapi.PathKLine && r.URL.Query().Get("contract_code") == "DOGE-USDT" {
+			askedOnce.Do(func() { close(asked) })
+			<-release
+		}
+		sb.ServeHTTP(w, r)
+	}))
+	t.Cleanup(venue.Close)
+	t.Cleanup(letGo) // before the venue closes: Close waits for its handlers
+
+	vars := map[string]string{"RISKCHART_ADDR": "127.0.0.1:0", "RISKCHART_ROOT": "..",
+		"RISKCHART_VENUE_URL": venue.URL, "RISKCHART_ACCESS_KEY": key.Access, "RISKCHART_SECRET_KEY": key.Secret}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	pr, pw := io.Pipe()
@@ -59,27 +89,46 @@ func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
 	}()
 	base := servertest.ServingURL(t, pr, nil)
 	servertest.WaitHealthy(t, base+"/healthz")
-	// A slow request is in flight (a cold two-year range) when the signal comes.
 	var wg sync.WaitGroup
 	var status int
+	var askErr error
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		to := venueapi.Period1Min.Start(time.Now().Unix()) - 86400*300
 		res, err := http.Get(base + venueapi.PathKLine + "?contract_code=DOGE-USDT&period=1min&from=" + itoa(to-1999*60) + "&to=" + itoa(to))
+		askErr = err
 		if err == nil {
 			status = res.StatusCode
 			res.Body.Close()
 		}
 	}()
-	time.Sleep(5 * time.Millisecond)
+	select {
+	case <-asked:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the request did not reach the venue within 10 s")
+	}
 	cancel()
+	// The listener closes as the shutdown begins: from then on the request
+	// is one the shutdown waits for.
+	addr := strings.TrimPrefix(base, "http://")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			break
+		}
+		c.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("the server still takes connections 10 s after its context ended")
+		}
+	}
+	letGo()
 	wg.Wait()
 	if err := <-done; err != nil {
 		t.Fatalf("run: %v", err)
 	}
 	if status != http.StatusOK {
-		t.Fatalf("the in-flight request got %d, want 200", status)
+		t.Fatalf("the in-flight request got %d (%v), want 200", status, askErr)
 	}
 	if _, err := http.Get(base + "/healthz"); err == nil {
 		t.Fatal("the server still answers after shutdown")
