@@ -385,11 +385,12 @@ func TestAViewTheServiceWorkerSendsOnCarriesItsFirstData(t *testing.T) {
 			}
 			return err
 		})
-		// page.Navigate returns once the navigation has begun: let the new document in before polling it.
-		if err := chromedp.Run(ctx, chromedp.Evaluate(`sessionStorage.removeItem("parsed")`, nil), open, chromedp.Sleep(time.Second)); err != nil {
+		// page.Navigate returns once the navigation has begun: the page left
+		// may still be the one polled, and a poll does not outlive it.
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`sessionStorage.removeItem("parsed")`, nil), open); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, ctx, `sessionStorage.getItem("parsed") !== null`)
+		waitAcrossNavigation(t, ctx, `sessionStorage.getItem("parsed") !== null`)
 		if got := evalJS[string](t, ctx, `sessionStorage.getItem("parsed")`); got != tc.want {
 			t.Errorf("%s: controlled by the worker, tiers, contract list, tiers' URL named = %s, want %s", tc.path, got, tc.want)
 		}

@@ -171,6 +171,21 @@ func limitsMatch(t *testing.T, ctx context.Context, base string, q venueapi.Limi
 	return nil
 }
 
+// jsCalcFigures reads the calculator's figures, by id, and the mark price
+// of the page's contract in the limits table ("limits-mark"), in one
+// evaluation: a refresh of the limits between reads made one at a time
+// moved the mark price, and the figures with it, past the one read first.
+// An element not on show reads ""; the leverage warning, when shown, "shown".
+const jsCalcFigures = `(() => {
+  const text = (e) => (e ? e.textContent : "");
+  const out = {"limits-mark": text(document.querySelector('#limits-table tr[data-contract="BTC-USDT"] .mark')),
+    "calc-warning": document.getElementById("calc-warning") ? "shown" : ""};
+  for (const id of ["calc-position", "calc-tier", "calc-margin", "calc-tier-lever", "calc-max", "calc-fits-long", "calc-fits-short"]) {
+    out[id] = text(document.getElementById(id));
+  }
+  return out;
+})()`
+
 // tierOf is the venue family's reading of a ladder: min < size ≤ max, tier 1 from 0.
 func tierOf(tiers []venueapi.Tier, size decimal.Decimal) (venueapi.Tier, bool) {
 	for _, tr := range tiers {
@@ -299,7 +314,9 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 		before := evalJS[string](t, ctx, `document.querySelector("#limits-state .age").dataset.at`)
 		time.Sleep(10 * time.Millisecond) // a later fetch has a later time
 		click(t, ctx, "#risk-refresh")
-		waitFor(t, ctx, fmt.Sprintf(`document.querySelector("#limits-state .age").dataset.at > %q && document.querySelector("#tiers-state .age").dataset.at > %q`, before, before))
+		// Compared as times: RFC 3339 stamps, their fractions cut short of
+		// trailing zeros, do not sort as text ("…:05.1Z" after "…:05.12Z").
+		waitFor(t, ctx, fmt.Sprintf(`Date.parse(document.querySelector("#limits-state .age").dataset.at) > Date.parse(%q) && Date.parse(document.querySelector("#tiers-state .age").dataset.at) > Date.parse(%q)`, before, before))
 	})
 
 	t.Run("the calculator answers with exact decimals", func(t *testing.T) {
@@ -327,14 +344,31 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 					return
 				}
 				waitFor(t, ctx, `!!document.getElementById("calc-margin")`)
-				// The calculator's mark price is the limits' (checked against the API above).
-				mark := numberIn(t, evalJS[string](t, ctx, `document.querySelector('#limits-table tr[data-contract="BTC-USDT"] .mark').textContent`))
-				value := mark.Mul(face)
+				// The calculator's mark price is the limits' (checked against the
+				// API above). It moves with each refresh of the limits (every
+				// 10 s): the figures are read in one evaluation, one render's, at
+				// the mark they name, once they answer this case's size.
 				size := decimal.RequireFromString(tc.size)
-				contracts := size
-				if tc.unit == "USDT" {
-					contracts = size.Div(value).Floor()
+				var fig map[string]string
+				var mark, contracts decimal.Decimal
+				for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(25 * time.Millisecond) {
+					fig = evalJS[map[string]string](t, ctx, jsCalcFigures)
+					pos, limitsMark := fig["calc-position"], fig["limits-mark"]
+					if i := strings.Index(pos, "at mark "); i > 0 && limitsMark != "" {
+						mark = numberIn(t, pos[i+len("at mark "):])
+						contracts = size
+						if tc.unit == "USDT" {
+							contracts = size.Div(mark.Mul(face)).Floor()
+						}
+						if mark.Equal(numberIn(t, limitsMark)) && numberIn(t, pos).Equal(contracts) {
+							break
+						}
+					}
+					if time.Now().After(deadline) {
+						t.Fatalf("the calculator's position reads %q, the limits' mark price %q: want %s %s at that mark", pos, limitsMark, tc.size, tc.unit)
+					}
 				}
+				value := mark.Mul(face)
 				tier, ok := tierOf(tiers, contracts)
 				if !ok {
 					t.Fatalf("test case %s is beyond the ladder", tc.name)
@@ -356,9 +390,8 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 					"calc-tier-lever": tier.MaxLever.String() + "×",
 					"calc-max":        maxTop.String(),
 				}
-				waitFor(t, ctx, fmt.Sprintf(`document.getElementById("calc-position").textContent.startsWith(%q)`, chartopt.Group(contracts.String())+" cont"))
 				for id, w := range want {
-					got := evalJS[string](t, ctx, fmt.Sprintf(`document.getElementById(%q).textContent`, id))
+					got := fig[id]
 					switch id {
 					case "calc-margin", "calc-position", "calc-max":
 						if !numberIn(t, got).Equal(decimal.RequireFromString(w)) {
@@ -370,17 +403,17 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 						}
 					}
 				}
-				if got := evalJS[string](t, ctx, `document.getElementById("calc-position").textContent`); !strings.Contains(got, chartopt.Group(contracts.Mul(value).String())+" USDT") {
+				if got := fig["calc-position"]; !strings.Contains(got, chartopt.Group(contracts.Mul(value).String())+" USDT") {
 					t.Errorf("position %q does not give its value %s USDT", got, contracts.Mul(value))
 				}
 				wantWarn := lev.GreaterThan(tier.MaxLever)
-				if warn := evalJS[bool](t, ctx, `!!document.getElementById("calc-warning")`); warn != wantWarn {
+				if warn := fig["calc-warning"] == "shown"; warn != wantWarn {
 					t.Errorf("leverage warning shown: %v, want %v", warn, wantWarn)
 				}
 				// at the typed leverage: the smaller of the account's limit and the tiers' top there
 				fits := map[bool]string{true: "fits", false: "exceeds"}
 				for id, lim := range map[string]decimal.Decimal{"calc-fits-long": decimal.Min(limit.BuyLimit, maxTop), "calc-fits-short": decimal.Min(limit.SellLimit, maxTop)} {
-					if got := evalJS[string](t, ctx, fmt.Sprintf(`document.getElementById(%q).textContent`, id)); !strings.HasPrefix(got, fits[!contracts.GreaterThan(lim)]) {
+					if got := fig[id]; !strings.HasPrefix(got, fits[!contracts.GreaterThan(lim)]) {
 						t.Errorf("%s reads %q against a limit of %s contracts", id, got, lim)
 					}
 				}
@@ -496,22 +529,23 @@ func TestRiskPanelsInTheBrowser(t *testing.T) {
 		typeInto(ctx, "calc-leverage", "1")
 		typeInto(ctx, "calc-size", solTiers[0].MaxVolume.String())
 		waitFor(t, ctx, `!!document.getElementById("calc-margin")`)
-		pos := evalJS[string](t, ctx, `document.getElementById("calc-position").textContent`)
+		fig := evalJS[map[string]string](t, ctx, jsCalcFigures) // one render's, at one mark price
+		pos := fig["calc-position"]
 		mark := numberIn(t, pos[strings.Index(pos, "at mark ")+len("at mark "):])
 		contracts := solTiers[0].MaxVolume.Div(mark.Mul(solFace)).Floor()
 		tier, _ := tierOf(solTiers, contracts.Mul(mark).Mul(solFace))
 		if !numberIn(t, pos).Equal(contracts) {
 			t.Errorf("position %q, want %s contracts", pos, contracts)
 		}
-		if got := evalJS[string](t, ctx, `document.getElementById("calc-tier").textContent`); !strings.HasPrefix(got, fmt.Sprint(tier.Tier)+" ") {
+		if got := fig["calc-tier"]; !strings.HasPrefix(got, fmt.Sprint(tier.Tier)+" ") {
 			t.Errorf("tier %q, want %d", got, tier.Tier)
 		}
 		margin := contracts.Mul(mark).Mul(solFace).Mul(tier.MaintenanceMarginRate).Sub(maintAmount(solTiers, tierIndex(solTiers, tier))).RoundCeil(4)
-		if got := numberIn(t, evalJS[string](t, ctx, `document.getElementById("calc-margin").textContent`)); !got.Equal(margin) {
+		if got := numberIn(t, fig["calc-margin"]); !got.Equal(margin) {
 			t.Errorf("margin %s, want %s", got, margin)
 		}
 		last := solTiers[len(solTiers)-1].MaxVolume
-		if got := evalJS[string](t, ctx, `document.getElementById("calc-max").textContent`); !strings.HasPrefix(got, chartopt.Group(last.String())+" USDT (") {
+		if got := fig["calc-max"]; !strings.HasPrefix(got, chartopt.Group(last.String())+" USDT (") {
 			t.Errorf("largest position at 1× %q, want %s USDT first", got, last)
 		}
 	})
