@@ -129,6 +129,8 @@ func runService(ctx context.Context, args []string, getenv func(string) string, 
 	if err != nil {
 		return fmt.Errorf("configuring the venue client: %w", err)
 	}
+	// Once the requests are over: nothing run started keeps a connection.
+	defer client.CloseIdleConnections()
 	links, err := embedSigner(cfg)
 	if err != nil {
 		return err

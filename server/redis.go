@@ -62,12 +62,18 @@ func (r *replica) start(ctx context.Context, log *slog.Logger) {
 	log.Info("sharing state with the other replicas", "redis", r.client.String(), "budgets", len(r.budgets))
 }
 
-// close stops what start ran and closes Redis.
+// close stops what start ran, ends this replica's presence in each budget
+// (at once, each call bounded as every Redis call is), and closes Redis.
 func (r *replica) close() {
 	if r.stop != nil {
 		r.stop()
+		r.wg.Wait()
+		var left sync.WaitGroup
+		for _, b := range r.budgets {
+			left.Go(func() { _ = b.Leave(context.Background()) })
+		}
+		left.Wait()
 	}
-	r.wg.Wait()
 	r.client.Close()
 }
 

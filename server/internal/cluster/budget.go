@@ -485,6 +485,24 @@ func (b *Budget) Run(ctx context.Context) error {
 	}
 }
 
+// Leave ends this replica's presence in Redis now, as it stops, rather than
+// once it runs out (MemberTTL after the last heartbeat): a replica started
+// in its place at once would otherwise count it present beside itself. The
+// others then count it absent, as they would once its presence ended; its
+// own turns still wait for the presence it asked for (reserveLocal). Call
+// it once Run has returned and no turn is wanted any more.
+func (b *Budget) Leave(ctx context.Context) error {
+	if b.State() == Degraded {
+		return nil // not renewed while Redis is out of reach: it runs out alone
+	}
+	cctx, cancel := b.c.bound(ctx)
+	defer cancel()
+	if err := b.c.note(b.c.rdb.ZRem(cctx, b.keys[1], b.c.id).Err(), "leave"); err != nil {
+		return fmt.Errorf("budget %s: %w", b.name, err)
+	}
+	return nil
+}
+
 // step heartbeats or probes once and says when to do it again.
 func (b *Budget) step(ctx context.Context) time.Duration {
 	beat, probe := b.c.opt.MemberTTL/4, b.c.opt.ProbeEvery

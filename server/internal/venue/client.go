@@ -157,6 +157,12 @@ func New(cfg Config) (*Client, error) {
 	}, nil
 }
 
+// CloseIdleConnections closes the connections kept alive to the venue that
+// no call is using. The server calls it as it stops: a process that goes on
+// (a test, an embedder) keeps no connection, and its goroutines, for the
+// transport's idle timeout.
+func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
+
 // HasKey reports whether the client can make signed calls.
 func (c *Client) HasKey() bool { return c.access != "" }
 
