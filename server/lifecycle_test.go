@@ -142,9 +142,9 @@ func TestARestartedReplicaIsNotCountedBesideItsOldSelf(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			redis := redistest.Start(t)
 			env := map[string]string{"RISKCHART_REDIS_URL": redis.URL(), "RISKCHART_REPLICAS": "1"}
-			get := func(base, code string) {
+			get := func(base, code, period string) {
 				t.Helper()
-				res, err := http.Get(base + venueapi.PathKLine + "?contract_code=" + code + "&period=1min&size=5")
+				res, err := http.Get(base + venueapi.PathKLine + "?contract_code=" + code + "&period=" + period + "&size=5")
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -152,16 +152,18 @@ func TestARestartedReplicaIsNotCountedBesideItsOldSelf(t *testing.T) {
 				res.Body.Close()
 			}
 			first, _, stopFirst := runInProcess(t, env)
-			get(first, "BTC-USDT")
+			get(first, "BTC-USDT", "1min")
 			if tc.stopFirst {
 				if err := stopFirst(); err != nil {
 					t.Fatalf("run: %v", err)
 				}
 			}
 			second, log, _ := runInProcess(t, env)
-			get(second, "ETH-USDT") // a series the first left in Redis would need no turn
+			// A series the first did not ask for: a venue call, and a turn.
+			get(second, "ETH-USDT", "1min")
 			const crowded = "more replicas present than RISKCHART_REPLICAS"
-			if got := strings.Contains(log.String(), crowded); got != tc.warned {
+			got := strings.Contains(log.String(), crowded)
+			if got != tc.warned {
 				t.Errorf("the second replica warned %q: %v, want %v\nits log:\n%s", crowded, got, tc.warned, log.String())
 			}
 		})

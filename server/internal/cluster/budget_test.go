@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/riskchart/riskchart/server/internal/cluster"
 	"github.com/riskchart/riskchart/server/internal/redistest"
+	"github.com/riskchart/riskchart/server/internal/servertest"
 	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -516,5 +519,29 @@ func TestAConfiguredReplicaNotRunningCostsItsShare(t *testing.T) {
 				t.Errorf("%d replicas running of %d configured took %d turns at once, want %d", tc.running, tc.configured, granted, tc.want)
 			}
 		})
+	}
+}
+
+// A replica counts itself among the present from its first turn, before its
+// first heartbeat has made it present: one started beside a replica already
+// running, with replicas = 1, is told of the crowding by that turn. It was
+// not, when the script counted only the replicas present before the call.
+func TestAReplicaCountsItselfPresentFromItsFirstTurn(t *testing.T) {
+	srv := redistest.Start(t)
+	running := replica(t, srv.URL(), fast(t), venueapi.PublicLimit(), 1)
+	waitPresent(t, running, 1)
+	var log servertest.Buffer
+	opt := fast(t)
+	opt.Logger = slog.New(slog.NewJSONHandler(&log, nil))
+	b, err := cluster.NewBudget(open(t, srv.URL(), opt), "test", venueapi.PublicLimit(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Not run: no heartbeat makes it present; its turn is its first call.
+	if _, _, err := b.Take(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "more replicas present than RISKCHART_REPLICAS") {
+		t.Errorf("a second replica's first turn beside a running one logged no crowding; log:\n%s", log.String())
 	}
 }

@@ -12,8 +12,9 @@
 -- held (µs: the caller sends nothing before now plus this, a pause of its
 -- own not yet in KEYS[3]).
 -- Returns {1 granted or 0 refused, µs until the turn (refused: until one
--- could be had), Redis's now in µs, replicas present, turns left in the
--- window after this call (for metrics), 1 when the log was new or lost}.
+-- could be had), Redis's now in µs, replicas present (the caller counted,
+-- present yet or not), turns left in the window after this call (for
+-- metrics), 1 when the log was new or lost}.
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local limit, window = tonumber(ARGV[1]), tonumber(ARGV[2])
@@ -31,7 +32,7 @@ if not redis.call('ZSCORE', KEYS[2], ARGV[8]) then here = here + 1 end
 local absent = math.max(0, replicas - here)
 local allowed = limit - share * absent
 if n > allowed then
-  return {0, window, now, present, 0, lost}
+  return {0, window, now, here, 0, lost}
 end
 
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', int(now - window))
@@ -52,17 +53,17 @@ if count >= k then
 end
 local left = math.max(0, allowed - count)
 if at - now > longest then
-  return {0, at - now, now, present, left, lost}
+  return {0, at - now, now, here, left, lost}
 end
 -- No turn outlives a present replica's presence: a replica that leaves
 -- waits for its presence to end before it spends its share alone.
 if present > 0 then
   local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
   if at > tonumber(first[2]) then
-    return {0, at - now, now, present, left, lost}
+    return {0, at - now, now, here, left, lost}
   end
 end
 for i = 1, n do
   redis.call('ZADD', KEYS[1], int(at), ARGV[7] .. ':' .. i)
 end
-return {1, at - now, now, present, math.max(0, left - n), lost}
+return {1, at - now, now, here, math.max(0, left - n), lost}
