@@ -155,6 +155,10 @@ func runService(ctx context.Context, args []string, getenv func(string) string, 
 	}
 	front = withFrontExtras(front, cfg.Root, demo, cfg.EmbedMaxTTL)
 	streams := gateway.NewStreams() // closed by serve at shutdown: http.Server.Shutdown does not end them
+	// Closed by serve once the requests are over, before the Redis client
+	// and the sandbox close (deferred above): the venue calls a request
+	// detached for its sharers would otherwise spend them after run returned.
+	detached := gateway.NewDetached()
 	handler, err := gateway.New(gateway.Config{
 		Venue:           client,
 		App:             front,
@@ -178,6 +182,7 @@ func runService(ctx context.Context, args []string, getenv func(string) string, 
 		MaxStreams:      cfg.MaxStreams,
 		ClientStreams:   cfg.ClientStreams,
 		Streams:         streams,
+		Detached:        detached,
 		Shared:          shared,
 		Logger:          log,
 	})
@@ -226,15 +231,16 @@ func runService(ctx context.Context, args []string, getenv func(string) string, 
 			func() float64 { return float64(ln.Refused()) }),
 	)
 	fmt.Fprintf(stdout, "Riskchart is serving on http://%s/\n", ln.Addr())
-	return serve(ctx, ln, handler, streams, cfg, log)
+	return serve(ctx, ln, handler, streams, detached, cfg, log)
 }
 
 // serve answers on ln until ctx ends, then lets in-flight requests finish
 // within cfg.ShutdownTimeout, and closes the connections of those that do
 // not. A client has cfg.ReadTimeout to send a whole request, so one that stops
 // sending ties a connection up, and shutdown, for no longer than that
-// (docs/decisions.md#slow-clients).
-func serve(ctx context.Context, ln net.Listener, h http.Handler, streams *gateway.Streams, cfg config, log *slog.Logger) error {
+// (docs/decisions.md#slow-clients). The gateway's detached work ends last,
+// within the same grace period.
+func serve(ctx context.Context, ln net.Listener, h http.Handler, streams *gateway.Streams, detached *gateway.Detached, cfg config, log *slog.Logger) error {
 	grace := cfg.ShutdownTimeout
 	srv := &http.Server{
 		Handler:           h,
@@ -256,6 +262,15 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, streams *gatewa
 	log.Info("shutting down", "grace", grace.String())
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
+	// The gateway's detached work ends last, once Shutdown has returned and
+	// the streams' pumps have stopped: until then, a request may be waiting
+	// for it. It ends before serve returns, so before runService closes the
+	// Redis client and stops the sandbox, which it would otherwise spend.
+	defer func() {
+		if err := detached.Close(sctx); err != nil {
+			log.Warn("detached venue calls still running", "err", err)
+		}
+	}()
 	// The streams end, each with a retry hint, while the listener closes and
 	// the requests in flight finish: a stream whose browser stopped reading
 	// may hold its write until the grace period ends, and must not keep the

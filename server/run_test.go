@@ -158,7 +158,9 @@ func TestShutdownClosesWhatIsLeftAfterTheGracePeriod(t *testing.T) {
 	defer cancel()
 	served := make(chan error, 1)
 	cfg := config{ReadTimeout: time.Second, ShutdownTimeout: grace}
-	go func() { served <- serve(ctx, ln, h, gateway.NewStreams(), cfg, slog.New(slog.DiscardHandler)) }()
+	go func() {
+		served <- serve(ctx, ln, h, gateway.NewStreams(), gateway.NewDetached(), cfg, slog.New(slog.DiscardHandler))
+	}()
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
 	asked := make(chan error, 1)

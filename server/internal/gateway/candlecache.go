@@ -35,10 +35,11 @@ type candleCache struct {
 	cluster    *SharedState       // nil: this process alone (shared_candles.go)
 	blockPool  int64              // the bytes of history blocks the replicas may put in Redis an hour (Config.SharedBlockBytes)
 	watched    watchList          // the series whose refreshes by other replicas are merged here
+	detached   *Detached          // the shared venue calls' lifetime
 }
 
-func newCandleCache(v *venue.Client, refresh, timeout, staleAfter time.Duration, bound int64, now func() time.Time, m *metrics) *candleCache {
-	return &candleCache{store: candles.NewStore(bound), venue: v, refresh: refresh, timeout: timeout, staleAfter: staleAfter, now: now, metrics: m,
+func newCandleCache(v *venue.Client, refresh, timeout, staleAfter time.Duration, bound int64, now func() time.Time, m *metrics, d *Detached) *candleCache {
+	return &candleCache{store: candles.NewStore(bound), venue: v, refresh: refresh, timeout: timeout, staleAfter: staleAfter, now: now, metrics: m, detached: d,
 		hits:   m.cache.WithLabelValues("candles", "hit"),
 		misses: m.cache.WithLabelValues("candles", "miss")}
 }
@@ -206,7 +207,7 @@ func (c *candleCache) fetchLatest(ctx context.Context, s *candles.Series, size, 
 	if len(s.Last(1, k.Period.Start(c.now().Unix()))) > 0 {
 		patience = c.staleAfter
 	}
-	_, err := shared(ctx, &c.flight, flightKey(k, "latest", int64(size)), c.timeout, patience, held, func(ctx context.Context) (any, error) {
+	_, err := shared(ctx, c.detached, &c.flight, flightKey(k, "latest", int64(size)), c.timeout, patience, held, func(ctx context.Context) (any, error) {
 		if c.cluster.shared() {
 			return nil, c.latestShared(ctx, s, size, n)
 		}
@@ -273,7 +274,7 @@ func (c *candleCache) rangeOf(ctx context.Context, s *candles.Series, from, to i
 func (c *candleCache) gap(ctx context.Context, s *candles.Series, g candles.Span, now time.Time) error {
 	k := s.Key()
 	held := func() (any, bool, error) { return nil, len(s.Missing(g.Lo, g.Hi, now)) == 0, nil }
-	_, err := shared(ctx, &c.flight, flightKey(k, "range", g.Lo, g.Hi), c.timeout, 0, held, func(ctx context.Context) (any, error) {
+	_, err := shared(ctx, c.detached, &c.flight, flightKey(k, "range", g.Lo, g.Hi), c.timeout, 0, held, func(ctx context.Context) (any, error) {
 		at := c.now()
 		recs, stamps, err := c.venue.KLineRangeStamped(ctx, k.Code, k.Period, g.Lo, g.Hi)
 		c.metrics.countVenueCall(venue.EndpointKLine, err)

@@ -159,7 +159,11 @@ func (s *server) chargeShare(ctx context.Context, client netip.Addr) (ok bool, r
 		if err == nil {
 			return ch.OK, ch.RetryAfter, func() {
 				if err := ch.Refund(ctx); err != nil {
-					s.shared.fail(context.WithoutCancel(ctx), err)
+					// Noted though the request has left, unless the gateway
+					// has closed: Refund failing then says nothing of Redis.
+					ctx, done := s.cfg.Detached.detach(ctx)
+					s.shared.fail(ctx, err)
+					done()
 				}
 			}
 		}

@@ -18,7 +18,7 @@ func TestARequestThatJoinedACallRefusedForAnotherClientsShareAsksAgainUnderItsOw
 	synctest.Test(t, func(t *testing.T) {
 		s := &server{now: time.Now, clients: &clientaddr.Resolver{}, share: newFairShare(venueapi.PrivateLimit()),
 			metrics: newMetrics(prometheus.NewRegistry(), nil)} // never gathered: no venue client to read
-		cache := newTTLCache(time.Minute, time.Second, time.Second, time.Now)
+		cache := newTTLCache(time.Minute, time.Second, time.Second, time.Now, NewDetached())
 		release := make(chan struct{})
 		// Another client's call holds the key; it ends refused for that
 		// client's share.

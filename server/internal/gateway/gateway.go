@@ -59,6 +59,7 @@ type Config struct {
 	MaxStreams       int                  // candle streams open at once; 0: 20,000
 	ClientStreams    int                  // candle streams one client address may hold open; 0: 32
 	Streams          *Streams             // the candle streams' lifetime, to close at shutdown; nil: never closed
+	Detached         *Detached            // the lifetime of the venue calls and Redis writes detached from their requests, to close after the server's shutdown; nil: never closed
 	Shared           *SharedState         // the state shared with other replicas through Redis; nil: this process alone
 	Registry         *prometheus.Registry // served at /metrics; nil: a new one
 	Logger           *slog.Logger         // nil: discard
@@ -188,6 +189,9 @@ func New(cfg Config) (http.Handler, error) {
 	if cfg.Streams == nil {
 		cfg.Streams = NewStreams()
 	}
+	if cfg.Detached == nil {
+		cfg.Detached = NewDetached()
+	}
 	if cfg.Registry == nil {
 		cfg.Registry = prometheus.NewRegistry()
 	}
@@ -198,7 +202,7 @@ func New(cfg Config) (http.Handler, error) {
 		cfg.Now = time.Now
 	}
 	s := &server{cfg: cfg, venue: cfg.Venue, log: cfg.Logger, now: cfg.Now,
-		hosts: hosts, origins: originAllowList(cfg), refused: newRefusals()}
+		hosts: hosts, origins: originAllowList(cfg), refused: newRefusals(), ready: readyProbe{detached: cfg.Detached}}
 	for _, t := range cfg.ViewerTokens {
 		s.tokenSums = append(s.tokenSums, sha256.Sum256([]byte(t)))
 	}
@@ -207,14 +211,14 @@ func New(cfg Config) (http.Handler, error) {
 		return nil, fmt.Errorf("gateway: encoding the contract list: %w", err)
 	}
 	s.metrics = newMetrics(cfg.Registry, cfg.Venue)
-	s.candles = newCandleCache(cfg.Venue, cfg.RefreshInterval, cfg.UpstreamTimeout, cfg.StaleAfter, cfg.CacheBytes, cfg.Now, s.metrics)
+	s.candles = newCandleCache(cfg.Venue, cfg.RefreshInterval, cfg.UpstreamTimeout, cfg.StaleAfter, cfg.CacheBytes, cfg.Now, s.metrics, cfg.Detached)
 	cfg.Registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "riskchart_cache_bytes",
 		Help: "Bytes the candle cache holds: candles and encoded answers."}, s.candles.bytesHeld))
 	s.streams = newStreamHub(s.candles, cfg, cfg.Registry)
-	s.tiers = newTTLCache(cfg.TierTTL, cfg.UpstreamTimeout, cfg.StaleAfter, cfg.Now)
-	s.limits = newTTLCache(cfg.LimitTTL, cfg.UpstreamTimeout, cfg.StaleAfter, cfg.Now)
+	s.tiers = newTTLCache(cfg.TierTTL, cfg.UpstreamTimeout, cfg.StaleAfter, cfg.Now, cfg.Detached)
+	s.limits = newTTLCache(cfg.LimitTTL, cfg.UpstreamTimeout, cfg.StaleAfter, cfg.Now, cfg.Detached)
 	if sh := cfg.Shared; sh != nil {
-		if err := sh.attach(cfg.Logger, cfg.Registry); err != nil {
+		if err := sh.attach(cfg.Logger, cfg.Registry, cfg.Detached); err != nil {
 			return nil, err
 		}
 		s.candles.cluster, s.candles.blockPool = sh, cfg.SharedBlockBytes
@@ -225,7 +229,7 @@ func New(cfg Config) (http.Handler, error) {
 		s.limits.share(sh, "acct-"+cmp.Or(cfg.Venue.Account(), "nokey")+":", "limits", decodeAs[venueapi.LimitEnvelope])
 		s.shared, s.shareName = sh, "fair-share:acct-"+cmp.Or(cfg.Venue.Account(), "nokey")+":"
 	}
-	s.listed = newListed(cfg.Venue, cfg.UpstreamTimeout, cfg.Now, s.metrics, cfg.Logger)
+	s.listed = newListed(cfg.Venue, cfg.UpstreamTimeout, cfg.Now, s.metrics, cfg.Logger, cfg.Detached)
 	private, _ := cfg.Venue.QuotaStatus()
 	s.share = newFairShare(private.Quota)
 	s.clients = clientaddr.New(cfg.TrustedProxies, cfg.ForwardedHeader)

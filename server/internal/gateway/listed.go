@@ -30,11 +30,12 @@ const (
 // latest attempt failed or listed nothing, the verdict is listUnknown and the
 // caller asks the venue as it would without a list.
 type listed struct {
-	venue   *venue.Client
-	now     func() time.Time
-	timeout time.Duration // of one attempt, detached from the request that starts it
-	metrics *metrics
-	log     *slog.Logger
+	venue    *venue.Client
+	now      func() time.Time
+	timeout  time.Duration // of one attempt, detached from the request that starts it
+	metrics  *metrics
+	log      *slog.Logger
+	detached *Detached // the attempts' lifetime
 
 	mu      sync.Mutex
 	list    *listing      // the latest list the venue gave; nil before the first
@@ -59,8 +60,8 @@ const (
 	listUnlisted                      // the venue does not list it: answer 1013
 )
 
-func newListed(v *venue.Client, timeout time.Duration, now func() time.Time, m *metrics, log *slog.Logger) *listed {
-	return &listed{venue: v, now: now, timeout: timeout, metrics: m, log: log}
+func newListed(v *venue.Client, timeout time.Duration, now func() time.Time, m *metrics, log *slog.Logger, d *Detached) *listed {
+	return &listed{venue: v, now: now, timeout: timeout, metrics: m, log: log, detached: d}
 }
 
 // check says whether the venue lists what has looks for in a listing. A name
@@ -101,7 +102,8 @@ func (l *listed) verdict(has func(*listing) bool) (v listedVerdict, due bool) {
 // begin starts an attempt unless one started within listOnDemand, and
 // returns the end of the attempt under way (nil when there is none). The
 // attempt is detached from ctx's request, so that the browser leaving does
-// not cancel it for everyone, and bounded by the timeout.
+// not cancel it for everyone, ends when l.detached closes, and is bounded by
+// the timeout.
 func (l *listed) begin(ctx context.Context) <-chan struct{} {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -114,19 +116,26 @@ func (l *listed) begin(ctx context.Context) <-chan struct{} {
 	}
 	done := make(chan struct{})
 	l.running, l.tried = done, now
-	go l.fetch(context.WithoutCancel(ctx), now, done)
+	ctx, detached := l.detached.detach(ctx)
+	go func() {
+		defer detached()
+		l.fetch(ctx, now, done)
+	}()
 	return done
 }
 
 // fetch asks the venue for every contract it lists and keeps the answer.
 func (l *listed) fetch(ctx context.Context, asOf time.Time, done chan struct{}) {
 	defer close(done)
-	ctx, cancel := context.WithTimeout(ctx, l.timeout)
+	call, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
-	env, err := l.venue.PositionLimits(ctx, venueapi.LimitQuery{BusinessType: venueapi.BusinessAll})
+	env, err := l.venue.PositionLimits(call, venueapi.LimitQuery{BusinessType: venueapi.BusinessAll})
 	l.metrics.countVenueCall(venue.EndpointPositionLimit, err)
 	var list *listing
 	switch {
+	case err != nil && ctx.Err() != nil:
+		// The gateway closed (ctx is detached from any request): the venue
+		// did not fail.
 	case err != nil:
 		l.log.Warn("the venue's list of contracts could not be had: unlisted codes are asked of the venue", "err", err)
 	case len(env.Data) == 0:

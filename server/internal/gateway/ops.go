@@ -102,6 +102,7 @@ const readyFor = time.Second
 type readyProbe struct {
 	flight   singleflight.Group
 	answered atomic.Int64 // Unix ns; 0: never
+	detached *Detached    // the shared calls' lifetime
 }
 
 // recent reports whether the venue answered a probe less than readyFor
@@ -142,11 +143,13 @@ func (s *server) probeKLine(ctx context.Context) error {
 
 // share makes a probe's venue call, named key, once for the probes waiting
 // at once, each within its own ctx. The call is detached from the probe that
-// started it, which may leave before the others it answers, and bounded as
-// each probe is.
+// started it, which may leave before the others it answers, ends when
+// p.detached closes, and is bounded as each probe is.
 func (p *readyProbe) share(ctx context.Context, key string, venueCall func(context.Context) error) error {
 	ch := p.flight.DoChan(key, func() (any, error) {
-		call, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
+		call, done := p.detached.detach(ctx)
+		defer done()
+		call, cancel := context.WithTimeout(call, 3*time.Second)
 		defer cancel()
 		return nil, venueCall(call)
 	})

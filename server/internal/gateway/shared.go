@@ -19,17 +19,20 @@ var errSlow = fmt.Errorf("the venue is slower than the wait for a held answer: %
 // reach g only after another caller's call has kept one and ended, and
 // would otherwise call the venue a second time within the interval that
 // answer is good for. The call is detached from the request that started it
-// (its sharers must not fail because that one browser left) and bounded by
-// timeout, the wait for budget included: past it the browser gets a 429 or
-// a 504 rather than a hung request. Each caller stops waiting when its own
-// request ends, or after patience (0: no limit) with errSlow, when it holds
-// an older answer to give instead; the call goes on for the next caller.
-func shared(ctx context.Context, g *singleflight.Group, key string, timeout, patience time.Duration, held func() (v any, ok bool, err error), fetch func(context.Context) (any, error)) (any, error) {
+// (its sharers must not fail because that one browser left), ends when d
+// closes, and is bounded by timeout, the wait for budget included: past it
+// the browser gets a 429 or a 504 rather than a hung request. Each caller
+// stops waiting when its own request ends, or after patience (0: no limit)
+// with errSlow, when it holds an older answer to give instead; the call goes
+// on for the next caller.
+func shared(ctx context.Context, d *Detached, g *singleflight.Group, key string, timeout, patience time.Duration, held func() (v any, ok bool, err error), fetch func(context.Context) (any, error)) (any, error) {
 	ch := g.DoChan(key, func() (any, error) {
 		if v, ok, err := held(); ok {
 			return v, err
 		}
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
+		ctx, done := d.detach(ctx)
+		defer done()
+		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		return fetch(ctx)
 	})

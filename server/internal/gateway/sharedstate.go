@@ -41,6 +41,7 @@ type SharedState struct {
 	wake     chan struct{}       // a change is pending
 	counts   *prometheus.CounterVec
 	attached bool
+	detached *Detached // the gateway's, set by attach: the lifetime of the writes owed after their request ended
 }
 
 // changeHandler is a cache told of the changed keys under its prefix, with
@@ -61,13 +62,13 @@ func NewSharedState(c *cluster.Client, budgets ...*cluster.Budget) *SharedState 
 }
 
 // attach ties s to one gateway: its log and metrics, and the caches' handlers.
-func (s *SharedState) attach(log *slog.Logger, reg prometheus.Registerer) error {
+func (s *SharedState) attach(log *slog.Logger, reg prometheus.Registerer, d *Detached) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.attached {
 		return fmt.Errorf("gateway: a SharedState serves one gateway")
 	}
-	s.attached = true
+	s.attached, s.detached = true, d
 	s.log = log.With("component", "shared state")
 	s.counts = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "riskchart_shared_cache_total",
 		Help: "Shared cache fills, by cache (kline_latest, kline_history, tiers, limits) and how (fetched: this replica called the venue for the cluster; " +
@@ -249,7 +250,8 @@ func (s *SharedState) release(ctx context.Context, l cluster.Lease, err error) {
 	if !(errors.As(err, &rl) && !rl.Venue) && !errors.As(err, new(*shareSpentError)) {
 		return
 	}
-	ctx = context.WithoutCancel(ctx)
+	ctx, done := s.detached.detach(ctx)
+	defer done()
 	if err := l.Release(ctx); err != nil {
 		s.fail(ctx, err)
 	}

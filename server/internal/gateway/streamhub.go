@@ -34,6 +34,7 @@ type streamHub struct {
 	maxTotal     int
 	maxPerClient int
 	life         *Streams
+	detached     *Detached // the pumps' lifetime: a pump outlives every request
 
 	mu        sync.Mutex
 	pumps     map[streamKey]*pump
@@ -70,7 +71,7 @@ const (
 
 func newStreamHub(c *candleCache, cfg Config, reg prometheus.Registerer) *streamHub {
 	h := &streamHub{candles: c, look: max(cfg.RefreshInterval/streamLooksPerRefresh, 10*time.Millisecond), refresh: cfg.RefreshInterval, now: cfg.Now, log: cfg.Logger,
-		maxTotal: cfg.MaxStreams, maxPerClient: cfg.ClientStreams, life: cfg.Streams,
+		maxTotal: cfg.MaxStreams, maxPerClient: cfg.ClientStreams, life: cfg.Streams, detached: cfg.Detached,
 		pumps: map[streamKey]*pump{}, perClient: map[netip.Addr]int{},
 		events: prometheus.NewCounter(prometheus.CounterOpts{Name: "riskchart_stream_events_total",
 			Help: "Candle events handed to stream subscribers."}),
@@ -178,6 +179,7 @@ type pump struct {
 	users int    // subscribers and requests about to subscribe; under hub.mu
 	ctx   context.Context
 	stop  context.CancelFunc
+	ended func()        // tells hub.detached that run has returned
 	turn  chan struct{} // one refresh at a time
 
 	last *answer // the cache's answer of the last refresh: unchanged, nothing to compare; under turn
@@ -190,17 +192,20 @@ type pump struct {
 	state  streamState    // the candles held stand in for a venue that failed; a type code's future
 }
 
+// newPump makes the pump of k, whose run must follow.
 func newPump(h *streamHub, k streamKey) *pump {
-	ctx, cancel := context.WithCancel(context.Background())
-	return &pump{hub: h, key: k, ch: venueapi.Channel(k.code, k.period), ctx: ctx, stop: cancel,
+	ctx, ended := h.detached.detach(context.Background())
+	ctx, cancel := context.WithCancel(ctx)
+	return &pump{hub: h, key: k, ch: venueapi.Channel(k.code, k.period), ctx: ctx, stop: cancel, ended: ended,
 		turn: make(chan struct{}, 1), subs: map[*subscriber]struct{}{}}
 }
 
-// run looks at the cache until the last subscriber leaves. While the
-// venue fails, it looks once per refresh interval, as a poll would: each
-// look at a series not refreshed in time is a venue call, or one the
-// venue client's breaker refuses unsent.
+// run looks at the cache until the last subscriber leaves, or the gateway
+// closes its detached work. While the venue fails, it looks once per
+// refresh interval, as a poll would: each look at a series not refreshed in
+// time is a venue call, or one the venue client's breaker refuses unsent.
 func (p *pump) run() {
+	defer p.ended()
 	t := time.NewTimer(p.hub.look)
 	defer t.Stop()
 	for {

@@ -24,6 +24,7 @@ type ttlCache struct {
 	name       string       // in the cache's Redis keys and metrics: tiers, limits
 	shared     string       // the prefix of its Redis keys: ttl:, and the account for an account's own answers
 	decode     func([]byte) (any, error)
+	detached   *Detached // the shared venue calls' lifetime
 }
 
 type ttlEntry struct {
@@ -32,8 +33,8 @@ type ttlEntry struct {
 	at  time.Time
 }
 
-func newTTLCache(ttl, timeout, staleAfter time.Duration, now func() time.Time) *ttlCache {
-	return &ttlCache{ttl: ttl, timeout: timeout, staleAfter: staleAfter, now: now, m: map[string]ttlEntry{}}
+func newTTLCache(ttl, timeout, staleAfter time.Duration, now func() time.Time, d *Detached) *ttlCache {
+	return &ttlCache{ttl: ttl, timeout: timeout, staleAfter: staleAfter, now: now, m: map[string]ttlEntry{}, detached: d}
 }
 
 // ttlCacheMax bounds the answers kept; past it, expired ones are forgotten
@@ -57,7 +58,7 @@ func (c *ttlCache) get(ctx context.Context, key string, fetch func(context.Conte
 	if ok && e.v != nil {
 		patience = c.staleAfter
 	}
-	v, err = shared(ctx, &c.flight, key, c.timeout, patience, held, func(ctx context.Context) (any, error) {
+	v, err = shared(ctx, c.detached, &c.flight, key, c.timeout, patience, held, func(ctx context.Context) (any, error) {
 		if c.cluster.shared() {
 			if v, done, err := c.getShared(ctx, key, fetch); done {
 				return v, err

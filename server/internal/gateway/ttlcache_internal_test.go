@@ -42,7 +42,7 @@ func TestAHeldPrivateAnswerStandsInOnlyForAVenueFailing(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := &testClock{t: time.Unix(1_800_000_000, 0)}
-			c := newTTLCache(time.Minute, time.Second, time.Second, clk.now)
+			c := newTTLCache(time.Minute, time.Second, time.Second, clk.now, NewDetached())
 			if v, stale, err := c.get(context.Background(), "k", func(context.Context) (any, error) { return "held", nil }); v != "held" || stale || err != nil {
 				t.Fatalf("the first get: %v, stale %v, %v", v, stale, err)
 			}
@@ -60,7 +60,7 @@ func TestAHeldPrivateAnswerStandsInOnlyForAVenueFailing(t *testing.T) {
 // than for staleAfter only and then an error.
 func TestAKeptRefusalIsNoReasonToStopWaitingForTheVenue(t *testing.T) {
 	clk := &testClock{t: time.Unix(1_800_000_000, 0)}
-	c := newTTLCache(time.Minute, 5*time.Second, 20*time.Millisecond, clk.now)
+	c := newTTLCache(time.Minute, 5*time.Second, 20*time.Millisecond, clk.now, NewDetached())
 	refused := &venue.NotFoundError{Code: 1013, Message: "no such contract"}
 	if _, _, err := c.get(context.Background(), "k", func(context.Context) (any, error) { return nil, refused }); !errors.Is(err, refused) {
 		t.Fatalf("the first get: %v", err)
@@ -80,7 +80,7 @@ func TestAKeptRefusalIsNoReasonToStopWaitingForTheVenue(t *testing.T) {
 func TestASharedCallAnswersWhatIsHeldWithoutCallingTheVenue(t *testing.T) {
 	var g singleflight.Group
 	held := func() (any, bool, error) { return "kept", true, nil }
-	v, err := shared(context.Background(), &g, "k", time.Second, 0, held, func(context.Context) (any, error) {
+	v, err := shared(context.Background(), NewDetached(), &g, "k", time.Second, 0, held, func(context.Context) (any, error) {
 		t.Error("the venue was called for an answer held")
 		return "fetched", nil
 	})

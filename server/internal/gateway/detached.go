@@ -1,0 +1,83 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"sync"
+)
+
+// Detached is the lifetime of the work the gateway detaches from the
+// requests that start it: the venue calls their sharers wait for after the
+// browser that started them left, the contract list's fetch, the readiness
+// probes' calls, the stream pumps, and the Redis writes owed when a request
+// ends. http.Server.Shutdown waits for none of it, and it spends the venue
+// client and the Redis client its owner closes after the gateway: Close ends
+// it and waits for it, so that nothing of it runs once they are closed.
+type Detached struct {
+	ctx    context.Context // ends at Close
+	cancel context.CancelFunc
+
+	// A count under a lock rather than a sync.WaitGroup: work may be
+	// detached while Close waits, which WaitGroup.Add must not race with.
+	mu      sync.Mutex
+	closed  bool
+	running int
+	idle    chan struct{} // closed once closed is true and running is 0
+}
+
+// NewDetached returns the lifetime of a gateway's detached work, to close at
+// shutdown once the requests that wait for it are over.
+func NewDetached() *Detached {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Detached{ctx: ctx, cancel: cancel, idle: make(chan struct{})}
+}
+
+// detach returns a context with ctx's values but not its cancellation, which
+// ends when d closes, and done, to call when the work ends. Work detached
+// once d has closed gets a context ended already: it fails at once rather
+// than outlive its owner. Each caller keeps its own timeout on top.
+func (d *Detached) detach(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	unhook := context.AfterFunc(d.ctx, cancel)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		unhook()
+		cancel()
+		return ctx, func() {}
+	}
+	d.running++
+	return ctx, sync.OnceFunc(func() {
+		unhook()
+		cancel()
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if d.running--; d.closed && d.running == 0 {
+			close(d.idle)
+		}
+	})
+}
+
+// Close ends the detached work, refuses more, and waits until all of it has
+// returned or ctx is done. Call it once the requests that may wait for the
+// work are over (after http.Server.Shutdown returns), as they would fail.
+func (d *Detached) Close(ctx context.Context) error {
+	d.mu.Lock()
+	if !d.closed {
+		d.closed = true
+		if d.running == 0 {
+			close(d.idle)
+		}
+	}
+	d.mu.Unlock()
+	d.cancel()
+	select {
+	case <-d.idle:
+		return nil
+	case <-ctx.Done():
+		d.mu.Lock()
+		n := d.running
+		d.mu.Unlock()
+		return fmt.Errorf("ending the gateway's detached venue calls and Redis writes: %d still running: %w", n, ctx.Err())
+	}
+}
