@@ -75,9 +75,15 @@ func (d *Detached) Close(ctx context.Context) error {
 	case <-d.idle:
 		return nil
 	case <-ctx.Done():
-		d.mu.Lock()
-		n := d.running
-		d.mu.Unlock()
-		return fmt.Errorf("ending the gateway's detached venue calls and Redis writes: %d still running: %w", n, ctx.Err())
 	}
+	// select picks either when both are ready: a ctx done before Close (the
+	// grace period spent on the requests or the streams) says nothing of
+	// work that has all returned.
+	d.mu.Lock()
+	n := d.running
+	d.mu.Unlock()
+	if n == 0 {
+		return nil
+	}
+	return fmt.Errorf("ending the gateway's detached venue calls and Redis writes: %d still running: %w", n, ctx.Err())
 }

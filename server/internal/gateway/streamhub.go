@@ -200,7 +200,9 @@ func newPump(h *streamHub, k streamKey) *pump {
 		turn: make(chan struct{}, 1), subs: map[*subscriber]struct{}{}}
 }
 
-// run looks at the cache until the last subscriber leaves, or the gateway
+// run looks at the cache until the last subscriber leaves, the streams
+// close (a stream whose browser stopped reading may hold its subscriber
+// until the grace period ends, and reads nothing more), or the gateway
 // closes its detached work. While the venue fails, it looks once per
 // refresh interval, as a poll would: each look at a series not refreshed in
 // time is a venue call, or one the venue client's breaker refuses unsent.
@@ -211,6 +213,8 @@ func (p *pump) run() {
 	for {
 		select {
 		case <-p.ctx.Done():
+			return
+		case <-p.hub.life.stop:
 			return
 		case <-t.C:
 		}
