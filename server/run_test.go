@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"strconv"
 	"strings"
@@ -16,7 +15,6 @@ import (
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/gateway"
-	"github.com/riskchart/riskchart/server/internal/sandbox"
 	"github.com/riskchart/riskchart/server/internal/sandbox/sandboxtest"
 	"github.com/riskchart/riskchart/server/internal/servertest"
 
@@ -56,29 +54,9 @@ func TestSecretsAppearInNoAnswerLogLineOrBundleFile(t *testing.T) {
 // however slow the machine: a sleep before the signal left the request
 // unsent (refused at connect) or already answered.
 func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
-	key, err := sandbox.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sb, err := sandbox.New(sandbox.Config{Keys: []sandbox.Key{key}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	asked, release := make(chan struct{}), make(chan struct{})
-	var askedOnce, releaseOnce sync.Once
-	letGo := func() { releaseOnce.Do(func() { close(release) }) }
-	venue := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == venueapi.PathKLine && r.URL.Query().Get("contract_code") == "DOGE-USDT" {
-			askedOnce.Do(func() { close(asked) })
-			<-release
-		}
-		sb.ServeHTTP(w, r)
-	}))
-	t.Cleanup(venue.Close)
-	t.Cleanup(letGo) // before the venue closes: Close waits for its handlers
-
+	venue := startCountingVenue(t, "DOGE-USDT")
 	vars := map[string]string{"RISKCHART_ADDR": "127.0.0.1:0", "RISKCHART_ROOT": "..",
-		"RISKCHART_VENUE_URL": venue.URL, "RISKCHART_ACCESS_KEY": key.Access, "RISKCHART_SECRET_KEY": key.Secret}
+		"RISKCHART_VENUE_URL": venue.URL, "RISKCHART_ACCESS_KEY": venue.Key.Access, "RISKCHART_SECRET_KEY": venue.Key.Secret}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	pr, pw := io.Pipe()
@@ -104,7 +82,7 @@ func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
 		}
 	}()
 	select {
-	case <-asked:
+	case <-venue.asked:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the request did not reach the venue within 10 s")
 	}
@@ -122,7 +100,7 @@ func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
 			t.Fatal("the server still takes connections 10 s after its context ended")
 		}
 	}
-	letGo()
+	venue.letGo()
 	wg.Wait()
 	if err := <-done; err != nil {
 		t.Fatalf("run: %v", err)
