@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"golang.org/x/sync/singleflight"
 
 	"github.com/riskchart/riskchart/server/internal/candles"
 	"github.com/riskchart/riskchart/server/internal/venue"
@@ -31,15 +30,14 @@ type candleCache struct {
 	metrics    *metrics
 	hits       prometheus.Counter // resolved once: the hit path is hot
 	misses     prometheus.Counter
-	flight     singleflight.Group // keyed by series and what is asked of it
-	cluster    *SharedState       // nil: this process alone (shared_candles.go)
-	blockPool  int64              // the bytes of history blocks the replicas may put in Redis an hour (Config.SharedBlockBytes)
-	watched    watchList          // the series whose refreshes by other replicas are merged here
-	detached   *Detached          // the shared venue calls' lifetime
+	calls      sharedCalls  // keyed by series and what is asked of it
+	cluster    *SharedState // nil: this process alone (shared_candles.go)
+	blockPool  int64        // the bytes of history blocks the replicas may put in Redis an hour (Config.SharedBlockBytes)
+	watched    watchList    // the series whose refreshes by other replicas are merged here
 }
 
 func newCandleCache(v *venue.Client, refresh, timeout, staleAfter time.Duration, bound int64, now func() time.Time, m *metrics, d *Detached) *candleCache {
-	return &candleCache{store: candles.NewStore(bound), venue: v, refresh: refresh, timeout: timeout, staleAfter: staleAfter, now: now, metrics: m, detached: d,
+	return &candleCache{store: candles.NewStore(bound), venue: v, refresh: refresh, timeout: timeout, staleAfter: staleAfter, now: now, metrics: m, calls: sharedCalls{life: d},
 		hits:   m.cache.WithLabelValues("candles", "hit"),
 		misses: m.cache.WithLabelValues("candles", "miss")}
 }
@@ -207,7 +205,7 @@ func (c *candleCache) fetchLatest(ctx context.Context, s *candles.Series, size, 
 	if len(s.Last(1, k.Period.Start(c.now().Unix()))) > 0 {
 		patience = c.staleAfter
 	}
-	_, err := shared(ctx, c.detached, &c.flight, flightKey(k, "latest", int64(size)), c.timeout, patience, held, func(ctx context.Context) (any, error) {
+	_, err := c.calls.do(ctx, flightKey(k, "latest", int64(size)), c.timeout, patience, held, func(ctx context.Context) (any, error) {
 		if c.cluster.shared() {
 			return nil, c.latestShared(ctx, s, size, n)
 		}
@@ -274,7 +272,7 @@ func (c *candleCache) rangeOf(ctx context.Context, s *candles.Series, from, to i
 func (c *candleCache) gap(ctx context.Context, s *candles.Series, g candles.Span, now time.Time) error {
 	k := s.Key()
 	held := func() (any, bool, error) { return nil, len(s.Missing(g.Lo, g.Hi, now)) == 0, nil }
-	_, err := shared(ctx, c.detached, &c.flight, flightKey(k, "range", g.Lo, g.Hi), c.timeout, 0, held, func(ctx context.Context) (any, error) {
+	_, err := c.calls.do(ctx, flightKey(k, "range", g.Lo, g.Hi), c.timeout, 0, held, func(ctx context.Context) (any, error) {
 		at := c.now()
 		recs, stamps, err := c.venue.KLineRangeStamped(ctx, k.Code, k.Period, g.Lo, g.Hi)
 		c.metrics.countVenueCall(venue.EndpointKLine, err)

@@ -202,7 +202,7 @@ func New(cfg Config) (http.Handler, error) {
 		cfg.Now = time.Now
 	}
 	s := &server{cfg: cfg, venue: cfg.Venue, log: cfg.Logger, now: cfg.Now,
-		hosts: hosts, origins: originAllowList(cfg), refused: newRefusals(), ready: readyProbe{detached: cfg.Detached}}
+		hosts: hosts, origins: originAllowList(cfg), refused: newRefusals(), ready: readyProbe{calls: sharedCalls{life: cfg.Detached}}}
 	for _, t := range cfg.ViewerTokens {
 		s.tokenSums = append(s.tokenSums, sha256.Sum256([]byte(t)))
 	}

@@ -7,8 +7,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/sync/singleflight"
-
 	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -100,9 +98,8 @@ const readyFor = time.Second
 // venue last answered one, as the gateway's clock has it; concurrent
 // probes share one call.
 type readyProbe struct {
-	flight   singleflight.Group
+	calls    sharedCalls
 	answered atomic.Int64 // Unix ns; 0: never
-	detached *Detached    // the shared calls' lifetime
 }
 
 // recent reports whether the venue answered a probe less than readyFor
@@ -142,21 +139,11 @@ func (s *server) probeKLine(ctx context.Context) error {
 }
 
 // share makes a probe's venue call, named key, once for the probes waiting
-// at once, each within its own ctx. The call is detached from the probe that
-// started it, which may leave before the others it answers, ends when
-// p.detached closes, and is bounded as each probe is.
+// at once, each within its own ctx, as every shared venue call is made, and
+// bounded as each probe is.
 func (p *readyProbe) share(ctx context.Context, key string, venueCall func(context.Context) error) error {
-	ch := p.flight.DoChan(key, func() (any, error) {
-		call, done := p.detached.detach(ctx)
-		defer done()
-		call, cancel := context.WithTimeout(call, 3*time.Second)
-		defer cancel()
+	_, err := p.calls.do(ctx, key, 3*time.Second, 0, nil, func(call context.Context) (any, error) {
 		return nil, venueCall(call)
 	})
-	select {
-	case res := <-ch:
-		return res.Err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return err
 }

@@ -264,7 +264,7 @@ func (c *candleCache) gapShared(ctx context.Context, s *candles.Series, g candle
 // concurrent askers of this replica.
 func (c *candleCache) blockShared(ctx context.Context, s *candles.Series, b block, piece candles.Span, now time.Time) error {
 	held := func() (any, bool, error) { return nil, len(s.Missing(piece.Lo, piece.Hi, now)) == 0, nil }
-	_, err := shared(ctx, c.detached, &c.flight, flightKey(s.Key(), "block", b.n, piece.Hi), c.timeout, 0, held, func(ctx context.Context) (any, error) {
+	_, err := c.calls.do(ctx, flightKey(s.Key(), "block", b.n, piece.Hi), c.timeout, 0, held, func(ctx context.Context) (any, error) {
 		return nil, c.loadBlock(ctx, s, b, piece, now)
 	})
 	return err
@@ -325,11 +325,7 @@ func (c *candleCache) loadBlock(ctx context.Context, s *candles.Series, b block,
 				// the block takes the lease at its next look (blockPoll) and
 				// fetches for itself, rather than wait out the lease.
 				c.cluster.count("kline_history", "pool_full")
-				ctx, done := c.detached.detach(ctx)
-				if err := l.Release(ctx); err != nil {
-					c.cluster.fail(ctx, err)
-				}
-				done()
+				c.cluster.releaseNow(ctx, l)
 			}
 			return nil
 		}

@@ -250,6 +250,12 @@ func (s *SharedState) release(ctx context.Context, l cluster.Lease, err error) {
 	if !(errors.As(err, &rl) && !rl.Venue) && !errors.As(err, new(*shareSpentError)) {
 		return
 	}
+	s.releaseNow(ctx, l)
+}
+
+// releaseNow ends l now, though the request that won it may have ended:
+// the release is detached from it, for the gateway's lifetime.
+func (s *SharedState) releaseNow(ctx context.Context, l cluster.Lease) {
 	ctx, done := s.detached.detach(ctx)
 	defer done()
 	if err := l.Release(ctx); err != nil {

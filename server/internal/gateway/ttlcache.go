@@ -4,8 +4,6 @@ import (
 	"context"
 	"sync"
 	"time"
-
-	"golang.org/x/sync/singleflight"
 )
 
 // ttlCache keeps the private answers briefly (tiers: minutes, limits:
@@ -17,14 +15,13 @@ type ttlCache struct {
 	timeout    time.Duration // of a shared venue call
 	staleAfter time.Duration // the longest a caller holding an answer waits for a refresh
 	now        func() time.Time
-	flight     singleflight.Group
+	calls      sharedCalls
 	mu         sync.Mutex
 	m          map[string]ttlEntry
 	cluster    *SharedState // nil: this process alone (shared_ttl.go)
 	name       string       // in the cache's Redis keys and metrics: tiers, limits
 	shared     string       // the prefix of its Redis keys: ttl:, and the account for an account's own answers
 	decode     func([]byte) (any, error)
-	detached   *Detached // the shared venue calls' lifetime
 }
 
 type ttlEntry struct {
@@ -34,7 +31,7 @@ type ttlEntry struct {
 }
 
 func newTTLCache(ttl, timeout, staleAfter time.Duration, now func() time.Time, d *Detached) *ttlCache {
-	return &ttlCache{ttl: ttl, timeout: timeout, staleAfter: staleAfter, now: now, m: map[string]ttlEntry{}, detached: d}
+	return &ttlCache{ttl: ttl, timeout: timeout, staleAfter: staleAfter, now: now, m: map[string]ttlEntry{}, calls: sharedCalls{life: d}}
 }
 
 // ttlCacheMax bounds the answers kept; past it, expired ones are forgotten
@@ -58,7 +55,7 @@ func (c *ttlCache) get(ctx context.Context, key string, fetch func(context.Conte
 	if ok && e.v != nil {
 		patience = c.staleAfter
 	}
-	v, err = shared(ctx, c.detached, &c.flight, key, c.timeout, patience, held, func(ctx context.Context) (any, error) {
+	v, err = c.calls.do(ctx, key, c.timeout, patience, held, func(ctx context.Context) (any, error) {
 		if c.cluster.shared() {
 			if v, done, err := c.getShared(ctx, key, fetch); done {
 				return v, err

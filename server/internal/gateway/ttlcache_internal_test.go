@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sync/singleflight"
-
 	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -78,9 +76,9 @@ func TestAKeptRefusalIsNoReasonToStopWaitingForTheVenue(t *testing.T) {
 // The call a caller starts first asks held for a fresh answer: one kept
 // by a call that ended just before costs no second venue call.
 func TestASharedCallAnswersWhatIsHeldWithoutCallingTheVenue(t *testing.T) {
-	var g singleflight.Group
+	calls := sharedCalls{life: NewDetached()}
 	held := func() (any, bool, error) { return "kept", true, nil }
-	v, err := shared(context.Background(), NewDetached(), &g, "k", time.Second, 0, held, func(context.Context) (any, error) {
+	v, err := calls.do(context.Background(), "k", time.Second, 0, held, func(context.Context) (any, error) {
 		t.Error("the venue was called for an answer held")
 		return "fetched", nil
 	})
