@@ -18,10 +18,11 @@ import (
 func TestRunReturnsWithNoVenueCallOfItsOwnGoingOn(t *testing.T) {
 	redis := redistest.Start(t)
 	v := startCountingVenue(t, "DOGE-USDT")
-	base, log, stop := runInProcess(t, map[string]string{"RISKCHART_VENUE_URL": v.URL,
-		"RISKCHART_ACCESS_KEY": v.Key.Access, "RISKCHART_SECRET_KEY": v.Key.Secret, "RISKCHART_REDIS_URL": redis.URL()})
+	env := v.env()
+	env["RISKCHART_REDIS_URL"] = redis.URL()
+	s := startServer(t, env)
 	ctx, cancel := context.WithCancel(context.Background())
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+venueapi.PathKLine+"?contract_code=DOGE-USDT&period=1min&size=5", nil)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.URL+venueapi.PathKLine+"?contract_code=DOGE-USDT&period=1min&size=5", nil)
 	asked := make(chan error, 1)
 	go func() {
 		res, err := http.DefaultClient.Do(req)
@@ -37,13 +38,13 @@ func TestRunReturnsWithNoVenueCallOfItsOwnGoingOn(t *testing.T) {
 	}
 	cancel() // the browser leaves; the venue call goes on for the others
 	<-asked
-	if err := stop(); err != nil {
+	if err := s.Stop(); err != nil {
 		t.Fatalf("run: %v", err)
 	}
-	returned := len(log.String())
+	returned := len(s.Log.String())
 	v.letGo() // the venue answers, after run returned
 	time.Sleep(time.Second)
-	if after := log.String()[returned:]; strings.Contains(after, `"level":"WARN"`) || strings.Contains(after, `"level":"ERROR"`) {
+	if after := s.Log.String()[returned:]; strings.Contains(after, `"level":"WARN"`) || strings.Contains(after, `"level":"ERROR"`) {
 		t.Errorf("logged after run returned:\n%s", after)
 	}
 }

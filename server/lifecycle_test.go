@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -14,22 +12,17 @@ import (
 
 	"github.com/riskchart/riskchart/server/internal/redistest"
 	"github.com/riskchart/riskchart/server/internal/sandbox"
-	"github.com/riskchart/riskchart/server/internal/servertest"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
 // countingVenue is the sandbox behind a loopback server that counts the
 // connections open to it, and can hold the KLine calls for one contract.
 type countingVenue struct {
-	URL  string
-	Key  sandbox.Key
-	open atomic.Int64
-
-	hold    string        // a contract whose KLine calls wait for release
-	asked   chan struct{} // closed when the first held call arrived
-	release chan struct{}
-	once    sync.Once
-	letGo   func()
+	URL   string
+	Key   sandbox.Key
+	open  atomic.Int64
+	asked chan struct{} // closed when the first held call arrived
+	letGo func()        // lets the held calls, and those to come, through
 }
 
 func startCountingVenue(t *testing.T, hold string) *countingVenue {
@@ -42,13 +35,13 @@ func startCountingVenue(t *testing.T, hold string) *countingVenue {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := &countingVenue{Key: key, hold: hold, asked: make(chan struct{}), release: make(chan struct{})}
-	var releaseOnce sync.Once
-	v.letGo = func() { releaseOnce.Do(func() { close(v.release) }) }
+	release := make(chan struct{})
+	v := &countingVenue{Key: key, asked: make(chan struct{}), letGo: sync.OnceFunc(func() { close(release) })}
+	asked := sync.OnceFunc(func() { close(v.asked) })
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if hold != "" && r.URL.Path == venueapi.PathKLine && r.URL.Query().Get("contract_code") == hold {
-			v.once.Do(func() { close(v.asked) })
-			<-v.release
+			asked()
+			<-release
 		}
 		sb.ServeHTTP(w, r)
 	}))
@@ -67,32 +60,9 @@ func startCountingVenue(t *testing.T, hold string) *countingVenue {
 	return v
 }
 
-// runInProcess runs the server with vars until stop, which returns what run
-// returned; the log is what run wrote to stderr.
-func runInProcess(t *testing.T, vars map[string]string) (base string, log *servertest.Buffer, stop func() error) {
-	t.Helper()
-	env := map[string]string{"RISKCHART_ADDR": "127.0.0.1:0", "RISKCHART_ROOT": ".."}
-	for k, v := range vars {
-		env[k] = v
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	log = &servertest.Buffer{}
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"riskchart"}, func(k string) string { return env[k] }, pw, log)
-		pw.Close()
-	}()
-	var once sync.Once
-	var err error
-	stop = func() error {
-		once.Do(func() { cancel(); err = <-done })
-		return err
-	}
-	t.Cleanup(func() { stop() })
-	base = servertest.ServingURL(t, pr, log)
-	servertest.WaitHealthy(t, base+"/healthz")
-	return base, log, stop
+// env is the settings that point a server at the venue, with its key.
+func (v *countingVenue) env() map[string]string {
+	return map[string]string{"RISKCHART_VENUE_URL": v.URL, "RISKCHART_ACCESS_KEY": v.Key.Access, "RISKCHART_SECRET_KEY": v.Key.Secret}
 }
 
 // Once run has returned, the server holds no connection to the venue: an
@@ -101,20 +71,14 @@ func runInProcess(t *testing.T, vars map[string]string) (base string, log *serve
 // timeout (90 s).
 func TestRunReturnsWithNoConnectionToTheVenueOpen(t *testing.T) {
 	v := startCountingVenue(t, "")
-	base, log, stop := runInProcess(t, map[string]string{"RISKCHART_VENUE_URL": v.URL,
-		"RISKCHART_ACCESS_KEY": v.Key.Access, "RISKCHART_SECRET_KEY": v.Key.Secret})
+	s := startServer(t, v.env())
 	for _, p := range []string{venueapi.PathKLine + "?contract_code=BTC-USDT&period=1min&size=5", venueapi.PathTiers + "?contract_code=BTC-USDT", "/readyz"} {
-		res, err := http.Get(base + p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, res.Body)
-		res.Body.Close()
+		s.do(t, http.MethodGet, p, nil)
 	}
 	if v.open.Load() == 0 {
 		t.Fatal("the server opened no connection to the venue")
 	}
-	if err := stop(); err != nil {
+	if err := s.Stop(); err != nil {
 		t.Fatalf("run: %v", err)
 	}
 	deadline := time.Now().Add(2 * time.Second)
@@ -122,7 +86,7 @@ func TestRunReturnsWithNoConnectionToTheVenueOpen(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	if n := v.open.Load(); n > 0 {
-		t.Errorf("%d connections to the venue still open 2 s after run returned\nlog:\n%s", n, log.String())
+		t.Errorf("%d connections to the venue still open 2 s after run returned\nlog:\n%s", n, s.Log.String())
 	}
 }
 
@@ -142,29 +106,23 @@ func TestARestartedReplicaIsNotCountedBesideItsOldSelf(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			redis := redistest.Start(t)
 			env := map[string]string{"RISKCHART_REDIS_URL": redis.URL(), "RISKCHART_REPLICAS": "1"}
-			get := func(base, code, period string) {
-				t.Helper()
-				res, err := http.Get(base + venueapi.PathKLine + "?contract_code=" + code + "&period=" + period + "&size=5")
-				if err != nil {
-					t.Fatal(err)
-				}
-				io.Copy(io.Discard, res.Body)
-				res.Body.Close()
+			kline := func(code string) string {
+				return venueapi.PathKLine + "?contract_code=" + code + "&period=1min&size=5"
 			}
-			first, _, stopFirst := runInProcess(t, env)
-			get(first, "BTC-USDT", "1min")
+			first := startServer(t, env)
+			first.do(t, http.MethodGet, kline("BTC-USDT"), nil)
 			if tc.stopFirst {
-				if err := stopFirst(); err != nil {
+				if err := first.Stop(); err != nil {
 					t.Fatalf("run: %v", err)
 				}
 			}
-			second, log, _ := runInProcess(t, env)
+			second := startServer(t, env)
 			// A series the first did not ask for: a venue call, and a turn.
-			get(second, "ETH-USDT", "1min")
+			second.do(t, http.MethodGet, kline("ETH-USDT"), nil)
 			const crowded = "more replicas present than RISKCHART_REPLICAS"
-			got := strings.Contains(log.String(), crowded)
+			got := strings.Contains(second.Log.String(), crowded)
 			if got != tc.warned {
-				t.Errorf("the second replica warned %q: %v, want %v\nits log:\n%s", crowded, got, tc.warned, log.String())
+				t.Errorf("the second replica warned %q: %v, want %v\nits log:\n%s", crowded, got, tc.warned, second.Log.String())
 			}
 		})
 	}

@@ -55,18 +55,8 @@ func TestSecretsAppearInNoAnswerLogLineOrBundleFile(t *testing.T) {
 // unsent (refused at connect) or already answered.
 func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
 	venue := startCountingVenue(t, "DOGE-USDT")
-	vars := map[string]string{"RISKCHART_ADDR": "127.0.0.1:0", "RISKCHART_ROOT": "..",
-		"RISKCHART_VENUE_URL": venue.URL, "RISKCHART_ACCESS_KEY": venue.Key.Access, "RISKCHART_SECRET_KEY": venue.Key.Secret}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"riskchart"}, func(k string) string { return vars[k] }, pw, io.Discard)
-		pw.Close()
-	}()
-	base := servertest.ServingURL(t, pr, nil)
-	servertest.WaitHealthy(t, base+"/healthz")
+	srv := startServer(t, venue.env())
+	base := srv.URL
 	var wg sync.WaitGroup
 	var status int
 	var askErr error
@@ -86,7 +76,8 @@ func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the request did not reach the venue within 10 s")
 	}
-	cancel()
+	stopped := make(chan error, 1)
+	go func() { stopped <- srv.Stop() }()
 	// The listener closes as the shutdown begins: from then on the request
 	// is one the shutdown waits for.
 	addr := strings.TrimPrefix(base, "http://")
@@ -102,7 +93,7 @@ func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
 	}
 	venue.letGo()
 	wg.Wait()
-	if err := <-done; err != nil {
+	if err := <-stopped; err != nil {
 		t.Fatalf("run: %v", err)
 	}
 	if status != http.StatusOK {
