@@ -161,9 +161,7 @@ func (s *server) chargeShare(ctx context.Context, client netip.Addr) (ok bool, r
 				if err := ch.Refund(ctx); err != nil {
 					// Noted though the request has left, unless the gateway
 					// has closed: Refund failing then says nothing of Redis.
-					ctx, done := s.cfg.Detached.detach(ctx)
-					s.shared.fail(ctx, err)
-					done()
+					s.shared.fail(s.cfg.Detached.ctx, err)
 				}
 			}
 		}
