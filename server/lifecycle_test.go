@@ -25,7 +25,8 @@ type countingVenue struct {
 	letGo func()        // lets the held calls, and those to come, through
 }
 
-func startCountingVenue(t *testing.T, hold string) *countingVenue {
+// keyedSandbox is a sandbox venue that takes one new key, and that key.
+func keyedSandbox(t *testing.T) (sandbox.Key, *sandbox.Sandbox) {
 	t.Helper()
 	key, err := sandbox.GenerateKey()
 	if err != nil {
@@ -35,6 +36,12 @@ func startCountingVenue(t *testing.T, hold string) *countingVenue {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return key, sb
+}
+
+func startCountingVenue(t *testing.T, hold string) *countingVenue {
+	t.Helper()
+	key, sb := keyedSandbox(t)
 	release := make(chan struct{})
 	v := &countingVenue{Key: key, asked: make(chan struct{}), letGo: sync.OnceFunc(func() { close(release) })}
 	asked := sync.OnceFunc(func() { close(v.asked) })

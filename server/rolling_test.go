@@ -24,14 +24,7 @@ import (
 func TestAStuckStreamDoesNotCutTheRequestsInFlightAtShutdown(t *testing.T) {
 	const grace = 3 * time.Second
 	// The venue answers each call after 1 s: a request in flight takes that long.
-	key, err := sandbox.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sb, err := sandbox.New(sandbox.Config{Keys: []sandbox.Key{key}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	key, sb := keyedSandbox(t)
 	sbln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
