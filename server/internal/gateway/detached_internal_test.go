@@ -30,8 +30,8 @@ func TestDetachedWorkEndsAndIsWaitedForAtClose(t *testing.T) {
 			ctx, done := d.detach(context.Background())
 			returned := make(chan struct{})
 			go func() {
-				defer close(returned)
-				defer done()
+				defer done()          // the work's end, which Close waits for,
+				defer close(returned) // comes after the mark the test reads
 				<-ctx.Done()
 				time.Sleep(50 * time.Millisecond) // its last write, after its context ended
 			}()
