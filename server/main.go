@@ -254,12 +254,18 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, streams *gatewa
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	// A listener that fails stops Serve but not the requests it took, the
+	// streams or the detached work: they end as at a shutdown, before serve
+	// returns and runService closes what they spend.
+	var serveErr error
 	select {
 	case err := <-errc:
-		return fmt.Errorf("serving on %s: %w", ln.Addr(), err)
+		serveErr = fmt.Errorf("serving on %s: %w", ln.Addr(), err)
+		errc <- http.ErrServerClosed // Serve's return, read again below
+		log.Info("shutting down", "grace", grace.String(), "because", "the listener failed")
 	case <-ctx.Done():
+		log.Info("shutting down", "grace", grace.String())
 	}
-	log.Info("shutting down", "grace", grace.String())
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	// The gateway's detached work ends last, once Shutdown has returned and
@@ -289,12 +295,12 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, streams *gatewa
 		// that watches its context.
 		srv.Close()
 		<-errc
-		return fmt.Errorf("shutting down: requests still running after the grace period of %s, their connections closed: %w", grace, err)
+		return errors.Join(serveErr, fmt.Errorf("shutting down: requests still running after the grace period of %s, their connections closed: %w", grace, err))
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
-	return nil
+	return serveErr
 }
 
 // startSandbox starts the embedded sandbox venue on its own loopback port,

@@ -165,6 +165,98 @@ func TestShutdownClosesWhatIsLeftAfterTheGracePeriod(t *testing.T) {
 	}
 }
 
+// failingListener is a listener whose Accept fails for good once fail is
+// closed, as a listener's file descriptor taken away would.
+type failingListener struct {
+	net.Listener
+	fail chan struct{}
+}
+
+func (l failingListener) Accept() (net.Conn, error) {
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			close(accepted)
+			return
+		}
+		accepted <- c
+	}()
+	select {
+	case c, ok := <-accepted:
+		if ok {
+			return c, nil
+		}
+		return nil, net.ErrClosed
+	case <-l.fail:
+		l.Listener.Close()
+		return nil, errors.New("accept: the listener failed")
+	}
+}
+
+// TestAListenerThatFailsEndsTheServerAsAShutdownWould: when Serve stops
+// because its listener failed, serve does not return while a request it took
+// still runs (runService would close the Redis client and the sandbox under
+// it): the request gets the grace period, then its connection is closed, and
+// serve's error names the listener's failure.
+func TestAListenerThatFailsEndsTheServerAsAShutdownWould(t *testing.T) {
+	const grace = 300 * time.Millisecond
+	release := make(chan struct{}) // ends a handler a server left running, so that the test does not hang
+	t.Cleanup(func() { close(release) })
+	started := make(chan struct{}, 1)
+	var running sync.WaitGroup
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		running.Add(1)
+		defer running.Done()
+		started <- struct{}{}
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	})
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln := failingListener{Listener: inner, fail: make(chan struct{})}
+	served := make(chan error, 1)
+	cfg := config{ReadTimeout: time.Second, ShutdownTimeout: grace}
+	go func() {
+		served <- serve(context.Background(), ln, h, gateway.NewStreams(), gateway.NewDetached(), cfg, slog.New(slog.DiscardHandler))
+	}()
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	go func() {
+		if res, err := (&http.Client{Transport: tr}).Get("http://" + inner.Addr().String() + "/"); err == nil {
+			io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+		}
+	}()
+	select {
+	case <-started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the request did not reach the handler")
+	}
+	close(ln.fail)
+	select {
+	case err = <-served:
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not return 10 s after its listener failed")
+	}
+	if err == nil || !strings.Contains(err.Error(), "the listener failed") || !strings.Contains(err.Error(), "still running") {
+		t.Errorf("serve: %v; want the listener's failure and the request still running after the grace period", err)
+	}
+	// Handlers end once their connection is closed: serve returned after
+	// closing it, so the handler's return follows shortly, not at release.
+	ended := make(chan struct{})
+	go func() { running.Wait(); close(ended) }()
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the request still runs 5 s after serve returned: its connection was left open")
+	}
+}
+
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 
 func TestTheSandboxRunsOnItsOwn(t *testing.T) {
