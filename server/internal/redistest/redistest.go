@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -173,10 +174,80 @@ func (s *Server) run(port int) error {
 			return fmt.Errorf("redis-server on port %d did not answer PING within %s: %v", port, startWait, err)
 		}
 	}
+	// A PING answered says only that a server holds the port: another
+	// process may have taken it between picking and binding (or, for a
+	// restart, while it was free), and this one then exits unable to bind.
+	if pid, err := processID(addr, s.password()); err != nil || pid != cmd.Process.Pid {
+		_ = cmd.Process.Kill()
+		<-p.done
+		return fmt.Errorf("port %d is held by another server than the redis-server started (process %d, now ended: %v): asked its process, it answered %d, %v",
+			port, cmd.Process.Pid, p.err, pid, err)
+	}
 	s.mu.Lock()
 	s.proc = p
 	s.mu.Unlock()
 	return nil
+}
+
+// password is the one the extra arguments set, if any.
+func (s *Server) password() string {
+	for i, a := range s.args {
+		if a == "--requirepass" && i+1 < len(s.args) {
+			return s.args[i+1]
+		}
+	}
+	return ""
+}
+
+// processID asks the server at addr which process it is, logging in with
+// password first when there is one.
+func processID(addr, password string) (int, error) {
+	c, err := net.DialTimeout("tcp", addr, time.Second)
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(time.Second))
+	r := bufio.NewReader(c)
+	if password != "" {
+		if _, err := c.Write(command("AUTH", password)); err != nil {
+			return 0, err
+		}
+		if line, err := r.ReadString('\n'); err != nil || line != "+OK\r\n" {
+			return 0, fmt.Errorf("AUTH answered %q: %v", line, err)
+		}
+	}
+	if _, err := c.Write(command("INFO", "server")); err != nil {
+		return 0, err
+	}
+	line, err := r.ReadString('\n')
+	if err != nil {
+		return 0, err
+	}
+	n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(line, "$"), "\r\n"))
+	if !strings.HasPrefix(line, "$") || err != nil || n < 0 {
+		return 0, fmt.Errorf("INFO answered %q", line)
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return 0, err
+	}
+	for l := range strings.Lines(string(body)) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "process_id:"); ok {
+			return strconv.Atoi(v)
+		}
+	}
+	return 0, errors.New("INFO server names no process_id")
+}
+
+// command is args in the protocol's array form, which any byte of an
+// argument may be in.
+func command(args ...string) []byte {
+	b := []byte("*" + strconv.Itoa(len(args)) + "\r\n")
+	for _, a := range args {
+		b = append(b, "$"+strconv.Itoa(len(a))+"\r\n"+a+"\r\n"...)
+	}
+	return b
 }
 
 // stop ends the server gently, then by force.
