@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/riskchart/riskchart/server/internal/redistest"
 	"github.com/riskchart/riskchart/server/internal/sandbox"
@@ -117,6 +120,11 @@ func TestARestartedReplicaIsNotCountedBesideItsOldSelf(t *testing.T) {
 				return venueapi.PathKLine + "?contract_code=" + code + "&period=1min&size=5"
 			}
 			first := startServer(t, env)
+			// run starts the budgets' heartbeats and does not wait for the
+			// first: the first replica is present once it has reached Redis,
+			// and only then is there a presence for the second to be counted
+			// beside, or for the first to end as it stops.
+			waitPresent(t, redis.URL(), 1)
 			first.do(t, http.MethodGet, kline("BTC-USDT"), nil)
 			if tc.stopFirst {
 				if err := first.Stop(); err != nil {
@@ -132,5 +140,29 @@ func TestARestartedReplicaIsNotCountedBesideItsOldSelf(t *testing.T) {
 				t.Errorf("the second replica warned %q: %v, want %v\nits log:\n%s", crowded, got, tc.warned, second.Log.String())
 			}
 		})
+	}
+}
+
+// waitPresent waits until n replicas are present in the public budget of
+// the default egress, in the Redis at url.
+func waitPresent(t *testing.T, url string, n int64) {
+	t.Helper()
+	opt, err := goredis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := goredis.NewClient(opt)
+	defer c.Close()
+	const key = "riskchart:budget:{public-default}:present" // the cluster package's
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got, err := c.ZCard(context.Background(), key).Result()
+		if err == nil && got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d replicas present in Redis 10 s after the first started, want %d: %v", got, n, err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
