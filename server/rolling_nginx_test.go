@@ -51,14 +51,8 @@ func TestARollingStopBehindTheDocumentedNginxDropsNoRequest(t *testing.T) {
 			"RISKCHART_CLIENT_RATE": "0", "RISKCHART_VIEWER_TOKENS": token}))
 	}
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	front := ln.Addr().String()
-	ln.Close()
-	dir := t.TempDir()
-	conf := fmt.Sprintf(`daemon off; master_process off; worker_processes 1; pid %[1]s/nginx.pid; error_log %[1]s/error.log warn;
+	front := startNginx(t, nginx, func(dir, listen string) string {
+		return fmt.Sprintf(`daemon off; master_process off; worker_processes 1; pid %[1]s/nginx.pid; error_log %[1]s/error.log warn;
 events { worker_connections 4096; }
 http {
     access_log off;
@@ -69,25 +63,8 @@ http {
         location / {%[5]s    }
     }
 }
-`, dir, strings.TrimPrefix(replicas[0].URL, "http://"), strings.TrimPrefix(replicas[1].URL, "http://"), front, loc)
-	if err := os.WriteFile(filepath.Join(dir, "nginx.conf"), []byte(conf), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ng := exec.Command(nginx, "-c", filepath.Join(dir, "nginx.conf"), "-p", dir)
-	if err := ng.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { ng.Process.Kill(); ng.Wait() }()
-	for deadline := time.Now().Add(5 * time.Second); ; {
-		if c, err := net.Dial("tcp", front); err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("nginx did not listen within 5 s")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+`, dir, strings.TrimPrefix(replicas[0].URL, "http://"), strings.TrimPrefix(replicas[1].URL, "http://"), listen, loc)
+	})
 
 	// Browsers asking for the position limits while the first replica stops.
 	tr := &http.Transport{MaxIdleConnsPerHost: 64}
@@ -100,7 +77,7 @@ http {
 	for range 32 {
 		wg.Go(func() {
 			for time.Now().Before(end) {
-				req, _ := http.NewRequest(http.MethodPost, "http://"+front+venueapi.PathPositionLimit, strings.NewReader(`{"contract_code":"BTC-USDT"}`))
+				req, _ := http.NewRequest(http.MethodPost, "http://"+front.addr+venueapi.PathPositionLimit, strings.NewReader(`{"contract_code":"BTC-USDT"}`))
 				req.Header.Set("Content-Type", "application/json")
 				req.Header.Set("Authorization", "Bearer "+token)
 				res, err := client.Do(req)
@@ -124,7 +101,82 @@ http {
 	}
 	wg.Wait()
 	if len(answers) != 1 || answers["200 OK"] == 0 {
-		log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
-		t.Fatalf("answers during the stop: %v; nginx's log:\n%.1500s", answers, log)
+		t.Fatalf("answers during the stop: %v; nginx's log:\n%.1500s", answers, front.log())
+	}
+}
+
+// nginxFront is an nginx process serving on addr, its files in dir.
+type nginxFront struct {
+	addr, dir string
+}
+
+func (f nginxFront) log() []byte {
+	b, _ := os.ReadFile(filepath.Join(f.dir, "error.log"))
+	return b
+}
+
+// startNginx runs nginx with the configuration conf writes for its
+// directory and a loopback address to listen on, until the test ends. nginx
+// cannot be asked for port 0 and say which it took, so a port is picked
+// free and may be taken by another process before nginx binds it: then
+// nginx cannot bind, and the one listening does not answer as nginx (its
+// Server header); another port is tried.
+func startNginx(t *testing.T, bin string, conf func(dir, listen string) string) nginxFront {
+	t.Helper()
+	var last error
+	for range 5 {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := nginxFront{addr: ln.Addr().String(), dir: t.TempDir()}
+		ln.Close()
+		if err := os.WriteFile(filepath.Join(f.dir, "nginx.conf"), []byte(conf(f.dir, f.addr)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin, "-c", filepath.Join(f.dir, "nginx.conf"), "-p", f.dir)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		stop := func() {
+			cmd.Process.Kill()
+			<-exited
+		}
+		if last = answersAsNginx(f.addr, exited); last == nil {
+			t.Cleanup(stop)
+			return f
+		}
+		stop()
+		last = fmt.Errorf("nginx on %s: %w; its log:\n%.1500s", f.addr, last, f.log())
+	}
+	t.Fatalf("nginx did not serve on any of five ports: %v", last)
+	return nginxFront{}
+}
+
+// answersAsNginx waits, for up to 5 s, until the server on addr answers
+// with nginx's Server header, and fails if nginx exits first.
+func answersAsNginx(addr string, exited <-chan error) error {
+	client := &http.Client{Timeout: time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		select {
+		case err := <-exited:
+			return fmt.Errorf("exited: %v", err)
+		default:
+		}
+		res, err := client.Get("http://" + addr + "/healthz")
+		if err == nil {
+			io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			if server := res.Header.Get("Server"); !strings.HasPrefix(server, "nginx") {
+				return fmt.Errorf("the server listening there answers as %q, not nginx", server)
+			}
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("not answering within 5 s: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
