@@ -98,8 +98,10 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, q venueapi.KLine
 			_, err := bufs.WriteTo(conn)
 			return err == nil
 		}
+		forget := s.streams.life.track(conn)
 		go func() {
 			defer conn.Close()
+			defer forget()
 			defer s.streams.unsubscribe(sub)
 			// No Content-Length, no chunks: the events end with the connection.
 			if send(responseHead(h), retryField(streamRetry), first) {
@@ -211,11 +213,13 @@ type Streams struct {
 	open    int
 	drained chan struct{} // closed once stop is and no stream is open
 	drain   func()
+	conns   map[net.Conn]struct{} // the taken-over connections of the streams open
+	cut     bool                  // Close gave up waiting: their connections are closed
 }
 
 // NewStreams returns the lifetime of a gateway's streams, to close at shutdown.
 func NewStreams() *Streams {
-	s := &Streams{stop: make(chan struct{}), drained: make(chan struct{})}
+	s := &Streams{stop: make(chan struct{}), drained: make(chan struct{}), conns: map[net.Conn]struct{}{}}
 	s.stopped = sync.OnceFunc(func() { close(s.stop) })
 	s.drain = sync.OnceFunc(func() { close(s.drained) })
 	return s
@@ -223,7 +227,11 @@ func NewStreams() *Streams {
 
 // Close ends every stream, each with a retry hint that spreads the
 // browsers' reconnections over a few seconds, refuses new ones, and waits
-// until every stream has ended or ctx is done.
+// until every stream has ended or ctx is done. A stream still open then
+// (its client stopped reading, its write waiting for the write timeout) has
+// its connection closed, which ends it: http.Server.Close does not close a
+// connection taken over from it, and the stream would otherwise outlive
+// its server.
 func (s *Streams) Close(ctx context.Context) error {
 	s.stopped()
 	s.mu.Lock()
@@ -235,7 +243,36 @@ func (s *Streams) Close(ctx context.Context) error {
 	case <-s.drained:
 		return nil
 	case <-ctx.Done():
-		return fmt.Errorf("ending the candle streams: %w", ctx.Err())
+	}
+	s.mu.Lock()
+	if s.open == 0 { // select picks either when both are ready
+		s.mu.Unlock()
+		return nil
+	}
+	s.cut = true
+	n := len(s.conns)
+	for c := range s.conns {
+		c.Close()
+	}
+	s.mu.Unlock()
+	return fmt.Errorf("ending the candle streams: %d connections closed, %w", n, ctx.Err())
+}
+
+// track keeps c, a stream's taken-over connection, for Close to close should
+// its wait end first; forget lets it go. A connection taken over once Close
+// has given up is closed at once.
+func (s *Streams) track(c net.Conn) (forget func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cut {
+		c.Close()
+		return func() {}
+	}
+	s.conns[c] = struct{}{}
+	return func() {
+		s.mu.Lock()
+		delete(s.conns, c)
+		s.mu.Unlock()
 	}
 }
 
