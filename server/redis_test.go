@@ -86,3 +86,51 @@ func TestGoRedisMessagesAreLoggedAtTheConfiguredLevel(t *testing.T) {
 		})
 	}
 }
+
+// A Redis that refuses the replica's password is told apart from one out of
+// reach, on /healthz and in the log, naming the setting to mend and never
+// the password; one out of reach is said to be so.
+func TestARedisThatRefusesThePasswordIsNamedAsSuch(t *testing.T) {
+	locked := redistest.Start(t, "--requirepass", "the-right-one")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "redis://" + ln.Addr().String() + "/0"
+	ln.Close()
+	for _, tc := range []struct {
+		name, url, want, not string
+	}{
+		{"a wrong password", "redis://:a-wrong-one@" + locked.Addr() + "/0", "refused this replica's login", "out of reach"},
+		{"no password", "redis://" + locked.Addr() + "/0", "refused this replica's login", "out of reach"},
+		{"nothing listening", closed, "out of reach", "refused"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startServer(t, map[string]string{"RISKCHART_REDIS_URL": tc.url})
+			var health map[string]string
+			deadline := time.Now().Add(10 * time.Second)
+			for health["status"] != "degraded" {
+				if time.Now().After(deadline) {
+					t.Fatalf("/healthz %v 10 s after start, want degraded", health)
+				}
+				time.Sleep(20 * time.Millisecond)
+				res, err := http.Get(s.URL + "/healthz")
+				if err != nil {
+					t.Fatal(err)
+				}
+				health = nil
+				json.NewDecoder(res.Body).Decode(&health)
+				res.Body.Close()
+			}
+			if !strings.Contains(health["redis"], tc.want) || strings.Contains(health["redis"], tc.not) {
+				t.Errorf("/healthz says %q, want it to say %q and not %q", health["redis"], tc.want, tc.not)
+			}
+			if tc.want != "out of reach" && !strings.Contains(health["redis"], "RISKCHART_REDIS_URL") {
+				t.Errorf("/healthz says %q, want it to name RISKCHART_REDIS_URL", health["redis"])
+			}
+			if log := s.Log.String(); !strings.Contains(log, tc.want) || strings.Contains(log, "a-wrong-one") {
+				t.Errorf("the log says nothing of %q, or shows the password:\n%.3000s", tc.want, log)
+			}
+		})
+	}
+}

@@ -87,6 +87,7 @@ type Budget struct {
 
 	mu         sync.Mutex
 	state      State
+	refused    bool          // the last degradation was Redis refusing this replica (IsRefusal)
 	joining    chan struct{} // while a join is under way; closed when it ends
 	local      localLog
 	presence   time.Time // no presence this replica asked for lasts longer
@@ -365,6 +366,14 @@ func (b *Budget) State() State {
 	return b.state
 }
 
+// Refused says whether the budget is degraded because Redis refused this
+// replica's login or commands (IsRefusal), not because it is out of reach.
+func (b *Budget) Refused() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.state == Degraded && b.refused
+}
+
 // Share is a replica's share: what it spends alone while degraded.
 func (b *Budget) Share() int { return b.share }
 
@@ -459,11 +468,20 @@ func (b *Budget) reserveShared(ctx context.Context, n int, longest time.Duration
 
 // degrade turns to the local share after err.
 func (b *Budget) degrade(err error) {
+	refused := IsRefusal(err)
 	b.mu.Lock()
 	was := b.state
 	b.state = Degraded
-	b.mu.Unlock()
 	if was != Degraded {
+		b.refused = refused
+	}
+	b.mu.Unlock()
+	switch {
+	case was == Degraded:
+	case refused:
+		b.log.Warn("shared budget degraded: Redis refused this replica's login or commands (check the user and password of "+Setting+"), spending this replica's share alone",
+			"share", b.share, "per", b.limit.Per, "err", err)
+	default:
 		b.log.Warn("shared budget degraded: Redis out of reach, spending this replica's share alone",
 			"share", b.share, "per", b.limit.Per, "err", err)
 	}

@@ -192,6 +192,12 @@ func (c *Client) note(err error, doing string) error {
 	return fmt.Errorf("redis %s: %w", doing, err)
 }
 
+// IsRefusal says whether err is Redis refusing this replica's login or one
+// of its commands (a wrong user or password in Setting, or an ACL that
+// denies it) rather than Redis out of reach: a setting to mend, which no
+// wait mends.
+func IsRefusal(err error) bool { return redis.IsAuthError(err) || redis.IsPermissionError(err) }
+
 func timedOut(err error) bool {
 	var ne net.Error
 	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded) ||

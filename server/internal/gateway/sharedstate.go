@@ -31,8 +31,9 @@ type SharedState struct {
 	c       *cluster.Client
 	budgets []*cluster.Budget
 
-	down   atomic.Bool // a Redis call failed: the caches work alone until a probe answers
-	notice noticeBoard // woken by each change, once its handlers have run
+	down    atomic.Bool // a Redis call failed: the caches work alone until a probe answers
+	refused atomic.Bool // the failure was Redis refusing this replica (cluster.IsRefusal)
+	notice  noticeBoard // woken by each change, once its handlers have run
 
 	mu       sync.Mutex
 	log      *slog.Logger
@@ -195,7 +196,12 @@ func (s *SharedState) fail(ctx context.Context, err error) {
 	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
 		return
 	}
-	if s.down.CompareAndSwap(false, true) {
+	refused := cluster.IsRefusal(err)
+	if s.refused.Store(refused); s.down.CompareAndSwap(false, true) {
+		if refused {
+			s.log.Warn("Redis refused this replica's login or commands (check the user and password of "+cluster.Setting+"): the caches work alone, each replica within its share of the venue budget, until it accepts them", "err", err)
+			return
+		}
 		s.log.Warn("Redis out of reach: the caches work alone, each replica within its share of the venue budget, until it answers", "err", err)
 	}
 }
@@ -204,14 +210,23 @@ func (s *SharedState) fail(ctx context.Context, err error) {
 // it does, else why not.
 func (s *SharedState) health() string {
 	if s.down.Load() {
-		return "out of reach: the caches work alone"
+		return unshared(s.refused.Load()) + ": the caches work alone"
 	}
 	for _, b := range s.budgets {
 		if b.State() == cluster.Degraded {
-			return "out of reach: the venue budgets are spent from this replica's share"
+			return unshared(b.Refused()) + ": the venue budgets are spent from this replica's share"
 		}
 	}
 	return ""
+}
+
+// unshared says why Redis is not in use: out of reach, or refusing this
+// replica (cluster.IsRefusal), which only a mended setting ends.
+func unshared(refused bool) string {
+	if refused {
+		return "refused this replica's login or commands (check the user and password of " + cluster.Setting + ")"
+	}
+	return "out of reach"
 }
 
 // count counts a cache fill.
