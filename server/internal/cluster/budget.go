@@ -87,7 +87,7 @@ type Budget struct {
 
 	mu         sync.Mutex
 	state      State
-	refused    bool          // the last degradation was Redis refusing this replica (IsRefusal)
+	refused    bool          // Redis's latest failure was a refusal of this replica (IsRefusal)
 	joining    chan struct{} // while a join is under way; closed when it ends
 	local      localLog
 	presence   time.Time // no presence this replica asked for lasts longer
@@ -470,14 +470,11 @@ func (b *Budget) reserveShared(ctx context.Context, n int, longest time.Duration
 func (b *Budget) degrade(err error) {
 	refused := IsRefusal(err)
 	b.mu.Lock()
-	was := b.state
-	b.state = Degraded
-	if was != Degraded {
-		b.refused = refused
-	}
+	was, wasRefused := b.state, b.refused
+	b.state, b.refused = Degraded, refused
 	b.mu.Unlock()
 	switch {
-	case was == Degraded:
+	case was == Degraded && wasRefused == refused:
 	case refused:
 		b.log.Warn("shared budget degraded: Redis refused this replica's login or commands (check the user and password of "+Setting+"), spending this replica's share alone",
 			"share", b.share, "per", b.limit.Per, "err", err)
@@ -526,7 +523,14 @@ func (b *Budget) step(ctx context.Context) time.Duration {
 	beat, probe := b.c.opt.MemberTTL/4, b.c.opt.ProbeEvery
 	if b.State() == Degraded {
 		// A cheap call first: joining stops local turns for its duration.
-		if b.c.redisTime(ctx) != nil || b.join(ctx) != nil {
+		err := b.c.redisTime(ctx)
+		if err == nil {
+			err = b.join(ctx)
+		}
+		if err != nil {
+			if ended(ctx) == nil {
+				b.degrade(err) // why, as Redis answers now: out of reach, or refusing
+			}
 			return probe
 		}
 		return beat

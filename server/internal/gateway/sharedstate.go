@@ -170,6 +170,10 @@ func (s *SharedState) probe(ctx context.Context) {
 			continue
 		}
 		if err := s.c.Ping(ctx); err != nil {
+			// Why, as Redis answers now: out of reach, or refusing.
+			if refused := cluster.IsRefusal(err); ctx.Err() == nil && s.refused.Swap(refused) != refused && refused {
+				s.warnRefused(err)
+			}
 			continue
 		}
 		if s.down.CompareAndSwap(true, false) {
@@ -199,7 +203,7 @@ func (s *SharedState) fail(ctx context.Context, err error) {
 	refused := cluster.IsRefusal(err)
 	if s.refused.Store(refused); s.down.CompareAndSwap(false, true) {
 		if refused {
-			s.log.Warn("Redis refused this replica's login or commands (check the user and password of "+cluster.Setting+"): the caches work alone, each replica within its share of the venue budget, until it accepts them", "err", err)
+			s.warnRefused(err)
 			return
 		}
 		s.log.Warn("Redis out of reach: the caches work alone, each replica within its share of the venue budget, until it answers", "err", err)
@@ -218,6 +222,11 @@ func (s *SharedState) health() string {
 		}
 	}
 	return ""
+}
+
+// warnRefused logs Redis refusing this replica, err saying how.
+func (s *SharedState) warnRefused(err error) {
+	s.log.Warn("Redis refused this replica's login or commands (check the user and password of "+cluster.Setting+"): the caches work alone, each replica within its share of the venue budget, until it accepts them", "err", err)
 }
 
 // unshared says why Redis is not in use: out of reach, or refusing this

@@ -1,0 +1,71 @@
+package gateway
+
+import (
+	"context"
+	"io"
+	"net"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/riskchart/riskchart/server/internal/cluster"
+	"github.com/riskchart/riskchart/server/internal/redistest"
+)
+
+// A replica whose Redis was out of reach, and which answers again refusing
+// its login (restarted with a password the replica's URL lacks), says so on
+// /healthz: the reason is Redis's latest answer, not its first failure
+// (README, GET /healthz).
+func TestHealthSaysRedisRefusesOnceItAnswersAgainRefusing(t *testing.T) {
+	locked := redistest.Start(t, "--requirepass", "the-right-one")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	var target atomic.Pointer[string] // nil: Redis out of reach, the connection closed at once
+	go func() {
+		for {
+			in, err := l.Accept()
+			if err != nil {
+				return
+			}
+			to := target.Load()
+			if to == nil {
+				in.Close()
+				continue
+			}
+			out, err := net.Dial("tcp", *to)
+			if err != nil {
+				in.Close()
+				continue
+			}
+			go func() { io.Copy(out, in); out.Close() }()
+			go func() { io.Copy(in, out); in.Close() }()
+		}
+	}()
+	c, err := cluster.Open("redis://"+l.Addr().String()+"/0", cluster.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	s := NewSharedState(c)
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan struct{})
+	go func() { _ = s.Run(ctx); close(ran) }()
+	t.Cleanup(func() { cancel(); <-ran })
+
+	s.fail(t.Context(), c.Ping(t.Context()))
+	if h := s.health(); !strings.HasPrefix(h, "out of reach") {
+		t.Fatalf("health with Redis out of reach: %q", h)
+	}
+	to := locked.Addr()
+	target.Store(&to)
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(s.health(), "refused this replica's login"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("health 10 s after Redis answered again, refusing the login: %q; want it said", s.health())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
