@@ -543,7 +543,8 @@ func TestGoAppsStorageSweepComesAfterTheStart(t *testing.T) {
 // back wrong, Go makes each node itself, and the two pages, as the loader
 // leaves, have the same elements, attributes, form values and texts
 // (digits and ages aside: the latest candle and the clock move between the
-// two visits).
+// two visits; and the install chip, a button once the browser has said the
+// app is installable, which may come before or after the loader leaves).
 func TestTheAppMountsFromMarkup(t *testing.T) {
 	s := startServer(t, map[string]string{"RISKCHART_PUBLIC_TIERS": "true"})
 	var env struct {
@@ -555,6 +556,8 @@ func TestTheAppMountsFromMarkup(t *testing.T) {
       for (let c = n.firstChild; c; c = c.nextSibling) {
         if (c.nodeType === Node.TEXT_NODE) {
           out.push(depth + " #" + c.data.replace(/just now|[0-9]+ ?[a-z]* ago/g, "ago").replace(/[0-9]/g, "0"));
+        } else if (c.nodeType === Node.ELEMENT_NODE && (c.id === "install" || c.classList.contains("install-place"))) {
+          out.push(depth + " the install chip"); // a button once the browser says the app is installable, whenever that comes
         } else if (c.nodeType === Node.ELEMENT_NODE) {
           const attrs = [...c.attributes].map((a) => a.name + "=" + a.value.replace(/[0-9]/g, "0")).sort();
           const form = "value" in c && c.localName !== "li" && c.localName !== "button" ? " value=" + c.value + " checked=" + !!c.checked : "";
