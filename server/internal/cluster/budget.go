@@ -473,13 +473,8 @@ func (b *Budget) degrade(err error) {
 	was, wasRefused := b.state, b.refused
 	b.state, b.refused = Degraded, refused
 	b.mu.Unlock()
-	switch {
-	case was == Degraded && wasRefused == refused:
-	case refused:
-		b.log.Warn("shared budget degraded: Redis refused this replica's login or commands (check the user and password of "+Setting+"), spending this replica's share alone",
-			"share", b.share, "per", b.limit.Per, "err", err)
-	default:
-		b.log.Warn("shared budget degraded: Redis out of reach, spending this replica's share alone",
+	if was != Degraded || wasRefused != refused {
+		b.log.Warn("shared budget degraded: Redis "+Reason(refused)+", spending this replica's share alone",
 			"share", b.share, "per", b.limit.Per, "err", err)
 	}
 }

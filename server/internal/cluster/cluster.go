@@ -198,6 +198,15 @@ func (c *Client) note(err error, doing string) error {
 // wait mends.
 func IsRefusal(err error) bool { return redis.IsAuthError(err) || redis.IsPermissionError(err) }
 
+// Reason says why Redis is not in use, in the words of the logs and
+// /healthz: out of reach, or, refused, refusing this replica (IsRefusal).
+func Reason(refused bool) string {
+	if refused {
+		return "refused this replica's login or commands (check the user and password of " + Setting + ")"
+	}
+	return "out of reach"
+}
+
 func timedOut(err error) bool {
 	var ne net.Error
 	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded) ||

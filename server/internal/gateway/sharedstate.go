@@ -170,10 +170,7 @@ func (s *SharedState) probe(ctx context.Context) {
 			continue
 		}
 		if err := s.c.Ping(ctx); err != nil {
-			// Why, as Redis answers now: out of reach, or refusing.
-			if refused := cluster.IsRefusal(err); ctx.Err() == nil && s.refused.Swap(refused) != refused && refused {
-				s.warnRefused(err)
-			}
+			s.fail(ctx, err) // why, as Redis answers now: out of reach, or refusing
 			continue
 		}
 		if s.down.CompareAndSwap(true, false) {
@@ -189,7 +186,8 @@ func (s *SharedState) probe(ctx context.Context) {
 func (s *SharedState) shared() bool { return s != nil && !s.down.Load() }
 
 // fail notes a failed Redis call: the caches work alone from now, and the
-// outage is logged once, not per request. A call ended by its caller's
+// outage is logged once, not per request, and again only when its reason
+// changes (cluster.IsRefusal). A call ended by its caller's
 // context is not Redis failing: that context's deadline may have passed a
 // moment before its timer marks it done (Err still nil), and the call cut by
 // it counts as the caller's all the same.
@@ -201,12 +199,9 @@ func (s *SharedState) fail(ctx context.Context, err error) {
 		return
 	}
 	refused := cluster.IsRefusal(err)
-	if s.refused.Store(refused); s.down.CompareAndSwap(false, true) {
-		if refused {
-			s.warnRefused(err)
-			return
-		}
-		s.log.Warn("Redis out of reach: the caches work alone, each replica within its share of the venue budget, until it answers", "err", err)
+	wasRefused, wasDown := s.refused.Swap(refused), s.down.Swap(true)
+	if !wasDown || wasRefused != refused {
+		s.log.Warn("Redis "+cluster.Reason(refused)+": the caches work alone, each replica within its share of the venue budget, until Redis is shared again", "err", err)
 	}
 }
 
@@ -214,28 +209,14 @@ func (s *SharedState) fail(ctx context.Context, err error) {
 // it does, else why not.
 func (s *SharedState) health() string {
 	if s.down.Load() {
-		return unshared(s.refused.Load()) + ": the caches work alone"
+		return cluster.Reason(s.refused.Load()) + ": the caches work alone"
 	}
 	for _, b := range s.budgets {
 		if b.State() == cluster.Degraded {
-			return unshared(b.Refused()) + ": the venue budgets are spent from this replica's share"
+			return cluster.Reason(b.Refused()) + ": the venue budgets are spent from this replica's share"
 		}
 	}
 	return ""
-}
-
-// warnRefused logs Redis refusing this replica, err saying how.
-func (s *SharedState) warnRefused(err error) {
-	s.log.Warn("Redis refused this replica's login or commands (check the user and password of "+cluster.Setting+"): the caches work alone, each replica within its share of the venue budget, until it accepts them", "err", err)
-}
-
-// unshared says why Redis is not in use: out of reach, or refusing this
-// replica (cluster.IsRefusal), which only a mended setting ends.
-func unshared(refused bool) string {
-	if refused {
-		return "refused this replica's login or commands (check the user and password of " + cluster.Setting + ")"
-	}
-	return "out of reach"
 }
 
 // count counts a cache fill.
