@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -115,41 +116,12 @@ func TestAContextEndedDuringStartUpLeavesTheAddressesFree(t *testing.T) {
 func TestAStuckStreamIsEndedBeforeRunReturns(t *testing.T) {
 	const grace = 500 * time.Millisecond
 	s := startServer(t, map[string]string{"RISKCHART_SHUTDOWN_TIMEOUT": grace.String()})
-	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
-		return c.Control(func(fd uintptr) {
-			_ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 2048)
-			_ = syscall.SetsockoptInt(int(fd), syscall.IPPROTO_TCP, syscall.TCP_MAXSEG, 536)
-		})
-	}}
-	conn, err := d.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	from := venueapi.Period1Min.Start(time.Now().Unix()) - 1999*60
-	fmt.Fprintf(conn, "GET %s?contract_code=BTC-USDT&period=1min HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: %d.0\r\n\r\n", venueapi.PathStreamKLine, from)
-	if line, err := bufio.NewReaderSize(conn, 16).ReadString('\n'); err != nil || !strings.Contains(line, "200") {
-		t.Fatalf("the stream did not start: %q %v", line, err)
-	}
-	const stream = "gateway.(*server).stream.func"
-	deadline := time.Now().Add(5 * time.Second)
-	for goroutinesRunningNamed(stream) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("no stream goroutine")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	for !streamBlockedInWrite(stream) { // the socket full, the write waiting
-		if time.Now().After(deadline) {
-			t.Fatal("the stream's write never waited for its reader")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	openStuckStream(t, s.URL)
 	if err := s.Stop(); err != nil {
 		t.Fatalf("run: %v", err)
 	}
 	stopped := time.Now()
-	for goroutinesRunningNamed(stream) > 0 {
+	for len(goroutinesNamed(streamGoroutine)) > 0 {
 		if time.Since(stopped) > 2*time.Second {
 			t.Fatalf("the stuck stream still runs 2 s after run returned (grace %s)\nlog:\n%s", grace, s.Log.String())
 		}
@@ -157,21 +129,51 @@ func TestAStuckStreamIsEndedBeforeRunReturns(t *testing.T) {
 	}
 }
 
-// goroutinesRunningNamed counts the frames of the goroutines' stacks that
-// name fn, as a prefix.
-func goroutinesRunningNamed(fn string) int {
-	buf := make([]byte, 1<<22)
-	return strings.Count(string(buf[:runtime.Stack(buf, true)]), fn)
+// streamGoroutine names the goroutine that writes a candle stream.
+const streamGoroutine = "gateway.(*server).stream.func"
+
+// openStuckStream opens a candle stream on the server at base for a browser
+// that resumes it from 2000 candles back, then reads nothing, and returns
+// once the stream's first write has filled the socket and waits.
+func openStuckStream(t *testing.T, base string) {
+	t.Helper()
+	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		// A small window and segment, as a browser far away behind a
+		// proxy: the replica's socket buffer stays as small as on a real network.
+		return c.Control(func(fd uintptr) {
+			_ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 2048)
+			_ = syscall.SetsockoptInt(int(fd), syscall.IPPROTO_TCP, syscall.TCP_MAXSEG, 536)
+		})
+	}}
+	conn, err := d.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	from := venueapi.Period1Min.Start(time.Now().Unix()) - 1999*60
+	fmt.Fprintf(conn, "GET %s?contract_code=BTC-USDT&period=1min HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: %d.0\r\n\r\n", venueapi.PathStreamKLine, from)
+	if line, err := bufio.NewReaderSize(conn, 16).ReadString('\n'); err != nil || !strings.Contains(line, "200") {
+		t.Fatalf("the stream did not start: %q %v", line, err)
+	}
+	blocked := func() bool {
+		return slices.ContainsFunc(goroutinesNamed(streamGoroutine), func(g string) bool { return strings.Contains(g, "waitWrite") })
+	}
+	for deadline := time.Now().Add(5 * time.Second); !blocked(); {
+		if time.Now().After(deadline) {
+			t.Fatal("the stream's write never waited for its reader")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
-// streamBlockedInWrite says whether a goroutine whose stack names fn waits
-// for its socket to take a write.
-func streamBlockedInWrite(fn string) bool {
+// goroutinesNamed is the stacks of the goroutines that name fn.
+func goroutinesNamed(fn string) []string {
 	buf := make([]byte, 1<<22)
+	var named []string
 	for g := range strings.SplitSeq(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
-		if strings.Contains(g, fn) && strings.Contains(g, "waitWrite") {
-			return true
+		if strings.Contains(g, fn) {
+			named = append(named, g)
 		}
 	}
-	return false
+	return named
 }

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -37,28 +34,7 @@ func TestAStuckStreamDoesNotCutTheRequestsInFlightAtShutdown(t *testing.T) {
 		"RISKCHART_VENUE_URL": "http://" + sbln.Addr().String(), "RISKCHART_ACCESS_KEY": key.Access, "RISKCHART_SECRET_KEY": key.Secret})
 	base := srv.URL
 
-	// A browser that resumes a stream from 2000 candles back, then reads
-	// nothing: its first write fills the socket and waits.
-	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
-		// A small window and segment, as a browser far away behind a
-		// proxy: the replica's socket buffer stays as small as on a real network.
-		return c.Control(func(fd uintptr) {
-			_ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 2048)
-			_ = syscall.SetsockoptInt(int(fd), syscall.IPPROTO_TCP, syscall.TCP_MAXSEG, 536)
-		})
-	}}
-	conn, err := d.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	from := venueapi.Period1Min.Start(time.Now().Unix()) - 1999*60
-	fmt.Fprintf(conn, "GET %s?contract_code=BTC-USDT&period=1min HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: %d.0\r\n\r\n", venueapi.PathStreamKLine, from)
-	line, err := bufio.NewReaderSize(conn, 16).ReadString('\n')
-	if err != nil || !strings.Contains(line, "200") {
-		t.Fatalf("the stream did not start: %q %v", line, err)
-	}
-	time.Sleep(200 * time.Millisecond)
+	openStuckStream(t, base) // its first write fills the socket and waits
 	sb.SetFaults(sandbox.Faults{PerPath: map[string]sandbox.Fault{"": {Latency: time.Second}}})
 
 	done := make(chan error, 1)
