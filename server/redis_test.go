@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"regexp"
 	"strings"
@@ -58,12 +57,7 @@ func TestWithRedisTheServerSharesItsBudgetsAndSaysSoOnHealthz(t *testing.T) {
 // RISKCHART_LOG_LEVEL debug and not above. Nothing listens at the Redis URL:
 // go-redis logs the failed dial before the shared budget warns of it.
 func TestGoRedisMessagesAreLoggedAtTheConfiguredLevel(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := "redis://" + ln.Addr().String() + "/0"
-	ln.Close()
+	closed := "redis://" + freeAddr(t) + "/0"
 	for _, tt := range []struct {
 		level string
 		want  bool // a line of go-redis's
@@ -92,12 +86,7 @@ func TestGoRedisMessagesAreLoggedAtTheConfiguredLevel(t *testing.T) {
 // the password; one out of reach is said to be so.
 func TestARedisThatRefusesThePasswordIsNamedAsSuch(t *testing.T) {
 	locked := redistest.Start(t, "--requirepass", "the-right-one")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := "redis://" + ln.Addr().String() + "/0"
-	ln.Close()
+	closed := "redis://" + freeAddr(t) + "/0"
 	for _, tc := range []struct {
 		name, url, want, not string
 	}{

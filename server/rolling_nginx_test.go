@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -125,12 +124,7 @@ func startNginx(t *testing.T, bin string, conf func(dir, listen string) string) 
 	t.Helper()
 	var last error
 	for range 5 {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		f := nginxFront{addr: ln.Addr().String(), dir: t.TempDir()}
-		ln.Close()
+		f := nginxFront{addr: freeAddr(t), dir: t.TempDir()}
 		if err := os.WriteFile(filepath.Join(f.dir, "nginx.conf"), []byte(conf(f.dir, f.addr)), 0o600); err != nil {
 			t.Fatal(err)
 		}

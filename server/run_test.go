@@ -109,43 +109,13 @@ func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
 // ends its context, and serve says the shutdown did not finish.
 func TestShutdownClosesWhatIsLeftAfterTheGracePeriod(t *testing.T) {
 	const grace = 200 * time.Millisecond
-	release := make(chan struct{}) // ends a handler a server left running, so that the test does not hang
-	t.Cleanup(func() { close(release) })
-	started := make(chan struct{}, 1)
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		started <- struct{}{}
-		select {
-		case <-r.Context().Done():
-		case <-release:
-		}
-	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	served := make(chan error, 1)
-	cfg := config{ReadTimeout: time.Second, ShutdownTimeout: grace}
-	go func() {
-		served <- serve(ctx, ln, h, gateway.NewStreams(), gateway.NewDetached(), cfg, slog.New(slog.DiscardHandler))
-	}()
-	tr := &http.Transport{}
-	t.Cleanup(tr.CloseIdleConnections)
-	asked := make(chan error, 1)
-	go func() {
-		res, err := (&http.Client{Transport: tr}).Get("http://" + ln.Addr().String() + "/")
-		if err == nil {
-			_, err = io.ReadAll(res.Body)
-			res.Body.Close()
-		}
-		asked <- err
-	}()
-	select {
-	case <-started:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the request did not reach the handler")
-	}
+	served, asked, _ := holdOneRequest(t, ctx, ln, grace)
 	cancel()
 	select {
 	case err = <-served:
@@ -163,6 +133,48 @@ func TestShutdownClosesWhatIsLeftAfterTheGracePeriod(t *testing.T) {
 	case <-time.After(2 * time.Second):
 		t.Fatal("the request still waits 2 s after serve returned: its connection was left open")
 	}
+}
+
+// holdOneRequest runs serve on ln with the grace period grace until ctx
+// ends, its one handler holding each request until the request's context
+// ends, and sends it one request; it returns once the handler has it.
+// served gets serve's return, asked the client's (nil: answered whole), and
+// handled is closed once the handler has returned.
+func holdOneRequest(t *testing.T, ctx context.Context, ln net.Listener, grace time.Duration) (served, asked <-chan error, handled <-chan struct{}) {
+	t.Helper()
+	release := make(chan struct{}) // ends a handler a server left running, so that the test does not hang
+	t.Cleanup(func() { close(release) })
+	started, returned := make(chan struct{}, 1), make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer close(returned)
+		started <- struct{}{}
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	})
+	serving := make(chan error, 1)
+	cfg := config{ReadTimeout: time.Second, ShutdownTimeout: grace}
+	go func() {
+		serving <- serve(ctx, ln, h, gateway.NewStreams(), gateway.NewDetached(), cfg, slog.New(slog.DiscardHandler))
+	}()
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	answered := make(chan error, 1)
+	go func() {
+		res, err := (&http.Client{Transport: tr}).Get("http://" + ln.Addr().String() + "/")
+		if err == nil {
+			_, err = io.ReadAll(res.Body)
+			res.Body.Close()
+		}
+		answered <- err
+	}()
+	select {
+	case <-started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the request did not reach the handler")
+	}
+	return serving, answered, returned
 }
 
 // failingListener is a listener whose Accept fails for good once fail is
@@ -201,42 +213,12 @@ func (l failingListener) Accept() (net.Conn, error) {
 // serve's error names the listener's failure.
 func TestAListenerThatFailsEndsTheServerAsAShutdownWould(t *testing.T) {
 	const grace = 300 * time.Millisecond
-	release := make(chan struct{}) // ends a handler a server left running, so that the test does not hang
-	t.Cleanup(func() { close(release) })
-	started := make(chan struct{}, 1)
-	var running sync.WaitGroup
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		running.Add(1)
-		defer running.Done()
-		started <- struct{}{}
-		select {
-		case <-r.Context().Done():
-		case <-release:
-		}
-	})
 	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ln := failingListener{Listener: inner, fail: make(chan struct{})}
-	served := make(chan error, 1)
-	cfg := config{ReadTimeout: time.Second, ShutdownTimeout: grace}
-	go func() {
-		served <- serve(context.Background(), ln, h, gateway.NewStreams(), gateway.NewDetached(), cfg, slog.New(slog.DiscardHandler))
-	}()
-	tr := &http.Transport{}
-	t.Cleanup(tr.CloseIdleConnections)
-	go func() {
-		if res, err := (&http.Client{Transport: tr}).Get("http://" + inner.Addr().String() + "/"); err == nil {
-			io.Copy(io.Discard, res.Body)
-			res.Body.Close()
-		}
-	}()
-	select {
-	case <-started:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the request did not reach the handler")
-	}
+	served, _, handled := holdOneRequest(t, context.Background(), ln, grace)
 	close(ln.fail)
 	select {
 	case err = <-served:
@@ -248,10 +230,8 @@ func TestAListenerThatFailsEndsTheServerAsAShutdownWould(t *testing.T) {
 	}
 	// Handlers end once their connection is closed: serve returned after
 	// closing it, so the handler's return follows shortly, not at release.
-	ended := make(chan struct{})
-	go func() { running.Wait(); close(ended) }()
 	select {
-	case <-ended:
+	case <-handled:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the request still runs 5 s after serve returned: its connection was left open")
 	}
