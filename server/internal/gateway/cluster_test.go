@@ -34,10 +34,12 @@ import (
 
 // replicaOptions shape a set of replicas; zero values are defaults.
 type replicaOptions struct {
-	replicas     int                            // 0: 3
-	privateLimit venueapi.Limit                 // the venue's and the budgets'; zero: venueapi.PrivateLimit
-	gateway      func(i int, c *gateway.Config) // replica i's configuration
-	now          func() time.Time               // the venue's and the replicas' clock; nil: time.Now
+	replicas     int                                      // 0: 3
+	privateLimit venueapi.Limit                           // the venue's and the budgets'; zero: venueapi.PrivateLimit
+	gateway      func(i int, c *gateway.Config)           // replica i's configuration
+	now          func() time.Time                         // the venue's and the replicas' clock; nil: time.Now
+	door         func(i int, h http.Handler) http.Handler // wraps replica i's way to the venue; nil: none
+	venueTimeout time.Duration                            // a venue call's, in each replica's client; 0: 1 s
 }
 
 // replicaSet is browsers → n gateways → one sandbox, the gateways sharing
@@ -158,6 +160,9 @@ func startReplicas(t *testing.T, o replicaOptions) *replicaSet {
 	if o.privateLimit == (venueapi.Limit{}) {
 		o.privateLimit = venueapi.PrivateLimit()
 	}
+	if o.venueTimeout == 0 {
+		o.venueTimeout = time.Second
+	}
 	rs := &replicaSet{redis: redistest.Start(t), venue: &venueLog{},
 		client: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
 	t.Cleanup(rs.client.CloseIdleConnections)
@@ -175,7 +180,11 @@ func startReplicas(t *testing.T, o replicaOptions) *replicaSet {
 	var wg sync.WaitGroup
 	var handlers []http.Handler
 	for i := range o.replicas {
-		door := httptest.NewServer(rs.venue.door(i, sb))
+		var toVenue http.Handler = rs.venue.door(i, sb)
+		if o.door != nil {
+			toVenue = o.door(i, toVenue)
+		}
+		door := httptest.NewServer(toVenue)
 		t.Cleanup(door.Close)
 		c, err := cluster.Open(rs.redis.URL(), opt)
 		if err != nil {
@@ -191,7 +200,7 @@ func startReplicas(t *testing.T, o replicaOptions) *replicaSet {
 			t.Fatal(err)
 		}
 		rs.budgets = append(rs.budgets, []*cluster.Budget{private, public})
-		vc, err := venue.New(venue.Config{BaseURL: door.URL, AccessKey: testAccess, SecretKey: testSecret, Retries: -1, Timeout: time.Second,
+		vc, err := venue.New(venue.Config{BaseURL: door.URL, AccessKey: testAccess, SecretKey: testSecret, Retries: -1, Timeout: o.venueTimeout,
 			PrivateBudget: cluster.VenueBudget(private), PublicBudget: cluster.VenueBudget(public)})
 		if err != nil {
 			t.Fatal(err)
@@ -668,6 +677,91 @@ func TestPositionLimitsAreSharedOnlyBetweenReplicasOfOneAccount(t *testing.T) {
 				t.Fatalf("a server of %s answered another key's position limits from Redis: HTTP %d %.300s; want HTTP %d code %d",
 					tc.name, status, body, tc.wantHTTP, tc.wantCode)
 			}
+		})
+	}
+}
+
+// A replica stopping while a venue call it shares is under way ends the
+// call; the call's lease goes with it, so that another replica makes the
+// call at once rather than after the lease's term, the upstream timeout
+// (docs/deploy.md#several-replicas-with-redis).
+func TestAReplicaStoppingMidCallLeavesTheCallToAnotherAtOnce(t *testing.T) {
+	t.Parallel() // real time, mostly waiting: see startReplicas
+	day := venueapi.Period1Day.Start(time.Now().Unix())
+	tests := []struct {
+		name, path string
+	}{
+		{"a history block", fmt.Sprintf("%s?contract_code=BTC-USDT&period=1day&from=%d&to=%d", venueapi.PathKLine,
+			venueapi.Period1Day.Back(day, 300), venueapi.Period1Day.Back(day, 201))},
+		{"the tiers", venueapi.PathTiers + "?contract_code=BTC-USDT"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			venuePath, _, _ := strings.Cut(tt.path, "?")
+			life := gateway.NewDetached()
+			arrived := make(chan struct{})
+			var once sync.Once
+			rs := startReplicas(t, replicaOptions{replicas: 2, venueTimeout: 30 * time.Second,
+				gateway: func(i int, c *gateway.Config) {
+					// The lease's term: longer than the client waits below.
+					c.UpstreamTimeout, c.TierTTL = 30*time.Second, time.Minute
+					if i == 0 {
+						c.Detached = life
+					}
+				},
+				door: func(i int, h http.Handler) http.Handler {
+					return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+						held := false
+						if i == 0 && r.URL.Path == venuePath {
+							once.Do(func() { held = true })
+						}
+						if !held {
+							h.ServeHTTP(w, r)
+							return
+						}
+						close(arrived)
+						<-r.Context().Done() // held until the call is ended
+					})
+				}})
+			ctx, leave := context.WithCancel(context.Background())
+			asked := make(chan error, 1)
+			go func() {
+				req, err := http.NewRequestWithContext(ctx, http.MethodGet, rs.urls[0]+tt.path, nil)
+				if err == nil {
+					var res *http.Response
+					if res, err = rs.client.Do(req); err == nil {
+						res.Body.Close()
+					}
+				}
+				asked <- err
+			}()
+			select {
+			case <-arrived:
+			case err := <-asked:
+				t.Fatalf("replica 0 answered without calling the venue: %v", err)
+			case <-time.After(5 * time.Second):
+				t.Fatal("replica 0's venue call did not come within 5 s")
+			}
+			// The browser leaves; the call goes on for its sharers until the
+			// replica stops, and its server closes the detached work once its
+			// requests are over.
+			leave()
+			<-asked
+			stop, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := life.Close(stop); err != nil {
+				t.Fatal(err)
+			}
+			from := time.Now()
+			status, body, err := rs.ask(1, tt.path, "")
+			if err != nil || status != http.StatusOK || answeredError(body) {
+				t.Fatalf("replica 1, after replica 0 stopped mid-call: HTTP %d %v %.200s", status, err, body)
+			}
+			if calls := rs.venue.matching(func(c venueCall) bool { return c.replica == 1 && c.path == venuePath }); len(calls) == 0 {
+				t.Errorf("replica 1 answered without calling the venue itself")
+			}
+			t.Logf("replica 1 answered %s after replica 0 stopped", time.Since(from).Round(time.Millisecond))
 		})
 	}
 }

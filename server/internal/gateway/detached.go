@@ -2,9 +2,18 @@ package gateway
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 )
+
+// errClosing is the cause of a detached context ended by Detached.Close:
+// the gateway's end, not the venue's failure or a timeout (closing).
+var errClosing = errors.New("the gateway is closing")
+
+// closing reports whether ctx, or a context it derives from, was ended by
+// a Detached closing.
+func closing(ctx context.Context) bool { return errors.Is(context.Cause(ctx), errClosing) }
 
 // Detached is the lifetime of the work the gateway detaches from the
 // requests that start it: the venue calls their sharers wait for after the
@@ -35,21 +44,22 @@ func NewDetached() *Detached {
 // detach returns a context with ctx's values but not its cancellation, which
 // ends when d closes, and done, to call when the work ends. Work detached
 // once d has closed gets a context ended already: it fails at once rather
-// than outlive its owner. Each caller keeps its own timeout on top.
+// than outlive its owner. Ended by d's closing, the context's cause is
+// errClosing (closing). Each caller keeps its own timeout on top.
 func (d *Detached) detach(ctx context.Context) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	unhook := context.AfterFunc(d.ctx, cancel)
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	unhook := context.AfterFunc(d.ctx, func() { cancel(errClosing) })
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {
 		unhook()
-		cancel()
+		cancel(errClosing)
 		return ctx, func() {}
 	}
 	d.running++
 	return ctx, sync.OnceFunc(func() {
 		unhook()
-		cancel()
+		cancel(nil)
 		d.mu.Lock()
 		defer d.mu.Unlock()
 		if d.running--; d.closed && d.running == 0 {

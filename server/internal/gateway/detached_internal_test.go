@@ -59,6 +59,32 @@ func TestDetachedWorkEndsAndIsWaitedForAtClose(t *testing.T) {
 				t.Fatalf("a second Close: %v", err)
 			}
 		}},
+		{"its end says whether the gateway closed it", func(t *testing.T, d *Detached) {
+			ctx, done := d.detach(context.Background())
+			timed, cancel := context.WithTimeout(ctx, time.Hour) // a venue call's own timeout on top
+			defer cancel()
+			other, otherDone := d.detach(context.Background())
+			otherDone() // work that ended on its own
+			if closing(ctx) || closing(other) {
+				t.Fatal("closing before Close: true; want false")
+			}
+			over, end := context.WithCancel(context.Background())
+			end()
+			if err := d.Close(over); err == nil {
+				t.Fatal("Close with work running and its wait already over: no error")
+			}
+			defer done()
+			<-timed.Done() // Close ends the work's context in a goroutine of its own
+			if !closing(ctx) || !closing(timed) || closing(other) {
+				t.Fatalf("closing after Close: %v for the work, %v beneath its timeout, %v for work that ended before; want true, true, false",
+					closing(ctx), closing(timed), closing(other))
+			}
+			late, lateDone := d.detach(context.Background())
+			defer lateDone()
+			if !closing(late) {
+				t.Fatal("closing for work detached after Close: false; want true")
+			}
+		}},
 		{"close past its wait says how much still runs", func(t *testing.T, d *Detached) {
 			_, done1 := d.detach(context.Background())
 			_, done2 := d.detach(context.Background())

@@ -218,7 +218,7 @@ func New(cfg Config) (http.Handler, error) {
 	s.tiers = newTTLCache(cfg.TierTTL, cfg.UpstreamTimeout, cfg.StaleAfter, cfg.Now, cfg.Detached)
 	s.limits = newTTLCache(cfg.LimitTTL, cfg.UpstreamTimeout, cfg.StaleAfter, cfg.Now, cfg.Detached)
 	if sh := cfg.Shared; sh != nil {
-		if err := sh.attach(cfg.Logger, cfg.Registry, cfg.Detached); err != nil {
+		if err := sh.attach(cfg.Logger, cfg.Registry); err != nil {
 			return nil, err
 		}
 		s.candles.cluster, s.candles.blockPool = sh, cfg.SharedBlockBytes

@@ -42,7 +42,6 @@ type SharedState struct {
 	wake     chan struct{}       // a change is pending
 	counts   *prometheus.CounterVec
 	attached bool
-	detached *Detached // the gateway's, set by attach: the lifetime of the writes owed after their request ended
 }
 
 // changeHandler is a cache told of the changed keys under its prefix, with
@@ -63,13 +62,13 @@ func NewSharedState(c *cluster.Client, budgets ...*cluster.Budget) *SharedState 
 }
 
 // attach ties s to one gateway: its log and metrics, and the caches' handlers.
-func (s *SharedState) attach(log *slog.Logger, reg prometheus.Registerer, d *Detached) error {
+func (s *SharedState) attach(log *slog.Logger, reg prometheus.Registerer) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.attached {
 		return fmt.Errorf("gateway: a SharedState serves one gateway")
 	}
-	s.attached, s.detached = true, d
+	s.attached = true
 	s.log = log.With("component", "shared state")
 	s.counts = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "riskchart_shared_cache_total",
 		Help: "Shared cache fills, by cache (kline_latest, kline_history, tiers, limits) and how (fetched: this replica called the venue for the cluster; " +
@@ -244,25 +243,26 @@ func (s *SharedState) lease(ctx context.Context, name string, ttl time.Duration)
 	return l, err
 }
 
-// release ends l, won for a venue call this replica did not send, its
-// budget or its client's share being spent: another replica may make the
-// call at once rather than wait out the lease. A call the venue failed
-// keeps its lease for the term, so that a failing venue gets one call per
-// term from the cluster. Should l have run out meanwhile, a lease taken on
-// its name since is left alone.
+// release ends l, won for a venue call this replica did not make or did not
+// finish for a reason of its own: its budget or its client's share spent,
+// or the gateway closing under the call (a replica stopping). Another
+// replica may then make the call at once rather than wait out the lease. A
+// call the venue failed, or that ran out of time, keeps its lease for the
+// term, so that a failing venue gets one call per term from the cluster.
+// Should l have run out meanwhile, a lease taken on its name since is left
+// alone.
 func (s *SharedState) release(ctx context.Context, l cluster.Lease, err error) {
 	var rl *venue.RateLimitedError
-	if !(errors.As(err, &rl) && !rl.Venue) && !errors.As(err, new(*shareSpentError)) {
-		return
+	if errors.As(err, &rl) && !rl.Venue || errors.As(err, new(*shareSpentError)) || closing(ctx) {
+		s.releaseNow(ctx, l)
 	}
-	s.releaseNow(ctx, l)
 }
 
-// releaseNow ends l now, though the request that won it may have ended:
-// the release is detached from it, for the gateway's lifetime.
+// releaseNow ends l now. It runs within the detached call that won l,
+// which Detached.Close waits for, and keeps none of ctx's cancellation: the
+// gateway closing is one reason to release. The cluster client bounds it.
 func (s *SharedState) releaseNow(ctx context.Context, l cluster.Lease) {
-	ctx, done := s.detached.detach(ctx)
-	defer done()
+	ctx = context.WithoutCancel(ctx)
 	if err := l.Release(ctx); err != nil {
 		s.fail(ctx, err)
 	}
