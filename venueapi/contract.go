@@ -88,10 +88,22 @@ func ParseContractCode(code string) (Contract, error) {
 	if len(code) > ContractCodeMaxLen {
 		return bad("must be at most 40 characters")
 	}
-	parts := strings.Split(code, "-")
-	if len(parts) < 2 || len(parts) > 3 {
+	// The parts in an array rather than strings.Split's slice: this runs
+	// for every request the gateway answers.
+	var all [3]string
+	n := 0
+	for p := range strings.SplitSeq(code, "-") {
+		if n == len(all) {
+			n++
+			break
+		}
+		all[n] = p
+		n++
+	}
+	if n < 2 || n > len(all) {
 		return bad("must be <BASE>-<QUOTE>, <BASE>-<QUOTE>-<YYMMDD> or <BASE>-<QUOTE>-CW/NW/CQ/NQ")
 	}
+	parts := all[:n]
 	for _, p := range parts {
 		if p == "" || !upperAlnum(p) {
 			return bad("must be upper-case letters and digits separated by '-'")
@@ -109,7 +121,8 @@ func ParseContractCode(code string) (Contract, error) {
 		return bad("delivery date must be YYMMDD, or the suffix CW, NW, CQ or NQ")
 	}
 	d, err := time.Parse("060102", parts[2])
-	if err != nil || d.Format("060102") != parts[2] {
+	var again [6]byte
+	if err != nil || string(d.AppendFormat(again[:0], "060102")) != parts[2] {
 		return bad("delivery date must be a real date YYMMDD")
 	}
 	c.Kind, c.Type, c.Delivery = KindFuture, "", d.UTC()

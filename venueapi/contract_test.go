@@ -144,3 +144,12 @@ func TestIsTypeCodeAgreesWithParseContractCode(t *testing.T) {
 		}
 	}
 }
+
+// The gateway parses a contract code for every request it answers.
+func TestParsingAContractCodeAllocatesNothing(t *testing.T) {
+	for _, code := range []string{"BTC-USDT", "ETH-USDT-CW", "BTC-USDT-261225"} {
+		if n := testing.AllocsPerRun(100, func() { ParseContractCode(code) }); n != 0 {
+			t.Errorf("ParseContractCode(%q): %v allocations; want 0", code, n)
+		}
+	}
+}

@@ -65,10 +65,14 @@ func parseHostRule(e string) (hostRule, error) {
 // (lower-cased, brackets and a trailing dot removed) and its port, "" when
 // it has none.
 func splitHost(hostport string) (name, port string) {
-	if h, p, err := net.SplitHostPort(hostport); err == nil {
-		name, port = h, p
-	} else {
-		name = strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]")
+	name = strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]")
+	// Only a colon after any closing bracket may start a port: asked of a
+	// Host without one, net.SplitHostPort would allocate an error for every
+	// request.
+	if strings.LastIndexByte(hostport, ':') > strings.LastIndexByte(hostport, ']') {
+		if h, p, err := net.SplitHostPort(hostport); err == nil {
+			name, port = h, p
+		}
 	}
 	return strings.TrimSuffix(strings.ToLower(name), "."), port
 }
