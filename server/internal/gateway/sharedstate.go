@@ -261,10 +261,12 @@ func (s *SharedState) release(ctx context.Context, l cluster.Lease, err error) {
 // releaseNow ends l now. It runs within the detached call that won l,
 // which Detached.Close waits for, and keeps none of ctx's cancellation: the
 // gateway closing is one reason to release. The cluster client bounds it.
+// A release that fails as the gateway closes is no outage to report: the
+// Redis client may be closing too.
 func (s *SharedState) releaseNow(ctx context.Context, l cluster.Lease) {
-	ctx = context.WithoutCancel(ctx)
-	if err := l.Release(ctx); err != nil {
-		s.fail(ctx, err)
+	rctx := context.WithoutCancel(ctx)
+	if err := l.Release(rctx); err != nil && !closing(ctx) {
+		s.fail(rctx, err)
 	}
 }
 
