@@ -74,7 +74,11 @@ func TestDetachedWorkEndsAndIsWaitedForAtClose(t *testing.T) {
 				t.Fatal("Close with work running and its wait already over: no error")
 			}
 			defer done()
-			<-timed.Done() // Close ends the work's context in a goroutine of its own
+			select { // Close ends the work's context in a goroutine of its own
+			case <-timed.Done():
+			case <-time.After(5 * time.Second):
+				t.Fatal("the work's context did not end within 5 s of Close")
+			}
 			if !closing(ctx) || !closing(timed) || closing(other) {
 				t.Fatalf("closing after Close: %v for the work, %v beneath its timeout, %v for work that ended before; want true, true, false",
 					closing(ctx), closing(timed), closing(other))
