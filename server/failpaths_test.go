@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/redistest"
+	"github.com/riskchart/riskchart/server/internal/servertest"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -155,15 +156,9 @@ func openStuckStream(t *testing.T, base string) {
 	if line, err := bufio.NewReaderSize(conn, 16).ReadString('\n'); err != nil || !strings.Contains(line, "200") {
 		t.Fatalf("the stream did not start: %q %v", line, err)
 	}
-	blocked := func() bool {
+	servertest.WaitFor(t, 5*time.Second, "the stream's write waiting for its reader", func() bool {
 		return slices.ContainsFunc(goroutinesNamed(streamGoroutine), func(g string) bool { return strings.Contains(g, "waitWrite") })
-	}
-	for deadline := time.Now().Add(5 * time.Second); !blocked(); {
-		if time.Now().After(deadline) {
-			t.Fatal("the stream's write never waited for its reader")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	})
 }
 
 // goroutinesNamed is the stacks of the goroutines that name fn.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/riskchart/riskchart/server/internal/cluster"
 	"github.com/riskchart/riskchart/server/internal/redistest"
+	"github.com/riskchart/riskchart/server/internal/servertest"
 	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -34,7 +35,7 @@ func TestAvailableLeavesOutTheSharesOfReplicasNotRunning(t *testing.T) {
 			}
 			waitPresent(t, bs[0], int64(tc.running))
 			b := bs[0]
-			waitFor(t, 2*time.Second, fmt.Sprintf("idle, Available %d (want %d)", b.Available(time.Now()), tc.want),
+			servertest.WaitFor(t, 2*time.Second, fmt.Sprintf("idle, Available %d (want %d)", b.Available(time.Now()), tc.want),
 				func() bool { return b.Available(time.Now()) == tc.want })
 			ok, _, err := b.Take(context.Background(), 1)
 			if err != nil || !ok {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/riskchart/riskchart/server/internal/cluster"
 	"github.com/riskchart/riskchart/server/internal/redistest"
+	"github.com/riskchart/riskchart/server/internal/servertest"
 	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
@@ -29,7 +30,7 @@ func TestALogRedisLostHoldsEveryReplicaUntilItsTurnsCanNoLongerCount(t *testing.
 			bs := []*cluster.Budget{replica(t, srv.URL(), fast(t), limit, 2), replica(t, srv.URL(), fast(t), limit, 2)}
 			waitPresent(t, bs[0], 2)
 			g, stop := hammering(t, bs, 4, 0)
-			waitFor(t, 2*time.Second, "the limit spent", func() bool {
+			servertest.WaitFor(t, 2*time.Second, "the limit spent", func() bool {
 				g.mu.Lock()
 				defer g.mu.Unlock()
 				return len(g.all) >= limit.Requests

@@ -115,7 +115,7 @@ func TestAReplicaThatLosesRedisSpendsOnlyItsShareAndRejoins(t *testing.T) {
 
 	time.Sleep(time.Second)
 	srv.Kill()
-	waitFor(t, 2*time.Second, "every replica degraded", func() bool {
+	servertest.WaitFor(t, 2*time.Second, "every replica degraded", func() bool {
 		for _, b := range bs {
 			if b.State() != cluster.Degraded {
 				return false
@@ -125,7 +125,7 @@ func TestAReplicaThatLosesRedisSpendsOnlyItsShareAndRejoins(t *testing.T) {
 	})
 	time.Sleep(2500 * time.Millisecond)
 	srv.Restart()
-	waitFor(t, 5*time.Second, "every replica back on the shared log", func() bool {
+	servertest.WaitFor(t, 5*time.Second, "every replica back on the shared log", func() bool {
 		for _, b := range bs {
 			if b.State() != cluster.Shared {
 				return false
@@ -173,13 +173,13 @@ func TestAPartitionedReplicaAndTheRestStayWithinTheLimitTogether(t *testing.T) {
 
 	time.Sleep(time.Second)
 	p.setCut(true)
-	waitFor(t, 2*time.Second, "the partitioned replica degraded", func() bool { return bs[2].State() == cluster.Degraded })
+	servertest.WaitFor(t, 2*time.Second, "the partitioned replica degraded", func() bool { return bs[2].State() == cluster.Degraded })
 	time.Sleep(2500 * time.Millisecond)
 	if bs[0].State() != cluster.Shared || bs[1].State() != cluster.Shared {
 		t.Fatalf("replicas 0 and 1 left the shared log: %v, %v", bs[0].State(), bs[1].State())
 	}
 	p.setCut(false)
-	waitFor(t, 5*time.Second, "the partitioned replica back", func() bool { return bs[2].State() == cluster.Shared })
+	servertest.WaitFor(t, 5*time.Second, "the partitioned replica back", func() bool { return bs[2].State() == cluster.Shared })
 	time.Sleep(time.Second)
 	stop()
 
@@ -357,7 +357,7 @@ func TestAPauseLearntWhileDegradedOutlastsTheRejoin(t *testing.T) {
 	a.Pause(ctx, pause)
 	paused := time.Now()
 	p.setCut(false)
-	waitFor(t, 2*time.Second, "the partitioned replica back", func() bool { return a.State() == cluster.Shared })
+	servertest.WaitFor(t, 2*time.Second, "the partitioned replica back", func() bool { return a.State() == cluster.Shared })
 	wantPaused(t, pause, paused, map[string]*cluster.Budget{"the replica that learnt it": a, "another replica": b})
 }
 
@@ -396,7 +396,7 @@ func TestATurnGrantedBeforeAPauseIsNotSentUntilThePauseEnds(t *testing.T) {
 				defer cancel()
 				done <- bs[0].Wait(wait)
 			}()
-			waitFor(t, time.Second, "the turn granted", func() bool { return bs[0].Stats().SharedGranted == 1 })
+			servertest.WaitFor(t, time.Second, "the turn granted", func() bool { return bs[0].Stats().SharedGranted == 1 })
 			paused := time.Now()
 			bs[tt.learnt].Pause(ctx, pause)
 			err := <-done
@@ -424,14 +424,14 @@ func TestAPauseLearntDuringTheRejoinHoldsEveryReplica(t *testing.T) {
 	ctx := context.Background()
 	p.setDelay(300 * time.Millisecond) // each call of the rejoin takes that long
 	p.setCut(false)
-	waitFor(t, 5*time.Second, "the partitioned replica rejoining", a.Joining)
+	servertest.WaitFor(t, 5*time.Second, "the partitioned replica rejoining", a.Joining)
 	const pause = 20 * time.Second
 	a.Pause(ctx, pause)
 	paused := time.Now()
 	if !a.Joining() {
 		t.Fatal("the rejoin ended before the pause: this test shows nothing")
 	}
-	waitFor(t, 5*time.Second, "the partitioned replica back", func() bool { return a.State() == cluster.Shared })
+	servertest.WaitFor(t, 5*time.Second, "the partitioned replica back", func() bool { return a.State() == cluster.Shared })
 	p.setDelay(0)
 	wantPaused(t, pause, paused, map[string]*cluster.Budget{"the replica that learnt it": a, "another replica": b})
 }
@@ -483,7 +483,7 @@ func partitioned(t *testing.T) (a, b *cluster.Budget, p *proxy) {
 	b = replica(t, srv.URL(), fast(t), limit, 2)
 	waitPresent(t, b, 2)
 	p.setCut(true)
-	waitFor(t, 2*time.Second, "the partitioned replica degraded", func() bool { return a.State() == cluster.Degraded })
+	servertest.WaitFor(t, 2*time.Second, "the partitioned replica degraded", func() bool { return a.State() == cluster.Degraded })
 	return a, b, p
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/riskchart/riskchart/server/internal/cluster"
 	"github.com/riskchart/riskchart/server/internal/redistest"
+	"github.com/riskchart/riskchart/server/internal/servertest"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -131,7 +132,7 @@ func TestAHungRedisHoldsNoCallerLongerThanTheTimeout(t *testing.T) {
 					// Connect first, so the call meets the hung server, not a dial.
 					// Ten servers start at once: on a busy machine the first
 					// answer may take longer than the timeout.
-					waitFor(t, 10*time.Second, "Redis answered no first PING", func() bool { return c.Ping(context.Background()) == nil })
+					servertest.WaitFor(t, 10*time.Second, "Redis answered no first PING", func() bool { return c.Ping(context.Background()) == nil })
 					h.hang(t, srv)
 					if h.after != nil {
 						defer h.after(t, srv)

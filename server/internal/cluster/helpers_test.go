@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/riskchart/riskchart/server/internal/cluster"
+	"github.com/riskchart/riskchart/server/internal/servertest"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -69,7 +70,7 @@ func fresh(t testing.TB, url string, opt cluster.Options, limit venueapi.Limit, 
 // waitPresent waits until the shared log holds n replicas as present.
 func waitPresent(t testing.TB, b *cluster.Budget, n int64) {
 	t.Helper()
-	waitFor(t, 10*time.Second, fmt.Sprintf("%d replicas present", n), func() bool {
+	servertest.WaitFor(t, 10*time.Second, fmt.Sprintf("%d replicas present", n), func() bool {
 		got, err := b.Present(context.Background())
 		if err != nil {
 			t.Fatal(err)
@@ -166,18 +167,6 @@ func most(times []time.Time, per time.Duration) (int, time.Time) {
 		}
 	}
 	return best, at
-}
-
-// waitFor polls cond every 20 ms for up to d.
-func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("after %s: %s", d, what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // proxy forwards loopback connections to a Redis and can cut them all, as a

@@ -6,6 +6,7 @@ import (
 
 	"github.com/riskchart/riskchart/server/internal/cluster"
 	"github.com/riskchart/riskchart/server/internal/redistest"
+	"github.com/riskchart/riskchart/server/internal/servertest"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -30,11 +31,11 @@ func TestABudgetSaysWhyRedisIsNotSharedAsItChanges(t *testing.T) {
 			p := newProxy(t, tc.first)
 			b := fresh(t, p.URL(), fast(t), limit, 2)
 			if tc.refusedBefore {
-				waitFor(t, 5*time.Second, "degraded, Redis refusing", b.Refused)
+				servertest.WaitFor(t, 5*time.Second, "degraded, Redis refusing", b.Refused)
 			} else {
 				waitPresent(t, b, 1)
 				p.setCut(true)
-				waitFor(t, 5*time.Second, "degraded, Redis out of reach", func() bool { return b.State() == cluster.Degraded })
+				servertest.WaitFor(t, 5*time.Second, "degraded, Redis out of reach", func() bool { return b.State() == cluster.Degraded })
 				if b.Refused() {
 					t.Fatal("Redis out of reach said to refuse the login")
 				}
@@ -47,7 +48,7 @@ func TestABudgetSaysWhyRedisIsNotSharedAsItChanges(t *testing.T) {
 			}
 			p.mu.Unlock()
 			p.setCut(false)
-			waitFor(t, 10*time.Second, "the reason Redis gives after the change", func() bool {
+			servertest.WaitFor(t, 10*time.Second, "the reason Redis gives after the change", func() bool {
 				return b.State() == cluster.Degraded && b.Refused() == tc.refusedAfter
 			})
 		})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/riskchart/riskchart/server/internal/cluster"
 	"github.com/riskchart/riskchart/server/internal/redistest"
+	"github.com/riskchart/riskchart/server/internal/servertest"
 )
 
 // A replica whose Redis was out of reach, and which answers again refusing
@@ -33,10 +34,7 @@ func TestHealthSaysRedisRefusesOnceItAnswersAgainRefusing(t *testing.T) {
 		t.Fatalf("health with Redis out of reach: %q", h)
 	}
 	locked.Restart()
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(s.health(), "refused this replica's login"); {
-		if time.Now().After(deadline) {
-			t.Fatalf("health 10 s after Redis answered again, refusing the login: %q; want it said", s.health())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	servertest.WaitFor(t, 10*time.Second, "health saying so once Redis answered again, refusing the login", func() bool {
+		return strings.Contains(s.health(), "refused this replica's login")
+	})
 }

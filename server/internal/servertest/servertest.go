@@ -1,6 +1,7 @@
 // Package servertest holds what the tests that start a whole Riskchart share,
-// whether they run it in-process or as the built binary: a log buffer, and
-// the waits for it to say where it serves and to answer /healthz.
+// whether they run it in-process or as the built binary: a log buffer, the
+// waits for it to say where it serves and to answer /healthz, and WaitFor,
+// the wait for any condition its parts' tests look for.
 package servertest
 
 import (
@@ -77,4 +78,17 @@ func WaitHealthy(t testing.TB, url string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("%s did not answer 200 within 10s", url)
+}
+
+// WaitFor polls cond every 20 ms for up to d, and fails t, saying what was
+// waited for, if it does not hold by then.
+func WaitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("after %s: %s", d, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
