@@ -173,13 +173,13 @@ func most(times []time.Time, per time.Duration) (int, time.Time) {
 // network partition between one replica and Redis would, or hold back
 // Redis's answers, as a slow return leg would.
 type proxy struct {
-	l      net.Listener
-	target string
-	delay  atomic.Int64 // nanoseconds each read of Redis's answers is held back
+	l     net.Listener
+	delay atomic.Int64 // nanoseconds each read of Redis's answers is held back
 
-	mu    sync.Mutex
-	cut   bool
-	conns map[net.Conn]struct{}
+	mu     sync.Mutex
+	target string // the Redis new connections go to
+	cut    bool
+	conns  map[net.Conn]struct{}
 }
 
 func newProxy(t testing.TB, target string) *proxy {
@@ -257,9 +257,23 @@ func (p *proxy) setCut(cut bool) {
 	defer p.mu.Unlock()
 	p.cut = cut
 	if cut {
-		for c := range p.conns {
-			_ = c.Close()
-		}
-		clear(p.conns)
+		p.closeAll()
 	}
+}
+
+// redirect closes every connection and sends new ones to target, as when
+// the Redis behind one address is replaced by another.
+func (p *proxy) redirect(target string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.target, p.cut = target, false
+	p.closeAll()
+}
+
+// closeAll closes every connection; p.mu is held.
+func (p *proxy) closeAll() {
+	for c := range p.conns {
+		_ = c.Close()
+	}
+	clear(p.conns)
 }

@@ -25,7 +25,7 @@ func TestABudgetSaysWhyRedisIsNotSharedAsItChanges(t *testing.T) {
 		refusedAfter  bool
 	}{
 		{"out of reach, then refusing the login", open.Addr(), locked.Addr(), false, true},
-		{"refusing the login, then out of reach", locked.Addr(), "", true, false},
+		{"refusing the login, then out of reach", locked.Addr(), "127.0.0.1:1", true, false}, // nothing listens at port 1
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newProxy(t, tc.first)
@@ -40,14 +40,7 @@ func TestABudgetSaysWhyRedisIsNotSharedAsItChanges(t *testing.T) {
 					t.Fatal("Redis out of reach said to refuse the login")
 				}
 			}
-			p.setCut(true)
-			p.mu.Lock()
-			p.target = tc.then
-			if tc.then == "" {
-				p.target = "127.0.0.1:1" // nothing listens there
-			}
-			p.mu.Unlock()
-			p.setCut(false)
+			p.redirect(tc.then)
 			servertest.WaitFor(t, 10*time.Second, "the reason Redis gives after the change", func() bool {
 				return b.State() == cluster.Degraded && b.Refused() == tc.refusedAfter
 			})
