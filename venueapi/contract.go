@@ -88,41 +88,31 @@ func ParseContractCode(code string) (Contract, error) {
 	if len(code) > ContractCodeMaxLen {
 		return bad("must be at most 40 characters")
 	}
-	// The parts in an array rather than strings.Split's slice: this runs
-	// for every request the gateway answers.
-	var all [3]string
-	n := 0
-	for p := range strings.SplitSeq(code, "-") {
-		if n == len(all) {
-			n++
-			break
-		}
-		all[n] = p
-		n++
-	}
-	if n < 2 || n > len(all) {
+	// Cut rather than strings.Split, whose slice would be this call's one
+	// allocation: it runs for every request the gateway answers.
+	base, rest, dashed := strings.Cut(code, "-")
+	quote, suffix, dated := strings.Cut(rest, "-")
+	if !dashed || strings.Contains(suffix, "-") {
 		return bad("must be <BASE>-<QUOTE>, <BASE>-<QUOTE>-<YYMMDD> or <BASE>-<QUOTE>-CW/NW/CQ/NQ")
 	}
-	parts := all[:n]
-	for _, p := range parts {
-		if p == "" || !upperAlnum(p) {
-			return bad("must be upper-case letters and digits separated by '-'")
-		}
+	part := func(p string) bool { return p != "" && upperAlnum(p) }
+	if !part(base) || !part(quote) || dated && !part(suffix) {
+		return bad("must be upper-case letters and digits separated by '-'")
 	}
-	c := Contract{Code: code, Base: parts[0], Quote: parts[1], Kind: KindSwap, Type: TypeSwap}
-	if len(parts) == 2 {
+	c := Contract{Code: code, Base: base, Quote: quote, Kind: KindSwap, Type: TypeSwap}
+	if !dated {
 		return c, nil
 	}
-	if t, ok := typeCodes[parts[2]]; ok {
+	if t, ok := typeCodes[suffix]; ok {
 		c.Kind, c.Type = KindTypeCode, t
 		return c, nil
 	}
-	if len(parts[2]) != 6 {
+	if len(suffix) != 6 {
 		return bad("delivery date must be YYMMDD, or the suffix CW, NW, CQ or NQ")
 	}
-	d, err := time.Parse("060102", parts[2])
+	d, err := time.Parse("060102", suffix)
 	var again [6]byte
-	if err != nil || string(d.AppendFormat(again[:0], "060102")) != parts[2] {
+	if err != nil || string(d.AppendFormat(again[:0], "060102")) != suffix {
 		return bad("delivery date must be a real date YYMMDD")
 	}
 	c.Kind, c.Type, c.Delivery = KindFuture, "", d.UTC()

@@ -82,8 +82,8 @@ func parsePlainQuery(raw string) (v url.Values, ok bool) {
 			continue
 		}
 		key, value, _ := strings.Cut(pair, "=")
-		if _, seen := v[key]; seen {
-			v[key] = append(v[key], value)
+		if vs, seen := v[key]; seen {
+			v[key] = append(vs, value)
 			continue
 		}
 		values = append(values, value)
