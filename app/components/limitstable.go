@@ -131,10 +131,10 @@ func limitsGrid(rows []app.UI) app.UI {
 func limitsHeader() app.UI {
 	return app.THead().Body(app.Tr().Body(
 		app.Th().Scope("col").Text("Contract"),
-		app.Th().Scope("col").Text("Long limit"),
-		app.Th().Scope("col").Text("Short limit"),
-		app.Th().Scope("col").Text("Leverage"),
-		app.Th().Scope("col").Text("Mark price (USDT)"),
+		app.Th().Scope("col").Class("num").Text("Long limit"),
+		app.Th().Scope("col").Class("num").Text("Short limit"),
+		app.Th().Scope("col").Class("num").Text("Leverage"),
+		app.Th().Scope("col").Class("num").Text("Mark price (USDT)"),
 	))
 }
 

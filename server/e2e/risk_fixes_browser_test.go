@@ -253,6 +253,51 @@ func TestNoAccessPanelsDrawNoEmptyTable(t *testing.T) {
 	}
 }
 
+// misalignedJS lists the columns of the risk tables whose header is not
+// aligned as their cells are (a number right, a name left), and the row
+// headers that do not sit in their row as its cells do. An empty list is
+// tables whose headers line up.
+const misalignedJS = `(() => {
+  const out = [];
+  const side = (el) => ({start: "left", end: "right"})[getComputedStyle(el).textAlign] || getComputedStyle(el).textAlign;
+  for (const table of document.querySelectorAll("#tier-table, #limits-table")) {
+    const heads = table.querySelectorAll("thead th");
+    const row = table.querySelector("tbody tr:not(.empty)");
+    if (!row || heads.length !== row.cells.length) { out.push(table.id + ": " + heads.length + " headers for " + (row ? row.cells.length : 0) + " cells"); continue; }
+    heads.forEach((th, i) => {
+      if (side(th) !== side(row.cells[i])) out.push(table.id + " " + JSON.stringify(th.textContent) + ": header " + side(th) + ", cells " + side(row.cells[i]));
+    });
+    for (const th of table.querySelectorAll("tbody th")) {
+      const want = getComputedStyle(th.parentElement.querySelector("td")).verticalAlign, got = getComputedStyle(th).verticalAlign;
+      if (got !== want) out.push(table.id + " row " + JSON.stringify(th.textContent) + ": " + got + ", cells " + want);
+    }
+  }
+  return out;
+})()`
+
+// TestRiskTablesHeadersSitOverTheirColumns: on /tiers and /limits, wide
+// enough for the tables (not the narrow panel's cards), a number's header is
+// right-aligned as its numbers are, and a contract's name sits in its row as
+// the numbers beside it do.
+func TestRiskTablesHeadersSitOverTheirColumns(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ page, table string }{
+		{"/tiers?contract_code=BTC-USDT", "#tier-table"},
+		{"/limits?contract_code=ETH-USDT", "#limits-table"},
+	} {
+		navigate(t, ctx, s.URL+tc.page)
+		waitFor(t, ctx, fmt.Sprintf(`document.querySelectorAll("%s tbody tr").length > 0 && !document.getElementById("app-wasm-loader")`, tc.table))
+		if bad := evalJS[[]string](t, ctx, misalignedJS); len(bad) > 0 {
+			screenshot(t, ctx, "risk-headers-"+strings.Trim(tc.table, "#"))
+			t.Errorf("%s: %s", tc.page, strings.Join(bad, "; "))
+		}
+	}
+}
+
 // TestPublicTiersReachEmbedsWithoutALink: with RISKCHART_PUBLIC_TIERS on, a
 // tiers embed without a signed link shows the ladder (and, with controls=0,
 // no calculator and no word of it); off, it shows the refusal.
