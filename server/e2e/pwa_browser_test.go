@@ -221,8 +221,14 @@ func TestTheInstallButtonAppearsWhenTheBrowserOffersInstallation(t *testing.T) {
   const covered = [...document.querySelectorAll(".bar h1, .bar select, .bar input, .bar button")]
     .filter((e) => e.id !== "install" && meets(box(e))).map((e) => e.id || e.textContent.trim());
   const inBar = b.left >= bar.left && b.right <= bar.right && b.top >= bar.top && b.bottom <= bar.bottom;
-  return JSON.stringify({inBar, covered, inWindow: b.right <= innerWidth, name: document.getElementById("install").getAttribute("aria-label")});
-})()`); got != `{"inBar":true,"covered":[],"inWindow":true,"name":"Install app"}` {
+  // The controls of its row: the button is as high as they are, on their line.
+  const offRow = [...document.querySelectorAll(".bar select, .bar input, .bar button, .bar .chip")]
+    .filter((e) => e.id !== "install").map((e) => [e, box(e)])
+    .filter(([, r]) => r.width > 0 && r.height > 0 && r.top < b.bottom && b.top < r.bottom)
+    .filter(([, r]) => Math.abs(r.top - b.top) > 1 || Math.abs(r.height - b.height) > 1)
+    .map(([e, r]) => (e.id || e.textContent.trim()) + " " + Math.round(r.top) + "+" + Math.round(r.height) + " against " + Math.round(b.top) + "+" + Math.round(b.height));
+  return JSON.stringify({inBar, covered, offRow, inWindow: b.right <= innerWidth, name: document.getElementById("install").getAttribute("aria-label")});
+})()`); got != `{"inBar":true,"covered":[],"offRow":[],"inWindow":true,"name":"Install app"}` {
 				t.Errorf("the install button: %s", got)
 			}
 			screenshot(t, ctx, "pwa-install-button-"+screen.name)

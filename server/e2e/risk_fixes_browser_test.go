@@ -325,8 +325,8 @@ func TestPublicTiersReachEmbedsWithoutALink(t *testing.T) {
 }
 
 // TestHeaderChipsCentreTheirLabelsOnAPhone: on a phone the header is two
-// rows of controls, its chips are 44 px touch targets, and each label sits
-// in the middle of its chip, links (the risk pages' Tiers, Limits, Chart) as
+// rows of controls, each row's controls one height on one line, its chips
+// are 44 px touch targets, and each label sits in the middle of its chip, links (the risk pages' Tiers, Limits, Chart) as
 // buttons (the periods).
 func TestHeaderChipsCentreTheirLabelsOnAPhone(t *testing.T) {
 	s := startServer(t, nil)
@@ -349,6 +349,20 @@ func TestHeaderChipsCentreTheirLabelsOnAPhone(t *testing.T) {
 			rows := evalJS[int](t, ctx, `new Set([...document.querySelectorAll(".bar .control, .bar .button, .bar .chip")].map((c) => c.getBoundingClientRect()).filter((r) => r.width > 1 && r.height > 1).map((r) => Math.round(r.top / 8))).size`)
 			if rows > 2 {
 				t.Errorf("the header holds %d rows of controls, want at most 2 (%.0f px high)", rows, evalJS[float64](t, ctx, `document.querySelector(".bar").getBoundingClientRect().height`))
+			}
+			// A row's controls share its line: one top, one height.
+			if uneven := evalJS[[]string](t, ctx, `(() => {
+  const rows = new Map();
+  for (const c of document.querySelectorAll(".bar .control, .bar .button, .bar .chip")) {
+    const r = c.getBoundingClientRect();
+    if (r.width <= 1 || r.height <= 1) continue;
+    const k = Math.round(r.top / 8);
+    if (!rows.has(k)) rows.set(k, []);
+    rows.get(k).push((c.id || c.textContent.trim()) + " " + Math.round(r.top) + "+" + Math.round(r.height));
+  }
+  return [...rows.values()].filter((row) => new Set(row.map((s) => s.slice(s.lastIndexOf(" ")))).size > 1).map((row) => row.join(", "));
+})()`); len(uneven) > 0 {
+				t.Errorf("a header row's controls differ in top or height: %s", strings.Join(uneven, "; "))
 			}
 		})
 	}
