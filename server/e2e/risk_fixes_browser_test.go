@@ -368,6 +368,43 @@ func TestHeaderChipsCentreTheirLabelsOnAPhone(t *testing.T) {
 	}
 }
 
+// TestRiskPanelControlsAreTouchTargetsOnAPhone: on a phone, every field,
+// picker and button of the risk panels (the refresh, the limits filter, the
+// calculator) is a 44 px touch target, and the controls side by side in a
+// row are one height.
+func TestRiskPanelControlsAreTouchTargetsOnAPhone(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	for _, page := range []string{"/limits?contract_code=BTC-USDT", "/tiers?contract_code=BTC-USDT", "/?contract_code=BTC-USDT"} {
+		t.Run(page, func(t *testing.T) {
+			if err := chromedp.Run(ctx, chromedp.Emulate(device.IPhone12), chromedp.Navigate(s.URL+page)); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, ctx, `!document.getElementById("app-wasm-loader") && document.querySelectorAll(".risk .control").length > 1 && document.querySelectorAll(".risk tbody tr").length > 0`)
+			off := evalJS[[]string](t, ctx, `(() => {
+  const out = [], rows = new Map();
+  for (const c of document.querySelectorAll(".risk .control, .risk .button")) {
+    const r = c.getBoundingClientRect();
+    if (r.width <= 1 || r.height <= 1) continue;
+    const name = (c.id || c.textContent.trim()) + " " + Math.round(r.height) + " px";
+    if (r.height < 43.5) out.push(name + " high");
+    const k = Math.round(r.top / 8);
+    if (!rows.has(k)) rows.set(k, []);
+    rows.get(k).push([name, Math.round(r.height)]);
+  }
+  for (const row of rows.values()) {
+    if (new Set(row.map(([, h]) => h)).size > 1) out.push("one row, several heights: " + row.map(([n]) => n).join(", "));
+  }
+  return out;
+})()`)
+			if len(off) > 0 {
+				screenshot(t, ctx, "risk-touch-"+strings.Trim(strings.SplitN(page, "?", 2)[0], "/"))
+				t.Errorf("%s", strings.Join(off, "; "))
+			}
+		})
+	}
+}
+
 // TestTheRiskPagesLinksSwitchThePanelInTheApp: once the app runs, the
 // header's Tiers and Limits links show the other panel. go-app keeps the
 // page component from /tiers to /limits (the same type) and copies none of
