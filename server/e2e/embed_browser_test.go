@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -449,4 +450,46 @@ func flipFirst(s string) string {
 		return "B" + s[1:]
 	}
 	return "A" + s[1:]
+}
+
+// TestTheEmbedDialogOpensUnderItsButton opens the main page's Embed dialog
+// on a wide screen (the header one row), a laptop's (two rows) and a phone
+// (the button in a strip that scrolls sideways): the dialog starts under
+// the button, whatever the header's height, fits the window, and leaves
+// the button in view, so that a click on it closes the dialog again.
+func TestTheEmbedDialogOpensUnderItsButton(t *testing.T) {
+	s := startServer(t, nil)
+	for _, screen := range []struct {
+		name          string
+		width, height int64
+		mobile        bool
+	}{{"wide", 1920, 1080, false}, {"laptop", 1280, 760, false}, {"phone", 390, 844, true}} {
+		t.Run(screen.name, func(t *testing.T) {
+			ctx := newBrowser(t)
+			if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(screen.width, screen.height, 1, screen.mobile),
+				chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT")); err != nil {
+				t.Fatal(err)
+			}
+			waitDrawn(t, ctx, "BTC-USDT|1min")
+			waitFor(t, ctx, `performance.getEntriesByName("riskchart:mounted").length > 0`) // the button is the app's
+			do(t, ctx, `document.getElementById("embed-open").scrollIntoView({block: "nearest", inline: "nearest"})`)
+			click(t, ctx, "#embed-open")
+			waitFor(t, ctx, `document.querySelectorAll("#embed-dialog textarea").length === 3`)
+			got := evalJS[string](t, ctx, `(() => {
+  const b = document.getElementById("embed-open").getBoundingClientRect(), d = document.getElementById("embed-dialog").getBoundingClientRect();
+  const out = [];
+  if (d.top < b.bottom - 0.5) out.push("the dialog starts at " + Math.round(d.top) + ", over its button, which ends at " + Math.round(b.bottom));
+  if (d.left < 0 || d.right > innerWidth || d.bottom > innerHeight) out.push("the dialog " + [d.left, d.top, d.right, d.bottom].map(Math.round) + " leaves the window " + innerWidth + "×" + innerHeight);
+  const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+  if (hit?.id !== "embed-open") out.push("the button's centre shows " + (hit?.id || hit?.tagName));
+  return out.join("; ");
+})()`)
+			if got != "" {
+				screenshot(t, ctx, "embed-dialog-"+screen.name)
+				t.Fatal(got)
+			}
+			click(t, ctx, "#embed-open")
+			waitFor(t, ctx, `!document.getElementById("embed-dialog")`)
+		})
+	}
 }
