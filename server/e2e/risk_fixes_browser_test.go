@@ -326,8 +326,9 @@ func TestPublicTiersReachEmbedsWithoutALink(t *testing.T) {
 
 // TestHeaderChipsCentreTheirLabelsOnAPhone: on a phone the header is two
 // rows of controls, each row's controls one height on one line, its chips
-// are 44 px touch targets, and each label sits in the middle of its chip, links (the risk pages' Tiers, Limits, Chart) as
-// buttons (the periods).
+// are 44 px touch targets, and each label sits in the middle of its chip
+// or button: links (the risk pages' Tiers, Limits, Chart) as buttons (the
+// periods), and the Studies menu's disclosure as the buttons beside it.
 func TestHeaderChipsCentreTheirLabelsOnAPhone(t *testing.T) {
 	s := startServer(t, nil)
 	ctx := newBrowser(t)
@@ -337,7 +338,7 @@ func TestHeaderChipsCentreTheirLabelsOnAPhone(t *testing.T) {
 				t.Fatal(err)
 			}
 			waitFor(t, ctx, `!document.getElementById("app-wasm-loader") && document.querySelectorAll(".bar .chip").length > 0`)
-			off := evalJS[[]string](t, ctx, `[...document.querySelectorAll(".bar .chip")].flatMap((c) => {
+			off := evalJS[[]string](t, ctx, `[...document.querySelectorAll(".bar .chip, .bar .button")].filter((c) => c.getBoundingClientRect().width > 1).flatMap((c) => {
   const box = c.getBoundingClientRect(), range = document.createRange();
   range.selectNodeContents(c);
   const text = range.getBoundingClientRect(), drift = (text.top + text.bottom) / 2 - (box.top + box.bottom) / 2;
