@@ -181,7 +181,7 @@ func (t *TierTable) Render() app.UI {
 // header is the columns' headers; all but the amount sort the rows.
 func (t *TierTable) header(short string) app.UI {
 	return app.THead().Body(app.Tr().Body(t.sortHeader(sortTier, "Tier"), t.sortHeader(sortBand, "Position band ("+short+")"), t.sortHeader(sortLever, "Max leverage"),
-		t.sortHeader(sortRate, "Maint. margin rate"), app.Th().Scope("col").Class("amount").Text("Maint. amount ("+short+")")))
+		t.sortHeader(sortRate, "Maint. margin rate"), app.Th().Scope("col").Text("Maint. amount ("+short+")")))
 }
 
 // sortHeader is a column's header: a click sorts by it, again the other way.
