@@ -259,7 +259,7 @@ func TestNoAccessPanelsDrawNoEmptyTable(t *testing.T) {
 // tables whose headers line up.
 const misalignedJS = `(() => {
   const out = [];
-  const side = (el) => ({start: "left", end: "right"})[getComputedStyle(el).textAlign] || getComputedStyle(el).textAlign;
+  const side = (el) => { const a = getComputedStyle(el).textAlign; return {start: "left", end: "right"}[a] || a; };
   for (const table of document.querySelectorAll("#tier-table, #limits-table")) {
     const heads = table.querySelectorAll("thead th");
     const row = table.querySelector("tbody tr:not(.empty)");
@@ -347,22 +347,18 @@ func TestHeaderChipsCentreTheirLabelsOnAPhone(t *testing.T) {
 			if len(off) > 0 {
 				t.Errorf("chips off: %s", strings.Join(off, "; "))
 			}
-			rows := evalJS[int](t, ctx, `new Set([...document.querySelectorAll(".bar .control, .bar .button, .bar .chip")].map((c) => c.getBoundingClientRect()).filter((r) => r.width > 1 && r.height > 1).map((r) => Math.round(r.top / 8))).size`)
-			if rows > 2 {
-				t.Errorf("the header holds %d rows of controls, want at most 2 (%.0f px high)", rows, evalJS[float64](t, ctx, `document.querySelector(".bar").getBoundingClientRect().height`))
+			rows := controlRows(t, ctx, ".bar .control, .bar .button, .bar .chip")
+			if len(rows) > 2 {
+				t.Errorf("the header holds %d rows of controls, want at most 2 (%.0f px high)", len(rows), evalJS[float64](t, ctx, `document.querySelector(".bar").getBoundingClientRect().height`))
 			}
 			// A row's controls share its line: one top, one height.
-			if uneven := evalJS[[]string](t, ctx, `(() => {
-  const rows = new Map();
-  for (const c of document.querySelectorAll(".bar .control, .bar .button, .bar .chip")) {
-    const r = c.getBoundingClientRect();
-    if (r.width <= 1 || r.height <= 1) continue;
-    const k = Math.round(r.top / 8);
-    if (!rows.has(k)) rows.set(k, []);
-    rows.get(k).push((c.id || c.textContent.trim()) + " " + Math.round(r.top) + "+" + Math.round(r.height));
-  }
-  return [...rows.values()].filter((row) => new Set(row.map((s) => s.slice(s.lastIndexOf(" ")))).size > 1).map((row) => row.join(", "));
-})()`); len(uneven) > 0 {
+			var uneven []string
+			for _, row := range rows {
+				if !row.same(func(c control) int { return c.Top }) || !row.same(func(c control) int { return c.Height }) {
+					uneven = append(uneven, row.String())
+				}
+			}
+			if len(uneven) > 0 {
 				t.Errorf("a header row's controls differ in top or height: %s", strings.Join(uneven, "; "))
 			}
 		})
@@ -382,22 +378,17 @@ func TestRiskPanelControlsAreTouchTargetsOnAPhone(t *testing.T) {
 				t.Fatal(err)
 			}
 			waitFor(t, ctx, `!document.getElementById("app-wasm-loader") && document.querySelectorAll(".risk .control").length > 1 && document.querySelectorAll(".risk tbody tr").length > 0`)
-			off := evalJS[[]string](t, ctx, `(() => {
-  const out = [], rows = new Map();
-  for (const c of document.querySelectorAll(".risk .control, .risk .button")) {
-    const r = c.getBoundingClientRect();
-    if (r.width <= 1 || r.height <= 1) continue;
-    const name = (c.id || c.textContent.trim()) + " " + Math.round(r.height) + " px";
-    if (r.height < 43.5) out.push(name + " high");
-    const k = Math.round(r.top / 8);
-    if (!rows.has(k)) rows.set(k, []);
-    rows.get(k).push([name, Math.round(r.height)]);
-  }
-  for (const row of rows.values()) {
-    if (new Set(row.map(([, h]) => h)).size > 1) out.push("one row, several heights: " + row.map(([n]) => n).join(", "));
-  }
-  return out;
-})()`)
+			var off []string
+			for _, row := range controlRows(t, ctx, ".risk .control, .risk .button") {
+				for _, c := range row {
+					if c.Height < 44 {
+						off = append(off, fmt.Sprintf("%s %d px high", c.Name, c.Height))
+					}
+				}
+				if !row.same(func(c control) int { return c.Height }) {
+					off = append(off, "one row, several heights: "+row.String())
+				}
+			}
 			if len(off) > 0 {
 				screenshot(t, ctx, "risk-touch-"+strings.Trim(strings.SplitN(page, "?", 2)[0], "/"))
 				t.Errorf("%s", strings.Join(off, "; "))
@@ -523,4 +514,50 @@ func TestSigningInFromAPanelReturnsToItsPage(t *testing.T) {
 	click(t, ctx, `form[action="/logout"] button[type="submit"]`)
 	wait("#risk-noaccess")
 	waitFor(t, ctx, fmt.Sprintf(`location.pathname + location.search === %q && !document.querySelector("#limits-table tr")`, page))
+}
+
+// control is a control on show: its name (id, else its text) and its box's
+// top and height, whole pixels.
+type control struct {
+	Name        string
+	Top, Height int
+}
+
+// controlRow is the controls whose tops round to the same 8 px band: the
+// controls side by side on one line.
+type controlRow []control
+
+// same reports whether f gives every control of the row the same value.
+func (r controlRow) same(f func(control) int) bool {
+	for _, c := range r {
+		if f(c) != f(r[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (r controlRow) String() string {
+	parts := make([]string, len(r))
+	for i, c := range r {
+		parts[i] = fmt.Sprintf("%s %d+%d", c.Name, c.Top, c.Height)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// controlRows reads the elements of selector on show (wider and higher than
+// a pixel), in rows by their tops, top to bottom.
+func controlRows(t *testing.T, ctx context.Context, selector string) []controlRow {
+	t.Helper()
+	return evalJS[[]controlRow](t, ctx, fmt.Sprintf(`(() => {
+  const rows = new Map();
+  for (const c of document.querySelectorAll(%q)) {
+    const r = c.getBoundingClientRect();
+    if (r.width <= 1 || r.height <= 1) continue;
+    const k = Math.round(r.top / 8);
+    if (!rows.has(k)) rows.set(k, []);
+    rows.get(k).push({Name: c.id || c.textContent.trim(), Top: Math.round(r.top), Height: Math.round(r.height)});
+  }
+  return [...rows.entries()].sort(([a], [b]) => a - b).map(([, row]) => row);
+})()`, selector))
 }
