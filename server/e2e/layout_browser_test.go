@@ -39,6 +39,19 @@ type layoutDrawn struct {
 	} `json:"texts"`
 }
 
+// jsLegendPricesInSight says which of the candle's open, high, low and
+// close the legend, scrolled to its start, shows cut or not at all.
+const jsLegendPricesInSight = `(() => {
+  const l = document.getElementById("legend");
+  l.scrollLeft = 0;
+  const box = l.getBoundingClientRect(), cut = [];
+  for (const id of ["open", "high", "low", "close"]) {
+    const r = document.getElementById("legend-" + id).parentElement.getBoundingClientRect();
+    if (r.left < box.left - 0.5 || r.right > box.right + 0.5) cut.push(id + " at " + Math.round(r.left) + "-" + Math.round(r.right) + " px");
+  }
+  return cut.length ? "the legend, " + Math.round(box.left) + "-" + Math.round(box.right) + " px, cuts the candle's " + cut.join(", ") : "";
+})()`
+
 // layoutScreen is a window the layout tests open the chart in.
 type layoutScreen struct {
 	name          string
@@ -66,7 +79,8 @@ func (sc layoutScreen) open(t *testing.T, url string) context.Context {
 // chartopt.CompactBelow): an embed's chart ends inside its frame, the
 // price pane stays the largest (and, but in a compact embed, at least
 // 180 px), no pane lies over another, the time labels
-// stay inside the chart and the panes' value labels a line apart.
+// stay inside the chart and the panes' value labels a line apart; where the
+// legend keeps to one line, the candle's four prices are in sight on it.
 func TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen(t *testing.T) {
 	s := startServer(t, nil)
 	for _, screen := range []layoutScreen{
@@ -116,6 +130,10 @@ func TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen(t *testing.T) {
 				band := evalJS[float64](t, ctx, `(() => { const g = `+jsPriceGrid+`; return g.y - document.getElementById("legend").getBoundingClientRect().bottom; })()`)
 				if band > 20 {
 					t.Errorf("%.0f px of chart lie empty between the legend and the candles", band)
+				}
+				// Of that line, the candle's prices come first, whole in sight.
+				if cut := evalJS[string](t, ctx, jsLegendPricesInSight); cut != "" {
+					t.Error(cut)
 				}
 			}
 			labels := 0
