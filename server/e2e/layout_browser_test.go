@@ -39,18 +39,52 @@ type layoutDrawn struct {
 	} `json:"texts"`
 }
 
-// jsLegendPricesInSight says which of the candle's open, high, low and
-// close the legend, scrolled to its start, shows cut or not at all.
-const jsLegendPricesInSight = `(() => {
+// jsLegendLine reads the legend scrolled to its start: its box, and the
+// terms it shows, from left to right (a term by its value's id, a study's
+// by its name).
+const jsLegendLine = `(() => {
   const l = document.getElementById("legend");
   l.scrollLeft = 0;
-  const box = l.getBoundingClientRect(), cut = [];
-  for (const id of ["open", "high", "low", "close"]) {
-    const r = document.getElementById("legend-" + id).parentElement.getBoundingClientRect();
-    if (r.left < box.left - 0.5 || r.right > box.right + 0.5) cut.push(id + " at " + Math.round(r.left) + "-" + Math.round(r.right) + " px");
-  }
-  return cut.length ? "the legend, " + Math.round(box.left) + "-" + Math.round(box.right) + " px, cuts the candle's " + cut.join(", ") : "";
+  const box = l.getBoundingClientRect();
+  const items = [...l.children].filter(e => e.getClientRects().length > 0).map(e => {
+    const r = e.getBoundingClientRect(), dd = e.querySelector("dd");
+    return {id: dd.id ? dd.id.replace("legend-", "") : dd.dataset.study, left: r.left, right: r.right};
+  }).sort((a, b) => a.left - b.left);
+  return {left: box.left, right: box.right, items};
 })()`
+
+// legendLine is what jsLegendLine reads.
+type legendLine struct {
+	Left, Right float64
+	Items       []legendTerm
+}
+
+// legendTerm is one term of the legend and where it lies.
+type legendTerm struct {
+	ID          string
+	Left, Right float64
+}
+
+// order is the shown terms' ids from left to right.
+func (l legendLine) order() []string {
+	ids := make([]string, len(l.Items))
+	for i, it := range l.Items {
+		ids[i] = it.ID
+	}
+	return ids
+}
+
+// cut says which of ids the legend's box does not show whole.
+func (l legendLine) cut(ids ...string) []string {
+	var cut []string
+	for _, id := range ids {
+		i := slices.IndexFunc(l.Items, func(it legendTerm) bool { return it.ID == id })
+		if i < 0 || l.Items[i].Left < l.Left-0.5 || l.Items[i].Right > l.Right+0.5 {
+			cut = append(cut, id)
+		}
+	}
+	return cut
+}
 
 // layoutScreen is a window the layout tests open the chart in.
 type layoutScreen struct {
@@ -80,7 +114,9 @@ func (sc layoutScreen) open(t *testing.T, url string) context.Context {
 // price pane stays the largest (and, but in a compact embed, at least
 // 180 px), no pane lies over another, the time labels
 // stay inside the chart and the panes' value labels a line apart; where the
-// legend keeps to one line, the candle's four prices are in sight on it.
+// legend keeps to one line, it begins with the candle's four prices, in
+// sight, but in a compact embed, whose line shows the time, the close and
+// its change in the legend's order.
 func TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen(t *testing.T) {
 	s := startServer(t, nil)
 	for _, screen := range []layoutScreen{
@@ -131,9 +167,20 @@ func TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen(t *testing.T) {
 				if band > 20 {
 					t.Errorf("%.0f px of chart lie empty between the legend and the candles", band)
 				}
-				// Of that line, the candle's prices come first, whole in sight.
-				if cut := evalJS[string](t, ctx, jsLegendPricesInSight); cut != "" {
-					t.Error(cut)
+				line := evalJS[legendLine](t, ctx, jsLegendLine)
+				if evalJS[bool](t, ctx, `document.querySelector(".embed-compact") !== null`) {
+					// The compact line's three terms, in the legend's order.
+					if got, want := line.order(), []string{"time", "close", "change-pct"}; !slices.Equal(got, want) {
+						t.Errorf("the compact legend shows %v, want %v", got, want)
+					}
+				} else {
+					// Of that line, the candle's prices come first, whole in sight.
+					if got, want := line.order(), []string{"open", "high", "low", "close", "time"}; len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
+						t.Errorf("the legend's line begins %v, want %v", got, want)
+					}
+					if cut := line.cut("open", "high", "low", "close"); len(cut) > 0 {
+						t.Errorf("the legend, %.0f-%.0f px, shows %v cut or not at all: %+v", line.Left, line.Right, cut, line.Items)
+					}
 				}
 			}
 			labels := 0
