@@ -139,7 +139,8 @@ func TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen(t *testing.T) {
 			if len(l.Grids) != 4 {
 				t.Fatalf("%d grids for price, volume, MACD and RSI", len(l.Grids))
 			}
-			if compact := evalJS[bool](t, ctx, `document.querySelector(".embed-compact") !== null`); !compact && l.Grids[0].H < 180 {
+			compact := evalJS[bool](t, ctx, `document.querySelector(".embed-compact") !== null`)
+			if !compact && l.Grids[0].H < 180 {
 				t.Errorf("the candles have %.0f px of the chart's %.0f: too few to read a day's moves in", l.Grids[0].H, l.Height)
 			}
 			for i, g := range l.Grids[1:] {
@@ -168,7 +169,7 @@ func TestChartLayoutWithAllStudiesOnAPhoneAndAWideScreen(t *testing.T) {
 					t.Errorf("%.0f px of chart lie empty between the legend and the candles", band)
 				}
 				line := evalJS[legendLine](t, ctx, jsLegendLine)
-				if evalJS[bool](t, ctx, `document.querySelector(".embed-compact") !== null`) {
+				if compact {
 					// The compact line's three terms, in the legend's order.
 					if got, want := line.order(), []string{"time", "close", "change-pct"}; !slices.Equal(got, want) {
 						t.Errorf("the compact legend shows %v, want %v", got, want)
