@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -355,7 +356,11 @@ func (h *handler) serveWeb(w http.ResponseWriter, r *http.Request, name string) 
 	if servePrecompressed(w, r, file, name, h.fileTags) || serveRaw(w, r, file, name, h.fileTags) {
 		return
 	}
-	http.ServeFile(w, r, file) // says what is wrong with it: missing, a folder
+	if st, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) || err == nil && st.IsDir() {
+		http.NotFound(w, r) // a folder is not a page: its files are not listed
+		return
+	}
+	http.ServeFile(w, r, file) // says what else is wrong with it: unreadable
 }
 
 func contentType(name string) string {

@@ -34,6 +34,10 @@ func builtRoot(t testing.TB) string {
 		}
 	}
 	write("wasm_exec.js", "// glue")
+	if err := os.MkdirAll(filepath.Join(web, "bench"), 0o755); err != nil { // a folder, as the bench's pages are
+		t.Fatal(err)
+	}
+	write(filepath.Join("web", "bench", "plain.html"), "plain.html")
 	for _, f := range []string{"app.wasm", "style.css", "embed.css", "risk.css", "echarts.min.js", "app-start.js", "app-compile.js", "chart-boot.js", "icon-192.png", "icon-512.png", "icon-maskable-512.png", "icon.svg", "embed-demo.html", "app-worker.js", "loader-patch.js", "web.go"} {
 		write(filepath.Join("web", f), f)
 	}
@@ -370,6 +374,9 @@ func TestWebFilesComeCompressedWhenTheBrowserTakesIt(t *testing.T) {
 		{"the worker's template, which is served only filled in", "/web/app-worker.js", "", 404, "", ""},
 		{"the loader patch, which is served only inside app.js", "/web/loader-patch.js", "", 404, "", ""},
 		{"the Go source that embeds them", "/web/web.go", "", 404, "", ""},
+		{"a file that is not there", "/web/nothing.js", "", 404, "", ""},
+		{"a folder, which is not listed", "/web/bench/", "", 404, "", ""},
+		{"a folder without its slash, which is not sent to the listing", "/web/bench", "", 404, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
