@@ -18,10 +18,11 @@ type StudyMenu struct {
 	Indicators string                                   // the view's studies (studies.FormatSpecs)
 	OnChange   func(ctx app.Context, indicators string) // told the new list
 
-	period    string // the period field's text
-	open      bool   // the disclosure is open: its controls exist only then
-	err       string // why the period is not one, or why no study was added
-	periodBad bool   // err is about the period field
+	period    string         // the period field's text
+	open      bool           // the disclosure is open: its controls exist only then
+	kept      []studies.Spec // the studies besides menuStudies offered since the menu opened (offered)
+	err       string         // why the period is not one, or why no study was added
+	periodBad bool           // err is about the period field
 }
 
 // studyErrorID is the id of the menu's error.
@@ -53,21 +54,41 @@ func withStudy(list []studies.Spec, spec studies.Spec) ([]studies.Spec, string) 
 // Render draws the menu.
 func (m *StudyMenu) Render() app.UI {
 	current, _ := studies.ParseSpecs(m.Indicators)
-	offered := slices.Clone(menuStudies)
-	for _, s := range current {
-		if !slices.Contains(offered, s) {
-			offered = append(offered, s)
-		}
-	}
+	offered := m.offered(current)
 	return app.Details().ID("study-menu").Class("study-menu").Open(m.open).
-		On("toggle", func(ctx app.Context, e app.Event) { m.open = ctx.JSSrc().Get("open").Bool() }).Body(
+		On("toggle", func(ctx app.Context, e app.Event) {
+			m.open = ctx.JSSrc().Get("open").Bool()
+			m.kept = nil
+			if m.open {
+				current, _ := studies.ParseSpecs(m.Indicators)
+				m.kept = m.offered(current)[len(menuStudies):]
+			}
+		}).Body(
 		app.Summary().Class("button").Text("Studies"),
 		app.If(m.open, func() app.UI { return m.body(current, offered) }),
 	)
 }
 
+// offered are the studies the open menu has a box for: menuStudies, then
+// those of the view's own it has offered since it opened, even if removed
+// since, then the view's others. A box stays where it is while the menu is
+// open: unticking a study does not move the boxes after it under the
+// pointer, and a study unticked by mistake is ticked again where it was.
+func (m *StudyMenu) offered(current []studies.Spec) []studies.Spec {
+	offered := append(slices.Clone(menuStudies), m.kept...)
+	for _, s := range current {
+		if !slices.Contains(offered, s) {
+			offered = append(offered, s)
+		}
+	}
+	return offered
+}
+
 // change tells the page the view's new list of studies.
 func (m *StudyMenu) change(ctx app.Context, list []studies.Spec) {
+	if m.open {
+		m.kept = m.offered(list)[len(menuStudies):]
+	}
 	if m.OnChange != nil {
 		m.OnChange(ctx, studies.FormatSpecs(list))
 	}
@@ -92,6 +113,31 @@ func (m *StudyMenu) addHandler(kind studies.Kind) app.EventHandler {
 	}
 }
 
+// toggle adds or removes the study of the checkbox changed. It reads the
+// view's list and the box's study at the change, not at the render: go-app
+// keeps a handler of the menu's first render while its code is the same,
+// and the view has changed since with each study ticked or removed.
+func (m *StudyMenu) toggle(ctx app.Context, e app.Event) {
+	box := ctx.JSSrc()
+	spec, err := studies.ParseSpecs(box.Get("dataset").Get("study").String())
+	if err != nil || len(spec) != 1 {
+		return // not a box the menu wrote
+	}
+	current, _ := studies.ParseSpecs(m.Indicators)
+	m.periodBad = false
+	if !box.Get("checked").Bool() {
+		m.err = ""
+		m.change(ctx, toggled(current, spec[0], false))
+		return
+	}
+	list, refused := withStudy(current, spec[0])
+	if m.err = refused; refused != "" {
+		box.Set("checked", false)
+		return
+	}
+	m.change(ctx, list)
+}
+
 // body is the open menu's controls.
 func (m *StudyMenu) body(current, offered []studies.Spec) app.UI {
 	return app.Div().Class("study-menu-body").Body(
@@ -100,20 +146,7 @@ func (m *StudyMenu) body(current, offered []studies.Spec) app.UI {
 			id := "study-" + s.String()
 			return app.Label().For(id).Class("study-option").Body(
 				app.Input().Type("checkbox").ID(id).DataSet("study", s.String()).Checked(slices.Contains(current, s)).
-					OnChange(func(ctx app.Context, e app.Event) {
-						m.periodBad = false
-						if !ctx.JSSrc().Get("checked").Bool() {
-							m.err = ""
-							m.change(ctx, toggled(current, s, false))
-							return
-						}
-						list, refused := withStudy(current, s)
-						if m.err = refused; refused != "" {
-							ctx.JSSrc().Set("checked", false)
-							return
-						}
-						m.change(ctx, list)
-					}),
+					OnChange(m.toggle),
 				app.Text(" "+s.Label()),
 			)
 		}),

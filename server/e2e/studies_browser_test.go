@@ -444,6 +444,51 @@ func TestStudyMenuWithTheKeyboardAndBack(t *testing.T) {
 	}
 }
 
+// TestTheStudyMenuTicksSeveralStudiesInOneOpening: each box ticked or
+// unticked with the menu open changes the view as it is then, not as it
+// was when the menu opened: ticking a second study keeps the first. A
+// study of the view's own (MA 50) unticked keeps its box, in its place,
+// while the menu is open, so that the boxes after it do not move and it
+// can be ticked again; every box says whether its study is on show.
+func TestTheStudyMenuTicksSeveralStudiesInOneOpening(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&indicators=ma:50,ma:60")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	waitFor(t, ctx, jsAppRunning)
+	click(t, ctx, `#study-menu > summary`)
+	waitFor(t, ctx, `!!document.querySelector('input[data-study="ma:7"]')`)
+	const jsList = `(new URLSearchParams(location.search).get("indicators") ?? "")`
+	const jsBoxes = `[...document.querySelectorAll(".study-menu-body input[data-study]")].map((b) => b.dataset.study + (b.checked ? "+" : "-")).join(" ")`
+	const fixed = "ma:7%s ma:25%s ema:99- boll- vol_ma:20- macd- rsi%s ma:50%s ma:60%s"
+	for _, step := range []struct{ box, want, boxes string }{
+		{"ma:7", "ma:50,ma:60,ma:7", fmt.Sprintf(fixed, "+", "-", "-", "+", "+")},
+		{"ma:25", "ma:50,ma:60,ma:7,ma:25", fmt.Sprintf(fixed, "+", "+", "-", "+", "+")},
+		{"ma:50", "ma:60,ma:7,ma:25", fmt.Sprintf(fixed, "+", "+", "-", "-", "+")},
+		{"ma:60", "ma:7,ma:25", fmt.Sprintf(fixed, "+", "+", "-", "-", "-")},
+		{"ma:50", "ma:7,ma:25,ma:50", fmt.Sprintf(fixed, "+", "+", "-", "+", "-")},
+		{"rsi", "ma:7,ma:25,ma:50,rsi", fmt.Sprintf(fixed, "+", "+", "+", "+", "-")},
+		{"ma:7", "ma:25,ma:50,rsi", fmt.Sprintf(fixed, "-", "+", "+", "+", "-")},
+	} {
+		click(t, ctx, `input[data-study="`+step.box+`"]`)
+		if err := chromedp.Run(ctx, chromedp.Poll(jsList+` === `+strconv.Quote(step.want)+` && `+jsBoxes+` === `+strconv.Quote(step.boxes),
+			nil, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+			t.Fatalf("after the box of %s: the view's studies are %q and the boxes %q, want %q and %q",
+				step.box, evalJS[string](t, ctx, jsList), evalJS[string](t, ctx, jsBoxes), step.want, step.boxes)
+		}
+	}
+	const jsDrawn = `(` + jsStudies + `).series.map((s) => s.name).sort().join(",")`
+	if err := chromedp.Run(ctx, chromedp.Poll(jsDrawn+` === "MA 25,MA 50,RSI 14"`, nil, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		t.Fatalf("the view's studies are %q and the chart draws %q, want MA 25, MA 50 and RSI 14", evalJS[string](t, ctx, jsList), evalJS[string](t, ctx, jsDrawn))
+	}
+	// Closed and opened again, the menu offers the view's studies alone.
+	click(t, ctx, `#study-menu > summary`)
+	click(t, ctx, `#study-menu > summary`)
+	waitFor(t, ctx, jsBoxes+` === "ma:7- ma:25+ ema:99- boll- vol_ma:20- macd- rsi+ ma:50+"`)
+}
+
 // TestTheStudyMenuAddsNoSeventeenthStudy: a view draws at most sixteen
 // studies, and a longer list in the URL shows none. With sixteen on show,
 // the menu's checkbox and its Add MA button say why they add nothing, and
