@@ -151,13 +151,18 @@ func (t *EmbedTool) snippet(route, label string) app.UI {
 	return app.Div().Class("embed-snippet").Body(
 		app.Label().For("embed-"+route).Text(label),
 		app.Textarea().ID("embed-"+route).Class("control").ReadOnly(true).Rows(3).Text(snippet),
-		app.Button().Class("button").DataSet("copy", route).Text(either(t.copied == route, "Copied", "Copy")).
-			OnClick(func(ctx app.Context, e app.Event) {
-				if browser.CopyText(snippet) {
-					t.copied = route
-				}
-			}),
+		app.Button().Class("button").DataSet("copy", route).Text(either(t.copied == route, "Copied", "Copy")).OnClick(t.copy),
 	)
+}
+
+// copy puts the snippet of the button's route on the clipboard, as the
+// dialog's choices and the view are at the click: go-app keeps a handler of
+// the dialog's first render while its code is the same.
+func (t *EmbedTool) copy(ctx app.Context, e app.Event) {
+	route := ctx.JSSrc().Get("dataset").Get("copy").String()
+	if browser.CopyText(embedSnippet(browser.Origin(), route, t.View, snippetOptions{noPicker: t.noPicker, link: t.link})) {
+		t.copied = route
+	}
 }
 
 // snippetOptions are the dialog's choices beyond the view.

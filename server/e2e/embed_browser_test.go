@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
@@ -405,8 +406,23 @@ func TestEmbeds(t *testing.T) {
 		waitFor(t, ctx, fmt.Sprintf(`document.getElementById("embed-tiers").value.includes("controls=0") && document.getElementById("embed-tiers").value.includes(%q)`,
 			"embed="+url.QueryEscape(link)))
 		screenshot(t, ctx, "embed-dialog")
-		// The snippet, pasted into the allowed customer's page, works.
 		snippet := evalJS[string](t, ctx, `document.getElementById("embed-tiers").value`)
+		// Copy puts the snippet shown on the clipboard, with the choices made
+		// since the dialog opened.
+		if err := chromedp.Run(ctx, browser.GrantPermissions([]browser.PermissionType{browser.PermissionTypeClipboardReadWrite,
+			browser.PermissionTypeClipboardSanitizedWrite}).WithOrigin(s.URL)); err != nil {
+			t.Fatal(err)
+		}
+		click(t, ctx, `button[data-copy="tiers"]`)
+		waitFor(t, ctx, `document.querySelector('button[data-copy="tiers"]').textContent === "Copied"`)
+		copied := ""
+		for deadline := time.Now().Add(2 * time.Second); copied != snippet && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			copied = evalAwait[string](t, ctx, `navigator.clipboard.readText()`)
+		}
+		if copied != snippet {
+			t.Fatalf("Copy put %q on the clipboard, want the snippet shown, %q", copied, snippet)
+		}
+		// The snippet, pasted into the allowed customer's page, works.
 		src := strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(snippet[:strings.Index(snippet, `" title=`)], `<iframe src="`), `"`), "&amp;", "&")
 		parent.show(t, ctx, src, "")
 		waitFor(t, ctx, readyWhere(`m.data.route === "tiers" && m.data.contract_code === "ETH-USDT" && m.data.access === true`))
