@@ -24,7 +24,8 @@ type AppStatus struct {
 	apple       bool // Safari installs through its Share menu, with no prompt to show
 	hint        bool // the Share-menu hint is shown
 	updateReady bool
-	stopVisible func() // stops listening to the page coming into view
+	stopVisible func()        // stops listening to the page coming into view
+	gone        chan struct{} // closed when the status leaves the page: its ticker stops
 }
 
 // OnMount reads the current state and starts checking for updates. When
@@ -43,12 +44,14 @@ func (s *AppStatus) OnMount(ctx app.Context) {
 			app.TryUpdate()
 		}
 	})
+	s.gone = make(chan struct{})
+	gone := s.gone
 	ctx.Async(func() {
 		t := time.NewTicker(updateCheckEvery)
 		defer t.Stop()
 		for {
 			select {
-			case <-ctx.Done():
+			case <-gone: // go-app does not end ctx when it removes a component
 				return
 			case <-t.C:
 				app.TryUpdate()
@@ -61,6 +64,10 @@ func (s *AppStatus) OnMount(ctx app.Context) {
 func (s *AppStatus) OnDismount() {
 	if s.stopVisible != nil {
 		s.stopVisible()
+	}
+	if s.gone != nil {
+		close(s.gone)
+		s.gone = nil
 	}
 }
 

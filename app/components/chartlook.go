@@ -108,16 +108,18 @@ func (k *KLineChart) timeShown(i int) bool {
 }
 
 // countdown writes the time left in the newest candle beside the last
-// price, once a second: the tag alone is repainted (app/echarts/lastprice.go).
-func (k *KLineChart) countdown(ctx app.Context) {
+// price, once a second, until gone is closed: the tag alone is repainted
+// (app/echarts/lastprice.go), and the page is not rendered again for it.
+func (k *KLineChart) countdown(ctx app.Context, gone <-chan struct{}) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
-	for k.live {
+	for {
 		select {
-		case <-ctx.Done():
+		case <-gone:
 			return
 		case now := <-t.C:
-			ctx.Dispatch(func(app.Context) {
+			ctx.Dispatch(func(ctx app.Context) {
+				ctx.PreventUpdate()
 				if k.chart != nil && len(k.candles) > 0 {
 					k.chart.SetTimeLeft(chartopt.TimeLeft(k.candles[len(k.candles)-1].ID, k.Period, now))
 				}

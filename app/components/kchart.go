@@ -73,6 +73,10 @@ type KLineChart struct {
 	failed   bool
 	gen      int // bumps on every reload: late answers of older loads are dropped
 	live     bool
+	// gone is closed when the chart leaves the page: go-app neither ends
+	// the context of a component it removes nor runs what it dispatches
+	// then, so the chart's loops wait on this instead.
+	gone     chan struct{}
 	darkDrew bool
 	lookDrew Look
 	utcDrew  bool
@@ -140,7 +144,7 @@ func (k *KLineChart) OnMount(ctx app.Context) {
 	// The chart's own context: the Retry button's goes with the button, and
 	// with it the answer of the request it started.
 	ctx.Handle(actionRetryChart, func(ctx app.Context, a app.Action) { k.reload(ctx) })
-	k.live = true
+	k.live, k.gone = true, make(chan struct{})
 	mode := k.feed.mode
 	k.reload(ctx) // first: the request goes out while the chart starts (and the stream opens)
 	if !k.adoptChart(ctx) {
@@ -152,8 +156,9 @@ func (k *KLineChart) OnMount(ctx app.Context) {
 		ctx.PreventUpdate()
 	}
 	k.retryWhenBack(ctx)
-	ctx.Async(func() { k.poll(ctx) })
-	ctx.Async(func() { k.countdown(ctx) })
+	gone := k.gone
+	ctx.Async(func() { k.poll(ctx, gone) })
+	ctx.Async(func() { k.countdown(ctx, gone) })
 }
 
 // OnUpdate follows the parent's changes of contract, period, zone or theme.
@@ -173,6 +178,10 @@ func (k *KLineChart) OnUpdate(ctx app.Context) {
 // OnDismount stops live updates and frees the chart.
 func (k *KLineChart) OnDismount() {
 	k.live = false
+	if k.gone != nil {
+		close(k.gone)
+		k.gone = nil
+	}
 	k.stopRetrying()
 	k.closeStream()
 	if k.chart != nil {
@@ -538,11 +547,11 @@ func (k *KLineChart) pollPace() time.Duration {
 
 // poll keeps the newest candle live while the stream does not, at its pace
 // (pollPace), and after failures no sooner than the backoff or the server's
-// Retry-After allow (pollBack).
-func (k *KLineChart) poll(ctx app.Context) {
-	for k.live {
+// Retry-After allow (pollBack), until gone is closed.
+func (k *KLineChart) poll(ctx app.Context, gone <-chan struct{}) {
+	for {
 		select {
-		case <-ctx.Done():
+		case <-gone:
 			return
 		case <-time.After(k.pollPace()):
 		}
@@ -552,15 +561,26 @@ func (k *KLineChart) poll(ctx app.Context) {
 		ctx.Dispatch(func(ctx app.Context) {
 			gen = k.gen
 			q = venueapi.KLineQuery{ContractCode: k.Contract, Period: k.Period, Size: 2}
+			changed := false
 			if reopenIn, closeIt := k.feed.silent(time.Now(), rand.Float64()); closeIt {
 				k.closeStream() // held back by a proxy: poll
 				k.reopenStream(ctx, reopenIn)
+				changed = true
 			}
+			loading := k.loading
 			k.retryIfDown(ctx, false)
+			if !changed && k.loading == loading {
+				ctx.PreventUpdate() // a check that changed nothing on show: no render of the page each second
+			}
 			ready <- len(k.candles) > 0 && !k.loading && k.chart != nil && k.feed.polls() && !k.pollBack.waits(time.Now())
 		})
-		if !<-ready {
-			continue
+		select {
+		case <-gone:
+			return // what was dispatched will not run
+		case ok := <-ready:
+			if !ok {
+				continue
+			}
 		}
 		res, err := api.FetchKLine(ctx, q)
 		ctx.Dispatch(func(ctx app.Context) {
