@@ -81,3 +81,38 @@ func TestReadersTakeTheEnvelopesWordNotTheStatus(t *testing.T) {
 		})
 	}
 }
+
+// TestTheContractListComesWith200AndAContract: a fetched contract list
+// that is anything but the server's list (another status, even with JSON,
+// or a list of nothing) is a failure, which the page tries again, not an
+// empty list that ends the tries with every price in the venue's digits.
+func TestTheContractListComesWith200AndAContract(t *testing.T) {
+	const list = `{"data":[{"contract_code":"BTC-USDT","face_value":"0.001","price_decimals":1}]}`
+	for _, tt := range []struct {
+		name    string
+		status  int
+		body    string
+		wantMsg string // "" for the list
+	}{
+		{"the list", 200, list, ""},
+		{"a host refused", 421, `{"status":"error","err_code":421,"err_msg":"this host is not served","ts":1}`, "HTTP 421"},
+		{"a proxy's error page in JSON", 502, `{"error":"bad gateway"}`, "HTTP 502"},
+		{"a list with 304's empty body", 304, ``, "HTTP 304"},
+		{"an empty list", 200, `{"data":[]}`, "lists no contract"},
+		{"no list", 200, `{}`, "lists no contract"},
+		{"not JSON", 200, `<html>`, "reading the contract list"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			offers, err := readContractsAnswer(tt.status, tt.body)
+			if tt.wantMsg == "" {
+				if err != nil || len(offers) != 1 || offers[0].Code != "BTC-USDT" {
+					t.Fatalf("%v, %v; want BTC-USDT's offer", offers, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantMsg) {
+				t.Fatalf("%v, %v; want an error saying %q", offers, err, tt.wantMsg)
+			}
+		})
+	}
+}
