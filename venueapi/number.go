@@ -1,6 +1,7 @@
 package venueapi
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/shopspring/decimal"
@@ -39,4 +40,40 @@ func AppendDecimal(b []byte, d decimal.Decimal) []byte {
 		b = append(b, '0')
 	}
 	return append(b, s...)
+}
+
+// maxWireDigits bounds a number read from the wire: at most this many
+// digits, its point at most this many places from them. Every price, size
+// and rate is far inside it; past it, a number as short as
+// 1e-2000000000 would take gigabytes and minutes to write out
+// (decimal.String) or to reckon with, from twenty bytes of an answer.
+const maxWireDigits = 64
+
+// maxWireText is the longest text of a number read (maxWireDigits digits,
+// a sign, a point, an exponent, quotes): a longer one is not parsed at all.
+const maxWireText = maxWireDigits + 16
+
+// wireBounded reports whether d is within maxWireDigits.
+func wireBounded(d decimal.Decimal) bool {
+	e := d.Exponent()
+	return e >= -maxWireDigits && e <= maxWireDigits && d.NumDigits() <= maxWireDigits
+}
+
+// wireDecimal is a record's number as the slow decoders read it: a JSON
+// number or string, or null (Valid false), within maxWireDigits.
+type wireDecimal struct{ decimal.NullDecimal }
+
+// UnmarshalJSON reads b, refusing a number past maxWireDigits before it
+// costs anything.
+func (w *wireDecimal) UnmarshalJSON(b []byte) error {
+	if len(b) > maxWireText {
+		return fmt.Errorf("a number of %d characters: at most %d digits are read", len(b), maxWireDigits)
+	}
+	if err := w.NullDecimal.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	if w.Valid && !wireBounded(w.Decimal) {
+		return fmt.Errorf("%s is out of range: at most %d digits, the point at most %d places from them", b, maxWireDigits, maxWireDigits)
+	}
+	return nil
 }

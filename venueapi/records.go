@@ -30,15 +30,15 @@ func (c Candle) Equal(o Candle) bool {
 }
 
 type candleWire struct {
-	ID            *WireInt            `json:"id"`
-	Vol           decimal.NullDecimal `json:"vol"`
-	Count         decimal.NullDecimal `json:"count"`
-	Open          decimal.NullDecimal `json:"open"`
-	Close         decimal.NullDecimal `json:"close"`
-	Low           decimal.NullDecimal `json:"low"`
-	High          decimal.NullDecimal `json:"high"`
-	Amount        decimal.NullDecimal `json:"amount"`
-	TradeTurnover decimal.NullDecimal `json:"trade_turnover"`
+	ID            *WireInt    `json:"id"`
+	Vol           wireDecimal `json:"vol"`
+	Count         wireDecimal `json:"count"`
+	Open          wireDecimal `json:"open"`
+	Close         wireDecimal `json:"close"`
+	Low           wireDecimal `json:"low"`
+	High          wireDecimal `json:"high"`
+	Amount        wireDecimal `json:"amount"`
+	TradeTurnover wireDecimal `json:"trade_turnover"`
 }
 
 // UnmarshalJSON decodes a KLine record whose numbers are JSON numbers or
@@ -53,7 +53,7 @@ func (c *Candle) UnmarshalJSON(b []byte) error {
 	}
 	fields := []struct {
 		name string
-		v    decimal.NullDecimal
+		v    wireDecimal
 		dst  *decimal.Decimal
 	}{
 		{"vol", w.Vol, &c.Vol}, {"count", w.Count, &c.Count}, {"open", w.Open, &c.Open}, {"close", w.Close, &c.Close},
@@ -231,11 +231,11 @@ func (t *Tier) UnmarshalJSON(b []byte) error {
 	type plain Tier
 	var w struct {
 		plain
-		Tier                  *TierNumber         `json:"tier"`
-		MaxLever              decimal.NullDecimal `json:"max_lever"`
-		MaintenanceMarginRate decimal.NullDecimal `json:"maintenance_margin_rate"`
-		MaxVolume             decimal.NullDecimal `json:"max_volume"`
-		MinVolume             decimal.NullDecimal `json:"min_volume"`
+		Tier                  *TierNumber `json:"tier"`
+		MaxLever              wireDecimal `json:"max_lever"`
+		MaintenanceMarginRate wireDecimal `json:"maintenance_margin_rate"`
+		MaxVolume             wireDecimal `json:"max_volume"`
+		MinVolume             wireDecimal `json:"min_volume"`
 	}
 	if err := json.Unmarshal(b, &w); err != nil {
 		return fmt.Errorf("tier record: %w", err)
@@ -311,19 +311,19 @@ func isLeverRate(d decimal.Decimal) bool {
 // trade_partition.
 func (p *PositionLimit) UnmarshalJSON(b []byte) error {
 	var w struct {
-		Symbol         *string             `json:"symbol"`
-		ContractCode   *string             `json:"contract_code"`
-		MarginMode     *string             `json:"margin_mode"`
-		BuyLimit       decimal.NullDecimal `json:"buy_limit"`
-		SellLimit      decimal.NullDecimal `json:"sell_limit"`
-		ContractType   *string             `json:"contract_type"`
-		Pair           *string             `json:"pair"`
-		BusinessType   *string             `json:"business_type"`
-		LeverRate      decimal.NullDecimal `json:"lever_rate"`
-		BuyLimitValue  decimal.NullDecimal `json:"buy_limit_value"`
-		SellLimitValue decimal.NullDecimal `json:"sell_limit_value"`
-		MarkPrice      decimal.NullDecimal `json:"mark_price"`
-		TradePartition *string             `json:"trade_partition"`
+		Symbol         *string     `json:"symbol"`
+		ContractCode   *string     `json:"contract_code"`
+		MarginMode     *string     `json:"margin_mode"`
+		BuyLimit       wireDecimal `json:"buy_limit"`
+		SellLimit      wireDecimal `json:"sell_limit"`
+		ContractType   *string     `json:"contract_type"`
+		Pair           *string     `json:"pair"`
+		BusinessType   *string     `json:"business_type"`
+		LeverRate      wireDecimal `json:"lever_rate"`
+		BuyLimitValue  wireDecimal `json:"buy_limit_value"`
+		SellLimitValue wireDecimal `json:"sell_limit_value"`
+		MarkPrice      wireDecimal `json:"mark_price"`
+		TradePartition *string     `json:"trade_partition"`
 	}
 	if err := json.Unmarshal(b, &w); err != nil {
 		return fmt.Errorf("position limit record: %w", err)
@@ -348,7 +348,7 @@ func (p *PositionLimit) UnmarshalJSON(b []byte) error {
 	p.ContractType = ContractType(*w.ContractType)
 	decs := []struct {
 		name string
-		v    decimal.NullDecimal
+		v    wireDecimal
 		dst  *decimal.Decimal
 	}{
 		{"buy_limit", w.BuyLimit, &p.BuyLimit}, {"sell_limit", w.SellLimit, &p.SellLimit}, {"buy_limit_value", w.BuyLimitValue, &p.BuyLimitValue},

@@ -277,8 +277,11 @@ func (s *scanner) decimal() (decimal.Decimal, bool) {
 	if coef, scale, ok := simpleDecimal(t); ok {
 		return decimal.New(coef, -int32(scale)), true
 	}
+	if len(t) > maxWireText {
+		return decimal.Decimal{}, false // the slow decoder says why
+	}
 	d, err := decimal.NewFromString(string(t)) // exponents, long coefficients
-	return d, err == nil
+	return d, err == nil && wireBounded(d)
 }
 
 // simpleDecimal parses -?digits(.digits)? of at most 18 digits, which is
