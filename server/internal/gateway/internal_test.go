@@ -2,13 +2,16 @@ package gateway
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -73,4 +76,38 @@ func FuzzLimitParams(f *testing.F) {
 			t.Fatalf("error %q does not state a rule", err)
 		}
 	})
+}
+
+// TestAStreamRefusedBeforeItStartsSaysWhyWithItsStatus: a stream is
+// answered with a status a browser's EventSource acts on, the KLine path's
+// envelope in its body: 404 for a contract the venue does not list, 400 for
+// a query refused by the gateway's checks or by the venue's own (1030), and
+// 502 for the venue's other business errors.
+func TestAStreamRefusedBeforeItStartsSaysWhyWithItsStatus(t *testing.T) {
+	s := &server{now: time.Now, log: slog.New(slog.DiscardHandler)}
+	for _, tt := range []struct {
+		name   string
+		err    error
+		status int
+		code   int
+		inMsg  string
+	}{
+		{"a contract the venue does not list", &venue.NotFoundError{Code: venueapi.CodeNoSuchContract, Message: "unknown contract"}, 404, venueapi.CodeNoSuchContract, "BTC-USDT-991231"},
+		{"a query the venue refuses", &venue.RejectedError{Code: venueapi.CodeInvalidInput, Message: "invalid period: not offered for this contract", HTTPStatus: 200}, 400, venueapi.CodeInvalidInput, "invalid period"},
+		{"another business error of the venue", &venue.RejectedError{Code: 1051, Message: "system maintenance", HTTPStatus: 200}, 502, 1051, "maintenance"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			s.writeStreamError(rec, httptest.NewRequest("GET", venueapi.PathStreamKLine+"?contract_code=BTC-USDT-991231&period=1min", nil), askedCode("BTC-USDT-991231"), tt.err)
+			var env struct {
+				Status  string `json:"status"`
+				ErrCode int    `json:"err_code"`
+				ErrMsg  string `json:"err_msg"`
+			}
+			json.Unmarshal(rec.Body.Bytes(), &env)
+			if rec.Code != tt.status || env.Status != "error" || env.ErrCode != tt.code || !strings.Contains(env.ErrMsg, tt.inMsg) {
+				t.Errorf("HTTP %d %s, want %d with code %d saying %q", rec.Code, rec.Body, tt.status, tt.code, tt.inMsg)
+			}
+		})
+	}
 }

@@ -72,6 +72,10 @@ func parseStreamQuery(raw string) (venueapi.KLineQuery, error) {
 }
 
 func (s *server) stream(w http.ResponseWriter, r *http.Request, q venueapi.KLineQuery, last lastEvent, resume bool) {
+	if delivered(q.ContractCode, s.now()) { // as the KLine path answers it, whatever a pump holds
+		s.writeStreamError(w, r, askedCode(q.ContractCode), &venue.NotFoundError{Code: venueapi.CodeNoSuchContract, Message: "delivered"})
+		return
+	}
 	sub, recent, st, err := s.streams.subscribe(r.Context(), s.clientOf(r), streamKey{code: q.ContractCode, period: q.Period})
 	if err != nil {
 		s.writeStreamError(w, r, askedCode(q.ContractCode), err)
@@ -355,6 +359,7 @@ func (s *server) writeStreamError(w http.ResponseWriter, r *http.Request, a aske
 		full *errStreamsFull
 		nf   *venue.NotFoundError
 		inv  *venue.InvalidRequestError
+		rej  *venue.RejectedError
 	)
 	switch {
 	case errors.As(err, &full):
@@ -371,6 +376,8 @@ func (s *server) writeStreamError(w http.ResponseWriter, r *http.Request, a aske
 		writeError(w, r.URL.Path, http.StatusNotFound, venueapi.CodeNoSuchContract, a.unlisted(), s.now())
 	case errors.As(err, &inv):
 		writeError(w, r.URL.Path, http.StatusBadRequest, venueapi.CodeInvalidInput, inv.Error(), s.now())
+	case errors.As(err, &rej) && rej.Code == venueapi.CodeInvalidInput: // the venue's own word on the query
+		writeError(w, r.URL.Path, http.StatusBadRequest, venueapi.CodeInvalidInput, rej.Message, s.now())
 	default:
 		s.writeVenueError(okAsBadGateway{w}, r, a, err)
 	}

@@ -304,6 +304,49 @@ func TestAStreamIsRefusedAsTheKLinePathRefusesBeforeItStarts(t *testing.T) {
 	}
 }
 
+// A dated future's stream ends at its delivery, when the venue no longer
+// lists it (docs/venue.md#contract-codes): the browser, reconnecting, gets
+// the KLine path's answer, 404 and 1013, and the series costs the venue no
+// call more. A stream asked for after the delivery is refused so at once,
+// whatever the gateway held of the series before.
+func TestAFuturesStreamEndsAtItsDelivery(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clk := &clock{t: time.Date(2026, 11, 27, 7, 59, 57, 0, time.UTC)}
+		s := newStreamStack(t, options{clock: clk})
+		const query = "contract_code=BTC-USDT-261127&period=1min"
+		st := s.stream(t, "127.0.0.1", query)
+		if st.status != http.StatusOK || len(candles(st.received())) == 0 {
+			t.Fatalf("before the delivery: HTTP %d %s, want a stream with candles", st.status, st.body)
+		}
+		for i := 0; !st.ended(); i++ {
+			if i == 10 {
+				t.Fatalf("the stream still runs at %s, the future delivered at 08:00", clk.Now().Format(time.TimeOnly))
+			}
+			pushInterval(clk)
+			st.received()
+		}
+		calls := s.klineCalls()
+		for range 5 {
+			pushInterval(clk)
+		}
+		if n := s.klineCalls() - calls; n != 0 {
+			t.Errorf("the ended stream's series cost %d venue calls in the 5 s after", n)
+		}
+		again := s.stream(t, "127.0.0.1", query)
+		var env struct {
+			ErrCode int    `json:"err_code"`
+			ErrMsg  string `json:"err_msg"`
+		}
+		json.Unmarshal(again.body, &env)
+		if again.status != http.StatusNotFound || env.ErrCode != venueapi.CodeNoSuchContract {
+			t.Errorf("reconnecting after the delivery: HTTP %d %s, want 404 with code %d", again.status, again.body, venueapi.CodeNoSuchContract)
+		}
+		if kline := s.get(t, venueapi.PathKLine+"?"+query+"&size=1"); !strings.Contains(string(kline.body), `"err_code":1013`) {
+			t.Errorf("the KLine path after the delivery: %s, want 1013 as the stream said", kline.body)
+		}
+	})
+}
+
 func TestAThousandSubscribersCostOneVenueCallPerRefreshInterval(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		clk := newClock(10)

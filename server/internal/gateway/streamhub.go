@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/riskchart/riskchart/server/internal/clientaddr"
+	"github.com/riskchart/riskchart/server/internal/venue"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -254,7 +255,11 @@ func (p *pump) refresh(ctx context.Context) (stale bool, err error) {
 	defer func() { <-p.turn }()
 	res, err := p.hub.candles.answer(ctx, venueapi.KLineQuery{ContractCode: p.key.code, Period: p.key.period, Size: p.size()})
 	if err != nil {
-		if ctx.Err() == nil {
+		switch {
+		case ctx.Err() != nil:
+		case errors.As(err, new(*venue.NotFoundError)):
+			p.unlisted()
+		default:
 			p.publish(nil, true, 0)
 		}
 		return true, err
@@ -270,6 +275,22 @@ func (p *pump) refresh(ctx context.Context) (stale bool, err error) {
 	p.last = res.answer
 	p.publish(recs, stale, res.answer.delivery)
 	return stale, nil
+}
+
+// unlisted ends every stream of the series, which the venue no longer lists
+// (a future delivered): each browser, reconnecting, is answered 404 and
+// 1013, as the KLine path answers it, rather than kept on a stream that can
+// only say stale. The pump forgets what it pushed, so that a stream opened
+// meanwhile asks the venue again before it starts.
+func (p *pump) unlisted() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for sub := range p.subs {
+		delete(p.subs, sub)
+		close(sub.dropped)
+	}
+	p.primed, p.recent, p.newest, p.state = false, nil, 0, streamState{}
+	p.last = nil
 }
 
 // size is how many of the latest candles to ask for: the current one and
