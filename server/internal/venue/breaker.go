@@ -168,6 +168,7 @@ type breaker struct {
 
 	mu      sync.Mutex
 	open    bool
+	opened  uint64        // how many times it has opened: a ticket admitted before an opening is of another spell
 	wait    time.Duration // while open: the current wait between trials
 	next    time.Time     // while open: no trial before this
 	trial   bool          // a trial is out
@@ -184,8 +185,9 @@ func newBreaker(name string, first, ceiling time.Duration, j *jitter) *breaker {
 // ticket is a call let through; trial says it is the one trial of an open
 // breaker. Every ticket is told how its call went (done).
 type ticket struct {
-	b     *breaker
-	trial bool
+	b      *breaker
+	trial  bool
+	opened uint64 // the breaker's openings when the call was admitted
 }
 
 // admit lets a call through, or refuses it with the last failure: the
@@ -197,7 +199,7 @@ func (b *breaker) admit(now time.Time) (ticket, *CircuitOpenError) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if !b.open {
-		return ticket{b: b}, nil
+		return ticket{b: b, opened: b.opened}, nil
 	}
 	if b.trial || now.Before(b.next) {
 		b.refused++
@@ -205,7 +207,7 @@ func (b *breaker) admit(now time.Time) (ticket, *CircuitOpenError) {
 	}
 	b.trial = true
 	b.trials++
-	return ticket{b: b, trial: true}, nil
+	return ticket{b: b, trial: true, opened: b.opened}, nil
 }
 
 // succeeded reports whether a call has ever succeeded through b.
@@ -243,12 +245,15 @@ func (t ticket) done(v verdict, err error, now time.Time) (opened, closed bool) 
 		b.open, b.last, b.once = false, nil, true
 	case failure:
 		switch {
+		case t.opened != b.opened:
+			// Sent before the breaker last opened: nothing more to learn,
+			// and a trial since may have closed it again.
+			return false, false
 		case !b.open:
 			b.open, b.wait, opened = true, b.first, true
-		case t.trial:
+			b.opened++
+		default: // the trial: the only call an open breaker admits
 			b.wait = min(2*b.wait, b.ceiling)
-		default:
-			return false, false // sent before it opened: nothing more to learn
 		}
 		b.last, b.next = err, now.Add(b.jitter.spread(b.wait))
 	}

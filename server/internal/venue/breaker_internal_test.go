@@ -51,6 +51,32 @@ func TestACallSentBeforeTheBreakerOpenedDoesNotPushItsTrialBack(t *testing.T) {
 	}
 }
 
+// Nor does one that fails after a trial has closed the breaker again: the
+// endpoint has healed, and its late failure does not stop it for a wait.
+func TestACallSentBeforeTheBreakerOpenedDoesNotOpenItAgainOnceClosed(t *testing.T) {
+	b := newBreaker("kline", time.Second, 30*time.Second, newJitter())
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	first, _ := b.admit(now)
+	slow, _ := b.admit(now) // three attempts of 10 s each, say
+	first.done(failure, errors.New("first"), now)
+	now = b.next
+	trial, open := b.admit(now)
+	if open != nil || !trial.trial {
+		t.Fatalf("no trial once the wait passed: %v", open)
+	}
+	if _, closed := trial.done(success, nil, now); !closed {
+		t.Fatal("the trial's success did not close the breaker")
+	}
+	if opened, _ := slow.done(failure, errors.New("slow"), now.Add(20*time.Second)); opened || b.isOpen() {
+		t.Fatalf("the call sent before the breaker opened opened it again (%v) after the trial closed it", opened)
+	}
+	// A call sent since the close still opens it.
+	late, _ := b.admit(now.Add(20 * time.Second))
+	if opened, _ := late.done(failure, errors.New("again"), now.Add(21*time.Second)); !opened {
+		t.Fatal("a call sent after the close failed and did not open the breaker")
+	}
+}
+
 func TestTheVenueBeingBusyOpensNoKeyBreaker(t *testing.T) {
 	for _, tc := range []struct {
 		name          string
