@@ -247,8 +247,10 @@ func LatestFetch(p venueapi.Period, size int, recs []venueapi.Candle, at time.Ti
 // candles it holds that were not final at f.At (Unsettled) are snapshots,
 // to be fetched again once final; so is the last the venue answered of the
 // latest candles, when that is older: the venue's clock was further behind.
-// A latest answer older than the last merged adds only the candles that
-// were final when it was made: its snapshots are older than those held.
+// An answer made before the last refresh merged (a latest one, or a range
+// reaching the open candle that was slower than a refresh) adds only the
+// candles that were final when it was made: its snapshots are older than
+// those held.
 func (s *Series) Merge(f Fetch) {
 	p := s.key.Period
 	recs := make([][]byte, len(f.Candles))
@@ -256,7 +258,7 @@ func (s *Series) Merge(f Fetch) {
 		recs[i] = k.AppendJSON(nil) // outside the lock: encoding is the costly part
 	}
 	s.mu.Lock()
-	if f.Latest && f.At.Before(s.refreshed) { // judged under the lock that writes refreshed
+	if f.At.Before(s.refreshed) { // judged under the lock that writes refreshed
 		f = f.finalOnly(p)
 		recs = recs[:len(f.Candles)] // finalOnly drops candles from the end only
 	}

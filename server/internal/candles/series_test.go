@@ -167,6 +167,33 @@ func TestAnOlderLatestAnswerMergedLastAddsOnlyItsFinalCandles(t *testing.T) {
 	}
 }
 
+// So does a range that reaches the open candle, asked for before a refresh
+// and answered after it: the open candle keeps the refresh's newer record.
+func TestARangeAnsweredAfterANewerRefreshKeepsItsNewerOpenCandle(t *testing.T) {
+	p := venueapi.Period1Min
+	cur := int64(1_000_000 * m)
+	older, newer := time.Unix(cur+20, 0), time.Unix(cur+20, 8e8)
+	candles := func(lo int64, n int, vol int64) []venueapi.Candle {
+		recs := make([]venueapi.Candle, n)
+		for i := range recs {
+			recs[i] = venueapi.Candle{ID: lo + int64(i)*m, Vol: decimal.NewFromInt(vol)}
+		}
+		return recs
+	}
+	s := NewStore(1 << 30).Series(Key{Code: "BTC-USDT", Period: p})
+	s.Merge(LatestFetch(p, 2, candles(cur-m, 2, 20), newer))
+	s.Merge(Fetch{Candles: candles(cur-9*m, 10, 10), Asked: Span{Lo: cur - 9*m, Hi: cur}, At: older})
+	if got, want := s.Last(1, cur)[0], (venueapi.Candle{ID: cur, Vol: decimal.NewFromInt(20)}).AppendJSON(nil); !bytes.Equal(got, want) {
+		t.Errorf("the open candle is %s, want the refresh's %s", got, want)
+	}
+	if gaps := s.Missing(cur-9*m, cur, newer); len(gaps) != 0 {
+		t.Errorf("missing %v of the range's final candles", gaps)
+	}
+	if tail := s.Tail(2, newer); !tail.Held || !tail.Refreshed.Equal(newer) {
+		t.Fatalf("%+v, want the latest 2 held, refreshed at %s", tail, newer)
+	}
+}
+
 // A venue whose clock is behind ours answers the latest candles up to the
 // one before ours for a few seconds after ours opens: a refresh made since
 // it opened holds the latest candles, so that the next request within the
