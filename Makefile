@@ -68,7 +68,7 @@ wasm_exec.js: $(WASM_EXEC)
 # "What app.wasm links").
 WASM_MOD  := build/wasm/go.mod
 $(WASM_MOD): go.mod go.sum $(filter-out %_test.go,$(wildcard server/cmd/wasmgoapp/*.go)) $(wildcard server/cmd/wasmgoapp/goapp/*.go)
-	$(GO) run ./server/cmd/wasmgoapp -out build/wasm
+	$(GO) run ./server/cmd/wasmgoapp -out build/wasm || { rm -f $@; exit 1; } # written first: a failed run must not leave it up to date
 
 # Go's linker writes one data segment per run of non-zero bytes (92,951 of
 # them); wasmdata merges them: smaller on the wire (docs/startup.md, "Go's
@@ -89,7 +89,8 @@ $(BIN): $(GO_SRC)
 # what it installs is missing.
 define install-deb
 echo "installing Debian's $(1) $(2)"; \
-if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null; then SUDO=sudo; \
+else echo "installing $(1) needs root: run make as root, or install sudo" >&2; exit 1; fi; \
 $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $(1)
 endef
 
