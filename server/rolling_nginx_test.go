@@ -132,13 +132,16 @@ func startNginx(t *testing.T, bin string, conf func(dir, listen string) string) 
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
+		// exited is closed once nginx has exited, and waitErr says how: both
+		// answersAsNginx and stop may wait for it.
+		exited := make(chan struct{})
+		var waitErr error
+		go func() { waitErr = cmd.Wait(); close(exited) }()
 		stop := func() {
 			cmd.Process.Kill()
 			<-exited
 		}
-		if last = answersAsNginx(f.addr, exited); last == nil {
+		if last = answersAsNginx(f.addr, exited, func() error { return waitErr }); last == nil {
 			t.Cleanup(stop)
 			return f
 		}
@@ -150,13 +153,14 @@ func startNginx(t *testing.T, bin string, conf func(dir, listen string) string) 
 }
 
 // answersAsNginx waits, for up to 5 s, until the server on addr answers
-// with nginx's Server header, and fails if nginx exits first.
-func answersAsNginx(addr string, exited <-chan error) error {
+// with nginx's Server header, and fails if nginx exits first (exited is
+// closed, and how is then waitErr's).
+func answersAsNginx(addr string, exited <-chan struct{}, waitErr func() error) error {
 	client := &http.Client{Timeout: time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 	for deadline := time.Now().Add(5 * time.Second); ; {
 		select {
-		case err := <-exited:
-			return fmt.Errorf("exited: %v", err)
+		case <-exited:
+			return fmt.Errorf("exited: %v", waitErr())
 		default:
 		}
 		res, err := client.Get("http://" + addr + "/healthz")
