@@ -26,10 +26,13 @@
   // before the app runs; web/app-start.js submits a list's). A page the
   // service worker opens from its shell (offline, or the network slow) is
   // prerendered for the default view: a form's hidden fields take the rest
-  // of the view from the URL instead.
+  // of the view from the URL instead. Once the app runs (go-app removes its
+  // loader in the task that runs Go, before any of the app's handlers can
+  // fire), the forms and their fields are the app's: a field this removed
+  // would be one go-app removes again later, and its error would stop Go.
   document.addEventListener("submit", (e) => {
     const form = e.target;
-    if (form.method !== "get") {
+    if (form.method !== "get" || !document.getElementById("app-wasm-loader")) {
       return;
     }
     const own = new Set([...form.elements].filter((f) => f.name && f.type !== "hidden").map((f) => f.name));

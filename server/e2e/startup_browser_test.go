@@ -136,6 +136,36 @@ func holdEveryAppWasm(t *testing.T, ctx context.Context) (release func()) {
 	}
 }
 
+// TestTheAppsFormsAreTheAppsOnceItRuns: the first paint's script fills a
+// form's hidden fields from the URL when a form is sent before the app
+// runs. Once the app runs, its forms are its own: a contract typed and
+// entered in the app, then a view with fewer hidden fields (the dark
+// theme's left for the automatic one), leaves the app running, which the
+// next click shows.
+func TestTheAppsFormsAreTheAppsOnceItRuns(t *testing.T) {
+	s := startServer(t, nil)
+	ctx := newBrowser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(s.URL+"/?contract_code=BTC-USDT&period=1min&theme=dark&indicators=ma:20")); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "BTC-USDT|1min")
+	waitFor(t, ctx, jsAppRunning)
+	if err := typeInto(ctx, "contract-input", "ETH-USDT"); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Run(ctx, chromedp.SendKeys("#contract-input", kb.Enter, chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	waitDrawn(t, ctx, "ETH-USDT|1min")
+	click(t, ctx, "#theme-toggle")
+	waitFor(t, ctx, `!new URLSearchParams(location.search).has("theme")`)
+	click(t, ctx, `#period-picker [data-period="5min"]`)
+	waitDrawn(t, ctx, "ETH-USDT|5min")
+	if got := evalJS[string](t, ctx, `[...document.querySelectorAll('#contract-form input[type="hidden"]')].map((f) => f.name + "=" + f.value).join("&")`); strings.Contains(got, "theme") || !strings.Contains(got, "period=5min") {
+		t.Errorf("the contract form's hidden fields are %q, want the view's: period 5min, no theme", got)
+	}
+}
+
 // TestRiskPageControlsNavigateBeforeTheAppRuns: on /tiers and /limits the
 // contract list (every contract, as the server offers them) and the entry
 // are forms to the page itself, so a choice before app.wasm runs opens that
