@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riskchart/riskchart/server/internal/servertest"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -129,6 +130,7 @@ func startNginx(t *testing.T, bin string, conf func(dir, listen string) string) 
 			t.Fatal(err)
 		}
 		cmd := exec.Command(bin, "-c", filepath.Join(f.dir, "nginx.conf"), "-p", f.dir)
+		cmd.SysProcAttr = servertest.ChildAttr()
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}

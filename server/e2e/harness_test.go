@@ -109,6 +109,7 @@ func commandOf(bin, root string, env map[string]string, args ...string) *exec.Cm
 		vars[k] = v
 	}
 	cmd := exec.Command(bin, args...)
+	cmd.SysProcAttr = servertest.ChildAttr()
 	for k, v := range vars {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/riskchart/riskchart/server/internal/acceptencoding"
 	"github.com/riskchart/riskchart/server/internal/cluster"
 	"github.com/riskchart/riskchart/server/internal/sandbox"
+	"github.com/riskchart/riskchart/server/internal/servertest"
 	"github.com/riskchart/riskchart/venueapi"
 )
 
@@ -388,7 +389,7 @@ func startProcess(dir, name, bin string, env []string, args ...string) (*process
 	cmd := exec.Command(bin, args...)
 	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.SysProcAttr = childAttr()
+	cmd.SysProcAttr = servertest.ChildAttr()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s (%s): %w", name, bin, err)
 	}

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/riskchart/riskchart/server/internal/servertest"
 )
 
 // server is the Riskchart binary, running as a process of its own.
@@ -39,6 +41,7 @@ func startServer(ctx context.Context, f flags, venueURL string) (*server, error)
 		return nil, err
 	}
 	cmd := exec.Command(bin)
+	cmd.SysProcAttr = servertest.ChildAttr()
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "RISKCHART_ROOT=" + root,
 		"RISKCHART_ADDR=127.0.0.1:0", "RISKCHART_VENUE_URL=" + venueURL}
 	stdout, err := cmd.StdoutPipe()

@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/riskchart/riskchart/server/internal/servertest"
 )
 
 // Missing is what a test says when redis-server cannot be found.
@@ -149,6 +151,7 @@ func (s *Server) run(port int) error {
 		"--daemonize", "no", "--logfile", "", "--loglevel", "warning",
 	}, s.args...)
 	cmd := exec.Command(s.bin, args...)
+	cmd.SysProcAttr = servertest.ChildAttr()
 	cmd.Stdout = &s.out
 	cmd.Stderr = &s.out
 	if err := cmd.Start(); err != nil {
