@@ -74,14 +74,18 @@
     }
   };
   // A script of the page that fails to load (ECharts, async in the head)
-  // is marked: web/chart-boot.js, which runs later, would otherwise wait
-  // for a load that never comes. A load's error does not bubble; it passes
-  // the window in capture.
-  addEventListener("error", (e) => {
+  // is marked, and so is one that has run: web/chart-boot.js, which runs
+  // later, would otherwise wait for a load that never comes, or that came
+  // with something else than ECharts (a captive portal's page, a file cut
+  // short). A load's events do not bubble; they pass the document in
+  // capture (and the window too, but for load).
+  const mark = (key) => (e) => {
     if (e.target instanceof HTMLScriptElement) {
-      e.target.dataset.failed = "";
+      e.target.dataset[key] = "";
     }
-  }, true);
+  };
+  document.addEventListener("error", mark("failed"), true);
+  document.addEventListener("load", mark("ran"), true);
   const parsing = new MutationObserver(localTimes);
   parsing.observe(document.documentElement, { childList: true, subtree: true });
   document.addEventListener("DOMContentLoaded", () => parsing.disconnect(), { once: true });

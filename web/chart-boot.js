@@ -54,11 +54,12 @@
   const runECharts = () => {
     echartsRun ||= window.echarts ? Promise.resolve() : new Promise((resolve, reject) => {
       let script = [...document.scripts].find((s) => s.src === echartsSrc);
-      if (script && (!script.async || script.dataset.failed !== undefined)) {
-        // The head's script has run or failed: a parser-blocking one before
-        // this script, an async one that web/app-start.js saw fail. Its
-        // load or error event has gone, and waiting for it would hold the
-        // app's start for ever (web/loader-patch.js waits for this).
+      if (script && (!script.async || script.dataset.failed !== undefined || script.dataset.ran !== undefined)) {
+        // The head's script has run or failed without ECharts: a
+        // parser-blocking one before this script, an async one that
+        // web/app-start.js saw fail or run. Its load or error event has
+        // gone, and waiting for it would hold the app's start for ever
+        // (web/loader-patch.js waits for this).
         reject(new Error("ECharts did not load"));
         return;
       }

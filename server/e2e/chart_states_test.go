@@ -323,19 +323,30 @@ func TestTheCandlesStartALineUnderTheStudiesLegend(t *testing.T) {
 
 // TestTheAppStartsWhenEChartsDoesNotLoad: the first paint waits for ECharts
 // to have run, and Go waits for the first paint. When echarts.min.js fails
-// before web/chart-boot.js runs (its load event gone), the app must start
-// anyway and say the chart library did not load: on a view the first paint
-// sketches (ECharts async in the head) and on one with studies (ECharts
-// blocking the parser).
+// before web/chart-boot.js runs (its load event gone), or loads something
+// else (a captive portal's answer, a file cut short: it runs and defines no
+// echarts), the app must start anyway and say the chart library did not
+// load: on a view the first paint sketches (ECharts async in the head) and
+// on one with studies (ECharts blocking the parser).
 func TestTheAppStartsWhenEChartsDoesNotLoad(t *testing.T) {
 	s := startServer(t, nil)
-	for _, view := range []string{
-		"contract_code=BTC-USDT&period=1min&tz=utc",
-		"contract_code=BTC-USDT&period=1min&tz=utc&indicators=ma:7",
+	for _, tc := range []struct {
+		view string
+		ran  bool // the file comes, and is not ECharts
+	}{
+		{"contract_code=BTC-USDT&period=1min&tz=utc", false},
+		{"contract_code=BTC-USDT&period=1min&tz=utc&indicators=ma:7", false},
+		{"contract_code=BTC-USDT&period=1min&tz=utc", true},
+		{"contract_code=BTC-USDT&period=1min&tz=utc&indicators=ma:7", true},
 	} {
-		t.Run(view, func(t *testing.T) {
+		view := tc.view
+		t.Run(fmt.Sprintf("%s, the file comes: %v", view, tc.ran), func(t *testing.T) {
 			ctx := newBrowser(t) // a browser of its own: no service worker answers before the network
-			failEveryHeld(t, ctx, network.ErrorReasonFailed)
+			if tc.ran {
+				answerEveryHeld(t, ctx, "application/javascript", "/* the network's sign-in page was here */")
+			} else {
+				failEveryHeld(t, ctx, network.ErrorReasonFailed)
+			}
 			fail := fetch.Enable().WithPatterns([]*fetch.RequestPattern{{URLPattern: "*/web/echarts.min.js", RequestStage: fetch.RequestStageRequest}})
 			if err := chromedp.Run(ctx, fail, chromedp.Navigate(s.URL+"/?"+view)); err != nil {
 				t.Fatal(err)

@@ -547,6 +547,25 @@ func failEveryHeld(t *testing.T, ctx context.Context, reason network.ErrorReason
 	})
 }
 
+// answerEveryHeld answers each request held (fetch.Enable's patterns) with
+// 200, contentType and body, as a network that answers for the server
+// does.
+func answerEveryHeld(t *testing.T, ctx context.Context, contentType, body string) {
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			go func() {
+				c := chromedp.FromContext(ctx)
+				headers := []*fetch.HeaderEntry{{Name: "Content-Type", Value: contentType}}
+				err := fetch.FulfillRequest(e.RequestID, 200).WithResponseHeaders(headers).WithBody(base64.StdEncoding.EncodeToString([]byte(body))).
+					Do(cdp.WithExecutor(ctx, c.Target))
+				if err != nil && ctx.Err() == nil {
+					t.Logf("answering %s: %v", e.Request.URL, err)
+				}
+			}()
+		}
+	})
+}
+
 // onEveryDocument runs js in every document the tab loads from now on,
 // before the document's own scripts.
 func onEveryDocument(js string) chromedp.Action {
