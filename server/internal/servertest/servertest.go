@@ -1,7 +1,8 @@
 // Package servertest holds what the tests that start a whole Riskchart share,
 // whether they run it in-process or as the built binary: a log buffer, the
-// waits for it to say where it serves and to answer /healthz, and WaitFor,
-// the wait for any condition its parts' tests look for.
+// waits for it to say where it serves and to answer /healthz, WaitFor, the
+// wait for any condition its parts' tests look for, and ChildAttr, for every
+// process a test or a bench starts.
 package servertest
 
 import (
