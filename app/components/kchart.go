@@ -72,10 +72,9 @@ type KLineChart struct {
 	status   string // what the chart area says instead of a chart
 	failed   bool
 	gen      int // bumps on every reload: late answers of older loads are dropped
-	live     bool
-	// gone is closed when the chart leaves the page: go-app neither ends
-	// the context of a component it removes nor runs what it dispatches
-	// then, so the chart's loops wait on this instead.
+	// gone is closed when the chart leaves the page, and nil while it is
+	// not on it: go-app neither ends the context of a component it removes
+	// nor runs what it dispatches then, so the chart's loops wait on this.
 	gone     chan struct{}
 	darkDrew bool
 	lookDrew Look
@@ -144,7 +143,7 @@ func (k *KLineChart) OnMount(ctx app.Context) {
 	// The chart's own context: the Retry button's goes with the button, and
 	// with it the answer of the request it started.
 	ctx.Handle(actionRetryChart, func(ctx app.Context, a app.Action) { k.reload(ctx) })
-	k.live, k.gone = true, make(chan struct{})
+	k.gone = make(chan struct{})
 	mode := k.feed.mode
 	k.reload(ctx) // first: the request goes out while the chart starts (and the stream opens)
 	if !k.adoptChart(ctx) {
@@ -177,7 +176,6 @@ func (k *KLineChart) OnUpdate(ctx app.Context) {
 
 // OnDismount stops live updates and frees the chart.
 func (k *KLineChart) OnDismount() {
-	k.live = false
 	if k.gone != nil {
 		close(k.gone)
 		k.gone = nil
@@ -674,7 +672,7 @@ func (k *KLineChart) reopenStream(ctx app.Context, d time.Duration) {
 		case <-time.After(d):
 		}
 		ctx.Dispatch(func(ctx app.Context) {
-			if gen == k.sourceGen && k.live {
+			if gen == k.sourceGen && k.gone != nil { // still on the page
 				k.openStream(ctx)
 			}
 		})

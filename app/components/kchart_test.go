@@ -41,7 +41,8 @@ func testContext(t *testing.T) app.Context {
 // chart whose JavaScript does nothing (natively).
 func drawnChart(contract string, p venueapi.Period, candles []venueapi.Candle) *KLineChart {
 	w := app.Window()
-	k := &KLineChart{Contract: contract, Period: p, hover: -1, live: true, chart: echarts.Adopt(w, w, w, false)}
+	k := &KLineChart{Contract: contract, Period: p, hover: -1, gone: make(chan struct{}), // on the page
+		chart: echarts.Adopt(w, w, w, false)}
 	k.shown, k.streamed, k.candles = contract+"|"+string(p), contract+"|"+string(p), candles
 	return k
 }
