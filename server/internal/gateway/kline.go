@@ -56,7 +56,7 @@ func (s *server) handleKLine() http.Handler {
 		}
 		now := s.now()
 		if delivered(q.ContractCode, now) {
-			s.writeVenueError(w, r, askedCode(q.ContractCode), &venue.NotFoundError{Code: venueapi.CodeNoSuchContract, Message: "delivered"})
+			s.writeVenueError(w, r, askedCode(q.ContractCode), errDelivered())
 			return
 		}
 		q = withinHistory(q.Effective(), now)
@@ -98,6 +98,12 @@ func delivered(code string, now time.Time) bool {
 	}
 	c, err := venueapi.ParseContractCode(code)
 	return err == nil && c.Kind == venueapi.KindFuture && !now.Before(c.Delivery.Add(8*time.Hour))
+}
+
+// errDelivered is the venue's answer for a future delivered (delivered):
+// not listed. The KLine path and the stream answer it alike.
+func errDelivered() error {
+	return &venue.NotFoundError{Code: venueapi.CodeNoSuchContract, Message: "delivered"}
 }
 
 // withinHistory narrows an effective query to the candles the venue answers:

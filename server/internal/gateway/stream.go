@@ -73,7 +73,7 @@ func parseStreamQuery(raw string) (venueapi.KLineQuery, error) {
 
 func (s *server) stream(w http.ResponseWriter, r *http.Request, q venueapi.KLineQuery, last lastEvent, resume bool) {
 	if delivered(q.ContractCode, s.now()) { // as the KLine path answers it, whatever a pump holds
-		s.writeStreamError(w, r, askedCode(q.ContractCode), &venue.NotFoundError{Code: venueapi.CodeNoSuchContract, Message: "delivered"})
+		s.writeStreamError(w, r, askedCode(q.ContractCode), errDelivered())
 		return
 	}
 	sub, recent, st, err := s.streams.subscribe(r.Context(), s.clientOf(r), streamKey{code: q.ContractCode, period: q.Period})
